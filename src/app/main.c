@@ -1,0 +1,32 @@
+/* main.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <glib/gi18n.h>
+
+#include "embers-application.h"
+#include "embers-cli.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(EmbersApplication) app = NULL;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* Headless work needs no display: never initialize GTK for it. */
+  if (embers_cli_wants (argc, argv))
+    return embers_cli_run (argc, argv);
+
+  app = embers_application_new ();
+
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

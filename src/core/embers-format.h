@@ -1,0 +1,69 @@
+/* embers-format.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  EMBERS_FORMAT_UNKNOWN,
+  EMBERS_FORMAT_PPROF,
+  EMBERS_FORMAT_FOLDED,
+  EMBERS_FORMAT_FLAMEBEARER,   /* Pyroscope JSON: render API or Connect FlameGraph(Diff) */
+  EMBERS_FORMAT_PNG,           /* export only */
+  EMBERS_FORMAT_SVG,           /* export only */
+  EMBERS_FORMAT_PDF,           /* export only */
+} EmbersFormat;
+
+/* Refuse to inflate more than this (gzip bombs). */
+#define EMBERS_MAX_DECOMPRESSED_SIZE ((gsize) 2 * 1024 * 1024 * 1024 - 1)
+/* Refuse to read input files larger than this. */
+#define EMBERS_MAX_INPUT_SIZE        ((gsize) 1024 * 1024 * 1024)
+
+gboolean       embers_is_gzip                (const guint8  *data,
+                                              gsize          len);
+GBytes        *embers_gunzip                 (const guint8  *data,
+                                              gsize          len,
+                                              gsize          max_size,
+                                              GError       **error);
+GBytes        *embers_gzip                   (const guint8  *data,
+                                              gsize          len,
+                                              GError       **error);
+
+/* Sniffs uncompressed content. */
+EmbersFormat   embers_format_sniff           (const guint8  *data,
+                                              gsize          len);
+/* From an output file name: .pb.gz .pb .pprof .folded .txt .json .png .svg .pdf */
+EmbersFormat   embers_format_for_filename    (const char    *filename);
+const char    *embers_format_get_name        (EmbersFormat   format);
+
+/* Parse: gunzips if needed, sniffs, dispatches. */
+EmbersProfile *embers_profile_load_bytes     (GBytes        *bytes,
+                                              GCancellable  *cancellable,
+                                              GError       **error);
+EmbersProfile *embers_profile_load_file      (GFile         *file,
+                                              GCancellable  *cancellable,
+                                              GError       **error);
+void           embers_profile_load_file_async  (GFile              *file,
+                                                GCancellable       *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer            user_data);
+EmbersProfile *embers_profile_load_file_finish (GAsyncResult  *result,
+                                                GError       **error);
+
+/* Serialize a data format (pprof written gzipped when gzip is TRUE).
+ * sample_type selects the column for single-column formats (folded, JSON). */
+GBytes        *embers_profile_save_bytes     (EmbersProfile *profile,
+                                              EmbersFormat   format,
+                                              guint          sample_type,
+                                              gboolean       gzip,
+                                              GError       **error);
+
+G_END_DECLS

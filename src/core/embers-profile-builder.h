@@ -1,0 +1,97 @@
+/* embers-profile-builder.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+/*
+ * EmbersProfileBuilder turns stacks (root-first frame name ids with one value
+ * per sample type) into an immutable EmbersProfile. It is not thread-safe;
+ * one builder is used by one thread. Node 0 is the root.
+ *
+ * Typical use:
+ *
+ *   b = embers_profile_builder_new ();
+ *   embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+ *   id = embers_profile_builder_intern (b, "main", -1);
+ *   embers_profile_builder_add_stack (b, ids, n, values, 0);
+ *   profile = embers_profile_builder_finish (b, &error);
+ */
+
+typedef struct _EmbersProfileBuilder EmbersProfileBuilder;
+
+/* Limits that keep hostile input from eating the machine. */
+#define EMBERS_PROFILE_MAX_NODES        (64u * 1024u * 1024u)
+#define EMBERS_PROFILE_MAX_DEPTH        60000u
+#define EMBERS_PROFILE_MAX_SAMPLE_TYPES 64u
+
+EmbersProfileBuilder *embers_profile_builder_new                 (void);
+void                  embers_profile_builder_free                (EmbersProfileBuilder *b);
+
+/* Header; sample types must all be added before the first value. */
+guint                 embers_profile_builder_add_sample_type     (EmbersProfileBuilder *b,
+                                                                  const char           *type,
+                                                                  const char           *unit);
+guint                 embers_profile_builder_get_n_sample_types  (EmbersProfileBuilder *b);
+void                  embers_profile_builder_set_default_sample_type (EmbersProfileBuilder *b,
+                                                                  guint                 index);
+void                  embers_profile_builder_set_period          (EmbersProfileBuilder *b,
+                                                                  const char           *type,
+                                                                  const char           *unit,
+                                                                  gint64                period);
+void                  embers_profile_builder_set_time            (EmbersProfileBuilder *b,
+                                                                  gint64                time_nanos,
+                                                                  gint64                duration_nanos);
+void                  embers_profile_builder_set_diff            (EmbersProfileBuilder *b,
+                                                                  gboolean              is_diff);
+
+/* Strings. len may be -1 for NUL-terminated. Returns a stable id; "" is 0. */
+guint32               embers_profile_builder_intern              (EmbersProfileBuilder *b,
+                                                                  const char           *str,
+                                                                  gssize                len);
+const char           *embers_profile_builder_get_string          (EmbersProfileBuilder *b,
+                                                                  guint32               string_id);
+void                  embers_profile_builder_set_name_location   (EmbersProfileBuilder *b,
+                                                                  guint32               name_id,
+                                                                  guint32               file_id,
+                                                                  gint64                line);
+
+/* Label sets: interned, order-insensitive. Returns 0 for n_labels == 0. */
+guint32               embers_profile_builder_add_label_set       (EmbersProfileBuilder *b,
+                                                                  const EmbersLabel    *labels,
+                                                                  guint                 n_labels);
+
+/* Stacks: names are root first; values has one entry per sample type.
+ * Values must be >= 0. Returns the leaf node (0 for an empty stack). */
+guint32               embers_profile_builder_add_stack           (EmbersProfileBuilder *b,
+                                                                  const guint32        *names,
+                                                                  guint                 n_names,
+                                                                  const gint64         *values,
+                                                                  guint32               label_set);
+
+/* Lower level, for tree-shaped inputs (flame graph levels). */
+guint32               embers_profile_builder_get_child           (EmbersProfileBuilder *b,
+                                                                  guint32               parent,
+                                                                  guint32               name_id);
+void                  embers_profile_builder_add_self            (EmbersProfileBuilder *b,
+                                                                  guint32               node,
+                                                                  guint                 sample_type,
+                                                                  gint64                value);
+guint                 embers_profile_builder_get_n_nodes         (EmbersProfileBuilder *b);
+
+/* Sets an error when a limit was hit while adding (checked in finish too). */
+gboolean              embers_profile_builder_check               (EmbersProfileBuilder *b,
+                                                                  GError              **error);
+
+/* Consumes nothing; the builder must still be freed. */
+EmbersProfile        *embers_profile_builder_finish              (EmbersProfileBuilder *b,
+                                                                  GError              **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersProfileBuilder, embers_profile_builder_free)
+
+G_END_DECLS

@@ -1,0 +1,52 @@
+/* embers-readers.h: per-format readers and writers, on uncompressed data.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+/* pprof (perftools.profiles / google.v1.Profile), src/core/embers-pprof.c */
+EmbersProfile *embers_pprof_parse        (const guint8  *data,
+                                          gsize          len,
+                                          GError       **error);
+GBytes        *embers_pprof_write        (EmbersProfile *profile,
+                                          GError       **error);
+
+/* Folded / collapsed stacks ("a;b;c 42"), src/core/embers-folded.c */
+EmbersProfile *embers_folded_parse       (const char    *data,
+                                          gsize          len,
+                                          GError       **error);
+GBytes        *embers_folded_write       (EmbersProfile *profile,
+                                          guint          sample_type,
+                                          GError       **error);
+
+/* Pyroscope flame graph JSON, src/core/embers-flamebearer.c:
+ * render API {flamebearer, metadata, ...} single and double, and Connect
+ * FlameGraph / FlameGraphDiff / SelectMergeStacktracesResponse / DiffResponse. */
+EmbersProfile *embers_flamebearer_parse  (const char    *data,
+                                          gsize          len,
+                                          GError       **error);
+GBytes        *embers_flamebearer_write  (EmbersProfile *profile,
+                                          guint          sample_type,
+                                          GError       **error);
+
+/* Levels decoding shared with the Pyroscope client (protobuf FlameGraph).
+ * levels[d] has n_values[d] integers: 4 per node, or 7 for a diff.
+ * names has n_names entries; names[0] is the root. */
+EmbersProfile *embers_levels_to_profile  (const char * const *names,
+                                          gsize               n_names,
+                                          const gint64 * const *levels,
+                                          const gsize        *n_values,
+                                          gsize               n_levels,
+                                          gboolean            is_diff,
+                                          const char         *sample_type,
+                                          const char         *sample_unit,
+                                          GError            **error);
+
+G_END_DECLS

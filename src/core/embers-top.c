@@ -1,0 +1,6 @@
+/* embers-top.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"

@@ -1,0 +1,40 @@
+/* embers-top.h: per-function self and total
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint32 name;    /* string id in the profile */
+  gint64  self;
+  gint64  total;   /* recursion counted once */
+} EmbersTopRow;
+
+typedef enum
+{
+  EMBERS_TOP_SORT_SELF,
+  EMBERS_TOP_SORT_TOTAL,
+  EMBERS_TOP_SORT_NAME,
+} EmbersTopSort;
+
+/* One row per distinct function name with a non-zero self or total,
+ * sorted by self descending, then total descending, then name. */
+GArray *embers_top_compute (EmbersProfile *profile,
+                            guint          sample_type);
+void    embers_top_sort    (GArray        *rows,
+                            EmbersProfile *profile,
+                            EmbersTopSort  column,
+                            gboolean       descending);
+/* Writes "self\ttotal\tname\n" rows, at most limit (0 = all). */
+void    embers_top_print   (GArray        *rows,
+                            EmbersProfile *profile,
+                            guint          limit,
+                            GString       *out);
+
+G_END_DECLS
