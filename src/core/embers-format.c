@@ -1,6 +1,502 @@
-/* embers-format.c
+/* embers-format.c: gzip, format sniffing, load and save dispatch
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+#include <glib/gi18n.h>
+
+#include "embers-format.h"
+#include "embers-readers.h"
+
+gboolean
+embers_is_gzip (const guint8 *data,
+                gsize         len)
+{
+  return len >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+/**
+ * embers_gunzip:
+ * @max_size: refuse to produce more than this many bytes
+ *
+ * Inflates gzip data (several concatenated members are fine). Stops with
+ * %EMBERS_PROFILE_ERROR_TOO_LARGE as soon as the output would pass
+ * @max_size, so a gzip bomb costs at most @max_size bytes of memory.
+ */
+GBytes *
+embers_gunzip (const guint8  *data,
+               gsize          len,
+               gsize          max_size,
+               GError       **error)
+{
+  g_autoptr(GByteArray) out = NULL;
+  z_stream zs;
+  gsize cap;
+  int ret;
+
+  memset (&zs, 0, sizeof zs);
+  if (inflateInit2 (&zs, 15 + 16) != Z_OK)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("Could not start decompression"));
+      return NULL;
+    }
+
+  /* Start with a guess of 4x, grow geometrically. */
+  cap = MIN (max_size, MAX ((gsize)4096, MIN (len, G_MAXSIZE / 8) * 4));
+  out = g_byte_array_sized_new (cap);
+  g_byte_array_set_size (out, cap);
+
+  zs.next_in = (Bytef *)data;
+  zs.avail_in = 0;
+
+  for (;;)
+    {
+      gsize produced = zs.total_out;
+
+      if (zs.avail_in == 0 && (gsize)(zs.next_in - data) < len)
+        zs.avail_in = (uInt)MIN (len - (gsize)(zs.next_in - data), (gsize)G_MAXUINT32 / 2);
+
+      if (produced == out->len)
+        {
+          gsize new_cap;
+
+          if (out->len >= max_size)
+            {
+              g_autofree char *limit = g_format_size (max_size);
+
+              inflateEnd (&zs);
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                           _("The compressed data expands to more than %s; refusing to decompress it further"),
+                           limit);
+              return NULL;
+            }
+          new_cap = out->len > max_size / 2 ? max_size : out->len * 2;
+          g_byte_array_set_size (out, new_cap);
+        }
+
+      zs.next_out = out->data + produced;
+      zs.avail_out = (uInt)MIN (out->len - produced, (gsize)G_MAXUINT32 / 2);
+
+      ret = inflate (&zs, Z_NO_FLUSH);
+
+      if (ret == Z_STREAM_END)
+        {
+          gsize consumed = (gsize)(zs.next_in - data);
+
+          /* Another gzip member may follow. */
+          if (len - consumed >= 2 && embers_is_gzip (data + consumed, len - consumed))
+            {
+              gsize total = zs.total_out;
+
+              inflateReset (&zs);
+              /* inflateReset clears total_out; keep our own count. */
+              zs.total_out = total;
+              continue;
+            }
+          break;
+        }
+
+      if (ret == Z_BUF_ERROR && zs.avail_in == 0 && (gsize)(zs.next_in - data) >= len)
+        {
+          inflateEnd (&zs);
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("The compressed data is truncated"));
+          return NULL;
+        }
+
+      if (ret != Z_OK && ret != Z_BUF_ERROR)
+        {
+          inflateEnd (&zs);
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("The compressed data is corrupt (%s)"),
+                       zs.msg ? zs.msg : _("unknown zlib error"));
+          return NULL;
+        }
+    }
+
+  g_byte_array_set_size (out, zs.total_out);
+  inflateEnd (&zs);
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+GBytes *
+embers_gzip (const guint8  *data,
+             gsize          len,
+             GError       **error)
+{
+  g_autoptr(GByteArray) out = NULL;
+  z_stream zs;
+  int ret;
+
+  memset (&zs, 0, sizeof zs);
+  if (deflateInit2 (&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("Could not start compression"));
+      return NULL;
+    }
+
+  out = g_byte_array_sized_new (deflateBound (&zs, len) + 64);
+  g_byte_array_set_size (out, deflateBound (&zs, len) + 64);
+  zs.next_in = (Bytef *)data;
+  zs.avail_in = len;
+  zs.next_out = out->data;
+  zs.avail_out = out->len;
+  ret = deflate (&zs, Z_FINISH);
+  if (ret != Z_STREAM_END)
+    {
+      deflateEnd (&zs);
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("Could not compress the data"));
+      return NULL;
+    }
+  g_byte_array_set_size (out, zs.total_out);
+  deflateEnd (&zs);
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+static gboolean
+looks_like_protobuf_tag (guint8 byte)
+{
+  guint field = byte >> 3;
+  guint wire = byte & 7;
+
+  /* Profile fields 1..14: messages and strings are length-delimited (2),
+   * scalars are varints (0); packed repeated ints are length-delimited. */
+  if (field < 1 || field > 14)
+    return FALSE;
+
+  return wire == 0 || wire == 2;
+}
+
+static gboolean
+looks_like_folded_line (const char *line,
+                        gsize       len)
+{
+  gsize end = len;
+  gsize digits = 0;
+
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
+    end--;
+  while (end > 0 && g_ascii_isdigit (line[end - 1]))
+    {
+      end--;
+      digits++;
+    }
+
+  return digits > 0 && end > 1 && (line[end - 1] == ' ' || line[end - 1] == '\t');
+}
+
+EmbersFormat
+embers_format_sniff (const guint8 *data,
+                     gsize         len)
+{
+  gsize probe = MIN (len, (gsize)4096);
+  gboolean binary = FALSE;
+  gsize i = 0;
+
+  if (len == 0)
+    return EMBERS_FORMAT_UNKNOWN;
+
+  for (gsize j = 0; j < probe; j++)
+    {
+      guint8 c = data[j];
+
+      if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+        {
+          binary = TRUE;
+          break;
+        }
+    }
+
+  if (binary)
+    return looks_like_protobuf_tag (data[0]) ? EMBERS_FORMAT_PPROF : EMBERS_FORMAT_UNKNOWN;
+
+  /* Skip a UTF-8 byte order mark and white space. */
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  while (i < len && g_ascii_isspace (data[i]))
+    i++;
+  if (i < len && data[i] == '{')
+    return EMBERS_FORMAT_FLAMEBEARER;
+
+  /* Folded: the first non-empty line ends in a count. */
+  while (i < len)
+    {
+      const guint8 *nl = memchr (data + i, '\n', len - i);
+      gsize line_len = nl ? (gsize)(nl - (data + i)) : len - i;
+
+      if (line_len > 0 && !(line_len == 1 && data[i] == '\r'))
+        return looks_like_folded_line ((const char *)data + i, line_len)
+               ? EMBERS_FORMAT_FOLDED : EMBERS_FORMAT_UNKNOWN;
+      i += line_len + 1;
+    }
+
+  return EMBERS_FORMAT_UNKNOWN;
+}
+
+EmbersFormat
+embers_format_for_filename (const char *filename)
+{
+  g_autofree char *lower = NULL;
+
+  if (filename == NULL)
+    return EMBERS_FORMAT_UNKNOWN;
+
+  lower = g_ascii_strdown (filename, -1);
+
+  if (g_str_has_suffix (lower, ".pb.gz") || g_str_has_suffix (lower, ".pb") ||
+      g_str_has_suffix (lower, ".pprof") || g_str_has_suffix (lower, ".prof") ||
+      g_str_has_suffix (lower, ".pprof.gz"))
+    return EMBERS_FORMAT_PPROF;
+  if (g_str_has_suffix (lower, ".folded") || g_str_has_suffix (lower, ".collapsed") ||
+      g_str_has_suffix (lower, ".txt"))
+    return EMBERS_FORMAT_FOLDED;
+  if (g_str_has_suffix (lower, ".json"))
+    return EMBERS_FORMAT_FLAMEBEARER;
+  if (g_str_has_suffix (lower, ".png"))
+    return EMBERS_FORMAT_PNG;
+  if (g_str_has_suffix (lower, ".svg"))
+    return EMBERS_FORMAT_SVG;
+  if (g_str_has_suffix (lower, ".pdf"))
+    return EMBERS_FORMAT_PDF;
+
+  return EMBERS_FORMAT_UNKNOWN;
+}
+
+const char *
+embers_format_get_name (EmbersFormat format)
+{
+  switch (format)
+    {
+    case EMBERS_FORMAT_PPROF:       return "pprof";
+    case EMBERS_FORMAT_FOLDED:      return "folded";
+    case EMBERS_FORMAT_FLAMEBEARER: return "Pyroscope JSON";
+    case EMBERS_FORMAT_PNG:         return "PNG";
+    case EMBERS_FORMAT_SVG:         return "SVG";
+    case EMBERS_FORMAT_PDF:         return "PDF";
+    case EMBERS_FORMAT_UNKNOWN:
+    default:                        return "unknown";
+    }
+}
+
+EmbersProfile *
+embers_profile_load_bytes (GBytes        *bytes,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  g_autoptr(GBytes) inflated = NULL;
+  const guint8 *data;
+  gsize len;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  data = g_bytes_get_data (bytes, &len);
+  if (len == 0)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
+                   _("The file is empty"));
+      return NULL;
+    }
+
+  if (embers_is_gzip (data, len))
+    {
+      if (!(inflated = embers_gunzip (data, len, EMBERS_MAX_DECOMPRESSED_SIZE, error)))
+        return NULL;
+      data = g_bytes_get_data (inflated, &len);
+      if (len == 0)
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
+                       _("The compressed file is empty"));
+          return NULL;
+        }
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+    }
+
+  switch (embers_format_sniff (data, len))
+    {
+    case EMBERS_FORMAT_PPROF:
+      return embers_pprof_parse (data, len, error);
+
+    case EMBERS_FORMAT_FOLDED:
+      return embers_folded_parse ((const char *)data, len, error);
+
+    case EMBERS_FORMAT_FLAMEBEARER:
+      return embers_flamebearer_parse ((const char *)data, len, error);
+
+    case EMBERS_FORMAT_UNKNOWN:
+    case EMBERS_FORMAT_PNG:
+    case EMBERS_FORMAT_SVG:
+    case EMBERS_FORMAT_PDF:
+    default:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNKNOWN_FORMAT,
+                   _("This is not a profile Embers can read: expected pprof (.pb, .pb.gz), "
+                     "folded stacks (“a;b;c 42” lines) or Pyroscope JSON"));
+      return NULL;
+    }
+}
+
+EmbersProfile *
+embers_profile_load_file (GFile         *file,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *name = NULL;
+  EmbersProfile *profile;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  name = g_file_get_parse_name (file);
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, cancellable, &local_error);
+  if (info == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Could not open “%s”: %s"), name, local_error->message);
+      return NULL;
+    }
+
+  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                   _("Could not open “%s”: it is a folder"), name);
+      return NULL;
+    }
+
+  if ((guint64)g_file_info_get_size (info) > EMBERS_MAX_INPUT_SIZE)
+    {
+      g_autofree char *limit = g_format_size (EMBERS_MAX_INPUT_SIZE);
+
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   _("Could not open “%s”: it is larger than %s"), name, limit);
+      return NULL;
+    }
+
+  bytes = g_file_load_bytes (file, cancellable, NULL, &local_error);
+  if (bytes == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Could not open “%s”: %s"), name, local_error->message);
+      return NULL;
+    }
+
+  profile = embers_profile_load_bytes (bytes, cancellable, &local_error);
+  if (profile == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Could not read “%s”: %s"), name, local_error->message);
+      return NULL;
+    }
+
+  return profile;
+}
+
+static void
+load_file_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  GError *error = NULL;
+  EmbersProfile *profile;
+
+  profile = embers_profile_load_file (file, cancellable, &error);
+  if (profile == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, profile, g_object_unref);
+}
+
+void
+embers_profile_load_file_async (GFile              *file,
+                                GCancellable       *cancellable,
+                                GAsyncReadyCallback callback,
+                                gpointer            user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, embers_profile_load_file_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, load_file_thread);
+}
+
+EmbersProfile *
+embers_profile_load_file_finish (GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == embers_profile_load_file_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+GBytes *
+embers_profile_save_bytes (EmbersProfile *profile,
+                           EmbersFormat   format,
+                           guint          sample_type,
+                           gboolean       gzip,
+                           GError       **error)
+{
+  g_autoptr(GBytes) raw = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+
+  if (sample_type >= embers_profile_get_n_sample_types (profile))
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("The profile has no sample type %u"), sample_type);
+      return NULL;
+    }
+
+  switch (format)
+    {
+    case EMBERS_FORMAT_PPROF:
+      raw = embers_pprof_write (profile, error);
+      break;
+
+    case EMBERS_FORMAT_FOLDED:
+      raw = embers_folded_write (profile, sample_type, error);
+      break;
+
+    case EMBERS_FORMAT_FLAMEBEARER:
+      raw = embers_flamebearer_write (profile, sample_type, error);
+      break;
+
+    case EMBERS_FORMAT_UNKNOWN:
+    case EMBERS_FORMAT_PNG:
+    case EMBERS_FORMAT_SVG:
+    case EMBERS_FORMAT_PDF:
+    default:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED,
+                   _("Cannot save a profile as %s data"), embers_format_get_name (format));
+      return NULL;
+    }
+
+  if (raw == NULL)
+    return NULL;
+
+  if (gzip)
+    return embers_gzip (g_bytes_get_data (raw, NULL), g_bytes_get_size (raw), error);
+
+  return g_steal_pointer (&raw);
+}

@@ -4,3 +4,923 @@
  */
 
 #include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "embers-profile-builder.h"
+#include "embers-profile-private.h"
+
+/* Open addressing hash map from a 64-bit key to a 32-bit value.
+ * Keys are stored + 1 so that 0 marks an empty slot. */
+typedef struct
+{
+  guint64 *keys;
+  guint32 *values;
+  gsize    mask;
+  gsize    used;
+} U64Map;
+
+static inline guint64
+mix64 (guint64 k)
+{
+  k ^= k >> 33;
+  k *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  k ^= k >> 33;
+  k *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  k ^= k >> 33;
+  return k;
+}
+
+static void
+u64map_init (U64Map *map,
+             gsize   capacity)
+{
+  gsize size = 64;
+
+  while (size < capacity * 2)
+    size <<= 1;
+
+  map->keys = g_new0 (guint64, size);
+  map->values = g_new (guint32, size);
+  map->mask = size - 1;
+  map->used = 0;
+}
+
+static void
+u64map_clear (U64Map *map)
+{
+  g_clear_pointer (&map->keys, g_free);
+  g_clear_pointer (&map->values, g_free);
+}
+
+static void u64map_grow (U64Map *map);
+
+/* Returns a pointer to the value slot; *found tells whether it existed. */
+static inline guint32 *
+u64map_lookup_or_insert (U64Map   *map,
+                         guint64   key,
+                         gboolean *found)
+{
+  guint64 stored = key + 1;
+  gsize i;
+
+  if G_UNLIKELY ((map->used + 1) * 4 > (map->mask + 1) * 3)
+    u64map_grow (map);
+
+  i = mix64 (key) & map->mask;
+  for (;;)
+    {
+      if (map->keys[i] == stored)
+        {
+          *found = TRUE;
+          return &map->values[i];
+        }
+      if (map->keys[i] == 0)
+        {
+          map->keys[i] = stored;
+          map->used++;
+          *found = FALSE;
+          return &map->values[i];
+        }
+      i = (i + 1) & map->mask;
+    }
+}
+
+static void
+u64map_grow (U64Map *map)
+{
+  guint64 *old_keys = map->keys;
+  guint32 *old_values = map->values;
+  gsize old_size = map->mask + 1;
+  gsize new_size = old_size * 2;
+
+  map->keys = g_new0 (guint64, new_size);
+  map->values = g_new (guint32, new_size);
+  map->mask = new_size - 1;
+
+  for (gsize j = 0; j < old_size; j++)
+    {
+      if (old_keys[j] != 0)
+        {
+          gsize i = mix64 (old_keys[j] - 1) & map->mask;
+
+          while (map->keys[i] != 0)
+            i = (i + 1) & map->mask;
+          map->keys[i] = old_keys[j];
+          map->values[i] = old_values[j];
+        }
+    }
+
+  g_free (old_keys);
+  g_free (old_values);
+}
+
+/* String interning: NUL-terminated strings packed in one buffer. */
+typedef struct
+{
+  GByteArray *data;
+  GArray     *offsets;  /* guint32 */
+  GArray     *hashes;   /* guint32 */
+  guint32    *slots;    /* id + 1, 0 = empty */
+  gsize       mask;
+} StringPool;
+
+static inline guint32
+hash_bytes (const char *s,
+            gsize       len)
+{
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      h ^= (guint8)s[i];
+      h *= 16777619u;
+    }
+
+  return h;
+}
+
+static void
+string_pool_rehash (StringPool *pool,
+                    gsize       size)
+{
+  g_free (pool->slots);
+  pool->slots = g_new0 (guint32, size);
+  pool->mask = size - 1;
+
+  for (guint id = 0; id < pool->offsets->len; id++)
+    {
+      gsize i = g_array_index (pool->hashes, guint32, id) & pool->mask;
+
+      while (pool->slots[i] != 0)
+        i = (i + 1) & pool->mask;
+      pool->slots[i] = id + 1;
+    }
+}
+
+static guint32
+string_pool_intern (StringPool *pool,
+                    const char *str,
+                    gsize       len)
+{
+  guint32 h = hash_bytes (str, len);
+  gsize i = h & pool->mask;
+  guint32 offset;
+  guint32 id;
+
+  for (;;)
+    {
+      guint32 slot = pool->slots[i];
+
+      if (slot == 0)
+        break;
+
+      if (g_array_index (pool->hashes, guint32, slot - 1) == h)
+        {
+          const char *candidate = (const char *)pool->data->data + g_array_index (pool->offsets, guint32, slot - 1);
+
+          if (memcmp (candidate, str, len) == 0 && candidate[len] == '\0')
+            return slot - 1;
+        }
+
+      i = (i + 1) & pool->mask;
+    }
+
+  id = pool->offsets->len;
+  offset = pool->data->len;
+  g_byte_array_append (pool->data, (const guint8 *)str, len);
+  g_byte_array_append (pool->data, (const guint8 *)"", 1);
+  g_array_append_val (pool->offsets, offset);
+  g_array_append_val (pool->hashes, h);
+  pool->slots[i] = id + 1;
+
+  if ((gsize)pool->offsets->len * 4 > (pool->mask + 1) * 3)
+    string_pool_rehash (pool, (pool->mask + 1) * 2);
+
+  return id;
+}
+
+struct _EmbersProfileBuilder
+{
+  StringPool  strings;
+
+  GArray     *type_names;   /* guint32 */
+  GArray     *type_units;   /* guint32 */
+  guint       default_type;
+  guint32     period_type;
+  guint32     period_unit;
+  gint64      period;
+  gint64      time_nanos;
+  gint64      duration_nanos;
+  gboolean    is_diff;
+  gboolean    values_started;
+
+  /* Nodes */
+  GArray     *parents;      /* guint32 */
+  GArray     *names;        /* guint32 */
+  GArray     *self;         /* gint64, n_types per node */
+  U64Map      children;     /* (parent << 32 | name) -> node */
+  guint32     root_name;
+
+  /* Function locations, per name id */
+  GArray     *name_files;   /* guint32 */
+  GArray     *name_lines;   /* gint64 */
+
+  /* Label sets */
+  GArray     *label_set_offsets;  /* guint32, n + 1 */
+  GArray     *labels;             /* EmbersLabel */
+  GHashTable *label_set_index;    /* GBytes of labels -> id + 1 */
+  gboolean    any_labels;
+
+  /* Samples: (node, label set) -> sample index */
+  U64Map      sample_map;
+  GArray     *sample_nodes;       /* guint32 */
+  GArray     *sample_label_sets;  /* guint32 */
+  GArray     *sample_values;      /* gint64 */
+
+  /* First error while adding */
+  GError     *error;
+};
+
+EmbersProfileBuilder *
+embers_profile_builder_new (void)
+{
+  EmbersProfileBuilder *b = g_new0 (EmbersProfileBuilder, 1);
+  guint32 zero = 0;
+  guint32 root = EMBERS_NODE_NONE;
+
+  b->strings.data = g_byte_array_new ();
+  b->strings.offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->strings.hashes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->strings.slots = NULL;
+  string_pool_rehash (&b->strings, 1024);
+  string_pool_intern (&b->strings, "", 0);
+  b->root_name = string_pool_intern (&b->strings, "total", 5);
+
+  b->type_names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->type_units = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  b->parents = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->self = g_array_new (FALSE, TRUE, sizeof (gint64));
+  g_array_append_val (b->parents, root);
+  g_array_append_val (b->names, b->root_name);
+  u64map_init (&b->children, 1024);
+
+  b->label_set_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_val (b->label_set_offsets, zero);
+  g_array_append_val (b->label_set_offsets, zero);
+  b->labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
+  b->label_set_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                              (GDestroyNotify)g_bytes_unref, NULL);
+
+  u64map_init (&b->sample_map, 1024);
+  b->sample_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->sample_label_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->sample_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+
+  return b;
+}
+
+void
+embers_profile_builder_free (EmbersProfileBuilder *b)
+{
+  if (b == NULL)
+    return;
+
+  g_byte_array_unref (b->strings.data);
+  g_array_unref (b->strings.offsets);
+  g_array_unref (b->strings.hashes);
+  g_free (b->strings.slots);
+  g_array_unref (b->type_names);
+  g_array_unref (b->type_units);
+  g_array_unref (b->parents);
+  g_array_unref (b->names);
+  g_array_unref (b->self);
+  u64map_clear (&b->children);
+  g_clear_pointer (&b->name_files, g_array_unref);
+  g_clear_pointer (&b->name_lines, g_array_unref);
+  g_array_unref (b->label_set_offsets);
+  g_array_unref (b->labels);
+  g_hash_table_unref (b->label_set_index);
+  u64map_clear (&b->sample_map);
+  g_array_unref (b->sample_nodes);
+  g_array_unref (b->sample_label_sets);
+  g_array_unref (b->sample_values);
+  g_clear_error (&b->error);
+  g_free (b);
+}
+
+static void
+builder_fail (EmbersProfileBuilder *b,
+              EmbersProfileError    code,
+              const char           *format,
+              ...) G_GNUC_PRINTF (3, 4);
+
+static void
+builder_fail (EmbersProfileBuilder *b,
+              EmbersProfileError    code,
+              const char           *format,
+              ...)
+{
+  va_list args;
+
+  if (b->error != NULL)
+    return;
+
+  va_start (args, format);
+  b->error = g_error_new_valist (EMBERS_PROFILE_ERROR, code, format, args);
+  va_end (args);
+}
+
+guint32
+embers_profile_builder_intern (EmbersProfileBuilder *b,
+                               const char           *str,
+                               gssize                len)
+{
+  g_return_val_if_fail (b != NULL, 0);
+
+  if (str == NULL)
+    return 0;
+  if (len < 0)
+    len = strlen (str);
+  else
+    len = strnlen (str, len);  /* a NUL ends a string */
+
+  return string_pool_intern (&b->strings, str, len);
+}
+
+const char *
+embers_profile_builder_get_string (EmbersProfileBuilder *b,
+                                   guint32               string_id)
+{
+  g_return_val_if_fail (b != NULL, "");
+
+  if (string_id >= b->strings.offsets->len)
+    return "";
+
+  return (const char *)b->strings.data->data + g_array_index (b->strings.offsets, guint32, string_id);
+}
+
+guint
+embers_profile_builder_add_sample_type (EmbersProfileBuilder *b,
+                                        const char           *type,
+                                        const char           *unit)
+{
+  guint32 t, u;
+
+  g_return_val_if_fail (b != NULL, 0);
+  g_return_val_if_fail (!b->values_started, 0);
+
+  if (b->type_names->len >= EMBERS_PROFILE_MAX_SAMPLE_TYPES)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("Too many sample types (more than %u)"), EMBERS_PROFILE_MAX_SAMPLE_TYPES);
+      return b->type_names->len - 1;
+    }
+
+  t = embers_profile_builder_intern (b, type ? type : "", -1);
+  u = embers_profile_builder_intern (b, unit ? unit : "", -1);
+  g_array_append_val (b->type_names, t);
+  g_array_append_val (b->type_units, u);
+
+  return b->type_names->len - 1;
+}
+
+guint
+embers_profile_builder_get_n_sample_types (EmbersProfileBuilder *b)
+{
+  g_return_val_if_fail (b != NULL, 0);
+
+  return b->type_names->len;
+}
+
+void
+embers_profile_builder_set_default_sample_type (EmbersProfileBuilder *b,
+                                                guint                 index)
+{
+  g_return_if_fail (b != NULL);
+
+  b->default_type = index;
+}
+
+void
+embers_profile_builder_set_period (EmbersProfileBuilder *b,
+                                   const char           *type,
+                                   const char           *unit,
+                                   gint64                period)
+{
+  g_return_if_fail (b != NULL);
+
+  b->period_type = embers_profile_builder_intern (b, type, -1);
+  b->period_unit = embers_profile_builder_intern (b, unit, -1);
+  b->period = period;
+}
+
+void
+embers_profile_builder_set_time (EmbersProfileBuilder *b,
+                                 gint64                time_nanos,
+                                 gint64                duration_nanos)
+{
+  g_return_if_fail (b != NULL);
+
+  b->time_nanos = time_nanos;
+  b->duration_nanos = duration_nanos;
+}
+
+void
+embers_profile_builder_set_diff (EmbersProfileBuilder *b,
+                                 gboolean              is_diff)
+{
+  g_return_if_fail (b != NULL);
+
+  b->is_diff = !!is_diff;
+}
+
+void
+embers_profile_builder_set_name_location (EmbersProfileBuilder *b,
+                                          guint32               name_id,
+                                          guint32               file_id,
+                                          gint64                line)
+{
+  guint n;
+
+  g_return_if_fail (b != NULL);
+
+  n = b->strings.offsets->len;
+  if (name_id >= n || file_id >= n)
+    return;
+
+  if (b->name_files == NULL)
+    {
+      b->name_files = g_array_new (FALSE, TRUE, sizeof (guint32));
+      b->name_lines = g_array_new (FALSE, TRUE, sizeof (gint64));
+    }
+
+  if (b->name_files->len <= name_id)
+    {
+      g_array_set_size (b->name_files, name_id + 1);
+      g_array_set_size (b->name_lines, name_id + 1);
+    }
+
+  /* First location wins: a function keeps the file it was first seen in. */
+  if (g_array_index (b->name_files, guint32, name_id) == 0 &&
+      g_array_index (b->name_lines, gint64, name_id) == 0)
+    {
+      g_array_index (b->name_files, guint32, name_id) = file_id;
+      g_array_index (b->name_lines, gint64, name_id) = line;
+    }
+}
+
+static int
+compare_labels (gconstpointer a,
+                gconstpointer b)
+{
+  const EmbersLabel *la = a;
+  const EmbersLabel *lb = b;
+
+  if (la->key != lb->key)
+    return la->key < lb->key ? -1 : 1;
+  if (la->str != lb->str)
+    return la->str < lb->str ? -1 : 1;
+  if (la->num != lb->num)
+    return la->num < lb->num ? -1 : 1;
+  if (la->num_unit != lb->num_unit)
+    return la->num_unit < lb->num_unit ? -1 : 1;
+  return 0;
+}
+
+guint32
+embers_profile_builder_add_label_set (EmbersProfileBuilder *b,
+                                      const EmbersLabel    *labels,
+                                      guint                 n_labels)
+{
+  g_autofree EmbersLabel *sorted = NULL;
+  g_autoptr(GBytes) key = NULL;
+  gpointer value;
+  guint32 id;
+  guint32 end;
+
+  g_return_val_if_fail (b != NULL, 0);
+
+  if (n_labels == 0 || labels == NULL)
+    return 0;
+
+  sorted = g_memdup2 (labels, sizeof (EmbersLabel) * n_labels);
+  /* Normalize padding so that memcmp-based hashing is exact. */
+  for (guint i = 0; i < n_labels; i++)
+    {
+      EmbersLabel l = { 0, };
+
+      memset (&l, 0, sizeof l);
+      l.key = sorted[i].key;
+      l.str = sorted[i].str;
+      l.num = sorted[i].num;
+      l.num_unit = sorted[i].num_unit;
+      memcpy (&sorted[i], &l, sizeof l);
+    }
+  qsort (sorted, n_labels, sizeof (EmbersLabel), compare_labels);
+
+  key = g_bytes_new (sorted, sizeof (EmbersLabel) * n_labels);
+  value = g_hash_table_lookup (b->label_set_index, key);
+  if (value != NULL)
+    return GPOINTER_TO_UINT (value) - 1;
+
+  id = b->label_set_offsets->len - 1;
+  g_array_append_vals (b->labels, sorted, n_labels);
+  end = b->labels->len;
+  g_array_append_val (b->label_set_offsets, end);
+  g_hash_table_insert (b->label_set_index, g_steal_pointer (&key), GUINT_TO_POINTER (id + 1));
+  b->any_labels = TRUE;
+
+  return id;
+}
+
+guint32
+embers_profile_builder_get_child (EmbersProfileBuilder *b,
+                                  guint32               parent,
+                                  guint32               name_id)
+{
+  gboolean found;
+  guint32 *slot;
+  guint32 node;
+
+  g_return_val_if_fail (b != NULL, 0);
+
+  slot = u64map_lookup_or_insert (&b->children, ((guint64)parent << 32) | name_id, &found);
+  if (found)
+    return *slot;
+
+  node = b->parents->len;
+  if G_UNLIKELY (node >= EMBERS_PROFILE_MAX_NODES)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("The profile has more than %u call tree nodes"), EMBERS_PROFILE_MAX_NODES);
+      /* Keep going without growing: attribute to the parent. */
+      *slot = parent;
+      return parent;
+    }
+
+  *slot = node;
+  g_array_append_val (b->parents, parent);
+  g_array_append_val (b->names, name_id);
+
+  return node;
+}
+
+guint
+embers_profile_builder_get_n_nodes (EmbersProfileBuilder *b)
+{
+  g_return_val_if_fail (b != NULL, 0);
+
+  return b->parents->len;
+}
+
+static inline gint64 *
+node_self (EmbersProfileBuilder *b,
+           guint32               node)
+{
+  guint n_types = b->type_names->len;
+  gsize needed = (gsize)b->parents->len * n_types;
+
+  if (b->self->len < needed)
+    {
+      gsize size = MAX (needed, (gsize)b->self->len * 2);
+
+      g_array_set_size (b->self, size);
+    }
+
+  return &g_array_index (b->self, gint64, (gsize)node * n_types);
+}
+
+static inline gboolean
+add_value (EmbersProfileBuilder *b,
+           gint64               *dest,
+           gint64                value)
+{
+  if G_UNLIKELY (value < 0)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
+                    _("A sample has a negative value (%" G_GINT64_FORMAT ")"), value);
+      return FALSE;
+    }
+
+  if G_UNLIKELY (__builtin_add_overflow (*dest, value, dest))
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("Sample values add up to more than a 64-bit integer can hold"));
+      *dest = G_MAXINT64;
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+void
+embers_profile_builder_add_self (EmbersProfileBuilder *b,
+                                 guint32               node,
+                                 guint                 sample_type,
+                                 gint64                value)
+{
+  g_return_if_fail (b != NULL);
+  g_return_if_fail (node < b->parents->len);
+
+  if (sample_type >= b->type_names->len)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
+                    _("A value refers to sample type %u, but there are only %u"),
+                    sample_type, b->type_names->len);
+      return;
+    }
+
+  b->values_started = TRUE;
+  add_value (b, &node_self (b, node)[sample_type], value);
+}
+
+guint32
+embers_profile_builder_add_stack (EmbersProfileBuilder *b,
+                                  const guint32        *names,
+                                  guint                 n_names,
+                                  const gint64         *values,
+                                  guint32               label_set)
+{
+  guint n_types;
+  guint32 node = 0;
+  gint64 *self;
+
+  g_return_val_if_fail (b != NULL, 0);
+
+  n_types = b->type_names->len;
+  b->values_started = TRUE;
+
+  if G_UNLIKELY (n_names > EMBERS_PROFILE_MAX_DEPTH)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("A stack is %u frames deep; the limit is %u"), n_names, EMBERS_PROFILE_MAX_DEPTH);
+      return 0;
+    }
+
+  for (guint i = 0; i < n_names; i++)
+    node = embers_profile_builder_get_child (b, node, names[i]);
+
+  self = node_self (b, node);
+  for (guint t = 0; t < n_types; t++)
+    if G_UNLIKELY (!add_value (b, &self[t], values[t]))
+      return node;
+
+  /* Keep per-sample data so labels can filter and group later. */
+  {
+    gboolean found;
+    guint32 *slot = u64map_lookup_or_insert (&b->sample_map, ((guint64)node << 32) | label_set, &found);
+    gint64 *dest;
+
+    if (!found)
+      {
+        *slot = b->sample_nodes->len;
+        g_array_append_val (b->sample_nodes, node);
+        g_array_append_val (b->sample_label_sets, label_set);
+        g_array_set_size (b->sample_values, b->sample_values->len + n_types);
+      }
+
+    dest = &g_array_index (b->sample_values, gint64, (gsize)*slot * n_types);
+    for (guint t = 0; t < n_types; t++)
+      dest[t] += values[t];   /* cannot overflow: the node's self did not */
+  }
+
+  return node;
+}
+
+gboolean
+embers_profile_builder_check (EmbersProfileBuilder *b,
+                              GError              **error)
+{
+  g_return_val_if_fail (b != NULL, FALSE);
+
+  if (b->error != NULL)
+    {
+      if (error)
+        *error = g_error_copy (b->error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Children sorting: by name, through a rank of the names in strcmp order. */
+typedef struct
+{
+  const char     *data;
+  const guint32  *offsets;
+} RankContext;
+
+static int
+compare_string_ids (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  const RankContext *ctx = user_data;
+  guint32 ia = *(const guint32 *)a;
+  guint32 ib = *(const guint32 *)b;
+
+  return strcmp (ctx->data + ctx->offsets[ia], ctx->data + ctx->offsets[ib]);
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 ka = *(const guint64 *)a;
+  guint64 kb = *(const guint64 *)b;
+
+  return ka < kb ? -1 : ka > kb;
+}
+
+EmbersProfile *
+embers_profile_builder_finish (EmbersProfileBuilder *b,
+                               GError              **error)
+{
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autofree guint32 *rank = NULL;
+  g_autofree guint32 *child_start = NULL;
+  g_autofree guint64 *child_keys = NULL;
+  g_autofree guint32 *new_index = NULL;
+  g_autofree guint32 *stack = NULL;
+  guint n_nodes, n_types, n_strings;
+  const guint32 *old_parents;
+  const guint32 *old_names;
+  guint32 pos;
+  gsize sp;
+
+  g_return_val_if_fail (b != NULL, NULL);
+
+  if (!embers_profile_builder_check (b, error))
+    return NULL;
+
+  if (b->type_names->len == 0)
+    {
+      guint32 t = embers_profile_builder_intern (b, "samples", -1);
+      guint32 u = embers_profile_builder_intern (b, "count", -1);
+
+      g_array_append_val (b->type_names, t);
+      g_array_append_val (b->type_units, u);
+      g_array_set_size (b->self, 0);
+    }
+
+  n_nodes = b->parents->len;
+  n_types = b->type_names->len;
+  n_strings = b->strings.offsets->len;
+  old_parents = (const guint32 *)(gpointer)b->parents->data;
+  old_names = (const guint32 *)(gpointer)b->names->data;
+  node_self (b, n_nodes - 1);  /* make sure the value array covers every node */
+
+  /* Rank names in strcmp order */
+  {
+    g_autofree guint32 *order = g_new (guint32, n_strings);
+    RankContext ctx = { (const char *)b->strings.data->data, (const guint32 *)(gpointer)b->strings.offsets->data };
+
+    for (guint i = 0; i < n_strings; i++)
+      order[i] = i;
+    g_qsort_with_data (order, (gint)n_strings, sizeof (guint32), compare_string_ids, &ctx);
+    rank = g_new (guint32, n_strings);
+    for (guint i = 0; i < n_strings; i++)
+      rank[order[i]] = i;
+  }
+
+  /* Children lists (CSR), each sorted by name rank */
+  child_start = g_new0 (guint32, (gsize)n_nodes + 1);
+  for (guint i = 1; i < n_nodes; i++)
+    child_start[old_parents[i] + 1]++;
+  for (guint i = 0; i < n_nodes; i++)
+    child_start[i + 1] += child_start[i];
+
+  child_keys = g_new (guint64, n_nodes > 1 ? n_nodes - 1 : 1);
+  {
+    g_autofree guint32 *fill = g_memdup2 (child_start, sizeof (guint32) * n_nodes);
+
+    for (guint i = 1; i < n_nodes; i++)
+      child_keys[fill[old_parents[i]]++] = ((guint64)rank[old_names[i]] << 32) | i;
+  }
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      guint32 s = child_start[i];
+      guint32 e = child_start[i + 1];
+
+      if (e - s > 1)
+        qsort (child_keys + s, e - s, sizeof (guint64), compare_u64);
+    }
+
+  profile = _embers_profile_new ();
+  profile->n_nodes = n_nodes;
+  profile->n_types = n_types;
+  profile->names = g_new (guint32, n_nodes);
+  profile->parents = g_new (guint32, n_nodes);
+  profile->ends = g_new (guint32, n_nodes);
+  profile->depths = g_new (guint16, n_nodes);
+  profile->self = g_new (gint64, (gsize)n_nodes * n_types);
+  profile->total = g_new (gint64, (gsize)n_nodes * n_types);
+
+  /* Iterative DFS in pre-order; the stack holds old node ids. */
+  new_index = g_new (guint32, n_nodes);
+  stack = g_new (guint32, n_nodes);
+  sp = 0;
+  pos = 0;
+  stack[sp++] = 0;
+  while (sp > 0)
+    {
+      guint32 old = stack[--sp];
+      guint32 cur = pos++;
+      guint32 old_parent = old_parents[old];
+      const gint64 *src = &g_array_index (b->self, gint64, (gsize)old * n_types);
+
+      new_index[old] = cur;
+      profile->names[cur] = old_names[old];
+      if (old == 0)
+        {
+          profile->parents[cur] = EMBERS_NODE_NONE;
+          profile->depths[cur] = 0;
+        }
+      else
+        {
+          guint32 p = new_index[old_parent];
+          guint depth = profile->depths[p] + 1u;
+
+          profile->parents[cur] = p;
+          profile->depths[cur] = (guint16)MIN (depth, G_MAXUINT16);
+          if (depth > profile->max_depth)
+            profile->max_depth = depth;
+        }
+      for (guint t = 0; t < n_types; t++)
+        profile->self[(gsize)t * n_nodes + cur] = src[t];
+
+      /* Push children in reverse so the first by name comes out first. */
+      for (guint32 k = child_start[old + 1]; k > child_start[old]; k--)
+        stack[sp++] = (guint32)(child_keys[k - 1] & 0xffffffffu);
+    }
+
+  /* Subtree ends and totals, in reverse pre-order. */
+  for (guint i = 0; i < n_nodes; i++)
+    profile->ends[i] = i + 1;
+  memcpy (profile->total, profile->self, sizeof (gint64) * n_nodes * n_types);
+  for (guint i = n_nodes; i-- > 1; )
+    {
+      guint32 p = profile->parents[i];
+
+      if (profile->ends[i] > profile->ends[p])
+        profile->ends[p] = profile->ends[i];
+      for (guint t = 0; t < n_types; t++)
+        {
+          gint64 *dest = &profile->total[(gsize)t * n_nodes + p];
+
+          if G_UNLIKELY (__builtin_add_overflow (*dest, profile->total[(gsize)t * n_nodes + i], dest))
+            {
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                           _("Sample values add up to more than a 64-bit integer can hold"));
+              return NULL;
+            }
+        }
+    }
+
+  /* Strings */
+  profile->n_strings = n_strings;
+  profile->string_data = g_memdup2 (b->strings.data->data, b->strings.data->len);
+  profile->string_offsets = g_memdup2 (b->strings.offsets->data, sizeof (guint32) * n_strings);
+
+  /* Header */
+  profile->type_names = g_memdup2 (b->type_names->data, sizeof (guint32) * n_types);
+  profile->type_units = g_memdup2 (b->type_units->data, sizeof (guint32) * n_types);
+  profile->default_type = b->default_type < n_types ? b->default_type : 0;
+  profile->period_type = b->period_type;
+  profile->period_unit = b->period_unit;
+  profile->period = b->period;
+  profile->time_nanos = b->time_nanos;
+  profile->duration_nanos = b->duration_nanos;
+  profile->is_diff = b->is_diff;
+
+  if (b->name_files != NULL)
+    {
+      profile->name_files = g_new0 (guint32, n_strings);
+      profile->name_lines = g_new0 (gint64, n_strings);
+      memcpy (profile->name_files, b->name_files->data, sizeof (guint32) * MIN (n_strings, b->name_files->len));
+      memcpy (profile->name_lines, b->name_lines->data, sizeof (gint64) * MIN (n_strings, b->name_lines->len));
+    }
+
+  /* Label samples, only when labels exist */
+  if (b->any_labels)
+    {
+      guint n_samples = b->sample_nodes->len;
+      const guint32 *nodes = (const guint32 *)(gpointer)b->sample_nodes->data;
+
+      profile->n_samples = n_samples;
+      profile->sample_nodes = g_new (guint32, n_samples);
+      for (guint i = 0; i < n_samples; i++)
+        profile->sample_nodes[i] = new_index[nodes[i]];
+      profile->sample_label_sets = g_memdup2 (b->sample_label_sets->data, sizeof (guint32) * n_samples);
+      profile->sample_values = g_memdup2 (b->sample_values->data, sizeof (gint64) * n_samples * n_types);
+      profile->n_label_sets = b->label_set_offsets->len - 1;
+      profile->label_set_offsets = g_memdup2 (b->label_set_offsets->data, sizeof (guint32) * b->label_set_offsets->len);
+      profile->labels = g_memdup2 (b->labels->data, sizeof (EmbersLabel) * MAX (1u, b->labels->len));
+    }
+
+  return g_steal_pointer (&profile);
+}

@@ -1,0 +1,59 @@
+/* embers-profile-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+struct _EmbersProfile
+{
+  GObject      parent_instance;
+
+  /* String pool: one buffer, offsets per id. Id 0 is "". */
+  char        *string_data;
+  guint32     *string_offsets;
+  guint        n_strings;
+
+  /* Sample types */
+  guint        n_types;
+  guint32     *type_names;   /* string ids */
+  guint32     *type_units;   /* string ids */
+  guint        default_type;
+  guint32      period_type;
+  guint32      period_unit;
+  gint64       period;
+  gint64       time_nanos;
+  gint64       duration_nanos;
+  gboolean     is_diff;
+
+  /* Tree, DFS pre-order */
+  guint        n_nodes;
+  guint        max_depth;
+  guint32     *names;
+  guint32     *parents;
+  guint32     *ends;
+  guint16     *depths;
+  gint64      *self;         /* n_types columns of n_nodes */
+  gint64      *total;        /* n_types columns of n_nodes */
+
+  /* Per name string id; NULL when no locations are known */
+  guint32     *name_files;
+  gint64      *name_lines;
+
+  /* Label samples */
+  guint        n_samples;
+  guint32     *sample_nodes;
+  guint32     *sample_label_sets;
+  gint64      *sample_values; /* n_samples rows of n_types */
+  guint        n_label_sets;
+  guint32     *label_set_offsets; /* n_label_sets + 1 */
+  EmbersLabel *labels;
+};
+
+EmbersProfile *_embers_profile_new (void);
+
+G_END_DECLS
