@@ -577,6 +577,20 @@ embers_profile_builder_get_n_nodes (EmbersProfileBuilder *b)
   return b->parents->len;
 }
 
+/* Values without a declared sample type are plain sample counts. */
+static inline void
+ensure_sample_type (EmbersProfileBuilder *b)
+{
+  if G_UNLIKELY (b->type_names->len == 0)
+    {
+      guint32 t = embers_profile_builder_intern (b, "samples", -1);
+      guint32 u = embers_profile_builder_intern (b, "count", -1);
+
+      g_array_append_val (b->type_names, t);
+      g_array_append_val (b->type_units, u);
+    }
+}
+
 static inline gint64 *
 node_self (EmbersProfileBuilder *b,
            guint32               node)
@@ -626,6 +640,7 @@ embers_profile_builder_add_self (EmbersProfileBuilder *b,
   g_return_if_fail (b != NULL);
   g_return_if_fail (node < b->parents->len);
 
+  ensure_sample_type (b);
   if (sample_type >= b->type_names->len)
     {
       builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
@@ -651,6 +666,7 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
 
   g_return_val_if_fail (b != NULL, 0);
 
+  ensure_sample_type (b);
   n_types = b->type_names->len;
   b->values_started = TRUE;
 
@@ -757,15 +773,7 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   if (!embers_profile_builder_check (b, error))
     return NULL;
 
-  if (b->type_names->len == 0)
-    {
-      guint32 t = embers_profile_builder_intern (b, "samples", -1);
-      guint32 u = embers_profile_builder_intern (b, "count", -1);
-
-      g_array_append_val (b->type_names, t);
-      g_array_append_val (b->type_units, u);
-      g_array_set_size (b->self, 0);
-    }
+  ensure_sample_type (b);
 
   n_nodes = b->parents->len;
   n_types = b->type_names->len;

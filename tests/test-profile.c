@@ -1,0 +1,397 @@
+/* test-profile.c: EmbersProfile and EmbersProfileBuilder
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "embers-profile-builder.h"
+
+static void
+add_folded (EmbersProfileBuilder *b,
+            const char           *stack,
+            gint64                value)
+{
+  g_auto(GStrv) frames = g_strsplit (stack, ";", -1);
+  guint n = g_strv_length (frames);
+  g_autofree guint32 *ids = g_new (guint32, n);
+
+  for (guint i = 0; i < n; i++)
+    ids[i] = embers_profile_builder_intern (b, frames[i], -1);
+  embers_profile_builder_add_stack (b, ids, n, &value, 0);
+}
+
+static EmbersProfile *
+build_example (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(GError) error = NULL;
+  EmbersProfile *profile;
+
+  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+  /* PYROSCOPE-API.md's example: main;a 3, main;b;c 2, main 1 */
+  add_folded (b, "main;b;c", 2);
+  add_folded (b, "main;a", 3);
+  add_folded (b, "main", 1);
+  profile = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+
+  return profile;
+}
+
+static void
+test_profile_tree (void)
+{
+  g_autoptr(EmbersProfile) p = build_example ();
+  static const char *names[] = { "total", "main", "a", "b", "c" };
+  static const guint32 parents[] = { EMBERS_NODE_NONE, 0, 1, 1, 3 };
+  static const guint32 ends[] = { 5, 5, 3, 5, 5 };
+  static const gint64 self[] = { 0, 1, 3, 0, 2 };
+  static const gint64 total[] = { 6, 6, 3, 2, 2 };
+  static const guint depth[] = { 0, 1, 2, 2, 3 };
+
+  g_assert_cmpuint (embers_profile_get_n_nodes (p), ==, 5);
+  g_assert_cmpuint (embers_profile_get_n_sample_types (p), ==, 1);
+  g_assert_cmpstr (embers_profile_get_sample_type (p, 0), ==, "cpu");
+  g_assert_cmpstr (embers_profile_get_sample_unit (p, 0), ==, "nanoseconds");
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 6);
+  g_assert_cmpuint (embers_profile_get_max_depth (p), ==, 3);
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_assert_cmpstr (embers_profile_node_name_str (p, i), ==, names[i]);
+      g_assert_cmpuint (embers_profile_node_parent (p, i), ==, parents[i]);
+      g_assert_cmpuint (embers_profile_node_end (p, i), ==, ends[i]);
+      g_assert_cmpint (embers_profile_node_self (p, 0, i), ==, self[i]);
+      g_assert_cmpint (embers_profile_node_total (p, 0, i), ==, total[i]);
+      g_assert_cmpuint (embers_profile_node_depth (p, i), ==, depth[i]);
+    }
+
+  {
+    g_autofree char *stack = embers_profile_node_stack (p, 4, ";");
+    g_autofree char *root = embers_profile_node_stack (p, 0, ";");
+
+    g_assert_cmpstr (stack, ==, "main;b;c");
+    g_assert_cmpstr (root, ==, "");
+  }
+
+  /* No labels: no samples kept */
+  g_assert_cmpuint (embers_profile_get_n_samples (p), ==, 0);
+  g_assert_cmpuint (embers_profile_get_memory_size (p), >, 0);
+}
+
+static void
+test_profile_children_sorted (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *order[] = { "zeta", "alpha", "Mid", "beta", "alpha" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      g_autofree char *stack = g_strdup_printf ("root;%s", order[i]);
+      add_folded (b, stack, i + 1);
+    }
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+
+  /* strcmp order: "Mid" < "alpha" < "beta" < "zeta" */
+  g_assert_cmpuint (embers_profile_get_n_nodes (p), ==, 6);
+  g_assert_cmpstr (embers_profile_node_name_str (p, 2), ==, "Mid");
+  g_assert_cmpstr (embers_profile_node_name_str (p, 3), ==, "alpha");
+  g_assert_cmpint (embers_profile_node_self (p, 0, 3), ==, 2 + 5);
+  g_assert_cmpstr (embers_profile_node_name_str (p, 4), ==, "beta");
+  g_assert_cmpstr (embers_profile_node_name_str (p, 5), ==, "zeta");
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 15);
+}
+
+static void
+test_profile_multi_type_labels (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 f[2];
+  gint64 v1[2] = { 1, 100 };
+  gint64 v2[2] = { 2, 200 };
+  EmbersLabel eu[2], us[1];
+  guint32 set_eu, set_eu2, set_us;
+  const EmbersLabel *labels;
+  guint n_labels;
+
+  embers_profile_builder_add_sample_type (b, "alloc_objects", "count");
+  embers_profile_builder_add_sample_type (b, "alloc_space", "bytes");
+  embers_profile_builder_set_default_sample_type (b, 1);
+  embers_profile_builder_set_period (b, "space", "bytes", 524288);
+  embers_profile_builder_set_time (b, 1700000000000000000, 10000000000);
+
+  f[0] = embers_profile_builder_intern (b, "main", -1);
+  f[1] = embers_profile_builder_intern (b, "alloc", -1);
+
+  eu[0] = (EmbersLabel) { embers_profile_builder_intern (b, "region", -1), embers_profile_builder_intern (b, "eu", -1), 0, 0 };
+  eu[1] = (EmbersLabel) { embers_profile_builder_intern (b, "bytes", -1), 0, 4096, embers_profile_builder_intern (b, "bytes", -1) };
+  us[0] = (EmbersLabel) { eu[0].key, embers_profile_builder_intern (b, "us", -1), 0, 0 };
+
+  set_eu = embers_profile_builder_add_label_set (b, eu, 2);
+  /* Same set in another order is the same id */
+  {
+    EmbersLabel swapped[2] = { eu[1], eu[0] };
+    set_eu2 = embers_profile_builder_add_label_set (b, swapped, 2);
+  }
+  set_us = embers_profile_builder_add_label_set (b, us, 1);
+  g_assert_cmpuint (set_eu, ==, set_eu2);
+  g_assert_cmpuint (set_eu, !=, set_us);
+  g_assert_cmpuint (set_eu, !=, 0);
+  g_assert_cmpuint (embers_profile_builder_add_label_set (b, NULL, 0), ==, 0);
+
+  embers_profile_builder_add_stack (b, f, 2, v1, set_eu);
+  embers_profile_builder_add_stack (b, f, 2, v2, set_eu);
+  embers_profile_builder_add_stack (b, f, 2, v1, set_us);
+  embers_profile_builder_add_stack (b, f, 1, v2, 0);
+
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (embers_profile_get_n_sample_types (p), ==, 2);
+  g_assert_cmpuint (embers_profile_get_default_sample_type (p), ==, 1);
+  g_assert_cmpint (embers_profile_find_sample_type (p, "alloc_space"), ==, 1);
+  g_assert_cmpint (embers_profile_find_sample_type (p, "0"), ==, 0);
+  g_assert_cmpint (embers_profile_find_sample_type (p, "nope"), ==, -1);
+  g_assert_cmpstr (embers_profile_get_period_type (p), ==, "space");
+  g_assert_cmpint (embers_profile_get_period (p), ==, 524288);
+  g_assert_cmpint (embers_profile_get_time_nanos (p), ==, 1700000000000000000);
+  g_assert_cmpint (embers_profile_get_duration_nanos (p), ==, 10000000000);
+
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 6);
+  g_assert_cmpint (embers_profile_get_total (p, 1), ==, 600);
+
+  /* Samples: (alloc, eu), (alloc, us), (main, none) */
+  g_assert_cmpuint (embers_profile_get_n_samples (p), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      guint32 node = embers_profile_sample_node (p, i);
+      guint32 set = embers_profile_sample_label_set (p, i);
+
+      if (set == set_eu)
+        {
+          g_assert_cmpstr (embers_profile_node_name_str (p, node), ==, "alloc");
+          g_assert_cmpint (embers_profile_sample_value (p, i, 0), ==, 3);
+          g_assert_cmpint (embers_profile_sample_value (p, i, 1), ==, 300);
+        }
+      else if (set == set_us)
+        g_assert_cmpint (embers_profile_sample_value (p, i, 1), ==, 100);
+      else
+        {
+          g_assert_cmpuint (set, ==, 0);
+          g_assert_cmpstr (embers_profile_node_name_str (p, node), ==, "main");
+        }
+    }
+
+  labels = embers_profile_get_label_set (p, set_eu, &n_labels);
+  g_assert_cmpuint (n_labels, ==, 2);
+  for (guint i = 0; i < n_labels; i++)
+    {
+      const char *key = embers_profile_get_string (p, labels[i].key);
+
+      if (g_str_equal (key, "region"))
+        g_assert_cmpstr (embers_profile_get_string (p, labels[i].str), ==, "eu");
+      else
+        {
+          g_assert_cmpstr (key, ==, "bytes");
+          g_assert_cmpint (labels[i].num, ==, 4096);
+          g_assert_cmpstr (embers_profile_get_string (p, labels[i].num_unit), ==, "bytes");
+        }
+    }
+  labels = embers_profile_get_label_set (p, 0, &n_labels);
+  g_assert_cmpuint (n_labels, ==, 0);
+}
+
+static void
+test_profile_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Negative value */
+  {
+    g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+    g_autoptr(EmbersProfile) p = NULL;
+    guint32 id;
+    gint64 v = -5;
+
+    embers_profile_builder_add_sample_type (b, "samples", "count");
+    id = embers_profile_builder_intern (b, "f", -1);
+    embers_profile_builder_add_stack (b, &id, 1, &v, 0);
+    p = embers_profile_builder_finish (b, &error);
+    g_assert_null (p);
+    g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "negative"));
+    g_clear_error (&error);
+  }
+
+  /* Overflow */
+  {
+    g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+    g_autoptr(EmbersProfile) p = NULL;
+    guint32 ids[2];
+    gint64 v = G_MAXINT64 - 1;
+
+    embers_profile_builder_add_sample_type (b, "samples", "count");
+    ids[0] = embers_profile_builder_intern (b, "f", -1);
+    ids[1] = embers_profile_builder_intern (b, "g", -1);
+    embers_profile_builder_add_stack (b, ids, 1, &v, 0);
+    embers_profile_builder_add_stack (b, ids + 1, 1, &v, 0);
+    p = embers_profile_builder_finish (b, &error);
+    g_assert_null (p);
+    g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE);
+    g_clear_error (&error);
+  }
+
+  /* Too deep */
+  {
+    g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+    g_autoptr(EmbersProfile) p = NULL;
+    g_autofree guint32 *ids = g_new0 (guint32, EMBERS_PROFILE_MAX_DEPTH + 1);
+    gint64 v = 1;
+
+    embers_profile_builder_add_stack (b, ids, EMBERS_PROFILE_MAX_DEPTH + 1, &v, 0);
+    g_assert_false (embers_profile_builder_check (b, &error));
+    g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE);
+    g_clear_error (&error);
+    p = embers_profile_builder_finish (b, &error);
+    g_assert_null (p);
+    g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE);
+    g_clear_error (&error);
+  }
+}
+
+static void
+test_profile_empty_and_tree_api (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 main_id, a_id, n_main, n_a;
+
+  /* No sample type given: defaults to samples/count */
+  main_id = embers_profile_builder_intern (b, "main", 4);
+  a_id = embers_profile_builder_intern (b, "a\0ignored", 9);
+  g_assert_cmpuint (a_id, ==, embers_profile_builder_intern (b, "a", -1));
+  g_assert_cmpuint (embers_profile_builder_intern (b, "", 0), ==, 0);
+  g_assert_cmpstr (embers_profile_builder_get_string (b, main_id), ==, "main");
+
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_nodes (p), ==, 1);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 0);
+  g_assert_cmpstr (embers_profile_get_sample_type (p, 0), ==, "samples");
+  g_clear_object (&p);
+
+  /* Tree-shaped input */
+  embers_profile_builder_free (g_steal_pointer (&b));
+  b = embers_profile_builder_new ();
+  embers_profile_builder_add_sample_type (b, "baseline", "count");
+  embers_profile_builder_add_sample_type (b, "comparison", "count");
+  embers_profile_builder_set_diff (b, TRUE);
+  main_id = embers_profile_builder_intern (b, "main", -1);
+  a_id = embers_profile_builder_intern (b, "a", -1);
+  n_main = embers_profile_builder_get_child (b, 0, main_id);
+  n_a = embers_profile_builder_get_child (b, n_main, a_id);
+  g_assert_cmpuint (embers_profile_builder_get_child (b, 0, main_id), ==, n_main);
+  embers_profile_builder_add_self (b, n_a, 0, 5);
+  embers_profile_builder_add_self (b, n_a, 1, 7);
+  embers_profile_builder_add_self (b, n_main, 1, 1);
+  embers_profile_builder_set_name_location (b, main_id, embers_profile_builder_intern (b, "main.go", -1), 42);
+  g_assert_cmpuint (embers_profile_builder_get_n_nodes (b), ==, 3);
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (p));
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 5);
+  g_assert_cmpint (embers_profile_get_total (p, 1), ==, 8);
+  g_assert_cmpstr (embers_profile_get_string (p, embers_profile_get_name_file (p, embers_profile_node_name (p, 1))), ==, "main.go");
+  g_assert_cmpint (embers_profile_get_name_line (p, embers_profile_node_name (p, 1)), ==, 42);
+  g_assert_cmpint (embers_profile_get_name_line (p, embers_profile_node_name (p, 2)), ==, 0);
+}
+
+static void
+test_profile_large_random (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  guint32 names[64];
+  gint64 expected = 0;
+  const guint32 *parents, *ends;
+  const gint64 *self, *total;
+  guint n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fn%u", i);
+      names[i] = embers_profile_builder_intern (b, name, -1);
+    }
+
+  for (guint s = 0; s < 20000; s++)
+    {
+      guint32 stack[32];
+      guint depth = g_rand_int_range (rand, 1, 32);
+      gint64 v = g_rand_int_range (rand, 1, 1000);
+
+      for (guint d = 0; d < depth; d++)
+        stack[d] = names[g_rand_int_range (rand, 0, 8 + d)];
+      embers_profile_builder_add_stack (b, stack, depth, &v, 0);
+      expected += v;
+    }
+
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, expected);
+
+  /* Invariants: pre-order, parents before children, totals = self + children,
+   * subtree ends nest, siblings sorted by name. */
+  n = embers_profile_get_n_nodes (p);
+  parents = embers_profile_get_parent_column (p);
+  ends = embers_profile_get_end_column (p);
+  self = embers_profile_get_self_column (p, 0);
+  total = embers_profile_get_total_column (p, 0);
+  g_assert_cmpuint (ends[0], ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 sum = self[i];
+      guint32 prev_child = EMBERS_NODE_NONE;
+
+      for (guint c = i + 1; c < ends[i]; c = ends[c])
+        {
+          g_assert_cmpuint (parents[c], ==, i);
+          g_assert_cmpuint (ends[c], <=, ends[i]);
+          sum += total[c];
+          if (prev_child != EMBERS_NODE_NONE)
+            g_assert_cmpint (strcmp (embers_profile_node_name_str (p, prev_child),
+                                     embers_profile_node_name_str (p, c)), <, 0);
+          prev_child = c;
+        }
+      g_assert_cmpint (sum, ==, total[i]);
+      if (i > 0)
+        g_assert_cmpuint (parents[i], <, i);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/profile/tree", test_profile_tree);
+  g_test_add_func ("/embers/profile/children-sorted", test_profile_children_sorted);
+  g_test_add_func ("/embers/profile/multi-type-labels", test_profile_multi_type_labels);
+  g_test_add_func ("/embers/profile/errors", test_profile_errors);
+  g_test_add_func ("/embers/profile/empty-and-tree-api", test_profile_empty_and_tree_api);
+  g_test_add_func ("/embers/profile/large-random", test_profile_large_random);
+
+  return g_test_run ();
+}
