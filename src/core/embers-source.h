@@ -1,0 +1,242 @@
+/* embers-source.h: where profiles come from (files, a Pyroscope server)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_SOURCE_ERROR (embers_source_error_quark ())
+
+/* Mirrors the Connect error codes a server can answer with, plus our own. */
+typedef enum
+{
+  EMBERS_SOURCE_ERROR_UNKNOWN,
+  EMBERS_SOURCE_ERROR_CANCELED,
+  EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+  EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
+  EMBERS_SOURCE_ERROR_NOT_FOUND,
+  EMBERS_SOURCE_ERROR_ALREADY_EXISTS,
+  EMBERS_SOURCE_ERROR_PERMISSION_DENIED,
+  EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED,
+  EMBERS_SOURCE_ERROR_FAILED_PRECONDITION,
+  EMBERS_SOURCE_ERROR_ABORTED,
+  EMBERS_SOURCE_ERROR_OUT_OF_RANGE,
+  EMBERS_SOURCE_ERROR_UNIMPLEMENTED,
+  EMBERS_SOURCE_ERROR_INTERNAL,
+  EMBERS_SOURCE_ERROR_UNAVAILABLE,
+  EMBERS_SOURCE_ERROR_DATA_LOSS,
+  EMBERS_SOURCE_ERROR_UNAUTHENTICATED,
+  /* Not Connect codes: */
+  EMBERS_SOURCE_ERROR_NOT_SUPPORTED,    /* this source cannot do that */
+  EMBERS_SOURCE_ERROR_PROTOCOL,         /* the server answered something we cannot read */
+} EmbersSourceError;
+
+GQuark embers_source_error_quark (void);
+
+typedef enum
+{
+  EMBERS_SOURCE_CAN_PROFILE_TYPES   = 1 << 0,
+  EMBERS_SOURCE_CAN_LABELS          = 1 << 1,
+  EMBERS_SOURCE_CAN_SERIES          = 1 << 2,  /* label sets */
+  EMBERS_SOURCE_CAN_TIME_SERIES     = 1 << 3,  /* SelectSeries */
+  EMBERS_SOURCE_CAN_MERGE           = 1 << 4,
+  EMBERS_SOURCE_CAN_DIFF            = 1 << 5,
+  EMBERS_SOURCE_CAN_RECORDING_RULES = 1 << 6,
+} EmbersSourceCapabilities;
+
+/* A profile type, e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds */
+typedef struct
+{
+  char *id;
+  char *name;
+  char *sample_type;
+  char *sample_unit;
+  char *period_type;
+  char *period_unit;
+} EmbersProfileTypeInfo;
+
+#define EMBERS_TYPE_PROFILE_TYPE_INFO (embers_profile_type_info_get_type ())
+GType                  embers_profile_type_info_get_type (void) G_GNUC_CONST;
+EmbersProfileTypeInfo *embers_profile_type_info_new      (const char *id);  /* parses the 5 parts */
+EmbersProfileTypeInfo *embers_profile_type_info_copy     (const EmbersProfileTypeInfo *info);
+void                   embers_profile_type_info_free     (EmbersProfileTypeInfo *info);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersProfileTypeInfo, embers_profile_type_info_free)
+
+/* One query: a profile type, a Prometheus label selector and a time range */
+typedef struct
+{
+  char   *profile_type;    /* profile type id */
+  char   *label_selector;  /* "{service_name=\"api\"}"; NULL or "" = "{}" */
+  gint64  start_ms;
+  gint64  end_ms;
+  gint64  max_nodes;       /* 0 = server default */
+} EmbersQuery;
+
+#define EMBERS_TYPE_QUERY (embers_query_get_type ())
+GType        embers_query_get_type (void) G_GNUC_CONST;
+EmbersQuery *embers_query_new      (const char        *profile_type,
+                                    const char        *label_selector,
+                                    gint64             start_ms,
+                                    gint64             end_ms);
+EmbersQuery *embers_query_copy     (const EmbersQuery *query);
+void         embers_query_free     (EmbersQuery       *query);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersQuery, embers_query_free)
+
+/* A time series: label pairs and sparse points (ms timestamps) */
+typedef struct
+{
+  GStrv    label_names;
+  GStrv    label_values;
+  guint    n_points;
+  gint64  *timestamps;
+  double  *values;
+} EmbersSeries;
+
+#define EMBERS_TYPE_SERIES (embers_series_get_type ())
+GType         embers_series_get_type (void) G_GNUC_CONST;
+EmbersSeries *embers_series_new      (void);
+EmbersSeries *embers_series_copy     (const EmbersSeries *series);
+void          embers_series_free     (EmbersSeries       *series);
+const char   *embers_series_get_label (const EmbersSeries *series,
+                                       const char         *name);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersSeries, embers_series_free)
+
+typedef enum
+{
+  EMBERS_AGGREGATION_SUM,
+  EMBERS_AGGREGATION_AVERAGE,
+} EmbersAggregation;
+
+#define EMBERS_TYPE_SOURCE (embers_source_get_type ())
+G_DECLARE_INTERFACE (EmbersSource, embers_source, EMBERS, SOURCE, GObject)
+
+/* Every method is async and cancellable. A source that cannot do something
+ * leaves the vfunc NULL; the wrapper then fails with NOT_SUPPORTED. */
+struct _EmbersSourceInterface
+{
+  GTypeInterface parent_iface;
+
+  EmbersSourceCapabilities (*get_capabilities) (EmbersSource *self);
+  char                   *(*dup_display_name) (EmbersSource *self);
+
+  void       (*list_profile_types)        (EmbersSource *self, gint64 start_ms, gint64 end_ms,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GPtrArray *(*list_profile_types_finish) (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  void       (*list_label_names)          (EmbersSource *self, const char * const *matchers, gint64 start_ms, gint64 end_ms,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GStrv      (*list_label_names_finish)   (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  void       (*list_label_values)         (EmbersSource *self, const char *name, const char * const *matchers,
+                                           gint64 start_ms, gint64 end_ms,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GStrv      (*list_label_values_finish)  (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  /* Label sets (Series RPC); returns EmbersSeries with no points */
+  void       (*list_series)               (EmbersSource *self, const char * const *matchers, const char * const *label_names,
+                                           gint64 start_ms, gint64 end_ms,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GPtrArray *(*list_series_finish)        (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  /* SelectSeries; step in seconds; limit 0 = no limit */
+  void       (*select_series)             (EmbersSource *self, const EmbersQuery *query, const char * const *group_by,
+                                           double step_s, EmbersAggregation aggregation, gint64 limit,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GPtrArray *(*select_series_finish)      (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  /* Merged profile for a query (SelectMergeStacktraces) */
+  void           (*merge_profile)         (EmbersSource *self, const EmbersQuery *query,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  EmbersProfile *(*merge_profile_finish)  (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  /* Diff of two queries: a profile with embers_profile_is_diff() */
+  void           (*diff)                  (EmbersSource *self, const EmbersQuery *left, const EmbersQuery *right,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  EmbersProfile *(*diff_finish)           (EmbersSource *self, GAsyncResult *result, GError **error);
+};
+
+EmbersSourceCapabilities embers_source_get_capabilities       (EmbersSource        *self);
+char                    *embers_source_dup_display_name       (EmbersSource        *self);
+
+void           embers_source_list_profile_types        (EmbersSource        *self,
+                                                        gint64               start_ms,
+                                                        gint64               end_ms,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GPtrArray     *embers_source_list_profile_types_finish (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+void           embers_source_list_label_names          (EmbersSource        *self,
+                                                        const char * const  *matchers,
+                                                        gint64               start_ms,
+                                                        gint64               end_ms,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GStrv          embers_source_list_label_names_finish   (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+void           embers_source_list_label_values         (EmbersSource        *self,
+                                                        const char          *name,
+                                                        const char * const  *matchers,
+                                                        gint64               start_ms,
+                                                        gint64               end_ms,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GStrv          embers_source_list_label_values_finish  (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+void           embers_source_list_series               (EmbersSource        *self,
+                                                        const char * const  *matchers,
+                                                        const char * const  *label_names,
+                                                        gint64               start_ms,
+                                                        gint64               end_ms,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GPtrArray     *embers_source_list_series_finish        (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+void           embers_source_select_series             (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *group_by,
+                                                        double               step_s,
+                                                        EmbersAggregation    aggregation,
+                                                        gint64               limit,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GPtrArray     *embers_source_select_series_finish      (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+void           embers_source_merge_profile             (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+EmbersProfile *embers_source_merge_profile_finish      (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+void           embers_source_diff                      (EmbersSource        *self,
+                                                        const EmbersQuery   *left,
+                                                        const EmbersQuery   *right,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+EmbersProfile *embers_source_diff_finish               (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+
+/* Step rule shared by charts: max(15 s, ceil(range_s / 100)) */
+double         embers_source_step_for_range            (gint64               start_ms,
+                                                        gint64               end_ms);
+
+G_END_DECLS
