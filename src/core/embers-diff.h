@@ -1,0 +1,85 @@
+/* embers-diff.h: baseline vs comparison
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+/* Column indexes of a diff profile (embers_profile_is_diff()) */
+#define EMBERS_DIFF_BASELINE   0
+#define EMBERS_DIFF_COMPARISON 1
+
+/**
+ * embers_diff_profiles:
+ * @baseline: the "before" profile
+ * @baseline_type: its sample type
+ * @comparison: the "after" profile
+ * @comparison_type: its sample type
+ *
+ * Merges two call trees by frame name path into one diff profile with two
+ * value columns, "baseline" and "comparison"; frames present on one side
+ * only have zeros on the other. The units must agree (a count and a
+ * duration cannot be compared): otherwise %EMBERS_PROFILE_ERROR_UNSUPPORTED.
+ */
+EmbersProfile *embers_diff_profiles (EmbersProfile  *baseline,
+                                     guint           baseline_type,
+                                     EmbersProfile  *comparison,
+                                     guint           comparison_type,
+                                     GError        **error);
+
+typedef enum
+{
+  EMBERS_DIFF_KIND_CHANGED,
+  EMBERS_DIFF_KIND_NEW,       /* only in the comparison */
+  EMBERS_DIFF_KIND_REMOVED,   /* only in the baseline */
+} EmbersDiffKind;
+
+/**
+ * embers_diff_share_change:
+ * @left: baseline value
+ * @left_total: baseline root total
+ * @right: comparison value
+ * @right_total: comparison root total
+ * @kind: (out) (optional): new / removed / changed
+ *
+ * The change of a frame's share of its side's total, in percent:
+ * d = (pR - pL) / pL * 100, where pX is the value's share of its side.
+ * pL = pR gives 0; pL = 0 (new) gives +100 as a colour input, and kind tells
+ * the caller to say "new". Not clamped: callers clamp for colour.
+ */
+double embers_diff_share_change (gint64          left,
+                                 gint64          left_total,
+                                 gint64          right,
+                                 gint64          right_total,
+                                 EmbersDiffKind *kind);
+
+typedef struct
+{
+  guint32        name;
+  gint64         baseline_self;
+  gint64         baseline_total;
+  gint64         comparison_self;
+  gint64         comparison_total;
+  double         baseline_share;    /* of the baseline root, 0..1, total */
+  double         comparison_share;  /* of the comparison root, 0..1, total */
+  double         change;            /* embers_diff_share_change of totals, % */
+  EmbersDiffKind kind;
+} EmbersDiffRow;
+
+/* One row per function of a diff profile, sorted by change, descending
+ * (new first, then what grew most ... what shrank most, removed last). */
+GArray *embers_diff_top_compute (EmbersProfile *diff);
+void    embers_diff_top_sort    (GArray        *rows,
+                                 EmbersProfile *diff,
+                                 gboolean       descending);
+/* TSV: baseline value, comparison value, baseline %, comparison %, diff %, name */
+void    embers_diff_top_print   (GArray        *rows,
+                                 EmbersProfile *diff,
+                                 guint          limit,
+                                 GString       *out);
+
+G_END_DECLS
