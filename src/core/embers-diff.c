@@ -24,49 +24,6 @@ units_compatible (const char *a,
   return ka == kb;
 }
 
-/* Adds every node of one side under the builder's root, by name path. */
-static void
-add_side (EmbersProfileBuilder *b,
-          EmbersProfile        *p,
-          guint                 sample_type,
-          guint                 column)
-{
-  guint n_nodes = embers_profile_get_n_nodes (p);
-  guint n_strings = embers_profile_get_n_strings (p);
-  const guint32 *names = embers_profile_get_name_column (p);
-  const guint32 *parents = embers_profile_get_parent_column (p);
-  const gint64 *self = embers_profile_get_self_column (p, sample_type);
-  const gint64 *total = embers_profile_get_total_column (p, sample_type);
-  g_autofree guint32 *name_map = g_new (guint32, n_strings);
-  g_autofree guint32 *node_map = g_new (guint32, n_nodes);
-
-  for (guint i = 0; i < n_strings; i++)
-    name_map[i] = G_MAXUINT32;
-
-  node_map[0] = 0;
-  if (self[0] > 0)
-    embers_profile_builder_add_self (b, 0, column, self[0]);
-
-  for (guint i = 1; i < n_nodes; i++)
-    {
-      guint32 name = names[i];
-
-      /* Nodes without value on this side add nothing but empty frames. */
-      if (total[i] == 0)
-        {
-          node_map[i] = G_MAXUINT32;
-          continue;
-        }
-
-      if (name_map[name] == G_MAXUINT32)
-        name_map[name] = embers_profile_builder_intern (b, embers_profile_get_string (p, name), -1);
-
-      node_map[i] = embers_profile_builder_get_child (b, node_map[parents[i]], name_map[name]);
-      if (self[i] > 0)
-        embers_profile_builder_add_self (b, node_map[i], column, self[i]);
-    }
-}
-
 EmbersProfile *
 embers_diff_profiles (EmbersProfile  *baseline,
                       guint           baseline_type,
@@ -102,8 +59,8 @@ embers_diff_profiles (EmbersProfile  *baseline,
                                      embers_profile_get_period_unit (comparison),
                                      embers_profile_get_period (comparison));
 
-  add_side (b, baseline, baseline_type, EMBERS_DIFF_BASELINE);
-  add_side (b, comparison, comparison_type, EMBERS_DIFF_COMPARISON);
+  embers_profile_builder_add_profile (b, baseline, baseline_type, EMBERS_DIFF_BASELINE, NULL);
+  embers_profile_builder_add_profile (b, comparison, comparison_type, EMBERS_DIFF_COMPARISON, NULL);
 
   return embers_profile_builder_finish (b, error);
 }

@@ -707,6 +707,71 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
   return node;
 }
 
+void
+embers_profile_builder_add_profile (EmbersProfileBuilder *b,
+                                    EmbersProfile        *profile,
+                                    guint                 sample_type,
+                                    guint                 column,
+                                    const gint64         *self_values)
+{
+  guint n_nodes, n_strings;
+  const guint32 *names, *parents;
+  const gint64 *self, *total;
+  g_autofree gint64 *computed_total = NULL;
+  g_autofree guint32 *name_map = NULL;
+  g_autofree guint32 *node_map = NULL;
+
+  g_return_if_fail (b != NULL);
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+  g_return_if_fail (sample_type < embers_profile_get_n_sample_types (profile));
+
+  n_nodes = embers_profile_get_n_nodes (profile);
+  n_strings = embers_profile_get_n_strings (profile);
+  names = embers_profile_get_name_column (profile);
+  parents = embers_profile_get_parent_column (profile);
+
+  if (self_values != NULL)
+    {
+      /* Subtree sums of the given self values, to skip empty subtrees */
+      computed_total = g_memdup2 (self_values, sizeof (gint64) * n_nodes);
+      for (guint i = n_nodes; i-- > 1; )
+        computed_total[parents[i]] += computed_total[i];
+      self = self_values;
+      total = computed_total;
+    }
+  else
+    {
+      self = embers_profile_get_self_column (profile, sample_type);
+      total = embers_profile_get_total_column (profile, sample_type);
+    }
+
+  name_map = g_new (guint32, n_strings);
+  memset (name_map, 0xff, sizeof (guint32) * n_strings);
+  node_map = g_new (guint32, n_nodes);
+
+  node_map[0] = 0;
+  if (self[0] > 0)
+    embers_profile_builder_add_self (b, 0, column, self[0]);
+
+  for (guint i = 1; i < n_nodes; i++)
+    {
+      guint32 name = names[i];
+
+      if (total[i] == 0)
+        {
+          node_map[i] = G_MAXUINT32;
+          continue;
+        }
+
+      if (name_map[name] == G_MAXUINT32)
+        name_map[name] = embers_profile_builder_intern (b, embers_profile_get_string (profile, name), -1);
+
+      node_map[i] = embers_profile_builder_get_child (b, node_map[parents[i]], name_map[name]);
+      if (self[i] > 0)
+        embers_profile_builder_add_self (b, node_map[i], column, self[i]);
+    }
+}
+
 gboolean
 embers_profile_builder_check (EmbersProfileBuilder *b,
                               GError              **error)

@@ -84,6 +84,15 @@ void                  embers_profile_builder_add_self            (EmbersProfileB
                                                                   gint64                value);
 guint                 embers_profile_builder_get_n_nodes         (EmbersProfileBuilder *b);
 
+/* Merges a whole profile's tree into one value column, by name path.
+ * self_values: per-node self values to use instead of the profile's own
+ * (e.g. only the samples a filter kept), or NULL. */
+void                  embers_profile_builder_add_profile         (EmbersProfileBuilder *b,
+                                                                  EmbersProfile        *profile,
+                                                                  guint                 sample_type,
+                                                                  guint                 column,
+                                                                  const gint64         *self_values);
+
 /* Sets an error when a limit was hit while adding (checked in finish too). */
 gboolean              embers_profile_builder_check               (EmbersProfileBuilder *b,
                                                                   GError              **error);
