@@ -87,10 +87,10 @@ run_tests() {
   fi
 
   # 4. The live oracle: fresh Go profiles (not in the repository) against go tool pprof.
-  if [[ -f tests/go/live-oracle.sh ]]; then
+  if [[ -f tests/oracle/live-oracle.sh ]]; then
     local oracle_out
     oracle_out=$(mktemp)
-    bash tests/go/live-oracle.sh _build/ci/src/app/embers | tee "$oracle_out" || failed_steps=$((failed_steps + 1))
+    bash tests/oracle/live-oracle.sh _build/ci/src/app/embers | tee "$oracle_out" || failed_steps=$((failed_steps + 1))
     extra_pass=$((extra_pass + $(grep -c '^ok ' "$oracle_out" || true)))
     extra_fail=$((extra_fail + $(grep -c '^not ok ' "$oracle_out" || true)))
     rm -f "$oracle_out"

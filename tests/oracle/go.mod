@@ -1,0 +1,3 @@
+module embers.invalid/oracle
+
+go 1.19
