@@ -1,0 +1,1475 @@
+/* embers-local-source.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "embers-diff.h"
+#include "embers-format.h"
+#include "embers-local-source.h"
+#include "embers-profile-builder.h"
+#include "embers-selector.h"
+
+typedef struct
+{
+  gatomicrefcount  ref_count;
+  char            *name;
+  EmbersProfile   *profile;
+  gint64           time_ms;
+  GStrv            label_names;   /* entry labels, service_name included */
+  GStrv            label_values;
+} Entry;
+
+static Entry *
+entry_ref (Entry *entry)
+{
+  g_atomic_ref_count_inc (&entry->ref_count);
+  return entry;
+}
+
+static void
+entry_unref (Entry *entry)
+{
+  if (entry != NULL && g_atomic_ref_count_dec (&entry->ref_count))
+    {
+      g_free (entry->name);
+      g_clear_object (&entry->profile);
+      g_strfreev (entry->label_names);
+      g_strfreev (entry->label_values);
+      g_free (entry);
+    }
+}
+
+struct _EmbersLocalSource
+{
+  GObject    parent_instance;
+
+  GMutex     mutex;
+  GPtrArray *entries;   /* Entry, only appended to */
+  guint      n_skipped;
+};
+
+static void source_iface_init (EmbersSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (EmbersLocalSource, embers_local_source, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (EMBERS_TYPE_SOURCE, source_iface_init))
+
+static void
+embers_local_source_finalize (GObject *object)
+{
+  EmbersLocalSource *self = (EmbersLocalSource *)object;
+
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (embers_local_source_parent_class)->finalize (object);
+}
+
+static void
+embers_local_source_class_init (EmbersLocalSourceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = embers_local_source_finalize;
+}
+
+static void
+embers_local_source_init (EmbersLocalSource *self)
+{
+  g_mutex_init (&self->mutex);
+  self->entries = g_ptr_array_new_with_free_func ((GDestroyNotify)entry_unref);
+}
+
+EmbersLocalSource *
+embers_local_source_new (void)
+{
+  return g_object_new (EMBERS_TYPE_LOCAL_SOURCE, NULL);
+}
+
+/* A copy of the entry list for a worker thread */
+static GPtrArray *
+snapshot_entries (EmbersLocalSource *self)
+{
+  GPtrArray *copy = g_ptr_array_new_with_free_func ((GDestroyNotify)entry_unref);
+
+  g_mutex_lock (&self->mutex);
+  for (guint i = 0; i < self->entries->len; i++)
+    g_ptr_array_add (copy, entry_ref (g_ptr_array_index (self->entries, i)));
+  g_mutex_unlock (&self->mutex);
+
+  return copy;
+}
+
+guint
+embers_local_source_get_n_profiles (EmbersLocalSource *self)
+{
+  guint n;
+
+  g_return_val_if_fail (EMBERS_IS_LOCAL_SOURCE (self), 0);
+
+  g_mutex_lock (&self->mutex);
+  n = self->entries->len;
+  g_mutex_unlock (&self->mutex);
+
+  return n;
+}
+
+guint
+embers_local_source_get_n_skipped (EmbersLocalSource *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LOCAL_SOURCE (self), 0);
+
+  return g_atomic_int_get (&self->n_skipped);
+}
+
+void
+embers_local_source_get_time_range (EmbersLocalSource *self,
+                                    gint64            *start_ms,
+                                    gint64            *end_ms)
+{
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
+
+  g_return_if_fail (EMBERS_IS_LOCAL_SOURCE (self));
+
+  g_mutex_lock (&self->mutex);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (self->entries, i);
+      gint64 duration = embers_profile_get_duration_nanos (e->profile) / 1000000;
+
+      lo = MIN (lo, e->time_ms);
+      hi = MAX (hi, e->time_ms + MAX (duration, 1));
+    }
+  g_mutex_unlock (&self->mutex);
+
+  if (lo > hi)
+    lo = hi = 0;
+  if (start_ms)
+    *start_ms = lo;
+  if (end_ms)
+    *end_ms = hi;
+}
+
+/* Profile type ids */
+
+static const char *
+guess_type_name (EmbersProfile *profile,
+                 guint          sample_type)
+{
+  const char *type = embers_profile_get_sample_type (profile, sample_type);
+  const char *period = embers_profile_get_period_type (profile);
+
+  if (g_str_equal (type, "cpu") || g_str_equal (period, "cpu"))
+    return "process_cpu";
+  if (g_str_has_suffix (type, "_space") || g_str_has_suffix (type, "_objects") ||
+      g_str_equal (period, "space"))
+    return "memory";
+  if (g_str_equal (type, "goroutine") || g_str_equal (type, "goroutines"))
+    return "goroutines";
+  if (g_str_equal (type, "contentions") || g_str_equal (type, "delay"))
+    return g_str_equal (period, "contentions") ? "block" : "mutex";
+  if (g_str_equal (type, "wall"))
+    return "wall";
+
+  return "profile";
+}
+
+char *
+embers_local_source_profile_type_id (EmbersProfile *profile,
+                                     guint          sample_type)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (sample_type < embers_profile_get_n_sample_types (profile), NULL);
+
+  return g_strdup_printf ("%s:%s:%s:%s:%s",
+                          guess_type_name (profile, sample_type),
+                          embers_profile_get_sample_type (profile, sample_type),
+                          embers_profile_get_sample_unit (profile, sample_type),
+                          embers_profile_get_period_type (profile),
+                          embers_profile_get_period_unit (profile));
+}
+
+/* Names like "api{region=eu,pod=\"a-1\"}" */
+gboolean
+embers_local_source_parse_name (const char  *text,
+                                char       **service,
+                                GStrv       *labels)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autofree char *copy = NULL;
+  char *brace, *end, *p;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  copy = g_strstrip (g_strdup (text));
+  brace = strchr (copy, '{');
+  end = strrchr (copy, '}');
+  if (brace == NULL || end == NULL || end < brace || end[1] != '\0' || brace == copy)
+    return FALSE;
+
+  *brace = '\0';
+  *end = '\0';
+  p = brace + 1;
+
+  while (*p)
+    {
+      char *eq, *comma, *key, *value;
+
+      while (g_ascii_isspace (*p) || *p == ',')
+        p++;
+      if (*p == '\0')
+        break;
+      eq = strchr (p, '=');
+      if (eq == NULL)
+        return FALSE;
+      *eq = '\0';
+      key = g_strstrip (p);
+      value = eq + 1;
+      if (*value == '"')
+        {
+          char *close = strchr (value + 1, '"');
+
+          if (close == NULL)
+            return FALSE;
+          *close = '\0';
+          value++;
+          p = close + 1;
+        }
+      else
+        {
+          comma = strchr (value, ',');
+          if (comma)
+            {
+              *comma = '\0';
+              p = comma + 1;
+            }
+          else
+            p = value + strlen (value);
+          value = g_strstrip (value);
+        }
+
+      if (!embers_label_name_is_valid (key))
+        return FALSE;
+      g_strv_builder_add (builder, key);
+      g_strv_builder_add (builder, value);
+    }
+
+  if (service)
+    *service = g_strdup (copy);
+  if (labels)
+    *labels = g_strv_builder_end (builder);
+
+  return TRUE;
+}
+
+static Entry *
+entry_new (const char         *name,
+           EmbersProfile      *profile,
+           gint64              time_ms,
+           const char * const *labels)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) values = g_strv_builder_new ();
+  gboolean have_service = FALSE;
+  Entry *entry;
+
+  entry = g_new0 (Entry, 1);
+  g_atomic_ref_count_init (&entry->ref_count);
+  entry->name = g_strdup (name);
+  entry->profile = g_object_ref (profile);
+
+  if (time_ms <= 0)
+    time_ms = embers_profile_get_time_nanos (profile) / 1000000;
+  if (time_ms <= 0)
+    time_ms = g_get_real_time () / 1000;
+  entry->time_ms = time_ms;
+
+  for (guint i = 0; labels && labels[i] && labels[i + 1]; i += 2)
+    {
+      g_strv_builder_add (names, labels[i]);
+      g_strv_builder_add (values, labels[i + 1]);
+      if (g_str_equal (labels[i], "service_name"))
+        have_service = TRUE;
+    }
+
+  if (!have_service)
+    {
+      g_autofree char *base = g_path_get_basename (name ? name : "profile");
+      char *dot = strchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      g_strv_builder_add (names, "service_name");
+      g_strv_builder_add (values, base);
+    }
+
+  entry->label_names = g_strv_builder_end (names);
+  entry->label_values = g_strv_builder_end (values);
+
+  return entry;
+}
+
+void
+embers_local_source_add_profile (EmbersLocalSource  *self,
+                                 const char         *name,
+                                 EmbersProfile      *profile,
+                                 gint64              time_ms,
+                                 const char * const *labels)
+{
+  Entry *entry;
+
+  g_return_if_fail (EMBERS_IS_LOCAL_SOURCE (self));
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+
+  entry = entry_new (name, profile, time_ms, labels);
+
+  g_mutex_lock (&self->mutex);
+  g_ptr_array_add (self->entries, entry);
+  g_mutex_unlock (&self->mutex);
+}
+
+static gboolean
+add_one_file (EmbersLocalSource  *self,
+              GFile              *file,
+              GFileInfo          *info,
+              GCancellable       *cancellable,
+              GError            **error)
+{
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GFile) sidecar = NULL;
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *sidecar_name = g_strconcat (basename, ".labels", NULL);
+  g_autofree char *service = NULL;
+  g_auto(GStrv) labels = NULL;
+  g_autofree char *contents = NULL;
+  gint64 time_ms = 0;
+
+  profile = embers_profile_load_file (file, cancellable, error);
+  if (profile == NULL)
+    return FALSE;
+
+  /* Labels from a sidecar, else from the file name */
+  sidecar = g_file_get_child (g_file_get_parent (file) ? g_file_get_parent (file) : file, sidecar_name);
+  if (g_file_load_contents (sidecar, cancellable, &contents, NULL, NULL, NULL))
+    embers_local_source_parse_name (g_strstrip (contents), &service, &labels);
+  if (service == NULL)
+    {
+      g_autofree char *stem = g_strdup (basename);
+      char *ext = strrchr (stem, '}');
+
+      if (ext != NULL)
+        ext[1] = '\0';
+      embers_local_source_parse_name (stem, &service, &labels);
+    }
+
+  if (embers_profile_get_time_nanos (profile) <= 0 && info != NULL)
+    {
+      g_autoptr(GDateTime) mtime = g_file_info_get_modification_date_time (info);
+
+      if (mtime != NULL)
+        time_ms = g_date_time_to_unix (mtime) * 1000 + g_date_time_get_microsecond (mtime) / 1000;
+    }
+
+  if (service != NULL)
+    {
+      g_autoptr(GStrvBuilder) all = g_strv_builder_new ();
+      g_auto(GStrv) merged = NULL;
+
+      g_strv_builder_add (all, "service_name");
+      g_strv_builder_add (all, service);
+      g_strv_builder_addv (all, (const char **)labels);
+      merged = g_strv_builder_end (all);
+      embers_local_source_add_profile (self, basename, profile, time_ms, (const char * const *)merged);
+    }
+  else
+    embers_local_source_add_profile (self, basename, profile, time_ms, NULL);
+
+  return TRUE;
+}
+
+static void
+add_file_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  EmbersLocalSource *self = source_object;
+  GFile *file = task_data;
+  g_autoptr(GFileInfo) info = NULL;
+  GError *error = NULL;
+  guint added = 0;
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_TIME_MODIFIED ","
+                            G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                            G_FILE_QUERY_INFO_NONE, cancellable, &error);
+  if (info == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+    {
+      g_autoptr(GFileEnumerator) children = NULL;
+      GFileInfo *child_info;
+
+      children = g_file_enumerate_children (file,
+                                            G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                                            G_FILE_ATTRIBUTE_TIME_MODIFIED "," G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                                            G_FILE_QUERY_INFO_NONE, cancellable, &error);
+      if (children == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+
+      while ((child_info = g_file_enumerator_next_file (children, cancellable, &error)))
+        {
+          g_autoptr(GFileInfo) owned = child_info;
+          g_autoptr(GFile) child = NULL;
+          g_autoptr(GError) child_error = NULL;
+          const char *name = g_file_info_get_name (child_info);
+
+          if (g_file_info_get_file_type (child_info) != G_FILE_TYPE_REGULAR ||
+              g_str_has_suffix (name, ".labels") || name[0] == '.')
+            continue;
+
+          child = g_file_get_child (file, name);
+          if (add_one_file (self, child, child_info, cancellable, &child_error))
+            added++;
+          else if (g_error_matches (child_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_task_return_error (task, g_steal_pointer (&child_error));
+              return;
+            }
+          else
+            {
+              g_debug ("Skipping %s: %s", name, child_error->message);
+              g_atomic_int_inc (&self->n_skipped);
+            }
+        }
+
+      if (error != NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
+  else
+    {
+      if (!add_one_file (self, file, info, cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      added = 1;
+    }
+
+  g_task_return_int (task, added);
+}
+
+void
+embers_local_source_add_file_async (EmbersLocalSource   *self,
+                                    GFile               *file,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (EMBERS_IS_LOCAL_SOURCE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, embers_local_source_add_file_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, add_file_thread);
+}
+
+guint
+embers_local_source_add_file_finish (EmbersLocalSource  *self,
+                                     GAsyncResult       *result,
+                                     GError            **error)
+{
+  gssize n;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), 0);
+
+  n = g_task_propagate_int (G_TASK (result), error);
+  return n < 0 ? 0 : (guint)n;
+}
+
+/* Label lookup for one sample of one entry */
+
+typedef struct
+{
+  Entry             *entry;
+  const char        *type_id;
+  const char        *type_name;
+  const EmbersLabel *labels;
+  guint              n_labels;
+  char               num_buf[32];
+} LabelContext;
+
+static const char *
+context_lookup (const char *name,
+                gpointer    user_data)
+{
+  LabelContext *ctx = user_data;
+  EmbersProfile *p = ctx->entry->profile;
+
+  if (g_str_equal (name, "__profile_type__"))
+    return ctx->type_id;
+  if (g_str_equal (name, "__name__"))
+    return ctx->type_name;
+
+  for (guint i = 0; i < ctx->n_labels; i++)
+    {
+      if (g_str_equal (embers_profile_get_string (p, ctx->labels[i].key), name))
+        {
+          if (ctx->labels[i].str != 0)
+            return embers_profile_get_string (p, ctx->labels[i].str);
+          g_snprintf (ctx->num_buf, sizeof ctx->num_buf, "%" G_GINT64_FORMAT, ctx->labels[i].num);
+          return ctx->num_buf;
+        }
+    }
+
+  for (guint i = 0; ctx->entry->label_names[i]; i++)
+    if (g_str_equal (ctx->entry->label_names[i], name))
+      return ctx->entry->label_values[i];
+
+  return NULL;
+}
+
+/* Finds the sample type of an entry for a profile type id, or -1 */
+static int
+entry_sample_type (Entry      *entry,
+                   const char *type_id)
+{
+  for (guint t = 0; t < embers_profile_get_n_sample_types (entry->profile); t++)
+    {
+      g_autofree char *id = embers_local_source_profile_type_id (entry->profile, t);
+
+      if (type_id == NULL || g_str_equal (id, type_id))
+        return (int)t;
+    }
+
+  return -1;
+}
+
+static gboolean
+entry_in_range (Entry  *entry,
+                gint64  start_ms,
+                gint64  end_ms)
+{
+  if (start_ms <= 0 && end_ms <= 0)
+    return TRUE;
+  return entry->time_ms >= start_ms && entry->time_ms <= end_ms;
+}
+
+/* Per-node self values of the samples that match, or NULL when every sample
+ * matches (use the tree as is); *any is FALSE when nothing matched. */
+static gint64 *
+filter_entry (Entry          *entry,
+              guint           sample_type,
+              const char     *type_id,
+              EmbersSelector *selector,
+              gboolean       *any)
+{
+  EmbersProfile *p = entry->profile;
+  g_autofree char *name = g_strdup (type_id);
+  LabelContext ctx = { entry, type_id, NULL, NULL, 0 };
+  guint n_samples = embers_profile_get_n_samples (p);
+  gint64 *self_values;
+  gboolean all = TRUE;
+  char *colon = strchr (name, ':');
+
+  if (colon)
+    *colon = '\0';
+  ctx.type_name = name;
+
+  *any = FALSE;
+  if (n_samples == 0)
+    {
+      *any = embers_selector_matches (selector, context_lookup, &ctx);
+      return NULL;
+    }
+
+  self_values = g_new0 (gint64, embers_profile_get_n_nodes (p));
+  for (guint s = 0; s < n_samples; s++)
+    {
+      ctx.labels = embers_profile_get_label_set (p, embers_profile_sample_label_set (p, s), &ctx.n_labels);
+      if (embers_selector_matches (selector, context_lookup, &ctx))
+        {
+          self_values[embers_profile_sample_node (p, s)] += embers_profile_sample_value (p, s, sample_type);
+          *any = TRUE;
+        }
+      else
+        all = FALSE;
+    }
+
+  if (all)
+    g_clear_pointer (&self_values, g_free);
+
+  return self_values;
+}
+
+static EmbersSourceCapabilities
+local_get_capabilities (EmbersSource *source)
+{
+  return EMBERS_SOURCE_CAN_PROFILE_TYPES | EMBERS_SOURCE_CAN_LABELS | EMBERS_SOURCE_CAN_SERIES |
+         EMBERS_SOURCE_CAN_TIME_SERIES | EMBERS_SOURCE_CAN_MERGE | EMBERS_SOURCE_CAN_DIFF;
+}
+
+static char *
+local_dup_display_name (EmbersSource *source)
+{
+  EmbersLocalSource *self = EMBERS_LOCAL_SOURCE (source);
+  guint n = embers_local_source_get_n_profiles (self);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u local profile", "%u local profiles", n), n);
+}
+
+/* Every operation runs in a thread on a snapshot; Op holds the inputs. */
+typedef struct
+{
+  GPtrArray     *entries;
+  gint64         start_ms;
+  gint64         end_ms;
+  GStrv          matchers;
+  GStrv          label_names;
+  char          *name;
+  EmbersQuery   *query;
+  EmbersQuery   *right;
+  double         step_s;
+  EmbersAggregation aggregation;
+  gint64         limit;
+} Op;
+
+static void
+op_free (Op *op)
+{
+  g_clear_pointer (&op->entries, g_ptr_array_unref);
+  g_strfreev (op->matchers);
+  g_strfreev (op->label_names);
+  g_free (op->name);
+  g_clear_pointer (&op->query, embers_query_free);
+  g_clear_pointer (&op->right, embers_query_free);
+  g_free (op);
+}
+
+static GTask *
+op_task (EmbersSource        *source,
+         gpointer             tag,
+         GCancellable        *cancellable,
+         GAsyncReadyCallback  callback,
+         gpointer             user_data,
+         Op                 **out_op)
+{
+  GTask *task = g_task_new (source, cancellable, callback, user_data);
+  Op *op = g_new0 (Op, 1);
+
+  op->entries = snapshot_entries (EMBERS_LOCAL_SOURCE (source));
+  g_task_set_source_tag (task, tag);
+  g_task_set_task_data (task, op, (GDestroyNotify)op_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  *out_op = op;
+
+  return task;
+}
+
+static EmbersSelector *
+parse_matchers_or_return (GTask              *task,
+                          const char * const *matchers)
+{
+  GError *error = NULL;
+  EmbersSelector *selector = embers_selector_parse_matchers (matchers, &error);
+
+  if (selector == NULL)
+    g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                             "%s", error->message);
+  g_clear_error (&error);
+
+  return selector;
+}
+
+static EmbersSelector *
+parse_query_selector_or_return (GTask             *task,
+                                const EmbersQuery *query)
+{
+  GError *error = NULL;
+  EmbersSelector *selector = embers_selector_parse (query->label_selector, NULL, &error);
+
+  if (selector == NULL)
+    g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                             _("The label selector is not valid: %s"), error->message);
+  g_clear_error (&error);
+
+  return selector;
+}
+
+/* ProfileTypes */
+
+static void
+profile_types_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *types = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_profile_type_info_free);
+
+  for (guint i = 0; i < op->entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (op->entries, i);
+
+      if (!entry_in_range (e, op->start_ms, op->end_ms))
+        continue;
+
+      for (guint t = 0; t < embers_profile_get_n_sample_types (e->profile); t++)
+        {
+          char *id = embers_local_source_profile_type_id (e->profile, t);
+
+          if (g_hash_table_contains (seen, id))
+            {
+              g_free (id);
+              continue;
+            }
+          g_hash_table_add (seen, id);
+          g_ptr_array_add (types, embers_profile_type_info_new (id));
+        }
+    }
+
+  g_task_return_pointer (task, types, (GDestroyNotify)g_ptr_array_unref);
+}
+
+static void
+local_list_profile_types (EmbersSource        *source,
+                          gint64               start_ms,
+                          gint64               end_ms,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_list_profile_types, cancellable, callback, user_data, &op);
+
+  op->start_ms = start_ms;
+  op->end_ms = end_ms;
+  g_task_run_in_thread (task, profile_types_thread);
+}
+
+static gpointer
+local_finish_pointer (EmbersSource  *source,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Label names / values / series: walk every (entry, label set) pair */
+
+typedef void (*LabelVisitor) (LabelContext *ctx,
+                              gpointer      user_data);
+
+static void
+visit_label_sets (Op             *op,
+                  EmbersSelector *selector,
+                  LabelVisitor    visit,
+                  gpointer        user_data)
+{
+  for (guint i = 0; i < op->entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (op->entries, i);
+      EmbersProfile *p = e->profile;
+      g_autoptr(GHashTable) sets = NULL;
+
+      if (!entry_in_range (e, op->start_ms, op->end_ms))
+        continue;
+
+      for (guint t = 0; t < embers_profile_get_n_sample_types (p); t++)
+        {
+          g_autofree char *id = embers_local_source_profile_type_id (p, t);
+          g_autofree char *name = g_strdup (id);
+          LabelContext ctx = { e, id, name, NULL, 0 };
+          guint n_samples = embers_profile_get_n_samples (p);
+
+          *strchr (name, ':') = '\0';
+
+          if (n_samples == 0)
+            {
+              if (embers_selector_matches (selector, context_lookup, &ctx))
+                visit (&ctx, user_data);
+              continue;
+            }
+
+          sets = g_hash_table_new (NULL, NULL);
+          for (guint s = 0; s < n_samples; s++)
+            {
+              guint32 set = embers_profile_sample_label_set (p, s);
+
+              if (!g_hash_table_add (sets, GUINT_TO_POINTER (set + 1)))
+                continue;
+              ctx.labels = embers_profile_get_label_set (p, set, &ctx.n_labels);
+              if (embers_selector_matches (selector, context_lookup, &ctx))
+                visit (&ctx, user_data);
+            }
+          g_clear_pointer (&sets, g_hash_table_unref);
+        }
+    }
+}
+
+static void
+for_each_label (LabelContext *ctx,
+                void        (*fn) (const char *name, const char *value, gpointer data),
+                gpointer      data)
+{
+  EmbersProfile *p = ctx->entry->profile;
+
+  fn ("__name__", ctx->type_name, data);
+  fn ("__profile_type__", ctx->type_id, data);
+  for (guint i = 0; ctx->entry->label_names[i]; i++)
+    fn (ctx->entry->label_names[i], ctx->entry->label_values[i], data);
+  for (guint i = 0; i < ctx->n_labels; i++)
+    {
+      char num[32];
+      const char *value;
+
+      if (ctx->labels[i].str != 0)
+        value = embers_profile_get_string (p, ctx->labels[i].str);
+      else
+        {
+          g_snprintf (num, sizeof num, "%" G_GINT64_FORMAT, ctx->labels[i].num);
+          value = num;
+        }
+      fn (embers_profile_get_string (p, ctx->labels[i].key), value, data);
+    }
+}
+
+static void
+collect_name (const char *name,
+              const char *value,
+              gpointer    data)
+{
+  g_hash_table_add (data, g_strdup (name));
+}
+
+static void
+visit_names (LabelContext *ctx,
+             gpointer      user_data)
+{
+  for_each_label (ctx, collect_name, user_data);
+}
+
+typedef struct
+{
+  const char *wanted;
+  GHashTable *values;
+} ValueCollector;
+
+static void
+collect_value (const char *name,
+               const char *value,
+               gpointer    data)
+{
+  ValueCollector *c = data;
+
+  if (g_str_equal (name, c->wanted))
+    g_hash_table_add (c->values, g_strdup (value));
+}
+
+static void
+visit_values (LabelContext *ctx,
+              gpointer      user_data)
+{
+  for_each_label (ctx, collect_value, user_data);
+}
+
+static int
+compare_strv_items (const void *a,
+                    const void *b)
+{
+  return g_strcmp0 (*(char * const *)a, *(char * const *)b);
+}
+
+static GStrv
+sorted_set (GHashTable *set)
+{
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (set, NULL);
+  GStrv out = g_strdupv ((char **)keys);
+
+  qsort (out, g_strv_length (out), sizeof (char *), compare_strv_items);
+  return out;
+}
+
+static void
+label_names_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(EmbersSelector) selector = parse_matchers_or_return (task, (const char * const *)op->matchers);
+  g_autoptr(GHashTable) names = NULL;
+
+  if (selector == NULL)
+    return;
+
+  names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  visit_label_sets (op, selector, visit_names, names);
+  g_task_return_pointer (task, sorted_set (names), (GDestroyNotify)g_strfreev);
+}
+
+static void
+local_list_label_names (EmbersSource        *source,
+                        const char * const  *matchers,
+                        gint64               start_ms,
+                        gint64               end_ms,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_list_label_names, cancellable, callback, user_data, &op);
+
+  op->matchers = g_strdupv ((char **)matchers);
+  op->start_ms = start_ms;
+  op->end_ms = end_ms;
+  g_task_run_in_thread (task, label_names_thread);
+}
+
+static void
+label_values_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(EmbersSelector) selector = parse_matchers_or_return (task, (const char * const *)op->matchers);
+  g_autoptr(GHashTable) values = NULL;
+  ValueCollector collector;
+
+  if (selector == NULL)
+    return;
+
+  values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  collector.wanted = op->name;
+  collector.values = values;
+  visit_label_sets (op, selector, visit_values, &collector);
+  g_task_return_pointer (task, sorted_set (values), (GDestroyNotify)g_strfreev);
+}
+
+static void
+local_list_label_values (EmbersSource        *source,
+                         const char          *name,
+                         const char * const  *matchers,
+                         gint64               start_ms,
+                         gint64               end_ms,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_list_label_values, cancellable, callback, user_data, &op);
+
+  op->name = g_strdup (name);
+  op->matchers = g_strdupv ((char **)matchers);
+  op->start_ms = start_ms;
+  op->end_ms = end_ms;
+  g_task_run_in_thread (task, label_values_thread);
+}
+
+/* Series: distinct label sets restricted to label_names */
+
+typedef struct
+{
+  GStrv       wanted;
+  GHashTable *seen;     /* canonical string -> EmbersSeries (owned by list) */
+  GPtrArray  *list;
+  GPtrArray  *names;    /* scratch */
+  GPtrArray  *values;   /* scratch */
+} SeriesCollector;
+
+static void
+collect_pair (const char *name,
+              const char *value,
+              gpointer    data)
+{
+  SeriesCollector *c = data;
+
+  if (c->wanted != NULL && c->wanted[0] != NULL && !g_strv_contains ((const char * const *)c->wanted, name))
+    return;
+  for (guint i = 0; i < c->names->len; i++)
+    if (g_str_equal (g_ptr_array_index (c->names, i), name))
+      return;
+
+  g_ptr_array_add (c->names, g_strdup (name));
+  g_ptr_array_add (c->values, g_strdup (value));
+}
+
+static void
+visit_series (LabelContext *ctx,
+              gpointer      user_data)
+{
+  SeriesCollector *c = user_data;
+  g_autoptr(GString) key = g_string_new (NULL);
+  EmbersSeries *series;
+
+  g_ptr_array_set_size (c->names, 0);
+  g_ptr_array_set_size (c->values, 0);
+  for_each_label (ctx, collect_pair, c);
+
+  for (guint i = 0; i < c->names->len; i++)
+    g_string_append_printf (key, "%s\x1f%s\x1e", (char *)g_ptr_array_index (c->names, i),
+                            (char *)g_ptr_array_index (c->values, i));
+  if (g_hash_table_contains (c->seen, key->str))
+    return;
+
+  series = g_new0 (EmbersSeries, 1);
+  g_ptr_array_add (c->names, NULL);
+  g_ptr_array_add (c->values, NULL);
+  series->label_names = g_strdupv ((char **)c->names->pdata);
+  series->label_values = g_strdupv ((char **)c->values->pdata);
+  g_hash_table_insert (c->seen, g_strdup (key->str), series);
+  g_ptr_array_add (c->list, series);
+}
+
+static void
+series_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(EmbersSelector) selector = parse_matchers_or_return (task, (const char * const *)op->matchers);
+  SeriesCollector c;
+
+  if (selector == NULL)
+    return;
+
+  c.wanted = op->label_names;
+  c.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  c.list = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  c.names = g_ptr_array_new_with_free_func (g_free);
+  c.values = g_ptr_array_new_with_free_func (g_free);
+  visit_label_sets (op, selector, visit_series, &c);
+  g_hash_table_unref (c.seen);
+  g_ptr_array_unref (c.names);
+  g_ptr_array_unref (c.values);
+
+  g_task_return_pointer (task, c.list, (GDestroyNotify)g_ptr_array_unref);
+}
+
+static void
+local_list_series (EmbersSource        *source,
+                   const char * const  *matchers,
+                   const char * const  *label_names,
+                   gint64               start_ms,
+                   gint64               end_ms,
+                   GCancellable        *cancellable,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_list_series, cancellable, callback, user_data, &op);
+
+  op->matchers = g_strdupv ((char **)matchers);
+  op->label_names = g_strdupv ((char **)label_names);
+  op->start_ms = start_ms;
+  op->end_ms = end_ms;
+  g_task_run_in_thread (task, series_thread);
+}
+
+/* Merge */
+
+static EmbersProfile *
+merge_query (GPtrArray          *entries,
+             const EmbersQuery  *query,
+             EmbersSelector     *selector,
+             GCancellable       *cancellable,
+             GError            **error)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfileTypeInfo) info = NULL;
+  gboolean have_type = FALSE;
+  guint matched = 0;
+
+  info = query->profile_type ? embers_profile_type_info_new (query->profile_type) : NULL;
+  if (query->profile_type != NULL && info == NULL)
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not a profile type id (name:sample_type:sample_unit:period_type:period_unit)"),
+                   query->profile_type);
+      return NULL;
+    }
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (entries, i);
+      g_autofree gint64 *self_values = NULL;
+      g_autofree char *id = NULL;
+      gboolean any;
+      int t;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+
+      if (!entry_in_range (e, query->start_ms, query->end_ms))
+        continue;
+      t = entry_sample_type (e, query->profile_type);
+      if (t < 0)
+        continue;
+
+      id = embers_local_source_profile_type_id (e->profile, t);
+      if (!have_type)
+        {
+          embers_profile_builder_add_sample_type (b, embers_profile_get_sample_type (e->profile, t),
+                                                  embers_profile_get_sample_unit (e->profile, t));
+          embers_profile_builder_set_period (b, embers_profile_get_period_type (e->profile),
+                                             embers_profile_get_period_unit (e->profile),
+                                             embers_profile_get_period (e->profile));
+          embers_profile_builder_set_time (b, e->time_ms * 1000000,
+                                           embers_profile_get_duration_nanos (e->profile));
+          have_type = TRUE;
+        }
+
+      self_values = filter_entry (e, t, id, selector, &any);
+      if (!any)
+        continue;
+      embers_profile_builder_add_profile (b, e->profile, t, 0, self_values);
+      matched++;
+    }
+
+  if (!have_type)
+    {
+      if (info != NULL)
+        embers_profile_builder_add_sample_type (b, info->sample_type, info->sample_unit);
+    }
+
+  return embers_profile_builder_finish (b, error);
+}
+
+static void
+merge_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(EmbersSelector) selector = parse_query_selector_or_return (task, op->query);
+  GError *error = NULL;
+  EmbersProfile *profile;
+
+  if (selector == NULL)
+    return;
+
+  profile = merge_query (op->entries, op->query, selector, cancellable, &error);
+  if (profile == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, profile, g_object_unref);
+}
+
+static void
+local_merge_profile (EmbersSource        *source,
+                     const EmbersQuery   *query,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_merge_profile, cancellable, callback, user_data, &op);
+
+  op->query = embers_query_copy (query);
+  g_task_run_in_thread (task, merge_thread);
+}
+
+static void
+diff_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(EmbersSelector) left_sel = parse_query_selector_or_return (task, op->query);
+  g_autoptr(EmbersSelector) right_sel = NULL;
+  g_autoptr(EmbersProfile) left = NULL;
+  g_autoptr(EmbersProfile) right = NULL;
+  GError *error = NULL;
+  EmbersProfile *diff;
+
+  if (left_sel == NULL)
+    return;
+  right_sel = parse_query_selector_or_return (task, op->right);
+  if (right_sel == NULL)
+    return;
+
+  if (!(left = merge_query (op->entries, op->query, left_sel, cancellable, &error)) ||
+      !(right = merge_query (op->entries, op->right, right_sel, cancellable, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  diff = embers_diff_profiles (left, 0, right, 0, &error);
+  if (diff == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, diff, g_object_unref);
+}
+
+static void
+local_diff (EmbersSource        *source,
+            const EmbersQuery   *left,
+            const EmbersQuery   *right,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_diff, cancellable, callback, user_data, &op);
+
+  op->query = embers_query_copy (left);
+  op->right = embers_query_copy (right);
+  g_task_run_in_thread (task, diff_thread);
+}
+
+/* SelectSeries: one point per profile at its time, bucketed by step */
+
+typedef struct
+{
+  EmbersSeries *series;
+  GArray       *counts;      /* guint per point: profiles in the step */
+  GArray       *last_entry;  /* guint per point: last profile counted */
+} Group;
+
+static void
+group_free (Group *group)
+{
+  g_array_unref (group->counts);
+  g_array_unref (group->last_entry);
+  g_free (group);
+}
+
+static void
+select_series_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(EmbersSelector) selector = parse_query_selector_or_return (task, op->query);
+  g_autoptr(GHashTable) groups = NULL;
+  g_autoptr(GPtrArray) result = NULL;
+  gint64 step_ms;
+
+  if (selector == NULL)
+    return;
+
+  if (!(op->step_s >= 0.001))
+    {
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                               _("The step must be at least 1 ms"));
+      return;
+    }
+  step_ms = MAX ((gint64)1, (gint64)(op->step_s * 1000.0));
+
+  groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)group_free);
+  result = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+
+  for (guint i = 0; i < op->entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (op->entries, i);
+      EmbersProfile *p = e->profile;
+      g_autofree char *id = NULL;
+      g_autofree char *type_name = NULL;
+      guint n_samples = embers_profile_get_n_samples (p);
+      gint64 bucket;
+      int t;
+
+      if (!entry_in_range (e, op->query->start_ms, op->query->end_ms))
+        continue;
+      t = entry_sample_type (e, op->query->profile_type);
+      if (t < 0)
+        continue;
+
+      id = embers_local_source_profile_type_id (p, t);
+      type_name = g_strdup (id);
+      *strchr (type_name, ':') = '\0';
+      bucket = (e->time_ms / step_ms) * step_ms;
+
+      for (guint s = 0; s < MAX (n_samples, 1u); s++)
+        {
+          LabelContext ctx = { e, id, type_name, NULL, 0 };
+          g_autoptr(GString) key = g_string_new (NULL);
+          g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+          g_autoptr(GStrvBuilder) values = g_strv_builder_new ();
+          EmbersSeries *series;
+          Group *group;
+          gint64 value;
+          guint k;
+
+          if (n_samples > 0)
+            {
+              ctx.labels = embers_profile_get_label_set (p, embers_profile_sample_label_set (p, s), &ctx.n_labels);
+              value = embers_profile_sample_value (p, s, t);
+            }
+          else
+            value = embers_profile_get_total (p, t);
+
+          if (!embers_selector_matches (selector, context_lookup, &ctx))
+            continue;
+
+          for (guint g = 0; op->label_names && op->label_names[g]; g++)
+            {
+              const char *v = context_lookup (op->label_names[g], &ctx);
+
+              g_strv_builder_add (names, op->label_names[g]);
+              g_strv_builder_add (values, v ? v : "");
+              g_string_append_printf (key, "%s\x1e", v ? v : "");
+            }
+
+          group = g_hash_table_lookup (groups, key->str);
+          if (group == NULL)
+            {
+              group = g_new0 (Group, 1);
+              group->series = g_new0 (EmbersSeries, 1);
+              group->series->label_names = g_strv_builder_end (names);
+              group->series->label_values = g_strv_builder_end (values);
+              group->counts = g_array_new (FALSE, TRUE, sizeof (guint));
+              group->last_entry = g_array_new (FALSE, TRUE, sizeof (guint));
+              g_hash_table_insert (groups, g_strdup (key->str), group);
+              g_ptr_array_add (result, group->series);
+            }
+          series = group->series;
+
+          for (k = 0; k < series->n_points; k++)
+            if (series->timestamps[k] == bucket)
+              break;
+          if (k == series->n_points)
+            {
+              series->n_points++;
+              series->timestamps = g_renew (gint64, series->timestamps, series->n_points);
+              series->values = g_renew (double, series->values, series->n_points);
+              series->timestamps[k] = bucket;
+              series->values[k] = 0;
+              g_array_set_size (group->counts, series->n_points);
+              g_array_set_size (group->last_entry, series->n_points);
+            }
+          series->values[k] += (double)value;
+          /* Count each profile once per step, for averages */
+          if (g_array_index (group->counts, guint, k) == 0 ||
+              g_array_index (group->last_entry, guint, k) != i + 1)
+            {
+              g_array_index (group->counts, guint, k)++;
+              g_array_index (group->last_entry, guint, k) = i + 1;
+            }
+        }
+    }
+
+  if (op->aggregation == EMBERS_AGGREGATION_AVERAGE)
+    {
+      GHashTableIter iter;
+      Group *group;
+
+      g_hash_table_iter_init (&iter, groups);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&group))
+        for (guint k = 0; k < group->series->n_points; k++)
+          group->series->values[k] /= MAX (1u, g_array_index (group->counts, guint, k));
+    }
+
+  /* Sort points by time; keep the top "limit" series by their sum */
+  for (guint i = 0; i < result->len; i++)
+    {
+      EmbersSeries *series = g_ptr_array_index (result, i);
+
+      for (guint a = 1; a < series->n_points; a++)
+        for (guint b2 = a; b2 > 0 && series->timestamps[b2 - 1] > series->timestamps[b2]; b2--)
+          {
+            gint64 ts = series->timestamps[b2];
+            double v = series->values[b2];
+
+            series->timestamps[b2] = series->timestamps[b2 - 1];
+            series->values[b2] = series->values[b2 - 1];
+            series->timestamps[b2 - 1] = ts;
+            series->values[b2 - 1] = v;
+          }
+    }
+
+  if (op->limit > 0 && result->len > (guint)op->limit)
+    {
+      /* selection by sum, stable for equal sums */
+      g_autofree double *sums = g_new0 (double, result->len);
+      g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+
+      for (guint i = 0; i < result->len; i++)
+        {
+          EmbersSeries *series = g_ptr_array_index (result, i);
+          for (guint k = 0; k < series->n_points; k++)
+            sums[i] += series->values[k];
+        }
+      for (gint64 n = 0; n < op->limit; n++)
+        {
+          guint best = G_MAXUINT;
+
+          for (guint i = 0; i < result->len; i++)
+            if (g_ptr_array_index (result, i) != NULL && (best == G_MAXUINT || sums[i] > sums[best]))
+              best = i;
+          g_ptr_array_add (kept, g_ptr_array_index (result, best));
+          result->pdata[best] = NULL;
+        }
+      g_ptr_array_set_free_func (result, NULL);
+      for (guint i = 0; i < result->len; i++)
+        embers_series_free (g_ptr_array_index (result, i));
+      g_task_return_pointer (task, g_steal_pointer (&kept), (GDestroyNotify)g_ptr_array_unref);
+      return;
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify)g_ptr_array_unref);
+}
+
+static void
+local_select_series (EmbersSource        *source,
+                     const EmbersQuery   *query,
+                     const char * const  *group_by,
+                     double               step_s,
+                     EmbersAggregation    aggregation,
+                     gint64               limit,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_select_series, cancellable, callback, user_data, &op);
+
+  op->query = embers_query_copy (query);
+  op->label_names = g_strdupv ((char **)group_by);
+  op->step_s = step_s;
+  op->aggregation = aggregation;
+  op->limit = limit;
+  g_task_run_in_thread (task, select_series_thread);
+}
+
+static void
+source_iface_init (EmbersSourceInterface *iface)
+{
+  iface->get_capabilities = local_get_capabilities;
+  iface->dup_display_name = local_dup_display_name;
+  iface->list_profile_types = local_list_profile_types;
+  iface->list_profile_types_finish = (gpointer)local_finish_pointer;
+  iface->list_label_names = local_list_label_names;
+  iface->list_label_names_finish = (gpointer)local_finish_pointer;
+  iface->list_label_values = local_list_label_values;
+  iface->list_label_values_finish = (gpointer)local_finish_pointer;
+  iface->list_series = local_list_series;
+  iface->list_series_finish = (gpointer)local_finish_pointer;
+  iface->select_series = local_select_series;
+  iface->select_series_finish = (gpointer)local_finish_pointer;
+  iface->merge_profile = local_merge_profile;
+  iface->merge_profile_finish = (gpointer)local_finish_pointer;
+  iface->diff = local_diff;
+  iface->diff_finish = (gpointer)local_finish_pointer;
+}

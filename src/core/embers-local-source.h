@@ -1,0 +1,57 @@
+/* embers-local-source.h: files and folders of profiles as an EmbersSource
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-source.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_LOCAL_SOURCE (embers_local_source_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersLocalSource, embers_local_source, EMBERS, LOCAL_SOURCE, GObject)
+
+EmbersLocalSource *embers_local_source_new              (void);
+
+/* Adds a loaded profile. time_ms <= 0 takes the profile's time_nanos, or
+ * now. labels is a NULL-terminated name, value, name, value... list; a
+ * service_name is derived from the file name when absent. */
+void               embers_local_source_add_profile      (EmbersLocalSource   *self,
+                                                         const char          *name,
+                                                         EmbersProfile       *profile,
+                                                         gint64               time_ms,
+                                                         const char * const  *labels);
+/* Loads a file, or every profile in a folder (not recursive), off the main
+ * thread. Time comes from the profile or the file's modification time;
+ * labels from the file name "service{k=v,...}.pb.gz" and from a sidecar
+ * "FILE.labels" holding "service{k=\"v\"}". Resolves to the number of
+ * profiles added; unreadable files in a folder are skipped and counted in
+ * embers_local_source_get_n_skipped(). */
+void               embers_local_source_add_file_async   (EmbersLocalSource   *self,
+                                                         GFile               *file,
+                                                         GCancellable        *cancellable,
+                                                         GAsyncReadyCallback  callback,
+                                                         gpointer             user_data);
+guint              embers_local_source_add_file_finish  (EmbersLocalSource   *self,
+                                                         GAsyncResult        *result,
+                                                         GError             **error);
+guint              embers_local_source_get_n_profiles   (EmbersLocalSource   *self);
+guint              embers_local_source_get_n_skipped    (EmbersLocalSource   *self);
+/* The time span covered by the profiles, in ms (0, 0 when empty) */
+void               embers_local_source_get_time_range   (EmbersLocalSource   *self,
+                                                         gint64              *start_ms,
+                                                         gint64              *end_ms);
+
+/* The Pyroscope-style profile type id of one sample type of a profile,
+ * e.g. "process_cpu:cpu:nanoseconds:cpu:nanoseconds" */
+char              *embers_local_source_profile_type_id  (EmbersProfile       *profile,
+                                                         guint                sample_type);
+/* Parses "service{k=v,k2=\"v 2\"}" into name and label pairs; FALSE if it is
+ * not of that shape. */
+gboolean           embers_local_source_parse_name       (const char          *text,
+                                                         char               **service,
+                                                         GStrv               *labels);
+
+G_END_DECLS

@@ -1,0 +1,376 @@
+/* test-local-source.c: files as an EmbersSource
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "embers-local-source.h"
+#include "embers-profile-builder.h"
+
+#define CPU_ID "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+
+/* A CPU profile whose samples carry a region label */
+static EmbersProfile *
+make_profile (gint64 time_ms,
+              gint64 eu_value,
+              gint64 us_value)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 frames[3];
+  EmbersLabel eu, us;
+  guint32 set_eu, set_us;
+  EmbersProfile *p;
+
+  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+  embers_profile_builder_set_period (b, "cpu", "nanoseconds", 10000000);
+  embers_profile_builder_set_time (b, time_ms * 1000000, 10000000000);
+  frames[0] = embers_profile_builder_intern (b, "main", -1);
+  frames[1] = embers_profile_builder_intern (b, "serve", -1);
+  frames[2] = embers_profile_builder_intern (b, "gc", -1);
+  eu = (EmbersLabel) { embers_profile_builder_intern (b, "region", -1), embers_profile_builder_intern (b, "eu", -1), 0, 0 };
+  us = (EmbersLabel) { eu.key, embers_profile_builder_intern (b, "us", -1), 0, 0 };
+  set_eu = embers_profile_builder_add_label_set (b, &eu, 1);
+  set_us = embers_profile_builder_add_label_set (b, &us, 1);
+  embers_profile_builder_add_stack (b, frames, 2, &eu_value, set_eu);
+  embers_profile_builder_add_stack (b, frames, 2, &us_value, set_us);
+  embers_profile_builder_add_stack (b, (guint32[]) { frames[0], frames[2] }, 2, &eu_value, set_eu);
+
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  return p;
+}
+
+static EmbersLocalSource *
+make_source (void)
+{
+  EmbersLocalSource *source = embers_local_source_new ();
+  const char *api[] = { "service_name", "api", "version", "1.2", NULL };
+  const char *web[] = { "service_name", "web", NULL };
+  g_autoptr(EmbersProfile) p1 = make_profile (1000000, 10, 20);
+  g_autoptr(EmbersProfile) p2 = make_profile (1060000, 30, 40);
+  g_autoptr(EmbersProfile) p3 = make_profile (1000000, 1, 1);
+
+  embers_local_source_add_profile (source, "api-1.pb.gz", p1, 0, api);
+  embers_local_source_add_profile (source, "api-2.pb.gz", p2, 0, api);
+  embers_local_source_add_profile (source, "web.pb.gz", p3, 0, web);
+
+  return source;
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}
+
+static void
+test_local_profile_types (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) types = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start, end;
+
+  g_assert_cmpuint (embers_source_get_capabilities (EMBERS_SOURCE (source)) & EMBERS_SOURCE_CAN_MERGE, !=, 0);
+  g_assert_cmpuint (embers_local_source_get_n_profiles (source), ==, 3);
+  embers_local_source_get_time_range (source, &start, &end);
+  g_assert_cmpint (start, ==, 1000000);
+  g_assert_cmpint (end, ==, 1060000 + 10000);
+
+  embers_source_list_profile_types (EMBERS_SOURCE (source), 0, 0, NULL, store_result, &result);
+  types = embers_source_list_profile_types_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (types->len, ==, 1);
+  g_assert_cmpstr (((EmbersProfileTypeInfo *)g_ptr_array_index (types, 0))->id, ==, CPU_ID);
+  g_assert_cmpstr (((EmbersProfileTypeInfo *)g_ptr_array_index (types, 0))->sample_unit, ==, "nanoseconds");
+}
+
+static void
+test_local_labels (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  g_auto(GStrv) values = NULL;
+  g_autoptr(GPtrArray) series = NULL;
+  const char *web_only[] = { "service_name=\"web\"", NULL };
+  const char *api_only[] = { "service_name=\"api\"", NULL };
+  const char *want[] = { "service_name", "region", NULL };
+  g_autofree char *joined = NULL;
+
+  embers_source_list_label_names (EMBERS_SOURCE (source), NULL, 0, 0, NULL, store_result, &result);
+  names = embers_source_list_label_names_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  joined = g_strjoinv (",", names);
+  g_assert_cmpstr (joined, ==, "__name__,__profile_type__,region,service_name,version");
+  g_clear_object (&result);
+  g_clear_pointer (&names, g_strfreev);
+
+  /* web has no version label */
+  embers_source_list_label_names (EMBERS_SOURCE (source), web_only, 0, 0, NULL, store_result, &result);
+  names = embers_source_list_label_names_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_false (g_strv_contains ((const char * const *)names, "version"));
+  g_clear_object (&result);
+
+  embers_source_list_label_values (EMBERS_SOURCE (source), "region", api_only, 0, 0, NULL, store_result, &result);
+  values = embers_source_list_label_values_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (values), ==, 2);
+  g_assert_cmpstr (values[0], ==, "eu");
+  g_assert_cmpstr (values[1], ==, "us");
+  g_clear_object (&result);
+
+  embers_source_list_series (EMBERS_SOURCE (source), NULL, want, 0, 0, NULL, store_result, &result);
+  series = embers_source_list_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  /* (api, eu), (api, us), (web, eu), (web, us) */
+  g_assert_cmpuint (series->len, ==, 4);
+  for (guint i = 0; i < series->len; i++)
+    {
+      EmbersSeries *s = g_ptr_array_index (series, i);
+
+      g_assert_cmpuint (g_strv_length (s->label_names), ==, 2);
+      g_assert_nonnull (embers_series_get_label (s, "region"));
+      g_assert_null (embers_series_get_label (s, "version"));
+    }
+  g_clear_object (&result);
+
+  /* A bad matcher is an invalid argument */
+  {
+    const char *bad[] = { "region=", NULL };
+    g_auto(GStrv) none = NULL;
+
+    embers_source_list_label_names (EMBERS_SOURCE (source), bad, 0, 0, NULL, store_result, &result);
+    none = embers_source_list_label_names_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+    g_assert_null (none);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+  }
+}
+
+static EmbersProfile *
+merge (EmbersLocalSource *source,
+       const char        *selector,
+       gint64             start,
+       gint64             end,
+       GError           **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU_ID, selector, start, end);
+
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+  return embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait_for (&result), error);
+}
+
+static void
+test_local_merge (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(GError) error = NULL;
+  EmbersProfile *p;
+
+  /* everything: api-1 10+20+10, api-2 30+40+30, web 1+1+1 */
+  p = merge (source, "{}", 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 143);
+  g_assert_cmpstr (embers_profile_get_sample_type (p, 0), ==, "cpu");
+  g_object_unref (p);
+
+  p = merge (source, "{service_name=\"api\",region=\"eu\"}", 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 80);
+  g_object_unref (p);
+
+  p = merge (source, "{region!~\"e.*\"}", 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 61);
+  g_object_unref (p);
+
+  /* time range: only the first minute */
+  p = merge (source, "{service_name=\"api\"}", 999000, 1001000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 40);
+  g_object_unref (p);
+
+  /* nothing matches: an empty profile, not an error */
+  p = merge (source, "{service_name=\"nope\"}", 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 0);
+  g_object_unref (p);
+
+  p = merge (source, "{service_name=", 0, 0, &error);
+  g_assert_null (p);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+}
+
+static void
+test_local_diff (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQuery) left = embers_query_new (CPU_ID, "{region=\"eu\"}", 0, 0);
+  g_autoptr(EmbersQuery) right = embers_query_new (CPU_ID, "{region=\"us\"}", 0, 0);
+  g_autoptr(EmbersProfile) d = NULL;
+
+  embers_source_diff (EMBERS_SOURCE (source), left, right, NULL, store_result, &result);
+  d = embers_source_diff_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (d));
+  g_assert_cmpint (embers_profile_get_total (d, 0), ==, 82);
+  g_assert_cmpint (embers_profile_get_total (d, 1), ==, 61);
+}
+
+static void
+test_local_select_series (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU_ID, "{service_name=\"api\"}", 0, 2000000);
+  g_autoptr(GPtrArray) series = NULL;
+  const char *by_region[] = { "region", NULL };
+
+  embers_source_select_series (EMBERS_SOURCE (source), query, by_region, 60, EMBERS_AGGREGATION_SUM, 0,
+                               NULL, store_result, &result);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 2);
+  for (guint i = 0; i < series->len; i++)
+    {
+      EmbersSeries *s = g_ptr_array_index (series, i);
+      gboolean eu = g_str_equal (embers_series_get_label (s, "region"), "eu");
+
+      g_assert_cmpuint (s->n_points, ==, 2);
+      /* step boundaries in ms */
+      g_assert_cmpint (s->timestamps[0], ==, 960000);
+      g_assert_cmpint (s->timestamps[1], ==, 1020000);
+      g_assert_cmpfloat (s->values[0], ==, eu ? 20 : 20);
+      g_assert_cmpfloat (s->values[1], ==, eu ? 60 : 40);
+    }
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  /* One big step, averaged over the two profiles; limit keeps the top one */
+  embers_source_select_series (EMBERS_SOURCE (source), query, by_region, 3600, EMBERS_AGGREGATION_AVERAGE, 1,
+                               NULL, store_result, &result);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 1);
+  g_assert_cmpstr (embers_series_get_label (g_ptr_array_index (series, 0), "region"), ==, "eu");
+  g_assert_cmpfloat (((EmbersSeries *)g_ptr_array_index (series, 0))->values[0], ==, 40.0);
+  g_clear_object (&result);
+
+  embers_source_select_series (EMBERS_SOURCE (source), query, NULL, 0, EMBERS_AGGREGATION_SUM, 0,
+                               NULL, store_result, &result);
+  g_assert_null (embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error));
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+}
+
+static void
+test_local_parse_name (void)
+{
+  g_autofree char *service = NULL;
+  g_auto(GStrv) labels = NULL;
+
+  g_assert_true (embers_local_source_parse_name ("api{region=eu, pod=\"a-1,b\"}", &service, &labels));
+  g_assert_cmpstr (service, ==, "api");
+  g_assert_cmpuint (g_strv_length (labels), ==, 4);
+  g_assert_cmpstr (labels[0], ==, "region");
+  g_assert_cmpstr (labels[1], ==, "eu");
+  g_assert_cmpstr (labels[2], ==, "pod");
+  g_assert_cmpstr (labels[3], ==, "a-1,b");
+
+  g_assert_false (embers_local_source_parse_name ("api", NULL, NULL));
+  g_assert_false (embers_local_source_parse_name ("{a=b}", NULL, NULL));
+  g_assert_false (embers_local_source_parse_name ("api{a}", NULL, NULL));
+  g_assert_false (embers_local_source_parse_name ("api{1a=b}", NULL, NULL));
+  g_assert_false (embers_local_source_parse_name ("api{a=\"b}", NULL, NULL));
+}
+
+static void
+test_local_folder (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("embers-local-XXXXXX", &error);
+  g_autofree char *a = g_build_filename (dir, "api{region=eu}.folded", NULL);
+  g_autofree char *b = g_build_filename (dir, "plain.folded", NULL);
+  g_autofree char *b_labels = g_build_filename (dir, "plain.folded.labels", NULL);
+  g_autofree char *bad = g_build_filename (dir, "broken.pb", NULL);
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  guint added;
+
+  g_assert_no_error (error);
+  g_file_set_contents (a, "main;work 5\n", -1, &error);
+  g_file_set_contents (b, "main;idle 7\n", -1, &error);
+  g_file_set_contents (b_labels, "worker{region=\"us\"}\n", -1, &error);
+  g_file_set_contents (bad, "\x0a\xff\xff\xff", 4, &error);
+  g_assert_no_error (error);
+
+  folder = g_file_new_for_path (dir);
+  embers_local_source_add_file_async (source, folder, NULL, store_result, &result);
+  added = embers_local_source_add_file_finish (source, wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (added, ==, 2);
+  g_assert_cmpuint (embers_local_source_get_n_skipped (source), ==, 1);
+  g_clear_object (&result);
+
+  query = embers_query_new (NULL, "{service_name=\"worker\",region=\"us\"}", 0, 0);
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+  p = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 7);
+  g_clear_object (&result);
+  g_clear_object (&p);
+
+  embers_query_free (query);
+  query = embers_query_new (NULL, "{service_name=\"api\",region=\"eu\"}", 0, 0);
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+  p = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 5);
+
+  g_unlink (a);
+  g_unlink (b);
+  g_unlink (b_labels);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/local-source/profile-types", test_local_profile_types);
+  g_test_add_func ("/embers/local-source/labels", test_local_labels);
+  g_test_add_func ("/embers/local-source/merge", test_local_merge);
+  g_test_add_func ("/embers/local-source/diff", test_local_diff);
+  g_test_add_func ("/embers/local-source/select-series", test_local_select_series);
+  g_test_add_func ("/embers/local-source/parse-name", test_local_parse_name);
+  g_test_add_func ("/embers/local-source/folder", test_local_folder);
+
+  return g_test_run ();
+}
