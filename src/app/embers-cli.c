@@ -1,22 +1,290 @@
-/* embers-cli.c
+/* embers-cli.c: headless command line
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
 #include "embers-cli.h"
+#include "embers-diff.h"
+#include "embers-format.h"
+#include "embers-profile.h"
+#include "embers-top.h"
+
+static const char * const cli_flags[] = { "--top", "--export", "--sample-type", "--diff" };
 
 gboolean
 embers_cli_wants (int    argc,
                   char **argv)
 {
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--"))
+        break;
+
+      for (guint j = 0; j < G_N_ELEMENTS (cli_flags); j++)
+        {
+          gsize len = strlen (cli_flags[j]);
+
+          if (strncmp (argv[i], cli_flags[j], len) == 0 &&
+              (argv[i][len] == '\0' || argv[i][len] == '='))
+            return TRUE;
+        }
+    }
+
   return FALSE;
+}
+
+typedef struct
+{
+  gboolean  top;
+  gboolean  diff;
+  guint     top_limit;
+  char     *export_path;
+  char     *sample_type;
+} CliOptions;
+
+static CliOptions *cli_options_current;
+
+static gboolean
+parse_top (const char  *option_name,
+           const char  *value,
+           gpointer     data,
+           GError     **error)
+{
+  guint64 n = 0;
+
+  cli_options_current->top = TRUE;
+  if (value != NULL && !g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT, &n, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--top takes a number of rows, not “%s”"), value);
+      return FALSE;
+    }
+  cli_options_current->top_limit = (guint)n;
+
+  return TRUE;
+}
+
+static gboolean
+resolve_sample_type (EmbersProfile *profile,
+                     const char    *wanted,
+                     guint         *out,
+                     GError       **error)
+{
+  int idx;
+
+  if (wanted == NULL)
+    {
+      *out = embers_profile_get_default_sample_type (profile);
+      return TRUE;
+    }
+
+  idx = embers_profile_find_sample_type (profile, wanted);
+  if (idx < 0)
+    {
+      g_autoptr(GString) known = g_string_new (NULL);
+
+      for (guint i = 0; i < embers_profile_get_n_sample_types (profile); i++)
+        {
+          if (i > 0)
+            g_string_append (known, ", ");
+          g_string_append (known, embers_profile_get_sample_type (profile, i));
+        }
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("The profile has no sample type “%s” (it has: %s)"), wanted, known->str);
+      return FALSE;
+    }
+
+  *out = (guint)idx;
+  return TRUE;
+}
+
+static gboolean
+export_profile (EmbersProfile *profile,
+                guint          sample_type,
+                const char    *path,
+                GError       **error)
+{
+  EmbersFormat format = embers_format_for_filename (path);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  gboolean gzip;
+
+  switch (format)
+    {
+    case EMBERS_FORMAT_PNG:
+    case EMBERS_FORMAT_SVG:
+    case EMBERS_FORMAT_PDF:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED, _("Image export is not available yet"));
+      return FALSE;
+
+    case EMBERS_FORMAT_PPROF:
+    case EMBERS_FORMAT_FOLDED:
+    case EMBERS_FORMAT_FLAMEBEARER:
+      /* pprof is conventionally gzipped; a bare .pb stays raw */
+      gzip = format == EMBERS_FORMAT_PPROF && !g_str_has_suffix (lower, ".pb");
+      bytes = embers_profile_save_bytes (profile, format, sample_type, gzip, error);
+      if (bytes == NULL)
+        return FALSE;
+      return g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), error);
+
+    case EMBERS_FORMAT_UNKNOWN:
+    default:
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("Cannot tell the export format from “%s”; use .png, .svg, .pdf, .pb.gz, .folded or .json"),
+                   path);
+      return FALSE;
+    }
+}
+
+/* Loads a file (later: or a Pyroscope query URL) and picks the sample type */
+static EmbersProfile *
+load_argument (const char  *argument,
+               const char  *wanted_type,
+               guint       *sample_type,
+               GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (argument);
+  g_autoptr(EmbersProfile) profile = NULL;
+
+  profile = embers_profile_load_file (file, NULL, error);
+  if (profile == NULL)
+    return NULL;
+
+  if (!resolve_sample_type (profile, wanted_type, sample_type, error))
+    return NULL;
+
+  return g_steal_pointer (&profile);
 }
 
 int
 embers_cli_run (int    argc,
                 char **argv)
 {
-  return 1;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) files = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+  CliOptions opts = { 0, };
+  guint sample_type = 0;
+  int status = 1;
+  GOptionEntry entries[] = {
+    { "top", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_top,
+      N_("Print the top functions as TSV: self, total, name (all, or the first N)"), N_("N") },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &opts.export_path,
+      N_("Write the profile to OUT: .png, .svg, .pdf (flame graph) or .pb.gz, .folded, .json (data)"), N_("OUT") },
+    { "diff", 0, 0, G_OPTION_ARG_NONE, &opts.diff,
+      N_("Compare two profiles, BASE and COMP: --top prints baseline, comparison, baseline %, comparison %, diff %, name"), NULL },
+    { "sample-type", 0, 0, G_OPTION_ARG_STRING, &opts.sample_type,
+      N_("Sample type by name or index (default: the profile’s default)"), N_("TYPE") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
+    { NULL }
+  };
+
+  cli_options_current = &opts;
+  context = g_option_context_new (_("FILE — headless profile tools"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Print or convert a profile without opening a window."));
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("embers: %s\n", error->message);
+      goto out;
+    }
+
+  if (files == NULL || files[0] == NULL)
+    {
+      g_printerr ("embers: %s\n", _("No profile given; pass a file"));
+      goto out;
+    }
+
+  if (!opts.diff && files[1] != NULL)
+    {
+      g_printerr ("embers: %s\n", _("Give exactly one profile (or --diff BASE COMP)"));
+      goto out;
+    }
+  if (opts.diff && (files[1] == NULL || files[2] != NULL))
+    {
+      g_printerr ("embers: %s\n", _("--diff takes exactly two profiles: BASE COMP"));
+      goto out;
+    }
+
+  if (!opts.top && opts.export_path == NULL)
+    {
+      g_printerr ("embers: %s\n", _("Nothing to do: use --top or --export"));
+      goto out;
+    }
+
+  profile = load_argument (files[0], opts.sample_type, &sample_type, &error);
+  if (profile == NULL)
+    {
+      g_printerr ("embers: %s\n", error->message);
+      goto out;
+    }
+
+  if (opts.diff)
+    {
+      g_autoptr(EmbersProfile) comparison = NULL;
+      g_autoptr(EmbersProfile) diff = NULL;
+      guint comparison_type = 0;
+
+      comparison = load_argument (files[1], opts.sample_type, &comparison_type, &error);
+      if (comparison == NULL ||
+          !(diff = embers_diff_profiles (profile, sample_type, comparison, comparison_type, &error)))
+        {
+          g_printerr ("embers: %s\n", error->message);
+          goto out;
+        }
+
+      g_set_object (&profile, diff);
+      sample_type = EMBERS_DIFF_COMPARISON;
+    }
+
+  if (opts.top && opts.diff)
+    {
+      g_autoptr(GArray) rows = embers_diff_top_compute (profile);
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      embers_diff_top_print (rows, profile, opts.top_limit, out);
+      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
+        {
+          g_printerr ("embers: %s\n", _("Could not write to standard output"));
+          goto out;
+        }
+    }
+  else if (opts.top)
+    {
+      g_autoptr(GArray) rows = embers_top_compute (profile, sample_type);
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      embers_top_print (rows, profile, opts.top_limit, out);
+      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
+        {
+          g_printerr ("embers: %s\n", _("Could not write to standard output"));
+          goto out;
+        }
+    }
+
+  if (opts.export_path != NULL &&
+      !export_profile (profile, sample_type, opts.export_path, &error))
+    {
+      g_printerr ("embers: %s\n", error->message);
+      goto out;
+    }
+
+  status = 0;
+
+out:
+  cli_options_current = NULL;
+  g_free (opts.export_path);
+  g_free (opts.sample_type);
+
+  return status;
 }
