@@ -1,0 +1,1321 @@
+/* embers-connect-client.c: Connect unary calls over libsoup 3
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Secrets (passwords, tokens) are only ever put into the Authorization
+ * header; nothing here logs headers, bodies or credentials.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "embers-connect-client.h"
+#include "embers-format.h"
+#include "embers-protojson.h"
+
+#define READ_CHUNK          (256 * 1024)
+#define MAX_ERROR_BODY      (1024 * 1024)
+
+struct _EmbersConnectClient
+{
+  GObject                parent_instance;
+
+  SoupSession           *session;
+  GUri                  *base_uri;
+  char                  *base_url;
+  EmbersConnectEncoding  encoding;
+  char                  *tenant;
+  char                  *basic_user;
+  char                  *basic_password;
+  char                  *bearer_token;
+  guint                  timeout_ms;
+  gsize                  max_response_size;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersConnectClient, embers_connect_client, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_BASE_URL,
+  PROP_ENCODING,
+  PROP_TENANT,
+  PROP_TIMEOUT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+free_secret (char **secret)
+{
+  if (*secret != NULL)
+    {
+      explicit_bzero (*secret, strlen (*secret));
+      g_clear_pointer (secret, g_free);
+    }
+}
+
+static void
+embers_connect_client_finalize (GObject *object)
+{
+  EmbersConnectClient *self = (EmbersConnectClient *)object;
+
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->base_uri, g_uri_unref);
+  g_clear_pointer (&self->base_url, g_free);
+  g_clear_pointer (&self->tenant, g_free);
+  free_secret (&self->basic_user);
+  free_secret (&self->basic_password);
+  free_secret (&self->bearer_token);
+
+  G_OBJECT_CLASS (embers_connect_client_parent_class)->finalize (object);
+}
+
+static void
+embers_connect_client_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  EmbersConnectClient *self = EMBERS_CONNECT_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_BASE_URL:
+      g_value_set_string (value, self->base_url);
+      break;
+    case PROP_ENCODING:
+      g_value_set_int (value, self->encoding);
+      break;
+    case PROP_TENANT:
+      g_value_set_string (value, self->tenant);
+      break;
+    case PROP_TIMEOUT:
+      g_value_set_uint (value, embers_connect_client_get_timeout (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_connect_client_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  EmbersConnectClient *self = EMBERS_CONNECT_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_ENCODING:
+      embers_connect_client_set_encoding (self, g_value_get_int (value));
+      break;
+    case PROP_TENANT:
+      embers_connect_client_set_tenant (self, g_value_get_string (value));
+      break;
+    case PROP_TIMEOUT:
+      embers_connect_client_set_timeout (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_connect_client_class_init (EmbersConnectClientClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = embers_connect_client_finalize;
+  object_class->get_property = embers_connect_client_get_property;
+  object_class->set_property = embers_connect_client_set_property;
+
+  properties[PROP_BASE_URL] =
+    g_param_spec_string ("base-url", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ENCODING] =
+    g_param_spec_int ("encoding", NULL, NULL,
+                      EMBERS_CONNECT_ENCODING_PROTO, EMBERS_CONNECT_ENCODING_JSON,
+                      EMBERS_CONNECT_ENCODING_PROTO,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TENANT] =
+    g_param_spec_string ("tenant", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TIMEOUT] =
+    g_param_spec_uint ("timeout", NULL, NULL, 0, G_MAXUINT / 1000, EMBERS_CONNECT_DEFAULT_TIMEOUT_S,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+embers_connect_client_init (EmbersConnectClient *self)
+{
+  self->encoding = EMBERS_CONNECT_ENCODING_PROTO;
+  self->timeout_ms = EMBERS_CONNECT_DEFAULT_TIMEOUT_S * 1000;
+  self->max_response_size = EMBERS_CONNECT_DEFAULT_MAX_RESPONSE_SIZE;
+}
+
+static gboolean
+parse_base_url (const char  *url,
+                GUri       **out_uri,
+                char       **out_user,
+                char       **out_password,
+                GError     **error)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *path = NULL;
+  const char *scheme;
+  const char *host;
+  gsize len;
+
+  if (url == NULL || url[0] == '\0')
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   _("The server address is empty"));
+      return FALSE;
+    }
+
+  uri = g_uri_parse (url, G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH |
+                          G_URI_FLAGS_ENCODED_QUERY | G_URI_FLAGS_ENCODED_FRAGMENT,
+                     &local_error);
+  if (uri == NULL)
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not a valid server address: %s"), url, local_error->message);
+      return FALSE;
+    }
+
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not a server address: it must start with http:// or https://"), url);
+      return FALSE;
+    }
+
+  host = g_uri_get_host (uri);
+  if (host == NULL || host[0] == '\0')
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   _("“%s” has no host name"), url);
+      return FALSE;
+    }
+
+  /* The path is an opaque prefix: keep it as written, minus trailing slashes. */
+  path = g_strdup (g_uri_get_path (uri));
+  len = strlen (path);
+  while (len > 0 && path[len - 1] == '/')
+    path[--len] = '\0';
+
+  if (out_user != NULL)
+    *out_user = g_strdup (g_uri_get_user (uri));
+  if (out_password != NULL)
+    *out_password = g_strdup (g_uri_get_password (uri));
+
+  *out_uri = g_uri_build (G_URI_FLAGS_ENCODED_PATH, scheme, NULL, host, g_uri_get_port (uri),
+                          path, NULL, NULL);
+  return TRUE;
+}
+
+EmbersConnectClient *
+embers_connect_client_new (const char  *base_url,
+                           GError     **error)
+{
+  g_autoptr(EmbersConnectClient) self = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *password = NULL;
+  GUri *uri = NULL;
+
+  if (!parse_base_url (base_url, &uri, &user, &password, error))
+    return NULL;
+
+  self = g_object_new (EMBERS_TYPE_CONNECT_CLIENT, NULL);
+  self->base_uri = uri;
+  self->base_url = g_uri_to_string (uri);
+  self->session = soup_session_new_with_options ("user-agent", "Embers/" PACKAGE_VERSION " ",
+                                                 "timeout", EMBERS_CONNECT_DEFAULT_TIMEOUT_S,
+                                                 NULL);
+
+  if (user != NULL && user[0] != '\0')
+    embers_connect_client_set_basic_auth (self, user, password ? password : "");
+
+  free_secret (&password);
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+embers_connect_client_get_base_url (EmbersConnectClient *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (self), NULL);
+
+  return self->base_url;
+}
+
+char *
+embers_connect_client_dup_display_name (EmbersConnectClient *self)
+{
+  const char *url;
+
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (self), NULL);
+
+  url = strstr (self->base_url, "://");
+  return g_strdup (url ? url + 3 : self->base_url);
+}
+
+void
+embers_connect_client_set_encoding (EmbersConnectClient   *self,
+                                    EmbersConnectEncoding  encoding)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  if (self->encoding == encoding)
+    return;
+
+  self->encoding = encoding;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENCODING]);
+}
+
+EmbersConnectEncoding
+embers_connect_client_get_encoding (EmbersConnectClient *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (self), EMBERS_CONNECT_ENCODING_PROTO);
+
+  return self->encoding;
+}
+
+void
+embers_connect_client_set_tenant (EmbersConnectClient *self,
+                                  const char          *tenant)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  if (tenant != NULL && tenant[0] == '\0')
+    tenant = NULL;
+
+  if (g_strcmp0 (self->tenant, tenant) == 0)
+    return;
+
+  g_free (self->tenant);
+  self->tenant = g_strdup (tenant);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENANT]);
+}
+
+const char *
+embers_connect_client_get_tenant (EmbersConnectClient *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (self), NULL);
+
+  return self->tenant;
+}
+
+void
+embers_connect_client_set_basic_auth (EmbersConnectClient *self,
+                                      const char          *user,
+                                      const char          *password)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  free_secret (&self->basic_user);
+  free_secret (&self->basic_password);
+
+  if (user != NULL && user[0] != '\0')
+    {
+      self->basic_user = g_strdup (user);
+      self->basic_password = g_strdup (password ? password : "");
+    }
+}
+
+void
+embers_connect_client_set_bearer_token (EmbersConnectClient *self,
+                                        const char          *token)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  free_secret (&self->bearer_token);
+
+  if (token != NULL && token[0] != '\0')
+    self->bearer_token = g_strdup (token);
+}
+
+gboolean
+embers_connect_client_has_auth (EmbersConnectClient *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (self), FALSE);
+
+  return self->basic_user != NULL || self->bearer_token != NULL;
+}
+
+void
+embers_connect_client_set_timeout_ms (EmbersConnectClient *self,
+                                      guint                ms)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  if (self->timeout_ms == ms)
+    return;
+
+  self->timeout_ms = ms;
+  /* The socket timeout is whole seconds; our own timer keeps the exact deadline. */
+  soup_session_set_timeout (self->session, ms == 0 ? 0 : MAX (1, (ms + 999) / 1000));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
+}
+
+void
+embers_connect_client_set_timeout (EmbersConnectClient *self,
+                                   guint                seconds)
+{
+  embers_connect_client_set_timeout_ms (self, MIN (seconds, G_MAXUINT / 1000) * 1000);
+}
+
+guint
+embers_connect_client_get_timeout (EmbersConnectClient *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (self), 0);
+
+  return (self->timeout_ms + 999) / 1000;
+}
+
+void
+embers_connect_client_set_max_response_size (EmbersConnectClient *self,
+                                             gsize                max_size)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  self->max_response_size = max_size > 0 ? max_size : EMBERS_CONNECT_DEFAULT_MAX_RESPONSE_SIZE;
+}
+
+/* ---- error mapping ------------------------------------------------------ */
+
+static const struct {
+  const char        *name;
+  EmbersSourceError  code;
+} connect_codes[] = {
+  { "canceled", EMBERS_SOURCE_ERROR_CANCELED },
+  { "unknown", EMBERS_SOURCE_ERROR_UNKNOWN },
+  { "invalid_argument", EMBERS_SOURCE_ERROR_INVALID_ARGUMENT },
+  { "deadline_exceeded", EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED },
+  { "not_found", EMBERS_SOURCE_ERROR_NOT_FOUND },
+  { "already_exists", EMBERS_SOURCE_ERROR_ALREADY_EXISTS },
+  { "permission_denied", EMBERS_SOURCE_ERROR_PERMISSION_DENIED },
+  { "resource_exhausted", EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED },
+  { "failed_precondition", EMBERS_SOURCE_ERROR_FAILED_PRECONDITION },
+  { "aborted", EMBERS_SOURCE_ERROR_ABORTED },
+  { "out_of_range", EMBERS_SOURCE_ERROR_OUT_OF_RANGE },
+  { "unimplemented", EMBERS_SOURCE_ERROR_UNIMPLEMENTED },
+  { "internal", EMBERS_SOURCE_ERROR_INTERNAL },
+  { "unavailable", EMBERS_SOURCE_ERROR_UNAVAILABLE },
+  { "data_loss", EMBERS_SOURCE_ERROR_DATA_LOSS },
+  { "unauthenticated", EMBERS_SOURCE_ERROR_UNAUTHENTICATED },
+};
+
+EmbersSourceError
+embers_connect_code_from_string (const char *code)
+{
+  if (code == NULL)
+    return EMBERS_SOURCE_ERROR_UNKNOWN;
+
+  for (guint i = 0; i < G_N_ELEMENTS (connect_codes); i++)
+    {
+      if (g_ascii_strcasecmp (code, connect_codes[i].name) == 0)
+        return connect_codes[i].code;
+    }
+
+  /* "cancelled" is how gRPC spells it */
+  if (g_ascii_strcasecmp (code, "cancelled") == 0)
+    return EMBERS_SOURCE_ERROR_CANCELED;
+
+  return EMBERS_SOURCE_ERROR_UNKNOWN;
+}
+
+const char *
+embers_connect_code_to_string (EmbersSourceError code)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (connect_codes); i++)
+    {
+      if (connect_codes[i].code == code)
+        return connect_codes[i].name;
+    }
+
+  return "unknown";
+}
+
+/* A short single line of text a person can read, from what a server said. */
+static char *
+sanitize_text (const char *text,
+               gssize      len,
+               guint       max_chars)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, len);
+  g_autoptr(GString) s = g_string_new (NULL);
+  const char *p = valid;
+  gboolean space = FALSE;
+  guint n = 0;
+
+  while (*p != '\0' && n < max_chars)
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || g_unichar_iscntrl (c))
+        space = s->len > 0;
+      else
+        {
+          if (space)
+            g_string_append_c (s, ' ');
+          space = FALSE;
+          g_string_append_unichar (s, c);
+          n++;
+        }
+      p = g_utf8_next_char (p);
+    }
+
+  if (*p != '\0')
+    g_string_append (s, "…");
+
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static gboolean
+looks_like_html (const char   *content_type,
+                 const guint8 *body,
+                 gsize         len)
+{
+  gsize i = 0;
+
+  if (content_type != NULL && g_str_has_prefix (content_type, "text/html"))
+    return TRUE;
+
+  while (i < len && g_ascii_isspace (body[i]))
+    i++;
+
+  if (len - i >= 9 && g_ascii_strncasecmp ((const char *) body + i, "<!doctype", 9) == 0)
+    return TRUE;
+  if (len - i >= 5 && g_ascii_strncasecmp ((const char *) body + i, "<html", 5) == 0)
+    return TRUE;
+
+  return FALSE;
+}
+
+static char *
+html_title (const guint8 *body,
+            gsize         len)
+{
+  g_autofree char *text = g_strndup ((const char *) body, MIN (len, 64 * 1024));
+  g_autofree char *lower = g_ascii_strdown (text, -1);
+  const char *start = strstr (lower, "<title");
+  const char *end;
+
+  if (start == NULL || (start = strchr (start, '>')) == NULL)
+    return NULL;
+  start++;
+  end = strstr (start, "</title");
+  if (end == NULL || end == start)
+    return NULL;
+
+  return sanitize_text (text + (start - lower), end - start, 80);
+}
+
+static gboolean
+parse_connect_error (const guint8  *body,
+                     gsize          len,
+                     char         **code,
+                     char         **message)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonNode *root;
+  JsonObject *object;
+
+  if (len == 0 || len > MAX_ERROR_BODY || body[0] != '{')
+    return FALSE;
+  if (!json_parser_load_from_data (parser, (const char *) body, (gssize) len, NULL))
+    return FALSE;
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  object = json_node_get_object (root);
+  if (!json_object_has_member (object, "code"))
+    return FALSE;
+  if (!JSON_NODE_HOLDS_VALUE (json_object_get_member (object, "code")) ||
+      json_node_get_value_type (json_object_get_member (object, "code")) != G_TYPE_STRING)
+    return FALSE;
+
+  *code = g_strdup (json_object_get_string_member (object, "code"));
+  *message = NULL;
+  if (json_object_has_member (object, "message") &&
+      JSON_NODE_HOLDS_VALUE (json_object_get_member (object, "message")) &&
+      json_node_get_value_type (json_object_get_member (object, "message")) == G_TYPE_STRING)
+    {
+      const char *m = json_object_get_string_member (object, "message");
+      *message = sanitize_text (m, -1, 400);
+    }
+
+  return TRUE;
+}
+
+static const char *
+service_feature (const char *service)
+{
+  if (service == NULL)
+    return NULL;
+  if (g_str_equal (service, "settings.v1.RecordingRulesService"))
+    return _("recording rules");
+  if (g_str_equal (service, "settings.v1.SettingsService"))
+    return _("settings");
+  return NULL;
+}
+
+static char *
+not_found_reason (const char *service,
+                  const char *method)
+{
+  if (g_strcmp0 (service, "settings.v1.RecordingRulesService") == 0)
+    return g_strdup (_("not found: the server does not serve recording rules "
+                       "(start Pyroscope with -tenant-settings.recording-rules.enabled=true)"));
+  if (service_feature (service) != NULL)
+    return g_strdup_printf (_("not found: the server does not serve %s"), service_feature (service));
+
+  return g_strdup_printf (_("not found: the server has no %s/%s — it may be an older Pyroscope, "
+                            "or the address does not point at Pyroscope (through Grafana, use "
+                            "https://GRAFANA/api/datasources/proxy/uid/UID)"),
+                          service ? service : "?", method ? method : "?");
+}
+
+static GError *
+error_from_connect_code (EmbersSourceError  code,
+                         const char        *server_message,
+                         const char        *service,
+                         const char        *method,
+                         gboolean           have_auth,
+                         gboolean           have_tenant)
+{
+  const char *said = server_message != NULL && server_message[0] != '\0' ? server_message : NULL;
+  g_autofree char *lead = NULL;
+
+  switch (code)
+    {
+    case EMBERS_SOURCE_ERROR_UNAUTHENTICATED:
+      if (!have_tenant && said != NULL &&
+          (strstr (said, "org") != NULL || strstr (said, "tenant") != NULL))
+        lead = g_strdup (_("unauthenticated: the server is multi-tenant — set a tenant (X-Scope-OrgID)"));
+      else if (!have_auth)
+        lead = g_strdup (_("unauthenticated: the server needs credentials — add a user and password or a token"));
+      else
+        lead = g_strdup (_("unauthenticated: the server refused the credentials — check the user and password or the token"));
+      break;
+    case EMBERS_SOURCE_ERROR_PERMISSION_DENIED:
+      lead = g_strdup (_("permission denied: these credentials may not read this data — check the token's scopes and the tenant"));
+      break;
+    case EMBERS_SOURCE_ERROR_INVALID_ARGUMENT:
+      lead = g_strdup (_("invalid argument: the server rejected the query"));
+      break;
+    case EMBERS_SOURCE_ERROR_NOT_FOUND:
+      if (said == NULL)
+        lead = not_found_reason (service, method);
+      else
+        lead = g_strdup (_("not found"));
+      break;
+    case EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED:
+      lead = g_strdup (_("deadline exceeded: the server gave up on the query — try a shorter time range"));
+      break;
+    case EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED:
+      lead = g_strdup (_("resource exhausted: the query is too large for the server — try a shorter time range or fewer nodes"));
+      break;
+    case EMBERS_SOURCE_ERROR_UNIMPLEMENTED:
+      lead = g_strdup_printf (_("unimplemented: the server does not support %s — it may be an older Pyroscope"),
+                              method ? method : "this call");
+      break;
+    case EMBERS_SOURCE_ERROR_UNAVAILABLE:
+      lead = g_strdup (_("unavailable: the server is not ready — try again in a moment"));
+      break;
+    case EMBERS_SOURCE_ERROR_INTERNAL:
+      lead = g_strdup (_("internal server error"));
+      break;
+    case EMBERS_SOURCE_ERROR_CANCELED:
+      lead = g_strdup (_("canceled: the server canceled the request"));
+      break;
+    case EMBERS_SOURCE_ERROR_ALREADY_EXISTS:
+      lead = g_strdup (_("already exists"));
+      break;
+    case EMBERS_SOURCE_ERROR_FAILED_PRECONDITION:
+      lead = g_strdup (_("failed precondition"));
+      break;
+    case EMBERS_SOURCE_ERROR_ABORTED:
+      lead = g_strdup (_("aborted"));
+      break;
+    case EMBERS_SOURCE_ERROR_OUT_OF_RANGE:
+      lead = g_strdup (_("out of range"));
+      break;
+    case EMBERS_SOURCE_ERROR_DATA_LOSS:
+      lead = g_strdup (_("data loss: the server lost data"));
+      break;
+    case EMBERS_SOURCE_ERROR_UNKNOWN:
+    default:
+      lead = g_strdup (_("unknown server error"));
+      break;
+    }
+
+  if (said != NULL)
+    return g_error_new (EMBERS_SOURCE_ERROR, code, _("%s (the server said: “%s”)"), lead, said);
+
+  return g_error_new_literal (EMBERS_SOURCE_ERROR, code, lead);
+}
+
+GError *
+embers_connect_error_from_response (guint         status,
+                                    const char   *reason,
+                                    const char   *content_type,
+                                    const guint8 *body,
+                                    gsize         len,
+                                    const char   *service,
+                                    const char   *method,
+                                    gboolean      have_auth,
+                                    gboolean      have_tenant)
+{
+  g_autofree char *code_name = NULL;
+  g_autofree char *server_message = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *status_text = NULL;
+  EmbersSourceError code;
+  const char *lead;
+
+  if (body == NULL)
+    len = 0;
+
+  /* A Connect error body: trust its code, whatever the status. */
+  if (parse_connect_error (body, len, &code_name, &server_message))
+    return error_from_connect_code (embers_connect_code_from_string (code_name),
+                                    server_message, service, method, have_auth, have_tenant);
+
+  status_text = reason != NULL && reason[0] != '\0'
+    ? g_strdup_printf ("HTTP %u %s", status, reason)
+    : g_strdup_printf ("HTTP %u", status);
+
+  if (looks_like_html (content_type, body, len))
+    {
+      g_autofree char *title = html_title (body, len);
+      if (title != NULL)
+        what = g_strdup_printf (_("the answer was a web page (“%s”, %s), probably from a proxy or a login page, not from Pyroscope"),
+                                title, status_text);
+      else
+        what = g_strdup_printf (_("the answer was a web page (%s), probably from a proxy or a login page, not from Pyroscope"),
+                                status_text);
+    }
+  else if (len > 0)
+    {
+      g_autofree char *text = sanitize_text ((const char *) body, MIN (len, 4096), 160);
+      if (text[0] != '\0')
+        what = g_strdup_printf (_("%s: “%s”"), status_text, text);
+    }
+  if (what == NULL)
+    what = g_strdup (status_text);
+
+  switch (status)
+    {
+    case 401:
+      code = EMBERS_SOURCE_ERROR_UNAUTHENTICATED;
+      lead = have_auth
+        ? _("unauthenticated: the server refused the credentials — check the user and password or the token")
+        : _("unauthenticated: the server needs credentials — add a user and password or a token");
+      break;
+    case 403:
+      code = EMBERS_SOURCE_ERROR_PERMISSION_DENIED;
+      lead = _("permission denied: these credentials may not read this data");
+      break;
+    case 404:
+      {
+        g_autofree char *reason_text = not_found_reason (service, method);
+        return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED,
+                            "%s (%s)", reason_text, what);
+      }
+    case 405:
+    case 415:
+      code = EMBERS_SOURCE_ERROR_PROTOCOL;
+      lead = _("the server does not speak the Pyroscope API at this address — check the URL");
+      break;
+    case 408:
+    case 504:
+      code = EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED;
+      lead = _("deadline exceeded: the server or a proxy gave up waiting — try a shorter time range");
+      break;
+    case 413:
+    case 429:
+      code = EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED;
+      lead = status == 429
+        ? _("resource exhausted: too many requests — try again in a moment")
+        : _("resource exhausted: the request is too large for the server");
+      break;
+    case 502:
+    case 503:
+      code = EMBERS_SOURCE_ERROR_UNAVAILABLE;
+      lead = _("unavailable: the server cannot be reached right now — try again in a moment");
+      break;
+    default:
+      if (status >= 500)
+        {
+          code = EMBERS_SOURCE_ERROR_UNAVAILABLE;
+          lead = _("the server failed to answer");
+        }
+      else
+        {
+          code = EMBERS_SOURCE_ERROR_PROTOCOL;
+          lead = _("the server answered something Embers does not understand");
+        }
+      break;
+    }
+
+  return g_error_new (EMBERS_SOURCE_ERROR, code, "%s (%s)", lead, what);
+}
+
+GError *
+embers_connect_error_from_transport (const GError *error,
+                                     const char   *host)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (host == NULL)
+    host = "?";
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return g_error_copy (error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
+                        _("deadline exceeded: %s did not answer in time — try a shorter time range, or check the network"),
+                        host);
+
+  if (error->domain == G_RESOLVER_ERROR)
+    return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
+                        _("unavailable: cannot find the server “%s” — check the address (%s)"),
+                        host, error->message);
+
+  if (error->domain == G_TLS_ERROR)
+    return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
+                        _("unavailable: no secure connection to %s — its certificate is not trusted or TLS failed (%s)"),
+                        host, error->message);
+
+  if (error->domain == G_IO_ERROR)
+    {
+      switch (error->code)
+        {
+        case G_IO_ERROR_CONNECTION_REFUSED:
+          return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
+                              _("unavailable: %s refused the connection — is the server running, and is the port right?"),
+                              host);
+        case G_IO_ERROR_HOST_UNREACHABLE:
+        case G_IO_ERROR_NETWORK_UNREACHABLE:
+        case G_IO_ERROR_HOST_NOT_FOUND:
+          return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
+                              _("unavailable: cannot reach %s — check the network (%s)"),
+                              host, error->message);
+        case G_IO_ERROR_PARTIAL_INPUT:
+        case G_IO_ERROR_CONNECTION_CLOSED:  /* = BROKEN_PIPE */
+        case G_IO_ERROR_NOT_CONNECTED:
+        case G_IO_ERROR_CLOSED:
+          return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
+                              _("unavailable: the connection to %s closed before the whole answer arrived — try again (%s)"),
+                              host, error->message);
+        default:
+          break;
+        }
+    }
+
+  if (error->domain == SOUP_SESSION_ERROR)
+    return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                        _("%s sent an answer that is not valid HTTP (%s)"),
+                        host, error->message);
+
+  return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
+                      _("unavailable: the request to %s failed (%s)"), host, error->message);
+}
+
+/* ---- calls -------------------------------------------------------------- */
+
+typedef struct
+{
+  SoupMessage                      *msg;
+  GCancellable                     *call_cancellable;  /* user's + our deadline */
+  GCancellable                     *user_cancellable;
+  gulong                            cancel_id;
+  GSource                          *timer;
+  gboolean                          timed_out;
+  GInputStream                     *stream;
+  GByteArray                       *body;
+  guint8                           *chunk;
+  gsize                             limit;
+  guint                             timeout_ms;
+  const ProtobufCMessageDescriptor *response_type;
+  char                             *service;
+  char                             *method;
+  char                             *host;
+  gboolean                          have_auth;
+  gboolean                          have_tenant;
+  gboolean                          json;
+} CallData;
+
+static void
+call_data_free (CallData *data)
+{
+  if (data->user_cancellable != NULL && data->cancel_id != 0)
+    g_cancellable_disconnect (data->user_cancellable, data->cancel_id);
+  if (data->timer != NULL)
+    {
+      g_source_destroy (data->timer);
+      g_source_unref (data->timer);
+    }
+  g_clear_object (&data->user_cancellable);
+  g_clear_object (&data->call_cancellable);
+  g_clear_object (&data->stream);
+  g_clear_object (&data->msg);
+  g_clear_pointer (&data->body, g_byte_array_unref);
+  g_clear_pointer (&data->chunk, g_free);
+  g_free (data->service);
+  g_free (data->method);
+  g_free (data->host);
+  g_free (data);
+}
+
+static void
+on_user_cancelled (GCancellable *cancellable,
+                   gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+static gboolean
+on_deadline (gpointer user_data)
+{
+  CallData *data = user_data;
+
+  data->timed_out = TRUE;
+  g_cancellable_cancel (data->call_cancellable);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stop_timer (CallData *data)
+{
+  if (data->timer != NULL)
+    {
+      g_source_destroy (data->timer);
+      g_clear_pointer (&data->timer, g_source_unref);
+    }
+}
+
+/* Drops the HTTP side of a call on the thread that owns the session, before
+ * the rest of the work (and maybe the task's last unref) moves to a thread. */
+static void
+release_io (CallData *data)
+{
+  stop_timer (data);
+  if (data->user_cancellable != NULL && data->cancel_id != 0)
+    g_cancellable_disconnect (data->user_cancellable, data->cancel_id);
+  data->cancel_id = 0;
+  g_clear_object (&data->stream);
+  g_clear_object (&data->msg);
+  g_clear_pointer (&data->chunk, g_free);
+}
+
+static void
+return_transport_error (GTask  *task,
+                        GError *error)
+{
+  CallData *data = g_task_get_task_data (task);
+
+  stop_timer (data);
+
+  if (g_cancellable_is_cancelled (data->user_cancellable))
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The request was cancelled"));
+    }
+  else if (data->timed_out)
+    {
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
+                               _("deadline exceeded: %s did not answer within %.3g s — try a shorter time range, or raise the timeout"),
+                               data->host, data->timeout_ms / 1000.0);
+    }
+  else
+    g_task_return_error (task, embers_connect_error_from_transport (error, data->host));
+}
+
+static gboolean
+content_type_is (const char *content_type,
+                 const char *expected)
+{
+  gsize n = strlen (expected);
+
+  return content_type != NULL &&
+         g_ascii_strncasecmp (content_type, expected, n) == 0 &&
+         (content_type[n] == '\0' || content_type[n] == ';' || content_type[n] == ' ');
+}
+
+static void
+json_to_wire_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  CallData *data = task_data;
+  GError *error = NULL;
+  GBytes *wire;
+
+  wire = embers_protojson_to_wire (data->response_type,
+                                   (const char *) data->body->data, data->body->len, &error);
+  if (wire == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, wire, (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+finish_body (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+  guint status = soup_message_get_status (data->msg);
+  SoupMessageHeaders *headers = soup_message_get_response_headers (data->msg);
+  const char *content_type = soup_message_headers_get_content_type (headers, NULL);
+
+  stop_timer (data);
+
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      EmbersConnectClient *self = g_task_get_source_object (task);
+      GError *error = embers_connect_error_from_response (status,
+                                                          soup_message_get_reason_phrase (data->msg),
+                                                          content_type,
+                                                          data->body->data, data->body->len,
+                                                          data->service, data->method,
+                                                          data->have_auth, data->have_tenant);
+      g_debug ("%s: %s/%s failed: HTTP %u", self->base_url, data->service, data->method, status);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (looks_like_html (content_type, data->body->data, data->body->len))
+    {
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                               _("%s answered with a web page instead of the Pyroscope API — check the address "
+                                 "(through Grafana, use https://GRAFANA/api/datasources/proxy/uid/UID)"),
+                               data->host);
+      return;
+    }
+
+  /* Decode by what the server says it sent; fall back to what we asked for. */
+  if (content_type_is (content_type, "application/json") ||
+      (content_type == NULL && data->json))
+    {
+      release_io (data);
+      g_task_run_in_thread (task, json_to_wire_thread);
+      return;
+    }
+
+  if (content_type != NULL &&
+      !content_type_is (content_type, "application/proto") &&
+      !content_type_is (content_type, "application/protobuf") &&
+      !content_type_is (content_type, "application/x-protobuf") &&
+      !content_type_is (content_type, "application/octet-stream"))
+    {
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                               _("%s answered with “%s” instead of the Pyroscope API — check the address"),
+                               data->host, content_type);
+      return;
+    }
+
+  g_task_return_pointer (task,
+                         g_byte_array_free_to_bytes (g_steal_pointer (&data->body)),
+                         (GDestroyNotify) g_bytes_unref);
+}
+
+static void on_read (GObject *object, GAsyncResult *result, gpointer user_data);
+
+static void
+read_more (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+
+  g_input_stream_read_async (data->stream, data->chunk, READ_CHUNK, G_PRIORITY_DEFAULT,
+                             data->call_cancellable, on_read, task);
+}
+
+static void
+on_read (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CallData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  gssize n;
+
+  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+  if (n < 0)
+    {
+      return_transport_error (task, error);
+      return;
+    }
+
+  if (n == 0)
+    {
+      finish_body (task);
+      return;
+    }
+
+  if (data->body->len + (gsize) n > data->limit)
+    {
+      stop_timer (data);
+      if (SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (data->msg)))
+        {
+          g_autofree char *limit = g_format_size (data->limit);
+          g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED,
+                                   _("resource exhausted: the answer from %s is larger than %s — ask for fewer nodes or a shorter time range"),
+                                   data->host, limit);
+        }
+      else
+        finish_body (task);   /* an error page: what we have is enough */
+      return;
+    }
+
+  g_byte_array_append (data->body, data->chunk, (guint) n);
+  read_more (g_steal_pointer (&task));
+}
+
+static void
+on_sent (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CallData *data = g_task_get_task_data (task);
+  EmbersConnectClient *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+  SoupMessageHeaders *headers;
+  goffset length;
+
+  data->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (data->stream == NULL)
+    {
+      return_transport_error (task, error);
+      return;
+    }
+
+  headers = soup_message_get_response_headers (data->msg);
+  data->limit = SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (data->msg))
+    ? self->max_response_size
+    : MAX_ERROR_BODY;
+
+  length = soup_message_headers_get_content_length (headers);
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+      SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (data->msg)) &&
+      length > 0 && (guint64) length > data->limit)
+    {
+      g_autofree char *size = g_format_size (length);
+      g_autofree char *limit = g_format_size (data->limit);
+
+      stop_timer (data);
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED,
+                               _("resource exhausted: the answer from %s is %s, more than the limit of %s — ask for fewer nodes or a shorter time range"),
+                               data->host, size, limit);
+      return;
+    }
+
+  data->body = g_byte_array_sized_new (length > 0 && length < READ_CHUNK * 64 ? (guint) length : READ_CHUNK);
+  data->chunk = g_malloc (READ_CHUNK);
+  read_more (g_steal_pointer (&task));
+}
+
+static GBytes *
+encode_request (EmbersConnectClient    *self,
+                const ProtobufCMessage *request)
+{
+  if (self->encoding == EMBERS_CONNECT_ENCODING_JSON)
+    return embers_protojson_encode (request);
+  else
+    {
+      gsize len = protobuf_c_message_get_packed_size (request);
+      guint8 *buf = g_malloc (MAX (len, 1));
+
+      protobuf_c_message_pack (request, buf);
+      return g_bytes_new_take (buf, len);
+    }
+}
+
+static char *
+build_url (EmbersConnectClient *self,
+           const char          *service,
+           const char          *method)
+{
+  /* base_url has no trailing slash; the prefix is kept as written */
+  return g_strdup_printf ("%s/%s/%s", self->base_url, service, method);
+}
+
+void
+embers_connect_client_call_async (EmbersConnectClient              *self,
+                                  const char                       *service,
+                                  const char                       *method,
+                                  const ProtobufCMessage           *request,
+                                  const ProtobufCMessageDescriptor *response_type,
+                                  EmbersConnectCallFlags            flags,
+                                  GCancellable                     *cancellable,
+                                  GAsyncReadyCallback               callback,
+                                  gpointer                          user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  SoupMessageHeaders *headers;
+  CallData *data;
+  const char *content_type;
+
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+  g_return_if_fail (service != NULL);
+  g_return_if_fail (method != NULL);
+  g_return_if_fail (request != NULL);
+  g_return_if_fail (response_type != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, embers_connect_client_call_async);
+  g_task_set_name (task, method);
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  url = build_url (self, service, method);
+  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &error);
+  if (uri == NULL)
+    {
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                               _("Cannot make a request URL from “%s”: %s"), url, error->message);
+      return;
+    }
+
+  data = g_new0 (CallData, 1);
+  data->service = g_strdup (service);
+  data->method = g_strdup (method);
+  data->host = embers_connect_client_dup_display_name (self);
+  data->response_type = response_type;
+  data->have_auth = embers_connect_client_has_auth (self);
+  data->have_tenant = self->tenant != NULL;
+  data->json = self->encoding == EMBERS_CONNECT_ENCODING_JSON;
+  data->timeout_ms = self->timeout_ms;
+  data->call_cancellable = g_cancellable_new ();
+  g_task_set_task_data (task, data, (GDestroyNotify) call_data_free);
+
+  data->msg = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
+  headers = soup_message_get_request_headers (data->msg);
+
+  content_type = data->json ? "application/json" : "application/proto";
+  body = encode_request (self, request);
+  if (g_bytes_get_size (body) > EMBERS_CONNECT_GZIP_THRESHOLD)
+    {
+      g_autoptr(GBytes) gz = embers_gzip (g_bytes_get_data (body, NULL), g_bytes_get_size (body), NULL);
+      if (gz != NULL)
+        {
+          g_bytes_unref (body);
+          body = g_steal_pointer (&gz);
+          soup_message_headers_replace (headers, "Content-Encoding", "gzip");
+        }
+    }
+  soup_message_set_request_body_from_bytes (data->msg, content_type, body);
+
+  soup_message_headers_replace (headers, "Connect-Protocol-Version", "1");
+  if (flags & EMBERS_CONNECT_CALL_UTF8_LABEL_NAMES)
+    soup_message_headers_replace (headers, "Accept", "*/*;allow-utf8-labelnames=true");
+  if (self->tenant != NULL)
+    soup_message_headers_replace (headers, "X-Scope-OrgID", self->tenant);
+  if (self->timeout_ms > 0)
+    {
+      char buf[32];
+      g_snprintf (buf, sizeof buf, "%u", self->timeout_ms);
+      soup_message_headers_replace (headers, "Connect-Timeout-Ms", buf);
+    }
+
+  if (self->basic_user != NULL)
+    {
+      g_autofree char *pair = g_strconcat (self->basic_user, ":", self->basic_password, NULL);
+      g_autofree char *b64 = g_base64_encode ((const guint8 *) pair, strlen (pair));
+      g_autofree char *value = g_strconcat ("Basic ", b64, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+      explicit_bzero (pair, strlen (pair));
+      explicit_bzero (b64, strlen (b64));
+      explicit_bzero (value, strlen (value));
+    }
+  else if (self->bearer_token != NULL)
+    {
+      g_autofree char *value = g_strconcat ("Bearer ", self->bearer_token, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+      explicit_bzero (value, strlen (value));
+    }
+
+  if (cancellable != NULL)
+    {
+      data->user_cancellable = g_object_ref (cancellable);
+      data->cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_user_cancelled),
+                                               g_object_ref (data->call_cancellable),
+                                               g_object_unref);
+    }
+
+  if (self->timeout_ms > 0)
+    {
+      data->timer = g_timeout_source_new (self->timeout_ms);
+      g_source_set_callback (data->timer, on_deadline, data, NULL);
+      g_source_set_static_name (data->timer, "[embers] connect deadline");
+      g_source_attach (data->timer, g_main_context_get_thread_default ());
+    }
+
+  g_debug ("%s: calling %s/%s (%s, %" G_GSIZE_FORMAT " bytes)",
+           self->base_url, service, method, content_type, g_bytes_get_size (body));
+
+  soup_session_send_async (self->session, data->msg, G_PRIORITY_DEFAULT,
+                           data->call_cancellable, on_sent, g_steal_pointer (&task));
+}
+
+GBytes *
+embers_connect_client_call_finish (EmbersConnectClient  *self,
+                                   GAsyncResult         *result,
+                                   GError              **error)
+{
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_async_result_is_tagged (result, embers_connect_client_call_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+ProtobufCMessage *
+embers_connect_unpack (const ProtobufCMessageDescriptor *descriptor,
+                       GBytes                           *bytes,
+                       const char                       *what,
+                       GError                          **error)
+{
+  ProtobufCMessage *message;
+  gsize len = 0;
+  const guint8 *data;
+
+  g_return_val_if_fail (descriptor != NULL, NULL);
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &len);
+  message = protobuf_c_message_unpack (descriptor, NULL, len, data);
+  if (message == NULL)
+    g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                 _("The server's answer to %s could not be decoded (%" G_GSIZE_FORMAT " bytes of %s); "
+                   "it may be cut short or come from an incompatible server"),
+                 what ? what : descriptor->name, len, descriptor->name);
+
+  return message;
+}
