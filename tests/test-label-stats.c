@@ -1,0 +1,188 @@
+/* test-label-stats.c: totals, maxima, histograms and top N per label value
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "embers-label-stats.h"
+
+static EmbersSeries *
+series_new (const char   *region,
+            const char   *pod,
+            const gint64 *ts,
+            const double *vs,
+            guint         n)
+{
+  EmbersSeries *s = embers_series_new ();
+
+  g_strfreev (s->label_names);
+  g_strfreev (s->label_values);
+  s->label_names = g_strdupv ((char *[]) { (char *)"region", (char *)"pod", NULL });
+  s->label_values = g_strdupv ((char *[]) { (char *)region, (char *)pod, NULL });
+  s->n_points = n;
+  s->timestamps = g_memdup2 (ts, sizeof (gint64) * n);
+  s->values = g_memdup2 (vs, sizeof (double) * n);
+
+  return s;
+}
+
+static void
+test_stats_empty (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
+  EmbersLabelValueStats *rest = NULL;
+  g_autoptr(GPtrArray) top = embers_label_stats_top (stats, 5, &rest);
+
+  g_assert_cmpuint (stats->len, ==, 0);
+  g_assert_cmpuint (top->len, ==, 0);
+  g_assert_null (rest);
+
+  /* A series with no points */
+  g_ptr_array_add (series, series_new ("eu", "a", NULL, NULL, 0));
+  g_clear_pointer (&stats, g_ptr_array_unref);
+  stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
+  g_assert_cmpuint (stats->len, ==, 1);
+  g_assert_cmpfloat (((EmbersLabelValueStats *)stats->pdata[0])->total, ==, 0);
+  g_assert_cmpfloat (((EmbersLabelValueStats *)stats->pdata[0])->share, ==, 0);
+  g_assert_cmpfloat (((EmbersLabelValueStats *)stats->pdata[0])->mean, ==, 0);
+}
+
+static void
+test_stats_gaps (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = NULL;
+  EmbersLabelValueStats *eu, *us;
+
+  /* eu: two pods, merged; steps of 15 s over [0, 60 s] = 5 steps */
+  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 0, 30000 }, (double[]) { 4, 20 }, 2));
+  g_ptr_array_add (series, series_new ("eu", "b", (gint64[]) { 0 }, (double[]) { 6 }, 1));
+  /* us: one point */
+  g_ptr_array_add (series, series_new ("us", "c", (gint64[]) { 45000 }, (double[]) { 70 }, 1));
+
+  stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
+  g_assert_cmpuint (stats->len, ==, 2);
+
+  /* sorted by total: us (70) before eu (30) */
+  us = g_ptr_array_index (stats, 0);
+  eu = g_ptr_array_index (stats, 1);
+  g_assert_cmpstr (us->value, ==, "us");
+  g_assert_cmpstr (eu->value, ==, "eu");
+
+  g_assert_cmpfloat (eu->total, ==, 30);
+  g_assert_cmpuint (eu->series->n_points, ==, 2);
+  g_assert_cmpfloat (eu->series->values[0], ==, 10);
+  g_assert_cmpfloat (eu->max, ==, 20);
+  g_assert_cmpint (eu->max_time_ms, ==, 30000);
+  g_assert_cmpuint (eu->n_steps, ==, 5);
+  /* steps [10, 0, 20, 0, 0]: mean 6, variance 64 */
+  g_assert_cmpfloat_with_epsilon (eu->mean, 6.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (eu->stddev, 8.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (eu->share, 0.3, 1e-9);
+
+  g_assert_cmpfloat (us->total, ==, 70);
+  g_assert_cmpfloat (us->max, ==, 70);
+  g_assert_cmpfloat_with_epsilon (us->mean, 14.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (us->share, 0.7, 1e-9);
+
+  /* Sorting */
+  embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_VALUE, FALSE);
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "eu");
+  embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_STDDEV, TRUE);
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "us");
+  embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_MAX, FALSE);
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "eu");
+
+  /* Top 1 plus the rest */
+  embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_TOTAL, TRUE);
+  {
+    EmbersLabelValueStats *rest = NULL;
+    g_autoptr(GPtrArray) top = embers_label_stats_top (stats, 1, &rest);
+
+    g_assert_cmpuint (top->len, ==, 1);
+    g_assert_cmpstr (((EmbersLabelValueStats *)top->pdata[0])->value, ==, "us");
+    g_assert_nonnull (rest);
+    g_assert_cmpfloat (rest->total, ==, 30);
+    g_assert_cmpfloat_with_epsilon (rest->share, 0.3, 1e-9);
+    embers_label_value_stats_free (rest);
+  }
+}
+
+static void
+test_stats_one_point_no_range (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = NULL;
+  EmbersLabelValueStats *s;
+
+  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 15000 }, (double[]) { 5 }, 1));
+  stats = embers_label_stats_compute (series, "region", 0, 0, 15);
+  s = g_ptr_array_index (stats, 0);
+  g_assert_cmpuint (s->n_steps, ==, 1);
+  g_assert_cmpfloat (s->mean, ==, 5);
+  g_assert_cmpfloat (s->stddev, ==, 0);
+  g_assert_cmpfloat (s->share, ==, 1);
+
+  /* A label the series lack groups under "" */
+  g_clear_pointer (&stats, g_ptr_array_unref);
+  stats = embers_label_stats_compute (series, "version", 0, 0, 15);
+  g_assert_cmpuint (stats->len, ==, 1);
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "");
+}
+
+static void
+test_histogram (void)
+{
+  double lo, hi;
+  g_autofree guint *empty = embers_histogram_compute (NULL, 0, 4, &lo, &hi);
+  g_autofree guint *equal = embers_histogram_compute ((double[]) { 3, 3, 3 }, 3, 4, &lo, &hi);
+  g_autofree guint *spread = NULL;
+
+  g_assert_cmpuint (empty[0] + empty[1] + empty[2] + empty[3], ==, 0);
+  g_assert_cmpuint (equal[0], ==, 3);
+  g_assert_cmpuint (equal[1] + equal[2] + equal[3], ==, 0);
+  g_assert_cmpfloat (lo, ==, 3);
+  g_assert_cmpfloat (hi, ==, 3);
+
+  /* [0, 10] in 4 bins of 2.5: 0,1,2 | 3 | 5,7 | 9,10 */
+  spread = embers_histogram_compute ((double[]) { 0, 1, 2, 3, 5, 7, 9, 10 }, 8, 4, &lo, &hi);
+  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpfloat (hi, ==, 10);
+  g_assert_cmpuint (spread[0], ==, 3);
+  g_assert_cmpuint (spread[1], ==, 1);
+  g_assert_cmpuint (spread[2], ==, 2);
+  g_assert_cmpuint (spread[3], ==, 2);
+}
+
+static void
+test_series_steps (void)
+{
+  g_autoptr(EmbersSeries) s = series_new ("eu", "a", (gint64[]) { 30000, 45000, 120000 }, (double[]) { 1, 2, 3 }, 3);
+  g_autofree double *steps = NULL;
+  guint n;
+
+  /* start not on a boundary: the first step is the one containing it */
+  steps = embers_series_steps (s, 20000, 60000, 15, &n);
+  g_assert_cmpuint (n, ==, 4);   /* 15 s, 30 s, 45 s, 60 s */
+  g_assert_cmpfloat (steps[0], ==, 0);
+  g_assert_cmpfloat (steps[1], ==, 1);
+  g_assert_cmpfloat (steps[2], ==, 2);
+  g_assert_cmpfloat (steps[3], ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/label-stats/empty", test_stats_empty);
+  g_test_add_func ("/embers/label-stats/gaps", test_stats_gaps);
+  g_test_add_func ("/embers/label-stats/one-point-no-range", test_stats_one_point_no_range);
+  g_test_add_func ("/embers/label-stats/histogram", test_histogram);
+  g_test_add_func ("/embers/label-stats/series-steps", test_series_steps);
+
+  return g_test_run ();
+}
