@@ -14,6 +14,7 @@
 #include "embers-diff.h"
 #include "embers-format.h"
 #include "embers-profile.h"
+#include "embers-render.h"
 #include "embers-top.h"
 
 static const char * const cli_flags[] = { "--top", "--export", "--sample-type", "--diff" };
@@ -121,8 +122,7 @@ export_profile (EmbersProfile *profile,
     case EMBERS_FORMAT_PNG:
     case EMBERS_FORMAT_SVG:
     case EMBERS_FORMAT_PDF:
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED, _("Image export is not available yet"));
-      return FALSE;
+      return embers_render_export (profile, sample_type, NULL, path, error);
 
     case EMBERS_FORMAT_PPROF:
     case EMBERS_FORMAT_FOLDED:
