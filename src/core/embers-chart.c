@@ -1,0 +1,975 @@
+/* embers-chart.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <pango/pangocairo.h>
+
+#include "embers-chart.h"
+#include "embers-units.h"
+
+#define CHAR_WIDTH   7.0   /* estimate for the 9 pt UI font, for margins */
+#define LABEL_HEIGHT 16.0
+#define HIT_RADIUS   14.0
+
+struct _EmbersChart
+{
+  gatomicrefcount  ref_count;
+  EmbersChartKind  kind;
+  char            *unit;
+
+  /* Lines */
+  GPtrArray       *series;      /* EmbersSeries */
+  char            *label_name;
+  gint64           start_ms;
+  gint64           end_ms;
+
+  /* Bars / histogram */
+  GStrv            bar_labels;
+  double          *bar_values;
+  guint            n_bars;
+  double           hist_lo;
+  double           hist_hi;
+
+  int              highlight;
+  guint            hover_series;
+  guint            hover_index;
+  gboolean         has_selection;
+  gint64           sel_from;
+  gint64           sel_to;
+
+  /* Geometry */
+  double           width;
+  double           height;
+  double           px, py, pw, ph;
+  double           y_max;
+  GArray          *x_ticks;     /* EmbersChartTick */
+  GArray          *y_ticks;
+  gboolean         dirty;
+};
+
+static void
+clear_tick (gpointer data)
+{
+  g_free (((EmbersChartTick *)data)->label);
+}
+
+void
+embers_chart_style_init (EmbersChartStyle *style,
+                         gboolean          dark)
+{
+  double fg = dark ? 1.0 : 0.0;
+
+  memset (style, 0, sizeof *style);
+  style->fg[0] = style->fg[1] = style->fg[2] = fg;
+  style->fg[3] = 0.8;
+  style->grid[0] = style->grid[1] = style->grid[2] = fg;
+  style->grid[3] = 0.12;
+  /* GNOME accent blue */
+  style->selection[0] = 0.21;
+  style->selection[1] = 0.52;
+  style->selection[2] = 0.89;
+  style->selection[3] = 0.22;
+  style->accent[0] = 0.21;
+  style->accent[1] = 0.52;
+  style->accent[2] = 0.89;
+  style->accent[3] = 1.0;
+  style->font = "Sans 9";
+  style->dark = dark;
+}
+
+void
+embers_chart_series_color (guint   index,
+                           double  rgba[4])
+{
+  /* Okabe–Ito: distinguishable with the common colour vision deficiencies */
+  static const guint8 palette[][3] = {
+    {   0, 114, 178 },
+    { 230, 159,   0 },
+    {   0, 158, 115 },
+    { 204, 121, 167 },
+    {  86, 180, 233 },
+    { 213,  94,   0 },
+    { 240, 228,  66 },
+    { 120, 120, 120 },
+  };
+  const guint8 *c = palette[index % G_N_ELEMENTS (palette)];
+
+  rgba[0] = c[0] / 255.0;
+  rgba[1] = c[1] / 255.0;
+  rgba[2] = c[2] / 255.0;
+  rgba[3] = 1.0;
+}
+
+EmbersChart *
+embers_chart_new (EmbersChartKind kind)
+{
+  EmbersChart *self = g_new0 (EmbersChart, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->kind = kind;
+  self->series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  self->x_ticks = g_array_new (FALSE, FALSE, sizeof (EmbersChartTick));
+  self->y_ticks = g_array_new (FALSE, FALSE, sizeof (EmbersChartTick));
+  g_array_set_clear_func (self->x_ticks, clear_tick);
+  g_array_set_clear_func (self->y_ticks, clear_tick);
+  self->highlight = -1;
+  self->hover_series = G_MAXUINT;
+  self->dirty = TRUE;
+
+  return self;
+}
+
+EmbersChart *
+embers_chart_ref (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+embers_chart_unref (EmbersChart *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_free (self->unit);
+  g_ptr_array_unref (self->series);
+  g_free (self->label_name);
+  g_strfreev (self->bar_labels);
+  g_free (self->bar_values);
+  g_array_unref (self->x_ticks);
+  g_array_unref (self->y_ticks);
+  g_free (self);
+}
+
+EmbersChartKind
+embers_chart_get_kind (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, EMBERS_CHART_KIND_LINES);
+
+  return self->kind;
+}
+
+void
+embers_chart_set_unit (EmbersChart *self,
+                       const char  *unit)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->unit);
+  self->unit = g_strdup (unit);
+  self->dirty = TRUE;
+}
+
+void
+embers_chart_set_series (EmbersChart *self,
+                         GPtrArray   *series,
+                         const char  *label_name)
+{
+  g_return_if_fail (self != NULL);
+
+  g_ptr_array_set_size (self->series, 0);
+  for (guint i = 0; series && i < series->len; i++)
+    g_ptr_array_add (self->series, embers_series_copy (g_ptr_array_index (series, i)));
+  g_free (self->label_name);
+  self->label_name = g_strdup (label_name);
+  self->hover_series = G_MAXUINT;
+  self->dirty = TRUE;
+
+  /* Without an explicit range, cover the points */
+  if (self->start_ms == 0 && self->end_ms == 0)
+    {
+      gint64 lo = G_MAXINT64, hi = G_MININT64;
+
+      for (guint i = 0; i < self->series->len; i++)
+        {
+          const EmbersSeries *s = g_ptr_array_index (self->series, i);
+
+          for (guint k = 0; k < s->n_points; k++)
+            {
+              lo = MIN (lo, s->timestamps[k]);
+              hi = MAX (hi, s->timestamps[k]);
+            }
+        }
+      if (lo <= hi)
+        {
+          self->start_ms = lo;
+          self->end_ms = hi > lo ? hi : lo + 1000;
+        }
+    }
+}
+
+void
+embers_chart_set_time_range (EmbersChart *self,
+                             gint64       start_ms,
+                             gint64       end_ms)
+{
+  g_return_if_fail (self != NULL);
+
+  self->start_ms = start_ms;
+  self->end_ms = MAX (end_ms, start_ms + 1);
+  self->dirty = TRUE;
+}
+
+void
+embers_chart_set_bars (EmbersChart        *self,
+                       const char * const *labels,
+                       const double       *values,
+                       guint               n)
+{
+  g_return_if_fail (self != NULL);
+
+  g_strfreev (self->bar_labels);
+  g_free (self->bar_values);
+  self->bar_labels = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    self->bar_labels[i] = g_strdup (labels && labels[i] ? labels[i] : "");
+  self->bar_values = g_memdup2 (values, sizeof (double) * MAX (n, 1u));
+  self->n_bars = n;
+  self->hover_series = G_MAXUINT;
+  self->dirty = TRUE;
+}
+
+void
+embers_chart_set_histogram (EmbersChart *self,
+                            const guint *counts,
+                            guint        n_bins,
+                            double       lo,
+                            double       hi)
+{
+  g_autofree double *values = g_new0 (double, MAX (n_bins, 1u));
+
+  g_return_if_fail (self != NULL);
+
+  for (guint i = 0; i < n_bins; i++)
+    values[i] = counts[i];
+  embers_chart_set_bars (self, NULL, values, n_bins);
+  self->hist_lo = lo;
+  self->hist_hi = hi;
+}
+
+guint
+embers_chart_get_n_series (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->kind == EMBERS_CHART_KIND_LINES ? self->series->len : self->n_bars;
+}
+
+void
+embers_chart_set_highlight (EmbersChart *self,
+                            int          series)
+{
+  g_return_if_fail (self != NULL);
+
+  self->highlight = series;
+}
+
+void
+embers_chart_set_size (EmbersChart *self,
+                       double       width,
+                       double       height)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->width != width || self->height != height)
+    {
+      self->width = width;
+      self->height = height;
+      self->dirty = TRUE;
+    }
+}
+
+double
+embers_chart_nice_step (double range,
+                        guint  max_ticks)
+{
+  double raw, magnitude, residual;
+
+  if (!(range > 0) || max_ticks == 0)
+    return 1.0;
+
+  raw = range / max_ticks;
+  magnitude = pow (10.0, floor (log10 (raw)));
+  residual = raw / magnitude;
+
+  if (residual > 5.0)
+    return 10.0 * magnitude;
+  if (residual > 2.0)
+    return 5.0 * magnitude;
+  if (residual > 1.0)
+    return 2.0 * magnitude;
+  return magnitude;
+}
+
+gint64
+embers_chart_nice_time_step (gint64 range_ms,
+                             guint  max_ticks)
+{
+  static const gint64 steps[] = {
+    1000, 5000, 15000, 30000,
+    60000, 5 * 60000, 15 * 60000, 30 * 60000,
+    3600000, 3 * 3600000, 6 * 3600000, 12 * 3600000,
+    86400000, 2 * 86400000, 7 * 86400000, 30LL * 86400000,
+  };
+
+  if (max_ticks == 0)
+    max_ticks = 1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (range_ms / steps[i] <= (gint64)max_ticks)
+      return steps[i];
+
+  return steps[G_N_ELEMENTS (steps) - 1] * ((range_ms / max_ticks) / steps[G_N_ELEMENTS (steps) - 1] + 1);
+}
+
+static char *
+format_number (EmbersChart *self,
+               double       value)
+{
+  return embers_format_value ((gint64)llround (value), self->unit);
+}
+
+static char *
+format_time (gint64 time_ms,
+             gint64 step_ms)
+{
+  g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (time_ms / 1000);
+  g_autoptr(GDateTime) local = utc ? g_date_time_to_local (utc) : NULL;
+
+  if (local == NULL)
+    return g_strdup ("?");
+  if (step_ms >= 86400000)
+    /* Translators: a short date on a chart axis, see g_date_time_format() */
+    return g_date_time_format (local, _("%b %d"));
+  if (step_ms < 60000)
+    return g_date_time_format (local, "%H:%M:%S");
+  return g_date_time_format (local, "%H:%M");
+}
+
+static double
+data_max (EmbersChart *self)
+{
+  double max = 0.0;
+
+  if (self->kind == EMBERS_CHART_KIND_LINES)
+    {
+      for (guint i = 0; i < self->series->len; i++)
+        {
+          const EmbersSeries *s = g_ptr_array_index (self->series, i);
+
+          for (guint k = 0; k < s->n_points; k++)
+            if (s->timestamps[k] >= self->start_ms && s->timestamps[k] <= self->end_ms)
+              max = MAX (max, s->values[k]);
+        }
+    }
+  else
+    {
+      for (guint i = 0; i < self->n_bars; i++)
+        max = MAX (max, self->bar_values[i]);
+    }
+
+  return max;
+}
+
+static void
+add_tick (GArray *ticks,
+          double  value,
+          char   *label)
+{
+  EmbersChartTick tick = { value, label };
+
+  g_array_append_val (ticks, tick);
+}
+
+static void
+ensure_layout (EmbersChart *self)
+{
+  double max, step, label_chars = 4;
+  guint n_y;
+
+  if (!self->dirty)
+    return;
+  self->dirty = FALSE;
+
+  g_array_set_size (self->x_ticks, 0);
+  g_array_set_size (self->y_ticks, 0);
+
+  /* Value axis: about one tick per 40 px */
+  max = data_max (self);
+  n_y = (guint)CLAMP (self->height / 40.0, 2, 6);
+  if (self->kind == EMBERS_CHART_KIND_HISTOGRAM)
+    step = MAX (1.0, embers_chart_nice_step (max, n_y));
+  else
+    step = embers_chart_nice_step (max > 0 ? max : 1.0, n_y);
+  self->y_max = max > 0 ? ceil (max / step) * step : step * n_y;
+
+  if (self->kind != EMBERS_CHART_KIND_BARS)
+    {
+      for (double v = 0; v <= self->y_max + step / 2; v += step)
+        {
+          char *label = self->kind == EMBERS_CHART_KIND_HISTOGRAM
+                        ? g_strdup_printf ("%.0f", v) : format_number (self, v);
+
+          label_chars = MAX (label_chars, g_utf8_strlen (label, -1));
+          add_tick (self->y_ticks, v, label);
+        }
+    }
+  else
+    {
+      /* Category labels on the left, at most 18 characters */
+      for (guint i = 0; i < self->n_bars; i++)
+        label_chars = MAX (label_chars, MIN (18, g_utf8_strlen (self->bar_labels[i], -1)));
+    }
+
+  self->px = 6 + label_chars * CHAR_WIDTH + 6;
+  self->py = 6;
+  self->pw = MAX (1.0, self->width - self->px - 10);
+  self->ph = MAX (1.0, self->height - self->py - (self->kind == EMBERS_CHART_KIND_BARS ? 6 : LABEL_HEIGHT + 6));
+
+  if (self->kind == EMBERS_CHART_KIND_LINES)
+    {
+      gint64 range = MAX ((gint64)1, self->end_ms - self->start_ms);
+      guint max_ticks = (guint)CLAMP (self->pw / 90.0, 2, 10);
+      gint64 tstep = embers_chart_nice_time_step (range, max_ticks);
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+      gint64 offset = g_date_time_get_utc_offset (now) / 1000;
+      gint64 t;
+
+      /* Ticks on local round times */
+      t = ((self->start_ms + offset) / tstep) * tstep - offset;
+      if (t < self->start_ms)
+        t += tstep;
+      for (; t <= self->end_ms; t += tstep)
+        add_tick (self->x_ticks, (double)t, format_time (t, tstep));
+    }
+  else if (self->kind == EMBERS_CHART_KIND_HISTOGRAM && self->n_bars > 0)
+    {
+      double w = (self->hist_hi - self->hist_lo) / self->n_bars;
+      guint every = MAX (1u, (guint)ceil (self->n_bars / MAX (1.0, self->pw / 80.0)));
+
+      for (guint i = 0; i <= self->n_bars; i += every)
+        add_tick (self->x_ticks, self->hist_lo + w * i, format_number (self, self->hist_lo + w * i));
+    }
+}
+
+void
+embers_chart_get_plot_area (EmbersChart *self,
+                            double      *x,
+                            double      *y,
+                            double      *width,
+                            double      *height)
+{
+  g_return_if_fail (self != NULL);
+
+  ensure_layout (self);
+  if (x) *x = self->px;
+  if (y) *y = self->py;
+  if (width) *width = self->pw;
+  if (height) *height = self->ph;
+}
+
+double
+embers_chart_get_y_max (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  ensure_layout (self);
+  return self->y_max;
+}
+
+double
+embers_chart_x_for_time (EmbersChart *self,
+                         gint64       time_ms)
+{
+  double range;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  ensure_layout (self);
+  range = MAX (1.0, (double)(self->end_ms - self->start_ms));
+  return self->px + (double)(time_ms - self->start_ms) / range * self->pw;
+}
+
+gint64
+embers_chart_time_for_x (EmbersChart *self,
+                         double       x)
+{
+  double f;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  ensure_layout (self);
+  f = CLAMP ((x - self->px) / self->pw, 0.0, 1.0);
+  return self->start_ms + (gint64)llround (f * (double)(self->end_ms - self->start_ms));
+}
+
+double
+embers_chart_y_for_value (EmbersChart *self,
+                          double       value)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  ensure_layout (self);
+  if (self->y_max <= 0)
+    return self->py + self->ph;
+  return self->py + self->ph - value / self->y_max * self->ph;
+}
+
+const EmbersChartTick *
+embers_chart_get_x_ticks (EmbersChart *self,
+                          guint       *n)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  ensure_layout (self);
+  *n = self->x_ticks->len;
+  return (const EmbersChartTick *)(gpointer)self->x_ticks->data;
+}
+
+const EmbersChartTick *
+embers_chart_get_y_ticks (EmbersChart *self,
+                          guint       *n)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  ensure_layout (self);
+  *n = self->y_ticks->len;
+  return (const EmbersChartTick *)(gpointer)self->y_ticks->data;
+}
+
+/* Bars: horizontal rows; histogram: vertical columns */
+static void
+bar_rect (EmbersChart *self,
+          guint        i,
+          double      *x,
+          double      *y,
+          double      *w,
+          double      *h)
+{
+  if (self->kind == EMBERS_CHART_KIND_BARS)
+    {
+      double row = self->ph / MAX (1u, self->n_bars);
+
+      *x = self->px;
+      *y = self->py + row * i + row * 0.15;
+      *h = row * 0.7;
+      *w = self->y_max > 0 ? self->bar_values[i] / self->y_max * self->pw : 0;
+    }
+  else
+    {
+      double col = self->pw / MAX (1u, self->n_bars);
+
+      *x = self->px + col * i + 1;
+      *w = MAX (1.0, col - 2);
+      *y = embers_chart_y_for_value (self, self->bar_values[i]);
+      *h = self->py + self->ph - *y;
+    }
+}
+
+gboolean
+embers_chart_hit (EmbersChart *self,
+                  double       x,
+                  double       y,
+                  guint       *series,
+                  guint       *index)
+{
+  double best = HIT_RADIUS;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  ensure_layout (self);
+
+  if (self->kind != EMBERS_CHART_KIND_LINES)
+    {
+      for (guint i = 0; i < self->n_bars; i++)
+        {
+          double bx, by, bw, bh;
+
+          bar_rect (self, i, &bx, &by, &bw, &bh);
+          if (self->kind == EMBERS_CHART_KIND_BARS)
+            {
+              double row = self->ph / MAX (1u, self->n_bars);
+
+              if (y >= self->py + row * i && y < self->py + row * (i + 1) && x >= 0 && x <= self->width)
+                found = TRUE;
+            }
+          else if (x >= bx - 1 && x < bx + bw + 1 && y >= self->py && y <= self->py + self->ph)
+            found = TRUE;
+
+          if (found)
+            {
+              if (series) *series = 0;
+              if (index) *index = i;
+              return TRUE;
+            }
+        }
+      return FALSE;
+    }
+
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      const EmbersSeries *s = g_ptr_array_index (self->series, i);
+
+      for (guint k = 0; k < s->n_points; k++)
+        {
+          double dx = embers_chart_x_for_time (self, s->timestamps[k]) - x;
+          double dy = embers_chart_y_for_value (self, s->values[k]) - y;
+          /* Time matters more than value: a column under the pointer */
+          double d = sqrt (dx * dx * 4 + dy * dy * 0.25);
+
+          if (fabs (dx) <= HIT_RADIUS && d < best)
+            {
+              best = d;
+              if (series) *series = i;
+              if (index) *index = k;
+              found = TRUE;
+            }
+        }
+    }
+
+  return found;
+}
+
+static const char *
+series_name (EmbersChart        *self,
+             const EmbersSeries *s)
+{
+  const char *value = NULL;
+
+  if (self->label_name)
+    value = embers_series_get_label (s, self->label_name);
+  if (value == NULL && s->label_values && s->label_values[0])
+    value = s->label_values[0];
+  if (value == NULL || value[0] == '\0')
+    value = _("total");
+
+  return value;
+}
+
+char *
+embers_chart_describe (EmbersChart *self,
+                       guint        series,
+                       guint        index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->kind == EMBERS_CHART_KIND_LINES)
+    {
+      const EmbersSeries *s;
+      g_autofree char *value = NULL;
+      g_autoptr(GDateTime) utc = NULL;
+      g_autoptr(GDateTime) local = NULL;
+      g_autofree char *when = NULL;
+
+      if (series >= self->series->len)
+        return NULL;
+      s = g_ptr_array_index (self->series, series);
+      if (index >= s->n_points)
+        return NULL;
+
+      value = format_number (self, s->values[index]);
+      utc = g_date_time_new_from_unix_utc (s->timestamps[index] / 1000);
+      local = g_date_time_to_local (utc);
+      when = g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+      /* Translators: series name, value, time */
+      return g_strdup_printf (_("%s — %s at %s"), series_name (self, s), value, when);
+    }
+
+  if (index >= self->n_bars)
+    return NULL;
+
+  if (self->kind == EMBERS_CHART_KIND_BARS)
+    {
+      g_autofree char *value = format_number (self, self->bar_values[index]);
+
+      return g_strdup_printf (_("%s — %s"), self->bar_labels[index], value);
+    }
+  else
+    {
+      double w = (self->hist_hi - self->hist_lo) / MAX (1u, self->n_bars);
+      g_autofree char *lo = format_number (self, self->hist_lo + w * index);
+      g_autofree char *hi = format_number (self, self->hist_lo + w * (index + 1));
+      guint count = (guint)self->bar_values[index];
+
+      /* Translators: a histogram bin: from, to, how many steps fell in it */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s to %s: %u step", "%s to %s: %u steps", count),
+                              lo, hi, count);
+    }
+}
+
+char *
+embers_chart_accessible_text (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  ensure_layout (self);
+
+  switch (self->kind)
+    {
+    case EMBERS_CHART_KIND_LINES:
+      {
+        g_autofree char *max = format_number (self, data_max (self));
+
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Time series chart, %u series, highest value %s",
+                                             "Time series chart, %u series, highest value %s",
+                                             self->series->len),
+                                self->series->len, max);
+      }
+    case EMBERS_CHART_KIND_BARS:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Bar chart, %u bar", "Bar chart, %u bars", self->n_bars),
+                              self->n_bars);
+    case EMBERS_CHART_KIND_HISTOGRAM:
+    default:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Histogram, %u bin", "Histogram, %u bins", self->n_bars),
+                              self->n_bars);
+    }
+}
+
+void
+embers_chart_set_selection (EmbersChart *self,
+                            gint64       from_ms,
+                            gint64       to_ms)
+{
+  g_return_if_fail (self != NULL);
+
+  self->has_selection = TRUE;
+  self->sel_from = MIN (from_ms, to_ms);
+  self->sel_to = MAX (from_ms, to_ms);
+}
+
+gboolean
+embers_chart_get_selection (EmbersChart *self,
+                            gint64      *from_ms,
+                            gint64      *to_ms)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!self->has_selection)
+    return FALSE;
+  if (from_ms) *from_ms = self->sel_from;
+  if (to_ms) *to_ms = self->sel_to;
+  return TRUE;
+}
+
+void
+embers_chart_clear_selection (EmbersChart *self)
+{
+  g_return_if_fail (self != NULL);
+
+  self->has_selection = FALSE;
+}
+
+void
+embers_chart_set_hover (EmbersChart *self,
+                        guint        series,
+                        guint        index)
+{
+  g_return_if_fail (self != NULL);
+
+  self->hover_series = series;
+  self->hover_index = index;
+}
+
+static void
+set_rgba (cairo_t      *cr,
+          const double *c,
+          double        alpha_scale)
+{
+  cairo_set_source_rgba (cr, c[0], c[1], c[2], c[3] * alpha_scale);
+}
+
+static void
+draw_text (cairo_t     *cr,
+           PangoLayout *layout,
+           const char  *text,
+           double       x,
+           double       y,
+           double       max_width,
+           double       align)  /* 0 left, 0.5 centre, 1 right of x */
+{
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, max_width > 0 ? (int)(max_width * PANGO_SCALE) : -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, x - w * align, y - h / 2.0);
+  pango_cairo_show_layout (cr, layout);
+}
+
+void
+embers_chart_paint (EmbersChart            *self,
+                    cairo_t                *cr,
+                    const EmbersChartStyle *style)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  PangoFontDescription *font;
+  EmbersChartStyle fallback;
+  double rgba[4];
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (cr != NULL);
+
+  if (style == NULL)
+    {
+      embers_chart_style_init (&fallback, FALSE);
+      style = &fallback;
+    }
+
+  ensure_layout (self);
+
+  layout = pango_cairo_create_layout (cr);
+  font = pango_font_description_from_string (style->font ? style->font : "Sans 9");
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+
+  /* Grid and value labels */
+  for (guint i = 0; i < self->y_ticks->len; i++)
+    {
+      const EmbersChartTick *t = &g_array_index (self->y_ticks, EmbersChartTick, i);
+      double y = floor (embers_chart_y_for_value (self, t->value)) + 0.5;
+
+      set_rgba (cr, style->grid, 1.0);
+      cairo_move_to (cr, self->px, y);
+      cairo_line_to (cr, self->px + self->pw, y);
+      cairo_stroke (cr);
+      set_rgba (cr, style->fg, 1.0);
+      draw_text (cr, layout, t->label, self->px - 6, y, self->px - 8, 1.0);
+    }
+
+  /* Time or bin labels */
+  for (guint i = 0; i < self->x_ticks->len; i++)
+    {
+      const EmbersChartTick *t = &g_array_index (self->x_ticks, EmbersChartTick, i);
+      double x;
+
+      if (self->kind == EMBERS_CHART_KIND_LINES)
+        x = embers_chart_x_for_time (self, (gint64)t->value);
+      else
+        x = self->px + (t->value - self->hist_lo) / MAX (1e-12, self->hist_hi - self->hist_lo) * self->pw;
+      set_rgba (cr, style->grid, 1.0);
+      cairo_move_to (cr, floor (x) + 0.5, self->py + self->ph);
+      cairo_line_to (cr, floor (x) + 0.5, self->py + self->ph + 4);
+      cairo_stroke (cr);
+      set_rgba (cr, style->fg, 1.0);
+      draw_text (cr, layout, t->label, x, self->py + self->ph + 4 + LABEL_HEIGHT / 2, 0, 0.5);
+    }
+
+  if (self->kind == EMBERS_CHART_KIND_LINES)
+    {
+      if (self->has_selection)
+        {
+          double x1 = embers_chart_x_for_time (self, self->sel_from);
+          double x2 = embers_chart_x_for_time (self, self->sel_to);
+
+          set_rgba (cr, style->selection, 1.0);
+          cairo_rectangle (cr, x1, self->py, MAX (1.0, x2 - x1), self->ph);
+          cairo_fill (cr);
+        }
+
+      cairo_rectangle (cr, self->px, self->py - 2, self->pw, self->ph + 4);
+      cairo_clip (cr);
+      cairo_set_line_width (cr, 1.5);
+      cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+      for (guint i = 0; i < self->series->len; i++)
+        {
+          const EmbersSeries *s = g_ptr_array_index (self->series, i);
+          double alpha = self->highlight < 0 || (guint)self->highlight == i ? 1.0 : 0.25;
+
+          embers_chart_series_color (i, rgba);
+          cairo_set_source_rgba (cr, rgba[0], rgba[1], rgba[2], alpha);
+          for (guint k = 0; k < s->n_points; k++)
+            {
+              double x = embers_chart_x_for_time (self, s->timestamps[k]);
+              double y = embers_chart_y_for_value (self, s->values[k]);
+
+              if (k == 0)
+                cairo_move_to (cr, x, y);
+              else
+                cairo_line_to (cr, x, y);
+            }
+          cairo_stroke (cr);
+
+          /* Single points would be invisible as a line */
+          if (s->n_points == 1 || s->n_points * 6 < self->pw)
+            for (guint k = 0; k < s->n_points; k++)
+              {
+                cairo_arc (cr, embers_chart_x_for_time (self, s->timestamps[k]),
+                           embers_chart_y_for_value (self, s->values[k]), 2.0, 0, 2 * G_PI);
+                cairo_fill (cr);
+              }
+        }
+      cairo_reset_clip (cr);
+
+      if (self->hover_series < self->series->len)
+        {
+          const EmbersSeries *s = g_ptr_array_index (self->series, self->hover_series);
+
+          if (self->hover_index < s->n_points)
+            {
+              double x = embers_chart_x_for_time (self, s->timestamps[self->hover_index]);
+              double y = embers_chart_y_for_value (self, s->values[self->hover_index]);
+
+              set_rgba (cr, style->fg, 0.4);
+              cairo_set_line_width (cr, 1.0);
+              cairo_move_to (cr, floor (x) + 0.5, self->py);
+              cairo_line_to (cr, floor (x) + 0.5, self->py + self->ph);
+              cairo_stroke (cr);
+              set_rgba (cr, style->accent, 1.0);
+              cairo_arc (cr, x, y, 4.0, 0, 2 * G_PI);
+              cairo_fill (cr);
+            }
+        }
+    }
+  else
+    {
+      for (guint i = 0; i < self->n_bars; i++)
+        {
+          double x, y, w, h;
+          gboolean hovered = self->hover_series != G_MAXUINT && self->hover_index == i;
+          double alpha = self->highlight < 0 || (guint)self->highlight == i || hovered ? 1.0 : 0.35;
+
+          bar_rect (self, i, &x, &y, &w, &h);
+          if (self->kind == EMBERS_CHART_KIND_BARS)
+            embers_chart_series_color (i, rgba);
+          else
+            memcpy (rgba, style->accent, sizeof rgba);
+          cairo_set_source_rgba (cr, rgba[0], rgba[1], rgba[2], alpha * (hovered ? 1.0 : 0.85));
+          cairo_rectangle (cr, x, y, MAX (w, 1.0), h);
+          cairo_fill (cr);
+
+          if (self->kind == EMBERS_CHART_KIND_BARS)
+            {
+              g_autofree char *value = format_number (self, self->bar_values[i]);
+
+              set_rgba (cr, style->fg, 1.0);
+              draw_text (cr, layout, self->bar_labels[i], self->px - 6, y + h / 2, self->px - 10, 1.0);
+              if (w + 80 < self->pw)
+                draw_text (cr, layout, value, x + w + 4, y + h / 2, 0, 0.0);
+            }
+        }
+    }
+
+  /* Baseline */
+  set_rgba (cr, style->fg, 0.5);
+  cairo_set_line_width (cr, 1.0);
+  cairo_move_to (cr, self->px, floor (self->py + self->ph) + 0.5);
+  cairo_line_to (cr, self->px + self->pw, floor (self->py + self->ph) + 0.5);
+  cairo_stroke (cr);
+
+  cairo_restore (cr);
+}

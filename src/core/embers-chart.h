@@ -1,0 +1,143 @@
+/* embers-chart.h: display-free charts (time series, bars, histograms)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <cairo.h>
+#include <glib-object.h>
+
+#include "embers-source.h"
+
+G_BEGIN_DECLS
+
+/*
+ * EmbersChart computes the geometry of a small chart (plot area, axis ticks,
+ * point positions, hit testing, time <-> x) and paints it with cairo. The
+ * GTK widgets only forward sizes and pointer events; everything here is
+ * tested headless. Times are Unix ms.
+ */
+
+typedef enum
+{
+  EMBERS_CHART_KIND_LINES,      /* time series */
+  EMBERS_CHART_KIND_BARS,       /* one bar per category (totals, maxima) */
+  EMBERS_CHART_KIND_HISTOGRAM,  /* counts per value bin */
+} EmbersChartKind;
+
+typedef struct
+{
+  double value;
+  char  *label;
+} EmbersChartTick;
+
+typedef struct
+{
+  double fg[4];          /* text and axes */
+  double grid[4];
+  double selection[4];
+  double accent[4];      /* hover marker */
+  const char *font;      /* Pango font description, e.g. "Sans 9" */
+  gboolean dark;
+} EmbersChartStyle;
+
+void embers_chart_style_init (EmbersChartStyle *style,
+                              gboolean          dark);
+
+/* The colour of series i (a qualitative, colour-blind friendly palette) */
+void embers_chart_series_color (guint   index,
+                                double  rgba[4]);
+
+typedef struct _EmbersChart EmbersChart;
+
+EmbersChart *embers_chart_new               (EmbersChartKind   kind);
+EmbersChart *embers_chart_ref               (EmbersChart      *self);
+void         embers_chart_unref             (EmbersChart      *self);
+EmbersChartKind embers_chart_get_kind       (EmbersChart      *self);
+
+/* Data */
+void         embers_chart_set_unit          (EmbersChart      *self,
+                                             const char       *unit);
+void         embers_chart_set_series        (EmbersChart      *self,
+                                             GPtrArray        *series,  /* EmbersSeries, copied */
+                                             const char       *label_name);
+void         embers_chart_set_time_range    (EmbersChart      *self,
+                                             gint64            start_ms,
+                                             gint64            end_ms);
+void         embers_chart_set_bars          (EmbersChart      *self,
+                                             const char * const *labels,
+                                             const double     *values,
+                                             guint             n);
+void         embers_chart_set_histogram     (EmbersChart      *self,
+                                             const guint      *counts,
+                                             guint             n_bins,
+                                             double            lo,
+                                             double            hi);
+guint        embers_chart_get_n_series      (EmbersChart      *self);
+/* Highlights one series (others dimmed); -1 for none */
+void         embers_chart_set_highlight     (EmbersChart      *self,
+                                             int               series);
+
+/* Geometry */
+void         embers_chart_set_size          (EmbersChart      *self,
+                                             double            width,
+                                             double            height);
+void         embers_chart_get_plot_area     (EmbersChart      *self,
+                                             double           *x,
+                                             double           *y,
+                                             double           *width,
+                                             double           *height);
+double       embers_chart_get_y_max         (EmbersChart      *self);
+double       embers_chart_x_for_time        (EmbersChart      *self,
+                                             gint64            time_ms);
+gint64       embers_chart_time_for_x        (EmbersChart      *self,
+                                             double            x);
+double       embers_chart_y_for_value       (EmbersChart      *self,
+                                             double            value);
+/* Ticks, as computed for the current size (owned by the chart) */
+const EmbersChartTick *embers_chart_get_x_ticks (EmbersChart  *self,
+                                                 guint        *n);
+const EmbersChartTick *embers_chart_get_y_ticks (EmbersChart  *self,
+                                                 guint        *n);
+
+/* The nearest point (lines: by time, then by value) or bar under x, y.
+ * Returns FALSE when nothing is near. */
+gboolean     embers_chart_hit               (EmbersChart      *self,
+                                             double            x,
+                                             double            y,
+                                             guint            *series,
+                                             guint            *index);
+/* "eu — 12.3 ms at 14:05:00" style text for a hit */
+char        *embers_chart_describe          (EmbersChart      *self,
+                                             guint             series,
+                                             guint             index);
+/* A one-line summary for screen readers */
+char        *embers_chart_accessible_text   (EmbersChart      *self);
+
+/* Selection (lines only): a time range drawn shaded */
+void         embers_chart_set_selection     (EmbersChart      *self,
+                                             gint64            from_ms,
+                                             gint64            to_ms);
+gboolean     embers_chart_get_selection     (EmbersChart      *self,
+                                             gint64           *from_ms,
+                                             gint64           *to_ms);
+void         embers_chart_clear_selection   (EmbersChart      *self);
+/* Hover marker at a hit, or (guint)-1 to clear */
+void         embers_chart_set_hover         (EmbersChart      *self,
+                                             guint             series,
+                                             guint             index);
+
+void         embers_chart_paint             (EmbersChart            *self,
+                                             cairo_t                *cr,
+                                             const EmbersChartStyle *style);
+
+/* Nice axis helpers (exposed for tests) */
+double       embers_chart_nice_step         (double            range,
+                                             guint             max_ticks);
+gint64       embers_chart_nice_time_step    (gint64            range_ms,
+                                             guint             max_ticks);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersChart, embers_chart_unref)
+
+G_END_DECLS

@@ -1,0 +1,243 @@
+/* test-chart.c: chart geometry, ticks, hit testing and painting
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "embers-chart.h"
+
+static EmbersSeries *
+series_new (const char   *region,
+            const gint64 *ts,
+            const double *vs,
+            guint         n)
+{
+  EmbersSeries *s = embers_series_new ();
+
+  g_strfreev (s->label_names);
+  g_strfreev (s->label_values);
+  s->label_names = g_strdupv ((char *[]) { (char *)"region", NULL });
+  s->label_values = g_strdupv ((char *[]) { (char *)region, NULL });
+  s->n_points = n;
+  s->timestamps = g_memdup2 (ts, sizeof (gint64) * n);
+  s->values = g_memdup2 (vs, sizeof (double) * n);
+
+  return s;
+}
+
+static GPtrArray *
+two_series (void)
+{
+  GPtrArray *series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+
+  g_ptr_array_add (series, series_new ("eu", (gint64[]) { 0, 60000, 120000 },
+                                       (double[]) { 1e9, 3e9, 2e9 }, 3));
+  g_ptr_array_add (series, series_new ("us", (gint64[]) { 0, 60000, 120000 },
+                                       (double[]) { 5e8, 5e8, 7.5e9 }, 3));
+  return series;
+}
+
+static void
+test_chart_nice_steps (void)
+{
+  g_assert_cmpfloat (embers_chart_nice_step (10, 5), ==, 2);
+  g_assert_cmpfloat (embers_chart_nice_step (100, 4), ==, 50);
+  g_assert_cmpfloat (embers_chart_nice_step (7.5e9, 4), ==, 2e9);
+  g_assert_cmpfloat (embers_chart_nice_step (0, 4), ==, 1);
+  g_assert_cmpint (embers_chart_nice_time_step (3600000, 6), ==, 15 * 60000);
+  g_assert_cmpint (embers_chart_nice_time_step (60000, 4), ==, 15000);
+  g_assert_cmpint (embers_chart_nice_time_step (7 * 86400000LL, 7), ==, 86400000);
+}
+
+static void
+test_chart_lines_geometry (void)
+{
+  g_autoptr(GPtrArray) series = two_series ();
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  const EmbersChartTick *ticks;
+  double px, py, pw, ph;
+  guint n, s, i;
+
+  embers_chart_set_unit (chart, "nanoseconds");
+  embers_chart_set_series (chart, series, "region");
+  embers_chart_set_time_range (chart, 0, 120000);
+  embers_chart_set_size (chart, 600, 200);
+  embers_chart_get_plot_area (chart, &px, &py, &pw, &ph);
+
+  g_assert_cmpuint (embers_chart_get_n_series (chart), ==, 2);
+  g_assert_cmpfloat (px, >, 0);
+  g_assert_cmpfloat (px + pw, <=, 600);
+  g_assert_cmpfloat (py + ph, <=, 200);
+
+  /* The y axis covers the maximum on a nice boundary */
+  g_assert_cmpfloat (embers_chart_get_y_max (chart), >=, 7.5e9);
+  ticks = embers_chart_get_y_ticks (chart, &n);
+  g_assert_cmpuint (n, >=, 2);
+  g_assert_cmpfloat (ticks[0].value, ==, 0);
+  g_assert_cmpstr (ticks[0].label, ==, "0 ns");
+  g_assert_cmpfloat (ticks[n - 1].value, ==, embers_chart_get_y_max (chart));
+
+  /* Time <-> x both ways */
+  g_assert_cmpfloat_with_epsilon (embers_chart_x_for_time (chart, 0), px, 1e-9);
+  g_assert_cmpfloat_with_epsilon (embers_chart_x_for_time (chart, 120000), px + pw, 1e-9);
+  g_assert_cmpint (embers_chart_time_for_x (chart, px + pw / 2), ==, 60000);
+  g_assert_cmpint (embers_chart_time_for_x (chart, -50), ==, 0);
+  g_assert_cmpint (embers_chart_time_for_x (chart, 10000), ==, 120000);
+  g_assert_cmpfloat_with_epsilon (embers_chart_y_for_value (chart, 0), py + ph, 1e-9);
+
+  ticks = embers_chart_get_x_ticks (chart, &n);
+  g_assert_cmpuint (n, >=, 2);
+  for (guint k = 0; k < n; k++)
+    {
+      g_assert_cmpfloat (ticks[k].value, >=, 0);
+      g_assert_cmpfloat (ticks[k].value, <=, 120000);
+      g_assert_cmpuint (strlen (ticks[k].label), >, 0);
+    }
+
+  /* Hit testing picks the point under the pointer */
+  g_assert_true (embers_chart_hit (chart, embers_chart_x_for_time (chart, 120000),
+                                   embers_chart_y_for_value (chart, 7.5e9) + 2, &s, &i));
+  g_assert_cmpuint (s, ==, 1);
+  g_assert_cmpuint (i, ==, 2);
+  g_assert_true (embers_chart_hit (chart, embers_chart_x_for_time (chart, 60000) + 3,
+                                   embers_chart_y_for_value (chart, 3e9), &s, &i));
+  g_assert_cmpuint (s, ==, 0);
+  g_assert_cmpuint (i, ==, 1);
+  /* Far from every point in time: nothing */
+  g_assert_false (embers_chart_hit (chart, embers_chart_x_for_time (chart, 30000), py + ph / 2, &s, &i));
+
+  {
+    g_autofree char *text = embers_chart_describe (chart, 1, 2);
+    g_autofree char *a11y = embers_chart_accessible_text (chart);
+
+    g_assert_nonnull (strstr (text, "us — 7.50 s at "));
+    g_assert_nonnull (strstr (a11y, "2 series"));
+    g_assert_null (embers_chart_describe (chart, 5, 0));
+  }
+
+  /* Selection is normalized */
+  embers_chart_set_selection (chart, 90000, 30000);
+  {
+    gint64 from, to;
+
+    g_assert_true (embers_chart_get_selection (chart, &from, &to));
+    g_assert_cmpint (from, ==, 30000);
+    g_assert_cmpint (to, ==, 90000);
+    embers_chart_clear_selection (chart);
+    g_assert_false (embers_chart_get_selection (chart, &from, &to));
+  }
+}
+
+static void
+test_chart_bars_histogram (void)
+{
+  g_autoptr(EmbersChart) bars = embers_chart_new (EMBERS_CHART_KIND_BARS);
+  g_autoptr(EmbersChart) hist = embers_chart_new (EMBERS_CHART_KIND_HISTOGRAM);
+  const char *labels[] = { "eu-west-1", "us-east-1", "ap-south-1" };
+  double values[] = { 300, 100, 50 };
+  guint counts[] = { 5, 0, 2, 1 };
+  double px, py, pw, ph;
+  guint s, i;
+  const EmbersChartTick *ticks;
+  guint n;
+
+  embers_chart_set_unit (bars, "bytes");
+  embers_chart_set_bars (bars, labels, values, 3);
+  embers_chart_set_size (bars, 400, 90);
+  embers_chart_get_plot_area (bars, &px, &py, &pw, &ph);
+  /* Rows of 30 px: y = 45 is the second bar */
+  g_assert_true (embers_chart_hit (bars, px + 5, py + ph / 2, &s, &i));
+  g_assert_cmpuint (i, ==, 1);
+  {
+    g_autofree char *text = embers_chart_describe (bars, 0, 0);
+    g_assert_cmpstr (text, ==, "eu-west-1 — 300 B");
+  }
+
+  embers_chart_set_histogram (hist, counts, 4, 0, 100);
+  embers_chart_set_size (hist, 400, 200);
+  embers_chart_get_plot_area (hist, &px, &py, &pw, &ph);
+  g_assert_cmpfloat (embers_chart_get_y_max (hist), >=, 5);
+  g_assert_true (embers_chart_hit (hist, px + pw * 0.6, py + ph - 1, &s, &i));
+  g_assert_cmpuint (i, ==, 2);
+  ticks = embers_chart_get_x_ticks (hist, &n);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpfloat (ticks[4].value, ==, 100);
+  {
+    g_autofree char *text = embers_chart_describe (hist, 0, 0);
+    g_assert_cmpstr (text, ==, "0 to 25: 5 steps");
+  }
+}
+
+static void
+test_chart_paint (void)
+{
+  g_autoptr(GPtrArray) series = two_series ();
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 300, 120);
+  cairo_t *cr = cairo_create (surface);
+  EmbersChartStyle style;
+  guint8 *data;
+  int stride;
+  guint painted = 0;
+  double sel_x;
+
+  embers_chart_style_init (&style, FALSE);
+  embers_chart_set_series (chart, series, "region");
+  embers_chart_set_time_range (chart, 0, 120000);
+  embers_chart_set_size (chart, 300, 120);
+  embers_chart_set_selection (chart, 0, 30000);
+  embers_chart_set_hover (chart, 0, 1);
+  embers_chart_paint (chart, cr, &style);
+  cairo_surface_flush (surface);
+
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < 120; y++)
+    for (int x = 0; x < 300; x++)
+      if (data[y * stride + x * 4 + 3] != 0)
+        painted++;
+  g_assert_cmpuint (painted, >, 500);
+
+  /* The selection is shaded in the accent colour (blue dominates) */
+  sel_x = embers_chart_x_for_time (chart, 15000);
+  {
+    guint8 *px = data + 60 * stride + (int)sel_x * 4;   /* BGRA premultiplied */
+    g_assert_cmpuint (px[3], >, 0);
+    g_assert_cmpuint (px[0], >, px[2]);
+  }
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+
+  /* Empty charts paint without trouble */
+  {
+    g_autoptr(EmbersChart) empty = embers_chart_new (EMBERS_CHART_KIND_BARS);
+    cairo_surface_t *s2 = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 10, 10);
+    cairo_t *cr2 = cairo_create (s2);
+
+    embers_chart_set_size (empty, 10, 10);
+    embers_chart_paint (empty, cr2, NULL);
+    g_assert_false (embers_chart_hit (empty, 5, 5, NULL, NULL));
+    cairo_destroy (cr2);
+    cairo_surface_destroy (s2);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("TZ", "UTC", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/chart/nice-steps", test_chart_nice_steps);
+  g_test_add_func ("/embers/chart/lines-geometry", test_chart_lines_geometry);
+  g_test_add_func ("/embers/chart/bars-histogram", test_chart_bars_histogram);
+  g_test_add_func ("/embers/chart/paint", test_chart_paint);
+
+  return g_test_run ();
+}
