@@ -225,6 +225,18 @@ parse_base_url (const char  *url,
   return TRUE;
 }
 
+char *
+embers_connect_normalize_base_url (const char  *url,
+                                   GError     **error)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (!parse_base_url (url, &uri, NULL, NULL, error))
+    return NULL;
+
+  return g_uri_to_string (uri);
+}
+
 EmbersConnectClient *
 embers_connect_client_new (const char  *base_url,
                            GError     **error)

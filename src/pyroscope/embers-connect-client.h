@@ -46,6 +46,11 @@ G_DECLARE_FINAL_TYPE (EmbersConnectClient, embers_connect_client, EMBERS, CONNEC
 EmbersConnectClient  *embers_connect_client_new              (const char             *base_url,
                                                               GError                **error);
 
+/* scheme://host[:port][/prefix] without trailing slash, credentials,
+ * query or fragment; NULL with INVALID_ARGUMENT if it is not http(s). */
+char                 *embers_connect_normalize_base_url      (const char             *url,
+                                                              GError                **error);
+
 /* Normalised: scheme://host[:port][/prefix], no trailing slash, no
  * credentials, query or fragment. */
 const char           *embers_connect_client_get_base_url     (EmbersConnectClient    *self);

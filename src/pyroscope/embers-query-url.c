@@ -1,0 +1,578 @@
+/* embers-query-url.c: Pyroscope query URLs, and loading one headless
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "embers-connect-client.h"
+#include "embers-credentials.h"
+#include "embers-pyroscope-source.h"
+#include "embers-query-url.h"
+#include "embers-selector.h"
+
+/* Keyring lookups from the command line give up after this long. */
+#define KEYRING_TIMEOUT_MS 10000
+
+void
+embers_query_url_free (EmbersQueryUrl *self)
+{
+  if (self == NULL)
+    return;
+
+  g_free (self->base_url);
+  g_free (self->user);
+  if (self->password != NULL)
+    explicit_bzero (self->password, strlen (self->password));
+  g_free (self->password);
+  embers_query_free (self->query);
+  g_free (self);
+}
+
+gboolean
+embers_query_url_is_url (const char *text)
+{
+  return text != NULL &&
+         (g_ascii_strncasecmp (text, "http://", 7) == 0 ||
+          g_ascii_strncasecmp (text, "https://", 8) == 0);
+}
+
+G_GNUC_PRINTF (2, 3)
+static gboolean
+invalid (GError     **error,
+         const char  *format,
+         ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT, msg);
+  return FALSE;
+}
+
+static gboolean
+time_error (const char  *text,
+            GError     **error)
+{
+  return invalid (error,
+                  _("“%s” is not a time: use Unix seconds or milliseconds, RFC 3339 "
+                    "(2024-05-01T12:00:00Z), now, or now-1h (units ms, s, m, h, d, w)"),
+                  text);
+}
+
+static gboolean
+parse_relative (const char *p,
+                gint64     *out_ms)
+{
+  gint64 total = 0;
+
+  if (*p == '\0')
+    return FALSE;
+
+  while (*p != '\0')
+    {
+      guint64 n = 0;
+      gint64 unit;
+      const char *digits = p;
+
+      while (g_ascii_isdigit (*p))
+        {
+          n = n * 10 + (guint64) (*p - '0');
+          if (n > G_MAXINT32)
+            return FALSE;
+          p++;
+        }
+      if (p == digits)
+        return FALSE;
+
+      if (g_str_has_prefix (p, "ms"))
+        unit = 1, p += 2;
+      else if (*p == 's')
+        unit = 1000, p++;
+      else if (*p == 'm')
+        unit = 60 * 1000, p++;
+      else if (*p == 'h')
+        unit = 3600 * 1000, p++;
+      else if (*p == 'd')
+        unit = 24 * 3600 * 1000, p++;
+      else if (*p == 'w')
+        unit = (gint64) 7 * 24 * 3600 * 1000, p++;
+      else
+        return FALSE;
+
+      total += (gint64) n * unit;
+      if (total > (gint64) 1000 * 365 * 24 * 3600 * 1000)  /* a thousand years is plenty */
+        return FALSE;
+    }
+
+  *out_ms = total;
+  return TRUE;
+}
+
+gboolean
+embers_query_url_parse_time (const char  *text,
+                             gint64       now_ms,
+                             gint64      *out_ms,
+                             GError     **error)
+{
+  g_autofree char *t = NULL;
+  gboolean digits = TRUE;
+
+  g_return_val_if_fail (out_ms != NULL, FALSE);
+
+  if (text == NULL)
+    return time_error ("", error);
+
+  t = g_strstrip (g_strdup (text));
+  if (t[0] == '\0')
+    return time_error (text, error);
+
+  if (g_ascii_strncasecmp (t, "now", 3) == 0)
+    {
+      const char *rest = t + 3;
+      gint64 delta = 0;
+
+      if (*rest == '\0')
+        {
+          *out_ms = now_ms;
+          return TRUE;
+        }
+      if ((*rest != '-' && *rest != '+') || !parse_relative (rest + 1, &delta))
+        return time_error (text, error);
+
+      *out_ms = *rest == '-' ? now_ms - delta : now_ms + delta;
+      return TRUE;
+    }
+
+  for (const char *p = t; *p; p++)
+    if (!g_ascii_isdigit (*p))
+      digits = FALSE;
+
+  if (digits)
+    {
+      guint64 v;
+
+      if (strlen (t) > 19 || !g_ascii_string_to_unsigned (t, 10, 0, G_MAXINT64, &v, NULL))
+        return time_error (text, error);
+
+      /* Seconds until the year 5138, then ms, µs and ns. */
+      if (v < G_GUINT64_CONSTANT (100000000000))
+        *out_ms = (gint64) v * 1000;
+      else if (v < G_GUINT64_CONSTANT (100000000000000))
+        *out_ms = (gint64) v;
+      else if (v < G_GUINT64_CONSTANT (100000000000000000))
+        *out_ms = (gint64) (v / 1000);
+      else
+        *out_ms = (gint64) (v / 1000000);
+      return TRUE;
+    }
+
+  {
+    g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+    g_autoptr(GDateTime) dt = NULL;
+    g_autofree char *full = NULL;
+
+    /* A date alone is midnight UTC */
+    if (strlen (t) == 10 && t[4] == '-' && t[7] == '-')
+      full = g_strconcat (t, "T00:00:00Z", NULL);
+
+    dt = g_date_time_new_from_iso8601 (full ? full : t, utc);
+    if (dt == NULL)
+      return time_error (text, error);
+
+    *out_ms = g_date_time_to_unix (dt) * 1000 + g_date_time_get_microsecond (dt) / 1000;
+    return TRUE;
+  }
+}
+
+static const char * const ui_pages[] = {
+  "explore", "comparison", "comparison-diff", "tag-explorer", "single",
+};
+
+/* Drops a trailing Pyroscope UI page name from a path ("/explore") */
+static void
+strip_ui_page (GString *base)
+{
+  const char *scheme_end = strstr (base->str, "://");
+  const char *path = scheme_end ? strchr (scheme_end + 3, '/') : NULL;
+  const char *last;
+
+  while (base->len > 0 && base->str[base->len - 1] == '/')
+    g_string_truncate (base, base->len - 1);
+
+  if (path == NULL || (gsize) (path - base->str) >= base->len)
+    return;
+
+  last = strrchr (base->str, '/');
+  if (last == NULL || last < path)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ui_pages); i++)
+    {
+      if (g_str_equal (last + 1, ui_pages[i]))
+        {
+          g_string_truncate (base, last - base->str);
+          return;
+        }
+    }
+}
+
+static gboolean
+parse_query_param (const char   *text,
+                   char        **profile_type,
+                   char        **selector,
+                   GError      **error)
+{
+  g_autofree char *t = g_strstrip (g_strdup (text));
+  g_autofree char *type = NULL;
+  g_autoptr(EmbersProfileTypeInfo) info = NULL;
+  g_autoptr(EmbersSelector) parsed = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *brace = strchr (t, '{');
+
+  if (brace != NULL)
+    type = g_strstrip (g_strndup (t, brace - t));
+  else
+    type = g_strdup (t);
+
+  if (type[0] == '\0')
+    return invalid (error, _("The query “%s” has no profile type; it should look like "
+                             "process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name=\"api\"}"),
+                    text);
+
+  info = embers_profile_type_info_new (type);
+  if (info == NULL)
+    return invalid (error, _("“%s” is not a profile type: it should have five parts, "
+                             "name:sample_type:sample_unit:period_type:period_unit"),
+                    type);
+
+  if (brace != NULL)
+    {
+      parsed = embers_selector_parse (brace, NULL, &local_error);
+      if (parsed == NULL)
+        return invalid (error, _("The label selector “%s” is not valid: %s"), brace, local_error->message);
+    }
+  else
+    parsed = embers_selector_new ();
+
+  *profile_type = g_steal_pointer (&type);
+  *selector = embers_selector_to_string (parsed);
+  return TRUE;
+}
+
+EmbersQueryUrl *
+embers_query_url_parse (const char  *url,
+                        gint64       now_ms,
+                        GError     **error)
+{
+  g_autoptr(EmbersQueryUrl) self = NULL;
+  g_autoptr(GHashTable) params = NULL;
+  g_autoptr(GString) base = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *query_string = NULL;
+  g_autofree char *profile_type = NULL;
+  g_autofree char *selector = NULL;
+  const char *question;
+  const char *hash;
+  const char *value;
+  gint64 from_ms, until_ms;
+
+  if (url == NULL || !embers_query_url_is_url (url))
+    {
+      invalid (error, _("“%s” is not a query URL: it must start with http:// or https://"), url ? url : "");
+      return NULL;
+    }
+
+  question = strchr (url, '?');
+  if (question == NULL)
+    {
+      invalid (error, _("The URL “%s” has no query: add ?query=<profile type>{<labels>}&from=now-1h&until=now"), url);
+      return NULL;
+    }
+
+  hash = strchr (question, '#');
+  query_string = hash ? g_strndup (question + 1, hash - question - 1) : g_strdup (question + 1);
+  params = g_uri_parse_params (query_string, -1, "&", G_URI_PARAMS_WWW_FORM, &local_error);
+  if (params == NULL)
+    {
+      invalid (error, _("The URL's parameters cannot be read: %s"), local_error->message);
+      return NULL;
+    }
+
+  value = g_hash_table_lookup (params, "query");
+  if (value == NULL || value[0] == '\0')
+    {
+      invalid (error, _("The URL has no query parameter: add ?query=<profile type>{<labels>}"));
+      return NULL;
+    }
+  if (!parse_query_param (value, &profile_type, &selector, error))
+    return NULL;
+
+  value = g_hash_table_lookup (params, "from");
+  if (!embers_query_url_parse_time (value ? value : "now-1h", now_ms, &from_ms, error))
+    return NULL;
+  value = g_hash_table_lookup (params, "until");
+  if (!embers_query_url_parse_time (value ? value : "now", now_ms, &until_ms, error))
+    return NULL;
+  if (from_ms >= until_ms)
+    {
+      invalid (error, _("The time range is empty: from (%s) is not before until (%s)"),
+               (const char *) g_hash_table_lookup (params, "from") ?: "now-1h",
+               (const char *) g_hash_table_lookup (params, "until") ?: "now");
+      return NULL;
+    }
+
+  self = g_new0 (EmbersQueryUrl, 1);
+  self->query = embers_query_new (profile_type, selector, from_ms, until_ms);
+
+  value = g_hash_table_lookup (params, "max-nodes");
+  if (value == NULL)
+    value = g_hash_table_lookup (params, "maxNodes");
+  if (value != NULL)
+    {
+      guint64 n;
+
+      if (!g_ascii_string_to_unsigned (value, 10, 1, EMBERS_PYROSCOPE_MAX_MAX_NODES, &n, NULL))
+        {
+          invalid (error, _("max-nodes must be a whole number from 1 to %d, not “%s”"),
+                   EMBERS_PYROSCOPE_MAX_MAX_NODES, value);
+          return NULL;
+        }
+      self->query->max_nodes = (gint64) n;
+    }
+
+  /* The server part: scheme://[user:password@]host[:port][/prefix] */
+  base = g_string_new_len (url, question - url);
+  strip_ui_page (base);
+
+  uri = g_uri_parse (base->str, G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH, &local_error);
+  if (uri == NULL)
+    {
+      invalid (error, _("“%s” is not a valid server address: %s"), base->str, local_error->message);
+      return NULL;
+    }
+  self->user = g_strdup (g_uri_get_user (uri));
+  self->password = g_strdup (g_uri_get_password (uri));
+
+  self->base_url = embers_connect_normalize_base_url (base->str, error);
+  if (self->base_url == NULL)
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+char *
+embers_query_url_build (const char        *base_url,
+                        const EmbersQuery *query)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *escaped = NULL;
+  g_autoptr(GString) url = NULL;
+  gsize len;
+
+  g_return_val_if_fail (base_url != NULL, NULL);
+  g_return_val_if_fail (query != NULL, NULL);
+
+  url = g_string_new (base_url);
+  len = url->len;
+  while (len > 0 && url->str[len - 1] == '/')
+    g_string_truncate (url, --len);
+
+  text = g_strconcat (query->profile_type ? query->profile_type : "",
+                      query->label_selector && query->label_selector[0] ? query->label_selector : "{}",
+                      NULL);
+  escaped = g_uri_escape_string (text, NULL, FALSE);
+  g_string_append_printf (url, "/?query=%s", escaped);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      gint64 ms = i == 0 ? query->start_ms : query->end_ms;
+      const char *name = i == 0 ? "from" : "until";
+
+      /* Small numbers would read back as seconds: write those as RFC 3339. */
+      if (ms >= G_GINT64_CONSTANT (100000000000) && ms < G_GINT64_CONSTANT (100000000000000))
+        g_string_append_printf (url, "&%s=%" G_GINT64_FORMAT, name, ms);
+      else
+        {
+          g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (ms / 1000);
+          g_autoptr(GDateTime) exact = dt ? g_date_time_add (dt, (ms % 1000) * 1000) : NULL;
+          g_autofree char *iso = exact ? g_date_time_format_iso8601 (exact) : g_strdup ("now");
+          g_autofree char *iso_escaped = g_uri_escape_string (iso, NULL, FALSE);
+          g_string_append_printf (url, "&%s=%s", name, iso_escaped);
+        }
+    }
+
+  if (query->max_nodes > 0)
+    g_string_append_printf (url, "&max-nodes=%" G_GINT64_FORMAT, query->max_nodes);
+
+  return g_string_free (g_steal_pointer (&url), FALSE);
+}
+
+/* ---- headless loading ---------------------------------------------------- */
+
+typedef struct
+{
+  GAsyncResult *result;
+} Waiter;
+
+static void
+on_done (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Waiter *waiter = user_data;
+
+  waiter->result = g_object_ref (result);
+  g_main_context_wakeup (g_main_context_get_thread_default ());
+}
+
+static void
+wait_for (GMainContext *context,
+          Waiter       *waiter)
+{
+  while (waiter->result == NULL)
+    g_main_context_iteration (context, TRUE);
+}
+
+static gboolean
+on_keyring_timeout (gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_outer_cancelled (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+static EmbersCredentials *
+lookup_keyring (GMainContext  *context,
+                const char    *base_url,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  g_autoptr(GCancellable) lookup_cancellable = g_cancellable_new ();
+  g_autoptr(GSource) timeout = g_timeout_source_new (KEYRING_TIMEOUT_MS);
+  g_autoptr(GError) local_error = NULL;
+  Waiter waiter = { NULL };
+  EmbersCredentials *credentials;
+  gulong id = 0;
+
+  if (cancellable != NULL)
+    id = g_cancellable_connect (cancellable, G_CALLBACK (on_outer_cancelled),
+                                g_object_ref (lookup_cancellable), g_object_unref);
+
+  g_source_set_callback (timeout, on_keyring_timeout, lookup_cancellable, NULL);
+  g_source_attach (timeout, context);
+
+  embers_credentials_lookup_async (base_url, NULL, lookup_cancellable, on_done, &waiter);
+  wait_for (context, &waiter);
+
+  g_source_destroy (timeout);
+  if (cancellable != NULL)
+    g_cancellable_disconnect (cancellable, id);
+
+  credentials = embers_credentials_lookup_finish (waiter.result, &local_error);
+  g_object_unref (waiter.result);
+
+  if (local_error != NULL)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      /* The keyring took too long (a prompt nobody answers): go without. */
+      g_debug ("keyring: gave up: %s", local_error->message);
+    }
+
+  return credentials;
+}
+
+EmbersProfile *
+embers_pyroscope_load_query_url (const char    *url,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(EmbersQueryUrl) parsed = NULL;
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autoptr(EmbersCredentials) credentials = NULL;
+  g_autoptr(EmbersCredentials) env = NULL;
+  GError *local_error = NULL;
+  EmbersProfile *profile = NULL;
+  Waiter waiter = { NULL };
+
+  g_return_val_if_fail (url != NULL, NULL);
+
+  parsed = embers_query_url_parse (url, g_get_real_time () / 1000, error);
+  if (parsed == NULL)
+    return NULL;
+
+  g_main_context_push_thread_default (context);
+
+  client = embers_connect_client_new (parsed->base_url, &local_error);
+  if (client == NULL)
+    goto out;
+
+  env = embers_credentials_from_environment ();
+
+  if (parsed->user != NULL)
+    credentials = embers_credentials_new (EMBERS_AUTH_BASIC, parsed->user, parsed->password,
+                                          env ? env->tenant : NULL);
+  else if (env != NULL && env->kind != EMBERS_AUTH_NONE)
+    credentials = g_steal_pointer (&env);
+  else
+    {
+      credentials = lookup_keyring (context, parsed->base_url, cancellable, &local_error);
+      if (local_error != NULL)
+        goto out;
+      /* EMBERS_TENANT alone still applies, and wins over a stored tenant */
+      if (env != NULL && env->tenant != NULL)
+        {
+          if (credentials == NULL)
+            credentials = g_steal_pointer (&env);
+          else
+            {
+              g_free (credentials->tenant);
+              credentials->tenant = g_strdup (env->tenant);
+            }
+        }
+    }
+
+  if (credentials != NULL)
+    embers_credentials_apply (credentials, client);
+
+  source = embers_pyroscope_source_new (client);
+  embers_source_merge_profile (EMBERS_SOURCE (source), parsed->query, cancellable, on_done, &waiter);
+  wait_for (context, &waiter);
+
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), waiter.result, &local_error);
+  g_object_unref (waiter.result);
+
+out:
+  /* Let what the session still has queued settle before leaving the context. */
+  g_clear_object (&source);
+  g_clear_object (&client);
+  while (g_main_context_iteration (context, FALSE))
+    ;
+  g_main_context_pop_thread_default (context);
+
+  if (local_error != NULL)
+    g_propagate_error (error, local_error);
+
+  return profile;
+}

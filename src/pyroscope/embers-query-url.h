@@ -1,0 +1,58 @@
+/* embers-query-url.h: Pyroscope query URLs, and loading one headless
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   http(s)://HOST[/prefix]/?query=<profile-type-id>{<selector>}&from=<t>&until=<t>[&max-nodes=N]
+ *
+ * from/until: Unix seconds, ms, µs or ns (told apart by magnitude), RFC 3339
+ * (2024-05-01T12:00:00Z, or a date alone, taken as UTC), "now", or
+ * "now-<N><unit>" with units ms, s, m, h, d, w (several may follow each
+ * other: now-1h30m). from defaults to now-1h and until to now.
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "embers-profile.h"
+#include "embers-source.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char        *base_url;   /* normalised, without credentials */
+  char        *user;       /* from user:password@ in the URL, or NULL */
+  char        *password;
+  EmbersQuery *query;      /* max_nodes 0 when the URL has none */
+} EmbersQueryUrl;
+
+void            embers_query_url_free         (EmbersQueryUrl    *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersQueryUrl, embers_query_url_free)
+
+/* TRUE for text that starts with http:// or https:// (case-insensitive) */
+gboolean        embers_query_url_is_url       (const char        *text);
+
+/* Errors are EMBERS_SOURCE_ERROR_INVALID_ARGUMENT with a readable reason.
+ * now_ms is the time "now" stands for (pass g_get_real_time () / 1000). */
+EmbersQueryUrl *embers_query_url_parse        (const char        *url,
+                                               gint64             now_ms,
+                                               GError           **error);
+gboolean        embers_query_url_parse_time   (const char        *text,
+                                               gint64             now_ms,
+                                               gint64            *out_ms,
+                                               GError           **error);
+/* The URL for a query, with ms timestamps; parses back to the same query. */
+char           *embers_query_url_build        (const char        *base_url,
+                                               const EmbersQuery *query);
+
+/* For the command line: runs the query on a private main context and
+ * waits. Credentials come from user:password@ in the URL, else from
+ * EMBERS_USER/EMBERS_PASSWORD, EMBERS_TOKEN and EMBERS_TENANT, else from
+ * the keyring entry saved for that server. Returns the merged flame graph
+ * (SelectMergeStacktraces, max-nodes from the URL or 8192). */
+EmbersProfile  *embers_pyroscope_load_query_url (const char      *url,
+                                                 GCancellable    *cancellable,
+                                                 GError         **error);
+
+G_END_DECLS
