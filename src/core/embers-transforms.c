@@ -4,3 +4,657 @@
  */
 
 #include "config.h"
+
+#include <string.h>
+
+#include "embers-profile-builder.h"
+#include "embers-transforms.h"
+
+/*
+ * Every transform maps each source node to a destination node in a new
+ * builder ("dest"), or to nothing. Values then move as "units": the part of
+ * a node's self value not covered by label samples (added with add_self),
+ * and every label sample (added with add_stack, so it stays a sample with
+ * its label set). Destination nodes are created lazily, only for nodes that
+ * carry a unit, so no empty frames appear in the result.
+ */
+
+#define UNSET (G_MAXUINT32 - 1)
+#define NONE  EMBERS_NODE_NONE
+
+typedef struct _Ctx Ctx;
+typedef guint32 (*StepFunc) (Ctx     *ctx,
+                             guint32  node,
+                             guint32  parent_dest);
+
+struct _Ctx
+{
+  EmbersProfile        *src;
+  EmbersProfileBuilder *b;
+  guint                 n_types;
+  guint                 n_nodes;
+  const guint32        *names;
+  const guint32        *parents;
+  const guint32        *ends;
+
+  guint32              *string_map;   /* src string id -> builder id */
+  guint8               *located;      /* name location copied */
+  guint32              *label_set_map;
+  guint8               *keep_set;     /* NULL: keep every label set */
+
+  guint32              *dest;         /* per src node, UNSET until resolved */
+  GArray               *new_parents;  /* per builder node */
+  GArray               *new_names;
+
+  /* Transform parameters */
+  guint32               function;     /* src string id, or NONE */
+  guint8               *hidden;       /* per src string id: 0 unknown, 1 hide, 2 keep */
+  GRegex               *regex;
+  guint32              *outer;        /* callers: outermost occurrence per node */
+};
+
+static guint32
+map_string (Ctx     *ctx,
+            guint32  id)
+{
+  if (ctx->string_map[id] == NONE)
+    ctx->string_map[id] = embers_profile_builder_intern (ctx->b, embers_profile_get_string (ctx->src, id), -1);
+  return ctx->string_map[id];
+}
+
+static guint32
+map_name (Ctx     *ctx,
+          guint32  id)
+{
+  guint32 mapped = map_string (ctx, id);
+
+  if (!ctx->located[id])
+    {
+      guint32 file = embers_profile_get_name_file (ctx->src, id);
+      gint64 line = embers_profile_get_name_line (ctx->src, id);
+
+      ctx->located[id] = 1;
+      if (file != 0 || line != 0)
+        embers_profile_builder_set_name_location (ctx->b, mapped, file != 0 ? map_string (ctx, file) : 0, line);
+    }
+
+  return mapped;
+}
+
+static guint32
+map_label_set (Ctx     *ctx,
+               guint32  set)
+{
+  const EmbersLabel *labels;
+  g_autofree EmbersLabel *mapped = NULL;
+  guint n;
+
+  if (set == 0)
+    return 0;
+  if (ctx->label_set_map[set] != NONE)
+    return ctx->label_set_map[set];
+
+  labels = embers_profile_get_label_set (ctx->src, set, &n);
+  mapped = g_new0 (EmbersLabel, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      mapped[i].key = map_string (ctx, labels[i].key);
+      mapped[i].str = labels[i].str != 0 ? map_string (ctx, labels[i].str) : 0;
+      mapped[i].num = labels[i].num;
+      mapped[i].num_unit = labels[i].num_unit != 0 ? map_string (ctx, labels[i].num_unit) : 0;
+    }
+  ctx->label_set_map[set] = embers_profile_builder_add_label_set (ctx->b, mapped, n);
+
+  return ctx->label_set_map[set];
+}
+
+static void
+ctx_init (Ctx           *ctx,
+          EmbersProfile *src)
+{
+  guint n_strings = MAX (embers_profile_get_n_strings (src), 1);
+  guint n_sets = embers_profile_get_n_label_sets (src);
+
+  memset (ctx, 0, sizeof *ctx);
+  ctx->src = src;
+  ctx->b = embers_profile_builder_new ();
+  ctx->n_types = embers_profile_get_n_sample_types (src);
+  ctx->n_nodes = embers_profile_get_n_nodes (src);
+  ctx->names = embers_profile_get_name_column (src);
+  ctx->parents = embers_profile_get_parent_column (src);
+  ctx->ends = embers_profile_get_end_column (src);
+  ctx->function = NONE;
+
+  ctx->string_map = g_new (guint32, n_strings);
+  memset (ctx->string_map, 0xff, sizeof (guint32) * n_strings);
+  ctx->string_map[0] = 0;
+  ctx->located = g_new0 (guint8, n_strings);
+  ctx->label_set_map = g_new (guint32, MAX (n_sets, 1));
+  memset (ctx->label_set_map, 0xff, sizeof (guint32) * MAX (n_sets, 1));
+
+  ctx->dest = g_new (guint32, MAX (ctx->n_nodes, 1));
+  for (guint i = 0; i < ctx->n_nodes; i++)
+    ctx->dest[i] = UNSET;
+  ctx->new_parents = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ctx->new_names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  {
+    guint32 none = NONE, zero = 0;
+
+    g_array_append_val (ctx->new_parents, none);
+    g_array_append_val (ctx->new_names, zero);
+  }
+
+  for (guint t = 0; t < ctx->n_types; t++)
+    embers_profile_builder_add_sample_type (ctx->b,
+                                            embers_profile_get_sample_type (src, t),
+                                            embers_profile_get_sample_unit (src, t));
+  embers_profile_builder_set_default_sample_type (ctx->b, embers_profile_get_default_sample_type (src));
+  embers_profile_builder_set_period (ctx->b,
+                                     embers_profile_get_period_type (src),
+                                     embers_profile_get_period_unit (src),
+                                     embers_profile_get_period (src));
+  embers_profile_builder_set_time (ctx->b,
+                                   embers_profile_get_time_nanos (src),
+                                   embers_profile_get_duration_nanos (src));
+  embers_profile_builder_set_diff (ctx->b, embers_profile_is_diff (src));
+}
+
+static void
+ctx_clear (Ctx *ctx)
+{
+  g_clear_pointer (&ctx->b, embers_profile_builder_free);
+  g_clear_pointer (&ctx->string_map, g_free);
+  g_clear_pointer (&ctx->located, g_free);
+  g_clear_pointer (&ctx->label_set_map, g_free);
+  g_clear_pointer (&ctx->keep_set, g_free);
+  g_clear_pointer (&ctx->dest, g_free);
+  g_clear_pointer (&ctx->new_parents, g_array_unref);
+  g_clear_pointer (&ctx->new_names, g_array_unref);
+  g_clear_pointer (&ctx->hidden, g_free);
+  g_clear_pointer (&ctx->outer, g_free);
+}
+
+/* The child of a destination node, by source name id */
+static guint32
+ctx_child (Ctx     *ctx,
+           guint32  parent,
+           guint32  src_name)
+{
+  guint before = embers_profile_builder_get_n_nodes (ctx->b);
+  guint32 name = map_name (ctx, src_name);
+  guint32 node = embers_profile_builder_get_child (ctx->b, parent, name);
+
+  if (node == before)
+    {
+      g_array_append_val (ctx->new_parents, parent);
+      g_array_append_val (ctx->new_names, name);
+    }
+
+  return node;
+}
+
+/* Resolves dest[node] with a step function, creating the chain of
+ * ancestors first (iteratively: stacks can be 60000 deep). dest[0] must be
+ * set by the caller. */
+static guint32
+resolve_step (Ctx      *ctx,
+              guint32   node,
+              StepFunc  step)
+{
+  g_autoptr(GArray) chain = NULL;
+  guint32 n = node;
+
+  if (ctx->dest[node] != UNSET)
+    return ctx->dest[node];
+
+  chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  while (ctx->dest[n] == UNSET)
+    {
+      g_array_append_val (chain, n);
+      n = ctx->parents[n];
+    }
+
+  for (guint i = chain->len; i-- > 0; )
+    {
+      guint32 c = g_array_index (chain, guint32, i);
+
+      ctx->dest[c] = step (ctx, c, ctx->dest[ctx->parents[c]]);
+    }
+
+  return ctx->dest[node];
+}
+
+typedef guint32 (*ResolveFunc) (Ctx     *ctx,
+                                guint32  node,
+                                gpointer data);
+
+static void
+add_sample_at (Ctx          *ctx,
+               guint32       dest,
+               const gint64 *values,
+               guint32       label_set)
+{
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const guint32 *np = (const guint32 *)(gpointer)ctx->new_parents->data;
+  const guint32 *nn = (const guint32 *)(gpointer)ctx->new_names->data;
+  guint n;
+
+  for (guint32 d = dest; d != 0 && d != NONE; d = np[d])
+    g_array_append_val (path, nn[d]);
+
+  /* Reverse to root first */
+  n = path->len;
+  for (guint i = 0; i < n / 2; i++)
+    {
+      guint32 tmp = g_array_index (path, guint32, i);
+
+      g_array_index (path, guint32, i) = g_array_index (path, guint32, n - 1 - i);
+      g_array_index (path, guint32, n - 1 - i) = tmp;
+    }
+
+  embers_profile_builder_add_stack (ctx->b, (const guint32 *)(gpointer)path->data, n,
+                                    values, map_label_set (ctx, label_set));
+}
+
+/* Moves every unit (residual self per node, label samples) to its
+ * destination, then builds the profile */
+static EmbersProfile *
+ctx_finish (Ctx          *ctx,
+            ResolveFunc   resolve,
+            gpointer      data,
+            GError      **error)
+{
+  guint n_samples = embers_profile_get_n_samples (ctx->src);
+  guint n_types = ctx->n_types;
+  g_autofree gint64 *residual = NULL;
+  g_autofree gint64 *values = g_new (gint64, MAX (n_types, 1));
+  gboolean keep_unlabelled = ctx->keep_set == NULL || ctx->keep_set[0];
+
+  /* Self values not covered by samples (node-major) */
+  residual = g_new (gint64, (gsize)MAX (ctx->n_nodes, 1) * MAX (n_types, 1));
+  for (guint t = 0; t < n_types; t++)
+    {
+      const gint64 *self = embers_profile_get_self_column (ctx->src, t);
+
+      for (guint i = 0; i < ctx->n_nodes; i++)
+        residual[(gsize)i * n_types + t] = self[i];
+    }
+  for (guint s = 0; s < n_samples; s++)
+    {
+      guint32 node = embers_profile_sample_node (ctx->src, s);
+
+      for (guint t = 0; t < n_types; t++)
+        residual[(gsize)node * n_types + t] -= embers_profile_sample_value (ctx->src, s, t);
+    }
+
+  if (keep_unlabelled)
+    {
+      for (guint i = 0; i < ctx->n_nodes; i++)
+        {
+          const gint64 *r = &residual[(gsize)i * n_types];
+          gboolean any = FALSE;
+          guint32 d;
+
+          for (guint t = 0; t < n_types; t++)
+            any |= r[t] > 0;
+          if (!any)
+            continue;
+
+          d = resolve (ctx, i, data);
+          if (d == NONE)
+            continue;
+          for (guint t = 0; t < n_types; t++)
+            if (r[t] > 0)
+              embers_profile_builder_add_self (ctx->b, d, t, r[t]);
+        }
+    }
+
+  for (guint s = 0; s < n_samples; s++)
+    {
+      guint32 node = embers_profile_sample_node (ctx->src, s);
+      guint32 set = embers_profile_sample_label_set (ctx->src, s);
+      gboolean any = FALSE;
+      guint32 d;
+
+      if (ctx->keep_set != NULL && !ctx->keep_set[set])
+        continue;
+
+      for (guint t = 0; t < n_types; t++)
+        {
+          values[t] = embers_profile_sample_value (ctx->src, s, t);
+          any |= values[t] > 0;
+        }
+      if (!any)
+        continue;
+
+      d = resolve (ctx, node, data);
+      if (d == NONE)
+        continue;
+      add_sample_at (ctx, d, values, set);
+    }
+
+  return embers_profile_builder_finish (ctx->b, error);
+}
+
+static guint32
+resolve_with_step (Ctx      *ctx,
+                   guint32   node,
+                   gpointer  data)
+{
+  return resolve_step (ctx, node, (StepFunc)data);
+}
+
+static EmbersProfile *
+run_step_transform (Ctx       *ctx,
+                    guint32    root_dest,
+                    StepFunc   step,
+                    GError   **error)
+{
+  EmbersProfile *result;
+
+  if (ctx->n_nodes > 0)
+    ctx->dest[0] = root_dest;
+  result = ctx_finish (ctx, resolve_with_step, (gpointer)step, error);
+  ctx_clear (ctx);
+
+  return result;
+}
+
+guint32
+embers_transform_find_name (EmbersProfile *profile,
+                            const char    *name)
+{
+  guint n;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  n = embers_profile_get_n_strings (profile);
+  for (guint i = 1; i < n; i++)
+    if (strcmp (embers_profile_get_string (profile, i), name) == 0)
+      return i;
+
+  return 0;
+}
+
+static guint32
+function_id (EmbersProfile *profile,
+             const char    *function)
+{
+  guint32 id = function[0] != '\0' ? embers_transform_find_name (profile, function) : 0;
+
+  return id != 0 ? id : NONE;
+}
+
+/* Identity */
+
+static guint32
+step_identity (Ctx     *ctx,
+               guint32  node,
+               guint32  parent_dest)
+{
+  if (parent_dest == NONE)
+    return NONE;
+  return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+/* Focus / callees */
+
+static guint32
+step_focus (Ctx     *ctx,
+            guint32  node,
+            guint32  parent_dest)
+{
+  guint32 name = ctx->names[node];
+
+  if (parent_dest != NONE)
+    return ctx_child (ctx, parent_dest, name);
+  if (name == ctx->function)
+    return ctx_child (ctx, 0, name);
+  return NONE;
+}
+
+EmbersProfile *
+embers_transform_focus (EmbersProfile  *profile,
+                        const char     *function,
+                        GError        **error)
+{
+  Ctx ctx;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (function != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  ctx.function = function_id (profile, function);
+
+  return run_step_transform (&ctx, NONE, step_focus, error);
+}
+
+EmbersProfile *
+embers_transform_sandwich_callees (EmbersProfile  *profile,
+                                   const char     *function,
+                                   GError        **error)
+{
+  return embers_transform_focus (profile, function, error);
+}
+
+/* Hide */
+
+static guint32
+step_hide (Ctx     *ctx,
+           guint32  node,
+           guint32  parent_dest)
+{
+  guint32 name = ctx->names[node];
+
+  if (ctx->hidden[name] == 0)
+    {
+      const char *str = embers_profile_get_string (ctx->src, name);
+      g_autofree char *valid = NULL;
+
+      if (!g_utf8_validate (str, -1, NULL))
+        str = valid = g_utf8_make_valid (str, -1);
+      ctx->hidden[name] = g_regex_match (ctx->regex, str, 0, NULL) ? 1 : 2;
+    }
+
+  if (ctx->hidden[name] == 1)
+    return parent_dest;
+  return ctx_child (ctx, parent_dest, name);
+}
+
+EmbersProfile *
+embers_transform_hide (EmbersProfile  *profile,
+                       GRegex         *regex,
+                       GError        **error)
+{
+  Ctx ctx;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (regex != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  ctx.regex = regex;
+  ctx.hidden = g_new0 (guint8, MAX (embers_profile_get_n_strings (profile), 1));
+
+  return run_step_transform (&ctx, 0, step_hide, error);
+}
+
+/* Collapse recursion */
+
+static guint32
+step_collapse (Ctx     *ctx,
+               guint32  node,
+               guint32  parent_dest)
+{
+  guint32 parent = ctx->parents[node];
+
+  if (parent != 0 && ctx->names[parent] == ctx->names[node])
+    return parent_dest;
+  return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+EmbersProfile *
+embers_transform_collapse_recursion (EmbersProfile  *profile,
+                                     GError        **error)
+{
+  Ctx ctx;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+
+  return run_step_transform (&ctx, 0, step_collapse, error);
+}
+
+/* Invert: each unit goes to its stack reversed, leaf first */
+
+static guint32
+resolve_invert (Ctx      *ctx,
+                guint32   node,
+                gpointer  data)
+{
+  guint32 d = 0;
+
+  if (ctx->dest[node] != UNSET)
+    return ctx->dest[node];
+
+  for (guint32 n = node; n != 0 && n != NONE; n = ctx->parents[n])
+    d = ctx_child (ctx, d, ctx->names[n]);
+  ctx->dest[node] = d;
+
+  return d;
+}
+
+EmbersProfile *
+embers_transform_invert (EmbersProfile  *profile,
+                         GError        **error)
+{
+  Ctx ctx;
+  EmbersProfile *result;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  result = ctx_finish (&ctx, resolve_invert, NULL, error);
+  ctx_clear (&ctx);
+
+  return result;
+}
+
+/* Sandwich callers: each unit in the subtree of an outermost occurrence of
+ * the function goes to that occurrence's path, reversed */
+
+static guint32
+resolve_callers (Ctx      *ctx,
+                 guint32   node,
+                 gpointer  data)
+{
+  guint32 o = ctx->outer[node];
+  guint32 d = 0;
+
+  if (o == NONE)
+    return NONE;
+  if (ctx->dest[o] != UNSET)
+    return ctx->dest[o];
+
+  for (guint32 n = o; n != 0 && n != NONE; n = ctx->parents[n])
+    d = ctx_child (ctx, d, ctx->names[n]);
+  ctx->dest[o] = d;
+
+  return d;
+}
+
+EmbersProfile *
+embers_transform_sandwich_callers (EmbersProfile  *profile,
+                                   const char     *function,
+                                   GError        **error)
+{
+  Ctx ctx;
+  EmbersProfile *result;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (function != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  ctx.function = function_id (profile, function);
+  ctx.outer = g_new (guint32, MAX (ctx.n_nodes, 1));
+  if (ctx.n_nodes > 0)
+    ctx.outer[0] = NONE;
+  for (guint i = 1; i < ctx.n_nodes; i++)
+    {
+      guint32 po = ctx.outer[ctx.parents[i]];
+
+      if (po != NONE)
+        ctx.outer[i] = po;
+      else
+        ctx.outer[i] = ctx.names[i] == ctx.function ? i : NONE;
+    }
+
+  result = ctx_finish (&ctx, resolve_callers, NULL, error);
+  ctx_clear (&ctx);
+
+  return result;
+}
+
+/* Label filter */
+
+typedef struct
+{
+  EmbersProfile     *profile;
+  const EmbersLabel *labels;
+  guint              n_labels;
+  char               buffer[32];
+} LookupData;
+
+static const char *
+lookup_label (const char *name,
+              gpointer    user_data)
+{
+  LookupData *data = user_data;
+
+  for (guint i = 0; i < data->n_labels; i++)
+    {
+      const EmbersLabel *l = &data->labels[i];
+
+      if (strcmp (embers_profile_get_string (data->profile, l->key), name) != 0)
+        continue;
+      if (l->str != 0)
+        return embers_profile_get_string (data->profile, l->str);
+      g_snprintf (data->buffer, sizeof data->buffer, "%" G_GINT64_FORMAT, l->num);
+      return data->buffer;
+    }
+
+  return NULL;
+}
+
+EmbersProfile *
+embers_transform_filter_labels (EmbersProfile  *profile,
+                                EmbersSelector *selector,
+                                GError        **error)
+{
+  Ctx ctx;
+  guint n_sets;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (selector != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  n_sets = embers_profile_get_n_label_sets (profile);
+  ctx.keep_set = g_new0 (guint8, MAX (n_sets, 1));
+  for (guint s = 0; s < MAX (n_sets, 1); s++)
+    {
+      LookupData data = { profile, NULL, 0, { 0, } };
+
+      if (s < n_sets)
+        data.labels = embers_profile_get_label_set (profile, s, &data.n_labels);
+      ctx.keep_set[s] = embers_selector_matches (selector, lookup_label, &data) ? 1 : 0;
+    }
+
+  return run_step_transform (&ctx, 0, step_identity, error);
+}
