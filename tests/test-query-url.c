@@ -1,0 +1,371 @@
+/* test-query-url.c: Pyroscope query URLs and time specs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "embers-query-url.h"
+
+#define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+/* 2023-11-14T22:13:20Z */
+#define NOW_MS G_GINT64_CONSTANT (1700000000000)
+
+static void
+test_time_numbers (void)
+{
+  static const struct {
+    const char *text;
+    gint64      ms;
+  } cases[] = {
+    { "0", 0 },
+    { "1700000000", NOW_MS },                  /* seconds */
+    { "99999999999", G_GINT64_CONSTANT (99999999999000) },
+    { "1700000000000", NOW_MS },               /* ms */
+    { "1700000000123", NOW_MS + 123 },
+    { "1700000000000000", NOW_MS },            /* µs */
+    { "1700000000123456", NOW_MS + 123 },
+    { "1700000000000000000", NOW_MS },         /* ns */
+    { " 1700000000 ", NOW_MS },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gint64 ms = -1;
+
+      g_assert_true (embers_query_url_parse_time (cases[i].text, NOW_MS, &ms, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (ms, ==, cases[i].ms);
+    }
+}
+
+static void
+test_time_relative (void)
+{
+  static const struct {
+    const char *text;
+    gint64      delta_ms;
+  } cases[] = {
+    { "now", 0 },
+    { "NOW", 0 },
+    { "now-1h", -3600 * 1000 },
+    { "now-7d", -(gint64) 7 * 24 * 3600 * 1000 },
+    { "now-30m", -30 * 60 * 1000 },
+    { "now-15s", -15 * 1000 },
+    { "now-500ms", -500 },
+    { "now-2w", -(gint64) 14 * 24 * 3600 * 1000 },
+    { "now-1h30m", -(3600 + 1800) * 1000 },
+    { "now+5m", 5 * 60 * 1000 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gint64 ms = -1;
+
+      g_assert_true (embers_query_url_parse_time (cases[i].text, NOW_MS, &ms, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (ms, ==, NOW_MS + cases[i].delta_ms);
+    }
+}
+
+static void
+test_time_rfc3339 (void)
+{
+  static const struct {
+    const char *text;
+    gint64      ms;
+  } cases[] = {
+    { "2023-11-14T22:13:20Z", NOW_MS },
+    { "2023-11-14T22:13:20.250Z", NOW_MS + 250 },
+    { "2023-11-15T00:13:20+02:00", NOW_MS },
+    { "2023-11-14T22:13:20", NOW_MS },           /* no zone: UTC */
+    { "2023-11-14", NOW_MS - (22 * 3600 + 13 * 60 + 20) * G_GINT64_CONSTANT (1000) },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gint64 ms = -1;
+
+      g_assert_true (embers_query_url_parse_time (cases[i].text, NOW_MS, &ms, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (ms, ==, cases[i].ms);
+    }
+}
+
+static void
+test_time_bad (void)
+{
+  static const char *cases[] = {
+    "", "   ", "yesterday", "now-", "now-1", "now-1y", "now-h", "now*2", "now-1h-", "12a",
+    "-5", "2023-13-45", "99999999999999999999999", "now-99999999999w",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gint64 ms = 42;
+
+      g_assert_false (embers_query_url_parse_time (cases[i], NOW_MS, &ms, &error));
+      g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "is not a time"));
+      g_assert_nonnull (strstr (error->message, "now-1h"));
+      g_assert_cmpint (ms, ==, 42);
+    }
+}
+
+static EmbersQueryUrl *
+parse_ok (const char *url)
+{
+  g_autoptr(GError) error = NULL;
+  EmbersQueryUrl *parsed = embers_query_url_parse (url, NOW_MS, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (parsed);
+  g_assert_nonnull (parsed->query);
+  return parsed;
+}
+
+static void
+test_parse_encoded (void)
+{
+  /* As the Pyroscope UI writes it */
+  g_autoptr(EmbersQueryUrl) parsed =
+    parse_ok ("http://localhost:4040/?query=process_cpu%3Acpu%3Ananoseconds%3Acpu%3Ananoseconds"
+              "%7Bservice_name%3D%22ride-sharing-app%22%7D&from=now-1h&until=now");
+
+  g_assert_cmpstr (parsed->base_url, ==, "http://localhost:4040");
+  g_assert_null (parsed->user);
+  g_assert_null (parsed->password);
+  g_assert_cmpstr (parsed->query->profile_type, ==, CPU);
+  g_assert_cmpstr (parsed->query->label_selector, ==, "{service_name=\"ride-sharing-app\"}");
+  g_assert_cmpint (parsed->query->start_ms, ==, NOW_MS - 3600 * 1000);
+  g_assert_cmpint (parsed->query->end_ms, ==, NOW_MS);
+  g_assert_cmpint (parsed->query->max_nodes, ==, 0);
+}
+
+static void
+test_parse_raw (void)
+{
+  /* As a person types it in a shell: braces and quotes unencoded */
+  g_autoptr(EmbersQueryUrl) parsed =
+    parse_ok ("http://localhost:4040/?query=" CPU "{service_name=\"api\", env!=\"dev\"}"
+              "&from=1699990000&until=1700000000000&max-nodes=1024");
+
+  g_assert_cmpstr (parsed->base_url, ==, "http://localhost:4040");
+  g_assert_cmpstr (parsed->query->profile_type, ==, CPU);
+  g_assert_cmpstr (parsed->query->label_selector, ==, "{service_name=\"api\",env!=\"dev\"}");
+  g_assert_cmpint (parsed->query->start_ms, ==, G_GINT64_CONSTANT (1699990000000));
+  g_assert_cmpint (parsed->query->end_ms, ==, NOW_MS);
+  g_assert_cmpint (parsed->query->max_nodes, ==, 1024);
+}
+
+static void
+test_parse_defaults (void)
+{
+  /* No selector, no time range: {} over the last hour; maxNodes spelling */
+  g_autoptr(EmbersQueryUrl) parsed =
+    parse_ok ("https://pyroscope.example.com?query=memory:inuse_space:bytes:space:bytes&maxNodes=77");
+
+  g_assert_cmpstr (parsed->base_url, ==, "https://pyroscope.example.com");
+  g_assert_cmpstr (parsed->query->profile_type, ==, "memory:inuse_space:bytes:space:bytes");
+  g_assert_cmpstr (parsed->query->label_selector, ==, "{}");
+  g_assert_cmpint (parsed->query->start_ms, ==, NOW_MS - 3600 * 1000);
+  g_assert_cmpint (parsed->query->end_ms, ==, NOW_MS);
+  g_assert_cmpint (parsed->query->max_nodes, ==, 77);
+}
+
+static void
+test_parse_prefix (void)
+{
+  /* Grafana's datasource proxy: the prefix is opaque and kept */
+  g_autoptr(EmbersQueryUrl) parsed =
+    parse_ok ("https://grafana.example.com/api/datasources/proxy/uid/P1809F7CD0C75ACF3/"
+              "?query=" CPU "%7B%7D&from=2023-11-14T21:13:20Z&until=2023-11-14T22:13:20Z#ignored");
+  g_autoptr(EmbersQueryUrl) ipv6 = parse_ok ("http://[::1]:4040/pyro/?query=" CPU);
+  g_autoptr(EmbersQueryUrl) explore = parse_ok ("http://localhost:4040/explore?query=" CPU "&from=now-6h");
+
+  g_assert_cmpstr (parsed->base_url, ==,
+                   "https://grafana.example.com/api/datasources/proxy/uid/P1809F7CD0C75ACF3");
+  g_assert_cmpint (parsed->query->start_ms, ==, NOW_MS - 3600 * 1000);
+  g_assert_cmpint (parsed->query->end_ms, ==, NOW_MS);
+
+  g_assert_cmpstr (ipv6->base_url, ==, "http://[::1]:4040/pyro");
+
+  /* A Pyroscope UI page name is not part of the API prefix */
+  g_assert_cmpstr (explore->base_url, ==, "http://localhost:4040");
+  g_assert_cmpint (explore->query->start_ms, ==, NOW_MS - 6 * 3600 * 1000);
+}
+
+static void
+test_parse_credentials (void)
+{
+  g_autoptr(EmbersQueryUrl) parsed =
+    parse_ok ("https://123456:glc_s3cr%40t@profiles-prod-001.grafana.net/?query=" CPU);
+
+  g_assert_cmpstr (parsed->base_url, ==, "https://profiles-prod-001.grafana.net");
+  g_assert_null (strstr (parsed->base_url, "glc_"));
+  g_assert_cmpstr (parsed->user, ==, "123456");
+  g_assert_cmpstr (parsed->password, ==, "glc_s3cr@t");
+}
+
+static void
+test_parse_errors (void)
+{
+  static const struct {
+    const char *url;
+    const char *words;
+  } cases[] = {
+    { "localhost:4040/?query=" CPU, "must start with http" },
+    { "ftp://localhost/?query=" CPU, "must start with http" },
+    { "http://localhost:4040/", "has no query" },
+    { "http://localhost:4040/?from=now-1h", "no query parameter" },
+    { "http://localhost:4040/?query=", "no query parameter" },
+    { "http://localhost:4040/?query={service_name=\"x\"}", "has no profile type" },
+    { "http://localhost:4040/?query=cpu{}", "is not a profile type" },
+    { "http://localhost:4040/?query=" CPU "{service_name=}", "is not valid" },
+    { "http://localhost:4040/?query=" CPU "{a=\"b\"", "is not valid" },
+    { "http://localhost:4040/?query=" CPU "&from=later", "is not a time" },
+    { "http://localhost:4040/?query=" CPU "&from=now&until=now-1h", "time range is empty" },
+    { "http://localhost:4040/?query=" CPU "&max-nodes=0", "max-nodes must be" },
+    { "http://localhost:4040/?query=" CPU "&max-nodes=many", "max-nodes must be" },
+    { "http://localhost:4040/?query=" CPU "&max-nodes=2000000", "max-nodes must be" },
+    { "http://localhost:4040/?query=%ZZ", "cannot be read" },
+    { "http://:4040/?query=" CPU, "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersQueryUrl) parsed = embers_query_url_parse (cases[i].url, NOW_MS, &error);
+
+      g_test_message ("%s", cases[i].url);
+      g_assert_null (parsed);
+      g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, cases[i].words));
+    }
+}
+
+static void
+test_is_url (void)
+{
+  g_assert_true (embers_query_url_is_url ("http://x/?query=a"));
+  g_assert_true (embers_query_url_is_url ("HTTPS://x"));
+  g_assert_false (embers_query_url_is_url ("profile.pb.gz"));
+  g_assert_false (embers_query_url_is_url ("/tmp/http://x"));
+  g_assert_false (embers_query_url_is_url (NULL));
+}
+
+static void
+test_build_round_trip (void)
+{
+  static const struct {
+    const char *selector;
+    gint64      start_ms;
+    gint64      end_ms;
+    gint64      max_nodes;
+  } cases[] = {
+    { "{service_name=\"api\",path=~\"/a b+c&d\"}", NOW_MS - 3600000, NOW_MS, 0 },
+    { "{}", NOW_MS - 1, NOW_MS, 512 },
+    { "{q=\"\\\"quoted\\\" and {braces}\"}", 1000, 2500, 0 },  /* small ms: written as RFC 3339 */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(EmbersQuery) query = embers_query_new (CPU, cases[i].selector,
+                                                       cases[i].start_ms, cases[i].end_ms);
+      g_autoptr(EmbersQueryUrl) parsed = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *url = NULL;
+
+      query->max_nodes = cases[i].max_nodes;
+      url = embers_query_url_build ("https://grafana.example.com/api/datasources/proxy/uid/X/", query);
+      g_test_message ("%s", url);
+      g_assert_true (g_str_has_prefix (url, "https://grafana.example.com/api/datasources/proxy/uid/X/?query="));
+      g_assert_null (strchr (url, ' '));
+      g_assert_null (strchr (url, '"'));
+
+      parsed = embers_query_url_parse (url, NOW_MS, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (parsed->base_url, ==, "https://grafana.example.com/api/datasources/proxy/uid/X");
+      g_assert_cmpstr (parsed->query->profile_type, ==, CPU);
+      g_assert_cmpstr (parsed->query->label_selector, ==, cases[i].selector);
+      g_assert_cmpint (parsed->query->start_ms, ==, cases[i].start_ms);
+      g_assert_cmpint (parsed->query->end_ms, ==, cases[i].end_ms);
+      g_assert_cmpint (parsed->query->max_nodes, ==, cases[i].max_nodes);
+    }
+}
+
+static void
+test_load_bad_url (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+
+  /* Fails on parsing, before any network or keyring use */
+  profile = embers_pyroscope_load_query_url ("http://localhost:1/?query=nope", NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+}
+
+static void
+test_load_refused (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autofree char *url = NULL;
+  guint16 port;
+
+  /* A port that was free a moment ago: nobody listens there */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (socket, any, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (socket, NULL);
+
+  /* Credentials from the environment: no keyring is asked */
+  g_setenv ("EMBERS_TOKEN", "t0ken", TRUE);
+  url = g_strdup_printf ("http://127.0.0.1:%u/?query=" CPU "&from=now-1h", port);
+  profile = embers_pyroscope_load_query_url (url, NULL, &error);
+  g_unsetenv ("EMBERS_TOKEN");
+
+  g_assert_null (profile);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (error->message, "refused"));
+  g_assert_null (strstr (error->message, "t0ken"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/query-url/time/numbers", test_time_numbers);
+  g_test_add_func ("/embers/query-url/time/relative", test_time_relative);
+  g_test_add_func ("/embers/query-url/time/rfc3339", test_time_rfc3339);
+  g_test_add_func ("/embers/query-url/time/bad", test_time_bad);
+  g_test_add_func ("/embers/query-url/parse/encoded", test_parse_encoded);
+  g_test_add_func ("/embers/query-url/parse/raw", test_parse_raw);
+  g_test_add_func ("/embers/query-url/parse/defaults", test_parse_defaults);
+  g_test_add_func ("/embers/query-url/parse/prefix", test_parse_prefix);
+  g_test_add_func ("/embers/query-url/parse/credentials", test_parse_credentials);
+  g_test_add_func ("/embers/query-url/parse/errors", test_parse_errors);
+  g_test_add_func ("/embers/query-url/is-url", test_is_url);
+  g_test_add_func ("/embers/query-url/build/round-trip", test_build_round_trip);
+  g_test_add_func ("/embers/query-url/load/bad-url", test_load_bad_url);
+  g_test_add_func ("/embers/query-url/load/refused", test_load_refused);
+
+  return g_test_run ();
+}
