@@ -1,0 +1,529 @@
+/* test-transforms.c: focus, hide, collapse recursion, invert, sandwich,
+ * label filter, with hand-made stacks and known answers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "embers-profile-builder.h"
+#include "embers-transforms.h"
+
+/* "a;b;c 10" lines; "a;b 10 3" gives two columns when n_types == 2 */
+static EmbersProfile *
+profile_from_lines (const char *text,
+                    guint       n_types)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GError *error = NULL;
+  EmbersProfile *profile;
+
+  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+  if (n_types > 1)
+    embers_profile_builder_add_sample_type (b, "alloc_space", "bytes");
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = NULL;
+      g_auto(GStrv) frames = NULL;
+      guint32 ids[64];
+      gint64 values[2] = { 0, 0 };
+      guint n;
+
+      if (lines[i][0] == '\0')
+        continue;
+      parts = g_strsplit (lines[i], " ", -1);
+      frames = g_strsplit (parts[0], ";", -1);
+      n = g_strv_length (frames);
+      for (guint f = 0; f < n; f++)
+        ids[f] = embers_profile_builder_intern (b, frames[f], -1);
+      for (guint t = 0; t < n_types; t++)
+        values[t] = g_ascii_strtoll (parts[1 + t], NULL, 10);
+      embers_profile_builder_add_stack (b, ids, n, values, 0);
+    }
+
+  profile = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* Every node with a self value as "path v0[ v1]", sorted, "\n"-joined;
+ * the root's own self value as "(root) v". Checks totals on the way. */
+static char *
+to_folded (EmbersProfile *p)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  guint n_types = embers_profile_get_n_sample_types (p);
+  GString *out = g_string_new (NULL);
+
+  for (guint32 i = 0; i < embers_profile_get_n_nodes (p); i++)
+    {
+      gboolean any = FALSE;
+      GString *line;
+
+      /* Totals are self + children totals */
+      for (guint t = 0; t < n_types; t++)
+        {
+          gint64 sum = embers_profile_node_self (p, t, i);
+          guint32 end = embers_profile_node_end (p, i);
+
+          for (guint32 c = i + 1; c < end; c = embers_profile_node_end (p, c))
+            sum += embers_profile_node_total (p, t, c);
+          g_assert_cmpint (sum, ==, embers_profile_node_total (p, t, i));
+          any |= embers_profile_node_self (p, t, i) != 0;
+        }
+      if (!any)
+        continue;
+
+      if (i == 0)
+        line = g_string_new ("(root)");
+      else
+        {
+          char *stack = embers_profile_node_stack (p, i, ";");
+
+          line = g_string_new (stack);
+          g_free (stack);
+        }
+      for (guint t = 0; t < n_types; t++)
+        g_string_append_printf (line, " %" G_GINT64_FORMAT, embers_profile_node_self (p, t, i));
+      g_ptr_array_add (lines, g_string_free (line, FALSE));
+    }
+
+  g_ptr_array_sort (lines, compare_strings);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, '\n');
+      g_string_append (out, g_ptr_array_index (lines, i));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+check_no_empty_nodes (EmbersProfile *p)
+{
+  /* Transforms create no frames without value */
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (p); i++)
+    {
+      gint64 sum = 0;
+
+      for (guint t = 0; t < embers_profile_get_n_sample_types (p); t++)
+        sum += embers_profile_node_total (p, t, i);
+      g_assert_cmpint (sum, >, 0);
+    }
+}
+
+#define ASSERT_FOLDED(profile, expected) \
+  G_STMT_START { \
+    g_autofree char *folded_ = to_folded (profile); \
+    g_assert_cmpstr (folded_, ==, expected); \
+    check_no_empty_nodes (profile); \
+  } G_STMT_END
+
+static void
+test_root_stack_helper (void)
+{
+  /* The helper itself: a profile reads back as its input */
+  g_autoptr(EmbersProfile) p = profile_from_lines ("a;b 1\na 2\nc 3\n", 1);
+
+  ASSERT_FOLDED (p, "a 2\na;b 1\nc 3");
+}
+
+static void
+test_focus (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("a;b;c 1\n"
+                                                   "x;b;d 2\n"
+                                                   "b 3\n"
+                                                   "a;c 4\n"
+                                                   "a;b;b;e 5\n", 1);
+  g_autoptr(EmbersProfile) f = NULL;
+  g_autoptr(EmbersProfile) g = NULL;
+  g_autoptr(EmbersProfile) none = NULL;
+  GError *error = NULL;
+
+  f = embers_transform_focus (p, "b", &error);
+  g_assert_no_error (error);
+  /* Re-rooted at the outermost b, merged across occurrences */
+  ASSERT_FOLDED (f, "b 3\nb;b;e 5\nb;c 1\nb;d 2");
+  g_assert_cmpint (embers_profile_get_total (f, 0), ==, 11);
+  g_assert_cmpstr (embers_profile_get_sample_type (f, 0), ==, "cpu");
+  g_assert_cmpstr (embers_profile_get_sample_unit (f, 0), ==, "nanoseconds");
+
+  /* Callees are the same tree */
+  g = embers_transform_sandwich_callees (p, "b", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (g, "b 3\nb;b;e 5\nb;c 1\nb;d 2");
+
+  /* An unknown function: only a zero root */
+  none = embers_transform_focus (p, "nope", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_nodes (none), ==, 1);
+  g_assert_cmpint (embers_profile_get_total (none, 0), ==, 0);
+}
+
+static void
+test_hide (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("a;b;c 1\n"
+                                                   "x;b;d 2\n"
+                                                   "b 3\n"
+                                                   "a;c 4\n"
+                                                   "a;b;b;e 5\n", 1);
+  g_autoptr(EmbersProfile) h = NULL;
+  g_autoptr(EmbersProfile) h2 = NULL;
+  g_autoptr(GRegex) only_b = g_regex_new ("^b$", 0, 0, NULL);
+  g_autoptr(GRegex) runtime = g_regex_new ("^runtime\\.", 0, 0, NULL);
+  GError *error = NULL;
+
+  h = embers_transform_hide (p, only_b, &error);
+  g_assert_no_error (error);
+  /* Children lifted and merged by name: a;c gets 1 + 4; b's self goes to the root */
+  ASSERT_FOLDED (h, "(root) 3\na;c 5\na;e 5\nx;d 2");
+  g_assert_cmpint (embers_profile_get_total (h, 0), ==, embers_profile_get_total (p, 0));
+
+  {
+    g_autoptr(EmbersProfile) q = profile_from_lines ("main;runtime.mallocgc;runtime.memclr 7\n"
+                                                     "main;runtime.gcStart 3\n"
+                                                     "main;work 10\n", 1);
+
+    h2 = embers_transform_hide (q, runtime, &error);
+    g_assert_no_error (error);
+    ASSERT_FOLDED (h2, "main 10\nmain;work 10");
+  }
+}
+
+static void
+test_collapse_recursion (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("a;b;b;b;c 1\n"
+                                                   "a;b;c;b 2\n"
+                                                   "b;b 3\n"
+                                                   "a;b;b 4\n"
+                                                   "a;a 5\n", 1);
+  g_autoptr(EmbersProfile) c = NULL;
+  GError *error = NULL;
+
+  c = embers_transform_collapse_recursion (p, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (c, "a 5\na;b 4\na;b;c 1\na;b;c;b 2\nb 3");
+}
+
+static void
+test_invert (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("a;b;c 1\n"
+                                                   "x;c 2\n"
+                                                   "a;b 3\n"
+                                                   "a 4\n", 1);
+  g_autoptr(EmbersProfile) inv = NULL;
+  g_autoptr(EmbersProfile) back = NULL;
+  GError *error = NULL;
+
+  inv = embers_transform_invert (p, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (inv, "a 4\nb;a 3\nc;b;a 1\nc;x 2");
+  g_assert_cmpint (embers_profile_get_total (inv, 0), ==, 10);
+
+  /* Inverting twice gives the original */
+  back = embers_transform_invert (inv, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (back, "a 4\na;b 3\na;b;c 1\nx;c 2");
+}
+
+static void
+test_sandwich_callers (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("a;b;c 1\n"
+                                                   "x;b 2\n"
+                                                   "b 3\n"
+                                                   "a;b;b 4\n"
+                                                   "q 5\n", 1);
+  g_autoptr(EmbersProfile) callers = NULL;
+  GError *error = NULL;
+
+  callers = embers_transform_sandwich_callers (p, "b", &error);
+  g_assert_no_error (error);
+  /* Outermost b's paths, reversed, weighted by their totals:
+   * a;b (1 + 4), x;b (2), b (3); recursion counted once */
+  ASSERT_FOLDED (callers, "b 3\nb;a 5\nb;x 2");
+  g_assert_cmpint (embers_profile_get_total (callers, 0), ==, 10);
+}
+
+static void
+test_multiple_types_and_metadata (void)
+{
+  g_autoptr(EmbersProfileBuilder) bld = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(EmbersProfile) inv = NULL;
+  g_autoptr(EmbersProfile) f = NULL;
+  guint32 ids[2];
+  gint64 v1[2] = { 10, 100 }, v2[2] = { 0, 50 };
+  guint32 name;
+  GError *error = NULL;
+
+  embers_profile_builder_add_sample_type (bld, "cpu", "nanoseconds");
+  embers_profile_builder_add_sample_type (bld, "alloc_space", "bytes");
+  embers_profile_builder_set_default_sample_type (bld, 1);
+  embers_profile_builder_set_period (bld, "cpu", "nanoseconds", 10000000);
+  embers_profile_builder_set_time (bld, 1700000000000000000, 60000000000);
+  ids[0] = embers_profile_builder_intern (bld, "main", -1);
+  ids[1] = embers_profile_builder_intern (bld, "work", -1);
+  embers_profile_builder_set_name_location (bld, ids[1], embers_profile_builder_intern (bld, "work.go", -1), 42);
+  embers_profile_builder_add_stack (bld, ids, 2, v1, 0);
+  embers_profile_builder_add_stack (bld, ids, 1, v2, 0);
+  p = embers_profile_builder_finish (bld, &error);
+  g_assert_no_error (error);
+
+  inv = embers_transform_invert (p, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (inv, "main 0 50\nwork;main 10 100");
+  g_assert_cmpuint (embers_profile_get_n_sample_types (inv), ==, 2);
+  g_assert_cmpstr (embers_profile_get_sample_type (inv, 1), ==, "alloc_space");
+  g_assert_cmpstr (embers_profile_get_sample_unit (inv, 1), ==, "bytes");
+  g_assert_cmpuint (embers_profile_get_default_sample_type (inv), ==, 1);
+  g_assert_cmpstr (embers_profile_get_period_type (inv), ==, "cpu");
+  g_assert_cmpint (embers_profile_get_period (inv), ==, 10000000);
+  g_assert_cmpint (embers_profile_get_time_nanos (inv), ==, 1700000000000000000);
+  g_assert_cmpint (embers_profile_get_duration_nanos (inv), ==, 60000000000);
+
+  name = embers_transform_find_name (inv, "work");
+  g_assert_cmpuint (name, !=, 0);
+  g_assert_cmpstr (embers_profile_get_string (inv, embers_profile_get_name_file (inv, name)), ==, "work.go");
+  g_assert_cmpint (embers_profile_get_name_line (inv, name), ==, 42);
+  g_assert_cmpuint (embers_transform_find_name (inv, "no such name"), ==, 0);
+
+  f = embers_transform_focus (p, "work", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (f, "work 10 100");
+}
+
+/* Label samples: env=prod / env=dev / none, plus a numeric label */
+static EmbersProfile *
+labelled_profile (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  EmbersLabel prod[2] = { { 0, }, };
+  EmbersLabel dev[1] = { { 0, }, };
+  guint32 set_prod, set_dev, ids[3];
+  gint64 v;
+  GError *error = NULL;
+  EmbersProfile *p;
+
+  embers_profile_builder_add_sample_type (b, "samples", "count");
+  prod[0].key = embers_profile_builder_intern (b, "env", -1);
+  prod[0].str = embers_profile_builder_intern (b, "prod", -1);
+  prod[1].key = embers_profile_builder_intern (b, "thread", -1);
+  prod[1].num = 7;
+  dev[0].key = prod[0].key;
+  dev[0].str = embers_profile_builder_intern (b, "dev", -1);
+  set_prod = embers_profile_builder_add_label_set (b, prod, 2);
+  set_dev = embers_profile_builder_add_label_set (b, dev, 1);
+
+  ids[0] = embers_profile_builder_intern (b, "main", -1);
+  ids[1] = embers_profile_builder_intern (b, "a", -1);
+  ids[2] = embers_profile_builder_intern (b, "b", -1);
+  v = 10;
+  embers_profile_builder_add_stack (b, ids, 3, &v, set_prod);      /* main;a;b prod 10 */
+  v = 20;
+  embers_profile_builder_add_stack (b, ids, 2, &v, set_dev);       /* main;a dev 20 */
+  v = 5;
+  embers_profile_builder_add_stack (b, ids, 3, &v, 0);             /* main;a;b none 5 */
+  v = 1;
+  embers_profile_builder_add_stack (b, ids, 3, &v, set_dev);       /* main;a;b dev 1 */
+
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_samples (p), ==, 4);
+  return p;
+}
+
+static const char *
+label_value (EmbersProfile *p,
+             guint32        set,
+             const char    *key)
+{
+  guint n;
+  const EmbersLabel *labels = embers_profile_get_label_set (p, set, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (embers_profile_get_string (p, labels[i].key), key))
+      return labels[i].str != 0 ? embers_profile_get_string (p, labels[i].str) : "(num)";
+  return NULL;
+}
+
+static EmbersProfile *
+filter (EmbersProfile *p,
+        const char    *selector_text)
+{
+  GError *error = NULL;
+  g_autoptr(EmbersSelector) selector = embers_selector_parse (selector_text, NULL, &error);
+  EmbersProfile *result;
+
+  g_assert_no_error (error);
+  result = embers_transform_filter_labels (p, selector, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  return result;
+}
+
+static void
+test_filter_labels (void)
+{
+  g_autoptr(EmbersProfile) p = labelled_profile ();
+  g_autoptr(EmbersProfile) prod = filter (p, "{env=\"prod\"}");
+  g_autoptr(EmbersProfile) not_prod = filter (p, "{env!=\"prod\"}");
+  g_autoptr(EmbersProfile) dev_re = filter (p, "{env=~\"d.*\"}");
+  g_autoptr(EmbersProfile) thread = filter (p, "{thread=\"7\"}");
+  g_autoptr(EmbersProfile) all = filter (p, "{}");
+  g_autoptr(EmbersProfile) unlabelled = filter (p, "{env=\"\"}");
+  g_autoptr(EmbersProfile) nothing = filter (p, "{env=\"staging\"}");
+
+  ASSERT_FOLDED (prod, "main;a;b 10");
+  ASSERT_FOLDED (not_prod, "main;a 20\nmain;a;b 6");
+  ASSERT_FOLDED (dev_re, "main;a 20\nmain;a;b 1");
+  ASSERT_FOLDED (thread, "main;a;b 10");
+  ASSERT_FOLDED (all, "main;a 20\nmain;a;b 16");
+  ASSERT_FOLDED (unlabelled, "main;a;b 5");
+  g_assert_cmpint (embers_profile_get_total (nothing, 0), ==, 0);
+  g_assert_cmpuint (embers_profile_get_n_nodes (nothing), ==, 1);
+
+  /* Label samples survive with their label sets */
+  g_assert_cmpuint (embers_profile_get_n_samples (prod), ==, 1);
+  g_assert_cmpstr (label_value (prod, embers_profile_sample_label_set (prod, 0), "env"), ==, "prod");
+  g_assert_cmpstr (label_value (prod, embers_profile_sample_label_set (prod, 0), "thread"), ==, "(num)");
+  g_assert_cmpuint (embers_profile_get_n_samples (all), ==, 4);
+
+  /* Filters compose: not prod, then dev */
+  {
+    g_autoptr(EmbersProfile) twice = filter (not_prod, "{env=\"dev\"}");
+
+    ASSERT_FOLDED (twice, "main;a 20\nmain;a;b 1");
+  }
+}
+
+static void
+test_labels_survive_transforms (void)
+{
+  g_autoptr(EmbersProfile) p = labelled_profile ();
+  g_autoptr(EmbersProfile) inv = NULL;
+  g_autoptr(EmbersProfile) inv_dev = NULL;
+  g_autoptr(EmbersProfile) focus = NULL;
+  g_autoptr(EmbersProfile) focus_prod = NULL;
+  GError *error = NULL;
+
+  inv = embers_transform_invert (p, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (inv, "a;main 20\nb;a;main 16");
+  g_assert_cmpuint (embers_profile_get_n_samples (inv), ==, 4);
+
+  /* Filtering after inverting equals inverting after filtering */
+  inv_dev = filter (inv, "{env=\"dev\"}");
+  ASSERT_FOLDED (inv_dev, "a;main 20\nb;a;main 1");
+
+  focus = embers_transform_focus (p, "a", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (focus, "a 20\na;b 16");
+  focus_prod = filter (focus, "{env=\"prod\"}");
+  ASSERT_FOLDED (focus_prod, "a;b 10");
+}
+
+static void
+test_mixed_samples_and_self (void)
+{
+  /* Values added without a sample (add_self) count as unlabelled */
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(EmbersProfile) inv = NULL;
+  g_autoptr(EmbersProfile) prod = NULL;
+  EmbersLabel l = { 0, };
+  guint32 ids[2], set, node;
+  gint64 v = 4;
+  GError *error = NULL;
+
+  embers_profile_builder_add_sample_type (b, "samples", "count");
+  l.key = embers_profile_builder_intern (b, "env", -1);
+  l.str = embers_profile_builder_intern (b, "prod", -1);
+  set = embers_profile_builder_add_label_set (b, &l, 1);
+  ids[0] = embers_profile_builder_intern (b, "x", -1);
+  ids[1] = embers_profile_builder_intern (b, "y", -1);
+  embers_profile_builder_add_stack (b, ids, 2, &v, set);
+  node = embers_profile_builder_get_child (b, 0, ids[0]);
+  node = embers_profile_builder_get_child (b, node, ids[1]);
+  embers_profile_builder_add_self (b, node, 0, 6);
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+
+  inv = embers_transform_invert (p, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (inv, "y;x 10");
+  prod = filter (p, "{env=\"prod\"}");
+  ASSERT_FOLDED (prod, "x;y 4");
+}
+
+static void
+test_deep_stack (void)
+{
+  /* 20000 frames deep, alternating: transforms walk iteratively */
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(EmbersProfile) c = NULL;
+  g_autoptr(EmbersProfile) inv = NULL;
+  g_autoptr(EmbersProfile) f = NULL;
+  g_autofree guint32 *ids = g_new (guint32, 20000);
+  gint64 v = 1;
+  GError *error = NULL;
+
+  embers_profile_builder_add_sample_type (b, "samples", "count");
+  for (guint i = 0; i < 20000; i++)
+    ids[i] = embers_profile_builder_intern (b, i < 10000 ? "same" : (i % 2 ? "odd" : "even"), -1);
+  embers_profile_builder_add_stack (b, ids, 20000, &v, 0);
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+
+  c = embers_transform_collapse_recursion (p, &error);
+  g_assert_no_error (error);
+  /* "same" x10000 -> 1, then 10000 alternating frames */
+  g_assert_cmpuint (embers_profile_get_max_depth (c), ==, 10001);
+
+  inv = embers_transform_invert (p, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_nodes (inv), ==, 20001);
+
+  f = embers_transform_focus (p, "odd", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_nodes (f), ==, 10000);
+  g_assert_cmpint (embers_profile_get_total (f, 0), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/transforms/helper", test_root_stack_helper);
+  g_test_add_func ("/embers/transforms/focus", test_focus);
+  g_test_add_func ("/embers/transforms/hide", test_hide);
+  g_test_add_func ("/embers/transforms/collapse-recursion", test_collapse_recursion);
+  g_test_add_func ("/embers/transforms/invert", test_invert);
+  g_test_add_func ("/embers/transforms/sandwich-callers", test_sandwich_callers);
+  g_test_add_func ("/embers/transforms/types-and-metadata", test_multiple_types_and_metadata);
+  g_test_add_func ("/embers/transforms/filter-labels", test_filter_labels);
+  g_test_add_func ("/embers/transforms/labels-survive", test_labels_survive_transforms);
+  g_test_add_func ("/embers/transforms/mixed-samples-and-self", test_mixed_samples_and_self);
+  g_test_add_func ("/embers/transforms/deep-stack", test_deep_stack);
+
+  return g_test_run ();
+}
