@@ -96,6 +96,15 @@ run_tests() {
     rm -f "$oracle_out"
   fi
 
+  # 5. The Flatpak manifests, and the app module's build commands as the
+  #    manifest runs them (the GNOME runtime cannot be downloaded here).
+  local flatpak_out
+  flatpak_out=$(mktemp)
+  { python3 build-aux/check-flatpak.py . && bash build-aux/flatpak-build-check.sh; } | tee "$flatpak_out" || failed_steps=$((failed_steps + 1))
+  extra_pass=$((extra_pass + $(grep -c '^ok ' "$flatpak_out" || true)))
+  extra_fail=$((extra_fail + $(grep -c '^not ok ' "$flatpak_out" || true)))
+  rm -f "$flatpak_out"
+
   local counts passed failed
   counts=$(python3 build-aux/count-results.py "${logs[@]}" | tee /dev/stderr | awk '/^TOTALS/ { print $2, $3 }')
   passed=$(( ${counts% *} + extra_pass ))
