@@ -273,6 +273,13 @@ embers_palette_package (const char *name,
 
   name_len = strlen (name);
 
+  /* [kernel.kallsyms], [unknown]: the whole name */
+  if (name[0] == '[')
+    {
+      *len = name_len;
+      return name;
+    }
+
   /* Python: module.py:func */
   if ((py = python_package (name, len)) != NULL)
     return py;

@@ -85,9 +85,7 @@ guint32     embers_palette_hash           (const char  *data,
  *  - C++/Rust `std::vector<int>::push_back` -> `std`, `core::ptr::drop` ->
  *    `core`
  *  - Python `module.py:func` or `path/module.py:12 - func` -> the file part
- *  - plain C names and anything else -> the whole name
- * Leading junk such as `<` or `&` is skipped only if the result would be
- * empty otherwise.
+ *  - `[kernel.kallsyms]`, plain C names and anything else -> the whole name
  */
 const char *embers_palette_package        (const char  *name,
                                            gsize       *len);

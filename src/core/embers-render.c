@@ -827,6 +827,7 @@ embers_render_rect_tooltip_text (EmbersLayout     *layout,
   guint sample_type;
   g_autofree char *total_str = NULL;
   g_autofree char *total_pct = NULL;
+  g_autofree char *count = NULL;
   gint64 total;
 
   g_return_val_if_fail (layout != NULL, NULL);
@@ -843,9 +844,11 @@ embers_render_rect_tooltip_text (EmbersLayout     *layout,
   total_str = embers_format_value (total, embers_profile_get_sample_unit (profile, sample_type));
   total_pct = percent_of (total, embers_profile_get_total (profile, sample_type));
 
+  count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u small frame", "%u small frames", rect->n_nodes),
+                           rect->n_nodes);
+
   return g_strdup_printf ("%s\n%s %s (%s %s)\n%s",
-                          g_dngettext (GETTEXT_PACKAGE, "%u small frame", "%u small frames", rect->n_nodes),
-                          _("Total:"), total_str, total_pct, _("of total"),
+                          count, _("Total:"), total_str, total_pct, _("of total"),
                           _("Zoom in to see them"));
 }
 
