@@ -172,9 +172,11 @@ parse_base_url (const char  *url,
   g_autoptr(GUri) uri = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *host_lower = NULL;
   const char *scheme;
   const char *host;
   gsize len;
+  int port;
 
   if (url == NULL || url[0] == '\0')
     {
@@ -220,7 +222,12 @@ parse_base_url (const char  *url,
   if (out_password != NULL)
     *out_password = g_strdup (g_uri_get_password (uri));
 
-  *out_uri = g_uri_build (G_URI_FLAGS_ENCODED_PATH, scheme, NULL, host, g_uri_get_port (uri),
+  /* Default ports and host case go, so equal servers get equal keys */
+  port = g_uri_get_port (uri);
+  if ((port == 80 && g_str_equal (scheme, "http")) || (port == 443 && g_str_equal (scheme, "https")))
+    port = -1;
+  host_lower = g_ascii_strdown (host, -1);
+  *out_uri = g_uri_build (G_URI_FLAGS_ENCODED_PATH, scheme, NULL, host_lower, port,
                           path, NULL, NULL);
   return TRUE;
 }

@@ -1,0 +1,2110 @@
+/* test-pyroscope.c: the Connect client, EmbersPyroscopeSource and credentials
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Three kinds of peers:
+ * - a scripted SoupServer in this process ("mock"), to check exactly what
+ *   goes over the wire (headers, gzip, paths, encodings) and to answer
+ *   with lies, web pages and delays;
+ * - a raw socket peer ("raw") for faults HTTP cannot express: dropped
+ *   connections, bodies cut short, garbage;
+ * - the project's test server (tests/server), which speaks the real
+ *   protocol, for every RPC round trip.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
+#include "embers-connect-client.h"
+#include "embers-credentials.h"
+#include "embers-diff.h"
+#include "embers-format.h"
+#include "embers-protojson.h"
+#include "embers-pyroscope-source.h"
+#include "embers-readers.h"
+
+#include "querier.pb-c.h"
+#include "settings.pb-c.h"
+#include "types.pb-c.h"
+
+#define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+#define QUERIER "querier.v1.QuerierService"
+#define SECRET_PASSWORD "pa55-w0rd-n0t-in-logs"
+#define SECRET_TOKEN "glsa_t0ken-n0t-in-logs"
+
+/* ---- waiting for async results ------------------------------------------ */
+
+typedef struct
+{
+  GAsyncResult *result;
+  guint         n_calls;
+} Wait;
+
+static void
+on_done (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  wait->n_calls++;
+  g_set_object (&wait->result, result);
+}
+
+static void
+wait_result (Wait *wait)
+{
+  while (wait->result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_clear (Wait *wait)
+{
+  g_clear_object (&wait->result);
+  wait->n_calls = 0;
+}
+
+static gboolean
+on_spin_timeout (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for ms milliseconds */
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, on_spin_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* ---- captured logs: secrets must never show up ---------------------------- */
+
+static GString *captured_logs;
+
+static GLogWriterOutput
+capture_writer (GLogLevelFlags   log_level,
+                const GLogField *fields,
+                gsize            n_fields,
+                gpointer         user_data)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      if (g_str_equal (fields[i].key, "MESSAGE") || g_str_equal (fields[i].key, "GLIB_DOMAIN"))
+        {
+          if (fields[i].length < 0)
+            g_string_append (captured_logs, fields[i].value);
+          else
+            g_string_append_len (captured_logs, fields[i].value, fields[i].length);
+          g_string_append_c (captured_logs, '\n');
+        }
+    }
+
+  /* Keep warnings fatal and visible */
+  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    return g_log_writer_default (log_level, fields, n_fields, user_data);
+
+  return G_LOG_WRITER_HANDLED;
+}
+
+static void
+assert_no_secret_logged (void)
+{
+  g_assert_null (strstr (captured_logs->str, SECRET_PASSWORD));
+  g_assert_null (strstr (captured_logs->str, SECRET_TOKEN));
+}
+
+/* ---- a GSettings backend that records every write ----------------------- */
+
+typedef struct
+{
+  GSettingsBackend parent_instance;
+} RecordingBackend;
+
+typedef struct
+{
+  GSettingsBackendClass parent_class;
+} RecordingBackendClass;
+
+static GType recording_backend_get_type (void);
+G_DEFINE_TYPE (RecordingBackend, recording_backend, G_TYPE_SETTINGS_BACKEND)
+
+static guint settings_writes;
+
+static GVariant *
+recording_read (GSettingsBackend   *backend,
+                const char         *key,
+                const GVariantType *expected_type,
+                gboolean            default_value)
+{
+  return NULL;
+}
+
+static gboolean
+recording_write (GSettingsBackend *backend,
+                 const char       *key,
+                 GVariant         *value,
+                 gpointer          origin_tag)
+{
+  settings_writes++;
+  return TRUE;
+}
+
+static gboolean
+count_tree_write (gpointer key,
+                  gpointer value,
+                  gpointer user_data)
+{
+  settings_writes++;
+  return FALSE;
+}
+
+static gboolean
+recording_write_tree (GSettingsBackend *backend,
+                      GTree            *tree,
+                      gpointer          origin_tag)
+{
+  g_tree_foreach (tree, count_tree_write, NULL);
+  return TRUE;
+}
+
+static void
+recording_reset (GSettingsBackend *backend,
+                 const char       *key,
+                 gpointer          origin_tag)
+{
+  settings_writes++;
+}
+
+static gboolean
+recording_get_writable (GSettingsBackend *backend,
+                        const char       *key)
+{
+  return TRUE;
+}
+
+static void
+recording_backend_class_init (RecordingBackendClass *klass)
+{
+  GSettingsBackendClass *backend_class = G_SETTINGS_BACKEND_CLASS (klass);
+
+  backend_class->read = recording_read;
+  backend_class->write = recording_write;
+  backend_class->write_tree = recording_write_tree;
+  backend_class->reset = recording_reset;
+  backend_class->get_writable = recording_get_writable;
+}
+
+static void
+recording_backend_init (RecordingBackend *self)
+{
+}
+
+/* ---- the mock server ------------------------------------------------------ */
+
+typedef struct
+{
+  guint   status;
+  char   *content_type;
+  GBytes *body;
+  gboolean gzip;
+} Route;
+
+static void
+route_free (Route *route)
+{
+  g_free (route->content_type);
+  g_bytes_unref (route->body);
+  g_free (route);
+}
+
+typedef struct
+{
+  SoupServer *server;
+  char       *url;          /* http://127.0.0.1:PORT */
+  GHashTable *routes;       /* "pkg.Service/Method" -> Route */
+  guint       delay_ms;
+  GList      *delayed;
+  guint       n_requests;
+  char       *last_path;
+  char       *last_method;
+  GHashTable *last_headers; /* lower-case name -> value */
+  GBytes     *last_body;    /* gunzipped */
+  gboolean    last_gzipped;
+} Mock;
+
+typedef struct
+{
+  Mock              *mock;
+  SoupServerMessage *msg;
+  guint              id;
+} Delayed;
+
+static void
+record_header (const char *name,
+               const char *value,
+               gpointer    user_data)
+{
+  g_hash_table_insert (user_data, g_ascii_strdown (name, -1), g_strdup (value));
+}
+
+static void
+mock_respond (Mock              *mock,
+              SoupServerMessage *msg,
+              const char        *path)
+{
+  const char *slash = strchr (path + 1, '/');
+  const char *key = path + 1;
+  Route *route = NULL;
+
+  /* The route key is the last two path segments (pkg.Service/Method) */
+  while (slash != NULL)
+    {
+      const char *next = strchr (slash + 1, '/');
+      if (next == NULL)
+        break;
+      key = slash + 1;
+      slash = next;
+    }
+
+  route = g_hash_table_lookup (mock->routes, key);
+  if (route == NULL)
+    {
+      /* What Go's mux says for paths nobody registered */
+      soup_server_message_set_status (msg, 404, NULL);
+      soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_STATIC,
+                                        "404 page not found\n", 19);
+      return;
+    }
+
+  soup_server_message_set_status (msg, route->status, NULL);
+  if (route->gzip)
+    {
+      g_autoptr(GBytes) gz = embers_gzip (g_bytes_get_data (route->body, NULL),
+                                          g_bytes_get_size (route->body), NULL);
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Content-Encoding", "gzip");
+      soup_server_message_set_response (msg, route->content_type, SOUP_MEMORY_COPY,
+                                        g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
+    }
+  else
+    soup_server_message_set_response (msg, route->content_type, SOUP_MEMORY_COPY,
+                                      g_bytes_get_data (route->body, NULL),
+                                      g_bytes_get_size (route->body));
+}
+
+static gboolean
+on_delayed (gpointer user_data)
+{
+  Delayed *d = user_data;
+  g_autofree char *path = g_strdup (g_uri_get_path (soup_server_message_get_uri (d->msg)));
+
+  d->mock->delayed = g_list_remove (d->mock->delayed, d);
+  mock_respond (d->mock, d->msg, path);
+  soup_server_message_unpause (d->msg);
+  g_object_unref (d->msg);
+  g_free (d);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+mock_handler (SoupServer        *server,
+              SoupServerMessage *msg,
+              const char        *path,
+              GHashTable        *query,
+              gpointer           user_data)
+{
+  Mock *mock = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  g_autoptr(GBytes) raw = soup_message_body_flatten (soup_server_message_get_request_body (msg));
+
+  mock->n_requests++;
+  g_free (mock->last_path);
+  mock->last_path = g_strdup (path);
+  g_free (mock->last_method);
+  mock->last_method = g_strdup (soup_server_message_get_method (msg));
+  g_hash_table_remove_all (mock->last_headers);
+  soup_message_headers_foreach (headers, record_header, mock->last_headers);
+
+  g_clear_pointer (&mock->last_body, g_bytes_unref);
+  mock->last_gzipped = g_strcmp0 (soup_message_headers_get_one (headers, "Content-Encoding"), "gzip") == 0;
+  if (mock->last_gzipped)
+    {
+      g_autoptr(GError) error = NULL;
+      mock->last_body = embers_gunzip (g_bytes_get_data (raw, NULL), g_bytes_get_size (raw), 1 << 24, &error);
+      g_assert_no_error (error);
+    }
+  else
+    mock->last_body = g_bytes_ref (raw);
+
+  if (mock->delay_ms > 0)
+    {
+      Delayed *d = g_new0 (Delayed, 1);
+
+      d->mock = mock;
+      d->msg = g_object_ref (msg);
+      d->id = g_timeout_add (mock->delay_ms, on_delayed, d);
+      mock->delayed = g_list_prepend (mock->delayed, d);
+      soup_server_message_pause (msg);
+      return;
+    }
+
+  mock_respond (mock, msg, path);
+}
+
+static Mock *
+mock_new (void)
+{
+  Mock *mock = g_new0 (Mock, 1);
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  mock->routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) route_free);
+  mock->last_headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  mock->server = soup_server_new ("server-header", "mock", NULL);
+  soup_server_add_handler (mock->server, NULL, mock_handler, mock, NULL);
+  soup_server_listen_local (mock->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (mock->server);
+  g_assert_nonnull (uris);
+  mock->url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  return mock;
+}
+
+static void
+mock_free (Mock *mock)
+{
+  for (GList *l = mock->delayed; l != NULL; l = l->next)
+    {
+      Delayed *d = l->data;
+      g_source_remove (d->id);
+      g_object_unref (d->msg);
+      g_free (d);
+    }
+  g_list_free (mock->delayed);
+
+  soup_server_disconnect (mock->server);
+  g_object_unref (mock->server);
+  g_hash_table_unref (mock->routes);
+  g_hash_table_unref (mock->last_headers);
+  g_clear_pointer (&mock->last_body, g_bytes_unref);
+  g_free (mock->last_path);
+  g_free (mock->last_method);
+  g_free (mock->url);
+  g_free (mock);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Mock, mock_free)
+
+static void
+mock_route (Mock         *mock,
+            const char   *key,
+            guint         status,
+            const char   *content_type,
+            const void   *data,
+            gssize        len)
+{
+  Route *route = g_new0 (Route, 1);
+
+  route->status = status;
+  route->content_type = g_strdup (content_type);
+  route->body = g_bytes_new (data, len < 0 ? strlen (data) : (gsize) len);
+  g_hash_table_replace (mock->routes, g_strdup (key), route);
+}
+
+static void
+mock_route_proto (Mock                   *mock,
+                  const char             *key,
+                  const ProtobufCMessage *message)
+{
+  gsize len = protobuf_c_message_get_packed_size (message);
+  g_autofree guint8 *buf = g_malloc (MAX (len, 1));
+
+  protobuf_c_message_pack (message, buf);
+  mock_route (mock, key, 200, "application/proto", buf, len);
+}
+
+static const char *
+mock_header (Mock       *mock,
+             const char *name)
+{
+  return g_hash_table_lookup (mock->last_headers, name);
+}
+
+static ProtobufCMessage *
+mock_request (Mock                             *mock,
+              const ProtobufCMessageDescriptor *descriptor)
+{
+  ProtobufCMessage *message;
+
+  g_assert_nonnull (mock->last_body);
+  message = protobuf_c_message_unpack (descriptor, NULL, g_bytes_get_size (mock->last_body),
+                                       g_bytes_get_data (mock->last_body, NULL));
+  g_assert_nonnull (message);
+  return message;
+}
+
+static EmbersConnectClient *
+client_for (const char *url)
+{
+  g_autoptr(GError) error = NULL;
+  EmbersConnectClient *client = embers_connect_client_new (url, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (client);
+  return client;
+}
+
+/* ---- protojson ------------------------------------------------------------ */
+
+static void
+test_protojson_encode (void)
+{
+  Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+  Querier__V1__SelectSeriesRequest series = QUERIER__V1__SELECT_SERIES_REQUEST__INIT;
+  Types__V1__LabelNamesRequest names = TYPES__V1__LABEL_NAMES_REQUEST__INIT;
+  char *matchers[] = { (char *) "{service_name=\"api\"}", (char *) "{a=\"b\"}" };
+  g_autoptr(GBytes) json = NULL;
+  g_autoptr(GBytes) json2 = NULL;
+  g_autoptr(GBytes) json3 = NULL;
+  g_autofree char *text = NULL;
+
+  req.profile_typeid = (char *) CPU;
+  req.label_selector = (char *) "{}";
+  req.has_start = req.has_end = TRUE;
+  req.start = G_GINT64_CONSTANT (1700000000000);
+  req.end = G_GINT64_CONSTANT (1700003600000);
+  req.has_max_nodes = TRUE;
+  req.max_nodes = 8192;
+
+  json = embers_protojson_encode (&req.base);
+  text = g_strndup (g_bytes_get_data (json, NULL), g_bytes_get_size (json));
+  /* lowerCamelCase keys, int64 as strings, absent fields left out */
+  g_assert_cmpstr (text, ==,
+                   "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{}\","
+                   "\"start\":\"1700000000000\",\"end\":\"1700003600000\",\"maxNodes\":\"8192\"}");
+
+  series.profile_typeid = (char *) CPU;
+  series.has_step = TRUE;
+  series.step = 15.5;
+  series.has_aggregation = TRUE;
+  series.aggregation = TYPES__V1__TIME_SERIES_AGGREGATION_TYPE__TIME_SERIES_AGGREGATION_TYPE_AVERAGE;
+  json2 = embers_protojson_encode (&series.base);
+  g_free (text);
+  text = g_strndup (g_bytes_get_data (json2, NULL), g_bytes_get_size (json2));
+  g_assert_cmpstr (text, ==,
+                   "{\"profileTypeID\":\"" CPU "\",\"step\":15.5,"
+                   "\"aggregation\":\"TIME_SERIES_AGGREGATION_TYPE_AVERAGE\"}");
+
+  names.n_matchers = 2;
+  names.matchers = matchers;
+  json3 = embers_protojson_encode (&names.base);
+  g_free (text);
+  text = g_strndup (g_bytes_get_data (json3, NULL), g_bytes_get_size (json3));
+  g_assert_cmpstr (text, ==, "{\"matchers\":[\"{service_name=\\\"api\\\"}\",\"{a=\\\"b\\\"}\"]}");
+
+  {
+    g_autofree char *a = embers_protojson_field_name ("profile_typeID");
+    g_autofree char *b = embers_protojson_field_name ("leftTicks");
+    g_autofree char *c = embers_protojson_field_name ("ID");
+    g_autofree char *d = embers_protojson_field_name ("max_self");
+    g_assert_cmpstr (a, ==, "profileTypeID");
+    g_assert_cmpstr (b, ==, "leftTicks");
+    g_assert_cmpstr (c, ==, "ID");
+    g_assert_cmpstr (d, ==, "maxSelf");
+  }
+}
+
+static ProtobufCMessage *
+json_to_message (const ProtobufCMessageDescriptor *descriptor,
+                 const char                       *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) wire = embers_protojson_to_wire (descriptor, json, strlen (json), &error);
+  ProtobufCMessage *message;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (wire);
+  message = protobuf_c_message_unpack (descriptor, NULL, g_bytes_get_size (wire),
+                                       g_bytes_get_data (wire, NULL));
+  g_assert_nonnull (message);
+  return message;
+}
+
+static void
+test_protojson_decode (void)
+{
+  Querier__V1__SelectMergeStacktracesResponse *merge;
+  Types__V1__ProfileTypesResponse *types;
+  Querier__V1__SelectSeriesResponse *series;
+  Querier__V1__SelectMergeStacktracesRequest *req;
+  Querier__V1__SelectMergeStacktracesResponse *tree;
+
+  /* int64 as strings and as numbers; unknown keys ignored; zeros omitted */
+  merge = (gpointer) json_to_message (&querier__v1__select_merge_stacktraces_response__descriptor,
+    "{\"flamegraph\":{\"names\":[\"total\",\"main\"],"
+    "\"levels\":[{\"values\":[\"0\",\"6\",\"0\",\"0\"]},{\"values\":[0,6,\"6\",1]},{}],"
+    "\"total\":\"6\",\"maxSelf\":6,\"futureField\":{\"x\":[1,2]}},\"somethingNew\":true}");
+  g_assert_nonnull (merge->flamegraph);
+  g_assert_cmpuint (merge->flamegraph->n_names, ==, 2);
+  g_assert_cmpstr (merge->flamegraph->names[1], ==, "main");
+  g_assert_cmpuint (merge->flamegraph->n_levels, ==, 3);
+  g_assert_cmpuint (merge->flamegraph->levels[1]->n_values, ==, 4);
+  g_assert_cmpint (merge->flamegraph->levels[1]->values[2], ==, 6);
+  g_assert_cmpuint (merge->flamegraph->levels[2]->n_values, ==, 0);
+  g_assert_cmpint (merge->flamegraph->total, ==, 6);
+  g_assert_cmpint (merge->flamegraph->max_self, ==, 6);
+  protobuf_c_message_free_unpacked (&merge->base, NULL);
+
+  /* "ID" stays as it is; proto names accepted too */
+  types = (gpointer) json_to_message (&types__v1__profile_types_response__descriptor,
+    "{\"profileTypes\":[{\"ID\":\"" CPU "\",\"name\":\"process_cpu\",\"sampleType\":\"cpu\"},"
+    "{\"ID\":\"memory:inuse_space:bytes:space:bytes\",\"sample_unit\":\"bytes\"}]}");
+  g_assert_cmpuint (types->n_profile_types, ==, 2);
+  g_assert_cmpstr (types->profile_types[0]->id, ==, CPU);
+  g_assert_cmpstr (types->profile_types[0]->sample_type, ==, "cpu");
+  g_assert_cmpstr (types->profile_types[1]->sample_unit, ==, "bytes");
+  protobuf_c_message_free_unpacked (&types->base, NULL);
+
+  /* doubles, negative and huge int64, special floats */
+  series = (gpointer) json_to_message (&querier__v1__select_series_response__descriptor,
+    "{\"series\":[{\"labels\":[{\"name\":\"service_name\",\"value\":\"api\"}],"
+    "\"points\":[{\"value\":1.5,\"timestamp\":\"-9223372036854775808\"},"
+    "{\"value\":\"NaN\",\"timestamp\":9007199254740993},{\"value\":\"-Infinity\"},{\"value\":3}]}]}");
+  g_assert_cmpuint (series->n_series, ==, 1);
+  g_assert_cmpuint (series->series[0]->n_points, ==, 4);
+  g_assert_cmpfloat (series->series[0]->points[0]->value, ==, 1.5);
+  g_assert_cmpint (series->series[0]->points[0]->timestamp, ==, G_MININT64);
+  g_assert_true (isnan (series->series[0]->points[1]->value));
+  g_assert_cmpint (series->series[0]->points[1]->timestamp, ==, G_GINT64_CONSTANT (9007199254740993));
+  g_assert_true (isinf (series->series[0]->points[2]->value));
+  g_assert_cmpfloat (series->series[0]->points[3]->value, ==, 3.0);
+  g_assert_cmpint (series->series[0]->points[3]->timestamp, ==, 0);
+  protobuf_c_message_free_unpacked (&series->base, NULL);
+
+  /* enums by name or number; nested messages; nulls are absent */
+  req = (gpointer) json_to_message (&querier__v1__select_merge_stacktraces_request__descriptor,
+    "{\"format\":\"PROFILE_FORMAT_TREE\",\"stackTraceSelector\":{\"callSite\":[{\"name\":\"main\"}],"
+    "\"goPgo\":{\"keepLocations\":5,\"aggregateCallees\":true}},\"maxNodes\":null}");
+  g_assert_true (req->has_format);
+  g_assert_cmpint (req->format, ==, QUERIER__V1__PROFILE_FORMAT__PROFILE_FORMAT_TREE);
+  g_assert_false (req->has_max_nodes);
+  g_assert_cmpuint (req->stack_trace_selector->n_call_site, ==, 1);
+  g_assert_cmpstr (req->stack_trace_selector->call_site[0]->name, ==, "main");
+  g_assert_cmpuint (req->stack_trace_selector->go_pgo->keep_locations, ==, 5);
+  g_assert_true (req->stack_trace_selector->go_pgo->aggregate_callees);
+  protobuf_c_message_free_unpacked (&req->base, NULL);
+
+  /* bytes are base64, with or without padding, standard or URL-safe */
+  tree = (gpointer) json_to_message (&querier__v1__select_merge_stacktraces_response__descriptor,
+                                     "{\"tree\":\"_-8A\"}");
+  g_assert_true (tree->has_tree);
+  g_assert_cmpuint (tree->tree.len, ==, 3);
+  g_assert_cmpuint (tree->tree.data[0], ==, 0xff);
+  g_assert_cmpuint (tree->tree.data[1], ==, 0xef);
+  g_assert_cmpuint (tree->tree.data[2], ==, 0x00);
+  protobuf_c_message_free_unpacked (&tree->base, NULL);
+
+  /* A round trip: encode, then decode */
+  {
+    Querier__V1__DiffRequest diff = QUERIER__V1__DIFF_REQUEST__INIT;
+    Querier__V1__SelectMergeStacktracesRequest left = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+    g_autoptr(GBytes) json = NULL;
+    g_autoptr(GBytes) wire = NULL;
+    g_autoptr(GError) error = NULL;
+    Querier__V1__DiffRequest *back;
+
+    left.profile_typeid = (char *) CPU;
+    left.has_start = TRUE;
+    left.start = -5;
+    diff.left = &left;
+    json = embers_protojson_encode (&diff.base);
+    wire = embers_protojson_to_wire (&querier__v1__diff_request__descriptor,
+                                     g_bytes_get_data (json, NULL), g_bytes_get_size (json), &error);
+    g_assert_no_error (error);
+    back = (gpointer) protobuf_c_message_unpack (&querier__v1__diff_request__descriptor, NULL,
+                                                 g_bytes_get_size (wire), g_bytes_get_data (wire, NULL));
+    g_assert_nonnull (back);
+    g_assert_nonnull (back->left);
+    g_assert_null (back->right);
+    g_assert_cmpstr (back->left->profile_typeid, ==, CPU);
+    g_assert_cmpint (back->left->start, ==, -5);
+    protobuf_c_message_free_unpacked (&back->base, NULL);
+  }
+}
+
+static void
+test_protojson_errors (void)
+{
+  static const struct {
+    const char *json;
+    const char *words;
+  } cases[] = {
+    { "", "empty" },
+    { "   ", "empty" },
+    { "{", "not valid JSON" },
+    { "[]", "expected an object" },
+    { "{\"flamegraph\":[]}", "flamegraph: expected an object" },
+    { "{\"flamegraph\":{\"names\":\"total\"}}", "flamegraph.names: expected an array" },
+    { "{\"flamegraph\":{\"names\":[1]}}", "flamegraph.names[0]: expected a string" },
+    { "{\"flamegraph\":{\"levels\":[{\"values\":[\"x\"]}]}}", "flamegraph.levels[0].values: expected an integer" },
+    { "{\"flamegraph\":{\"levels\":[{\"values\":[1.5]}]}}", "expected an integer" },
+    { "{\"flamegraph\":{\"total\":true}}", "flamegraph.total: expected an integer" },
+    { "{\"flamegraph\":{\"total\":\"99999999999999999999\"}}", "expected an integer" },
+    { "{\"tree\":\"not base64!\"}", "not valid base64" },
+    { "{\"dot\":{}}", "expected a string" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) wire = embers_protojson_to_wire (&querier__v1__select_merge_stacktraces_response__descriptor,
+                                                         cases[i].json, strlen (cases[i].json), &error);
+
+      g_test_message ("%s -> %s", cases[i].json, error ? error->message : "(no error)");
+      g_assert_null (wire);
+      g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+      g_assert_nonnull (strstr (error->message, cases[i].words));
+    }
+
+  /* Enum names must exist; deep nesting is refused before parsing */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) wire = NULL;
+    g_autoptr(GString) deep = g_string_new ("{\"stackTraceSelector\":");
+    const char *gif = "{\"format\":\"PROFILE_FORMAT_GIF\"}";
+
+    wire = embers_protojson_to_wire (&querier__v1__select_merge_stacktraces_request__descriptor,
+                                     gif, strlen (gif), &error);
+    g_assert_null (wire);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+    g_assert_nonnull (strstr (error->message, "PROFILE_FORMAT_GIF"));
+    g_clear_error (&error);
+
+    for (guint i = 0; i < 5000; i++)
+      g_string_append (deep, "[");
+    wire = embers_protojson_to_wire (&querier__v1__select_merge_stacktraces_request__descriptor,
+                                     deep->str, deep->len, &error);
+    g_assert_null (wire);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+    g_assert_nonnull (strstr (error->message, "nested too deeply"));
+  }
+}
+
+/* ---- error mapping -------------------------------------------------------- */
+
+static GError *
+response_error (guint       status,
+                const char *content_type,
+                const char *body,
+                const char *service,
+                const char *method,
+                gboolean    have_auth,
+                gboolean    have_tenant)
+{
+  return embers_connect_error_from_response (status, NULL, content_type,
+                                             (const guint8 *) body, body ? strlen (body) : 0,
+                                             service, method, have_auth, have_tenant);
+}
+
+static void
+test_errors_connect_codes (void)
+{
+  static const struct {
+    const char *code;
+    guint       status;
+    int         expected;
+    const char *words;
+  } cases[] = {
+    { "canceled", 499, EMBERS_SOURCE_ERROR_CANCELED, "canceled" },
+    { "unknown", 500, EMBERS_SOURCE_ERROR_UNKNOWN, "unknown" },
+    { "invalid_argument", 400, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT, "invalid argument" },
+    { "deadline_exceeded", 504, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED, "shorter time range" },
+    { "not_found", 404, EMBERS_SOURCE_ERROR_NOT_FOUND, "not found" },
+    { "already_exists", 409, EMBERS_SOURCE_ERROR_ALREADY_EXISTS, "already exists" },
+    { "permission_denied", 403, EMBERS_SOURCE_ERROR_PERMISSION_DENIED, "permission denied" },
+    { "resource_exhausted", 429, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED, "resource exhausted" },
+    { "failed_precondition", 400, EMBERS_SOURCE_ERROR_FAILED_PRECONDITION, "failed precondition" },
+    { "aborted", 409, EMBERS_SOURCE_ERROR_ABORTED, "aborted" },
+    { "out_of_range", 400, EMBERS_SOURCE_ERROR_OUT_OF_RANGE, "out of range" },
+    { "unimplemented", 501, EMBERS_SOURCE_ERROR_UNIMPLEMENTED, "does not support SelectSeries" },
+    { "internal", 500, EMBERS_SOURCE_ERROR_INTERNAL, "internal server error" },
+    { "unavailable", 503, EMBERS_SOURCE_ERROR_UNAVAILABLE, "try again" },
+    { "data_loss", 500, EMBERS_SOURCE_ERROR_DATA_LOSS, "data loss" },
+    { "unauthenticated", 401, EMBERS_SOURCE_ERROR_UNAUTHENTICATED, "needs credentials" },
+    { "something_new", 400, EMBERS_SOURCE_ERROR_UNKNOWN, "unknown" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"code\":\"%s\",\"message\":\"the detail\\nhere\",\"details\":[]}",
+                                               cases[i].code);
+      /* The status lies on purpose: the code decides */
+      g_autoptr(GError) error = response_error (i % 2 ? 200 + i : cases[i].status, "application/json", body,
+                                                QUERIER, "SelectSeries", FALSE, FALSE);
+
+      g_test_message ("%s -> %s", cases[i].code, error->message);
+      g_assert_error (error, EMBERS_SOURCE_ERROR, cases[i].expected);
+      g_assert_nonnull (strstr (error->message, cases[i].words));
+      /* The server's message is kept, on one line */
+      g_assert_nonnull (strstr (error->message, "“the detail here”"));
+
+      if (strcmp (cases[i].code, "something_new") != 0)
+        {
+          g_assert_cmpint (embers_connect_code_from_string (cases[i].code), ==, cases[i].expected);
+          g_assert_cmpstr (embers_connect_code_to_string (cases[i].expected), ==, cases[i].code);
+        }
+    }
+
+  /* Unauthenticated says what to do, depending on what we sent */
+  {
+    g_autoptr(GError) no_auth = response_error (401, "application/json", "{\"code\":\"unauthenticated\"}",
+                                                QUERIER, "LabelNames", FALSE, FALSE);
+    g_autoptr(GError) bad_auth = response_error (401, "application/json", "{\"code\":\"unauthenticated\"}",
+                                                 QUERIER, "LabelNames", TRUE, FALSE);
+    g_autoptr(GError) no_tenant = response_error (401, "application/json",
+                                                  "{\"code\":\"unauthenticated\",\"message\":\"no org id\"}",
+                                                  QUERIER, "LabelNames", FALSE, FALSE);
+
+    g_assert_error (no_auth, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+    g_assert_cmpstr (no_auth->message, ==,
+                     "unauthenticated: the server needs credentials — add a user and password or a token");
+    g_assert_nonnull (strstr (bad_auth->message, "refused the credentials — check"));
+    g_assert_nonnull (strstr (no_tenant->message, "set a tenant (X-Scope-OrgID)"));
+  }
+}
+
+static void
+test_errors_http (void)
+{
+  g_autoptr(GError) rules = response_error (404, "text/plain; charset=utf-8", "404 page not found\n",
+                                            "settings.v1.RecordingRulesService", "ListRecordingRules",
+                                            FALSE, FALSE);
+  g_autoptr(GError) querier = response_error (404, "text/plain", "404 page not found",
+                                              QUERIER, "SelectHeatmap", FALSE, FALSE);
+  g_autoptr(GError) html = response_error (502, "text/html",
+                                           "<!DOCTYPE html><html><head><title>502 Bad\n Gateway</title></head>"
+                                           "<body>nginx</body></html>", QUERIER, "LabelNames", FALSE, FALSE);
+  g_autoptr(GError) html_sniffed = response_error (200 + 300, NULL, "  <html><body>Sign in</body></html>",
+                                                   QUERIER, "LabelNames", FALSE, FALSE);
+  g_autoptr(GError) auth = response_error (401, "text/plain", "Unauthorized", QUERIER, "LabelNames", FALSE, FALSE);
+  g_autoptr(GError) forbidden = response_error (403, NULL, NULL, QUERIER, "LabelNames", TRUE, FALSE);
+  g_autoptr(GError) unsupported = response_error (415, "text/plain", "", QUERIER, "LabelNames", FALSE, FALSE);
+  g_autoptr(GError) gateway_timeout = response_error (504, "text/plain", "upstream timed out", QUERIER, "Diff", FALSE, FALSE);
+  g_autoptr(GError) not_json = response_error (500, "application/json", "{not json", QUERIER, "Diff", FALSE, FALSE);
+  g_autoptr(GError) weird = response_error (418, "text/plain", "I'm a teapot\x01\xff", QUERIER, "Diff", FALSE, FALSE);
+
+  g_assert_error (rules, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_assert_true (g_str_has_prefix (rules->message,
+                                   "not found: the server does not serve recording rules "
+                                   "(start Pyroscope with -tenant-settings.recording-rules.enabled=true)"));
+  g_assert_nonnull (strstr (rules->message, "HTTP 404: “404 page not found”"));
+
+  g_assert_error (querier, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_assert_nonnull (strstr (querier->message, "no querier.v1.QuerierService/SelectHeatmap"));
+  g_assert_nonnull (strstr (querier->message, "api/datasources/proxy/uid/UID"));
+
+  g_assert_error (html, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (html->message, "web page (“502 Bad Gateway”, HTTP 502)"));
+  g_assert_null (strstr (html->message, "<"));
+
+  g_assert_error (html_sniffed, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (html_sniffed->message, "web page"));
+
+  g_assert_error (auth, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+  g_assert_nonnull (strstr (auth->message, "needs credentials"));
+  g_assert_error (forbidden, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PERMISSION_DENIED);
+  g_assert_error (unsupported, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (unsupported->message, "HTTP 415"));
+  g_assert_error (gateway_timeout, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED);
+  g_assert_nonnull (strstr (gateway_timeout->message, "upstream timed out"));
+  g_assert_error (not_json, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (not_json->message, "HTTP 500"));
+  g_assert_error (weird, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+  g_assert_true (g_utf8_validate (weird->message, -1, NULL));
+  g_assert_null (strchr (weird->message, '\x01'));
+}
+
+static void
+test_errors_transport (void)
+{
+  static const struct {
+    GQuark      domain;
+    int         code;
+    int         expected;
+    const char *words;
+  } cases[] = {
+    { 0, G_RESOLVER_ERROR_NOT_FOUND, EMBERS_SOURCE_ERROR_UNAVAILABLE, "cannot find the server “example.invalid”" },
+    { 1, G_IO_ERROR_CONNECTION_REFUSED, EMBERS_SOURCE_ERROR_UNAVAILABLE, "refused the connection" },
+    { 1, G_IO_ERROR_TIMED_OUT, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED, "did not answer in time" },
+    { 1, G_IO_ERROR_PARTIAL_INPUT, EMBERS_SOURCE_ERROR_UNAVAILABLE, "closed before the whole answer arrived" },
+    { 1, G_IO_ERROR_CONNECTION_CLOSED, EMBERS_SOURCE_ERROR_UNAVAILABLE, "closed before" },
+    { 1, G_IO_ERROR_NETWORK_UNREACHABLE, EMBERS_SOURCE_ERROR_UNAVAILABLE, "cannot reach" },
+    { 2, G_TLS_ERROR_BAD_CERTIFICATE, EMBERS_SOURCE_ERROR_UNAVAILABLE, "no secure connection" },
+    { 3, SOUP_SESSION_ERROR_PARSING, EMBERS_SOURCE_ERROR_PROTOCOL, "not valid HTTP" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GQuark domains[] = { G_RESOLVER_ERROR, G_IO_ERROR, G_TLS_ERROR, SOUP_SESSION_ERROR };
+      g_autoptr(GError) in = g_error_new_literal (domains[cases[i].domain], cases[i].code, "low-level detail");
+      g_autoptr(GError) out = embers_connect_error_from_transport (in, "example.invalid");
+
+      g_test_message ("%s", out->message);
+      g_assert_error (out, EMBERS_SOURCE_ERROR, cases[i].expected);
+      g_assert_nonnull (strstr (out->message, cases[i].words));
+    }
+
+  /* Cancellation stays G_IO_ERROR_CANCELLED */
+  {
+    g_autoptr(GError) in = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+    g_autoptr(GError) out = embers_connect_error_from_transport (in, "x");
+    g_assert_error (out, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  }
+}
+
+/* ---- base URLs -------------------------------------------------------------- */
+
+static void
+test_client_base_url (void)
+{
+  static const struct {
+    const char *in;
+    const char *out;
+  } ok[] = {
+    { "http://localhost:4040", "http://localhost:4040" },
+    { "http://localhost:4040/", "http://localhost:4040" },
+    { "http://localhost:4040///", "http://localhost:4040" },
+    { "HTTPS://Example.COM/api/datasources/proxy/uid/abc/", "https://example.com/api/datasources/proxy/uid/abc" },
+    { "https://host/a%20b/c", "https://host/a%20b/c" },
+    { "https://user:secret@host/p?q=1#f", "https://host/p" },
+    { "http://[::1]:4040/", "http://[::1]:4040" },
+    { "http://host:80/p/", "http://host/p" },
+    { "https://host:443", "https://host" },
+  };
+  static const char *bad[] = { "", "localhost:4040", "ftp://host/", "http://", "http:///path", "not a url" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *norm = embers_connect_normalize_base_url (ok[i].in, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (norm, ==, ok[i].out);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersConnectClient) client = embers_connect_client_new (bad[i], &error);
+
+      g_assert_null (client);
+      g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+    }
+
+  /* Credentials in the URL become Basic auth and leave the URL */
+  {
+    g_autoptr(EmbersConnectClient) client = client_for ("https://123:" SECRET_PASSWORD "@grafana.example/prefix/");
+    g_autofree char *name = embers_connect_client_dup_display_name (client);
+
+    g_assert_true (embers_connect_client_has_auth (client));
+    g_assert_cmpstr (embers_connect_client_get_base_url (client), ==, "https://grafana.example/prefix");
+    g_assert_cmpstr (name, ==, "grafana.example/prefix");
+  }
+}
+
+/* ---- levels decoding (PYROSCOPE-API.md §2 vectors) -------------------------- */
+
+static guint32
+find_node (EmbersProfile *profile,
+           const char    *stack)
+{
+  for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
+    {
+      g_autofree char *s = embers_profile_node_stack (profile, i, ";");
+      if (g_strcmp0 (s, stack) == 0)
+        return i;
+    }
+  return EMBERS_NODE_NONE;
+}
+
+static void
+assert_node (EmbersProfile *profile,
+             const char    *stack,
+             guint          column,
+             gint64         total,
+             gint64         self)
+{
+  guint32 node = find_node (profile, stack);
+
+  g_test_message ("node %s", stack);
+  g_assert_cmpuint (node, !=, EMBERS_NODE_NONE);
+  g_assert_cmpint (embers_profile_node_total (profile, column, node), ==, total);
+  g_assert_cmpint (embers_profile_node_self (profile, column, node), ==, self);
+}
+
+static void
+test_levels_single (void)
+{
+  /* Stacks main;a 3, main;b;c 2, main 1 */
+  const char *names[] = { "total", "main", "b", "c", "a" };
+  const gint64 l0[] = { 0, 6, 0, 0 };
+  const gint64 l1[] = { 0, 6, 1, 1 };
+  const gint64 l2[] = { 1, 3, 3, 4, 0, 2, 0, 2 };
+  const gint64 l3[] = { 4, 2, 2, 3 };
+  const gint64 *levels[] = { l0, l1, l2, l3 };
+  const gsize n_values[] = { 4, 4, 8, 4 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+
+  profile = embers_levels_to_profile (names, 5, levels, n_values, 4, FALSE, "cpu", "nanoseconds", &error);
+  g_assert_no_error (error);
+  g_assert_false (embers_profile_is_diff (profile));
+  g_assert_cmpuint (embers_profile_get_n_nodes (profile), ==, 5);
+  g_assert_cmpstr (embers_profile_get_sample_type (profile, 0), ==, "cpu");
+  g_assert_cmpstr (embers_profile_get_sample_unit (profile, 0), ==, "nanoseconds");
+  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 6);
+  assert_node (profile, "main", 0, 6, 1);
+  assert_node (profile, "main;a", 0, 3, 3);
+  assert_node (profile, "main;b", 0, 2, 0);
+  assert_node (profile, "main;b;c", 0, 2, 2);
+}
+
+static void
+test_levels_diff (void)
+{
+  /* Left {a;b 1, a;c 2}, right {a;b 4, a;c 8} */
+  const char *names[] = { "total", "a", "c", "b" };
+  const gint64 l0[] = { 0, 3, 0, 0, 12, 0, 0 };
+  const gint64 l1[] = { 0, 3, 0, 0, 12, 0, 1 };
+  const gint64 l2[] = { 0, 1, 1, 0, 4, 4, 3, 0, 2, 2, 0, 8, 8, 2 };
+  const gint64 *levels[] = { l0, l1, l2 };
+  const gsize n_values[] = { 7, 7, 14 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+
+  profile = embers_levels_to_profile (names, 4, levels, n_values, 3, TRUE, "cpu", "nanoseconds", &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (profile));
+  g_assert_cmpuint (embers_profile_get_n_nodes (profile), ==, 4);
+  g_assert_cmpint (embers_profile_get_total (profile, EMBERS_DIFF_BASELINE), ==, 3);
+  g_assert_cmpint (embers_profile_get_total (profile, EMBERS_DIFF_COMPARISON), ==, 12);
+  assert_node (profile, "a;b", EMBERS_DIFF_BASELINE, 1, 1);
+  assert_node (profile, "a;b", EMBERS_DIFF_COMPARISON, 4, 4);
+  assert_node (profile, "a;c", EMBERS_DIFF_BASELINE, 2, 2);
+  assert_node (profile, "a;c", EMBERS_DIFF_COMPARISON, 8, 8);
+}
+
+static void
+test_levels_lies (void)
+{
+  const char *names[] = { "total", "main" };
+  const gint64 l0[] = { 0, 6, 0, 0 };
+  const gint64 bad_index[] = { 0, 6, 6, 7 };
+  const gint64 ragged[] = { 0, 6, 6 };
+  const gint64 *levels1[] = { l0, bad_index };
+  const gint64 *levels2[] = { l0, ragged };
+  const gsize n1[] = { 4, 4 };
+  const gsize n2[] = { 4, 3 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p1 = NULL;
+  g_autoptr(EmbersProfile) p2 = NULL;
+
+  p1 = embers_levels_to_profile (names, 2, levels1, n1, 2, FALSE, "cpu", "nanoseconds", &error);
+  g_assert_null (p1);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID);
+  g_clear_error (&error);
+
+  p2 = embers_levels_to_profile (names, 2, levels2, n2, 2, FALSE, "cpu", "nanoseconds", &error);
+  g_assert_null (p2);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID);
+}
+
+/* ---- the client against the mock ---------------------------------------- */
+
+static GBytes *
+call_sync (EmbersConnectClient              *client,
+           const char                       *method,
+           const ProtobufCMessage           *request,
+           const ProtobufCMessageDescriptor *response_type,
+           EmbersConnectCallFlags            flags,
+           GError                          **error)
+{
+  Wait wait = { NULL };
+  GBytes *bytes;
+
+  embers_connect_client_call_async (client, QUERIER, method, request, response_type, flags,
+                                    NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_cmpuint (wait.n_calls, ==, 1);
+  bytes = embers_connect_client_call_finish (client, wait.result, error);
+  wait_clear (&wait);
+
+  return bytes;
+}
+
+static void
+test_mock_headers (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  Types__V1__LabelNamesRequest req = TYPES__V1__LABEL_NAMES_REQUEST__INIT;
+  Types__V1__LabelNamesResponse resp = TYPES__V1__LABEL_NAMES_RESPONSE__INIT;
+  char *names[] = { (char *) "__name__", (char *) "service_name" };
+  Types__V1__LabelNamesRequest *sent;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected_basic = NULL;
+
+  resp.n_names = 2;
+  resp.names = names;
+  mock_route_proto (mock, QUERIER "/LabelNames", &resp.base);
+
+  req.has_start = req.has_end = TRUE;
+  req.start = 1000;
+  req.end = 2000;
+
+  /* No auth, no tenant, no label flag */
+  bytes = call_sync (client, "LabelNames", &req.base, &types__v1__label_names_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mock->last_method, ==, "POST");
+  g_assert_cmpstr (mock->last_path, ==, "/querier.v1.QuerierService/LabelNames");
+  g_assert_cmpstr (mock_header (mock, "content-type"), ==, "application/proto");
+  g_assert_cmpstr (mock_header (mock, "connect-protocol-version"), ==, "1");
+  g_assert_cmpstr (mock_header (mock, "connect-timeout-ms"), ==, "60000");
+  g_assert_nonnull (strstr (mock_header (mock, "accept-encoding"), "gzip"));
+  g_assert_null (mock_header (mock, "authorization"));
+  g_assert_null (mock_header (mock, "x-scope-orgid"));
+  g_assert_null (mock_header (mock, "accept"));
+  g_assert_false (mock->last_gzipped);
+  sent = (gpointer) mock_request (mock, &types__v1__label_names_request__descriptor);
+  g_assert_cmpint (sent->start, ==, 1000);
+  g_assert_cmpint (sent->end, ==, 2000);
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* Bearer, tenant, UTF-8 label names */
+  embers_connect_client_set_bearer_token (client, SECRET_TOKEN);
+  embers_connect_client_set_tenant (client, "team-a|team-b");
+  bytes = call_sync (client, "LabelNames", &req.base, &types__v1__label_names_response__descriptor,
+                     EMBERS_CONNECT_CALL_UTF8_LABEL_NAMES, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mock_header (mock, "authorization"), ==, "Bearer " SECRET_TOKEN);
+  g_assert_cmpstr (mock_header (mock, "x-scope-orgid"), ==, "team-a|team-b");
+  g_assert_cmpstr (mock_header (mock, "accept"), ==, "*/*;allow-utf8-labelnames=true");
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* Basic wins over Bearer */
+  embers_connect_client_set_basic_auth (client, "123456", SECRET_PASSWORD);
+  bytes = call_sync (client, "LabelNames", &req.base, &types__v1__label_names_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  {
+    g_autofree char *b64 = g_base64_encode ((const guint8 *) "123456:" SECRET_PASSWORD,
+                                            strlen ("123456:" SECRET_PASSWORD));
+    expected_basic = g_strconcat ("Basic ", b64, NULL);
+  }
+  g_assert_cmpstr (mock_header (mock, "authorization"), ==, expected_basic);
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* Clearing auth and tenant removes the headers */
+  embers_connect_client_set_basic_auth (client, NULL, NULL);
+  embers_connect_client_set_bearer_token (client, NULL);
+  embers_connect_client_set_tenant (client, "");
+  embers_connect_client_set_timeout (client, 0);
+  bytes = call_sync (client, "LabelNames", &req.base, &types__v1__label_names_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_null (mock_header (mock, "authorization"));
+  g_assert_null (mock_header (mock, "x-scope-orgid"));
+  g_assert_null (mock_header (mock, "connect-timeout-ms"));
+  g_assert_cmpuint (mock->n_requests, ==, 4);
+
+  assert_no_secret_logged ();
+}
+
+static void
+test_mock_prefix (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autofree char *base = g_strconcat (mock->url, "/api/datasources/proxy/uid/P1809F7CD0C75ACF3//", NULL);
+  g_autoptr(EmbersConnectClient) client = client_for (base);
+  Types__V1__ProfileTypesRequest req = TYPES__V1__PROFILE_TYPES_REQUEST__INIT;
+  Types__V1__ProfileTypesResponse resp = TYPES__V1__PROFILE_TYPES_RESPONSE__INIT;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mock_route_proto (mock, QUERIER "/ProfileTypes", &resp.base);
+  bytes = call_sync (client, "ProfileTypes", &req.base, &types__v1__profile_types_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 0);  /* an empty message is zero bytes */
+  g_assert_cmpstr (mock->last_path, ==,
+                   "/api/datasources/proxy/uid/P1809F7CD0C75ACF3/querier.v1.QuerierService/ProfileTypes");
+}
+
+static void
+test_mock_gzip (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  Querier__V1__SeriesRequest req = QUERIER__V1__SERIES_REQUEST__INIT;
+  Querier__V1__SeriesResponse resp = QUERIER__V1__SERIES_RESPONSE__INIT;
+  Types__V1__Labels set = TYPES__V1__LABELS__INIT;
+  Types__V1__LabelPair pair = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__Labels *sets[] = { &set };
+  Types__V1__LabelPair *pairs[] = { &pair };
+  g_autoptr(GPtrArray) matchers = g_ptr_array_new_with_free_func (g_free);
+  Querier__V1__SeriesRequest *sent;
+  Querier__V1__SeriesResponse *got;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  pair.name = (char *) "service_name";
+  pair.value = (char *) "api";
+  set.n_labels = 1;
+  set.labels = pairs;
+  resp.n_labels_set = 1;
+  resp.labels_set = sets;
+  mock_route_proto (mock, QUERIER "/Series", &resp.base);
+  ((Route *) g_hash_table_lookup (mock->routes, QUERIER "/Series"))->gzip = TRUE;
+
+  /* A big request is sent gzipped */
+  for (guint i = 0; i < 200; i++)
+    g_ptr_array_add (matchers, g_strdup_printf ("{service_name=\"service-%u\"}", i));
+  req.n_matchers = matchers->len;
+  req.matchers = (char **) matchers->pdata;
+
+  bytes = call_sync (client, "Series", &req.base, &querier__v1__series_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_true (mock->last_gzipped);
+  sent = (gpointer) mock_request (mock, &querier__v1__series_request__descriptor);
+  g_assert_cmpuint (sent->n_matchers, ==, 200);
+  g_assert_cmpstr (sent->matchers[199], ==, "{service_name=\"service-199\"}");
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+
+  /* and the gzipped answer arrives decoded */
+  got = (gpointer) embers_connect_unpack (&querier__v1__series_response__descriptor, bytes, "Series", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (got->n_labels_set, ==, 1);
+  g_assert_cmpstr (got->labels_set[0]->labels[0]->value, ==, "api");
+  protobuf_c_message_free_unpacked (&got->base, NULL);
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* A small one is not */
+  req.n_matchers = 1;
+  bytes = call_sync (client, "Series", &req.base, &querier__v1__series_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_false (mock->last_gzipped);
+}
+
+static void
+test_mock_json (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{service_name=\"api\"}", 1000, 2000);
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sent = NULL;
+  Wait wait = { NULL };
+
+  embers_connect_client_set_encoding (client, EMBERS_CONNECT_ENCODING_JSON);
+  mock_route (mock, QUERIER "/SelectMergeStacktraces", 200, "application/json",
+              "{\"flamegraph\":{\"names\":[\"total\",\"main\",\"b\",\"c\",\"a\"],"
+              "\"levels\":[{\"values\":[\"0\",\"6\",\"0\",\"0\"]},{\"values\":[\"0\",\"6\",\"1\",\"1\"]},"
+              "{\"values\":[\"1\",\"3\",\"3\",\"4\",\"0\",\"2\",\"0\",\"2\"]},{\"values\":[\"4\",\"2\",\"2\",\"3\"]}],"
+              "\"total\":\"6\",\"maxSelf\":\"3\"}}", -1);
+
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, on_done, &wait);
+  wait_result (&wait);
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (mock_header (mock, "content-type"), ==, "application/json");
+  sent = g_strndup (g_bytes_get_data (mock->last_body, NULL), g_bytes_get_size (mock->last_body));
+  g_assert_cmpstr (sent, ==,
+                   "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{service_name=\\\"api\\\"}\","
+                   "\"start\":\"1000\",\"end\":\"2000\",\"maxNodes\":\"8192\"}");
+
+  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 6);
+  assert_node (profile, "main;b;c", 0, 2, 2);
+}
+
+static EmbersProfile *
+merge_sync (EmbersPyroscopeSource *source,
+            const EmbersQuery     *query,
+            GError               **error)
+{
+  Wait wait = { NULL };
+  EmbersProfile *profile;
+
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_cmpuint (wait.n_calls, ==, 1);
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait.result, error);
+  wait_clear (&wait);
+
+  return profile;
+}
+
+static void
+route_flamegraph (Mock          *mock,
+                  const char   **names,
+                  gsize          n_names,
+                  const gint64 **levels,
+                  const gsize   *n_values,
+                  gsize          n_levels)
+{
+  Querier__V1__SelectMergeStacktracesResponse resp = QUERIER__V1__SELECT_MERGE_STACKTRACES_RESPONSE__INIT;
+  Querier__V1__FlameGraph fg = QUERIER__V1__FLAME_GRAPH__INIT;
+  g_autofree Querier__V1__Level *lv = g_new0 (Querier__V1__Level, n_levels);
+  g_autofree Querier__V1__Level **lvp = g_new0 (Querier__V1__Level *, n_levels);
+
+  for (gsize i = 0; i < n_levels; i++)
+    {
+      querier__v1__level__init (&lv[i]);
+      lv[i].n_values = n_values[i];
+      lv[i].values = (int64_t *) levels[i];
+      lvp[i] = &lv[i];
+    }
+  fg.n_names = n_names;
+  fg.names = (char **) names;
+  fg.n_levels = n_levels;
+  fg.levels = lvp;
+  resp.flamegraph = &fg;
+  mock_route_proto (mock, QUERIER "/SelectMergeStacktraces", &resp.base);
+}
+
+static void
+test_mock_merge (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new ("memory:alloc_space:bytes:space:bytes", NULL, 1000, 2000);
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  Querier__V1__SelectMergeStacktracesRequest *sent;
+  /* main;a 7, and 3 more the server cut into "other" */
+  const char *names[] = { "total", "main", "other", "a" };
+  const gint64 l0[] = { 0, 10, 0, 0 };
+  const gint64 l1[] = { 0, 10, 0, 1 };
+  const gint64 l2[] = { 0, 7, 7, 3, 0, 3, 3, 2 };
+  const gint64 *levels[] = { l0, l1, l2 };
+  const gsize n_values[] = { 4, 4, 8 };
+
+  route_flamegraph (mock, names, 4, levels, n_values, 3);
+
+  profile = merge_sync (source, query, &error);
+  g_assert_no_error (error);
+
+  /* The request: selector "{}" by default, max_nodes 8192 by default */
+  sent = (gpointer) mock_request (mock, &querier__v1__select_merge_stacktraces_request__descriptor);
+  g_assert_cmpstr (sent->profile_typeid, ==, "memory:alloc_space:bytes:space:bytes");
+  g_assert_cmpstr (sent->label_selector, ==, "{}");
+  g_assert_cmpint (sent->start, ==, 1000);
+  g_assert_cmpint (sent->end, ==, 2000);
+  g_assert_true (sent->has_max_nodes);
+  g_assert_cmpint (sent->max_nodes, ==, EMBERS_PYROSCOPE_DEFAULT_MAX_NODES);
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+
+  /* Sample type and unit come from the profile type id */
+  g_assert_cmpstr (embers_profile_get_sample_type (profile, 0), ==, "alloc_space");
+  g_assert_cmpstr (embers_profile_get_sample_unit (profile, 0), ==, "bytes");
+  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 10);
+  /* "other" stays a normal, visible frame with its size */
+  assert_node (profile, "main;other", 0, 3, 3);
+  assert_node (profile, "main;a", 0, 7, 7);
+  g_clear_object (&profile);
+
+  /* max_nodes: the query's own, then the source's setting */
+  query->max_nodes = 100;
+  profile = merge_sync (source, query, &error);
+  g_assert_no_error (error);
+  sent = (gpointer) mock_request (mock, &querier__v1__select_merge_stacktraces_request__descriptor);
+  g_assert_cmpint (sent->max_nodes, ==, 100);
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+  g_clear_object (&profile);
+
+  query->max_nodes = 0;
+  embers_pyroscope_source_set_max_nodes (source, 2048);
+  profile = merge_sync (source, query, &error);
+  g_assert_no_error (error);
+  sent = (gpointer) mock_request (mock, &querier__v1__select_merge_stacktraces_request__descriptor);
+  g_assert_cmpint (sent->max_nodes, ==, 2048);
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+  g_clear_object (&profile);
+
+  /* No flame graph in the answer (no data): an empty profile, not an error */
+  {
+    Querier__V1__SelectMergeStacktracesResponse empty = QUERIER__V1__SELECT_MERGE_STACKTRACES_RESPONSE__INIT;
+    mock_route_proto (mock, QUERIER "/SelectMergeStacktraces", &empty.base);
+  }
+  profile = merge_sync (source, query, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_nodes (profile), ==, 1);
+  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 0);
+  g_clear_object (&profile);
+
+  /* A bad profile type never leaves the machine */
+  {
+    g_autoptr(EmbersQuery) bad = embers_query_new ("cpu", NULL, 1000, 2000);
+    guint before = mock->n_requests;
+
+    profile = merge_sync (source, bad, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "“cpu” is not a profile type"));
+    g_assert_cmpuint (mock->n_requests, ==, before);
+  }
+}
+
+static void
+test_mock_lies (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, NULL, 1000, 2000);
+  const char *names[] = { "total", "main" };
+  const gint64 l0[] = { 0, 6, 0, 0 };
+  const gint64 out_of_range[] = { 0, 6, 6, 9 };
+  const gint64 ragged[] = { 0, 6, 6 };
+  const gint64 *levels1[] = { l0, out_of_range };
+  const gint64 *levels2[] = { l0, ragged };
+  const gsize n1[] = { 4, 4 };
+  const gsize n2[] = { 4, 3 };
+
+  /* Names index out of range */
+  route_flamegraph (mock, names, 2, levels1, n1, 2);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = merge_sync (source, query, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+    g_assert_true (g_str_has_prefix (error->message, "The server's flame graph is inconsistent: "));
+  }
+
+  /* A level that is not a whole number of nodes */
+  route_flamegraph (mock, names, 2, levels2, n2, 2);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = merge_sync (source, query, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+  }
+
+  /* Not protobuf at all */
+  mock_route (mock, QUERIER "/SelectMergeStacktraces", 200, "application/proto", "\xff\xff\xff\xff\xff", 5);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = merge_sync (source, query, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+    g_assert_nonnull (strstr (error->message, "could not be decoded"));
+  }
+
+  /* A login page with 200 OK */
+  mock_route (mock, QUERIER "/SelectMergeStacktraces", 200, "text/html",
+              "<html><title>Sign in</title></html>", -1);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = merge_sync (source, query, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+    g_assert_nonnull (strstr (error->message, "web page instead of the Pyroscope API"));
+  }
+
+  /* Some other content type */
+  mock_route (mock, QUERIER "/SelectMergeStacktraces", 200, "image/png", "\x89PNG", 4);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = merge_sync (source, query, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+    g_assert_nonnull (strstr (error->message, "“image/png”"));
+  }
+
+  /* Bigger than we accept */
+  route_flamegraph (mock, names, 2, levels1, n1, 2);
+  embers_connect_client_set_max_response_size (client, 8);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = merge_sync (source, query, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED);
+    g_assert_nonnull (strstr (error->message, "fewer nodes or a shorter time range"));
+  }
+  ((Route *) g_hash_table_lookup (mock->routes, QUERIER "/SelectMergeStacktraces"))->gzip = TRUE;
+  {
+    /* also when it only grows once decompressed */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = merge_sync (source, query, &error);
+    g_assert_null (profile);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED);
+  }
+}
+
+static void
+test_mock_series (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{env=\"prod\"}", 0, 3600 * 1000);
+  Querier__V1__SelectSeriesResponse resp = QUERIER__V1__SELECT_SERIES_RESPONSE__INIT;
+  Types__V1__Series s = TYPES__V1__SERIES__INIT;
+  Types__V1__LabelPair pair = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__Point p1 = TYPES__V1__POINT__INIT, p2 = TYPES__V1__POINT__INIT;
+  Types__V1__Series *series_list[] = { &s };
+  Types__V1__LabelPair *pairs[] = { &pair };
+  Types__V1__Point *points[] = { &p1, &p2 };
+  Querier__V1__SelectSeriesRequest *sent;
+  const char *group_by[] = { "service_name", NULL };
+  g_autoptr(GPtrArray) result = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersSeries *first;
+  Wait wait = { NULL };
+
+  pair.name = (char *) "service_name";
+  pair.value = (char *) "api";
+  p1.has_value = p1.has_timestamp = TRUE;
+  p1.value = 1.5;
+  p1.timestamp = 15000;
+  p2.has_value = p2.has_timestamp = TRUE;
+  p2.value = 4;
+  p2.timestamp = 60000;
+  s.n_labels = 1;
+  s.labels = pairs;
+  s.n_points = 2;
+  s.points = points;
+  resp.n_series = 1;
+  resp.series = series_list;
+  mock_route_proto (mock, QUERIER "/SelectSeries", &resp.base);
+
+  embers_source_select_series (EMBERS_SOURCE (source), query, group_by, 36.0,
+                               EMBERS_AGGREGATION_AVERAGE, 5, NULL, on_done, &wait);
+  wait_result (&wait);
+  result = embers_source_select_series_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+
+  sent = (gpointer) mock_request (mock, &querier__v1__select_series_request__descriptor);
+  g_assert_cmpstr (sent->profile_typeid, ==, CPU);
+  g_assert_cmpstr (sent->label_selector, ==, "{env=\"prod\"}");
+  g_assert_cmpuint (sent->n_group_by, ==, 1);
+  g_assert_cmpstr (sent->group_by[0], ==, "service_name");
+  g_assert_cmpfloat (sent->step, ==, 36.0);
+  g_assert_true (sent->has_aggregation);
+  g_assert_cmpint (sent->aggregation, ==, TYPES__V1__TIME_SERIES_AGGREGATION_TYPE__TIME_SERIES_AGGREGATION_TYPE_AVERAGE);
+  g_assert_true (sent->has_limit);
+  g_assert_cmpint (sent->limit, ==, 5);
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+
+  g_assert_cmpuint (result->len, ==, 1);
+  first = g_ptr_array_index (result, 0);
+  g_assert_cmpstr (embers_series_get_label (first, "service_name"), ==, "api");
+  g_assert_cmpuint (first->n_points, ==, 2);
+  g_assert_cmpint (first->timestamps[1], ==, 60000);
+  g_assert_cmpfloat (first->values[0], ==, 1.5);
+  g_clear_pointer (&result, g_ptr_array_unref);
+
+  /* Sum, no limit, step 0: the shared step rule, and no optional fields */
+  embers_source_select_series (EMBERS_SOURCE (source), query, NULL, 0,
+                               EMBERS_AGGREGATION_SUM, 0, NULL, on_done, &wait);
+  wait_result (&wait);
+  result = embers_source_select_series_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  sent = (gpointer) mock_request (mock, &querier__v1__select_series_request__descriptor);
+  g_assert_cmpfloat (sent->step, ==, 36.0);   /* max(15, 3600/100) */
+  g_assert_false (sent->has_aggregation);
+  g_assert_false (sent->has_limit);
+  g_assert_cmpuint (sent->n_group_by, ==, 0);
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+
+  /* Points out of time order are a lie */
+  p1.timestamp = 90000;
+  mock_route_proto (mock, QUERIER "/SelectSeries", &resp.base);
+  embers_source_select_series (EMBERS_SOURCE (source), query, NULL, 15,
+                               EMBERS_AGGREGATION_SUM, 0, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_clear_pointer (&result, g_ptr_array_unref);
+  result = embers_source_select_series_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_null (result);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+test_mock_capability (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  Types__V1__LabelNamesResponse names = TYPES__V1__LABEL_NAMES_RESPONSE__INIT;
+  g_autoptr(EmbersQuery) left = embers_query_new (CPU, NULL, 1000, 2000);
+  g_autoptr(EmbersQuery) right = embers_query_new (CPU, NULL, 2000, 3000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) diff = NULL;
+  EmbersSourceCapabilities caps;
+  guint notified = 0;
+  guint before;
+  Wait wait = { NULL };
+
+  g_signal_connect (source, "notify::capabilities", G_CALLBACK (count_notify), &notified);
+
+  caps = embers_source_get_capabilities (EMBERS_SOURCE (source));
+  g_assert_true (caps & EMBERS_SOURCE_CAN_DIFF);
+  g_assert_true (caps & EMBERS_SOURCE_CAN_MERGE);
+  g_assert_false (caps & EMBERS_SOURCE_CAN_RECORDING_RULES);  /* unknown until probed */
+
+  /* The probe: LabelNames works, recording rules are not served (404) */
+  mock_route_proto (mock, QUERIER "/LabelNames", &names.base);
+  embers_pyroscope_source_probe_async (source, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_true (embers_pyroscope_source_probe_finish (source, wait.result, &error));
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mock->last_path, ==, "/settings.v1.RecordingRulesService/ListRecordingRules");
+  caps = embers_source_get_capabilities (EMBERS_SOURCE (source));
+  g_assert_false (caps & EMBERS_SOURCE_CAN_RECORDING_RULES);
+  g_assert_true (g_str_has_prefix (embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES),
+                                   "not found: the server does not serve recording rules (start Pyroscope with "
+                                   "-tenant-settings.recording-rules.enabled=true)"));
+
+  /* Now the server serves them */
+  {
+    Settings__V1__ListRecordingRulesResponse rules = SETTINGS__V1__LIST_RECORDING_RULES_RESPONSE__INIT;
+    mock_route_proto (mock, "settings.v1.RecordingRulesService/ListRecordingRules", &rules.base);
+  }
+  embers_pyroscope_source_probe_async (source, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_true (embers_pyroscope_source_probe_finish (source, wait.result, &error));
+  wait_clear (&wait);
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (source)) & EMBERS_SOURCE_CAN_RECORDING_RULES);
+  g_assert_null (embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES));
+
+  /* Diff is not served (an old server): unavailable, with the reason kept */
+  embers_source_diff (EMBERS_SOURCE (source), left, right, NULL, on_done, &wait);
+  wait_result (&wait);
+  diff = embers_source_diff_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_null (diff);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_assert_cmpstr (mock->last_path, ==, "/querier.v1.QuerierService/Diff");
+  caps = embers_source_get_capabilities (EMBERS_SOURCE (source));
+  g_assert_false (caps & EMBERS_SOURCE_CAN_DIFF);
+  g_assert_true (caps & EMBERS_SOURCE_CAN_MERGE);
+  g_assert_cmpstr (embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_DIFF), ==, error->message);
+  g_clear_error (&error);
+  g_assert_cmpuint (notified, >=, 3);
+
+  /* and later calls fail at once, without a request */
+  before = mock->n_requests;
+  embers_source_diff (EMBERS_SOURCE (source), left, right, NULL, on_done, &wait);
+  wait_result (&wait);
+  diff = embers_source_diff_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_assert_cmpuint (mock->n_requests, ==, before);
+
+  /* A failing probe fails (unauthenticated here) */
+  mock_route (mock, QUERIER "/LabelNames", 401, "application/json", "{\"code\":\"unauthenticated\",\"message\":\"no org id\"}", -1);
+  g_clear_error (&error);
+  embers_pyroscope_source_probe_async (source, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_false (embers_pyroscope_source_probe_finish (source, wait.result, &error));
+  wait_clear (&wait);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+  g_assert_nonnull (strstr (error->message, "tenant"));
+}
+
+static void
+test_mock_timeout (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  Types__V1__LabelNamesResponse names = TYPES__V1__LABEL_NAMES_RESPONSE__INIT;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) result = NULL;
+  Wait wait = { NULL };
+  gint64 started;
+
+  mock_route_proto (mock, QUERIER "/LabelNames", &names.base);
+  mock->delay_ms = 3000;
+  embers_connect_client_set_timeout_ms (client, 300);
+
+  started = g_get_monotonic_time ();
+  embers_source_list_label_names (EMBERS_SOURCE (source), NULL, 0, 1000, NULL, on_done, &wait);
+  wait_result (&wait);
+  result = embers_source_list_label_names_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+
+  g_assert_null (result);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED);
+  g_assert_nonnull (strstr (error->message, "did not answer within 0.3 s"));
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 2 * G_USEC_PER_SEC);
+  g_assert_cmpint (g_get_monotonic_time () - started, >=, 250 * 1000);
+  /* A timeout is not "unavailable": the capability stays */
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (source)) & EMBERS_SOURCE_CAN_LABELS);
+}
+
+static void
+weak_notify (gpointer  data,
+             GObject  *where_the_object_was)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_mock_cancel (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  EmbersConnectClient *client = client_for (mock->url);
+  EmbersPyroscopeSource *source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, NULL, 1000, 2000);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GCancellable) pre_cancelled = g_cancellable_new ();
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { "total" };
+  const gint64 l0[] = { 0, 0, 0, 0 };
+  const gint64 *levels[] = { l0 };
+  const gsize n_values[] = { 4 };
+  gboolean client_gone = FALSE, source_gone = FALSE;
+  Wait wait = { NULL };
+  gint64 started;
+
+  route_flamegraph (mock, names, 1, levels, n_values, 1);
+  mock->delay_ms = 800;
+
+  /* Cancel mid-request: the callback comes once, promptly, CANCELLED */
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, cancellable, on_done, &wait);
+  spin (100);
+  g_assert_cmpuint (mock->n_requests, ==, 1);
+  g_assert_null (wait.result);
+  started = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  wait_result (&wait);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 200 * 1000);
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait.result, &error);
+  g_assert_null (profile);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  /* Nothing more after the server finally answers */
+  spin (1200);
+  g_assert_cmpuint (wait.n_calls, ==, 1);
+  wait_clear (&wait);
+
+  /* Already cancelled: no request at all */
+  g_cancellable_cancel (pre_cancelled);
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, pre_cancelled, on_done, &wait);
+  wait_result (&wait);
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait.result, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (mock->n_requests, ==, 1);
+  g_clear_error (&error);
+  wait_clear (&wait);
+
+  /* Cancelled while the answer is being decoded: no stale data */
+  mock->delay_ms = 0;
+  g_cancellable_reset (cancellable);
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, cancellable, on_done, &wait);
+  while (mock->n_requests < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_cancellable_cancel (cancellable);
+  wait_result (&wait);
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait.result, &error);
+  g_assert_null (profile);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  spin (100);
+  g_assert_cmpuint (wait.n_calls, ==, 1);
+  wait_clear (&wait);
+
+  /* Nothing leaks: client and source go away */
+  g_object_weak_ref (G_OBJECT (client), weak_notify, &client_gone);
+  g_object_weak_ref (G_OBJECT (source), weak_notify, &source_gone);
+  g_object_unref (source);
+  g_object_unref (client);
+  spin (50);
+  g_assert_true (source_gone);
+  g_assert_true (client_gone);
+}
+
+/* ---- a raw peer for faults ------------------------------------------------- */
+
+typedef enum
+{
+  RAW_DROP,        /* reads the request, closes without a word */
+  RAW_TRUNCATED,   /* promises 1000 bytes, sends 10, closes */
+  RAW_GARBAGE,     /* answers something that is not HTTP */
+} RawMode;
+
+typedef struct
+{
+  GSocketService *service;
+  char           *url;
+  RawMode         mode;
+} Raw;
+
+static gboolean
+raw_run (GThreadedSocketService *service,
+         GSocketConnection      *connection,
+         GObject                *source_object,
+         gpointer                user_data)
+{
+  Raw *raw = user_data;
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  g_autoptr(GString) request = g_string_new (NULL);
+  char buf[4096];
+
+  /* Read the headers (the bodies here are small enough to come along) */
+  while (strstr (request->str, "\r\n\r\n") == NULL)
+    {
+      gssize n = g_input_stream_read (in, buf, sizeof buf, NULL, NULL);
+      if (n <= 0)
+        return TRUE;
+      g_string_append_len (request, buf, n);
+    }
+
+  /* and the body, so that closing sends FIN, not a reset */
+  {
+    const char *cl = strstr (request->str, "Content-Length: ");
+    const char *end = strstr (request->str, "\r\n\r\n") + 4;
+    gsize want = cl ? (gsize) g_ascii_strtoull (cl + 16, NULL, 10) : 0;
+    gsize have = request->len - (end - request->str);
+
+    while (have < want)
+      {
+        gssize n = g_input_stream_read (in, buf, MIN (sizeof buf, want - have), NULL, NULL);
+        if (n <= 0)
+          return TRUE;
+        have += n;
+      }
+  }
+
+  switch (raw->mode)
+    {
+    case RAW_DROP:
+      break;
+    case RAW_TRUNCATED:
+      {
+        const char *head = "HTTP/1.1 200 OK\r\nContent-Type: application/proto\r\nContent-Length: 1000\r\n\r\n";
+        g_output_stream_write_all (out, head, strlen (head), NULL, NULL, NULL);
+        static const char partial[] = "\x0a\x05total\x0a\x04ma";
+        g_output_stream_write_all (out, partial, sizeof partial - 1, NULL, NULL, NULL);
+        g_output_stream_flush (out, NULL, NULL);
+      }
+      break;
+    case RAW_GARBAGE:
+      g_output_stream_write_all (out, "SSH-2.0-OpenSSH_9.2\r\n", 21, NULL, NULL, NULL);
+      break;
+    }
+
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+static Raw *
+raw_new (RawMode mode)
+{
+  Raw *raw = g_new0 (Raw, 1);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) effective = NULL;
+  g_autoptr(GError) error = NULL;
+
+  raw->mode = mode;
+  raw->service = g_threaded_socket_service_new (2);
+  g_socket_listener_add_address (G_SOCKET_LISTENER (raw->service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &effective, &error);
+  g_assert_no_error (error);
+  g_signal_connect (raw->service, "run", G_CALLBACK (raw_run), raw);
+  g_socket_service_start (raw->service);
+  raw->url = g_strdup_printf ("http://127.0.0.1:%u",
+                              g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective)));
+  return raw;
+}
+
+static void
+raw_free (Raw *raw)
+{
+  g_socket_service_stop (raw->service);
+  g_socket_listener_close (G_SOCKET_LISTENER (raw->service));
+  g_object_unref (raw->service);
+  g_free (raw->url);
+  g_free (raw);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Raw, raw_free)
+
+static GError *
+raw_merge_error (RawMode mode)
+{
+  g_autoptr(Raw) raw = raw_new (mode);
+  g_autoptr(EmbersConnectClient) client = client_for (raw->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, NULL, 1000, 2000);
+  g_autoptr(EmbersProfile) profile = NULL;
+  GError *error = NULL;
+
+  profile = merge_sync (source, query, &error);
+  g_assert_null (profile);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  /* A transport fault says nothing about capabilities */
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (source)) & EMBERS_SOURCE_CAN_MERGE);
+  return error;
+}
+
+static void
+test_raw_dropped (void)
+{
+  g_autoptr(GError) error = raw_merge_error (RAW_DROP);
+
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (error->message, "127.0.0.1"));
+}
+
+static void
+test_raw_truncated (void)
+{
+  g_autoptr(GError) error = raw_merge_error (RAW_TRUNCATED);
+
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (error->message, "closed before the whole answer arrived"));
+}
+
+static void
+test_raw_garbage (void)
+{
+  g_autoptr(GError) error = raw_merge_error (RAW_GARBAGE);
+
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "not valid HTTP"));
+}
+
+/* ---- credentials -------------------------------------------------------------- */
+
+static void
+test_credentials_env (void)
+{
+  g_autoptr(EmbersCredentials) none = NULL;
+  g_autoptr(EmbersCredentials) basic = NULL;
+  g_autoptr(EmbersCredentials) bearer = NULL;
+  g_autoptr(EmbersCredentials) tenant_only = NULL;
+  g_autoptr(EmbersCredentials) copy = NULL;
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  Types__V1__LabelNamesRequest req = TYPES__V1__LABEL_NAMES_REQUEST__INIT;
+  Types__V1__LabelNamesResponse resp = TYPES__V1__LABEL_NAMES_RESPONSE__INIT;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mock_route_proto (mock, QUERIER "/LabelNames", &resp.base);
+
+  g_unsetenv ("EMBERS_USER");
+  g_unsetenv ("EMBERS_PASSWORD");
+  g_unsetenv ("EMBERS_TOKEN");
+  g_unsetenv ("EMBERS_TENANT");
+  none = embers_credentials_from_environment ();
+  g_assert_null (none);
+
+  g_setenv ("EMBERS_TOKEN", SECRET_TOKEN, TRUE);
+  g_setenv ("EMBERS_TENANT", "acme", TRUE);
+  bearer = embers_credentials_from_environment ();
+  g_assert_cmpint (bearer->kind, ==, EMBERS_AUTH_BEARER);
+  g_assert_cmpstr (bearer->secret, ==, SECRET_TOKEN);
+  g_assert_cmpstr (bearer->tenant, ==, "acme");
+  g_assert_null (bearer->user);
+
+  embers_credentials_apply (bearer, client);
+  bytes = call_sync (client, "LabelNames", &req.base, &types__v1__label_names_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mock_header (mock, "authorization"), ==, "Bearer " SECRET_TOKEN);
+  g_assert_cmpstr (mock_header (mock, "x-scope-orgid"), ==, "acme");
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* User and password win over the token */
+  g_setenv ("EMBERS_USER", "123456", TRUE);
+  g_setenv ("EMBERS_PASSWORD", SECRET_PASSWORD, TRUE);
+  basic = embers_credentials_from_environment ();
+  g_assert_cmpint (basic->kind, ==, EMBERS_AUTH_BASIC);
+  g_assert_cmpstr (basic->user, ==, "123456");
+  g_assert_cmpstr (basic->secret, ==, SECRET_PASSWORD);
+  copy = embers_credentials_copy (basic);
+  g_assert_cmpstr (copy->secret, ==, SECRET_PASSWORD);
+
+  embers_credentials_apply (copy, client);
+  bytes = call_sync (client, "LabelNames", &req.base, &types__v1__label_names_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (mock_header (mock, "authorization"), "Basic "));
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* A tenant alone */
+  g_unsetenv ("EMBERS_USER");
+  g_unsetenv ("EMBERS_PASSWORD");
+  g_unsetenv ("EMBERS_TOKEN");
+  tenant_only = embers_credentials_from_environment ();
+  g_assert_cmpint (tenant_only->kind, ==, EMBERS_AUTH_NONE);
+  g_assert_null (tenant_only->secret);
+  g_assert_cmpstr (tenant_only->tenant, ==, "acme");
+
+  embers_credentials_apply (tenant_only, client);
+  bytes = call_sync (client, "LabelNames", &req.base, &types__v1__label_names_response__descriptor,
+                     EMBERS_CONNECT_CALL_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_null (mock_header (mock, "authorization"));
+  g_assert_cmpstr (mock_header (mock, "x-scope-orgid"), ==, "acme");
+  g_unsetenv ("EMBERS_TENANT");
+
+  /* Keys are the normalised base URL */
+  {
+    g_autofree char *key = embers_credentials_server_key ("https://u:p@Grafana.example/api/datasources/proxy/uid/X/");
+    g_assert_cmpstr (key, ==, "https://grafana.example/api/datasources/proxy/uid/X");
+  }
+
+  assert_no_secret_logged ();
+}
+
+static void
+test_credentials_no_keyring (void)
+{
+  g_autoptr(EmbersCredentials) stored = embers_credentials_new (EMBERS_AUTH_BASIC, "123456", SECRET_PASSWORD, "acme");
+  g_autoptr(EmbersCredentials) found = NULL;
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+
+  /* Without a reachable keyring (this test runs with a session bus
+   * address that leads nowhere), a lookup is "nothing stored"... */
+  embers_credentials_lookup_async ("http://localhost:4040", NULL, NULL, on_done, &wait);
+  wait_result (&wait);
+  found = embers_credentials_lookup_finish (wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_null (found);
+
+  /* ...and storing fails with a message a person can act on */
+  embers_credentials_store_async ("http://localhost:4040", stored, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_false (embers_credentials_store_finish (wait.result, &error));
+  wait_clear (&wait);
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "Could not save the secret in the keyring: "));
+  g_assert_null (strstr (error->message, SECRET_PASSWORD));
+  g_clear_error (&error);
+
+  /* A bad server URL is refused before the keyring is asked */
+  embers_credentials_lookup_async ("localhost", NULL, NULL, on_done, &wait);
+  wait_result (&wait);
+  found = embers_credentials_lookup_finish (wait.result, &error);
+  wait_clear (&wait);
+  g_assert_null (found);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+
+  /* The reason was logged for debugging, the secret never */
+  g_assert_nonnull (strstr (captured_logs->str, "keyring"));
+  assert_no_secret_logged ();
+}
+
+static void
+test_credentials_not_in_settings (void)
+{
+  /* Everything a credential goes through ran in this process with the
+   * recording GSettings backend as the default: nothing was written. */
+  GSettingsBackend *backend = g_settings_backend_get_default ();
+
+  g_assert_true (G_TYPE_CHECK_INSTANCE_TYPE (backend, recording_backend_get_type ()));
+  g_object_unref (backend);
+  g_assert_cmpuint (settings_writes, ==, 0);
+  assert_no_secret_logged ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* No keyring reachable: a bus address that leads nowhere */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/embers-test-bus", TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "embers-recording", TRUE);
+  g_unsetenv ("http_proxy");
+  g_unsetenv ("HTTP_PROXY");
+  g_unsetenv ("no_proxy");
+
+  g_test_init (&argc, &argv, NULL);
+
+  captured_logs = g_string_new (NULL);
+  g_log_set_writer_func (capture_writer, NULL, NULL);
+
+  /* Registers GIO's extension points, so that ours can join them */
+  g_object_unref (g_memory_settings_backend_new ());
+  g_io_extension_point_implement (G_SETTINGS_BACKEND_EXTENSION_POINT_NAME,
+                                  recording_backend_get_type (), "embers-recording", 1000);
+
+  g_test_add_func ("/embers/pyroscope/protojson/encode", test_protojson_encode);
+  g_test_add_func ("/embers/pyroscope/protojson/decode", test_protojson_decode);
+  g_test_add_func ("/embers/pyroscope/protojson/errors", test_protojson_errors);
+  g_test_add_func ("/embers/pyroscope/errors/connect-codes", test_errors_connect_codes);
+  g_test_add_func ("/embers/pyroscope/errors/http", test_errors_http);
+  g_test_add_func ("/embers/pyroscope/errors/transport", test_errors_transport);
+  g_test_add_func ("/embers/pyroscope/client/base-url", test_client_base_url);
+  g_test_add_func ("/embers/pyroscope/levels/single", test_levels_single);
+  g_test_add_func ("/embers/pyroscope/levels/diff", test_levels_diff);
+  g_test_add_func ("/embers/pyroscope/levels/lies", test_levels_lies);
+  g_test_add_func ("/embers/pyroscope/mock/headers", test_mock_headers);
+  g_test_add_func ("/embers/pyroscope/mock/prefix", test_mock_prefix);
+  g_test_add_func ("/embers/pyroscope/mock/gzip", test_mock_gzip);
+  g_test_add_func ("/embers/pyroscope/mock/json", test_mock_json);
+  g_test_add_func ("/embers/pyroscope/mock/merge", test_mock_merge);
+  g_test_add_func ("/embers/pyroscope/mock/lies", test_mock_lies);
+  g_test_add_func ("/embers/pyroscope/mock/series", test_mock_series);
+  g_test_add_func ("/embers/pyroscope/mock/capability", test_mock_capability);
+  g_test_add_func ("/embers/pyroscope/mock/timeout", test_mock_timeout);
+  g_test_add_func ("/embers/pyroscope/mock/cancel", test_mock_cancel);
+  g_test_add_func ("/embers/pyroscope/raw/dropped", test_raw_dropped);
+  g_test_add_func ("/embers/pyroscope/raw/truncated", test_raw_truncated);
+  g_test_add_func ("/embers/pyroscope/raw/garbage", test_raw_garbage);
+  g_test_add_func ("/embers/pyroscope/credentials/env", test_credentials_env);
+  g_test_add_func ("/embers/pyroscope/credentials/no-keyring", test_credentials_no_keyring);
+  /* last: it checks what all the others did */
+  g_test_add_func ("/embers/pyroscope/credentials/not-in-settings", test_credentials_not_in_settings);
+
+  return g_test_run ();
+}
