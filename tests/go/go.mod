@@ -1,0 +1,3 @@
+module embers.invalid/fixtures
+
+go 1.19
