@@ -2044,6 +2044,138 @@ test_credentials_no_keyring (void)
   assert_no_secret_logged ();
 }
 
+/* Runs inside a private session bus with a fresh, unlocked gnome-keyring
+ * (see test_credentials_keyring). */
+static void
+test_credentials_keyring_child (void)
+{
+  g_autoptr(EmbersCredentials) basic = embers_credentials_new (EMBERS_AUTH_BASIC, "123456", SECRET_PASSWORD, "acme");
+  g_autoptr(EmbersCredentials) bearer = embers_credentials_new (EMBERS_AUTH_BEARER, NULL, SECRET_TOKEN, NULL);
+  g_autoptr(EmbersCredentials) found = NULL;
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+
+  /* Store, then find it under the normalised URL */
+  embers_credentials_store_async ("http://LOCALHOST:4040/", basic, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_true (embers_credentials_store_finish (wait.result, &error));
+  g_assert_no_error (error);
+  wait_clear (&wait);
+
+  embers_credentials_lookup_async ("http://localhost:4040", NULL, NULL, on_done, &wait);
+  wait_result (&wait);
+  found = embers_credentials_lookup_finish (wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_nonnull (found);
+  g_assert_cmpint (found->kind, ==, EMBERS_AUTH_BASIC);
+  g_assert_cmpstr (found->user, ==, "123456");
+  g_assert_cmpstr (found->secret, ==, SECRET_PASSWORD);
+  g_assert_cmpstr (found->tenant, ==, "acme");
+  g_clear_pointer (&found, embers_credentials_free);
+
+  /* By user: another user finds nothing */
+  embers_credentials_lookup_async ("http://localhost:4040", "someone-else", NULL, on_done, &wait);
+  wait_result (&wait);
+  found = embers_credentials_lookup_finish (wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_null (found);
+
+  /* Storing again replaces: one entry per server */
+  embers_credentials_store_async ("http://localhost:4040", bearer, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_true (embers_credentials_store_finish (wait.result, &error));
+  wait_clear (&wait);
+  embers_credentials_lookup_async ("http://localhost:4040", NULL, NULL, on_done, &wait);
+  wait_result (&wait);
+  found = embers_credentials_lookup_finish (wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_cmpint (found->kind, ==, EMBERS_AUTH_BEARER);
+  g_assert_cmpstr (found->secret, ==, SECRET_TOKEN);
+  g_assert_null (found->user != NULL && found->user[0] ? found->user : NULL);
+  g_assert_null (found->tenant);
+  g_clear_pointer (&found, embers_credentials_free);
+
+  /* Clear */
+  embers_credentials_clear_async ("http://localhost:4040", NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_true (embers_credentials_clear_finish (wait.result, &error));
+  wait_clear (&wait);
+  embers_credentials_lookup_async ("http://localhost:4040", NULL, NULL, on_done, &wait);
+  wait_result (&wait);
+  found = embers_credentials_lookup_finish (wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_null (found);
+
+  assert_no_secret_logged ();
+}
+
+static void
+test_credentials_keyring (void)
+{
+  g_autofree char *dbus_run_session = g_find_program_in_path ("dbus-run-session");
+  g_autofree char *keyring_daemon = g_find_program_in_path ("gnome-keyring-daemon");
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *home = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = NULL;
+  int status = -1;
+
+  if (dbus_run_session == NULL || keyring_daemon == NULL || self == NULL)
+    {
+      /* No keyring can run here: the fallback is what users get */
+      g_autoptr(EmbersCredentials) found = NULL;
+      Wait wait = { NULL };
+
+      g_test_message ("no dbus-run-session or gnome-keyring-daemon: checking the fallback");
+      embers_credentials_lookup_async ("http://localhost:4040", NULL, NULL, on_done, &wait);
+      wait_result (&wait);
+      found = embers_credentials_lookup_finish (wait.result, &error);
+      wait_clear (&wait);
+      g_assert_no_error (error);
+      g_assert_null (found);
+      return;
+    }
+
+  home = g_dir_make_tmp ("embers-keyring-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  env = g_get_environ ();
+  env = g_environ_setenv (env, "HOME", home, TRUE);
+  env = g_environ_setenv (env, "XDG_DATA_HOME", home, TRUE);
+  env = g_environ_setenv (env, "XDG_RUNTIME_DIR", home, TRUE);
+  env = g_environ_setenv (env, "EMBERS_TEST_KEYRING_CHILD", "1", TRUE);
+  env = g_environ_unsetenv (env, "DBUS_SESSION_BUS_ADDRESS");
+  env = g_environ_unsetenv (env, "DISPLAY");
+
+  {
+    const char *argv[] = {
+      dbus_run_session, "--", "sh", "-c",
+      "echo -n embers-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null "
+      "&& exec \"$0\" -p /embers/pyroscope/credentials/keyring-child",
+      self, NULL
+    };
+
+    g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  }
+  g_assert_no_error (error);
+  g_test_message ("child stdout:\n%s\nchild stderr:\n%s", out, err);
+
+  {
+    const char *rm[] = { "rm", "-rf", home, NULL };
+    g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  }
+
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (out, "ok 1 /embers/pyroscope/credentials/keyring-child"));
+  g_assert_null (strstr (out, "not ok"));
+}
+
 static void
 test_credentials_not_in_settings (void)
 {
@@ -2061,8 +2193,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* No keyring reachable: a bus address that leads nowhere */
-  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/embers-test-bus", TRUE);
+  gboolean keyring_child = g_getenv ("EMBERS_TEST_KEYRING_CHILD") != NULL;
+
+  /* No keyring reachable: a bus address that leads nowhere (except in the
+   * child that runs with a private bus and keyring) */
+  if (!keyring_child)
+    g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/embers-test-bus", TRUE);
   g_setenv ("GSETTINGS_BACKEND", "embers-recording", TRUE);
   g_unsetenv ("http_proxy");
   g_unsetenv ("HTTP_PROXY");
@@ -2077,6 +2213,12 @@ main (int   argc,
   g_object_unref (g_memory_settings_backend_new ());
   g_io_extension_point_implement (G_SETTINGS_BACKEND_EXTENSION_POINT_NAME,
                                   recording_backend_get_type (), "embers-recording", 1000);
+
+  if (keyring_child)
+    {
+      g_test_add_func ("/embers/pyroscope/credentials/keyring-child", test_credentials_keyring_child);
+      return g_test_run ();
+    }
 
   g_test_add_func ("/embers/pyroscope/protojson/encode", test_protojson_encode);
   g_test_add_func ("/embers/pyroscope/protojson/decode", test_protojson_decode);
@@ -2103,6 +2245,7 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope/raw/garbage", test_raw_garbage);
   g_test_add_func ("/embers/pyroscope/credentials/env", test_credentials_env);
   g_test_add_func ("/embers/pyroscope/credentials/no-keyring", test_credentials_no_keyring);
+  g_test_add_func ("/embers/pyroscope/credentials/keyring", test_credentials_keyring);
   /* last: it checks what all the others did */
   g_test_add_func ("/embers/pyroscope/credentials/not-in-settings", test_credentials_not_in_settings);
 

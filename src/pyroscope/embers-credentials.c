@@ -364,6 +364,7 @@ on_searched (GObject      *object,
   GList *items;
   SecretRetrievable *best = NULL;
   g_autoptr(GHashTable) attributes = NULL;
+  GCancellable *cancellable;
   LookupData *data;
 
   items = secret_password_search_finish (result, &error);
@@ -402,8 +403,8 @@ on_searched (GObject      *object,
   data->tenant = dup_or_null (g_hash_table_lookup (attributes, "tenant"));
   g_task_set_task_data (task, data, (GDestroyNotify) lookup_data_free);
 
-  secret_retrievable_retrieve_secret (best, g_task_get_cancellable (task),
-                                      on_secret_retrieved, g_steal_pointer (&task));
+  cancellable = g_task_get_cancellable (task);
+  secret_retrievable_retrieve_secret (best, cancellable, on_secret_retrieved, g_steal_pointer (&task));
 
   g_list_free_full (items, g_object_unref);
 }
