@@ -96,9 +96,13 @@ for name in "${targets[@]}"; do
   else
     echo "not ok fuzz-$name (exit $status, no crash input written)"
   fi
-  # The report: sanitizer or libFuzzer error and its stack.
-  grep -n -m1 -E '^==[0-9]+==ERROR|runtime error:|fuzz invariant broken|^ERROR: libFuzzer|deadly signal|Timeout|out-of-memory' "$log" >/dev/null \
-    && sed -n "$(grep -n -m1 -E '^==[0-9]+==ERROR|runtime error:|fuzz invariant broken|^ERROR: libFuzzer|deadly signal|Timeout|out-of-memory' "$log" | cut -d: -f1),+60p" "$log" | sed 's/^/# /'
+  # The report: the sanitizer's or libFuzzer's error and its stack, up to
+  # the SUMMARY line (or the first 60 lines when there is none).
+  awk '
+    !started && /^==[0-9]+==ERROR|runtime error:|fuzz invariant broken|^ERROR: libFuzzer|deadly signal|ALARM: working on the last Unit|out-of-memory|CRITICAL|WARNING \*\*/ { started = 1 }
+    started { print "# " $0; n++ }
+    started && (/^SUMMARY:/ || n >= 60) { exit }
+  ' "$log"
 done
 
 exit $failed
