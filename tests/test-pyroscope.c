@@ -30,6 +30,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-readers.h"
 
+#include "profile.pb-c.h"
 #include "querier.pb-c.h"
 #include "settings.pb-c.h"
 #include "types.pb-c.h"
@@ -1560,6 +1561,189 @@ test_mock_series (void)
 }
 
 static void
+test_mock_labels (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  Types__V1__ProfileTypesResponse types = TYPES__V1__PROFILE_TYPES_RESPONSE__INIT;
+  Types__V1__ProfileType t1 = TYPES__V1__PROFILE_TYPE__INIT, t2 = TYPES__V1__PROFILE_TYPE__INIT, t3 = TYPES__V1__PROFILE_TYPE__INIT;
+  Types__V1__ProfileType *tv[] = { &t1, &t2, &t3 };
+  Types__V1__LabelValuesResponse values = TYPES__V1__LABEL_VALUES_RESPONSE__INIT;
+  char *value_names[] = { (char *) "api", (char *) "db", (char *) "ünïcode" };
+  Querier__V1__SeriesResponse series = QUERIER__V1__SERIES_RESPONSE__INIT;
+  Types__V1__Labels set = TYPES__V1__LABELS__INIT;
+  Types__V1__LabelPair p1 = TYPES__V1__LABEL_PAIR__INIT, p2 = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__LabelPair *pairs[] = { &p1, &p2 };
+  Types__V1__Labels *sets[] = { &set };
+  const char *matchers[] = { "{env=\"prod\"}", NULL };
+  const char *label_names[] = { "service_name", "__profile_type__", NULL };
+  Types__V1__LabelValuesRequest *values_sent;
+  Querier__V1__SeriesRequest *series_sent;
+  Types__V1__ProfileTypesRequest *types_sent;
+  g_autoptr(GPtrArray) types_got = NULL;
+  g_autoptr(GPtrArray) sets_got = NULL;
+  g_auto(GStrv) values_got = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersProfileTypeInfo *info;
+  EmbersSeries *labels;
+  Wait wait = { NULL };
+
+  /* One with an ID, one with parts only, one that is neither */
+  t1.id = (char *) CPU;
+  t2.name = (char *) "memory";
+  t2.sample_type = (char *) "alloc_in_new_tlab_bytes";
+  t2.sample_unit = (char *) "bytes";
+  t3.id = (char *) "broken";
+  types.n_profile_types = 3;
+  types.profile_types = tv;
+  mock_route_proto (mock, QUERIER "/ProfileTypes", &types.base);
+
+  embers_source_list_profile_types (EMBERS_SOURCE (source), 1000, 2000, NULL, on_done, &wait);
+  wait_result (&wait);
+  types_got = embers_source_list_profile_types_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  types_sent = (gpointer) mock_request (mock, &types__v1__profile_types_request__descriptor);
+  g_assert_cmpint (types_sent->start, ==, 1000);
+  g_assert_cmpint (types_sent->end, ==, 2000);
+  protobuf_c_message_free_unpacked (&types_sent->base, NULL);
+  g_assert_cmpuint (types_got->len, ==, 2);
+  info = g_ptr_array_index (types_got, 0);
+  g_assert_cmpstr (info->id, ==, CPU);
+  g_assert_cmpstr (info->sample_type, ==, "cpu");
+  g_assert_cmpstr (info->period_unit, ==, "nanoseconds");
+  info = g_ptr_array_index (types_got, 1);
+  g_assert_cmpstr (info->id, ==, "memory:alloc_in_new_tlab_bytes:bytes::");
+  g_assert_cmpstr (info->name, ==, "memory");
+  g_assert_cmpstr (info->period_type, ==, "");
+
+  values.n_names = 3;
+  values.names = value_names;
+  mock_route_proto (mock, QUERIER "/LabelValues", &values.base);
+  embers_source_list_label_values (EMBERS_SOURCE (source), "service_name", matchers, 1000, 2000,
+                                   NULL, on_done, &wait);
+  wait_result (&wait);
+  values_got = embers_source_list_label_values_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mock_header (mock, "accept"), ==, "*/*;allow-utf8-labelnames=true");
+  values_sent = (gpointer) mock_request (mock, &types__v1__label_values_request__descriptor);
+  g_assert_cmpstr (values_sent->name, ==, "service_name");
+  g_assert_cmpuint (values_sent->n_matchers, ==, 1);
+  g_assert_cmpstr (values_sent->matchers[0], ==, "{env=\"prod\"}");
+  protobuf_c_message_free_unpacked (&values_sent->base, NULL);
+  g_assert_cmpuint (g_strv_length (values_got), ==, 3);
+  g_assert_cmpstr (values_got[2], ==, "ünïcode");
+
+  /* The service list: Series on service_name and __profile_type__ */
+  p1.name = (char *) "service_name";
+  p1.value = (char *) "api";
+  p2.name = (char *) "__profile_type__";
+  p2.value = (char *) CPU;
+  set.n_labels = 2;
+  set.labels = pairs;
+  series.n_labels_set = 1;
+  series.labels_set = sets;
+  mock_route_proto (mock, QUERIER "/Series", &series.base);
+  embers_source_list_series (EMBERS_SOURCE (source), NULL, label_names, 1000, 2000, NULL, on_done, &wait);
+  wait_result (&wait);
+  sets_got = embers_source_list_series_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  series_sent = (gpointer) mock_request (mock, &querier__v1__series_request__descriptor);
+  g_assert_cmpuint (series_sent->n_matchers, ==, 0);
+  g_assert_cmpuint (series_sent->n_label_names, ==, 2);
+  g_assert_cmpstr (series_sent->label_names[1], ==, "__profile_type__");
+  protobuf_c_message_free_unpacked (&series_sent->base, NULL);
+  g_assert_cmpuint (sets_got->len, ==, 1);
+  labels = g_ptr_array_index (sets_got, 0);
+  g_assert_cmpuint (labels->n_points, ==, 0);
+  g_assert_cmpstr (embers_series_get_label (labels, "service_name"), ==, "api");
+  g_assert_cmpstr (embers_series_get_label (labels, "__profile_type__"), ==, CPU);
+
+  {
+    g_autofree char *name = embers_source_dup_display_name (EMBERS_SOURCE (source));
+    g_assert_cmpstr (name, ==, mock->url + strlen ("http://"));
+    embers_connect_client_set_tenant (client, "acme");
+    g_free (name);
+    name = embers_source_dup_display_name (EMBERS_SOURCE (source));
+    g_assert_true (g_str_has_suffix (name, " (acme)"));
+  }
+}
+
+static void
+test_mock_pprof (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{service_name=\"api\"}", 1000, 2000);
+  Google__V1__Profile profile = GOOGLE__V1__PROFILE__INIT;
+  Google__V1__ValueType vt = GOOGLE__V1__VALUE_TYPE__INIT;
+  Google__V1__ValueType *vts[] = { &vt };
+  char *strings[] = { (char *) "", (char *) "cpu", (char *) "nanoseconds" };
+  Querier__V1__SelectMergeProfileRequest *sent;
+  Google__V1__Profile *back;
+  g_autoptr(GBytes) pprof = NULL;
+  g_autoptr(GBytes) gz = NULL;
+  g_autoptr(GBytes) got = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *buf = NULL;
+  Wait wait = { NULL };
+  gsize len;
+
+  vt.type = 1;
+  vt.unit = 2;
+  profile.n_sample_type = 1;
+  profile.sample_type = vts;
+  profile.n_string_table = 3;
+  profile.string_table = strings;
+  profile.duration_nanos = 10 * G_GINT64_CONSTANT (1000000000);
+  len = google__v1__profile__get_packed_size (&profile);
+  buf = g_malloc (len);
+  google__v1__profile__pack (&profile, buf);
+  pprof = g_bytes_new (buf, len);
+
+  /* The server's pprof may itself be gzipped: we hand out plain bytes */
+  gz = embers_gzip (buf, len, NULL);
+  mock_route (mock, QUERIER "/SelectMergeProfile", 200, "application/proto",
+              g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
+  embers_pyroscope_source_fetch_pprof_async (source, query, NULL, on_done, &wait);
+  wait_result (&wait);
+  got = embers_pyroscope_source_fetch_pprof_finish (source, wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (got, pprof));
+
+  sent = (gpointer) mock_request (mock, &querier__v1__select_merge_profile_request__descriptor);
+  g_assert_cmpstr (sent->profile_typeid, ==, CPU);
+  g_assert_cmpstr (sent->label_selector, ==, "{service_name=\"api\"}");
+  g_assert_false (sent->has_max_nodes);   /* no truncation of exports unless asked */
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+  g_clear_pointer (&got, g_bytes_unref);
+
+  /* In JSON, the same profile as protojson becomes the same pprof bytes */
+  embers_connect_client_set_encoding (client, EMBERS_CONNECT_ENCODING_JSON);
+  mock_route (mock, QUERIER "/SelectMergeProfile", 200, "application/json",
+              "{\"sampleType\":[{\"type\":\"1\",\"unit\":\"2\"}],"
+              "\"stringTable\":[\"\",\"cpu\",\"nanoseconds\"],\"durationNanos\":\"10000000000\"}", -1);
+  embers_pyroscope_source_fetch_pprof_async (source, query, NULL, on_done, &wait);
+  wait_result (&wait);
+  got = embers_pyroscope_source_fetch_pprof_finish (source, wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  back = google__v1__profile__unpack (NULL, g_bytes_get_size (got), g_bytes_get_data (got, NULL));
+  g_assert_nonnull (back);
+  g_assert_cmpuint (back->n_string_table, ==, 3);
+  g_assert_cmpstr (back->string_table[2], ==, "nanoseconds");
+  g_assert_cmpuint (back->n_sample_type, ==, 1);
+  g_assert_cmpint (back->sample_type[0]->unit, ==, 2);
+  g_assert_cmpint (back->duration_nanos, ==, 10 * G_GINT64_CONSTANT (1000000000));
+  google__v1__profile__free_unpacked (back, NULL);
+}
+
+static void
 count_notify (GObject    *object,
               GParamSpec *pspec,
               gpointer    user_data)
@@ -2237,6 +2421,8 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope/mock/merge", test_mock_merge);
   g_test_add_func ("/embers/pyroscope/mock/lies", test_mock_lies);
   g_test_add_func ("/embers/pyroscope/mock/series", test_mock_series);
+  g_test_add_func ("/embers/pyroscope/mock/labels", test_mock_labels);
+  g_test_add_func ("/embers/pyroscope/mock/pprof", test_mock_pprof);
   g_test_add_func ("/embers/pyroscope/mock/capability", test_mock_capability);
   g_test_add_func ("/embers/pyroscope/mock/timeout", test_mock_timeout);
   g_test_add_func ("/embers/pyroscope/mock/cancel", test_mock_cancel);
