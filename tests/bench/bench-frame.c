@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pango/pangocairo.h>
+
 #include "embers-layout.h"
 #include "embers-profile-builder.h"
 #include "embers-render.h"
@@ -226,6 +228,15 @@ print_frame (const char         *what,
           what, f->layout_ms, f->paint_ms, f->frame_ms, f->n_rects, f->n_rows);
 }
 
+/* Under ASan: fontconfig's configuration lives as long as the process */
+const char *__lsan_default_suppressions (void);
+
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libfontconfig.so\n";
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -248,7 +259,10 @@ main (int   argc,
       if (g_str_equal (argv[i], "--nodes") && i + 1 < argc)
         target = (guint)g_ascii_strtoull (argv[++i], NULL, 10);
       else if (g_str_equal (argv[i], "--runs") && i + 1 < argc)
-        runs = MAX (1, (guint)g_ascii_strtoull (argv[++i], NULL, 10));
+        {
+          runs = (guint)g_ascii_strtoull (argv[++i], NULL, 10);
+          runs = MAX (runs, 1);
+        }
       else if (g_str_equal (argv[i], "--export") && i + 1 < argc)
         export_path = argv[++i];
       else
@@ -374,5 +388,7 @@ main (int   argc,
   }
 
   cairo_surface_destroy (surface);
+  pango_cairo_font_map_set_default (NULL);
+  cairo_debug_reset_static_data ();
   return 0;
 }
