@@ -45,6 +45,7 @@ struct _Ctx
   guint32              *dest;         /* per src node, UNSET until resolved */
   GArray               *new_parents;  /* per builder node */
   GArray               *new_names;
+  GArray               *chain;        /* scratch for resolve_step */
 
   /* Transform parameters */
   guint32               function;     /* src string id, or NONE */
@@ -137,6 +138,7 @@ ctx_init (Ctx           *ctx,
     ctx->dest[i] = UNSET;
   ctx->new_parents = g_array_new (FALSE, FALSE, sizeof (guint32));
   ctx->new_names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ctx->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
   {
     guint32 none = NONE, zero = 0;
 
@@ -170,6 +172,7 @@ ctx_clear (Ctx *ctx)
   g_clear_pointer (&ctx->dest, g_free);
   g_clear_pointer (&ctx->new_parents, g_array_unref);
   g_clear_pointer (&ctx->new_names, g_array_unref);
+  g_clear_pointer (&ctx->chain, g_array_unref);
   g_clear_pointer (&ctx->hidden, g_free);
   g_clear_pointer (&ctx->outer, g_free);
 }
@@ -201,13 +204,13 @@ resolve_step (Ctx      *ctx,
               guint32   node,
               StepFunc  step)
 {
-  g_autoptr(GArray) chain = NULL;
+  GArray *chain = ctx->chain;
   guint32 n = node;
 
   if (ctx->dest[node] != UNSET)
     return ctx->dest[node];
 
-  chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (chain, 0);
   while (ctx->dest[n] == UNSET)
     {
       g_array_append_val (chain, n);
