@@ -11,6 +11,7 @@
 
 #include "embers-diff.h"
 #include "embers-profile-builder.h"
+#include "embers-profile-private.h"
 #include "embers-top.h"
 #include "embers-units.h"
 
@@ -24,6 +25,276 @@ units_compatible (const char *a,
   return ka == kb;
 }
 
+/* Unified string ids for the union of both profiles' strings, and a rank
+ * in strcmp order so that sibling lists (sorted by name) merge directly. */
+typedef struct
+{
+  GHashTable *index;      /* const char * (borrowed) -> id + 1 */
+  GPtrArray  *strings;    /* borrowed */
+  guint32    *map[2];     /* per side: string id -> unified id */
+  guint32    *rank;       /* unified id -> rank */
+} Names;
+
+static void
+names_add_side (Names         *names,
+                EmbersProfile *p,
+                guint          side)
+{
+  guint n = embers_profile_get_n_strings (p);
+
+  names->map[side] = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *str = embers_profile_get_string (p, i);
+      gpointer value = g_hash_table_lookup (names->index, str);
+
+      if (value == NULL)
+        {
+          g_ptr_array_add (names->strings, (gpointer)str);
+          value = GUINT_TO_POINTER (names->strings->len);
+          g_hash_table_insert (names->index, (gpointer)str, value);
+        }
+      names->map[side][i] = GPOINTER_TO_UINT (value) - 1;
+    }
+}
+
+static int
+compare_string_ptrs (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      user_data)
+{
+  GPtrArray *strings = user_data;
+
+  return strcmp (g_ptr_array_index (strings, *(const guint32 *)a),
+                 g_ptr_array_index (strings, *(const guint32 *)b));
+}
+
+static void
+names_rank (Names *names)
+{
+  guint n = names->strings->len;
+  g_autofree guint32 *order = g_new (guint32, MAX (n, 1u));
+
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, (gint)n, sizeof (guint32), compare_string_ptrs, names->strings);
+  names->rank = g_new (guint32, MAX (n, 1u));
+  for (guint i = 0; i < n; i++)
+    names->rank[order[i]] = i;
+}
+
+typedef struct
+{
+  guint32 node[2];     /* per side, EMBERS_NODE_NONE when absent */
+  guint32 out_parent;
+} Pair;
+
+/*
+ * Both trees are in pre-order with children sorted by name, so the merged
+ * tree comes out of one walk over both, merging each pair of sibling lists
+ * like sorted lists: linear in the two sizes, no hashing, no sorting, and
+ * the totals are the inputs' own.
+ */
+static EmbersProfile *
+merge_trees (EmbersProfile  *sides[2],
+             const guint     types[2],
+             const gint64    scale[2],
+             const char     *unit,
+             GError        **error)
+{
+  g_autoptr(EmbersProfile) out = NULL;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pair));
+  g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (Pair));
+  Names names = { 0, };
+  const guint32 *pnames[2], *pends[2];
+  const gint64 *pself[2], *ptotal[2];
+  guint capacity, n = 0;
+  Pair root = { { 0, 0 }, EMBERS_NODE_NONE };
+  GString *pool;
+
+  names.index = g_hash_table_new (g_str_hash, g_str_equal);
+  names.strings = g_ptr_array_new ();
+  for (guint s = 0; s < 2; s++)
+    {
+      names_add_side (&names, sides[s], s);
+      pnames[s] = embers_profile_get_name_column (sides[s]);
+      pends[s] = embers_profile_get_end_column (sides[s]);
+      pself[s] = embers_profile_get_self_column (sides[s], types[s]);
+      ptotal[s] = embers_profile_get_total_column (sides[s], types[s]);
+    }
+  names_rank (&names);
+
+  out = _embers_profile_new ();
+  out->n_types = 2;
+  out->is_diff = TRUE;
+  capacity = embers_profile_get_n_nodes (sides[0]) + embers_profile_get_n_nodes (sides[1]);
+  out->names = g_new (guint32, capacity);
+  out->parents = g_new (guint32, capacity);
+  out->ends = g_new (guint32, capacity);
+  out->depths = g_new (guint16, capacity);
+  out->self = g_new (gint64, (gsize)capacity * 2);
+  out->total = g_new (gint64, (gsize)capacity * 2);
+
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      Pair pair = g_array_index (stack, Pair, stack->len - 1);
+      guint32 cur = n++;
+      guint32 c[2], e[2];
+
+      g_array_set_size (stack, stack->len - 1);
+
+      for (guint s = 0; s < 2; s++)
+        {
+          guint32 node = pair.node[s];
+          gint64 sv = 0, tv = 0;
+
+          if (node != EMBERS_NODE_NONE &&
+              (__builtin_mul_overflow (pself[s][node], scale[s], &sv) ||
+               __builtin_mul_overflow (ptotal[s][node], scale[s], &tv)))
+            {
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                           _("Converting the units overflows a 64-bit integer"));
+              goto fail;
+            }
+          out->self[(gsize)s * capacity + cur] = sv;
+          out->total[(gsize)s * capacity + cur] = tv;
+        }
+
+      out->names[cur] = pair.node[0] != EMBERS_NODE_NONE ? names.map[0][pnames[0][pair.node[0]]]
+                                                         : names.map[1][pnames[1][pair.node[1]]];
+      out->parents[cur] = pair.out_parent;
+      out->depths[cur] = pair.out_parent == EMBERS_NODE_NONE ? 0 : out->depths[pair.out_parent] + 1;
+      out->max_depth = MAX (out->max_depth, out->depths[cur]);
+
+      /* Merge the two sorted child lists, skipping empty subtrees */
+      g_array_set_size (kids, 0);
+      for (guint s = 0; s < 2; s++)
+        {
+          c[s] = pair.node[s] == EMBERS_NODE_NONE ? EMBERS_NODE_NONE : pair.node[s] + 1;
+          e[s] = pair.node[s] == EMBERS_NODE_NONE ? 0 : pends[s][pair.node[s]];
+        }
+      for (;;)
+        {
+          Pair kid = { { EMBERS_NODE_NONE, EMBERS_NODE_NONE }, cur };
+          gboolean have[2];
+
+          for (guint s = 0; s < 2; s++)
+            {
+              while (c[s] != EMBERS_NODE_NONE && c[s] < e[s] && ptotal[s][c[s]] == 0)
+                c[s] = pends[s][c[s]];
+              have[s] = c[s] != EMBERS_NODE_NONE && c[s] < e[s];
+            }
+          if (!have[0] && !have[1])
+            break;
+
+          if (have[0] && have[1])
+            {
+              guint32 r0 = names.rank[names.map[0][pnames[0][c[0]]]];
+              guint32 r1 = names.rank[names.map[1][pnames[1][c[1]]]];
+
+              if (r0 <= r1)
+                kid.node[0] = c[0];
+              if (r1 <= r0)
+                kid.node[1] = c[1];
+            }
+          else if (have[0])
+            kid.node[0] = c[0];
+          else
+            kid.node[1] = c[1];
+
+          for (guint s = 0; s < 2; s++)
+            if (kid.node[s] != EMBERS_NODE_NONE)
+              c[s] = pends[s][c[s]];
+          g_array_append_val (kids, kid);
+        }
+
+      for (guint k = kids->len; k > 0; k--)
+        g_array_append_val (stack, g_array_index (kids, Pair, k - 1));
+    }
+
+  /* Subtree ends from parents, in reverse pre-order */
+  for (guint i = 0; i < n; i++)
+    out->ends[i] = i + 1;
+  for (guint i = n; i-- > 1; )
+    if (out->ends[i] > out->ends[out->parents[i]])
+      out->ends[out->parents[i]] = out->ends[i];
+
+  /* Compact the value columns to n nodes */
+  out->n_nodes = n;
+  memmove (out->self + n, out->self + capacity, sizeof (gint64) * n);
+  memmove (out->total + n, out->total + capacity, sizeof (gint64) * n);
+
+  /* Strings: the root is named "total"; the union of both pools */
+  pool = g_string_new (NULL);
+  out->n_strings = names.strings->len;
+  out->string_offsets = g_new (guint32, MAX (out->n_strings, 1u));
+  for (guint i = 0; i < out->n_strings; i++)
+    {
+      out->string_offsets[i] = pool->len;
+      g_string_append_len (pool, g_ptr_array_index (names.strings, i),
+                           strlen (g_ptr_array_index (names.strings, i)) + 1);
+    }
+  out->string_data = g_string_free (pool, FALSE);
+
+  /* Header */
+  {
+    const char *header[] = { "baseline", "comparison", unit,
+                             embers_profile_get_period_type (sides[1]),
+                             embers_profile_get_period_unit (sides[1]), "" };
+    guint32 ids[G_N_ELEMENTS (header)];
+
+    /* These strings may be missing from both pools: append them. */
+    for (guint h = 0; h < G_N_ELEMENTS (header); h++)
+      {
+        gpointer value = g_hash_table_lookup (names.index, header[h]);
+
+        if (value == NULL)
+          {
+            gsize len = 0;
+            guint32 offset;
+
+            for (guint i = 0; i < out->n_strings; i++)
+              len = MAX (len, out->string_offsets[i] + strlen (out->string_data + out->string_offsets[i]) + 1);
+            offset = len;
+            out->string_data = g_realloc (out->string_data, len + strlen (header[h]) + 1);
+            memcpy (out->string_data + offset, header[h], strlen (header[h]) + 1);
+            out->string_offsets = g_renew (guint32, out->string_offsets, out->n_strings + 1);
+            out->string_offsets[out->n_strings] = offset;
+            g_ptr_array_add (names.strings, (gpointer)header[h]);
+            value = GUINT_TO_POINTER (++out->n_strings);
+            g_hash_table_insert (names.index, (gpointer)header[h], value);
+          }
+        ids[h] = GPOINTER_TO_UINT (value) - 1;
+      }
+
+    out->type_names = g_new (guint32, 2);
+    out->type_units = g_new (guint32, 2);
+    out->type_names[0] = ids[0];
+    out->type_names[1] = ids[1];
+    out->type_units[0] = out->type_units[1] = ids[2];
+    out->period_type = ids[3];
+    out->period_unit = ids[4];
+    out->period = embers_profile_get_period (sides[1]);
+  }
+
+  g_hash_table_unref (names.index);
+  g_ptr_array_unref (names.strings);
+  g_free (names.map[0]);
+  g_free (names.map[1]);
+  g_free (names.rank);
+
+  return g_steal_pointer (&out);
+
+fail:
+  g_hash_table_unref (names.index);
+  g_ptr_array_unref (names.strings);
+  g_free (names.map[0]);
+  g_free (names.map[1]);
+  g_free (names.rank);
+  return NULL;
+}
+
 EmbersProfile *
 embers_diff_profiles (EmbersProfile  *baseline,
                       guint           baseline_type,
@@ -31,7 +302,9 @@ embers_diff_profiles (EmbersProfile  *baseline,
                       guint           comparison_type,
                       GError        **error)
 {
-  g_autoptr(EmbersProfileBuilder) b = NULL;
+  EmbersProfile *sides[2] = { baseline, comparison };
+  guint types[2] = { baseline_type, comparison_type };
+  gint64 mult[2], scale[2];
   const char *unit_l, *unit_r;
 
   g_return_val_if_fail (EMBERS_IS_PROFILE (baseline), NULL);
@@ -50,19 +323,14 @@ embers_diff_profiles (EmbersProfile  *baseline,
       return NULL;
     }
 
-  b = embers_profile_builder_new ();
-  embers_profile_builder_add_sample_type (b, "baseline", unit_l);
-  embers_profile_builder_add_sample_type (b, "comparison", unit_l);
-  embers_profile_builder_set_diff (b, TRUE);
-  embers_profile_builder_set_period (b,
-                                     embers_profile_get_period_type (comparison),
-                                     embers_profile_get_period_unit (comparison),
-                                     embers_profile_get_period (comparison));
+  /* Same kind, maybe different scale (seconds vs nanoseconds): both sides
+   * are expressed in the finer unit. */
+  embers_unit_kind (unit_l, &mult[0]);
+  embers_unit_kind (unit_r, &mult[1]);
+  scale[0] = mult[0] / MIN (mult[0], mult[1]);
+  scale[1] = mult[1] / MIN (mult[0], mult[1]);
 
-  embers_profile_builder_add_profile (b, baseline, baseline_type, EMBERS_DIFF_BASELINE, NULL);
-  embers_profile_builder_add_profile (b, comparison, comparison_type, EMBERS_DIFF_COMPARISON, NULL);
-
-  return embers_profile_builder_finish (b, error);
+  return merge_trees (sides, types, scale, mult[0] <= mult[1] ? unit_l : unit_r, error);
 }
 
 double
