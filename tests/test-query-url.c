@@ -7,7 +7,12 @@
 
 #include <string.h>
 
+#include <libsoup/soup.h>
+
+#include "embers-diff.h"
 #include "embers-query-url.h"
+
+#include "querier.pb-c.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 /* 2023-11-14T22:13:20Z */
@@ -346,10 +351,239 @@ test_load_refused (void)
   g_assert_null (strstr (error->message, "t0ken"));
 }
 
+/* A tiny Pyroscope in a thread of its own: the loader blocks the main thread. */
+typedef struct
+{
+  GThread      *thread;
+  GMainContext *context;
+  GMainLoop    *loop;
+  GMutex        lock;
+  GCond         cond;
+  char         *url;
+  char         *authorization;   /* last request's headers */
+  char         *tenant;
+  char         *path;
+  GBytes       *body;
+} Server;
+
+static void
+server_handler (SoupServer        *soup,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  Server *server = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  /* main;a 3, main;b 1 */
+  static const char *names[] = { "total", "main", "a", "b" };
+  int64_t l0[] = { 0, 4, 0, 0 }, l1[] = { 0, 4, 0, 1 }, l2[] = { 0, 3, 3, 2, 0, 1, 1, 3 };
+  Querier__V1__Level levels[3];
+  Querier__V1__Level *lp[] = { &levels[0], &levels[1], &levels[2] };
+  Querier__V1__FlameGraph fg = QUERIER__V1__FLAME_GRAPH__INIT;
+  Querier__V1__SelectMergeStacktracesResponse resp = QUERIER__V1__SELECT_MERGE_STACKTRACES_RESPONSE__INIT;
+  int64_t *lv[] = { l0, l1, l2 };
+  size_t ln[] = { 4, 4, 8 };
+  guint8 *buf;
+  gsize len;
+
+  g_mutex_lock (&server->lock);
+  g_free (server->authorization);
+  server->authorization = g_strdup (soup_message_headers_get_one (headers, "Authorization"));
+  g_free (server->tenant);
+  server->tenant = g_strdup (soup_message_headers_get_one (headers, "X-Scope-OrgID"));
+  g_free (server->path);
+  server->path = g_strdup (path);
+  g_clear_pointer (&server->body, g_bytes_unref);
+  server->body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
+  g_mutex_unlock (&server->lock);
+
+  if (!g_str_has_suffix (path, "/querier.v1.QuerierService/SelectMergeStacktraces") ||
+      g_str_has_prefix (path, "/elsewhere/"))
+    {
+      soup_server_message_set_status (msg, 404, NULL);
+      soup_server_message_set_response (msg, "text/plain", SOUP_MEMORY_STATIC, "404 page not found", 18);
+      return;
+    }
+
+  for (guint i = 0; i < 3; i++)
+    {
+      querier__v1__level__init (&levels[i]);
+      levels[i].n_values = ln[i];
+      levels[i].values = lv[i];
+    }
+  fg.n_names = 4;
+  fg.names = (char **) names;
+  fg.n_levels = 3;
+  fg.levels = lp;
+  resp.flamegraph = &fg;
+  len = querier__v1__select_merge_stacktraces_response__get_packed_size (&resp);
+  buf = g_malloc (len);
+  querier__v1__select_merge_stacktraces_response__pack (&resp, buf);
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_server_message_set_response (msg, "application/proto", SOUP_MEMORY_TAKE, (char *) buf, len);
+}
+
+static gpointer
+server_thread (gpointer user_data)
+{
+  Server *server = user_data;
+  g_autoptr(SoupServer) soup = NULL;
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  g_main_context_push_thread_default (server->context);
+
+  soup = soup_server_new (NULL, NULL);
+  soup_server_add_handler (soup, NULL, server_handler, server, NULL);
+  soup_server_listen_local (soup, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (soup);
+
+  g_mutex_lock (&server->lock);
+  server->url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_cond_signal (&server->cond);
+  g_mutex_unlock (&server->lock);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  g_main_loop_run (server->loop);
+
+  soup_server_disconnect (soup);
+  g_main_context_pop_thread_default (server->context);
+  return NULL;
+}
+
+static Server *
+server_new (void)
+{
+  Server *server = g_new0 (Server, 1);
+
+  g_mutex_init (&server->lock);
+  g_cond_init (&server->cond);
+  server->context = g_main_context_new ();
+  server->loop = g_main_loop_new (server->context, FALSE);
+  server->thread = g_thread_new ("pyroscope", server_thread, server);
+
+  g_mutex_lock (&server->lock);
+  while (server->url == NULL)
+    g_cond_wait (&server->cond, &server->lock);
+  g_mutex_unlock (&server->lock);
+
+  return server;
+}
+
+static gboolean
+quit_loop (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+server_free (Server *server)
+{
+  g_main_context_invoke (server->context, quit_loop, server->loop);
+  g_thread_join (server->thread);
+  g_main_loop_unref (server->loop);
+  g_main_context_unref (server->context);
+  g_mutex_clear (&server->lock);
+  g_cond_clear (&server->cond);
+  g_free (server->url);
+  g_free (server->authorization);
+  g_free (server->tenant);
+  g_free (server->path);
+  g_clear_pointer (&server->body, g_bytes_unref);
+  g_free (server);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Server, server_free)
+
+static void
+test_load_ok (void)
+{
+  g_autoptr(Server) server = server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autofree char *url = NULL;
+  Querier__V1__SelectMergeStacktracesRequest *sent;
+  g_autofree char *expected_auth = NULL;
+
+  /* user:password in the URL win; the tenant comes from the environment */
+  g_setenv ("EMBERS_TENANT", "acme", TRUE);
+  url = g_strdup_printf ("http://123:s3cret@%s/prefix/?query=" CPU "{service_name=\"api\"}"
+                         "&from=now-2h&until=now-1h&max-nodes=64",
+                         server->url + strlen ("http://"));
+  profile = embers_pyroscope_load_query_url (url, NULL, &error);
+  g_unsetenv ("EMBERS_TENANT");
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+
+  g_assert_cmpstr (embers_profile_get_sample_type (profile, 0), ==, "cpu");
+  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 4);
+  g_assert_cmpuint (embers_profile_get_n_nodes (profile), ==, 4);
+
+  g_assert_cmpstr (server->path, ==, "/prefix/querier.v1.QuerierService/SelectMergeStacktraces");
+  g_assert_cmpstr (server->tenant, ==, "acme");
+  {
+    g_autofree char *b64 = g_base64_encode ((const guint8 *) "123:s3cret", 10);
+    expected_auth = g_strconcat ("Basic ", b64, NULL);
+  }
+  g_assert_cmpstr (server->authorization, ==, expected_auth);
+
+  sent = querier__v1__select_merge_stacktraces_request__unpack (NULL, g_bytes_get_size (server->body),
+                                                                g_bytes_get_data (server->body, NULL));
+  g_assert_nonnull (sent);
+  g_assert_cmpstr (sent->profile_typeid, ==, CPU);
+  g_assert_cmpstr (sent->label_selector, ==, "{service_name=\"api\"}");
+  g_assert_cmpint (sent->max_nodes, ==, 64);
+  g_assert_cmpint (sent->end - sent->start, ==, 3600 * 1000);
+  g_assert_cmpint (ABS (sent->end - (g_get_real_time () / 1000 - 3600 * 1000)), <, 60 * 1000);
+  querier__v1__select_merge_stacktraces_request__free_unpacked (sent, NULL);
+  g_clear_object (&profile);
+
+  /* A token from the environment, and the default max-nodes */
+  g_setenv ("EMBERS_TOKEN", "t0ken", TRUE);
+  g_free (url);
+  url = g_strdup_printf ("%s/?query=" CPU, server->url);
+  profile = embers_pyroscope_load_query_url (url, NULL, &error);
+  g_unsetenv ("EMBERS_TOKEN");
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 4);
+  g_assert_cmpstr (server->authorization, ==, "Bearer t0ken");
+  g_assert_null (server->tenant);
+  sent = querier__v1__select_merge_stacktraces_request__unpack (NULL, g_bytes_get_size (server->body),
+                                                                g_bytes_get_data (server->body, NULL));
+  g_assert_cmpint (sent->max_nodes, ==, 8192);
+  querier__v1__select_merge_stacktraces_request__free_unpacked (sent, NULL);
+  g_clear_object (&profile);
+
+  /* Nothing in the environment: the keyring is asked (none reachable here),
+   * then the query goes without credentials */
+  profile = embers_pyroscope_load_query_url (url, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  g_assert_null (server->authorization);
+
+  /* A server error comes back as it is */
+  g_free (url);
+  url = g_strdup_printf ("%s/elsewhere/?query=" CPU, server->url);
+  g_clear_object (&profile);
+  profile = embers_pyroscope_load_query_url (url, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* No keyring reachable: a bus address that leads nowhere */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/embers-test-bus", TRUE);
+  g_unsetenv ("EMBERS_USER");
+  g_unsetenv ("EMBERS_PASSWORD");
+  g_unsetenv ("EMBERS_TOKEN");
+  g_unsetenv ("EMBERS_TENANT");
+
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/embers/query-url/time/numbers", test_time_numbers);
@@ -366,6 +600,7 @@ main (int   argc,
   g_test_add_func ("/embers/query-url/build/round-trip", test_build_round_trip);
   g_test_add_func ("/embers/query-url/load/bad-url", test_load_bad_url);
   g_test_add_func ("/embers/query-url/load/refused", test_load_refused);
+  g_test_add_func ("/embers/query-url/load/ok", test_load_ok);
 
   return g_test_run ();
 }
