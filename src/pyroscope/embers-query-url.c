@@ -501,10 +501,11 @@ lookup_keyring (GMainContext  *context,
   return credentials;
 }
 
-EmbersProfile *
-embers_pyroscope_load_query_url (const char    *url,
-                                 GCancellable  *cancellable,
-                                 GError       **error)
+static EmbersProfile *
+load_query_url (const char    *url,
+                gboolean       pprof,
+                GCancellable  *cancellable,
+                GError       **error)
 {
   g_autoptr(GMainContext) context = g_main_context_new ();
   g_autoptr(EmbersQueryUrl) parsed = NULL;
@@ -557,10 +558,18 @@ embers_pyroscope_load_query_url (const char    *url,
     embers_credentials_apply (credentials, client);
 
   source = embers_pyroscope_source_new (client);
-  embers_source_merge_profile (EMBERS_SOURCE (source), parsed->query, cancellable, on_done, &waiter);
-  wait_for (context, &waiter);
-
-  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), waiter.result, &local_error);
+  if (pprof)
+    {
+      embers_pyroscope_source_merge_pprof_async (source, parsed->query, cancellable, on_done, &waiter);
+      wait_for (context, &waiter);
+      profile = embers_pyroscope_source_merge_pprof_finish (source, waiter.result, &local_error);
+    }
+  else
+    {
+      embers_source_merge_profile (EMBERS_SOURCE (source), parsed->query, cancellable, on_done, &waiter);
+      wait_for (context, &waiter);
+      profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), waiter.result, &local_error);
+    }
   g_object_unref (waiter.result);
 
 out:
@@ -575,4 +584,20 @@ out:
     g_propagate_error (error, local_error);
 
   return profile;
+}
+
+EmbersProfile *
+embers_pyroscope_load_query_url (const char    *url,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  return load_query_url (url, FALSE, cancellable, error);
+}
+
+EmbersProfile *
+embers_pyroscope_load_query_url_pprof (const char    *url,
+                                       GCancellable  *cancellable,
+                                       GError       **error)
+{
+  return load_query_url (url, TRUE, cancellable, error);
 }

@@ -54,5 +54,11 @@ char           *embers_query_url_build        (const char        *base_url,
 EmbersProfile  *embers_pyroscope_load_query_url (const char      *url,
                                                  GCancellable    *cancellable,
                                                  GError         **error);
+/* The same, but the whole merged profile as pprof (SelectMergeProfile):
+ * no max-nodes truncation unless the URL asks for it; all sample labels.
+ * For exporting (embers --export out.pb.gz URL). */
+EmbersProfile  *embers_pyroscope_load_query_url_pprof (const char      *url,
+                                                       GCancellable    *cancellable,
+                                                       GError         **error);
 
 G_END_DECLS
