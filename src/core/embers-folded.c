@@ -1,6 +1,186 @@
-/* embers-folded.c
+/* embers-folded.c: folded / collapsed stacks ("a;b;c 42")
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "embers-profile-builder.h"
+#include "embers-readers.h"
+
+/*
+ * One stack per line: frames separated by ";", then white space and a
+ * count (the count follows the LAST space, so frames may contain spaces).
+ * Blank lines and trailing white space or "\r" are fine; empty frames
+ * ("a;;b") are skipped; repeated stacks add up.
+ */
+EmbersProfile *
+embers_folded_parse (const char  *data,
+                     gsize        len,
+                     GError     **error)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const char *p = data;
+  const char *end = data + len;
+  guint line_no = 0;
+  guint n_stacks = 0;
+
+  embers_profile_builder_add_sample_type (b, "samples", "count");
+
+  /* A UTF-8 byte order mark */
+  if (len >= 3 && memcmp (p, "\xef\xbb\xbf", 3) == 0)
+    p += 3;
+
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      const char *line_end = nl ? nl : end;
+      const char *q = line_end;
+      const char *count_start;
+      const char *frames_end;
+      guint64 count = 0;
+
+      line_no++;
+
+      /* Trim the right */
+      while (q > p && (q[-1] == '\r' || q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+      /* Skip leading white space */
+      while (p < q && (*p == ' ' || *p == '\t'))
+        p++;
+
+      if (p == q)
+        goto next;
+
+      if (!g_utf8_validate (p, q - p, NULL))
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("folded: line %u is not valid UTF-8"), line_no);
+          return NULL;
+        }
+
+      count_start = q;
+      while (count_start > p && g_ascii_isdigit (count_start[-1]))
+        count_start--;
+
+      if (count_start == q || count_start == p ||
+          (count_start[-1] != ' ' && count_start[-1] != '\t'))
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("folded: line %u does not end in a count (expected “frame;frame;… 42”)"),
+                       line_no);
+          return NULL;
+        }
+
+      for (const char *d = count_start; d < q; d++)
+        {
+          if (count > (guint64)(G_MAXINT64 - (*d - '0')) / 10)
+            {
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                           _("folded: the count on line %u is too large"), line_no);
+              return NULL;
+            }
+          count = count * 10 + (guint64)(*d - '0');
+        }
+
+      frames_end = count_start - 1;
+      while (frames_end > p && (frames_end[-1] == ' ' || frames_end[-1] == '\t'))
+        frames_end--;
+
+      g_array_set_size (stack, 0);
+      for (const char *f = p; f < frames_end; )
+        {
+          const char *semi = memchr (f, ';', frames_end - f);
+          const char *f_end = semi ? semi : frames_end;
+
+          if (f_end > f)
+            {
+              guint32 id = embers_profile_builder_intern (b, f, f_end - f);
+
+              g_array_append_val (stack, id);
+            }
+          f = semi ? semi + 1 : frames_end;
+        }
+
+      if (stack->len > EMBERS_PROFILE_MAX_DEPTH)
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                       _("folded: the stack on line %u is more than %u frames deep"),
+                       line_no, EMBERS_PROFILE_MAX_DEPTH);
+          return NULL;
+        }
+
+      {
+        gint64 value = (gint64)count;
+
+        embers_profile_builder_add_stack (b, (const guint32 *)(gpointer)stack->data, stack->len, &value, 0);
+      }
+      n_stacks++;
+
+      if (!embers_profile_builder_check (b, error))
+        {
+          g_prefix_error (error, _("folded: line %u: "), line_no);
+          return NULL;
+        }
+
+    next:
+      if (nl == NULL)
+        break;
+      p = nl + 1;
+    }
+
+  if (n_stacks == 0)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
+                   _("folded: there are no stacks"));
+      return NULL;
+    }
+
+  return embers_profile_builder_finish (b, error);
+}
+
+GBytes *
+embers_folded_write (EmbersProfile  *profile,
+                     guint           sample_type,
+                     GError        **error)
+{
+  g_autoptr(GPtrArray) path = g_ptr_array_new ();
+  const guint32 *names, *parents;
+  const gint64 *self;
+  GString *out;
+  guint n_nodes;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (sample_type < embers_profile_get_n_sample_types (profile), NULL);
+
+  n_nodes = embers_profile_get_n_nodes (profile);
+  names = embers_profile_get_name_column (profile);
+  parents = embers_profile_get_parent_column (profile);
+  self = embers_profile_get_self_column (profile, sample_type);
+
+  out = g_string_new (NULL);
+
+  /* DFS pre-order; the root ("total") is not a frame */
+  for (guint i = 1; i < n_nodes; i++)
+    {
+      if (self[i] == 0)
+        continue;
+
+      g_ptr_array_set_size (path, 0);
+      for (guint32 n = i; n != 0; n = parents[n])
+        g_ptr_array_add (path, (gpointer)embers_profile_get_string (profile, names[n]));
+      for (guint k = path->len; k > 0; k--)
+        {
+          g_string_append (out, g_ptr_array_index (path, k - 1));
+          if (k > 1)
+            g_string_append_c (out, ';');
+        }
+      g_string_append_printf (out, " %" G_GINT64_FORMAT "\n", self[i]);
+    }
+
+  return g_string_free_to_bytes (out);
+}

@@ -1,6 +1,755 @@
-/* embers-pprof.c
+/* embers-pprof.c: pprof (google.v1.Profile / perftools.profiles) reader and writer
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "profile.pb-c.h"
+
+#include "embers-profile-builder.h"
+#include "embers-readers.h"
+
+/* protobuf-c allocates every message separately; a bump arena makes the
+ * unpack of a large profile several times faster and frees in one go. */
+typedef struct
+{
+  GPtrArray *chunks;
+  guint8    *cur;
+  gsize      left;
+} Arena;
+
+#define ARENA_CHUNK (4u * 1024u * 1024u)
+
+static void *
+arena_alloc (void   *data,
+             size_t  size)
+{
+  Arena *arena = data;
+  void *ret;
+
+  size = (size + 15) & ~(size_t)15;
+  if (size > arena->left)
+    {
+      gsize chunk = MAX ((gsize)ARENA_CHUNK, size);
+
+      arena->cur = g_malloc (chunk);
+      arena->left = chunk;
+      g_ptr_array_add (arena->chunks, arena->cur);
+    }
+
+  ret = arena->cur;
+  arena->cur += size;
+  arena->left -= size;
+
+  return ret;
+}
+
+static void
+arena_free (void *data,
+            void *pointer)
+{
+}
+
+typedef struct
+{
+  guint32 name;     /* interned */
+  guint32 file;     /* interned */
+  gint64  start_line;
+} FunctionInfo;
+
+typedef struct
+{
+  guint32  offset;  /* into the frames pool: root-first frame names */
+  guint32  n;
+} LocationInfo;
+
+typedef struct
+{
+  Google__V1__Profile  *msg;
+  EmbersProfileBuilder *b;
+  guint32              *string_ids;   /* string table index -> interned id, G_MAXUINT32 = not yet */
+  GHashTable           *functions;    /* id -> FunctionInfo index + 1 */
+  GArray               *function_info;
+  GHashTable           *locations;    /* id -> LocationInfo index + 1 */
+  GArray               *location_info;
+  GArray               *frames;       /* guint32 pool */
+  GHashTable           *mappings;     /* id -> Mapping * */
+} Reader;
+
+static gboolean
+string_index_ok (Reader      *r,
+                 gint64       index,
+                 const char  *what,
+                 GError     **error)
+{
+  if (index < 0 || (guint64)index >= r->msg->n_string_table)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: %s refers to string %" G_GINT64_FORMAT ", but the string table has %zu entries"),
+                   what, index, r->msg->n_string_table);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Interns string table entry index (checked by the caller) */
+static guint32
+intern_string (Reader *r,
+               gint64  index)
+{
+  if (r->string_ids[index] == G_MAXUINT32)
+    {
+      const char *s = r->msg->string_table[index];
+
+      if (g_utf8_validate (s, -1, NULL))
+        r->string_ids[index] = embers_profile_builder_intern (r->b, s, -1);
+      else
+        {
+          g_autofree char *valid = g_utf8_make_valid (s, -1);
+          r->string_ids[index] = embers_profile_builder_intern (r->b, valid, -1);
+        }
+    }
+
+  return r->string_ids[index];
+}
+
+static gboolean
+get_string (Reader      *r,
+            gint64       index,
+            const char  *what,
+            guint32     *out,
+            GError     **error)
+{
+  if (!string_index_ok (r, index, what, error))
+    return FALSE;
+  *out = intern_string (r, index);
+  return TRUE;
+}
+
+static const char *
+raw_string (Reader *r,
+            gint64  index)
+{
+  if (index < 0 || (guint64)index >= r->msg->n_string_table)
+    return "";
+  return r->msg->string_table[index];
+}
+
+static gboolean
+read_functions (Reader  *r,
+                GError **error)
+{
+  for (gsize i = 0; i < r->msg->n_function; i++)
+    {
+      const Google__V1__Function *f = r->msg->function[i];
+      FunctionInfo info;
+      char what[64];
+
+      g_snprintf (what, sizeof what, "function %" G_GUINT64_FORMAT, f->id);
+      if (f->id == 0)
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("pprof: a function has id 0, which is reserved"));
+          return FALSE;
+        }
+      if (g_hash_table_contains (r->functions, &f->id))
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("pprof: function %" G_GUINT64_FORMAT " is defined twice"), f->id);
+          return FALSE;
+        }
+      if (!string_index_ok (r, f->name, what, error) ||
+          !string_index_ok (r, f->system_name, what, error) ||
+          !string_index_ok (r, f->filename, what, error))
+        return FALSE;
+
+      /* A function without a name falls back to its system name */
+      if (raw_string (r, f->name)[0] != '\0')
+        info.name = intern_string (r, f->name);
+      else if (raw_string (r, f->system_name)[0] != '\0')
+        info.name = intern_string (r, f->system_name);
+      else
+        {
+          char fallback[64];
+
+          g_snprintf (fallback, sizeof fallback, "function %" G_GUINT64_FORMAT, f->id);
+          info.name = embers_profile_builder_intern (r->b, fallback, -1);
+        }
+      info.file = intern_string (r, f->filename);
+      info.start_line = f->start_line;
+      g_array_append_val (r->function_info, info);
+      g_hash_table_insert (r->functions, (gpointer)&f->id, GUINT_TO_POINTER (r->function_info->len));
+    }
+
+  return TRUE;
+}
+
+static guint32
+address_frame (Reader                     *r,
+               const Google__V1__Location *loc)
+{
+  const Google__V1__Mapping *m = NULL;
+  char name[512];
+
+  if (loc->mapping_id != 0)
+    m = g_hash_table_lookup (r->mappings, &loc->mapping_id);
+
+  if (m != NULL && raw_string (r, m->filename)[0] != '\0')
+    {
+      g_autofree char *base = g_path_get_basename (raw_string (r, m->filename));
+      guint64 offset = loc->address >= m->memory_start
+                       ? loc->address - m->memory_start + m->file_offset : loc->address;
+
+      g_snprintf (name, sizeof name, "%s+0x%" G_GINT64_MODIFIER "x", base, offset);
+    }
+  else
+    g_snprintf (name, sizeof name, "0x%" G_GINT64_MODIFIER "x", loc->address);
+
+  return embers_profile_builder_intern (r->b, name, -1);
+}
+
+static gboolean
+read_locations (Reader  *r,
+                GError **error)
+{
+  for (gsize i = 0; i < r->msg->n_mapping; i++)
+    {
+      const Google__V1__Mapping *m = r->msg->mapping[i];
+
+      if (!string_index_ok (r, m->filename, "a mapping", error) ||
+          !string_index_ok (r, m->build_id, "a mapping", error))
+        return FALSE;
+      g_hash_table_insert (r->mappings, (gpointer)&m->id, (gpointer)m);
+    }
+
+  for (gsize i = 0; i < r->msg->n_location; i++)
+    {
+      const Google__V1__Location *loc = r->msg->location[i];
+      LocationInfo info;
+
+      if (loc->id == 0)
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("pprof: a location has id 0, which is reserved"));
+          return FALSE;
+        }
+      if (g_hash_table_contains (r->locations, &loc->id))
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("pprof: location %" G_GUINT64_FORMAT " is defined twice"), loc->id);
+          return FALSE;
+        }
+      if (loc->mapping_id != 0 && !g_hash_table_contains (r->mappings, &loc->mapping_id))
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("pprof: location %" G_GUINT64_FORMAT " refers to mapping %" G_GUINT64_FORMAT
+                         ", which does not exist"), loc->id, loc->mapping_id);
+          return FALSE;
+        }
+
+      info.offset = r->frames->len;
+      info.n = 0;
+
+      if (loc->n_line == 0)
+        {
+          guint32 frame = address_frame (r, loc);
+
+          g_array_append_val (r->frames, frame);
+          info.n = 1;
+        }
+
+      /* Inlined frames: the last line is the outermost caller, so walking
+       * the lines backwards gives them root first. */
+      for (gsize k = loc->n_line; k > 0; k--)
+        {
+          const Google__V1__Line *line = loc->line[k - 1];
+          gpointer fvalue = g_hash_table_lookup (r->functions, &line->function_id);
+          const FunctionInfo *f;
+
+          if (fvalue == NULL)
+            {
+              if (line->function_id == 0)
+                {
+                  guint32 frame = address_frame (r, loc);
+                  g_array_append_val (r->frames, frame);
+                  info.n++;
+                  continue;
+                }
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                           _("pprof: location %" G_GUINT64_FORMAT " refers to function %" G_GUINT64_FORMAT
+                             ", which does not exist"), loc->id, line->function_id);
+              return FALSE;
+            }
+
+          f = &g_array_index (r->function_info, FunctionInfo, GPOINTER_TO_UINT (fvalue) - 1);
+          g_array_append_val (r->frames, f->name);
+          info.n++;
+          if (f->file != 0)
+            embers_profile_builder_set_name_location (r->b, f->name, f->file,
+                                                      line->line > 0 ? line->line : f->start_line);
+        }
+
+      g_array_append_val (r->location_info, info);
+      g_hash_table_insert (r->locations, (gpointer)&loc->id, GUINT_TO_POINTER (r->location_info->len));
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_header (Reader  *r,
+             GError **error)
+{
+  const Google__V1__Profile *msg = r->msg;
+  int default_type = -1;
+
+  if (msg->n_sample_type == 0)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR,
+                   msg->n_sample == 0 ? EMBERS_PROFILE_ERROR_EMPTY : EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: the profile declares no sample types"));
+      return FALSE;
+    }
+
+  if (msg->n_sample_type > EMBERS_PROFILE_MAX_SAMPLE_TYPES)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   _("pprof: the profile declares %zu sample types; at most %u are supported"),
+                   msg->n_sample_type, EMBERS_PROFILE_MAX_SAMPLE_TYPES);
+      return FALSE;
+    }
+
+  for (gsize i = 0; i < msg->n_sample_type; i++)
+    {
+      const Google__V1__ValueType *vt = msg->sample_type[i];
+
+      if (!string_index_ok (r, vt->type, "a sample type", error) ||
+          !string_index_ok (r, vt->unit, "a sample type", error))
+        return FALSE;
+      embers_profile_builder_add_sample_type (r->b, raw_string (r, vt->type), raw_string (r, vt->unit));
+    }
+
+  /* As go tool pprof: the named default, else the last sample type */
+  if (!string_index_ok (r, msg->default_sample_type, "default_sample_type", error))
+    return FALSE;
+  if (msg->default_sample_type != 0)
+    for (gsize i = 0; i < msg->n_sample_type; i++)
+      if (g_str_equal (raw_string (r, msg->sample_type[i]->type), raw_string (r, msg->default_sample_type)))
+        default_type = (int)i;
+  if (default_type < 0)
+    default_type = (int)msg->n_sample_type - 1;
+  embers_profile_builder_set_default_sample_type (r->b, default_type);
+
+  if (msg->period_type != NULL)
+    {
+      if (!string_index_ok (r, msg->period_type->type, "period_type", error) ||
+          !string_index_ok (r, msg->period_type->unit, "period_type", error))
+        return FALSE;
+      embers_profile_builder_set_period (r->b, raw_string (r, msg->period_type->type),
+                                         raw_string (r, msg->period_type->unit), msg->period);
+    }
+  else
+    embers_profile_builder_set_period (r->b, "", "", msg->period);
+
+  embers_profile_builder_set_time (r->b, msg->time_nanos, msg->duration_nanos);
+
+  return TRUE;
+}
+
+static gboolean
+read_samples (Reader  *r,
+              GError **error)
+{
+  const Google__V1__Profile *msg = r->msg;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
+  Google__V1__Label **prev_labels = NULL;
+  gsize prev_n_labels = 0;
+  guint32 prev_set = 0;
+
+  for (gsize i = 0; i < msg->n_sample; i++)
+    {
+      const Google__V1__Sample *s = msg->sample[i];
+      guint32 label_set = 0;
+
+      if (s->n_value != msg->n_sample_type)
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("pprof: sample %zu has %zu values, but the profile declares %zu sample types"),
+                       i, s->n_value, msg->n_sample_type);
+          return FALSE;
+        }
+      for (gsize v = 0; v < s->n_value; v++)
+        {
+          if (s->value[v] < 0)
+            {
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                           _("pprof: sample %zu has a negative %s value (%" G_GINT64_FORMAT ")"),
+                           i, raw_string (r, msg->sample_type[v]->type), s->value[v]);
+              return FALSE;
+            }
+        }
+
+      /* Leaf first in the file; the builder wants root first */
+      g_array_set_size (stack, 0);
+      for (gsize k = s->n_location_id; k > 0; k--)
+        {
+          guint64 id = s->location_id[k - 1];
+          gpointer value = g_hash_table_lookup (r->locations, &id);
+          const LocationInfo *loc;
+
+          if (value == NULL)
+            {
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                           _("pprof: sample %zu refers to location %" G_GUINT64_FORMAT ", which does not exist"),
+                           i, id);
+              return FALSE;
+            }
+          loc = &g_array_index (r->location_info, LocationInfo, GPOINTER_TO_UINT (value) - 1);
+          g_array_append_vals (stack, &g_array_index (r->frames, guint32, loc->offset), loc->n);
+          if G_UNLIKELY (stack->len > EMBERS_PROFILE_MAX_DEPTH)
+            {
+              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                           _("pprof: sample %zu is more than %u frames deep"), i, EMBERS_PROFILE_MAX_DEPTH);
+              return FALSE;
+            }
+        }
+
+      /* Labels; consecutive samples often share them */
+      if (s->n_label > 0)
+        {
+          gboolean same = s->n_label == prev_n_labels;
+
+          for (gsize k = 0; same && k < s->n_label; k++)
+            same = s->label[k]->key == prev_labels[k]->key && s->label[k]->str == prev_labels[k]->str &&
+                   s->label[k]->num == prev_labels[k]->num && s->label[k]->num_unit == prev_labels[k]->num_unit;
+
+          if (same)
+            label_set = prev_set;
+          else
+            {
+              g_array_set_size (labels, 0);
+              for (gsize k = 0; k < s->n_label; k++)
+                {
+                  const Google__V1__Label *l = s->label[k];
+                  EmbersLabel label = { 0, };
+
+                  if (!get_string (r, l->key, "a sample label", &label.key, error) ||
+                      !get_string (r, l->str, "a sample label", &label.str, error) ||
+                      !get_string (r, l->num_unit, "a sample label", &label.num_unit, error))
+                    return FALSE;
+                  label.num = l->num;
+                  g_array_append_val (labels, label);
+                }
+              label_set = embers_profile_builder_add_label_set (r->b, (EmbersLabel *)(gpointer)labels->data,
+                                                                labels->len);
+              prev_labels = s->label;
+              prev_n_labels = s->n_label;
+              prev_set = label_set;
+            }
+        }
+
+      embers_profile_builder_add_stack (r->b, (const guint32 *)(gpointer)stack->data, stack->len,
+                                        s->value, label_set);
+    }
+
+  return embers_profile_builder_check (r->b, error);
+}
+
+EmbersProfile *
+embers_pprof_parse (const guint8  *data,
+                    gsize          len,
+                    GError       **error)
+{
+  g_autoptr(EmbersProfileBuilder) b = NULL;
+  Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
+  ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
+  EmbersProfile *profile = NULL;
+  Reader r = { 0, };
+
+  if (len == 0)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
+                   _("pprof: the data is empty"));
+      goto out;
+    }
+
+  r.msg = google__v1__profile__unpack (&allocator, len, data);
+  if (r.msg == NULL)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: not a valid profile protobuf (the data is truncated or corrupt)"));
+      goto out;
+    }
+
+  if (r.msg->n_string_table == 0 || r.msg->string_table[0][0] != '\0')
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: the string table must start with an empty string"));
+      goto out;
+    }
+
+  b = embers_profile_builder_new ();
+  r.b = b;
+  r.string_ids = g_new (guint32, r.msg->n_string_table);
+  memset (r.string_ids, 0xff, sizeof (guint32) * r.msg->n_string_table);
+  r.string_ids[0] = 0;
+  r.functions = g_hash_table_new (g_int64_hash, g_int64_equal);
+  r.function_info = g_array_new (FALSE, FALSE, sizeof (FunctionInfo));
+  r.locations = g_hash_table_new (g_int64_hash, g_int64_equal);
+  r.location_info = g_array_new (FALSE, FALSE, sizeof (LocationInfo));
+  r.frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r.mappings = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  if (read_header (&r, error) &&
+      read_functions (&r, error) &&
+      read_locations (&r, error) &&
+      read_samples (&r, error))
+    profile = embers_profile_builder_finish (b, error);
+
+  g_free (r.string_ids);
+  g_hash_table_unref (r.functions);
+  g_array_unref (r.function_info);
+  g_hash_table_unref (r.locations);
+  g_array_unref (r.location_info);
+  g_array_unref (r.frames);
+  g_hash_table_unref (r.mappings);
+
+out:
+  g_ptr_array_unref (arena.chunks);
+  return profile;
+}
+
+/* Writer */
+
+typedef struct
+{
+  GPtrArray  *strings;   /* borrowed const char * */
+  GHashTable *index;     /* string -> index + 1 */
+} StringTable;
+
+static gint64
+table_add (StringTable *t,
+           const char  *s)
+{
+  gpointer value = g_hash_table_lookup (t->index, s);
+
+  if (value != NULL)
+    return GPOINTER_TO_UINT (value) - 1;
+
+  g_ptr_array_add (t->strings, (gpointer)s);
+  g_hash_table_insert (t->index, (gpointer)s, GUINT_TO_POINTER (t->strings->len));
+  return t->strings->len - 1;
+}
+
+GBytes *
+embers_pprof_write (EmbersProfile  *profile,
+                    GError        **error)
+{
+  Google__V1__Profile msg = GOOGLE__V1__PROFILE__INIT;
+  StringTable table = { g_ptr_array_new (), g_hash_table_new (g_str_hash, g_str_equal) };
+  guint n_types, n_nodes, n_strings;
+  const guint32 *names, *parents;
+  g_autofree Google__V1__ValueType *types = NULL;
+  g_autofree Google__V1__ValueType **type_ptrs = NULL;
+  Google__V1__ValueType period_type = GOOGLE__V1__VALUE_TYPE__INIT;
+  g_autofree Google__V1__Function *functions = NULL;
+  g_autofree Google__V1__Function **function_ptrs = NULL;
+  g_autofree Google__V1__Location *locations = NULL;
+  g_autofree Google__V1__Location **location_ptrs = NULL;
+  g_autofree Google__V1__Line *lines = NULL;
+  g_autofree Google__V1__Line **line_ptrs = NULL;
+  g_autofree guint64 *location_of_name = NULL;
+  g_autoptr(GPtrArray) samples = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) sample_data = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) label_msgs = g_array_new (FALSE, TRUE, sizeof (Google__V1__Label));
+  g_autoptr(GPtrArray) label_ptrs = g_ptr_array_new ();
+  guint n_functions = 0;
+  gsize size;
+  guint8 *buffer;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+
+  n_types = embers_profile_get_n_sample_types (profile);
+  n_nodes = embers_profile_get_n_nodes (profile);
+  n_strings = embers_profile_get_n_strings (profile);
+  names = embers_profile_get_name_column (profile);
+  parents = embers_profile_get_parent_column (profile);
+
+  table_add (&table, "");
+
+  /* Sample types */
+  types = g_new0 (Google__V1__ValueType, n_types);
+  type_ptrs = g_new0 (Google__V1__ValueType *, n_types);
+  for (guint t = 0; t < n_types; t++)
+    {
+      google__v1__value_type__init (&types[t]);
+      types[t].type = table_add (&table, embers_profile_get_sample_type (profile, t));
+      types[t].unit = table_add (&table, embers_profile_get_sample_unit (profile, t));
+      type_ptrs[t] = &types[t];
+    }
+  msg.n_sample_type = n_types;
+  msg.sample_type = type_ptrs;
+  msg.default_sample_type = table_add (&table, embers_profile_get_sample_type (profile,
+                                         embers_profile_get_default_sample_type (profile)));
+  period_type.type = table_add (&table, embers_profile_get_period_type (profile));
+  period_type.unit = table_add (&table, embers_profile_get_period_unit (profile));
+  msg.period_type = &period_type;
+  msg.period = embers_profile_get_period (profile);
+  msg.time_nanos = embers_profile_get_time_nanos (profile);
+  msg.duration_nanos = embers_profile_get_duration_nanos (profile);
+
+  /* One function and one location per distinct frame name (ids from 1) */
+  location_of_name = g_new0 (guint64, n_strings);
+  functions = g_new0 (Google__V1__Function, n_strings);
+  function_ptrs = g_new0 (Google__V1__Function *, n_strings);
+  locations = g_new0 (Google__V1__Location, n_strings);
+  location_ptrs = g_new0 (Google__V1__Location *, n_strings);
+  lines = g_new0 (Google__V1__Line, n_strings);
+  line_ptrs = g_new0 (Google__V1__Line *, n_strings);
+  for (guint i = 1; i < n_nodes; i++)
+    {
+      guint32 name = names[i];
+      guint k;
+
+      if (location_of_name[name] != 0)
+        continue;
+
+      k = n_functions++;
+      google__v1__function__init (&functions[k]);
+      functions[k].id = k + 1;
+      functions[k].name = table_add (&table, embers_profile_get_string (profile, name));
+      functions[k].system_name = functions[k].name;
+      functions[k].filename = table_add (&table, embers_profile_get_string (profile,
+                                           embers_profile_get_name_file (profile, name)));
+      functions[k].start_line = embers_profile_get_name_line (profile, name);
+      function_ptrs[k] = &functions[k];
+
+      google__v1__line__init (&lines[k]);
+      lines[k].function_id = k + 1;
+      lines[k].line = functions[k].start_line;
+      line_ptrs[k] = &lines[k];
+
+      google__v1__location__init (&locations[k]);
+      locations[k].id = k + 1;
+      locations[k].n_line = 1;
+      locations[k].line = &line_ptrs[k];
+      location_ptrs[k] = &locations[k];
+
+      location_of_name[name] = k + 1;
+    }
+  msg.n_function = n_functions;
+  msg.function = function_ptrs;
+  msg.n_location = n_functions;
+  msg.location = location_ptrs;
+
+  /* Samples: per label sample if any, else per node with a self value */
+  {
+    guint n_samples = embers_profile_get_n_samples (profile);
+    gboolean by_labels = n_samples > 0;
+    guint count = by_labels ? n_samples : n_nodes;
+    guint label_total = 0;
+
+    /* Label messages live in one array; pointers are taken after it is final */
+    if (by_labels)
+      for (guint s = 0; s < n_samples; s++)
+        {
+          guint n_labels;
+
+          embers_profile_get_label_set (profile, embers_profile_sample_label_set (profile, s), &n_labels);
+          label_total += n_labels;
+        }
+    g_array_set_size (label_msgs, label_total);
+    g_ptr_array_set_size (label_ptrs, label_total);
+    label_total = 0;
+
+    for (guint s = 0; s < count; s++)
+      {
+        guint32 node = by_labels ? embers_profile_sample_node (profile, s) : s;
+        Google__V1__Sample *sample;
+        guint64 *ids;
+        gint64 *values;
+        gboolean any = FALSE;
+        guint depth = 0;
+
+        if (node == 0)
+          continue;   /* the root is not a frame */
+
+        values = g_new0 (gint64, n_types);
+        for (guint t = 0; t < n_types; t++)
+          {
+            values[t] = by_labels ? embers_profile_sample_value (profile, s, t)
+                                  : embers_profile_node_self (profile, t, node);
+            any |= values[t] != 0;
+          }
+        if (!any)
+          {
+            g_free (values);
+            continue;
+          }
+
+        for (guint32 n = node; n != 0; n = parents[n])
+          depth++;
+        ids = g_new (guint64, depth);
+        depth = 0;
+        for (guint32 n = node; n != 0; n = parents[n])
+          ids[depth++] = location_of_name[names[n]];
+
+        sample = g_new0 (Google__V1__Sample, 1);
+        google__v1__sample__init (sample);
+        sample->n_location_id = depth;
+        sample->location_id = ids;
+        sample->n_value = n_types;
+        sample->value = values;
+
+        if (by_labels)
+          {
+            guint n_labels;
+            const EmbersLabel *labels = embers_profile_get_label_set (profile,
+                                                                      embers_profile_sample_label_set (profile, s),
+                                                                      &n_labels);
+
+            sample->n_label = n_labels;
+            sample->label = (Google__V1__Label **)&label_ptrs->pdata[label_total];
+            for (guint l = 0; l < n_labels; l++)
+              {
+                Google__V1__Label *lm = &g_array_index (label_msgs, Google__V1__Label, label_total);
+
+                google__v1__label__init (lm);
+                lm->key = table_add (&table, embers_profile_get_string (profile, labels[l].key));
+                if (labels[l].str != 0)
+                  lm->str = table_add (&table, embers_profile_get_string (profile, labels[l].str));
+                else
+                  {
+                    lm->num = labels[l].num;
+                    lm->num_unit = table_add (&table, embers_profile_get_string (profile, labels[l].num_unit));
+                  }
+                label_ptrs->pdata[label_total++] = lm;
+              }
+          }
+
+        g_ptr_array_add (sample_data, ids);
+        g_ptr_array_add (sample_data, values);
+        g_ptr_array_add (samples, sample);
+      }
+  }
+  msg.n_sample = samples->len;
+  msg.sample = (Google__V1__Sample **)samples->pdata;
+
+  msg.n_string_table = table.strings->len;
+  msg.string_table = (char **)table.strings->pdata;
+
+  size = google__v1__profile__get_packed_size (&msg);
+  buffer = g_malloc (MAX (size, 1));
+  google__v1__profile__pack (&msg, buffer);
+
+  g_ptr_array_unref (table.strings);
+  g_hash_table_unref (table.index);
+
+  return g_bytes_new_take (buffer, size);
+}
