@@ -166,6 +166,7 @@ def heap_no_names():
 def empty_stacks():
     p = Profile()
     p.value_type(1, "goroutine", "count")
+    p.mapping(1, "/usr/bin/app")
     p.function(1, "runtime.gopark")
     p.location(1, [(1, 1)])
     p.sample([], [3])
