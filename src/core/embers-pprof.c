@@ -54,6 +54,117 @@ arena_free (void *data,
 {
 }
 
+/* Keeps the first chunk for reuse, drops the rest */
+static void
+arena_reset (Arena *arena)
+{
+  if (arena->chunks->len == 0)
+    return;
+  g_ptr_array_set_size (arena->chunks, 1);
+  arena->cur = g_ptr_array_index (arena->chunks, 0);
+  arena->left = ARENA_CHUNK;
+}
+
+/* Top-level wire walk: samples are by far the bulk of a profile, so they
+ * are not unpacked all at once (that costs ~10x the file in memory) but one
+ * at a time after the tables; everything else is unpacked by protobuf-c. */
+static gboolean
+read_varint (const guint8 **p,
+             const guint8  *end,
+             guint64       *out)
+{
+  guint64 v = 0;
+
+  for (guint shift = 0; shift < 70; shift += 7)
+    {
+      guint8 byte;
+
+      if (*p >= end)
+        return FALSE;
+      byte = *(*p)++;
+      if (shift == 63 && byte > 1)
+        return FALSE;
+      v |= (guint64)(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        {
+          *out = v;
+          return TRUE;
+        }
+    }
+
+  return FALSE;  /* more than 10 bytes */
+}
+
+static gboolean
+split_samples (const guint8  *data,
+               gsize          len,
+               GByteArray    *rest,
+               GArray        *samples,
+               GError       **error)
+{
+  const guint8 *p = data;
+  const guint8 *end = data + len;
+
+  while (p < end)
+    {
+      const guint8 *field_start = p;
+      guint64 tag, value;
+      guint field, wire;
+
+      if (!read_varint (&p, end, &tag))
+        goto corrupt;
+      field = (guint)(tag >> 3);
+      wire = (guint)(tag & 7);
+      if (field == 0)
+        goto corrupt;
+
+      switch (wire)
+        {
+        case 0:
+          if (!read_varint (&p, end, &value))
+            goto corrupt;
+          break;
+        case 1:
+          if (end - p < 8)
+            goto corrupt;
+          p += 8;
+          break;
+        case 5:
+          if (end - p < 4)
+            goto corrupt;
+          p += 4;
+          break;
+        case 2:
+          if (!read_varint (&p, end, &value) || value > (guint64)(end - p))
+            goto corrupt;
+          if (field == 2)
+            {
+              guint64 span[2] = { (guint64)(p - data), value };
+
+              g_array_append_vals (samples, span, 2);
+              p += value;
+              continue;
+            }
+          p += value;
+          break;
+        default:
+          goto corrupt;
+        }
+
+      if (field == 2)
+        goto corrupt;  /* a sample must be length-delimited */
+      g_byte_array_append (rest, field_start, p - field_start);
+    }
+
+  return TRUE;
+
+corrupt:
+  g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+               _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
+               (gsize)(p - data));
+  return FALSE;
+}
+
 typedef struct
 {
   guint32 name;     /* interned */
@@ -75,6 +186,8 @@ typedef struct
   GHashTable           *functions;    /* id -> FunctionInfo index + 1 */
   GArray               *function_info;
   GHashTable           *locations;    /* id -> LocationInfo index + 1 */
+  guint32              *dense_locations; /* the same as an array when ids are small */
+  guint64               n_dense_locations;
   GArray               *location_info;
   GArray               *frames;       /* guint32 pool */
   GHashTable           *mappings;     /* id -> Mapping * */
@@ -298,6 +411,21 @@ read_locations (Reader  *r,
       g_hash_table_insert (r->locations, (gpointer)&loc->id, GUINT_TO_POINTER (r->location_info->len));
     }
 
+  /* Ids are usually 1..n: an array beats hashing for every sample frame */
+  {
+    guint64 max_id = 0;
+
+    for (gsize i = 0; i < r->msg->n_location; i++)
+      max_id = MAX (max_id, r->msg->location[i]->id);
+    if (max_id <= (guint64)r->msg->n_location * 4 + 1024)
+      {
+        r->n_dense_locations = max_id + 1;
+        r->dense_locations = g_new0 (guint32, r->n_dense_locations);
+        for (gsize i = 0; i < r->msg->n_location; i++)
+          r->dense_locations[r->msg->location[i]->id] = i + 1;
+      }
+  }
+
   return TRUE;
 }
 
@@ -362,27 +490,43 @@ read_header (Reader  *r,
 }
 
 static gboolean
-read_samples (Reader  *r,
-              GError **error)
+read_samples (Reader        *r,
+              const guint8  *data,
+              GArray        *spans,
+              GError       **error)
 {
   const Google__V1__Profile *msg = r->msg;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
-  Google__V1__Label **prev_labels = NULL;
-  gsize prev_n_labels = 0;
+  g_autoptr(GArray) prev = g_array_new (FALSE, FALSE, sizeof (Google__V1__Label));
+  Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
+  ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
   guint32 prev_set = 0;
+  gboolean ok = FALSE;
+  gsize n = spans->len / 2;
 
-  for (gsize i = 0; i < msg->n_sample; i++)
+  for (gsize i = 0; i < n; i++)
     {
-      const Google__V1__Sample *s = msg->sample[i];
+      guint64 offset = g_array_index (spans, guint64, 2 * i);
+      guint64 size = g_array_index (spans, guint64, 2 * i + 1);
+      const Google__V1__Sample *s;
       guint32 label_set = 0;
+
+      arena_reset (&arena);
+      s = google__v1__sample__unpack (&allocator, size, data + offset);
+      if (s == NULL)
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("pprof: sample %zu is not a valid protobuf message"), i);
+          goto out;
+        }
 
       if (s->n_value != msg->n_sample_type)
         {
           g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                        _("pprof: sample %zu has %zu values, but the profile declares %zu sample types"),
                        i, s->n_value, msg->n_sample_type);
-          return FALSE;
+          goto out;
         }
       for (gsize v = 0; v < s->n_value; v++)
         {
@@ -391,7 +535,7 @@ read_samples (Reader  *r,
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                            _("pprof: sample %zu has a negative %s value (%" G_GINT64_FORMAT ")"),
                            i, raw_string (r, msg->sample_type[v]->type), s->value[v]);
-              return FALSE;
+              goto out;
             }
         }
 
@@ -400,15 +544,20 @@ read_samples (Reader  *r,
       for (gsize k = s->n_location_id; k > 0; k--)
         {
           guint64 id = s->location_id[k - 1];
-          gpointer value = g_hash_table_lookup (r->locations, &id);
+          gpointer value;
           const LocationInfo *loc;
+
+          if (r->dense_locations != NULL)
+            value = id < r->n_dense_locations ? GUINT_TO_POINTER (r->dense_locations[id]) : NULL;
+          else
+            value = g_hash_table_lookup (r->locations, &id);
 
           if (value == NULL)
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                            _("pprof: sample %zu refers to location %" G_GUINT64_FORMAT ", which does not exist"),
                            i, id);
-              return FALSE;
+              goto out;
             }
           loc = &g_array_index (r->location_info, LocationInfo, GPOINTER_TO_UINT (value) - 1);
           g_array_append_vals (stack, &g_array_index (r->frames, guint32, loc->offset), loc->n);
@@ -416,24 +565,29 @@ read_samples (Reader  *r,
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
                            _("pprof: sample %zu is more than %u frames deep"), i, EMBERS_PROFILE_MAX_DEPTH);
-              return FALSE;
+              goto out;
             }
         }
 
       /* Labels; consecutive samples often share them */
       if (s->n_label > 0)
         {
-          gboolean same = s->n_label == prev_n_labels;
+          gboolean same = s->n_label == prev->len;
 
           for (gsize k = 0; same && k < s->n_label; k++)
-            same = s->label[k]->key == prev_labels[k]->key && s->label[k]->str == prev_labels[k]->str &&
-                   s->label[k]->num == prev_labels[k]->num && s->label[k]->num_unit == prev_labels[k]->num_unit;
+            {
+              const Google__V1__Label *a = s->label[k];
+              const Google__V1__Label *b = &g_array_index (prev, Google__V1__Label, k);
+
+              same = a->key == b->key && a->str == b->str && a->num == b->num && a->num_unit == b->num_unit;
+            }
 
           if (same)
             label_set = prev_set;
           else
             {
               g_array_set_size (labels, 0);
+              g_array_set_size (prev, 0);
               for (gsize k = 0; k < s->n_label; k++)
                 {
                   const Google__V1__Label *l = s->label[k];
@@ -442,14 +596,13 @@ read_samples (Reader  *r,
                   if (!get_string (r, l->key, "a sample label", &label.key, error) ||
                       !get_string (r, l->str, "a sample label", &label.str, error) ||
                       !get_string (r, l->num_unit, "a sample label", &label.num_unit, error))
-                    return FALSE;
+                    goto out;
                   label.num = l->num;
                   g_array_append_val (labels, label);
+                  g_array_append_vals (prev, l, 1);
                 }
               label_set = embers_profile_builder_add_label_set (r->b, (EmbersLabel *)(gpointer)labels->data,
                                                                 labels->len);
-              prev_labels = s->label;
-              prev_n_labels = s->n_label;
               prev_set = label_set;
             }
         }
@@ -458,7 +611,11 @@ read_samples (Reader  *r,
                                         s->value, label_set);
     }
 
-  return embers_profile_builder_check (r->b, error);
+  ok = embers_profile_builder_check (r->b, error);
+
+out:
+  g_ptr_array_unref (arena.chunks);
+  return ok;
 }
 
 EmbersProfile *
@@ -470,6 +627,8 @@ embers_pprof_parse (const guint8  *data,
   Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
   ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
   EmbersProfile *profile = NULL;
+  g_autoptr(GArray) spans = NULL;
+  g_autoptr(GByteArray) rest = NULL;
   Reader r = { 0, };
 
   if (len == 0)
@@ -479,7 +638,12 @@ embers_pprof_parse (const guint8  *data,
       goto out;
     }
 
-  r.msg = google__v1__profile__unpack (&allocator, len, data);
+  spans = g_array_new (FALSE, FALSE, sizeof (guint64));
+  rest = g_byte_array_new ();
+  if (!split_samples (data, len, rest, spans, error))
+    goto out;
+
+  r.msg = google__v1__profile__unpack (&allocator, rest->len, rest->data);
   if (r.msg == NULL)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
@@ -509,13 +673,14 @@ embers_pprof_parse (const guint8  *data,
   if (read_header (&r, error) &&
       read_functions (&r, error) &&
       read_locations (&r, error) &&
-      read_samples (&r, error))
+      read_samples (&r, data, spans, error))
     profile = embers_profile_builder_finish (b, error);
 
   g_free (r.string_ids);
   g_hash_table_unref (r.functions);
   g_array_unref (r.function_info);
   g_hash_table_unref (r.locations);
+  g_free (r.dense_locations);
   g_array_unref (r.location_info);
   g_array_unref (r.frames);
   g_hash_table_unref (r.mappings);

@@ -11,12 +11,18 @@
 #include "embers-profile-builder.h"
 #include "embers-profile-private.h"
 
-/* Open addressing hash map from a 64-bit key to a 32-bit value.
- * Keys are stored + 1 so that 0 marks an empty slot. */
+/* Open addressing hash map from a 64-bit key to a 32-bit value. Keys are
+ * stored + 1 so that 0 marks an empty slot; key and value share a slot so
+ * that a probe touches one cache line. */
 typedef struct
 {
-  guint64 *keys;
-  guint32 *values;
+  guint64 key;
+  guint32 value;
+} U64Slot;
+
+typedef struct
+{
+  U64Slot *slots;
   gsize    mask;
   gsize    used;
 } U64Map;
@@ -41,8 +47,7 @@ u64map_init (U64Map *map,
   while (size < capacity * 2)
     size <<= 1;
 
-  map->keys = g_new0 (guint64, size);
-  map->values = g_new (guint32, size);
+  map->slots = g_new0 (U64Slot, size);
   map->mask = size - 1;
   map->used = 0;
 }
@@ -50,8 +55,7 @@ u64map_init (U64Map *map,
 static void
 u64map_clear (U64Map *map)
 {
-  g_clear_pointer (&map->keys, g_free);
-  g_clear_pointer (&map->values, g_free);
+  g_clear_pointer (&map->slots, g_free);
 }
 
 static void u64map_grow (U64Map *map);
@@ -71,17 +75,19 @@ u64map_lookup_or_insert (U64Map   *map,
   i = mix64 (key) & map->mask;
   for (;;)
     {
-      if (map->keys[i] == stored)
+      U64Slot *slot = &map->slots[i];
+
+      if (slot->key == stored)
         {
           *found = TRUE;
-          return &map->values[i];
+          return &slot->value;
         }
-      if (map->keys[i] == 0)
+      if (slot->key == 0)
         {
-          map->keys[i] = stored;
+          slot->key = stored;
           map->used++;
           *found = FALSE;
-          return &map->values[i];
+          return &slot->value;
         }
       i = (i + 1) & map->mask;
     }
@@ -90,30 +96,26 @@ u64map_lookup_or_insert (U64Map   *map,
 static void
 u64map_grow (U64Map *map)
 {
-  guint64 *old_keys = map->keys;
-  guint32 *old_values = map->values;
+  U64Slot *old = map->slots;
   gsize old_size = map->mask + 1;
   gsize new_size = old_size * 2;
 
-  map->keys = g_new0 (guint64, new_size);
-  map->values = g_new (guint32, new_size);
+  map->slots = g_new0 (U64Slot, new_size);
   map->mask = new_size - 1;
 
   for (gsize j = 0; j < old_size; j++)
     {
-      if (old_keys[j] != 0)
+      if (old[j].key != 0)
         {
-          gsize i = mix64 (old_keys[j] - 1) & map->mask;
+          gsize i = mix64 (old[j].key - 1) & map->mask;
 
-          while (map->keys[i] != 0)
+          while (map->slots[i].key != 0)
             i = (i + 1) & map->mask;
-          map->keys[i] = old_keys[j];
-          map->values[i] = old_values[j];
+          map->slots[i] = old[j];
         }
     }
 
-  g_free (old_keys);
-  g_free (old_values);
+  g_free (old);
 }
 
 /* String interning: NUL-terminated strings packed in one buffer. */
@@ -239,6 +241,10 @@ struct _EmbersProfileBuilder
   GArray     *sample_label_sets;  /* guint32 */
   GArray     *sample_values;      /* gint64 */
 
+  /* The previous stack and its nodes (path[0] is the root) */
+  GArray     *prev_names;
+  GArray     *prev_path;
+
   /* First error while adding */
   GError     *error;
 };
@@ -275,6 +281,10 @@ embers_profile_builder_new (void)
   b->label_set_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                               (GDestroyNotify)g_bytes_unref, NULL);
 
+  b->prev_names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->prev_path = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_array_set_size (b->prev_path, 1);
+
   u64map_init (&b->sample_map, 1024);
   b->sample_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->sample_label_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -305,6 +315,8 @@ embers_profile_builder_free (EmbersProfileBuilder *b)
   g_array_unref (b->labels);
   g_hash_table_unref (b->label_set_index);
   u64map_clear (&b->sample_map);
+  g_array_unref (b->prev_names);
+  g_array_unref (b->prev_path);
   g_array_unref (b->sample_nodes);
   g_array_unref (b->sample_label_sets);
   g_array_unref (b->sample_values);
@@ -677,8 +689,28 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
       return 0;
     }
 
-  for (guint i = 0; i < n_names; i++)
-    node = embers_profile_builder_get_child (b, node, names[i]);
+  /* Consecutive stacks often share their root end: reuse the nodes of the
+   * previous stack's common prefix instead of looking them up again. */
+  {
+    guint common = 0;
+    guint prev_len = b->prev_names->len;
+    const guint32 *prev = (const guint32 *)(gpointer)b->prev_names->data;
+    const guint32 *path;
+
+    while (common < n_names && common < prev_len && prev[common] == names[common])
+      common++;
+
+    g_array_set_size (b->prev_names, n_names);
+    g_array_set_size (b->prev_path, n_names + 1);
+    memcpy (b->prev_names->data, names, sizeof (guint32) * n_names);
+    path = (const guint32 *)(gpointer)b->prev_path->data;
+    node = path[common];
+    for (guint i = common; i < n_names; i++)
+      {
+        node = embers_profile_builder_get_child (b, node, names[i]);
+        g_array_index (b->prev_path, guint32, i + 1) = node;
+      }
+  }
 
   self = node_self (b, node);
   for (guint t = 0; t < n_types; t++)
