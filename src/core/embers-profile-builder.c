@@ -689,6 +689,22 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
       return 0;
     }
 
+  /* A stack without any value adds nothing: no empty frames */
+  {
+    gboolean any = FALSE;
+
+    for (guint t = 0; t < n_types && !any; t++)
+      any = values[t] != 0;
+    if (!any)
+      {
+        for (guint t = 0; t < n_types; t++)
+          if G_UNLIKELY (values[t] < 0)
+            builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
+                          _("A sample has a negative value (%" G_GINT64_FORMAT ")"), values[t]);
+        return 0;
+      }
+  }
+
   /* Consecutive stacks often share their root end: reuse the nodes of the
    * previous stack's common prefix instead of looking them up again. */
   {

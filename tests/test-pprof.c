@@ -1,0 +1,495 @@
+/* test-pprof.c: pprof reader and writer on hand-built messages
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "profile.pb-c.h"
+
+#include "embers-format.h"
+#include "embers-readers.h"
+#include "embers-top.h"
+
+/* A small profile builder over the protobuf-c structs */
+typedef struct
+{
+  Google__V1__Profile   msg;
+  GPtrArray            *strings;
+  GPtrArray            *keep;     /* everything allocated, freed at the end */
+  GPtrArray            *samples;
+  GPtrArray            *locations;
+  GPtrArray            *functions;
+  GPtrArray            *mappings;
+  GPtrArray            *types;
+} PB;
+
+static gpointer
+keep (PB      *pb,
+      gpointer p)
+{
+  g_ptr_array_add (pb->keep, p);
+  return p;
+}
+
+static gint64
+str (PB         *pb,
+     const char *s)
+{
+  for (guint i = 0; i < pb->strings->len; i++)
+    if (g_str_equal (g_ptr_array_index (pb->strings, i), s))
+      return i;
+  g_ptr_array_add (pb->strings, keep (pb, g_strdup (s)));
+  return pb->strings->len - 1;
+}
+
+static PB *
+pb_new (void)
+{
+  PB *pb = g_new0 (PB, 1);
+
+  google__v1__profile__init (&pb->msg);
+  pb->strings = g_ptr_array_new ();
+  pb->keep = g_ptr_array_new_with_free_func (g_free);
+  pb->samples = g_ptr_array_new ();
+  pb->locations = g_ptr_array_new ();
+  pb->functions = g_ptr_array_new ();
+  pb->mappings = g_ptr_array_new ();
+  pb->types = g_ptr_array_new ();
+  str (pb, "");
+  return pb;
+}
+
+static void
+pb_free (PB *pb)
+{
+  g_ptr_array_unref (pb->strings);
+  g_ptr_array_unref (pb->samples);
+  g_ptr_array_unref (pb->locations);
+  g_ptr_array_unref (pb->functions);
+  g_ptr_array_unref (pb->mappings);
+  g_ptr_array_unref (pb->types);
+  g_ptr_array_unref (pb->keep);
+  g_free (pb);
+}
+
+static void
+pb_type (PB         *pb,
+         const char *type,
+         const char *unit)
+{
+  Google__V1__ValueType *vt = keep (pb, g_new0 (Google__V1__ValueType, 1));
+
+  google__v1__value_type__init (vt);
+  vt->type = str (pb, type);
+  vt->unit = str (pb, unit);
+  g_ptr_array_add (pb->types, vt);
+}
+
+static void
+pb_function (PB         *pb,
+             guint64     id,
+             const char *name,
+             const char *file)
+{
+  Google__V1__Function *f = keep (pb, g_new0 (Google__V1__Function, 1));
+
+  google__v1__function__init (f);
+  f->id = id;
+  f->name = name ? str (pb, name) : 0;
+  f->filename = file ? str (pb, file) : 0;
+  f->start_line = 10;
+  g_ptr_array_add (pb->functions, f);
+}
+
+/* A location with inlined lines given outermost LAST, as pprof stores them */
+static void
+pb_location (PB            *pb,
+             guint64        id,
+             guint64        address,
+             guint64        mapping_id,
+             const guint64 *function_ids,
+             guint          n)
+{
+  Google__V1__Location *loc = keep (pb, g_new0 (Google__V1__Location, 1));
+  Google__V1__Line **lines = keep (pb, g_new0 (Google__V1__Line *, MAX (n, 1u)));
+
+  google__v1__location__init (loc);
+  loc->id = id;
+  loc->address = address;
+  loc->mapping_id = mapping_id;
+  for (guint i = 0; i < n; i++)
+    {
+      lines[i] = keep (pb, g_new0 (Google__V1__Line, 1));
+      google__v1__line__init (lines[i]);
+      lines[i]->function_id = function_ids[i];
+      lines[i]->line = 100 + i;
+    }
+  loc->n_line = n;
+  loc->line = lines;
+  g_ptr_array_add (pb->locations, loc);
+}
+
+static void
+pb_mapping (PB         *pb,
+            guint64     id,
+            const char *file)
+{
+  Google__V1__Mapping *m = keep (pb, g_new0 (Google__V1__Mapping, 1));
+
+  google__v1__mapping__init (m);
+  m->id = id;
+  m->memory_start = 0x400000;
+  m->memory_limit = 0x500000;
+  m->filename = str (pb, file);
+  g_ptr_array_add (pb->mappings, m);
+}
+
+/* Locations leaf first; labels as "key=value" or "key=#num" strings */
+static void
+pb_sample (PB                 *pb,
+           const guint64      *locations,
+           guint               n_locations,
+           const gint64       *values,
+           guint               n_values,
+           const char * const *labels)
+{
+  Google__V1__Sample *s = keep (pb, g_new0 (Google__V1__Sample, 1));
+  guint n_labels = labels ? g_strv_length ((char **)labels) : 0;
+
+  google__v1__sample__init (s);
+  s->n_location_id = n_locations;
+  s->location_id = keep (pb, g_memdup2 (locations, sizeof (guint64) * MAX (n_locations, 1u)));
+  s->n_value = n_values;
+  s->value = keep (pb, g_memdup2 (values, sizeof (gint64) * MAX (n_values, 1u)));
+  s->n_label = n_labels;
+  s->label = keep (pb, g_new0 (Google__V1__Label *, MAX (n_labels, 1u)));
+  for (guint i = 0; i < n_labels; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (labels[i], "=", 2);
+      Google__V1__Label *l = keep (pb, g_new0 (Google__V1__Label, 1));
+
+      google__v1__label__init (l);
+      l->key = str (pb, kv[0]);
+      if (kv[1][0] == '#')
+        {
+          l->num = g_ascii_strtoll (kv[1] + 1, NULL, 10);
+          l->num_unit = str (pb, "bytes");
+        }
+      else
+        l->str = str (pb, kv[1]);
+      s->label[i] = l;
+    }
+  g_ptr_array_add (pb->samples, s);
+}
+
+static GBytes *
+pb_pack (PB *pb)
+{
+  gsize size;
+  guint8 *buf;
+
+  pb->msg.n_string_table = pb->strings->len;
+  pb->msg.string_table = (char **)pb->strings->pdata;
+  pb->msg.n_sample_type = pb->types->len;
+  pb->msg.sample_type = (Google__V1__ValueType **)pb->types->pdata;
+  pb->msg.n_sample = pb->samples->len;
+  pb->msg.sample = (Google__V1__Sample **)pb->samples->pdata;
+  pb->msg.n_location = pb->locations->len;
+  pb->msg.location = (Google__V1__Location **)pb->locations->pdata;
+  pb->msg.n_function = pb->functions->len;
+  pb->msg.function = (Google__V1__Function **)pb->functions->pdata;
+  pb->msg.n_mapping = pb->mappings->len;
+  pb->msg.mapping = (Google__V1__Mapping **)pb->mappings->pdata;
+
+  size = google__v1__profile__get_packed_size (&pb->msg);
+  buf = g_malloc (MAX (size, 1));
+  google__v1__profile__pack (&pb->msg, buf);
+  return g_bytes_new_take (buf, size);
+}
+
+/* main -> work -> {parse (inlined into work), hash}; two sample types */
+static PB *
+example (void)
+{
+  PB *pb = pb_new ();
+
+  pb_type (pb, "samples", "count");
+  pb_type (pb, "cpu", "nanoseconds");
+  pb->msg.period_type = keep (pb, g_new0 (Google__V1__ValueType, 1));
+  google__v1__value_type__init (pb->msg.period_type);
+  pb->msg.period_type->type = str (pb, "cpu");
+  pb->msg.period_type->unit = str (pb, "nanoseconds");
+  pb->msg.period = 10000000;
+  pb->msg.time_nanos = 1700000000000000000;
+  pb->msg.duration_nanos = 2000000000;
+  pb->msg.default_sample_type = str (pb, "samples");
+
+  pb_function (pb, 1, "main.main", "main.go");
+  pb_function (pb, 2, "main.work", "work.go");
+  pb_function (pb, 3, "main.parse", "parse.go");
+  pb_function (pb, 4, "crypto.hash", "hash.go");
+  pb_function (pb, 5, NULL, NULL);          /* no name at all */
+  pb_mapping (pb, 1, "/usr/lib/libfoo.so");
+
+  pb_location (pb, 10, 0x401000, 0, (guint64[]) { 1 }, 1);
+  /* parse inlined into work: lines [parse, work] (outermost last) */
+  pb_location (pb, 11, 0x402000, 0, (guint64[]) { 3, 2 }, 2);
+  pb_location (pb, 12, 0x403000, 0, (guint64[]) { 4 }, 1);
+  pb_location (pb, 13, 0x401234, 1, NULL, 0);   /* no lines: mapping + offset */
+  pb_location (pb, 14, 0x405000, 0, (guint64[]) { 5 }, 1);
+
+  /* leaf first */
+  pb_sample (pb, (guint64[]) { 11, 10 }, 2, (gint64[]) { 3, 30000000 }, 2,
+             (const char *[]) { "region=eu", "bytes=#512", NULL });
+  pb_sample (pb, (guint64[]) { 12, 11, 10 }, 3, (gint64[]) { 2, 20000000 }, 2,
+             (const char *[]) { "region=us", NULL });
+  pb_sample (pb, (guint64[]) { 13, 10 }, 2, (gint64[]) { 1, 10000000 }, 2, NULL);
+  pb_sample (pb, (guint64[]) { 14 }, 1, (gint64[]) { 4, 40000000 }, 2, NULL);
+  pb_sample (pb, (guint64[]) { 11, 10 }, 2, (gint64[]) { 1, 10000000 }, 2,
+             (const char *[]) { "region=eu", "bytes=#512", NULL });
+
+  return pb;
+}
+
+static guint32
+find (EmbersProfile *p,
+      const char    *stack)
+{
+  for (guint i = 0; i < embers_profile_get_n_nodes (p); i++)
+    {
+      g_autofree char *s = embers_profile_node_stack (p, i, ";");
+
+      if (g_str_equal (s, stack))
+        return i;
+    }
+  return G_MAXUINT32;
+}
+
+static void
+check_example (EmbersProfile *p,
+               gboolean       from_writer)
+{
+  guint32 n;
+
+  g_assert_cmpuint (embers_profile_get_n_sample_types (p), ==, 2);
+  g_assert_cmpstr (embers_profile_get_sample_type (p, 1), ==, "cpu");
+  g_assert_cmpstr (embers_profile_get_sample_unit (p, 1), ==, "nanoseconds");
+  g_assert_cmpuint (embers_profile_get_default_sample_type (p), ==, 0);
+  g_assert_cmpstr (embers_profile_get_period_type (p), ==, "cpu");
+  g_assert_cmpint (embers_profile_get_period (p), ==, 10000000);
+  g_assert_cmpint (embers_profile_get_time_nanos (p), ==, 1700000000000000000);
+  g_assert_cmpint (embers_profile_get_duration_nanos (p), ==, 2000000000);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 11);
+  g_assert_cmpint (embers_profile_get_total (p, 1), ==, 110000000);
+
+  /* Inlined: parse below work, both below main */
+  n = find (p, "main.main;main.work;main.parse");
+  g_assert_cmpuint (n, !=, G_MAXUINT32);
+  g_assert_cmpint (embers_profile_node_self (p, 0, n), ==, 4);
+  g_assert_cmpint (embers_profile_node_total (p, 0, n), ==, 6);
+  g_assert_cmpuint (find (p, "main.main;main.parse"), ==, G_MAXUINT32);
+
+  n = find (p, "main.main;main.work;main.parse;crypto.hash");
+  g_assert_cmpint (embers_profile_node_self (p, 1, n), ==, 20000000);
+
+  /* No lines: the mapping's file name and offset */
+  g_assert_cmpuint (find (p, "main.main;libfoo.so+0x1234"), !=, G_MAXUINT32);
+  /* No function name: a readable fallback */
+  if (!from_writer)
+    g_assert_cmpuint (find (p, "function 5"), !=, G_MAXUINT32);
+
+  /* File and line of a function */
+  {
+    guint32 node = find (p, "main.main;main.work");
+    guint32 name = embers_profile_node_name (p, node);
+
+    g_assert_cmpstr (embers_profile_get_string (p, embers_profile_get_name_file (p, name)), ==, "work.go");
+    g_assert_cmpint (embers_profile_get_name_line (p, name), >, 0);
+  }
+
+  /* Labels: (parse, {region=eu, bytes=512}) twice merged, (hash, {us}) */
+  g_assert_cmpuint (embers_profile_get_n_samples (p), ==, 4);
+  {
+    gboolean saw_eu = FALSE, saw_num = FALSE;
+
+    for (guint s = 0; s < embers_profile_get_n_samples (p); s++)
+      {
+        guint n_labels;
+        const EmbersLabel *labels = embers_profile_get_label_set (p, embers_profile_sample_label_set (p, s), &n_labels);
+
+        for (guint l = 0; l < n_labels; l++)
+          {
+            const char *key = embers_profile_get_string (p, labels[l].key);
+
+            if (g_str_equal (key, "region") && g_str_equal (embers_profile_get_string (p, labels[l].str), "eu"))
+              {
+                saw_eu = TRUE;
+                g_assert_cmpint (embers_profile_sample_value (p, s, 0), ==, 4);
+              }
+            if (g_str_equal (key, "bytes"))
+              {
+                saw_num = TRUE;
+                g_assert_cmpint (labels[l].num, ==, 512);
+                g_assert_cmpstr (embers_profile_get_string (p, labels[l].num_unit), ==, "bytes");
+              }
+          }
+      }
+    g_assert_true (saw_eu);
+    g_assert_true (saw_num);
+  }
+}
+
+static void
+test_pprof_read (void)
+{
+  PB *pb = example ();
+  g_autoptr(GBytes) bytes = pb_pack (pb);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+
+  p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  check_example (p, FALSE);
+
+  /* Through the sniffing loader, gzipped */
+  {
+    g_autoptr(GBytes) gz = embers_gzip (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+    g_autoptr(EmbersProfile) p2 = embers_profile_load_bytes (gz, NULL, &error);
+
+    g_assert_no_error (error);
+    check_example (p2, FALSE);
+  }
+
+  pb_free (pb);
+}
+
+static void
+test_pprof_default_type (void)
+{
+  PB *pb = example ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+
+  /* Unset: the last sample type, as go tool pprof does */
+  pb->msg.default_sample_type = 0;
+  bytes = pb_pack (pb);
+  p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_default_sample_type (p), ==, 1);
+  pb_free (pb);
+}
+
+static void
+same_tree (EmbersProfile *a,
+           EmbersProfile *b)
+{
+  g_assert_cmpuint (embers_profile_get_n_nodes (a), ==, embers_profile_get_n_nodes (b));
+  for (guint i = 0; i < embers_profile_get_n_nodes (a); i++)
+    {
+      g_assert_cmpstr (embers_profile_node_name_str (a, i), ==, embers_profile_node_name_str (b, i));
+      g_assert_cmpuint (embers_profile_node_parent (a, i), ==, embers_profile_node_parent (b, i));
+      for (guint t = 0; t < embers_profile_get_n_sample_types (a); t++)
+        {
+          g_assert_cmpint (embers_profile_node_self (a, t, i), ==, embers_profile_node_self (b, t, i));
+          g_assert_cmpint (embers_profile_node_total (a, t, i), ==, embers_profile_node_total (b, t, i));
+        }
+    }
+}
+
+static void
+test_pprof_round_trip (void)
+{
+  PB *pb = example ();
+  g_autoptr(GBytes) bytes = pb_pack (pb);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_autoptr(GBytes) written = NULL;
+  g_autoptr(EmbersProfile) again = NULL;
+
+  g_assert_no_error (error);
+  written = embers_pprof_write (p, &error);
+  g_assert_no_error (error);
+  again = embers_pprof_parse (g_bytes_get_data (written, NULL), g_bytes_get_size (written), &error);
+  g_assert_no_error (error);
+  check_example (again, TRUE);
+  same_tree (p, again);
+
+  /* pprof -> folded -> profile: same tree and totals for one sample type */
+  {
+    g_autoptr(GBytes) folded = embers_folded_write (p, 1, &error);
+    g_autoptr(EmbersProfile) f = NULL;
+    g_autoptr(GArray) top_a = embers_top_compute (p, 1);
+    g_autoptr(GArray) top_b = NULL;
+
+    g_assert_no_error (error);
+    f = embers_folded_parse (g_bytes_get_data (folded, NULL), g_bytes_get_size (folded), &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (embers_profile_get_total (f, 0), ==, embers_profile_get_total (p, 1));
+    g_assert_cmpuint (embers_profile_get_n_nodes (f), ==, embers_profile_get_n_nodes (p));
+    for (guint i = 0; i < embers_profile_get_n_nodes (p); i++)
+      {
+        g_assert_cmpstr (embers_profile_node_name_str (f, i), ==, embers_profile_node_name_str (p, i));
+        g_assert_cmpint (embers_profile_node_total (f, 0, i), ==, embers_profile_node_total (p, 1, i));
+      }
+    top_b = embers_top_compute (f, 0);
+    g_assert_cmpuint (top_a->len, ==, top_b->len);
+  }
+
+  /* Save through the dispatcher, gzipped, and load through the sniffer */
+  {
+    g_autoptr(GBytes) gz = embers_profile_save_bytes (p, EMBERS_FORMAT_PPROF, 0, TRUE, &error);
+    g_autoptr(EmbersProfile) loaded = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (embers_is_gzip (g_bytes_get_data (gz, NULL), g_bytes_get_size (gz)));
+    loaded = embers_profile_load_bytes (gz, NULL, &error);
+    g_assert_no_error (error);
+    same_tree (p, loaded);
+  }
+
+  pb_free (pb);
+}
+
+static void
+test_pprof_go_fixtures_round_trip (void)
+{
+  const char *names[] = { "cpu-labels.pb.gz", "heap.pb.gz", "cpu-inlined.pb.gz", "cpu-recursion.pb.gz" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", names[i], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersProfile) p = embers_profile_load_file (file, NULL, &error);
+      g_autoptr(GBytes) written = NULL;
+      g_autoptr(EmbersProfile) again = NULL;
+
+      g_assert_no_error (error);
+      written = embers_pprof_write (p, &error);
+      g_assert_no_error (error);
+      again = embers_pprof_parse (g_bytes_get_data (written, NULL), g_bytes_get_size (written), &error);
+      g_assert_no_error (error);
+      same_tree (p, again);
+      g_assert_cmpuint (embers_profile_get_default_sample_type (again), ==,
+                        embers_profile_get_default_sample_type (p));
+      g_assert_cmpuint (embers_profile_get_n_samples (again), ==, embers_profile_get_n_samples (p));
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/pprof/read", test_pprof_read);
+  g_test_add_func ("/embers/pprof/default-type", test_pprof_default_type);
+  g_test_add_func ("/embers/pprof/round-trip", test_pprof_round_trip);
+  g_test_add_func ("/embers/pprof/go-fixtures-round-trip", test_pprof_go_fixtures_round_trip);
+
+  return g_test_run ();
+}
