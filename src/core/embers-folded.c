@@ -164,6 +164,12 @@ embers_folded_write (EmbersProfile  *profile,
 
   out = g_string_new (NULL);
 
+  /* Samples without any frame cannot be written as an empty stack; they go
+   * to a "[unknown]" frame (the collapsed-stack convention) so that the
+   * total stays right. */
+  if (self[0] != 0)
+    g_string_append_printf (out, "[unknown] %" G_GINT64_FORMAT "\n", self[0]);
+
   /* DFS pre-order; the root ("total") is not a frame */
   for (guint i = 1; i < n_nodes; i++)
     {

@@ -217,15 +217,7 @@ intern_string (Reader *r,
 {
   if (r->string_ids[index] == G_MAXUINT32)
     {
-      const char *s = r->msg->string_table[index];
-
-      if (g_utf8_validate (s, -1, NULL))
-        r->string_ids[index] = embers_profile_builder_intern (r->b, s, -1);
-      else
-        {
-          g_autofree char *valid = g_utf8_make_valid (s, -1);
-          r->string_ids[index] = embers_profile_builder_intern (r->b, valid, -1);
-        }
+      r->string_ids[index] = embers_profile_builder_intern (r->b, r->msg->string_table[index], -1);
     }
 
   return r->string_ids[index];
@@ -658,6 +650,20 @@ embers_pprof_parse (const guint8  *data,
       goto out;
     }
 
+  /* Strings must be UTF-8 for everything downstream (JSON, GTK, Pango):
+   * invalid bytes become "?" in place. */
+  for (gsize i = 0; i < r.msg->n_string_table; i++)
+    {
+      char *str = r.msg->string_table[i];
+      const char *bad;
+
+      while (!g_utf8_validate (str, -1, &bad))
+        {
+          *(char *)bad = '?';
+          str = (char *)bad + 1;
+        }
+    }
+
   b = embers_profile_builder_new ();
   r.b = b;
   r.string_ids = g_new (guint32, r.msg->n_string_table);
@@ -842,8 +848,7 @@ embers_pprof_write (EmbersProfile  *profile,
         gboolean any = FALSE;
         guint depth = 0;
 
-        if (node == 0)
-          continue;   /* the root is not a frame */
+        /* A sample at the root (an empty stack) has no locations */
 
         values = g_new0 (gint64, n_types);
         for (guint t = 0; t < n_types; t++)

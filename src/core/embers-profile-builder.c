@@ -718,7 +718,8 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
 
     g_array_set_size (b->prev_names, n_names);
     g_array_set_size (b->prev_path, n_names + 1);
-    memcpy (b->prev_names->data, names, sizeof (guint32) * n_names);
+    if (n_names > 0)
+      memcpy (b->prev_names->data, names, sizeof (guint32) * n_names);
     path = (const guint32 *)(gpointer)b->prev_path->data;
     node = path[common];
     for (guint i = common; i < n_names; i++)
