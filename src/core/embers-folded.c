@@ -143,6 +143,42 @@ embers_folded_parse (const char  *data,
   return embers_profile_builder_finish (b, error);
 }
 
+/* Frame names that the line format cannot carry are made to fit: line
+ * breaks become spaces, ";" (the separator) becomes ":", and a blank name
+ * becomes "[unknown]" (it would vanish when the line is read back). */
+static void
+append_frame (GString    *out,
+              const char *name)
+{
+  gboolean blank = TRUE;
+
+  for (const char *p = name; *p; p++)
+    if (!g_ascii_isspace (*p))
+      blank = FALSE;
+  if (blank)
+    {
+      g_string_append (out, "[unknown]");
+      return;
+    }
+
+  for (const char *p = name; *p; p++)
+    {
+      switch (*p)
+        {
+        case '\n':
+        case '\r':
+          g_string_append_c (out, ' ');
+          break;
+        case ';':
+          g_string_append_c (out, ':');
+          break;
+        default:
+          g_string_append_c (out, *p);
+          break;
+        }
+    }
+}
+
 GBytes *
 embers_folded_write (EmbersProfile  *profile,
                      guint           sample_type,
@@ -181,7 +217,7 @@ embers_folded_write (EmbersProfile  *profile,
         g_ptr_array_add (path, (gpointer)embers_profile_get_string (profile, names[n]));
       for (guint k = path->len; k > 0; k--)
         {
-          g_string_append (out, g_ptr_array_index (path, k - 1));
+          append_frame (out, g_ptr_array_index (path, k - 1));
           if (k > 1)
             g_string_append_c (out, ';');
         }
