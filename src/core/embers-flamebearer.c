@@ -468,7 +468,10 @@ embers_flamebearer_parse (const char  *data,
 
   if (!json_parser_load_from_data (parser, data, (gssize)len, &local_error))
     {
-      set_invalid (error, _("not valid JSON (%s)"), local_error->message);
+      /* json-glib quotes the input in its message, which may not be UTF-8 */
+      g_autofree char *message = g_utf8_make_valid (local_error->message, -1);
+
+      set_invalid (error, _("not valid JSON (%s)"), message);
       return NULL;
     }
 

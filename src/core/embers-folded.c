@@ -153,8 +153,13 @@ append_frame (GString    *out,
   gboolean blank = TRUE;
 
   for (const char *p = name; *p; p++)
-    if (!g_ascii_isspace (*p))
-      blank = FALSE;
+    {
+      /* A byte order mark is invisible, and skipped at the start of a file */
+      if (p[0] == '\xef' && p[1] == '\xbb' && p[2] == '\xbf')
+        p += 2;
+      else if (!g_ascii_isspace (*p))
+        blank = FALSE;
+    }
   if (blank)
     {
       g_string_append (out, "[unknown]");
