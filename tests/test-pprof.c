@@ -10,6 +10,7 @@
 #include "profile.pb-c.h"
 
 #include "embers-format.h"
+#include "embers-profile-builder.h"
 #include "embers-readers.h"
 #include "embers-top.h"
 
@@ -480,6 +481,103 @@ test_pprof_go_fixtures_round_trip (void)
     }
 }
 
+typedef void (*Breaker) (PB *pb);
+
+static void break_string_index (PB *pb) { ((Google__V1__Function *)pb->functions->pdata[0])->name = 9999; }
+static void break_location_ref (PB *pb) { ((Google__V1__Sample *)pb->samples->pdata[0])->location_id[0] = 77; }
+static void break_function_ref (PB *pb) { ((Google__V1__Location *)pb->locations->pdata[0])->line[0]->function_id = 42; }
+static void break_mapping_ref (PB *pb) { ((Google__V1__Location *)pb->locations->pdata[0])->mapping_id = 9; }
+static void break_negative (PB *pb) { ((Google__V1__Sample *)pb->samples->pdata[1])->value[1] = -5; }
+static void break_value_count (PB *pb) { ((Google__V1__Sample *)pb->samples->pdata[0])->n_value = 1; }
+static void break_no_types (PB *pb) { g_ptr_array_set_size (pb->types, 0); }
+static void break_dup_location (PB *pb) { ((Google__V1__Location *)pb->locations->pdata[1])->id = 10; }
+static void break_dup_function (PB *pb) { ((Google__V1__Function *)pb->functions->pdata[1])->id = 1; }
+static void break_string_zero (PB *pb) { pb->strings->pdata[0] = (gpointer)"oops"; }
+static void break_label_string (PB *pb) { ((Google__V1__Sample *)pb->samples->pdata[0])->label[0]->key = -3; }
+static void break_type_string (PB *pb) { ((Google__V1__ValueType *)pb->types->pdata[0])->unit = 123456; }
+static void break_zero_id (PB *pb) { ((Google__V1__Location *)pb->locations->pdata[2])->id = 0; }
+
+static void
+test_pprof_invalid (void)
+{
+  static const struct {
+    Breaker     breaker;
+    int         code;
+    const char *fragment;
+  } cases[] = {
+    { break_string_index, EMBERS_PROFILE_ERROR_INVALID, "string 9999" },
+    { break_location_ref, EMBERS_PROFILE_ERROR_INVALID, "location 77, which does not exist" },
+    { break_function_ref, EMBERS_PROFILE_ERROR_INVALID, "function 42, which does not exist" },
+    { break_mapping_ref, EMBERS_PROFILE_ERROR_INVALID, "mapping 9" },
+    { break_negative, EMBERS_PROFILE_ERROR_INVALID, "negative cpu value" },
+    { break_value_count, EMBERS_PROFILE_ERROR_INVALID, "1 values" },
+    { break_no_types, EMBERS_PROFILE_ERROR_INVALID, "no sample types" },
+    { break_dup_location, EMBERS_PROFILE_ERROR_INVALID, "defined twice" },
+    { break_dup_function, EMBERS_PROFILE_ERROR_INVALID, "defined twice" },
+    { break_string_zero, EMBERS_PROFILE_ERROR_INVALID, "empty string" },
+    { break_label_string, EMBERS_PROFILE_ERROR_INVALID, "sample label" },
+    { break_type_string, EMBERS_PROFILE_ERROR_INVALID, "sample type" },
+    { break_zero_id, EMBERS_PROFILE_ERROR_INVALID, "id 0" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      PB *pb = example ();
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersProfile) p = NULL;
+
+      cases[i].breaker (pb);
+      bytes = pb_pack (pb);
+      p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+      g_assert_null (p);
+      g_assert_error (error, EMBERS_PROFILE_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].fragment) == NULL)
+        g_error ("case %u: “%s” lacks “%s”", i, error->message, cases[i].fragment);
+      g_assert_true (g_str_has_prefix (error->message, "pprof: "));
+      pb_free (pb);
+    }
+}
+
+static void
+test_pprof_too_deep (void)
+{
+  PB *pb = example ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+  guint n = EMBERS_PROFILE_MAX_DEPTH + 10;
+  g_autofree guint64 *ids = g_new (guint64, n);
+
+  for (guint i = 0; i < n; i++)
+    ids[i] = 10 + i % 4;   /* a cycle of locations, repeated: recursion, not a loop */
+  pb_sample (pb, ids, n, (gint64[]) { 1, 1 }, 2, NULL);
+  bytes = pb_pack (pb);
+  p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_null (p);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "frames deep"));
+  pb_free (pb);
+}
+
+static void
+test_pprof_non_utf8 (void)
+{
+  PB *pb = example ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+
+  ((Google__V1__Function *)pb->functions->pdata[3])->name = str (pb, "bad\xff\xfename");
+  bytes = pb_pack (pb);
+  p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < embers_profile_get_n_strings (p); i++)
+    g_assert_true (g_utf8_validate (embers_profile_get_string (p, i), -1, NULL));
+  g_assert_cmpuint (find (p, "main.main;main.work;main.parse;bad??name"), !=, G_MAXUINT32);
+  pb_free (pb);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -490,6 +588,9 @@ main (int   argc,
   g_test_add_func ("/embers/pprof/default-type", test_pprof_default_type);
   g_test_add_func ("/embers/pprof/round-trip", test_pprof_round_trip);
   g_test_add_func ("/embers/pprof/go-fixtures-round-trip", test_pprof_go_fixtures_round_trip);
+  g_test_add_func ("/embers/pprof/invalid", test_pprof_invalid);
+  g_test_add_func ("/embers/pprof/too-deep", test_pprof_too_deep);
+  g_test_add_func ("/embers/pprof/non-utf8", test_pprof_non_utf8);
 
   return g_test_run ();
 }

@@ -191,6 +191,7 @@ typedef struct
   GArray               *location_info;
   GArray               *frames;       /* guint32 pool */
   GHashTable           *mappings;     /* id -> Mapping * */
+  gsize                 n_samples;    /* in the file (they are read apart) */
 } Reader;
 
 static gboolean
@@ -431,7 +432,7 @@ read_header (Reader  *r,
   if (msg->n_sample_type == 0)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR,
-                   msg->n_sample == 0 ? EMBERS_PROFILE_ERROR_EMPTY : EMBERS_PROFILE_ERROR_INVALID,
+                   r->n_samples == 0 ? EMBERS_PROFILE_ERROR_EMPTY : EMBERS_PROFILE_ERROR_INVALID,
                    _("pprof: the profile declares no sample types"));
       return FALSE;
     }
@@ -666,6 +667,7 @@ embers_pprof_parse (const guint8  *data,
 
   b = embers_profile_builder_new ();
   r.b = b;
+  r.n_samples = spans->len / 2;
   r.string_ids = g_new (guint32, r.msg->n_string_table);
   memset (r.string_ids, 0xff, sizeof (guint32) * r.msg->n_string_table);
   r.string_ids[0] = 0;
