@@ -115,7 +115,7 @@ embers_levels_to_profile (const char * const  *names,
           const gint64 *v = levels[d] + k * stride;
           gint64 name_index = v[stride - 1];
           LevelNode node = { { 0, }, };
-          gint64 width = 0, x = 0;
+          gboolean empty = TRUE;
 
           for (guint s = 0; s < sides; s++)
             {
@@ -140,8 +140,8 @@ embers_levels_to_profile (const char * const  *names,
                 }
               node.total[s] = sv[1];
               node.self[s] = sv[2];
-              width += sv[1];
-              x += node.x[s];
+              if (sv[1] != 0)
+                empty = FALSE;
             }
 
           if (name_index < 0 || (guint64)name_index >= n_names)
@@ -153,7 +153,7 @@ embers_levels_to_profile (const char * const  *names,
 
           if (d == 0)
             node.node = 0;
-          else if (width == 0)
+          else if (empty)
             continue;   /* empty nodes carry nothing */
           else
             {
