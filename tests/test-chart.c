@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <pango/pangocairo.h>
+
 #include "embers-chart.h"
 
 static EmbersSeries *
@@ -227,10 +229,22 @@ test_chart_paint (void)
   }
 }
 
+/* As in test-render.c: fontconfig's configuration, loaded by Pango, lives
+ * as long as the process; everything of ours is still checked. */
+const char *__lsan_default_suppressions (void);
+
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libfontconfig.so\n";
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  int ret;
+
   g_setenv ("TZ", "UTC", TRUE);
   g_test_init (&argc, &argv, NULL);
 
@@ -239,5 +253,9 @@ main (int   argc,
   g_test_add_func ("/embers/chart/bars-histogram", test_chart_bars_histogram);
   g_test_add_func ("/embers/chart/paint", test_chart_paint);
 
-  return g_test_run ();
+  ret = g_test_run ();
+  pango_cairo_font_map_set_default (NULL);
+  cairo_debug_reset_static_data ();
+
+  return ret;
 }
