@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "embers-diff.h"
 #include "embers-layout.h"
 #include "embers-profile-builder.h"
 
@@ -725,6 +726,251 @@ test_deep (void)
   g_assert_cmpint (embers_layout_get_neighbor (layout, i, EMBERS_NEIGHBOR_PARENT), ==, 9999);
 }
 
+/* Diff profiles: widths from both value columns */
+
+static EmbersProfile *
+diff_from_lines (const char *baseline,
+                 const char *comparison)
+{
+  g_autoptr(EmbersProfile) base = profile_from_lines (baseline, 1);
+  g_autoptr(EmbersProfile) comp = profile_from_lines (comparison, 1);
+  GError *error = NULL;
+  EmbersProfile *diff;
+
+  diff = embers_diff_profiles (base, 0, comp, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (diff));
+  return diff;
+}
+
+static void
+test_diff_widths (void)
+{
+  /* Baseline 40: a 30, b 10. Comparison 50: a 10, c 40.
+   * Sum: root 90, a 40, b 10, c 40 (main's self: none) */
+  g_autoptr(EmbersProfile) d = diff_from_lines ("main;a 30\nmain;b 10\n", "main;a 10\nmain;c 40\n");
+  g_autoptr(EmbersLayout) layout = NULL;
+  EmbersViewport vp;
+  guint32 a = find_path (d, "main;a"), b = find_path (d, "main;b"), c = find_path (d, "main;c");
+  const EmbersRect *r;
+
+  /* The default is the sum, whatever sample type is passed */
+  embers_viewport_init (&vp, 900);
+  g_assert_cmpint (vp.diff_width, ==, EMBERS_DIFF_WIDTH_SUM);
+  for (guint type = 0; type < 2; type++)
+    {
+      g_clear_pointer (&layout, embers_layout_unref);
+      layout = embers_layout_new (d, type, 0, &vp);
+      assert_sorted (layout);
+      g_assert_true (embers_layout_is_diff (layout));
+      g_assert_cmpint (embers_layout_get_diff_width (layout), ==, EMBERS_DIFF_WIDTH_SUM);
+      g_assert_cmpint (embers_layout_get_focus_total (layout), ==, 90);
+      g_assert_cmpint (embers_layout_node_value (layout, a), ==, 40);
+      g_assert_cmpint (embers_layout_node_value (layout, b), ==, 10);
+      g_assert_cmpint (embers_layout_node_value (layout, c), ==, 40);
+      g_assert_cmpuint (embers_layout_get_n_rects (layout), ==, 5);
+
+      /* 10 px per unit: a 0..400, b (removed) 400..500, c (new) 500..900 */
+      r = rect_of (layout, a);
+      g_assert_cmpfloat_with_epsilon (r->x, 0, 1e-9);
+      g_assert_cmpfloat_with_epsilon (r->width, 400, 1e-9);
+      r = rect_of (layout, b);
+      g_assert_cmpfloat_with_epsilon (r->x, 400, 1e-9);
+      g_assert_cmpfloat_with_epsilon (r->width, 100, 1e-9);
+      r = rect_of (layout, c);
+      g_assert_cmpfloat_with_epsilon (r->x, 500, 1e-9);
+      g_assert_cmpfloat_with_epsilon (r->width, 400, 1e-9);
+      g_assert_cmpint (embers_layout_rect_get_total (layout, r), ==, 40);
+    }
+
+  /* Comparison only: root 50, a 10, c 40; the removed b is not drawn */
+  vp.diff_width = EMBERS_DIFF_WIDTH_COMPARISON;
+  g_clear_pointer (&layout, embers_layout_unref);
+  layout = embers_layout_new (d, EMBERS_DIFF_BASELINE, 0, &vp);
+  assert_sorted (layout);
+  g_assert_cmpint (embers_layout_get_diff_width (layout), ==, EMBERS_DIFF_WIDTH_COMPARISON);
+  g_assert_cmpint (embers_layout_get_focus_total (layout), ==, 50);
+  g_assert_cmpint (embers_layout_find_node (layout, b), ==, -1);
+  r = rect_of (layout, a);
+  g_assert_cmpfloat_with_epsilon (r->width, 180, 1e-9);
+  r = rect_of (layout, c);
+  g_assert_cmpfloat_with_epsilon (r->x, 180, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r->width, 720, 1e-9);
+
+  /* Baseline only: root 40, a 30, b 10; the new c is not drawn */
+  vp.diff_width = EMBERS_DIFF_WIDTH_BASELINE;
+  g_clear_pointer (&layout, embers_layout_unref);
+  layout = embers_layout_new (d, EMBERS_DIFF_COMPARISON, 0, &vp);
+  assert_sorted (layout);
+  g_assert_cmpint (embers_layout_get_focus_total (layout), ==, 40);
+  g_assert_cmpint (embers_layout_find_node (layout, c), ==, -1);
+  r = rect_of (layout, a);
+  g_assert_cmpfloat_with_epsilon (r->width, 675, 1e-9);
+  r = rect_of (layout, b);
+  g_assert_cmpfloat_with_epsilon (r->x, 675, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r->width, 225, 1e-9);
+
+  /* A bad mode means the sum */
+  vp.diff_width = (EmbersDiffWidth)77;
+  g_clear_pointer (&layout, embers_layout_unref);
+  layout = embers_layout_new (d, 0, 0, &vp);
+  g_assert_cmpint (embers_layout_get_diff_width (layout), ==, EMBERS_DIFF_WIDTH_SUM);
+  g_assert_cmpint (embers_layout_get_focus_total (layout), ==, 90);
+
+  /* Single profiles: the mode is ignored, widths are the sample type's */
+  {
+    g_autoptr(EmbersProfile) p = profile_from_lines ("a 10 1\nb 30 3\n", 2);
+    g_autoptr(EmbersLayout) single = NULL;
+
+    vp.diff_width = EMBERS_DIFF_WIDTH_COMPARISON;
+    single = embers_layout_new (p, 1, 0, &vp);
+    g_assert_false (embers_layout_is_diff (single));
+    g_assert_cmpint (embers_layout_get_diff_width (single), ==, EMBERS_DIFF_WIDTH_SUM);
+    g_assert_cmpint (embers_layout_get_focus_total (single), ==, 4);
+    g_assert_cmpint (embers_layout_node_value (single, find_path (p, "b")), ==, 3);
+    g_assert_cmpint (embers_layout_node_value (single, 999), ==, 0);
+  }
+}
+
+static void
+test_diff_children_sum_random (void)
+{
+  /* Random baseline and comparison: with both columns drawn, children plus
+   * both self values fill every parent exactly */
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  g_autoptr(GString) base = g_string_new (NULL);
+  g_autoptr(GString) comp = g_string_new (NULL);
+  GString *lines[2] = { base, comp };
+  g_autoptr(EmbersProfile) d = NULL;
+  g_autoptr(EmbersLayout) layout = NULL;
+  const EmbersRect *rects;
+  const gint64 *self[2];
+  gint64 root;
+  EmbersViewport vp;
+  guint n;
+
+  for (guint side = 0; side < 2; side++)
+    for (guint i = 0; i < 400; i++)
+      {
+        guint depth = (guint)g_rand_int_range (rand, 1, 8);
+
+        for (guint k = 0; k < depth; k++)
+          g_string_append_printf (lines[side], "%sf%d", k ? ";" : "", g_rand_int_range (rand, 0, side ? 7 : 5));
+        g_string_append_printf (lines[side], " %d\n", g_rand_int_range (rand, 1, 100));
+      }
+  d = diff_from_lines (lines[0]->str, lines[1]->str);
+
+  embers_viewport_init (&vp, 1920);
+  vp.min_width = 0;
+  layout = embers_layout_new (d, 0, 0, &vp);
+  assert_sorted (layout);
+  rects = embers_layout_get_rects (layout, &n);
+  g_assert_cmpuint (n, ==, embers_profile_get_n_nodes (d));
+  self[0] = embers_profile_get_self_column (d, 0);
+  self[1] = embers_profile_get_self_column (d, 1);
+  root = embers_profile_get_total (d, 0) + embers_profile_get_total (d, 1);
+  g_assert_cmpint (embers_layout_get_focus_total (layout), ==, root);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const EmbersRect *r = &rects[i];
+      double sum = 0;
+      guint first, count;
+
+      g_assert_cmpfloat_with_epsilon (r->width,
+                                      (double)(embers_profile_node_total (d, 0, r->node) +
+                                               embers_profile_node_total (d, 1, r->node)) * 1920.0 / (double)root,
+                                      1e-6);
+      count = embers_layout_get_row (layout, r->row + 1, &first);
+      for (guint j = first; j < first + count; j++)
+        if (rects[j].node > r->node && rects[j].node < r->node_end)
+          sum += rects[j].width;
+      sum += (double)(self[0][r->node] + self[1][r->node]) * 1920.0 / (double)root;
+      g_assert_cmpfloat_with_epsilon (sum, r->width, 1e-6);
+    }
+}
+
+static void
+test_diff_lod_hit_neighbors (void)
+{
+  /* main has a wide child "big" (changed), a new "fresh" and 50 tiny
+   * children present on one side each: merged by their summed widths */
+  g_autoptr(GString) base = g_string_new ("main;big 400\nmain;old;x 100\n");
+  g_autoptr(GString) comp = g_string_new ("main;big 600\nmain;fresh;y 200\n");
+  g_autoptr(EmbersProfile) d = NULL;
+  g_autoptr(EmbersLayout) layout = NULL;
+  g_autoptr(GArray) nodes = NULL;
+  const EmbersRect *rects, *block = NULL;
+  EmbersViewport vp;
+  int big, fresh, old, main_rect, y_rect;
+  guint n;
+
+  for (guint i = 0; i < 50; i++)
+    g_string_append_printf (i % 2 ? comp : base, "main;tiny%02u 1\n", i);
+  d = diff_from_lines (base->str, comp->str);
+
+  /* Root 1350 (525 + 825) over 1350 px: 1 px per unit, tiny frames 1 px */
+  embers_viewport_init (&vp, 1350);
+  vp.min_width = 2;
+  layout = embers_layout_new (d, 0, 0, &vp);
+  assert_sorted (layout);
+  rects = embers_layout_get_rects (layout, &n);
+  for (guint i = 0; i < n; i++)
+    if (rects[i].flags & EMBERS_RECT_MERGED)
+      {
+        g_assert_null (block);
+        block = &rects[i];
+      }
+  g_assert_nonnull (block);
+  g_assert_cmpuint (block->n_nodes, ==, 50);
+  g_assert_cmpfloat_with_epsilon (block->width, 50, 1e-9);
+  g_assert_cmpint (embers_layout_rect_get_total (layout, block), ==, 50);
+  nodes = embers_layout_rect_get_nodes (layout, block);
+  g_assert_cmpuint (nodes->len, ==, 50);
+
+  /* Hit testing: big 0..1000, fresh 1000..1200, old 1200..1300 */
+  big = embers_layout_find_node (layout, find_path (d, "main;big"));
+  fresh = embers_layout_find_node (layout, find_path (d, "main;fresh"));
+  old = embers_layout_find_node (layout, find_path (d, "main;old"));
+  main_rect = embers_layout_find_node (layout, find_path (d, "main"));
+  y_rect = embers_layout_find_node (layout, find_path (d, "main;fresh;y"));
+  g_assert_cmpint (embers_layout_hit_test (layout, 999.5, 2 * 22 + 3), ==, big);
+  g_assert_cmpint (embers_layout_hit_test (layout, 1000.5, 2 * 22 + 3), ==, fresh);
+  g_assert_cmpint (embers_layout_hit_test (layout, 1250, 2 * 22 + 3), ==, old);
+  g_assert_cmpint (embers_layout_hit_test (layout, 1100, 3 * 22 + 3), ==, y_rect);
+  g_assert_cmpint (embers_layout_hit_test (layout, 1100, 4 * 22 + 3), ==, -1);
+
+  /* Keyboard: the widest child by summed width, siblings, parent */
+  g_assert_cmpint (embers_layout_get_neighbor (layout, main_rect, EMBERS_NEIGHBOR_CHILD), ==, big);
+  g_assert_cmpint (embers_layout_get_neighbor (layout, big, EMBERS_NEIGHBOR_NEXT), ==, fresh);
+  g_assert_cmpint (embers_layout_get_neighbor (layout, fresh, EMBERS_NEIGHBOR_NEXT), ==, old);
+  g_assert_cmpint (embers_layout_get_neighbor (layout, old, EMBERS_NEIGHBOR_NEXT), ==, -1);   /* the block is skipped */
+  g_assert_cmpint (embers_layout_get_neighbor (layout, y_rect, EMBERS_NEIGHBOR_PARENT), ==, fresh);
+
+  /* Focus on the new frame: it spans the width; its ancestors full width */
+  g_clear_pointer (&layout, embers_layout_unref);
+  vp.min_width = 1;
+  layout = embers_layout_new (d, 1, find_path (d, "main;fresh"), &vp);
+  assert_sorted (layout);
+  g_assert_cmpint (embers_layout_get_focus_total (layout), ==, 200);
+  g_assert_true (rect_of (layout, find_path (d, "main"))->flags & EMBERS_RECT_ANCESTOR);
+  g_assert_cmpfloat (rect_of (layout, find_path (d, "main;fresh;y"))->width, ==, 1350);
+  g_assert_cmpint (embers_layout_find_node (layout, find_path (d, "main;big")), ==, -1);
+
+  /* Zoom on the summed scale: from unit 1001 of 1350 on, only fresh (cut
+   * at the left) and old are in view */
+  g_clear_pointer (&layout, embers_layout_unref);
+  vp.x_start = 1001.0 / 1350.0;
+  vp.x_end = 1.0;
+  layout = embers_layout_new (d, 0, 0, &vp);
+  assert_sorted (layout);
+  g_assert_cmpint (embers_layout_find_node (layout, find_path (d, "main;big")), ==, -1);
+  g_assert_cmpfloat_with_epsilon (rect_of (layout, find_path (d, "main;fresh"))->x, 0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (rect_of (layout, find_path (d, "main;fresh"))->width, 199 * 1350.0 / 349.0, 1e-6);
+  g_assert_true (rect_of (layout, find_path (d, "main;fresh"))->flags & EMBERS_RECT_CLIPPED);
+  g_assert_cmpfloat_with_epsilon (rect_of (layout, find_path (d, "main;old"))->x, 199 * 1350.0 / 349.0, 1e-6);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -745,6 +991,9 @@ main (int   argc,
   g_test_add_func ("/embers/layout/only-merged-child", test_only_merged_child);
   g_test_add_func ("/embers/layout/empty", test_empty);
   g_test_add_func ("/embers/layout/deep", test_deep);
+  g_test_add_func ("/embers/layout/diff-widths", test_diff_widths);
+  g_test_add_func ("/embers/layout/diff-children-sum-random", test_diff_children_sum_random);
+  g_test_add_func ("/embers/layout/diff-lod-hit-neighbors", test_diff_lod_hit_neighbors);
 
   return g_test_run ();
 }

@@ -21,6 +21,12 @@ struct _EmbersLayout
   EmbersViewport   viewport;
   gint64           focus_total;
 
+  /* Width columns: a node's width value is width_a[i] (+ width_b[i] when
+   * width_b is set: a diff drawn on both sides) */
+  const gint64    *width_a;
+  const gint64    *width_b;
+  gboolean         is_diff;
+
   EmbersRect      *rects;
   guint            n_rects;
   guint           *row_start;   /* n_rows + 1 */
@@ -41,6 +47,21 @@ embers_viewport_init (EmbersViewport *viewport,
   viewport->row_height = EMBERS_LAYOUT_ROW_HEIGHT;
   viewport->min_width = EMBERS_LAYOUT_MIN_WIDTH;
   viewport->direction = EMBERS_LAYOUT_ICICLE;
+  viewport->diff_width = EMBERS_DIFF_WIDTH_SUM;
+}
+
+static inline gint64
+width_value (const gint64 *a,
+             const gint64 *b,
+             guint32       node)
+{
+  gint64 sum;
+
+  if (b == NULL)
+    return a[node];
+  if (G_UNLIKELY (__builtin_add_overflow (a[node], b[node], &sum)))
+    return a[node] < 0 ? G_MININT64 : G_MAXINT64;
+  return sum;
 }
 
 /* A frame whose children are laid out in the next row */
@@ -93,7 +114,7 @@ layout_compute (EmbersLayout *self)
 {
   EmbersProfile *profile = self->profile;
   const EmbersViewport *vp = &self->viewport;
-  const gint64 *total;
+  const gint64 *ta = self->width_a, *tb = self->width_b;
   const guint32 *ends;
   guint n_nodes;
   guint focus_depth;
@@ -105,14 +126,13 @@ layout_compute (EmbersLayout *self)
   guint row;
 
   n_nodes = embers_profile_get_n_nodes (profile);
-  total = embers_profile_get_total_column (profile, self->sample_type);
   ends = embers_profile_get_end_column (profile);
 
   b.rects = g_array_new (FALSE, FALSE, sizeof (EmbersRect));
   b.view_width = vp->width;
   row_start = g_array_new (FALSE, FALSE, sizeof (guint));
 
-  self->focus_total = n_nodes > 0 ? total[self->focus] : 0;
+  self->focus_total = n_nodes > 0 ? width_value (ta, tb, self->focus) : 0;
 
   if (n_nodes == 0 || self->focus_total <= 0 || !(vp->width > 0))
     goto done;
@@ -175,12 +195,13 @@ layout_compute (EmbersLayout *self)
 
           for (guint32 c = parent->node + 1; c < end; c = ends[c])
             {
+              gint64 v = width_value (ta, tb, c);
               double w, cx;
 
-              if (total[c] <= 0)
+              if (v <= 0)
                 continue;
 
-              w = (double)total[c] * k;
+              w = (double)v * k;
               cx = offset;
               offset += w;
 
@@ -267,6 +288,7 @@ embers_layout_new (EmbersProfile        *profile,
   g_atomic_ref_count_init (&self->ref_count);
   self->profile = g_object_ref (profile);
   self->sample_type = sample_type;
+  self->is_diff = embers_profile_is_diff (profile) && embers_profile_get_n_sample_types (profile) >= 2;
 
   if (focus == EMBERS_NODE_NONE || focus >= embers_profile_get_n_nodes (profile))
     focus = 0;
@@ -289,6 +311,35 @@ embers_layout_new (EmbersProfile        *profile,
     self->viewport.min_width = EMBERS_LAYOUT_MIN_WIDTH;
   if (!isfinite (self->viewport.width))
     self->viewport.width = 0;
+  if ((guint)self->viewport.diff_width > EMBERS_DIFF_WIDTH_BASELINE)
+    self->viewport.diff_width = EMBERS_DIFF_WIDTH_SUM;
+
+  if (!self->is_diff)
+    {
+      self->width_a = embers_profile_get_total_column (profile, sample_type);
+      self->viewport.diff_width = EMBERS_DIFF_WIDTH_SUM;
+    }
+  else
+    {
+      /* Columns 0 and 1 are baseline and comparison (embers-diff.h) */
+      const gint64 *baseline = embers_profile_get_total_column (profile, 0);
+      const gint64 *comparison = embers_profile_get_total_column (profile, 1);
+
+      switch (self->viewport.diff_width)
+        {
+        case EMBERS_DIFF_WIDTH_COMPARISON:
+          self->width_a = comparison;
+          break;
+        case EMBERS_DIFF_WIDTH_BASELINE:
+          self->width_a = baseline;
+          break;
+        case EMBERS_DIFF_WIDTH_SUM:
+        default:
+          self->width_a = baseline;
+          self->width_b = comparison;
+          break;
+        }
+    }
 
   layout_compute (self);
 
@@ -351,6 +402,31 @@ embers_layout_get_focus_total (EmbersLayout *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->focus_total;
+}
+
+gboolean
+embers_layout_is_diff (EmbersLayout *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->is_diff;
+}
+
+EmbersDiffWidth
+embers_layout_get_diff_width (EmbersLayout *self)
+{
+  g_return_val_if_fail (self != NULL, EMBERS_DIFF_WIDTH_SUM);
+  return self->viewport.diff_width;
+}
+
+gint64
+embers_layout_node_value (EmbersLayout *self,
+                          guint32       node)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (node >= embers_profile_get_n_nodes (self->profile))
+    return 0;
+  return width_value (self->width_a, self->width_b, node);
 }
 
 const EmbersRect *
@@ -620,7 +696,6 @@ embers_layout_rect_get_nodes (EmbersLayout     *self,
                               const EmbersRect *rect)
 {
   GArray *nodes;
-  const gint64 *total;
   const guint32 *ends;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -633,10 +708,9 @@ embers_layout_rect_get_nodes (EmbersLayout     *self,
       return nodes;
     }
 
-  total = embers_profile_get_total_column (self->profile, self->sample_type);
   ends = embers_profile_get_end_column (self->profile);
   for (guint32 c = rect->node; c < rect->node_end; c = ends[c])
-    if (total[c] > 0)
+    if (width_value (self->width_a, self->width_b, c) > 0)
       g_array_append_val (nodes, c);
 
   return nodes;
@@ -646,20 +720,24 @@ gint64
 embers_layout_rect_get_total (EmbersLayout     *self,
                               const EmbersRect *rect)
 {
-  const gint64 *total;
   const guint32 *ends;
   gint64 sum = 0;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (rect != NULL, 0);
 
-  total = embers_profile_get_total_column (self->profile, self->sample_type);
   if (!(rect->flags & EMBERS_RECT_MERGED))
-    return total[rect->node];
+    return width_value (self->width_a, self->width_b, rect->node);
 
   ends = embers_profile_get_end_column (self->profile);
   for (guint32 c = rect->node; c < rect->node_end; c = ends[c])
-    sum += total[c];
+    {
+      gint64 v = width_value (self->width_a, self->width_b, c);
+
+      /* Only visible (positive) widths are in the block */
+      if (v > 0 && __builtin_add_overflow (sum, v, &sum))
+        return G_MAXINT64;
+    }
 
   return sum;
 }

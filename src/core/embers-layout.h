@@ -22,6 +22,26 @@ typedef enum
   EMBERS_LAYOUT_FLAME,
 } EmbersLayoutDirection;
 
+/**
+ * EmbersDiffWidth:
+ * @EMBERS_DIFF_WIDTH_SUM: baseline total + comparison total (Pyroscope's
+ *   rule; the default): a frame that grew and one that shrank by the same
+ *   amount get the same width, so the two sides are compared on one scale
+ * @EMBERS_DIFF_WIDTH_COMPARISON: the comparison's totals only (frames
+ *   removed in the comparison are not drawn)
+ * @EMBERS_DIFF_WIDTH_BASELINE: the baseline's totals only (new frames are
+ *   not drawn)
+ *
+ * Which value columns of a diff profile (embers_profile_is_diff()) give the
+ * bar widths. Ignored for other profiles.
+ */
+typedef enum
+{
+  EMBERS_DIFF_WIDTH_SUM,
+  EMBERS_DIFF_WIDTH_COMPARISON,
+  EMBERS_DIFF_WIDTH_BASELINE,
+} EmbersDiffWidth;
+
 #define EMBERS_LAYOUT_ROW_HEIGHT 22.0
 #define EMBERS_LAYOUT_MIN_WIDTH  1.0
 
@@ -36,6 +56,8 @@ typedef enum
  * @min_width: level of detail: runs of adjacent siblings each narrower than
  *   this many px are merged into one block (default %EMBERS_LAYOUT_MIN_WIDTH)
  * @direction: icicle (root on top) or flame (root at the bottom)
+ * @diff_width: for a diff profile, which columns give the widths (default
+ *   %EMBERS_DIFF_WIDTH_SUM, which is 0, so a zeroed viewport gets it too)
  */
 typedef struct
 {
@@ -45,9 +67,11 @@ typedef struct
   double                row_height;
   double                min_width;
   EmbersLayoutDirection direction;
+  EmbersDiffWidth       diff_width;
 } EmbersViewport;
 
-/* Fills the defaults: [0, 1], row height 22, min width 1, icicle */
+/* Fills the defaults: [0, 1], row height 22, min width 1, icicle, diff
+ * widths baseline + comparison */
 void embers_viewport_init (EmbersViewport *viewport,
                            double          width);
 
@@ -120,6 +144,13 @@ typedef enum
  * Bar widths are node totals in @sample_type. Frames with a zero total are
  * skipped. Children start at the parent's left edge, in the profile's
  * (name) order; the parent's self value is the gap at the right.
+ *
+ * Diff profiles (embers_profile_is_diff(): column 0 baseline, column 1
+ * comparison) ignore @sample_type: the widths are the columns the
+ * viewport's diff_width picks, by default baseline + comparison, so a
+ * node's "width value" (embers_layout_node_value()) is the sum of its two
+ * totals. Everything else (level of detail, hit testing, neighbours, focus,
+ * zoom) works on that value unchanged.
  */
 typedef struct _EmbersLayout EmbersLayout;
 
@@ -130,7 +161,8 @@ GType             embers_layout_get_type        (void) G_GNUC_CONST;
 /**
  * embers_layout_new:
  * @profile: the profile (a reference is kept)
- * @sample_type: the value column for widths
+ * @sample_type: the value column for widths (ignored for a diff profile,
+ *   see above)
  * @focus: the zoom root, or 0 / EMBERS_NODE_NONE for the root. Its
  *   ancestors are laid out full width in the rows above it (flag
  *   ANCESTOR); the focus and its subtree span [x_start, x_end].
@@ -150,6 +182,15 @@ guint32           embers_layout_get_focus       (EmbersLayout         *self);
 const EmbersViewport *embers_layout_get_viewport (EmbersLayout        *self);
 /* Total of the focused node: the value of the full viewport width */
 gint64            embers_layout_get_focus_total (EmbersLayout         *self);
+/* TRUE when the profile is a diff profile (two columns drawn as one) */
+gboolean          embers_layout_is_diff         (EmbersLayout         *self);
+/* The width mode in effect (the viewport's, %EMBERS_DIFF_WIDTH_SUM for
+ * profiles that are not diffs) */
+EmbersDiffWidth   embers_layout_get_diff_width  (EmbersLayout         *self);
+/* The value a node's bar width stands for: its total in the sample type,
+ * or for a diff the total(s) the width mode picks (saturating sum) */
+gint64            embers_layout_node_value      (EmbersLayout         *self,
+                                                 guint32               node);
 
 const EmbersRect *embers_layout_get_rects       (EmbersLayout         *self,
                                                  guint                *n_rects);
@@ -193,7 +234,9 @@ int               embers_layout_get_neighbor    (EmbersLayout         *self,
  * merged block), in order; free with g_array_unref */
 GArray           *embers_layout_rect_get_nodes  (EmbersLayout         *self,
                                                  const EmbersRect     *rect);
-/* Sum of the totals covered by the rect, in the layout's sample type */
+/* Sum of the width values (embers_layout_node_value()) covered by the
+ * rect: totals in the layout's sample type, or for a diff the columns of
+ * the width mode */
 gint64            embers_layout_rect_get_total  (EmbersLayout         *self,
                                                  const EmbersRect     *rect);
 
