@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "embers-profile-builder.h"
+#include "embers-diff.h"
 #include "embers-search.h"
 
 static EmbersProfile *
@@ -303,6 +304,59 @@ test_unicode_caseless (void)
   g_assert_cmpuint (embers_search_get_n_matches (cs), ==, 1);
 }
 
+static void
+test_diff (void)
+{
+  /* Baseline 100: main;foo 40 (of which main;foo;bar 10), main;old;foo 20,
+   * main 40. Comparison 200: main;foo 120, main;new;foo 30, main 50 */
+  g_autoptr(EmbersProfile) base = profile_from_lines ("main;foo;bar 10\nmain;foo 30\nmain;old;foo 20\nmain 40\n");
+  g_autoptr(EmbersProfile) comp = profile_from_lines ("main;foo 120\nmain;new;foo 30\nmain 50\n");
+  g_autoptr(EmbersProfile) d = NULL;
+  g_autoptr(EmbersSearch) s = NULL;
+  g_autofree char *summary = NULL;
+  GError *error = NULL;
+  guint32 f1, f_new, f_old, bar;
+
+  d = embers_diff_profiles (base, 0, comp, 0, &error);
+  g_assert_no_error (error);
+  s = search (d, "foo", EMBERS_SEARCH_DEFAULT);
+  f1 = find_path (d, "main;foo");
+  f_new = find_path (d, "main;new;foo");
+  f_old = find_path (d, "main;old;foo");
+  bar = find_path (d, "main;foo;bar");
+  g_assert_cmpuint (f1, <, f_new);
+  g_assert_cmpuint (f_new, <, f_old);
+
+  g_assert_cmpuint (embers_search_get_n_matches (s), ==, 3);
+  g_assert_true (embers_search_node_matches (s, f_new));
+  g_assert_false (embers_search_node_matches (s, bar));
+
+  /* Matched totals per side */
+  g_assert_cmpint (embers_search_get_matched_total (s, EMBERS_DIFF_BASELINE), ==, 60);
+  g_assert_cmpint (embers_search_get_matched_total (s, EMBERS_DIFF_COMPARISON), ==, 150);
+  g_assert_cmpfloat_with_epsilon (embers_search_get_matched_fraction (s, EMBERS_DIFF_BASELINE), 0.6, 1e-12);
+  g_assert_cmpfloat_with_epsilon (embers_search_get_matched_fraction (s, EMBERS_DIFF_COMPARISON), 0.75, 1e-12);
+  summary = embers_search_summary (s, EMBERS_DIFF_COMPARISON);
+  g_assert_cmpstr (summary, ==, "3 matching frames, 60.00% of baseline, 75.00% of comparison");
+
+  /* Next / previous visit the frames of both sides: the new one (zero in
+   * the baseline) and the removed one (zero in the comparison), whichever
+   * column is passed */
+  for (guint type = 0; type < 2; type++)
+    {
+      g_assert_cmpuint (embers_search_next (s, type, EMBERS_NODE_NONE), ==, f1);
+      g_assert_cmpuint (embers_search_next (s, type, f1), ==, f_new);
+      g_assert_cmpuint (embers_search_next (s, type, f_new), ==, f_old);
+      g_assert_cmpuint (embers_search_next (s, type, f_old), ==, f1);
+      g_assert_cmpuint (embers_search_previous (s, type, f1), ==, f_old);
+      g_assert_cmpuint (embers_search_previous (s, type, f_old), ==, f_new);
+    }
+
+  /* Match ranges for merged blocks */
+  g_assert_true (embers_search_range_has_match (s, f_new, embers_profile_node_end (d, f_new)));
+  g_assert_false (embers_search_range_has_match (s, bar, bar + 1));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -319,6 +373,7 @@ main (int   argc,
   g_test_add_func ("/embers/search/next-skips-zero", test_next_skips_zero);
   g_test_add_func ("/embers/search/empty-pattern", test_empty_pattern);
   g_test_add_func ("/embers/search/unicode-caseless", test_unicode_caseless);
+  g_test_add_func ("/embers/search/diff", test_diff);
 
   return g_test_run ();
 }

@@ -29,6 +29,12 @@ G_DEFINE_BOXED_TYPE (EmbersSearch, embers_search, embers_search_ref, embers_sear
 
 /* ASCII case-insensitive substring search; needle is already lowercase */
 static gboolean
+is_diff (EmbersProfile *profile)
+{
+  return embers_profile_is_diff (profile) && embers_profile_get_n_sample_types (profile) >= 2;
+}
+
+static gboolean
 ascii_contains_caseless (const char *haystack,
                          const char *needle,
                          gsize       needle_len)
@@ -376,6 +382,17 @@ embers_search_summary (EmbersSearch *self,
   if (n == 0)
     return g_strdup (_("No matches"));
 
+  if (is_diff (self->profile))
+    {
+      g_autofree char *baseline = g_strdup_printf ("%.2f%%", 100.0 * embers_search_get_matched_fraction (self, 0));
+      g_autofree char *comparison = g_strdup_printf ("%.2f%%", 100.0 * embers_search_get_matched_fraction (self, 1));
+
+      /* Translators: "12 matching frames, 30.00% of baseline, 34.50% of comparison" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u matching frame, %s of baseline, %s of comparison",
+                                           "%u matching frames, %s of baseline, %s of comparison", n),
+                              n, baseline, comparison);
+    }
+
   percent = g_strdup_printf ("%.2f%%", 100.0 * embers_search_get_matched_fraction (self, sample_type));
   /* Translators: "12 matching frames, 34.50% of total" */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u matching frame, %s of total",
@@ -386,9 +403,27 @@ embers_search_summary (EmbersSearch *self,
 static gboolean
 visible_match (EmbersSearch  *self,
                const gint64  *total,
+               const gint64  *other,
                guint32        i)
 {
-  return self->prefix[i + 1] != self->prefix[i] && total[i] > 0;
+  return self->prefix[i + 1] != self->prefix[i] &&
+         (total[i] > 0 || (other != NULL && other[i] > 0));
+}
+
+/* The columns that make a node visible: the sample type's; for a diff
+ * (drawn on baseline + comparison by default) either side */
+static const gint64 *
+visible_columns (EmbersSearch  *self,
+                 guint          sample_type,
+                 const gint64 **other)
+{
+  if (is_diff (self->profile))
+    {
+      *other = embers_profile_get_total_column (self->profile, 1);
+      return embers_profile_get_total_column (self->profile, 0);
+    }
+  *other = NULL;
+  return embers_profile_get_total_column (self->profile, sample_type);
 }
 
 guint32
@@ -396,7 +431,7 @@ embers_search_next (EmbersSearch *self,
                     guint         sample_type,
                     guint32       node)
 {
-  const gint64 *total;
+  const gint64 *total, *other;
   guint32 start;
 
   g_return_val_if_fail (self != NULL, EMBERS_NODE_NONE);
@@ -405,14 +440,14 @@ embers_search_next (EmbersSearch *self,
   if (self->n_nodes == 0 || self->prefix[self->n_nodes] == 0)
     return EMBERS_NODE_NONE;
 
-  total = embers_profile_get_total_column (self->profile, sample_type);
+  total = visible_columns (self, sample_type, &other);
   start = (node == EMBERS_NODE_NONE || node >= self->n_nodes) ? 0 : node + 1;
 
   for (guint32 i = start; i < self->n_nodes; i++)
-    if (visible_match (self, total, i))
+    if (visible_match (self, total, other, i))
       return i;
   for (guint32 i = 0; i < start && i < self->n_nodes; i++)
-    if (visible_match (self, total, i))
+    if (visible_match (self, total, other, i))
       return i;
 
   return EMBERS_NODE_NONE;
@@ -423,7 +458,7 @@ embers_search_previous (EmbersSearch *self,
                         guint         sample_type,
                         guint32       node)
 {
-  const gint64 *total;
+  const gint64 *total, *other;
   guint32 start;
 
   g_return_val_if_fail (self != NULL, EMBERS_NODE_NONE);
@@ -432,14 +467,14 @@ embers_search_previous (EmbersSearch *self,
   if (self->n_nodes == 0 || self->prefix[self->n_nodes] == 0)
     return EMBERS_NODE_NONE;
 
-  total = embers_profile_get_total_column (self->profile, sample_type);
+  total = visible_columns (self, sample_type, &other);
   start = (node == EMBERS_NODE_NONE || node >= self->n_nodes) ? self->n_nodes : node;
 
   for (guint32 i = start; i-- > 0; )
-    if (visible_match (self, total, i))
+    if (visible_match (self, total, other, i))
       return i;
   for (guint32 i = self->n_nodes; i-- > start; )
-    if (visible_match (self, total, i))
+    if (visible_match (self, total, other, i))
       return i;
 
   return EMBERS_NODE_NONE;

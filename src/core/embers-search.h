@@ -69,13 +69,17 @@ double        embers_search_get_matched_fraction (EmbersSearch   *self,
 double        embers_search_get_focus_fraction (EmbersSearch     *self,
                                                guint              sample_type,
                                                guint32            focus);
-/* "12 matching frames, 34.5% of total" (translatable); "No matches" */
+/* "12 matching frames, 34.5% of total" (translatable); "No matches".
+ * For a diff profile (sample_type ignored): "12 matching frames, 30.00% of
+ * baseline, 34.50% of comparison" */
 char         *embers_search_summary           (EmbersSearch      *self,
                                                guint              sample_type);
 
 /* Next / previous matching node in DFS pre-order after / before @node,
  * wrapping around; pass EMBERS_NODE_NONE to get the first / last. Nodes
- * with a zero total in @sample_type (invisible) are skipped.
+ * with a zero total in @sample_type (invisible) are skipped; for a diff
+ * profile @sample_type is ignored and a node is skipped when it is zero on
+ * both sides (it is drawn with the default baseline + comparison widths).
  * Returns EMBERS_NODE_NONE when nothing matches. */
 guint32       embers_search_next              (EmbersSearch      *self,
                                                guint              sample_type,
