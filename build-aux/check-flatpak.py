@@ -60,8 +60,8 @@ def main():
         "io.github.emberslab.Embers": root / "flatpak/io.github.emberslab.Embers.json",
         "io.github.emberslab.Embers.Devel": root / "flatpak/io.github.emberslab.Embers.Devel.json",
     }
-    desktop = (root / "data/io.github.emberslab.Embers.desktop.in.in")
-    metainfo = (root / "data/io.github.emberslab.Embers.metainfo.xml.in.in")
+    desktop = (root / "data/io.github.emberslab.Embers.desktop.in")
+    metainfo = (root / "data/io.github.emberslab.Embers.metainfo.xml.in")
     schema = (root / "data/io.github.emberslab.Embers.gschema.xml.in")
     for app_id, path in manifests.items():
         try:

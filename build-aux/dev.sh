@@ -105,8 +105,13 @@ run_tests() {
   extra_fail=$((extra_fail + $(grep -c '^not ok ' "$flatpak_out" || true)))
   rm -f "$flatpak_out"
 
-  local counts passed failed
-  counts=$(python3 build-aux/count-results.py "${logs[@]}" | tee /dev/stderr | awk '/^TOTALS/ { print $2, $3 }')
+  local counts passed failed summary
+  summary=$(mktemp)
+  python3 build-aux/count-results.py "${logs[@]}" > "$summary"
+  cat "$summary"
+  counts=$(awk '/^TOTALS/ { print $2, $3 }' "$summary")
+  rm -f "$summary"
+  trap - ERR
   passed=$(( ${counts% *} + extra_pass ))
   failed=$(( ${counts#* } + extra_fail ))
   if [[ $failed_steps -gt 0 && $failed -eq 0 ]]; then
