@@ -104,11 +104,11 @@ def main():
         check(path.exists(), f"{path.relative_to(root)} exists")
     if metainfo.exists():
         text = metainfo.read_text(encoding="utf-8")
-        check("@app_id@" in text or "io.github.emberslab.Embers" in text,
+        check("@app_id@" in text or "@APP_ID@" in text or "io.github.emberslab.Embers" in text,
               "the metainfo id follows the app id")
     if schema.exists():
         text = schema.read_text(encoding="utf-8")
-        check("@app_id@" in text or "io.github.emberslab.Embers" in text,
+        check("@app_id@" in text or "@APP_ID@" in text or "io.github.emberslab.Embers" in text,
               "the schema id follows the app id")
     print(f"1..{n}")
     return 1 if failed else 0

@@ -255,7 +255,6 @@ main (int   argc,
 
   ret = g_test_run ();
   pango_cairo_font_map_set_default (NULL);
-  cairo_debug_reset_static_data ();
 
   return ret;
 }
