@@ -14,6 +14,7 @@
 #include "embers-diff.h"
 #include "embers-format.h"
 #include "embers-profile.h"
+#include "embers-query-url.h"
 #include "embers-render.h"
 #include "embers-top.h"
 
@@ -143,17 +144,27 @@ export_profile (EmbersProfile *profile,
     }
 }
 
-/* Loads a file (later: or a Pyroscope query URL) and picks the sample type */
+/* Loads a file or a Pyroscope query URL, and picks the sample type. A URL
+ * gives the server's merged flame graph, or with full_pprof the whole merged
+ * profile (SelectMergeProfile), for exports to pprof. */
 static EmbersProfile *
 load_argument (const char  *argument,
                const char  *wanted_type,
+               gboolean     full_pprof,
                guint       *sample_type,
                GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (argument);
   g_autoptr(EmbersProfile) profile = NULL;
 
-  profile = embers_profile_load_file (file, NULL, error);
+  if (embers_query_url_is_url (argument))
+    profile = full_pprof ? embers_pyroscope_load_query_url_pprof (argument, NULL, error)
+                         : embers_pyroscope_load_query_url (argument, NULL, error);
+  else
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (argument);
+
+      profile = embers_profile_load_file (file, NULL, error);
+    }
   if (profile == NULL)
     return NULL;
 
@@ -172,6 +183,8 @@ embers_cli_run (int    argc,
   g_auto(GStrv) files = NULL;
   g_autoptr(EmbersProfile) profile = NULL;
   CliOptions opts = { 0, };
+  gboolean full_pprof;
+  g_auto(GStrv) owned_argv = NULL;
   guint sample_type = 0;
   int status = 1;
   GOptionEntry entries[] = {
@@ -183,15 +196,32 @@ embers_cli_run (int    argc,
       N_("Compare two profiles, BASE and COMP: --top prints baseline, comparison, baseline %, comparison %, diff %, name"), NULL },
     { "sample-type", 0, 0, G_OPTION_ARG_STRING, &opts.sample_type,
       N_("Sample type by name or index (default: the profile’s default)"), N_("TYPE") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE|URL") },
     { NULL }
   };
 
+  /* GOption gives an optional argument the next word when it has no "=";
+   * a bare --top must not swallow the file name. */
+  argv = g_strdupv (argv);
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--top"))
+      {
+        g_free (argv[i]);
+        argv[i] = g_strdup ("--top=0");
+      }
+  owned_argv = argv;
+
   cli_options_current = &opts;
-  context = g_option_context_new (_("FILE — headless profile tools"));
+  context = g_option_context_new (_("FILE|URL — headless profile tools"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context, _("Print or convert a profile without opening a window."));
+  g_option_context_set_summary (context, _("Print or convert a profile without opening a window.\n\n"
+                                           "A profile is a file (pprof, folded stacks, Pyroscope JSON) or a\n"
+                                           "Pyroscope query URL such as\n"
+                                           "  'http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+                                           "{service_name=\"api\"}&from=now-1h&until=now'\n"
+                                           "Credentials come from the keyring entry for the server, or from\n"
+                                           "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -222,7 +252,9 @@ embers_cli_run (int    argc,
       goto out;
     }
 
-  profile = load_argument (files[0], opts.sample_type, &sample_type, &error);
+  full_pprof = !opts.diff && opts.export_path != NULL &&
+               embers_format_for_filename (opts.export_path) == EMBERS_FORMAT_PPROF;
+  profile = load_argument (files[0], opts.sample_type, full_pprof, &sample_type, &error);
   if (profile == NULL)
     {
       g_printerr ("embers: %s\n", error->message);
@@ -235,7 +267,7 @@ embers_cli_run (int    argc,
       g_autoptr(EmbersProfile) diff = NULL;
       guint comparison_type = 0;
 
-      comparison = load_argument (files[1], opts.sample_type, &comparison_type, &error);
+      comparison = load_argument (files[1], opts.sample_type, FALSE, &comparison_type, &error);
       if (comparison == NULL ||
           !(diff = embers_diff_profiles (profile, sample_type, comparison, comparison_type, &error)))
         {
