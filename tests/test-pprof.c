@@ -574,7 +574,9 @@ test_pprof_non_utf8 (void)
   g_assert_no_error (error);
   for (guint i = 0; i < embers_profile_get_n_strings (p); i++)
     g_assert_true (g_utf8_validate (embers_profile_get_string (p, i), -1, NULL));
-  g_assert_cmpuint (find (p, "main.main;main.work;main.parse;bad??name"), !=, G_MAXUINT32);
+  /* Each invalid byte becomes U+FFFD; the rest of the profile is kept */
+  g_assert_cmpuint (find (p, "main.main;main.work;main.parse;bad\xef\xbf\xbd\xef\xbf\xbdname"), !=, G_MAXUINT32);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 11);
   pb_free (pb);
 }
 

@@ -651,17 +651,20 @@ embers_pprof_parse (const guint8  *data,
       goto out;
     }
 
-  /* Strings must be UTF-8 for everything downstream (JSON, GTK, Pango):
-   * invalid bytes become "?" in place. */
+  /* Strings must be UTF-8 for everything downstream (JSON, GTK, Pango).
+   * Invalid bytes are not an error: pprof files from native profilers can
+   * carry raw symbol bytes, and the rest of the profile is still good. Each
+   * invalid byte becomes U+FFFD, as g_utf8_make_valid() does elsewhere (search,
+   * rendering), so a name reads the same everywhere. Rare: valid strings are
+   * only checked, not copied. */
   for (gsize i = 0; i < r.msg->n_string_table; i++)
     {
-      char *str = r.msg->string_table[i];
-      const char *bad;
-
-      while (!g_utf8_validate (str, -1, &bad))
+      if G_UNLIKELY (!g_utf8_validate (r.msg->string_table[i], -1, NULL))
         {
-          *(char *)bad = '?';
-          str = (char *)bad + 1;
+          g_autofree char *valid = g_utf8_make_valid (r.msg->string_table[i], -1);
+          gsize size = strlen (valid) + 1;
+
+          r.msg->string_table[i] = memcpy (arena_alloc (&arena, size), valid, size);
         }
     }
 
