@@ -1,0 +1,236 @@
+/* test-cli.c: the headless command line, run as a user would
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "embers-format.h"
+
+static char *tmpdir;
+
+static int
+run (const char * const  *args,
+     char               **out,
+     char               **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (gpointer)EMBERS_BINARY);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer)args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  /* No display: headless work must not need one. Sanitizer settings pass. */
+  envp = g_strdupv ((char *[]) { (char *)"LC_ALL=C.UTF-8", (char *)"PATH=/usr/bin:/bin", NULL });
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *names[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS" };
+      const char *value = g_getenv (names[i]);
+
+      if (value != NULL)
+        envp = g_environ_setenv (envp, names[i], value, TRUE);
+    }
+  g_spawn_sync (NULL, (char **)argv->pdata, envp,
+                G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &error);
+  g_assert_no_error (error);
+
+  return g_spawn_check_wait_status (status, NULL) ? 0 : 1;
+}
+
+static char *
+fixture (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "fixtures", "go", name, NULL);
+}
+
+static void
+test_cli_top (void)
+{
+  g_autofree char *path = fixture ("cpu-labels.pb.gz");
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  gint64 prev_self = G_MAXINT64;
+
+  g_assert_cmpint (run ((const char *[]) { "--top", path, NULL }, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >, 10);
+  for (guint i = 0; lines[i] && lines[i][0]; i++)
+    {
+      g_auto(GStrv) cols = g_strsplit (lines[i], "\t", 3);
+      gint64 self = g_ascii_strtoll (cols[0], NULL, 10);
+      gint64 total = g_ascii_strtoll (cols[1], NULL, 10);
+
+      g_assert_cmpuint (g_strv_length (cols), ==, 3);
+      g_assert_cmpint (self, <=, total);
+      g_assert_cmpint (self, <=, prev_self);   /* sorted by self */
+      prev_self = self;
+    }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* A limit, and the sample type by name and by index agree */
+  {
+    g_autofree char *by_name = NULL, *by_index = NULL;
+    g_autofree char *heap = fixture ("heap.pb.gz");
+
+    g_assert_cmpint (run ((const char *[]) { "--top=3", "--sample-type=alloc_space", heap, NULL }, &by_name, &err), ==, 0);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (run ((const char *[]) { "--top=3", "--sample-type", "1", heap, NULL }, &by_index, &err), ==, 0);
+    g_assert_cmpstr (by_name, ==, by_index);
+    g_assert_cmpuint (g_strv_length (g_strsplit (by_name, "\n", -1)), ==, 4);
+  }
+}
+
+static void
+test_cli_errors (void)
+{
+  g_autofree char *path = fixture ("heap.pb.gz");
+  static const struct {
+    const char *args[5];
+    const char *fragment;
+  } cases[] = {
+    { { "--top", "/nonexistent/profile.pb.gz", NULL }, "profile.pb.gz" },
+    { { "--top", "--sample-type=nope", "@FIXTURE@", NULL }, "alloc_objects, alloc_space" },
+    { { "--top=x", "@FIXTURE@", NULL }, "number of rows" },
+    { { "--export", "/tmp/out.doc", "@FIXTURE@", NULL }, ".png" },
+    { { "--top", NULL }, "No profile" },
+    { { "--diff", "--top", "@FIXTURE@", NULL }, "exactly two" },
+    { { "--top", "@FIXTURE@", "@FIXTURE@", NULL }, "exactly one" },
+    { { "--sample-type=1", "@FIXTURE@", NULL }, "Nothing to do" },
+    { { "--top", "http://127.0.0.1:9/?query=bad", NULL }, "profile type" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[5] = { NULL, };
+      g_autofree char *out = NULL, *err = NULL;
+
+      for (guint k = 0; cases[i].args[k]; k++)
+        args[k] = g_str_equal (cases[i].args[k], "@FIXTURE@") ? path : cases[i].args[k];
+      g_assert_cmpint (run (args, &out, &err), !=, 0);
+      g_assert_cmpstr (out, ==, "");
+      if (strstr (err, cases[i].fragment) == NULL)
+        g_error ("case %u: stderr “%s” lacks “%s”", i, err, cases[i].fragment);
+    }
+}
+
+static void
+test_cli_export (void)
+{
+  g_autofree char *path = fixture ("cpu-recursion.pb.gz");
+  const char *exts[] = { "folded", "pb.gz", "pb", "json", "png", "svg", "pdf" };
+  g_autofree char *top_before = NULL, *err = NULL;
+
+  g_assert_cmpint (run ((const char *[]) { "--top", "--sample-type=cpu", path, NULL }, &top_before, &err), ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("out.%s", exts[i]);
+      g_autofree char *out_path = g_build_filename (tmpdir, name, NULL);
+      g_autofree char *out = NULL;
+      g_autofree char *err2 = NULL;
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      g_assert_cmpint (run ((const char *[]) { "--sample-type=cpu", "--export", out_path, path, NULL }, &out, &err2), ==, 0);
+      g_assert_true (g_file_get_contents (out_path, &contents, &len, NULL));
+      g_assert_cmpuint (len, >, 50);
+
+      if (g_str_equal (exts[i], "png"))
+        g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
+      else if (g_str_equal (exts[i], "svg"))
+        g_assert_nonnull (strstr (contents, "<svg"));
+      else if (g_str_equal (exts[i], "pdf"))
+        g_assert_true (g_str_has_prefix (contents, "%PDF"));
+      else if (g_str_equal (exts[i], "pb.gz"))
+        g_assert_true (embers_is_gzip ((const guint8 *)contents, len));
+      else
+        {
+          /* Data formats read back to the same top table */
+          g_autofree char *top_after = NULL;
+
+          g_clear_pointer (&err2, g_free);
+          g_assert_cmpint (run ((const char *[]) { "--top", out_path, NULL }, &top_after, &err2), ==, 0);
+          if (g_str_equal (exts[i], "pb"))
+            {
+              g_autofree char *again = NULL;
+
+              g_clear_pointer (&err2, g_free);
+              g_assert_cmpint (run ((const char *[]) { "--top", "--sample-type=cpu", out_path, NULL }, &again, &err2), ==, 0);
+              g_assert_cmpstr (again, ==, top_before);
+            }
+          else
+            g_assert_cmpstr (top_after, ==, top_before);
+        }
+      g_unlink (out_path);
+    }
+}
+
+static void
+test_cli_diff (void)
+{
+  g_autofree char *base = g_build_filename (tmpdir, "base.folded", NULL);
+  g_autofree char *comp = g_build_filename (tmpdir, "comp.folded", NULL);
+  g_autofree char *svg = g_build_filename (tmpdir, "diff.svg", NULL);
+  g_autofree char *json = g_build_filename (tmpdir, "diff.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_file_set_contents (base, "main;slow 10\nmain;fast 90\nmain;gone 5\n", -1, NULL);
+  g_file_set_contents (comp, "main;slow 40\nmain;fast 90\nmain;new 10\n", -1, NULL);
+
+  g_assert_cmpint (run ((const char *[]) { "--diff", "--top", base, comp, NULL }, &out, &err), ==, 0);
+  /* baseline, comparison, baseline %, comparison %, diff %, name; by diff */
+  g_assert_cmpstr (out, ==,
+                   "0\t10\t0.00\t7.14\tnew\tnew\n"
+                   "10\t40\t9.52\t28.57\t+200.00\tslow\n"
+                   "105\t140\t100.00\t100.00\t+0.00\tmain\n"
+                   "90\t90\t85.71\t64.29\t-25.00\tfast\n"
+                   "5\t0\t4.76\t0.00\tremoved\tgone\n");
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--diff", "--export", svg, base, comp, NULL }, &out, &err), ==, 0);
+  g_assert_true (g_file_test (svg, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--diff", "--export", json, base, comp, NULL }, &out, &err), ==, 0);
+  {
+    g_autofree char *contents = NULL;
+
+    g_assert_true (g_file_get_contents (json, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "\"format\":\"double\""));
+  }
+
+  g_unlink (base);
+  g_unlink (comp);
+  g_unlink (svg);
+  g_unlink (json);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("embers-cli-XXXXXX", NULL);
+
+  g_test_add_func ("/embers/cli/top", test_cli_top);
+  g_test_add_func ("/embers/cli/errors", test_cli_errors);
+  g_test_add_func ("/embers/cli/export", test_cli_export);
+  g_test_add_func ("/embers/cli/diff", test_cli_diff);
+
+  ret = g_test_run ();
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  return ret;
+}
