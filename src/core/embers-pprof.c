@@ -517,7 +517,9 @@ read_samples (Reader        *r,
       if (s->n_value != msg->n_sample_type)
         {
           g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: sample %zu has %zu values, but the profile declares %zu sample types"),
+                       ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
+                                 "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
+                                 msg->n_sample_type),
                        i, s->n_value, msg->n_sample_type);
           goto out;
         }
