@@ -270,8 +270,7 @@ find (EmbersProfile *p,
 }
 
 static void
-check_example (EmbersProfile *p,
-               gboolean       from_writer)
+check_example (EmbersProfile *p)
 {
   guint32 n;
 
@@ -298,9 +297,8 @@ check_example (EmbersProfile *p,
 
   /* No lines: the mapping's file name and offset */
   g_assert_cmpuint (find (p, "main.main;libfoo.so+0x1234"), !=, G_MAXUINT32);
-  /* No function name: a readable fallback */
-  if (!from_writer)
-    g_assert_cmpuint (find (p, "function 5"), !=, G_MAXUINT32);
+  /* No function name: the location's address */
+  g_assert_cmpuint (find (p, "0x405000"), !=, G_MAXUINT32);
 
   /* File and line of a function */
   {
@@ -353,7 +351,7 @@ test_pprof_read (void)
 
   p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
   g_assert_no_error (error);
-  check_example (p, FALSE);
+  check_example (p);
 
   /* Through the sniffing loader, gzipped */
   {
@@ -361,7 +359,7 @@ test_pprof_read (void)
     g_autoptr(EmbersProfile) p2 = embers_profile_load_bytes (gz, NULL, &error);
 
     g_assert_no_error (error);
-    check_example (p2, FALSE);
+    check_example (p2);
   }
 
   pb_free (pb);
@@ -381,6 +379,46 @@ test_pprof_default_type (void)
   p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (embers_profile_get_default_sample_type (p), ==, 1);
+  pb_free (pb);
+}
+
+/* Names for frames without a function name, most useful first */
+static void
+test_pprof_fallback_names (void)
+{
+  PB *pb = pb_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+  Google__V1__Function *f;
+
+  pb_type (pb, "samples", "count");
+  pb_function (pb, 1, "main", NULL);
+  pb_function (pb, 2, NULL, NULL);
+  pb_function (pb, 3, NULL, NULL);
+  f = pb->functions->pdata[2];
+  f->system_name = str (pb, "_ZN3foo3barEv");   /* the system name is next best */
+  pb_mapping (pb, 1, "/opt/app/libfoo.so");
+
+  pb_location (pb, 1, 0, 0, (guint64[]) { 1 }, 1);
+  pb_location (pb, 2, 0x401a2b, 1, (guint64[]) { 2 }, 1);   /* mapping + offset */
+  pb_location (pb, 3, 0x7000, 0, (guint64[]) { 2 }, 1);     /* address */
+  pb_location (pb, 4, 0, 0, (guint64[]) { 2 }, 1);          /* nothing but the function id */
+  pb_location (pb, 5, 0, 0, NULL, 0);                       /* nothing but the location id */
+  pb_location (pb, 6, 0x8000, 0, (guint64[]) { 3 }, 1);
+
+  for (guint64 leaf = 2; leaf <= 6; leaf++)
+    pb_sample (pb, (guint64[]) { leaf, 1 }, 2, (gint64[]) { leaf }, 1, NULL);
+
+  bytes = pb_pack (pb);
+  p = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_node_self (p, 0, find (p, "main;libfoo.so+0x1a2b")), ==, 2);
+  g_assert_cmpint (embers_profile_node_self (p, 0, find (p, "main;0x7000")), ==, 3);
+  g_assert_cmpint (embers_profile_node_self (p, 0, find (p, "main;function 2")), ==, 4);
+  g_assert_cmpint (embers_profile_node_self (p, 0, find (p, "main;location 5")), ==, 5);
+  g_assert_cmpint (embers_profile_node_self (p, 0, find (p, "main;_ZN3foo3barEv")), ==, 6);
+  g_assert_cmpuint (embers_profile_get_n_nodes (p), ==, 7);
   pb_free (pb);
 }
 
@@ -416,7 +454,7 @@ test_pprof_round_trip (void)
   g_assert_no_error (error);
   again = embers_pprof_parse (g_bytes_get_data (written, NULL), g_bytes_get_size (written), &error);
   g_assert_no_error (error);
-  check_example (again, TRUE);
+  check_example (again);
   same_tree (p, again);
 
   /* pprof -> folded -> profile: same tree and totals for one sample type */
@@ -588,6 +626,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/pprof/read", test_pprof_read);
   g_test_add_func ("/embers/pprof/default-type", test_pprof_default_type);
+  g_test_add_func ("/embers/pprof/fallback-names", test_pprof_fallback_names);
   g_test_add_func ("/embers/pprof/round-trip", test_pprof_round_trip);
   g_test_add_func ("/embers/pprof/go-fixtures-round-trip", test_pprof_go_fixtures_round_trip);
   g_test_add_func ("/embers/pprof/invalid", test_pprof_invalid);

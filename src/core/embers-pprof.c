@@ -167,9 +167,10 @@ corrupt:
 
 typedef struct
 {
-  guint32 name;     /* interned */
+  guint32 name;     /* interned; 0 when the function has no name */
   guint32 file;     /* interned */
   gint64  start_line;
+  guint64 id;
 } FunctionInfo;
 
 typedef struct
@@ -274,18 +275,15 @@ read_functions (Reader  *r,
           !string_index_ok (r, f->filename, what, error))
         return FALSE;
 
-      /* A function without a name falls back to its system name */
+      /* A function without a name falls back to its system name, then to
+       * the address of each location that uses it (see address_frame) */
       if (raw_string (r, f->name)[0] != '\0')
         info.name = intern_string (r, f->name);
       else if (raw_string (r, f->system_name)[0] != '\0')
         info.name = intern_string (r, f->system_name);
       else
-        {
-          char fallback[64];
-
-          g_snprintf (fallback, sizeof fallback, "function %" G_GUINT64_FORMAT, f->id);
-          info.name = embers_profile_builder_intern (r->b, fallback, -1);
-        }
+        info.name = 0;
+      info.id = f->id;
       info.file = intern_string (r, f->filename);
       info.start_line = f->start_line;
       g_array_append_val (r->function_info, info);
@@ -295,9 +293,13 @@ read_functions (Reader  *r,
   return TRUE;
 }
 
+/* A name for a frame without a function name: the mapping's file and the
+ * offset in it ("libfoo.so+0x1a2b"), else the address ("0x401000"), else
+ * what ids there are. */
 static guint32
 address_frame (Reader                     *r,
-               const Google__V1__Location *loc)
+               const Google__V1__Location *loc,
+               guint64                     function_id)
 {
   const Google__V1__Mapping *m = NULL;
   char name[512];
@@ -313,8 +315,12 @@ address_frame (Reader                     *r,
 
       g_snprintf (name, sizeof name, "%s+0x%" G_GINT64_MODIFIER "x", base, offset);
     }
-  else
+  else if (loc->address != 0)
     g_snprintf (name, sizeof name, "0x%" G_GINT64_MODIFIER "x", loc->address);
+  else if (function_id != 0)
+    g_snprintf (name, sizeof name, "function %" G_GUINT64_FORMAT, function_id);
+  else
+    g_snprintf (name, sizeof name, "location %" G_GUINT64_FORMAT, loc->id);
 
   return embers_profile_builder_intern (r->b, name, -1);
 }
@@ -363,7 +369,7 @@ read_locations (Reader  *r,
 
       if (loc->n_line == 0)
         {
-          guint32 frame = address_frame (r, loc);
+          guint32 frame = address_frame (r, loc, 0);
 
           g_array_append_val (r->frames, frame);
           info.n = 1;
@@ -376,12 +382,13 @@ read_locations (Reader  *r,
           const Google__V1__Line *line = loc->line[k - 1];
           gpointer fvalue = g_hash_table_lookup (r->functions, &line->function_id);
           const FunctionInfo *f;
+          guint32 frame;
 
           if (fvalue == NULL)
             {
               if (line->function_id == 0)
                 {
-                  guint32 frame = address_frame (r, loc);
+                  frame = address_frame (r, loc, 0);
                   g_array_append_val (r->frames, frame);
                   info.n++;
                   continue;
@@ -393,10 +400,11 @@ read_locations (Reader  *r,
             }
 
           f = &g_array_index (r->function_info, FunctionInfo, GPOINTER_TO_UINT (fvalue) - 1);
-          g_array_append_val (r->frames, f->name);
+          frame = f->name != 0 ? f->name : address_frame (r, loc, f->id);
+          g_array_append_val (r->frames, frame);
           info.n++;
           if (f->file != 0)
-            embers_profile_builder_set_name_location (r->b, f->name, f->file,
+            embers_profile_builder_set_name_location (r->b, frame, f->file,
                                                       line->line > 0 ? line->line : f->start_line);
         }
 
