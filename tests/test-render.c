@@ -519,7 +519,161 @@ test_paint_diff (void)
   assert_rgb (&item_of (render, layout, 0)->fill, 148, 142, 142);
 
   tip = embers_render_tooltip_text (diff, 0, find_path (diff, "a"), 0);
-  g_assert_cmpstr (tip, ==, "a\nBaseline: 50 ns (50.0%)\nComparison: 75 ns (75.0%)\nChange: +50.0%");
+  g_assert_cmpstr (tip, ==,
+                   "a\n"
+                   "            Baseline  Comparison  Diff\n"
+                   "% of total  50.0%     75.0%       +50.0%\n"
+                   "Value       50 ns     75 ns       +25 ns (+50.0%)");
+}
+
+/* Diff flame graphs */
+
+static EmbersProfile *
+diff_from_lines (const char *baseline,
+                 const char *comparison,
+                 const char *unit)
+{
+  g_autoptr(EmbersProfile) base = profile_from_lines (baseline, unit);
+  g_autoptr(EmbersProfile) comp = profile_from_lines (comparison, unit);
+  GError *error = NULL;
+  EmbersProfile *diff;
+
+  diff = embers_diff_profiles (base, 0, comp, 0, &error);
+  g_assert_no_error (error);
+  return diff;
+}
+
+static void
+assert_fill (EmbersRender *render,
+             EmbersLayout *layout,
+             EmbersProfile *profile,
+             const char   *path,
+             guint8        r,
+             guint8        g,
+             guint8        b)
+{
+  assert_rgb (&item_of (render, layout, path ? find_path (profile, path) : 0)->fill, r, g, b);
+}
+
+/* One function got slower: "slow" 20 -> 40 ns, the rest the same */
+static const char *slower_base = "main;a 60\nmain;slow 20\nmain 20\n";
+static const char *slower_comp = "main;a 60\nmain;slow 40\nmain 20\n";
+
+static void
+test_diff_colors (void)
+{
+  g_autoptr(EmbersProfile) d = diff_from_lines (slower_base, slower_comp, "nanoseconds");
+  g_autoptr(EmbersLayout) layout = embers_layout_new (d, EMBERS_DIFF_COMPARISON, 0, NULL);
+  g_autoptr(EmbersRender) render = NULL;
+  EmbersRenderStyle style;
+
+  embers_render_style_init (&style, FALSE);
+  g_assert_cmpint (style.diff_palette, ==, EMBERS_DIFF_PALETTE_RED_BLUE);
+  g_assert_cmpint (style.diff_mode, ==, EMBERS_DIFF_MODE_SHARE);
+
+  /* Absolute change (equal load): slow +100% is the red end exactly, the
+   * unchanged a neutral exactly; main grew 100 -> 120 (+20%) */
+  style.diff_mode = EMBERS_DIFF_MODE_ABSOLUTE;
+  render = embers_render_new (layout, NULL, &style);
+  assert_fill (render, layout, d, "main;slow", 220, 50, 32);
+  assert_fill (render, layout, d, "main;a", 148, 142, 142);
+  assert_fill (render, layout, d, "main", 162, 124, 120);
+  assert_fill (render, layout, d, NULL, 162, 124, 120);
+
+  /* Red/green: the same frames in the other palette */
+  style.diff_palette = EMBERS_DIFF_PALETTE_RED_GREEN;
+  embers_render_set_style (render, &style);
+  assert_fill (render, layout, d, "main;slow", 200, 0, 0);
+  assert_fill (render, layout, d, "main;a", 148, 142, 142);
+
+  /* Share of total: slow 20% -> 33.3% (+66.7), a 60% -> 50% (-16.7),
+   * main and the root 100% -> 100% */
+  style.diff_palette = EMBERS_DIFF_PALETTE_RED_BLUE;
+  style.diff_mode = EMBERS_DIFF_MODE_SHARE;
+  embers_render_set_style (render, &style);
+  assert_fill (render, layout, d, "main;slow", 196, 81, 69);
+  assert_fill (render, layout, d, "main;a", 128, 141, 161);
+  assert_fill (render, layout, d, "main", 148, 142, 142);
+  assert_fill (render, layout, d, NULL, 148, 142, 142);
+
+  /* Equal totals: share and absolute agree; the slowed frame red, the
+   * rest neutral exactly (main's self time went down by as much) */
+  {
+    g_autoptr(EmbersProfile) eq = diff_from_lines (slower_base, "main;a 60\nmain;slow 40\n", "nanoseconds");
+    g_autoptr(EmbersLayout) eq_layout = embers_layout_new (eq, 0, 0, NULL);
+
+    for (guint mode = 0; mode < 2; mode++)
+      {
+        style.diff_mode = mode;
+        embers_render_set_style (render, &style);
+        embers_render_set_layout (render, eq_layout);
+        assert_fill (render, eq_layout, eq, "main;slow", 220, 50, 32);
+        assert_fill (render, eq_layout, eq, "main;a", 148, 142, 142);
+        assert_fill (render, eq_layout, eq, "main", 148, 142, 142);
+        assert_fill (render, eq_layout, eq, NULL, 148, 142, 142);
+      }
+  }
+}
+
+static void
+test_diff_new_removed_clamp (void)
+{
+  g_autoptr(EmbersProfile) d = diff_from_lines ("main;old 10\nmain;keep 10\nx 10\ny 90\n",
+                                                "main;new 10\nmain;keep 10\nx 110\ny 10\n",
+                                                "count");
+  g_autoptr(EmbersLayout) layout = embers_layout_new (d, 0, 0, NULL);
+  g_autoptr(EmbersRender) render = NULL;
+  EmbersRenderStyle style;
+  struct {
+    const char *path;
+    const char *text;        /* share mode */
+    const char *abs_text;    /* absolute mode */
+  } cases[] = {
+    { "main;new", "new", "new" },
+    { "main;old", "removed", "removed" },
+    { "main;keep", "\xe2\x88\x92" "14%", NULL },  /* 8.33% -> 7.14% of total; 10 -> 10 */
+    { "x", "+843%", "+1000%" },                    /* 8.33% -> 78.6%; 10 -> 110 */
+    { "y", "\xe2\x88\x92" "90%", "\xe2\x88\x92" "89%" },  /* 75% -> 7.14%; 90 -> 10 */
+    { NULL, NULL, "+17%" },                        /* the root: 100% -> 100%; 120 -> 140 */
+  };
+
+  embers_render_style_init (&style, FALSE);
+  render = embers_render_new (layout, NULL, &style);
+
+  /* New: the "bad" end; removed: the "good" end; huge growth clamps */
+  assert_fill (render, layout, d, "main;new", 220, 50, 32);
+  assert_fill (render, layout, d, "main;old", 26, 133, 255);
+  assert_fill (render, layout, d, "x", 220, 50, 32);
+  style.diff_palette = EMBERS_DIFF_PALETTE_RED_GREEN;
+  embers_render_set_style (render, &style);
+  assert_fill (render, layout, d, "main;new", 200, 0, 0);
+  assert_fill (render, layout, d, "main;old", 0, 170, 0);
+
+  /* The same in words */
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint32 node = cases[i].path ? find_path (d, cases[i].path) : 0;
+      g_autofree char *text = embers_render_diff_change_text (d, node, EMBERS_DIFF_MODE_SHARE);
+      g_autofree char *abs_text = embers_render_diff_change_text (d, node, EMBERS_DIFF_MODE_ABSOLUTE);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+      g_assert_cmpstr (abs_text, ==, cases[i].abs_text);
+    }
+
+  /* One decimal under 10% */
+  {
+    g_autoptr(EmbersProfile) small_change = diff_from_lines ("a 1000\nb 1000\n", "a 2084\nb 1916\n", "count");
+    g_autofree char *share = embers_render_diff_change_text (small_change, find_path (small_change, "a"),
+                                                             EMBERS_DIFF_MODE_SHARE);
+    g_autofree char *share_b = embers_render_diff_change_text (small_change, find_path (small_change, "b"),
+                                                               EMBERS_DIFF_MODE_SHARE);
+    g_autofree char *absolute = embers_render_diff_change_text (small_change, find_path (small_change, "a"),
+                                                                EMBERS_DIFF_MODE_ABSOLUTE);
+
+    g_assert_cmpstr (share, ==, "+4.2%");
+    g_assert_cmpstr (share_b, ==, "\xe2\x88\x92" "4.2%");
+    g_assert_cmpstr (absolute, ==, "+108%");
+  }
 }
 
 static void
@@ -772,6 +926,448 @@ test_export_empty (void)
   g_rmdir (dir);
 }
 
+/* Pixels of text colour (not the fill) in a box */
+static guint
+count_ink (Canvas            *c,
+           int                x0,
+           int                x1,
+           int                y0,
+           int                y1,
+           const EmbersColor *fill)
+{
+  guint8 fr, fg, fb;
+  guint n = 0;
+
+  embers_color_to_rgb8 (fill, &fr, &fg, &fb);
+  for (int x = x0; x < x1; x++)
+    for (int y = y0; y < y1; y++)
+      {
+        guint8 r, g, b, a;
+
+        pixel (c, x, y, &r, &g, &b, &a);
+        if (abs (r - fr) + abs (g - fg) + abs (b - fb) > 60)
+          n++;
+      }
+  return n;
+}
+
+static void
+test_diff_paint_labels (void)
+{
+  /* 200 units over 800 px: a 0..480 (unchanged), slow 480..720 (+100%),
+   * main's self (20 in the baseline) after */
+  g_autoptr(EmbersProfile) d = diff_from_lines ("main;a 60\nmain;slow 20\nmain 20\n",
+                                                "main;a 60\nmain;slow 40\n", "nanoseconds");
+  g_autoptr(EmbersLayout) layout = NULL;
+  g_autoptr(EmbersRender) render = NULL;
+  EmbersViewport vp;
+  EmbersColor neutral, red;
+  const EmbersRect *ra, *rs;
+  Canvas c;
+
+  embers_viewport_init (&vp, 800);
+  layout = embers_layout_new (d, 0, 0, &vp);
+  render = embers_render_new (layout, NULL, NULL);
+  canvas_init (&c, 800, 3 * 22);
+  embers_render_paint (render, c.cr);
+
+  ra = embers_layout_get_rect (layout, embers_layout_find_node (layout, find_path (d, "main;a")));
+  rs = embers_layout_get_rect (layout, embers_layout_find_node (layout, find_path (d, "main;slow")));
+  g_assert_cmpfloat_with_epsilon (ra->width, 480, 1e-9);
+  g_assert_cmpfloat_with_epsilon (rs->x, 480, 1e-9);
+  g_assert_cmpfloat_with_epsilon (rs->width, 240, 1e-9);
+
+  /* The fills: the slowed frame red, the unchanged one grey, on screen */
+  embers_color_init_rgb8 (&neutral, 148, 142, 142);
+  embers_color_init_rgb8 (&red, 220, 50, 32);
+  assert_pixel (&c, 470, 44 + 2, &neutral);
+  assert_pixel (&c, 710, 44 + 2, &red);
+  assert_pixel (&c, 10, 2, &neutral);          /* the root */
+
+  /* "slow  +100%" is drawn: ink well right of where "slow" ends (4
+   * characters of a 12 px monospace font are about 30 px); "a" has no
+   * suffix, so nothing is drawn there */
+  g_assert_cmpuint (count_ink (&c, (int)rs->x + 4 + 40, (int)rs->x + 4 + 100, 44 + 3, 44 + 19, &red), >, 20);
+  g_assert_cmpuint (count_ink (&c, (int)ra->x + 4 + 40, (int)ra->x + 4 + 100, 44 + 3, 44 + 19, &neutral), ==, 0);
+  /* Text stays inside its frame */
+  g_assert_cmpuint (count_ink (&c, (int)(rs->x + rs->width) - 3, (int)(rs->x + rs->width) - 1, 44 + 3, 44 + 19, &red), ==, 0);
+  canvas_clear (&c);
+
+  /* Narrow: the name gives way to the change ("s…  +100%"), and when
+   * even that does not fit the name alone is drawn */
+  {
+    g_autoptr(EmbersLayout) narrow = NULL;
+    guint32 slow = find_path (d, "main;slow");
+
+    embers_viewport_init (&vp, 400);   /* slow is 120 px */
+    narrow = embers_layout_new (d, 0, 0, &vp);
+    embers_render_set_layout (render, narrow);
+    canvas_init (&c, 400, 3 * 22);
+    embers_render_paint (render, c.cr);
+    rs = embers_layout_get_rect (narrow, embers_layout_find_node (narrow, slow));
+    g_assert_cmpuint (count_ink (&c, (int)rs->x + 4, (int)(rs->x + rs->width) - 4, 44 + 3, 44 + 19, &red), >, 20);
+    canvas_clear (&c);
+  }
+}
+
+static void
+find_color_x (Canvas *c,
+              int     width,
+              int     y,
+              guint8  r,
+              guint8  g,
+              guint8  b,
+              int    *first)
+{
+  *first = -1;
+  for (int x = 0; x < width && *first < 0; x++)
+    {
+      guint8 pr, pg, pb, pa;
+
+      pixel (c, x, y, &pr, &pg, &pb, &pa);
+      if (abs (pr - r) <= 3 && abs (pg - g) <= 3 && abs (pb - b) <= 3)
+        *first = x;
+    }
+}
+
+static void
+test_diff_legend (void)
+{
+  g_autoptr(EmbersRender) render = embers_render_new (NULL, NULL, NULL);
+  EmbersRenderStyle style;
+  double w = 0, h = 0;
+  int good, neutral, bad;
+  Canvas c;
+
+  embers_render_measure_legend (render, NULL, &w, &h);
+  g_assert_cmpfloat (h, ==, EMBERS_RENDER_LEGEND_HEIGHT);
+  g_assert_cmpfloat (w, >, 160 + 3 * 30);
+  g_assert_cmpfloat (w, <, 800);
+
+  /* Red/blue: blue left, grey in the middle, red right, in order */
+  canvas_init (&c, 800, 24);
+  cairo_set_source_rgb (c.cr, 1, 1, 1);
+  cairo_paint (c.cr);
+  embers_render_paint_legend (render, c.cr, 0, 0, 800, 24);
+  find_color_x (&c, 800, 12, 26, 133, 255, &good);
+  find_color_x (&c, 800, 12, 148, 142, 142, &neutral);
+  find_color_x (&c, 800, 12, 220, 50, 32, &bad);
+  g_assert_cmpint (good, >, 20);           /* after "shrank" */
+  g_assert_cmpint (neutral, >, good);
+  g_assert_cmpint (bad, >, neutral);
+  g_assert_cmpint (bad - good, >=, 150);
+  /* Captions in the foreground colour on either side */
+  {
+    EmbersColor white = { 1, 1, 1, 1 };
+
+    g_assert_cmpuint (count_ink (&c, 0, good, 4, 20, &white), >, 20);
+    g_assert_cmpuint (count_ink (&c, bad + 6, bad + 40, 4, 20, &white), >, 20);
+    /* ... and the palette name after "grew" */
+    g_assert_cmpuint (count_ink (&c, bad + 60, (int)w, 4, 20, &white), >, 20);
+    /* nothing right of the natural width */
+    g_assert_cmpuint (count_ink (&c, (int)w + 1, 800, 0, 24, &white), ==, 0);
+  }
+  canvas_clear (&c);
+
+  /* Red/green */
+  embers_render_style_init (&style, FALSE);
+  style.diff_palette = EMBERS_DIFF_PALETTE_RED_GREEN;
+  embers_render_set_style (render, &style);
+  canvas_init (&c, 800, 24);
+  embers_render_paint_legend (render, c.cr, 0, 0, 800, 24);
+  find_color_x (&c, 800, 12, 0, 170, 0, &good);
+  find_color_x (&c, 800, 12, 200, 0, 0, &bad);
+  g_assert_cmpint (good, >, 0);
+  g_assert_cmpint (bad, >, good);
+  find_color_x (&c, 800, 12, 26, 133, 255, &good);
+  g_assert_cmpint (good, ==, -1);
+  canvas_clear (&c);
+
+  /* Narrow box: the gradient shrinks, the description goes, and nothing
+   * is painted outside the box */
+  canvas_init (&c, 400, 40);
+  embers_render_paint_legend (render, c.cr, 10, 8, 140, 24);
+  find_color_x (&c, 400, 20, 200, 0, 0, &bad);
+  g_assert_cmpint (bad, >, 10);
+  g_assert_cmpint (bad, <, 150);
+  {
+    guint8 r, g, b, a;
+
+    pixel (&c, 200, 20, &r, &g, &b, &a);
+    g_assert_cmpint (a, ==, 0);
+    pixel (&c, 60, 4, &r, &g, &b, &a);
+    g_assert_cmpint (a, ==, 0);
+  }
+  /* Empty boxes are fine */
+  embers_render_paint_legend (render, c.cr, 0, 0, 0, 24);
+  canvas_clear (&c);
+}
+
+static EmbersProfile *
+cpu_profile (const char *text)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GError *error = NULL;
+  EmbersProfile *profile;
+
+  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+  embers_profile_builder_set_period (b, "cpu", "nanoseconds", 10000000);   /* 100 Hz */
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (lines[i], " ", 2);
+      g_auto(GStrv) frames = NULL;
+      guint32 ids[16];
+      gint64 value;
+      guint n;
+
+      if (g_strv_length (parts) < 2)
+        continue;
+      frames = g_strsplit (parts[0], ";", -1);
+      n = g_strv_length (frames);
+      for (guint f = 0; f < n; f++)
+        ids[f] = embers_profile_builder_intern (b, frames[f], -1);
+      if (g_str_equal (frames[n - 1], "work"))
+        embers_profile_builder_set_name_location (b, ids[n - 1],
+                                                  embers_profile_builder_intern (b, "work.go", -1), 7);
+      value = g_ascii_strtoll (parts[1], NULL, 10);
+      embers_profile_builder_add_stack (b, ids, n, &value, 0);
+    }
+  profile = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static void
+test_diff_tooltip (void)
+{
+  /* CPU at 100 Hz: work 200 ms (20 samples) -> 400 ms (40 samples) */
+  g_autoptr(EmbersProfile) base = cpu_profile ("main;work 200000000\nmain;gone 100000000\nmain 700000000\n");
+  g_autoptr(EmbersProfile) comp = cpu_profile ("main;work 400000000\nmain;fresh 50000000\nmain 750000000\n");
+  g_autoptr(EmbersProfile) d = NULL;
+  g_auto(GStrv) cells = NULL;
+  g_autofree char *tip = NULL;
+  g_autofree char *tip_new = NULL;
+  g_autofree char *tip_gone = NULL;
+  g_autofree char *a11y = NULL;
+  guint n_rows = 0;
+  GError *error = NULL;
+
+  d = embers_diff_profiles (base, 0, comp, 0, &error);
+  g_assert_no_error (error);
+
+  /* Shares: work 20% -> 33.3% (+66.7%) */
+  cells = embers_render_diff_tooltip_cells (d, find_path (d, "main;work"), &n_rows);
+  g_assert_cmpuint (n_rows, ==, 4);
+  g_assert_cmpuint (g_strv_length (cells), ==, 16);
+  {
+    const char *expected[] = {
+      "", "Baseline", "Comparison", "Diff",
+      "% of total", "20.0%", "33.3%", "+66.7%",
+      "Value", "200.00 ms", "400.00 ms", "+200.00 ms (+100.0%)",
+      "Samples", "20", "40", "+20",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+      g_assert_cmpstr (cells[i], ==, expected[i]);
+  }
+
+  /* Sample type and focus do not matter; columns line up. (The location
+   * would come last, but embers_diff_profiles() keeps no locations.) */
+  tip = embers_render_tooltip_text (d, EMBERS_DIFF_COMPARISON, find_path (d, "main;work"), find_path (d, "main"));
+  g_assert_cmpstr (tip, ==,
+                   "work\n"
+                   "            Baseline   Comparison  Diff\n"
+                   "% of total  20.0%      33.3%       +66.7%\n"
+                   "Value       200.00 ms  400.00 ms   +200.00 ms (+100.0%)\n"
+                   "Samples     20         40          +20");
+
+  /* New and removed say so; the value difference has no percentage */
+  tip_new = embers_render_tooltip_text (d, 0, find_path (d, "main;fresh"), 0);
+  g_assert_cmpstr (tip_new, ==,
+                   "fresh\n"
+                   "            Baseline  Comparison  Diff\n"
+                   "% of total  0.00%     4.17%       new\n"
+                   "Value       0 ns      50.00 ms    +50.00 ms\n"
+                   "Samples     0         5           +5");
+  tip_gone = embers_render_tooltip_text (d, 0, find_path (d, "main;gone"), 0);
+  g_assert_cmpstr (tip_gone, ==,
+                   "gone\n"
+                   "            Baseline   Comparison  Diff\n"
+                   "% of total  10.0%      0.00%       removed\n"
+                   "Value       100.00 ms  0 ns        \xe2\x88\x92" "100.00 ms\n"
+                   "Samples     10         0           \xe2\x88\x92" "10");
+
+  a11y = embers_render_accessible_text (d, 1, find_path (d, "main;work"));
+  g_assert_cmpstr (a11y, ==, "work, change +66.7%, baseline 200.00 ms (20.0% of total), "
+                             "comparison 400.00 ms (33.3% of total)");
+
+  /* Counts have no samples row */
+  {
+    g_autoptr(EmbersProfile) counts = diff_from_lines ("a 5\nb 5\n", "a 5\nb 15\n", "count");
+    g_auto(GStrv) count_cells = embers_render_diff_tooltip_cells (counts, find_path (counts, "b"), &n_rows);
+
+    g_assert_cmpuint (n_rows, ==, 3);
+    g_assert_cmpstr (count_cells[8], ==, "Value");
+    g_assert_cmpstr (count_cells[11], ==, "+10 (+200.0%)");
+    g_assert_cmpstr (count_cells[7], ==, "+50.0%");
+  }
+}
+
+static void
+test_diff_tooltip_merged (void)
+{
+  /* big on both sides; 24 tiny frames, baseline and comparison in turn */
+  g_autoptr(GString) base = g_string_new ("big 1000\n");
+  g_autoptr(GString) comp = g_string_new ("big 1000\n");
+  g_autoptr(EmbersProfile) d = NULL;
+  g_autoptr(EmbersLayout) layout = NULL;
+  g_autofree char *tip = NULL;
+  EmbersViewport vp;
+
+  for (guint i = 0; i < 24; i++)
+    g_string_append_printf (i < 16 ? base : comp, "t%02u 1\n", i);
+  d = diff_from_lines (base->str, comp->str, "bytes");
+
+  /* 2024 units over 1012 px: the tiny frames are half a pixel each */
+  embers_viewport_init (&vp, 1012);
+  layout = embers_layout_new (d, 0, 0, &vp);
+  tip = embers_render_rect_tooltip_text (layout, embers_layout_get_rect (layout, embers_layout_hit_test (layout, 1008, 30)));
+  g_assert_cmpstr (tip, ==,
+                   "24 small frames\n"
+                   "            Baseline  Comparison  Diff\n"
+                   "% of total  1.57%     0.79%       \xe2\x88\x92" "49.6%\n"
+                   "Value       16 B      8 B         \xe2\x88\x92" "8 B (\xe2\x88\x92" "50.0%)\n"
+                   "Zoom in to see them");
+}
+
+static void
+test_diff_export (void)
+{
+  g_autoptr(EmbersProfile) d = diff_from_lines (slower_base, slower_comp, "nanoseconds");
+  g_autofree char *dir = g_dir_make_tmp ("embers-render-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "diff.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "diff.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "diff.pdf", NULL);
+  g_autofree char *svg_text = NULL;
+  g_autofree char *head = NULL;
+  EmbersExportOptions options;
+  cairo_surface_t *image;
+  GError *error = NULL;
+  Canvas c;
+  int good, bad;
+
+  /* PNG as the CLI writes it (`embers --diff BASE COMP --export x.png`):
+   * the legend strip on top, then the graph drawn on both sides' widths */
+  g_assert_true (embers_render_export (d, EMBERS_DIFF_COMPARISON, NULL, png, &error));
+  g_assert_no_error (error);
+  image = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (image), ==, 1200);
+  g_assert_cmpint (cairo_image_surface_get_height (image), ==, 24 + 3 * 22);
+  c.surface = image;
+  c.cr = cairo_create (image);
+  {
+    /* Root 220 (100 + 120) over 1200 px: a 0..654.5, slow 654.5..981.8 */
+    EmbersColor bluish, neutral, white = { 1, 1, 1, 1 };
+    guint8 r, g, b, a;
+
+    embers_color_init_rgb8 (&bluish, 128, 141, 161);
+    embers_color_init_rgb8 (&neutral, 148, 142, 142);
+    assert_pixel (&c, 600, 24 + 1 * 22 + 2, &neutral);   /* main: 100% of both */
+    assert_pixel (&c, 1190, 24 + 2, &neutral);          /* the root */
+    assert_pixel (&c, 600, 24 + 2 * 22 + 2, &bluish);    /* a: 60% -> 50% of total */
+    pixel (&c, 950, 24 + 2 * 22 + 2, &r, &g, &b, &a);  /* slow: 20% -> 33% of total, red */
+    g_assert_cmpint (r, >, g + 80);
+    g_assert_cmpint (r, >, b + 80);
+    assert_pixel (&c, 1190, 2, &white);                 /* legend row: background */
+    find_color_x (&c, 1200, 12, 26, 133, 255, &good);
+    find_color_x (&c, 1200, 12, 220, 50, 32, &bad);
+    g_assert_cmpint (good, >, 0);
+    g_assert_cmpint (bad, >, good);
+  }
+  canvas_clear (&c);
+
+  /* Comparison widths and absolute colours: the unchanged a is exactly
+   * grey, the slowed frame exactly red */
+  embers_export_options_init (&options);
+  g_assert_cmpint (options.diff_width, ==, EMBERS_DIFF_WIDTH_SUM);
+  options.diff_width = EMBERS_DIFF_WIDTH_COMPARISON;
+  options.style.diff_mode = EMBERS_DIFF_MODE_ABSOLUTE;
+  options.width = 120;
+  g_assert_true (embers_render_export (d, EMBERS_DIFF_BASELINE, &options, png, &error));
+  g_assert_no_error (error);
+  image = cairo_image_surface_create_from_png (png);
+  c.surface = image;
+  c.cr = cairo_create (image);
+  {
+    /* 120 units over 120 px: a 0..60, slow 60..100 */
+    EmbersColor red, neutral;
+
+    embers_color_init_rgb8 (&red, 220, 50, 32);
+    embers_color_init_rgb8 (&neutral, 148, 142, 142);
+    assert_pixel (&c, 56, 24 + 44 + 20, &neutral);
+    assert_pixel (&c, 96, 24 + 44 + 20, &red);
+  }
+  canvas_clear (&c);
+
+  /* SVG: the legend as text too */
+  g_assert_true (embers_render_export (d, EMBERS_DIFF_COMPARISON, NULL, svg, &error));
+  g_assert_no_error (error);
+  g_file_get_contents (svg, &svg_text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (svg_text, "<?xml"));
+  g_assert_nonnull (strstr (svg_text, "<title>Diff flame graph</title>"));
+  g_assert_nonnull (strstr (svg_text, "<desc>"));
+  g_assert_nonnull (strstr (svg_text, "red/blue · change of share of total"));
+  g_assert_nonnull (strstr (svg_text, "shrank"));
+  g_assert_nonnull (strstr (svg_text, "grew"));
+  g_assert_nonnull (strstr (svg_text, "blue: shrank, grey: unchanged, red: grew"));
+  g_assert_nonnull (strstr (svg_text, "Bar widths: baseline + comparison"));
+  g_assert_nonnull (strstr (svg_text, "</svg>"));
+  /* The fills are there: the root's grey (148,142,142), slow's red
+   * (196,81,69) for +66.7%, and the legend's gradient stops, blue
+   * (26,133,255) and red (220,50,32) */
+  g_assert_nonnull (strstr (svg_text, "rgb(58.0392"));
+  g_assert_nonnull (strstr (svg_text, "rgb(76.8627"));
+  g_assert_nonnull (strstr (svg_text, "<linearGradient"));
+  g_assert_nonnull (strstr (svg_text, "rgb(10.1960"));
+  g_assert_nonnull (strstr (svg_text, "rgb(86.2745"));
+  g_clear_pointer (&svg_text, g_free);
+
+  /* Red/green, absolute: named as such */
+  embers_export_options_init (&options);
+  options.style.diff_palette = EMBERS_DIFF_PALETTE_RED_GREEN;
+  options.style.diff_mode = EMBERS_DIFF_MODE_ABSOLUTE;
+  g_assert_true (embers_render_export (d, 0, &options, svg, &error));
+  g_assert_no_error (error);
+  g_file_get_contents (svg, &svg_text, NULL, &error);
+  g_assert_nonnull (strstr (svg_text, "red/green · change of absolute value"));
+  g_assert_nonnull (strstr (svg_text, "green: shrank"));
+  /* slow +100%: rgb(200,0,0) */
+  g_assert_nonnull (strstr (svg_text, "rgb(78.4313"));
+
+  /* PDF */
+  g_assert_true (embers_render_export (d, 0, NULL, pdf, &error));
+  g_assert_no_error (error);
+  head = read_head (pdf, 5);
+  g_assert_cmpstr (head, ==, "%PDF-");
+
+  /* A folder that does not exist */
+  {
+    g_autofree char *missing = g_build_filename (dir, "no", "such", "x.svg", NULL);
+
+    g_assert_false (embers_render_export (d, 0, NULL, missing, &error));
+    g_assert_true (error != NULL && error->domain == G_IO_ERROR);
+    g_clear_error (&error);
+  }
+
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 /* LeakSanitizer reads this hook when the test is built with ASan: the
  * fontconfig configuration that Pango loads lives as long as the process
  * (only FcFini, which we do not link, would free it). Everything of ours
@@ -800,11 +1396,18 @@ main (int   argc,
   g_test_add_func ("/embers/render/paint-search", test_paint_search);
   g_test_add_func ("/embers/render/paint-focus-and-highlight", test_paint_focus_and_highlight);
   g_test_add_func ("/embers/render/paint-diff", test_paint_diff);
+  g_test_add_func ("/embers/render/diff-colors", test_diff_colors);
+  g_test_add_func ("/embers/render/diff-new-removed-clamp", test_diff_new_removed_clamp);
   g_test_add_func ("/embers/render/label-ellipsis", test_label_ellipsis);
   g_test_add_func ("/embers/render/tooltip", test_tooltip);
   g_test_add_func ("/embers/render/tooltip-merged", test_tooltip_merged);
   g_test_add_func ("/embers/render/export", test_export);
   g_test_add_func ("/embers/render/export-empty", test_export_empty);
+  g_test_add_func ("/embers/render/diff-paint-labels", test_diff_paint_labels);
+  g_test_add_func ("/embers/render/diff-legend", test_diff_legend);
+  g_test_add_func ("/embers/render/diff-tooltip", test_diff_tooltip);
+  g_test_add_func ("/embers/render/diff-tooltip-merged", test_diff_tooltip_merged);
+  g_test_add_func ("/embers/render/diff-export", test_diff_export);
 
   ret = g_test_run ();
 

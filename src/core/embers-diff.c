@@ -524,3 +524,53 @@ embers_diff_top_print (GArray        *rows,
       }
     }
 }
+
+double
+embers_diff_absolute_change (gint64          left,
+                             gint64          right,
+                             EmbersDiffKind *kind)
+{
+  EmbersDiffKind k = EMBERS_DIFF_KIND_CHANGED;
+
+  if (left == 0 && right > 0)
+    k = EMBERS_DIFF_KIND_NEW;
+  else if (left > 0 && right == 0)
+    k = EMBERS_DIFF_KIND_REMOVED;
+  if (kind)
+    *kind = k;
+
+  if (left == right)
+    return 0.0;
+  if (left == 0)
+    return 100.0;
+
+  return ((double)right - (double)left) / (double)left * 100.0;
+}
+
+double
+embers_diff_node_change (EmbersProfile  *diff,
+                         guint32         node,
+                         EmbersDiffMode  mode,
+                         EmbersDiffKind *kind)
+{
+  gint64 left, right, left_root, right_root;
+  double change;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (diff), 0.0);
+  g_return_val_if_fail (embers_profile_get_n_sample_types (diff) >= 2, 0.0);
+  g_return_val_if_fail (node < embers_profile_get_n_nodes (diff), 0.0);
+
+  left = embers_profile_node_total (diff, EMBERS_DIFF_BASELINE, node);
+  right = embers_profile_node_total (diff, EMBERS_DIFF_COMPARISON, node);
+
+  if (mode == EMBERS_DIFF_MODE_ABSOLUTE)
+    return embers_diff_absolute_change (left, right, kind);
+
+  left_root = embers_profile_get_total (diff, EMBERS_DIFF_BASELINE);
+  right_root = embers_profile_get_total (diff, EMBERS_DIFF_COMPARISON);
+  change = embers_diff_share_change (left, left_root, right, right_root, kind);
+  if (left_root <= 0 || right_root <= 0)
+    return 0.0;
+
+  return change;
+}

@@ -82,4 +82,51 @@ void    embers_diff_top_print   (GArray        *rows,
                                  guint          limit,
                                  GString       *out);
 
+/**
+ * EmbersDiffMode:
+ * @EMBERS_DIFF_MODE_SHARE: the change of a frame's share of its side's
+ *   total (embers_diff_share_change()); the default, right when the two
+ *   sides had different loads or durations
+ * @EMBERS_DIFF_MODE_ABSOLUTE: the change of the frame's absolute value
+ *   (embers_diff_absolute_change()), for equal-load comparisons: a frame
+ *   that did not change stays neutral when another one grew
+ *
+ * Which change colours and labels a diff flame graph.
+ */
+typedef enum
+{
+  EMBERS_DIFF_MODE_SHARE,
+  EMBERS_DIFF_MODE_ABSOLUTE,
+} EmbersDiffMode;
+
+/**
+ * embers_diff_absolute_change:
+ * @left: baseline value
+ * @right: comparison value
+ * @kind: (out) (optional): new / removed / changed
+ *
+ * d = (right - left) / left * 100 with the same rules as
+ * embers_diff_share_change(): equal values give 0, left = 0 gives +100
+ * (new). Not clamped.
+ */
+double embers_diff_absolute_change (gint64          left,
+                                    gint64          right,
+                                    EmbersDiffKind *kind);
+
+/**
+ * embers_diff_node_change:
+ * @diff: a diff profile (column 0 baseline, column 1 comparison)
+ * @node: a node
+ * @mode: share or absolute
+ * @kind: (out) (optional): new / removed / changed
+ *
+ * The change of the node's TOTAL in percent, by @mode; not clamped. In
+ * share mode a side whose root total is 0 gives 0 (there are no shares to
+ * compare), while @kind still tells new / removed.
+ */
+double embers_diff_node_change     (EmbersProfile  *diff,
+                                    guint32         node,
+                                    EmbersDiffMode  mode,
+                                    EmbersDiffKind *kind);
+
 G_END_DECLS

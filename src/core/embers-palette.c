@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "embers-palette.h"
 
@@ -454,4 +455,19 @@ embers_palette_diff_color (double             left_share,
                            EmbersColor       *color)
 {
   embers_palette_diff_scale (embers_palette_diff_change (left_share, right_share), palette, color);
+}
+
+const char *
+embers_palette_diff_name (EmbersDiffPalette palette)
+{
+  switch (palette)
+    {
+    case EMBERS_DIFF_PALETTE_RED_GREEN:
+      /* Translators: the diff palette from green (shrank) to red (grew) */
+      return _("red/green");
+    case EMBERS_DIFF_PALETTE_RED_BLUE:
+    default:
+      /* Translators: the colour-blind safe diff palette, blue (shrank) to red (grew) */
+      return _("red/blue");
+    }
 }

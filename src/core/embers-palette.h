@@ -132,4 +132,7 @@ void        embers_palette_diff_stop      (EmbersDiffPalette  palette,
                                            guint              stop,
                                            EmbersColor       *color);
 
+/* "red/blue" or "red/green", translated, for legends and menus */
+const char *embers_palette_diff_name      (EmbersDiffPalette  palette);
+
 G_END_DECLS

@@ -44,7 +44,20 @@ struct _EmbersRender
   PangoLayout       *pango_layout;
   double             text_height;
   double             ellipsis_width;
+
+  /* Diff labels: "name" SEPARATOR "+42%" */
+  double             separator_width;
+  GHashTable        *suffix_widths; /* suffix text -> px, as a float in a pointer */
+  GString           *label;         /* scratch */
 };
+
+#define SEPARATOR "  "
+
+static gboolean
+is_diff_profile (EmbersProfile *profile)
+{
+  return embers_profile_is_diff (profile) && embers_profile_get_n_sample_types (profile) >= 2;
+}
 
 G_DEFINE_BOXED_TYPE (EmbersRender, embers_render, embers_render_ref, embers_render_unref)
 
@@ -93,6 +106,8 @@ clear_text_widths (EmbersRender *self)
   if (self->text_width != NULL)
     for (guint i = 0; i < self->cache_n_strings; i++)
       self->text_width[i] = -1.f;
+  if (self->suffix_widths != NULL)
+    g_hash_table_remove_all (self->suffix_widths);
 }
 
 static void
@@ -124,6 +139,8 @@ embers_render_new (EmbersLayout            *layout,
 
   g_atomic_ref_count_init (&self->ref_count);
   self->items = g_array_new (FALSE, FALSE, sizeof (EmbersRenderItem));
+  self->suffix_widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->label = g_string_new (NULL);
   if (style != NULL)
     embers_render_set_style (self, style);
   else
@@ -161,6 +178,9 @@ embers_render_unref (EmbersRender *self)
       g_clear_pointer (&self->groups, g_hash_table_unref);
       g_clear_object (&self->pango_layout);
       g_clear_object (&self->pango_context);
+      g_clear_pointer (&self->suffix_widths, g_hash_table_unref);
+      if (self->label != NULL)
+        g_string_free (self->label, TRUE);
       clear_name_caches (self);
       g_free (self->font);
       g_free (self);
@@ -264,17 +284,18 @@ base_color (EmbersRender     *self,
       return;
     }
 
-  if (embers_profile_is_diff (profile) && embers_profile_get_n_sample_types (profile) >= 2)
+  if (is_diff_profile (profile))
     {
-      gint64 lt = embers_profile_get_total (profile, EMBERS_DIFF_BASELINE);
-      gint64 rt = embers_profile_get_total (profile, EMBERS_DIFF_COMPARISON);
-      double l = lt > 0 ? (double)embers_profile_node_total (profile, EMBERS_DIFF_BASELINE, rect->node) / (double)lt : 0.0;
-      double r = rt > 0 ? (double)embers_profile_node_total (profile, EMBERS_DIFF_COMPARISON, rect->node) / (double)rt : 0.0;
+      EmbersDiffKind kind;
+      double change = embers_diff_node_change (profile, rect->node, style->diff_mode, &kind);
 
-      if (lt <= 0 || rt <= 0)
-        embers_palette_diff_stop (style->diff_palette, 1, color);
-      else
-        embers_palette_diff_color (l, r, style->diff_palette, color);
+      /* New and removed frames are the ends of the scale, whatever the
+       * totals of the sides */
+      if (kind == EMBERS_DIFF_KIND_NEW)
+        change = 100.0;
+      else if (kind == EMBERS_DIFF_KIND_REMOVED)
+        change = -100.0;
+      embers_palette_diff_scale (change, style->diff_palette, color);
       return;
     }
 
@@ -409,7 +430,8 @@ ensure_pango (EmbersRender *self,
       self->pango_context = pango_font_map_create_context (map);
     }
 
-  pango_cairo_update_context (cr, self->pango_context);
+  if (cr != NULL)
+    pango_cairo_update_context (cr, self->pango_context);
 
   if (self->pango_layout == NULL)
     {
@@ -429,6 +451,9 @@ ensure_pango (EmbersRender *self,
       pango_layout_get_pixel_size (self->pango_layout, &w, &h);
       self->ellipsis_width = w;
       self->text_height = h;
+      pango_layout_set_text (self->pango_layout, SEPARATOR, -1);
+      pango_layout_get_pixel_size (self->pango_layout, &w, &h);
+      self->separator_width = w;
       clear_text_widths (self);
     }
   else
@@ -449,13 +474,59 @@ measure (EmbersRender *self,
   return w;
 }
 
-/* Sets the layout's text to the name, ellipsized to fit avail px.
- * Returns FALSE when not even one character and the ellipsis fit. */
+/* The layout's text becomes the name (or what of it fits), plus the
+ * suffix when there is one */
+static void
+finish_label (EmbersRender *self,
+              const char   *name,
+              gssize        len,
+              const char   *suffix)
+{
+  if (suffix == NULL)
+    {
+      pango_layout_set_text (self->pango_layout, name, (int)len);
+      return;
+    }
+
+  g_string_truncate (self->label, 0);
+  g_string_append_len (self->label, name, len);
+  g_string_append (self->label, SEPARATOR);
+  g_string_append (self->label, suffix);
+  pango_layout_set_text (self->pango_layout, self->label->str, (int)self->label->len);
+}
+
+static double
+suffix_width (EmbersRender *self,
+              const char   *suffix)
+{
+  gpointer value;
+  float w;
+
+  if (g_hash_table_lookup_extended (self->suffix_widths, suffix, NULL, &value))
+    {
+      memcpy (&w, &value, sizeof w);
+      return w;
+    }
+
+  w = (float)measure (self, suffix, -1);
+  value = NULL;
+  memcpy (&value, &w, sizeof w);
+  if (g_hash_table_size (self->suffix_widths) > 4096)
+    g_hash_table_remove_all (self->suffix_widths);
+  g_hash_table_insert (self->suffix_widths, g_strdup (suffix), value);
+  return w;
+}
+
+/* Sets the layout's text to the name, ellipsized to fit avail px, followed
+ * by SEPARATOR and @suffix when given (then the name gets what the suffix
+ * leaves). Returns FALSE when not even one character and the ellipsis
+ * fit. */
 static gboolean
 set_label (EmbersRender  *self,
            EmbersProfile *profile,
            guint32        name_id,
-           double         avail)
+           double         avail,
+           const char    *suffix)
 {
   const char *name = embers_profile_get_string (profile, name_id);
   float full = self->text_width[name_id];
@@ -464,6 +535,13 @@ set_label (EmbersRender  *self,
   glong keep;
   GString *s;
   gboolean ok = FALSE;
+
+  if (suffix != NULL)
+    {
+      avail -= self->separator_width + suffix_width (self, suffix);
+      if (avail < self->ellipsis_width + 1)
+        return FALSE;
+    }
 
   if (full < 0)
     {
@@ -474,7 +552,10 @@ set_label (EmbersRender  *self,
           /* Invalid names are rare: measure a valid copy, cache nothing */
           full = (float)measure (self, valid, -1);
           if (full <= avail)
-            return TRUE;
+            {
+              finish_label (self, valid, -1, suffix);
+              return TRUE;
+            }
           name = NULL;
           full = -1;
         }
@@ -484,12 +565,16 @@ set_label (EmbersRender  *self,
           self->text_width[name_id] = full;
           self->text_chars[name_id] = (guint32)g_utf8_strlen (name, -1);
           if (full <= avail)
-            return TRUE;
+            {
+              if (suffix != NULL)
+                finish_label (self, name, -1, suffix);
+              return TRUE;
+            }
         }
     }
   else if (full <= avail)
     {
-      pango_layout_set_text (self->pango_layout, name, -1);
+      finish_label (self, name, -1, suffix);
       return TRUE;
     }
 
@@ -514,6 +599,8 @@ set_label (EmbersRender  *self,
       if (measure (self, s->str, (int)s->len) <= avail)
         {
           ok = TRUE;
+          if (suffix != NULL)
+            finish_label (self, s->str, (gssize)s->len, suffix);
           break;
         }
       keep--;
@@ -521,6 +608,53 @@ set_label (EmbersRender  *self,
   g_string_free (s, TRUE);
 
   return ok;
+}
+
+static const char *
+diff_suffix (EmbersProfile  *profile,
+             guint32         node,
+             EmbersDiffMode  mode,
+             char           *buf,
+             gsize           size)
+{
+  EmbersDiffKind kind;
+  double change = embers_diff_node_change (profile, node, mode, &kind);
+  double a = fabs (change);
+
+  switch (kind)
+    {
+    case EMBERS_DIFF_KIND_NEW:
+      /* Translators: label suffix of a frame only in the comparison */
+      return _("new");
+    case EMBERS_DIFF_KIND_REMOVED:
+      /* Translators: label suffix of a frame only in the baseline */
+      return _("removed");
+    case EMBERS_DIFF_KIND_CHANGED:
+    default:
+      break;
+    }
+
+  if (!(a >= 0.05) || !isfinite (change))
+    return NULL;
+
+  /* U+2212 MINUS SIGN, as in embers_format_signed_percent() */
+  g_snprintf (buf, size, a < 9.95 ? "%s%.1f%%" : "%s%.0f%%",
+              change > 0 ? "+" : "\xe2\x88\x92", a);
+  return buf;
+}
+
+char *
+embers_render_diff_change_text (EmbersProfile  *diff,
+                                guint32         node,
+                                EmbersDiffMode  mode)
+{
+  char buf[64];
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (diff), NULL);
+  g_return_val_if_fail (is_diff_profile (diff), NULL);
+  g_return_val_if_fail (node < embers_profile_get_n_nodes (diff), NULL);
+
+  return g_strdup (diff_suffix (diff, node, mode, buf, sizeof buf));
 }
 
 static inline void
@@ -781,6 +915,8 @@ embers_render_paint (EmbersRender *self,
   if (n_rows > 0)
     {
       double pad = self->style.text_padding;
+      gboolean diff = is_diff_profile (profile);
+      char suffix_buf[64];
 
       ensure_pango (self, cr);
       for (guint row = 0; row < n_rows; row++)
@@ -808,7 +944,17 @@ embers_render_paint (EmbersRender *self,
               avail = r->width - 2 * pad - border;
               if (avail <= 0)
                 continue;
-              if (!set_label (self, profile, embers_profile_node_name (profile, r->node), avail))
+              if (diff)
+                {
+                  const char *suffix = diff_suffix (profile, r->node, self->style.diff_mode,
+                                                    suffix_buf, sizeof suffix_buf);
+
+                  /* The change where it fits, else the name alone */
+                  if ((suffix == NULL || !set_label (self, profile, embers_profile_node_name (profile, r->node), avail, suffix)) &&
+                      !set_label (self, profile, embers_profile_node_name (profile, r->node), avail, NULL))
+                    continue;
+                }
+              else if (!set_label (self, profile, embers_profile_node_name (profile, r->node), avail, NULL))
                 continue;
 
               set_source (cr, &item->text);
@@ -866,6 +1012,148 @@ embers_render_paint_highlight (EmbersRender    *self,
   cairo_restore (cr);
 }
 
+/* Legend */
+
+#define LEGEND_PAD        4.0
+#define LEGEND_GAP        6.0
+#define LEGEND_DESC_GAP   16.0
+#define LEGEND_GRADIENT   160.0
+#define LEGEND_GRADIENT_MIN 48.0
+#define LEGEND_BAR_HEIGHT 10.0
+
+static char *
+legend_description (const EmbersRenderStyle *style)
+{
+  const char *mode = style->diff_mode == EMBERS_DIFF_MODE_ABSOLUTE ?
+                     /* Translators: what the diff colours show (legend) */
+                     _("change of absolute value") :
+                     /* Translators: what the diff colours show (legend) */
+                     _("change of share of total");
+
+  /* Translators: diff legend, "red/blue · change of share of total" */
+  return g_strdup_printf (_("%s · %s"), embers_palette_diff_name (style->diff_palette), mode);
+}
+
+typedef struct
+{
+  double shrank, grew, desc;   /* text widths */
+  double text_height;
+} LegendMetrics;
+
+static void
+legend_metrics (EmbersRender  *self,
+                const char    *desc,
+                LegendMetrics *m)
+{
+  /* Translators: diff legend caption at the "smaller" end of the scale */
+  m->shrank = measure (self, _("shrank"), -1);
+  /* Translators: diff legend caption at the "bigger" end of the scale */
+  m->grew = measure (self, _("grew"), -1);
+  m->desc = measure (self, desc, -1);
+  m->text_height = self->text_height;
+}
+
+void
+embers_render_measure_legend (EmbersRender *self,
+                              cairo_t      *cr,
+                              double       *width,
+                              double       *height)
+{
+  g_autofree char *desc = NULL;
+  LegendMetrics m;
+
+  g_return_if_fail (self != NULL);
+
+  ensure_pango (self, cr);
+  desc = legend_description (&self->style);
+  legend_metrics (self, desc, &m);
+
+  if (width)
+    *width = 2 * LEGEND_PAD + m.shrank + LEGEND_GAP + LEGEND_GRADIENT + LEGEND_GAP + m.grew +
+             LEGEND_DESC_GAP + m.desc;
+  if (height)
+    *height = MAX (EMBERS_RENDER_LEGEND_HEIGHT, ceil (m.text_height) + 4);
+}
+
+static void
+show_text_at (EmbersRender *self,
+              cairo_t      *cr,
+              const char   *text,
+              double        x,
+              double        y)
+{
+  pango_layout_set_text (self->pango_layout, text, -1);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, self->pango_layout);
+}
+
+void
+embers_render_paint_legend (EmbersRender *self,
+                            cairo_t      *cr,
+                            double        x,
+                            double        y,
+                            double        width,
+                            double        height)
+{
+  g_autofree char *desc = NULL;
+  cairo_pattern_t *gradient;
+  LegendMetrics m;
+  double avail, bar_w, bar_h, tx, ty, gx, gy;
+  gboolean show_desc;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (cr != NULL);
+
+  if (!(width > 0) || !(height > 0))
+    return;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, width, height);
+  cairo_clip (cr);
+
+  ensure_pango (self, cr);
+  desc = legend_description (&self->style);
+  legend_metrics (self, desc, &m);
+
+  /* The gradient gets its natural width, less when the box is narrow;
+   * the description goes first when there is no room for it */
+  avail = width - 2 * LEGEND_PAD - m.shrank - m.grew - 2 * LEGEND_GAP;
+  show_desc = avail - LEGEND_DESC_GAP - m.desc >= LEGEND_GRADIENT_MIN;
+  bar_w = MIN (LEGEND_GRADIENT, show_desc ? avail - LEGEND_DESC_GAP - m.desc : avail);
+  bar_w = MAX (bar_w, MIN (LEGEND_GRADIENT_MIN, MAX (avail, 0.0)));
+  bar_h = MIN (LEGEND_BAR_HEIGHT, height - 4);
+
+  tx = x + LEGEND_PAD;
+  ty = y + floor ((height - m.text_height) / 2.0);
+  gx = round (tx + m.shrank + LEGEND_GAP);
+  gy = round (y + (height - bar_h) / 2.0);
+
+  set_source (cr, &self->style.foreground);
+  show_text_at (self, cr, _("shrank"), tx, ty);
+
+  /* good -> neutral -> bad: the diff scale is linear in RGB between its
+   * stops, as cairo interpolates */
+  gradient = cairo_pattern_create_linear (gx, 0, gx + bar_w, 0);
+  for (guint stop = 0; stop < 3; stop++)
+    {
+      EmbersColor c;
+
+      embers_palette_diff_stop (self->style.diff_palette, stop, &c);
+      cairo_pattern_add_color_stop_rgb (gradient, stop / 2.0, c.red, c.green, c.blue);
+    }
+  cairo_set_source (cr, gradient);
+  cairo_rectangle (cr, gx, gy, MAX (bar_w, 0.0), bar_h);
+  cairo_fill (cr);
+  cairo_pattern_destroy (gradient);
+
+  set_source (cr, &self->style.foreground);
+  show_text_at (self, cr, _("grew"), gx + bar_w + LEGEND_GAP, ty);
+  if (show_desc)
+    show_text_at (self, cr, desc, gx + bar_w + LEGEND_GAP + m.grew + LEGEND_DESC_GAP, ty);
+
+  cairo_restore (cr);
+}
+
 /* Tooltips */
 
 static char *
@@ -891,35 +1179,178 @@ append_location (GString       *s,
     }
 }
 
+/* Diff tooltips */
+
+static char *
+signed_value (gint64      diff,
+              const char *unit)
+{
+  g_autofree char *abs_str = NULL;
+
+  if (diff == 0)
+    return embers_format_value (0, unit);
+  /* |G_MININT64| does not exist: the value is a difference of two
+   * non-negative totals, so this only guards against garbage */
+  abs_str = embers_format_value (diff > 0 ? diff : diff == G_MININT64 ? G_MAXINT64 : -diff, unit);
+  return g_strconcat (diff > 0 ? "+" : "\xe2\x88\x92", abs_str, NULL);
+}
+
+static char *
+change_text (double         change,
+             EmbersDiffKind kind)
+{
+  switch (kind)
+    {
+    case EMBERS_DIFF_KIND_NEW:
+      return g_strdup (_("new"));
+    case EMBERS_DIFF_KIND_REMOVED:
+      return g_strdup (_("removed"));
+    case EMBERS_DIFF_KIND_CHANGED:
+    default:
+      return embers_format_signed_percent (change / 100.0);
+    }
+}
+
+/* The sampling period in the unit of the values, or 0 when samples cannot
+ * be told from values (counts, no period, a period of another kind) */
+static double
+period_in_value_unit (EmbersProfile *diff)
+{
+  const char *unit = embers_profile_get_sample_unit (diff, EMBERS_DIFF_BASELINE);
+  const char *period_unit = embers_profile_get_period_unit (diff);
+  gint64 period = embers_profile_get_period (diff);
+  gint64 unit_mult = 1, period_mult = 1;
+  EmbersUnitKind kind = embers_unit_kind (unit, &unit_mult);
+
+  if (kind == EMBERS_UNIT_KIND_COUNT || period <= 0 || period_unit == NULL || period_unit[0] == '\0' ||
+      embers_unit_kind (period_unit, &period_mult) != kind)
+    return 0.0;
+
+  return (double)period * (double)period_mult / (double)unit_mult;
+}
+
+/* Cells of the diff table for baseline value l and comparison value r */
+static GPtrArray *
+diff_cells (EmbersProfile *diff,
+            gint64         l,
+            gint64         r)
+{
+  GPtrArray *cells = g_ptr_array_new_with_free_func (g_free);
+  const char *unit = embers_profile_get_sample_unit (diff, EMBERS_DIFF_BASELINE);
+  gint64 lt = embers_profile_get_total (diff, EMBERS_DIFF_BASELINE);
+  gint64 rt = embers_profile_get_total (diff, EMBERS_DIFF_COMPARISON);
+  double period = period_in_value_unit (diff);
+  EmbersDiffKind kind;
+  double share_change, abs_change;
+  gint64 delta;
+
+  share_change = embers_diff_share_change (l, lt, r, rt, &kind);
+  abs_change = embers_diff_absolute_change (l, r, NULL);
+  if (__builtin_sub_overflow (r, l, &delta))
+    delta = r > l ? G_MAXINT64 : G_MININT64;
+
+  g_ptr_array_add (cells, g_strdup (""));
+  g_ptr_array_add (cells, g_strdup (_("Baseline")));
+  g_ptr_array_add (cells, g_strdup (_("Comparison")));
+  g_ptr_array_add (cells, g_strdup (_("Diff")));
+
+  g_ptr_array_add (cells, g_strdup (_("% of total")));
+  g_ptr_array_add (cells, percent_of (l, lt));
+  g_ptr_array_add (cells, percent_of (r, rt));
+  g_ptr_array_add (cells, change_text (share_change, kind));
+
+  g_ptr_array_add (cells, g_strdup (_("Value")));
+  g_ptr_array_add (cells, embers_format_value (l, unit));
+  g_ptr_array_add (cells, embers_format_value (r, unit));
+  if (kind == EMBERS_DIFF_KIND_CHANGED && l != r)
+    {
+      g_autofree char *v = signed_value (delta, unit);
+      g_autofree char *pct = embers_format_signed_percent (abs_change / 100.0);
+
+      g_ptr_array_add (cells, g_strdup_printf ("%s (%s)", v, pct));
+    }
+  else
+    g_ptr_array_add (cells, signed_value (delta, unit));
+
+  if (period > 0)
+    {
+      gint64 ls = (gint64)llround ((double)l / period);
+      gint64 rs = (gint64)llround ((double)r / period);
+
+      g_ptr_array_add (cells, g_strdup (_("Samples")));
+      g_ptr_array_add (cells, embers_format_value (ls, "count"));
+      g_ptr_array_add (cells, embers_format_value (rs, "count"));
+      g_ptr_array_add (cells, signed_value (rs - ls, "count"));
+    }
+
+  return cells;
+}
+
+char **
+embers_render_diff_tooltip_cells (EmbersProfile *diff,
+                                  guint32        node,
+                                  guint         *n_rows)
+{
+  GPtrArray *cells;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (diff), NULL);
+  g_return_val_if_fail (is_diff_profile (diff), NULL);
+  g_return_val_if_fail (node < embers_profile_get_n_nodes (diff), NULL);
+
+  cells = diff_cells (diff,
+                      embers_profile_node_total (diff, EMBERS_DIFF_BASELINE, node),
+                      embers_profile_node_total (diff, EMBERS_DIFF_COMPARISON, node));
+  if (n_rows)
+    *n_rows = cells->len / 4;
+  g_ptr_array_add (cells, NULL);
+  /* Hands over the strings with the segment */
+  return (char **)g_ptr_array_free (cells, FALSE);
+}
+
+/* The table as text, columns padded with spaces to line up in monospace */
+static void
+append_table (GString   *s,
+              GPtrArray *cells)
+{
+  guint n_rows = cells->len / 4;
+  glong widths[4] = { 0, };
+
+  for (guint i = 0; i < cells->len; i++)
+    widths[i % 4] = MAX (widths[i % 4], g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+
+  for (guint row = 0; row < n_rows; row++)
+    {
+      GString *line = g_string_new (NULL);
+
+      for (guint col = 0; col < 4; col++)
+        {
+          const char *cell = g_ptr_array_index (cells, row * 4 + col);
+
+          g_string_append (line, cell);
+          if (col < 3)
+            for (glong pad = g_utf8_strlen (cell, -1); pad < widths[col] + 2; pad++)
+              g_string_append_c (line, ' ');
+        }
+      /* The header's last cell is short: no trailing blanks */
+      while (line->len > 0 && line->str[line->len - 1] == ' ')
+        g_string_truncate (line, line->len - 1);
+      g_string_append_c (s, '\n');
+      g_string_append (s, line->str);
+      g_string_free (line, TRUE);
+    }
+}
+
 static char *
 diff_tooltip_text (EmbersProfile *profile,
                    guint32        node)
 {
   GString *s = g_string_new (embers_profile_node_name_str (profile, node));
-  const char *unit = embers_profile_get_sample_unit (profile, EMBERS_DIFF_BASELINE);
-  gint64 lt = embers_profile_get_total (profile, EMBERS_DIFF_BASELINE);
-  gint64 rt = embers_profile_get_total (profile, EMBERS_DIFF_COMPARISON);
-  gint64 l = embers_profile_node_total (profile, EMBERS_DIFF_BASELINE, node);
-  gint64 r = embers_profile_node_total (profile, EMBERS_DIFF_COMPARISON, node);
-  g_autofree char *lv = embers_format_value (l, unit);
-  g_autofree char *rv = embers_format_value (r, unit);
-  g_autofree char *lp = percent_of (l, lt);
-  g_autofree char *rp = percent_of (r, rt);
-  EmbersDiffKind kind;
-  double change = embers_diff_share_change (l, lt, r, rt, &kind);
+  g_autoptr(GPtrArray) cells = NULL;
 
-  g_string_append_printf (s, "\n%s %s (%s)", _("Baseline:"), lv, lp);
-  g_string_append_printf (s, "\n%s %s (%s)", _("Comparison:"), rv, rp);
-  if (kind == EMBERS_DIFF_KIND_NEW)
-    g_string_append_printf (s, "\n%s %s", _("Change:"), _("new"));
-  else if (kind == EMBERS_DIFF_KIND_REMOVED)
-    g_string_append_printf (s, "\n%s %s", _("Change:"), _("removed"));
-  else
-    {
-      g_autofree char *d = embers_format_signed_percent (change / 100.0);
-
-      g_string_append_printf (s, "\n%s %s", _("Change:"), d);
-    }
+  cells = diff_cells (profile,
+                      embers_profile_node_total (profile, EMBERS_DIFF_BASELINE, node),
+                      embers_profile_node_total (profile, EMBERS_DIFF_COMPARISON, node));
+  append_table (s, cells);
   append_location (s, profile, embers_profile_node_name (profile, node));
 
   return g_string_free (s, FALSE);
@@ -1003,12 +1434,37 @@ embers_render_rect_tooltip_text (EmbersLayout     *layout,
     return embers_render_tooltip_text (profile, sample_type, rect->node,
                                        embers_layout_get_focus (layout));
 
+  count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u small frame", "%u small frames", rect->n_nodes),
+                           rect->n_nodes);
+
+  if (is_diff_profile (profile))
+    {
+      const gint64 *lc = embers_profile_get_total_column (profile, EMBERS_DIFF_BASELINE);
+      const gint64 *rc = embers_profile_get_total_column (profile, EMBERS_DIFF_COMPARISON);
+      g_autoptr(GArray) nodes = embers_layout_rect_get_nodes (layout, rect);
+      g_autoptr(GPtrArray) cells = NULL;
+      gint64 l = 0, r = 0;
+      GString *s;
+
+      for (guint i = 0; i < nodes->len; i++)
+        {
+          guint32 node = g_array_index (nodes, guint32, i);
+
+          if (__builtin_add_overflow (l, lc[node], &l))
+            l = G_MAXINT64;
+          if (__builtin_add_overflow (r, rc[node], &r))
+            r = G_MAXINT64;
+        }
+      s = g_string_new (count);
+      cells = diff_cells (profile, l, r);
+          append_table (s, cells);
+      g_string_append_printf (s, "\n%s", _("Zoom in to see them"));
+      return g_string_free (s, FALSE);
+    }
+
   total = embers_layout_rect_get_total (layout, rect);
   total_str = embers_format_value (total, embers_profile_get_sample_unit (profile, sample_type));
   total_pct = percent_of (total, embers_profile_get_total (profile, sample_type));
-
-  count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u small frame", "%u small frames", rect->n_nodes),
-                           rect->n_nodes);
 
   return g_strdup_printf ("%s\n%s %s (%s %s)\n%s",
                           count, _("Total:"), total_str, total_pct, _("of total"),
@@ -1027,6 +1483,28 @@ embers_render_accessible_text (EmbersProfile *profile,
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
   g_return_val_if_fail (sample_type < embers_profile_get_n_sample_types (profile), NULL);
   g_return_val_if_fail (node < embers_profile_get_n_nodes (profile), NULL);
+
+  if (is_diff_profile (profile))
+    {
+      const char *unit = embers_profile_get_sample_unit (profile, EMBERS_DIFF_BASELINE);
+      gint64 l = embers_profile_node_total (profile, EMBERS_DIFF_BASELINE, node);
+      gint64 r = embers_profile_node_total (profile, EMBERS_DIFF_COMPARISON, node);
+      gint64 lt = embers_profile_get_total (profile, EMBERS_DIFF_BASELINE);
+      gint64 rt = embers_profile_get_total (profile, EMBERS_DIFF_COMPARISON);
+      g_autofree char *lv = embers_format_value (l, unit);
+      g_autofree char *rv = embers_format_value (r, unit);
+      g_autofree char *lp = percent_of (l, lt);
+      g_autofree char *rp = percent_of (r, rt);
+      g_autofree char *change = NULL;
+      EmbersDiffKind kind;
+      double d = embers_diff_share_change (l, lt, r, rt, &kind);
+
+      change = change_text (d, kind);
+      /* Translators: "main, change +42.0%, baseline 1.20 s (45.00% of total),
+       * comparison 1.70 s (52.00% of total)" */
+      return g_strdup_printf (_("%s, change %s, baseline %s (%s of total), comparison %s (%s of total)"),
+                              embers_profile_node_name_str (profile, node), change, lv, lp, rv, rp);
+    }
 
   total = embers_profile_node_total (profile, sample_type, node);
   value = embers_format_value (total, embers_profile_get_sample_unit (profile, sample_type));
@@ -1079,6 +1557,61 @@ export_kind_for_path (const char  *path,
   return TRUE;
 }
 
+static cairo_status_t
+append_to_string (void                *closure,
+                  const unsigned char *data,
+                  unsigned int         length)
+{
+  g_string_append_len (closure, (const char *)data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* What the diff legend says, as text for an SVG's <title> and <desc> */
+static void
+insert_svg_description (GString                   *svg,
+                        const EmbersExportOptions *options)
+{
+  const EmbersRenderStyle *style = &options->style;
+  g_autofree char *legend = legend_description (style);
+  g_autofree char *desc = NULL;
+  g_autofree char *title_xml = NULL;
+  g_autofree char *desc_xml = NULL;
+  g_autofree char *insert = NULL;
+  const char *widths, *colours;
+  const char *tag;
+  const char *end;
+
+  switch (options->diff_width)
+    {
+    case EMBERS_DIFF_WIDTH_COMPARISON:
+      widths = _("the comparison’s values");
+      break;
+    case EMBERS_DIFF_WIDTH_BASELINE:
+      widths = _("the baseline’s values");
+      break;
+    case EMBERS_DIFF_WIDTH_SUM:
+    default:
+      widths = _("baseline + comparison");
+      break;
+    }
+  colours = style->diff_palette == EMBERS_DIFF_PALETTE_RED_GREEN ?
+            _("green: shrank, grey: unchanged, red: grew") :
+            _("blue: shrank, grey: unchanged, red: grew");
+
+  /* Translators: the description of an exported diff flame graph */
+  desc = g_strdup_printf (_("Baseline vs comparison. Legend: %s; %s. "
+                            "Bar widths: %s. Labels show the change in percent, or new / removed."),
+                          legend, colours, widths);
+  title_xml = g_markup_escape_text (_("Diff flame graph"), -1);
+  desc_xml = g_markup_escape_text (desc, -1);
+  insert = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", title_xml, desc_xml);
+
+  tag = strstr (svg->str, "<svg");
+  end = tag != NULL ? strchr (tag, '>') : NULL;
+  if (end != NULL)
+    g_string_insert (svg, end + 1 - svg->str, insert);
+}
+
 static gboolean
 cairo_check (cairo_status_t   status,
              const char      *path,
@@ -1106,10 +1639,11 @@ embers_render_export (EmbersProfile             *profile,
   g_autoptr(EmbersLayout) layout = NULL;
   g_autoptr(EmbersSearch) search = NULL;
   g_autoptr(EmbersRender) render = NULL;
+  g_autoptr(GString) svg_data = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
-  double width, height, scale;
-  gboolean ok;
+  double width, height, scale, legend_height;
+  gboolean ok, diff;
 
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), FALSE);
   g_return_val_if_fail (sample_type < embers_profile_get_n_sample_types (profile), FALSE);
@@ -1140,7 +1674,9 @@ embers_render_export (EmbersProfile             *profile,
 
   embers_viewport_init (&vp, width);
   vp.direction = options->direction;
+  vp.diff_width = options->diff_width;
   layout = embers_layout_new (profile, sample_type, options->focus, &vp);
+  diff = is_diff_profile (profile);
 
   if (options->search != NULL && options->search[0] != '\0')
     {
@@ -1150,7 +1686,10 @@ embers_render_export (EmbersProfile             *profile,
     }
 
   render = embers_render_new (layout, search, &options->style);
-  height = MAX (embers_layout_get_height (layout), vp.row_height);
+  legend_height = 0;
+  if (diff)
+    embers_render_measure_legend (render, NULL, NULL, &legend_height);
+  height = legend_height + MAX (embers_layout_get_height (layout), vp.row_height);
   if (kind == EXPORT_PNG && height * scale > PNG_MAX_SIZE)
     height = floor (PNG_MAX_SIZE / scale);   /* the deepest rows are cut */
 
@@ -1161,7 +1700,14 @@ embers_render_export (EmbersProfile             *profile,
                                             (int)ceil (width * scale), (int)ceil (height * scale));
       break;
     case EXPORT_SVG:
-      surface = cairo_svg_surface_create (path, width, height);
+      if (diff)
+        {
+          /* In memory, to add the legend as text afterwards */
+          svg_data = g_string_new (NULL);
+          surface = cairo_svg_surface_create_for_stream (append_to_string, svg_data, width, height);
+        }
+      else
+        surface = cairo_svg_surface_create (path, width, height);
       break;
     case EXPORT_PDF:
     default:
@@ -1178,7 +1724,23 @@ embers_render_export (EmbersProfile             *profile,
   cr = cairo_create (surface);
   if (kind == EXPORT_PNG)
     cairo_scale (cr, scale, scale);
-  cairo_rectangle (cr, 0, 0, width, height);
+  if (legend_height > 0)
+    {
+      const EmbersColor *bg = &options->style.background;
+
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, 0, width, legend_height);
+      cairo_clip (cr);
+      if (bg->alpha > 0)
+        {
+          set_source (cr, bg);
+          cairo_paint (cr);
+        }
+      embers_render_paint_legend (render, cr, 0, 0, width, legend_height);
+      cairo_restore (cr);
+      cairo_translate (cr, 0, legend_height);
+    }
+  cairo_rectangle (cr, 0, 0, width, height - legend_height);
   cairo_clip (cr);
   embers_render_paint (render, cr);
   ok = cairo_check (cairo_status (cr), path, error);
@@ -1190,6 +1752,15 @@ embers_render_export (EmbersProfile             *profile,
   if (ok)
     ok = cairo_check (cairo_surface_status (surface), path, error);
   cairo_surface_destroy (surface);
+
+  if (ok && svg_data != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+
+      insert_svg_description (svg_data, options);
+      ok = g_file_replace_contents (file, svg_data->str, svg_data->len, NULL, FALSE,
+                                    G_FILE_CREATE_NONE, NULL, NULL, error);
+    }
 
   return ok;
 }

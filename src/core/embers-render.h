@@ -7,6 +7,7 @@
 
 #include <cairo.h>
 
+#include "embers-diff.h"
 #include "embers-layout.h"
 #include "embers-palette.h"
 #include "embers-search.h"
@@ -16,8 +17,10 @@ G_BEGIN_DECLS
 /**
  * EmbersRenderStyle:
  * @scheme: how frames are coloured (ignored for diff profiles, which are
- *   always coloured by the change of their share)
- * @diff_palette: red/blue (default) or red/green
+ *   always coloured by their change, see @diff_mode)
+ * @diff_palette: red/blue (default, colour-blind safe) or red/green
+ * @diff_mode: for diff profiles: colour and label by the change of each
+ *   frame's share of its side's total (default) or of its absolute value
  * @dark: dark theme: package colours as is; light theme: brightened by 15
  * @background: painted under the graph (alpha 0: nothing is painted)
  * @foreground: the theme's text colour, used for muted narrow bars and
@@ -34,6 +37,7 @@ typedef struct
 {
   EmbersColorScheme scheme;
   EmbersDiffPalette diff_palette;
+  EmbersDiffMode    diff_mode;
   gboolean          dark;
   EmbersColor       background;
   EmbersColor       foreground;
@@ -123,6 +127,12 @@ const EmbersRenderItem *embers_render_get_items   (EmbersRender            *self
  * Paints the background and every rect (fill, border, ellipsized label)
  * that intersects the clip of @cr, so a scrolled or partial repaint only
  * costs the visible rows.
+ *
+ * Diff profiles: fills from the frame's change (style diff_mode, clamped
+ * to +-100 %, through the diff palette; new frames as +100, removed ones as
+ * -100), and labels carry the change in words where it fits after the
+ * name: "net/http.(*Client).Do  +42%", "parse  new", "old  removed"
+ * (embers_render_diff_change_text()); unchanged frames get no suffix.
  */
 void                  embers_render_paint         (EmbersRender            *self,
                                                    cairo_t                 *cr);
@@ -132,6 +142,66 @@ void                  embers_render_paint_highlight (EmbersRender          *self
                                                    cairo_t                 *cr,
                                                    int                      rect,
                                                    EmbersHighlight          kind);
+
+/* Recommended height of the diff legend strip, px */
+#define EMBERS_RENDER_LEGEND_HEIGHT 24.0
+
+/**
+ * embers_render_paint_legend:
+ * @x: @y: @width: @height: the box to paint in, px (height
+ *   %EMBERS_RENDER_LEGEND_HEIGHT is right for the default font)
+ *
+ * Paints the diff legend into the box, left-aligned and vertically
+ * centred: "shrank" [good → neutral → bad gradient] "grew", then the
+ * palette and mode ("red/blue · change of share of total"), dropped when
+ * the box is too narrow. Uses the style's palette, mode, font and
+ * foreground colour; paints no background. The export paints it above a
+ * diff flame graph; a widget paints it wherever it shows the legend.
+ */
+void                  embers_render_paint_legend  (EmbersRender            *self,
+                                                   cairo_t                 *cr,
+                                                   double                   x,
+                                                   double                   y,
+                                                   double                   width,
+                                                   double                   height);
+/* The legend's natural width and height in px (everything shown). @cr may
+ * be NULL (then the font options of a default context are used). */
+void                  embers_render_measure_legend (EmbersRender           *self,
+                                                   cairo_t                 *cr,
+                                                   double                  *width,
+                                                   double                  *height);
+
+/**
+ * embers_render_diff_change_text:
+ * @diff: a diff profile
+ * @mode: share or absolute change
+ *
+ * The change a diff label shows after the name: "+42%", "−3.5%" (one
+ * decimal under 10 %), "new", "removed" (translated), or NULL when the
+ * frame is unchanged (|change| < 0.05 %).
+ */
+char                 *embers_render_diff_change_text (EmbersProfile        *diff,
+                                                   guint32                  node,
+                                                   EmbersDiffMode           mode);
+
+/**
+ * embers_render_diff_tooltip_cells:
+ * @diff: a diff profile
+ * @n_rows: (out): rows, including the header row
+ *
+ * The diff tooltip as a table of n_rows x 4 cells, row by row:
+ *   ""             "Baseline"  "Comparison"  "Diff"
+ *   "% of total"   "20.00%"    "40.0%"       "+100.0%" (change of share,
+ *                                             or "new" / "removed")
+ *   "Value"        "200 ms"    "400 ms"      "+200 ms (+100.0%)"
+ *   "Samples"      "20"        "40"          "+20"
+ * The Samples row only when the values are times or sizes and the profile
+ * has a sampling period of the same kind (samples = value / period, from
+ * the comparison's period). Free with g_strfreev.
+ */
+char                **embers_render_diff_tooltip_cells (EmbersProfile      *diff,
+                                                   guint32                  node,
+                                                   guint                   *n_rows);
 
 /**
  * embers_render_tooltip_text:
@@ -143,18 +213,29 @@ void                  embers_render_paint_highlight (EmbersRender          *self
  *   Self: 300 ms (11.25% of total)
  *   file.go:42
  * The "of focus" part only when a frame other than the root is focused,
- * the location only when known. Diff profiles show the baseline,
- * comparison and change of share instead (issue 5 extends this).
+ * the location only when known.
+ *
+ * Diff profiles (sample_type and focus ignored): the name, the table of
+ * embers_render_diff_tooltip_cells() with columns padded by spaces (aligned
+ * in a monospace font), then the location:
+ *   name
+ *                Baseline  Comparison  Diff
+ *   % of total   20.00%    40.0%       +100.0%
+ *   Value        200 ms    400 ms      +200 ms (+100.0%)
  */
 char                 *embers_render_tooltip_text  (EmbersProfile           *profile,
                                                    guint                    sample_type,
                                                    guint32                  node,
                                                    guint32                  focus_node);
 /* Tooltip of a layout rect: the frame's tooltip, or for a merged block
- * "N small frames" with their summed total */
+ * "N small frames" with their summed total (for a diff: the table of
+ * their summed baseline and comparison) */
 char                 *embers_render_rect_tooltip_text (EmbersLayout        *layout,
                                                    const EmbersRect        *rect);
-/* One line for screen readers: "main, total 1.20 s, 45.00% of total" */
+/* One line for screen readers: "main, total 1.20 s, 45.00% of total".
+ * Diff profiles: "main, change +42.0%, baseline 1.20 s (45.00% of total),
+ * comparison 1.70 s (52.00% of total)" (change of share; "new",
+ * "removed") */
 char                 *embers_render_accessible_text (EmbersProfile         *profile,
                                                    guint                    sample_type,
                                                    guint32                  node);
@@ -168,6 +249,10 @@ char                 *embers_render_accessible_text (EmbersProfile         *prof
  * @style: colours and font
  * @search: (nullable): highlight frames matching this pattern
  * @search_flags: how @search matches
+ * @diff_width: for a diff profile, which columns give the widths (default
+ *   baseline + comparison, as Pyroscope draws them)
+ *
+ * Diff profiles also use @style's diff_palette and diff_mode.
  */
 typedef struct
 {
@@ -178,6 +263,7 @@ typedef struct
   EmbersRenderStyle     style;
   const char           *search;
   EmbersSearchFlags     search_flags;
+  EmbersDiffWidth       diff_width;
 } EmbersExportOptions;
 
 void                  embers_export_options_init  (EmbersExportOptions     *options);
@@ -189,6 +275,14 @@ void                  embers_export_options_init  (EmbersExportOptions     *opti
  *
  * Renders the whole flame graph (all rows) headless. An unknown extension
  * gives EMBERS_PROFILE_ERROR_UNSUPPORTED; a write failure a G_IO_ERROR.
+ *
+ * A diff profile (embers_profile_is_diff()) is drawn as a diff whatever
+ * @sample_type is (any valid column, e.g. %EMBERS_DIFF_COMPARISON): widths
+ * by options->diff_width, colours and labels by the style's diff palette
+ * and mode, with the legend strip (embers_render_paint_legend(),
+ * %EMBERS_RENDER_LEGEND_HEIGHT px) above the graph. An SVG of a diff also
+ * carries the legend as text in its <title> and <desc>, since cairo draws
+ * text as glyph outlines.
  */
 gboolean              embers_render_export        (EmbersProfile             *profile,
                                                    guint                      sample_type,
