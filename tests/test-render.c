@@ -660,6 +660,48 @@ test_diff_new_removed_clamp (void)
       g_assert_cmpstr (abs_text, ==, cases[i].abs_text);
     }
 
+  /* The change functions behind these */
+  {
+    EmbersDiffKind kind;
+
+    g_assert_cmpfloat (embers_diff_absolute_change (0, 5, &kind), ==, 100);
+    g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_NEW);
+    g_assert_cmpfloat (embers_diff_absolute_change (5, 0, &kind), ==, -100);
+    g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_REMOVED);
+    g_assert_cmpfloat (embers_diff_absolute_change (7, 7, &kind), ==, 0);
+    g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_CHANGED);
+    g_assert_cmpfloat (embers_diff_absolute_change (0, 0, NULL), ==, 0);
+    g_assert_cmpfloat (embers_diff_absolute_change (4, 5, NULL), ==, 25);
+    g_assert_cmpfloat (embers_diff_node_change (d, find_path (d, "x"), EMBERS_DIFF_MODE_ABSOLUTE, &kind), ==, 1000);
+    g_assert_cmpfloat_with_epsilon (embers_diff_node_change (d, find_path (d, "x"), EMBERS_DIFF_MODE_SHARE, NULL),
+                                    (110.0 / 140 - 10.0 / 120) / (10.0 / 120) * 100, 1e-9);
+    g_assert_cmpfloat (embers_diff_node_change (d, find_path (d, "main;new"), EMBERS_DIFF_MODE_SHARE, &kind), ==, 100);
+    g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_NEW);
+  }
+
+  /* An empty baseline: everything is new, red, in either mode */
+  {
+    g_autoptr(EmbersProfileBuilder) bld = embers_profile_builder_new ();
+    g_autoptr(EmbersProfile) empty = NULL;
+    g_autoptr(EmbersProfile) comp = profile_from_lines ("a 5\n", "count");
+    g_autoptr(EmbersProfile) all_new = NULL;
+    g_autoptr(EmbersLayout) new_layout = NULL;
+    EmbersDiffKind kind;
+
+    embers_profile_builder_add_sample_type (bld, "cpu", "count");
+    empty = embers_profile_builder_finish (bld, NULL);
+    all_new = embers_diff_profiles (empty, 0, comp, 0, NULL);
+    g_assert_nonnull (all_new);
+    g_assert_cmpfloat (embers_diff_node_change (all_new, find_path (all_new, "a"), EMBERS_DIFF_MODE_SHARE, &kind), ==, 0);
+    g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_NEW);
+    new_layout = embers_layout_new (all_new, 0, 0, NULL);
+    style.diff_palette = EMBERS_DIFF_PALETTE_RED_BLUE;
+    embers_render_set_style (render, &style);
+    embers_render_set_layout (render, new_layout);
+    assert_fill (render, new_layout, all_new, "a", 220, 50, 32);
+    assert_fill (render, new_layout, all_new, NULL, 220, 50, 32);
+  }
+
   /* One decimal under 10% */
   {
     g_autoptr(EmbersProfile) small_change = diff_from_lines ("a 1000\nb 1000\n", "a 2084\nb 1916\n", "count");

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "embers-diff.h"
+#include "embers-layout.h"
 #include "embers-profile-builder.h"
 #include "embers-transforms.h"
 
@@ -507,6 +509,90 @@ test_deep_stack (void)
   g_assert_cmpint (embers_profile_get_total (f, 0), ==, 1);
 }
 
+/* Diff profiles: every transform keeps both value columns and the flag */
+
+static void
+assert_diff (EmbersProfile *p)
+{
+  g_assert_true (embers_profile_is_diff (p));
+  g_assert_cmpuint (embers_profile_get_n_sample_types (p), ==, 2);
+  g_assert_cmpstr (embers_profile_get_sample_type (p, EMBERS_DIFF_BASELINE), ==, "baseline");
+  g_assert_cmpstr (embers_profile_get_sample_type (p, EMBERS_DIFF_COMPARISON), ==, "comparison");
+  g_assert_cmpstr (embers_profile_get_sample_unit (p, EMBERS_DIFF_COMPARISON), ==, "nanoseconds");
+}
+
+static void
+test_diff (void)
+{
+  g_autoptr(EmbersProfile) base = profile_from_lines ("main;f;g 10\nmain;f;f;h 5\nmain;x 20\n", 1);
+  g_autoptr(EmbersProfile) comp = profile_from_lines ("main;f;g 30\nmain;f;f;k 7\nmain;y 3\n", 1);
+  g_autoptr(EmbersProfile) d = NULL;
+  g_autoptr(EmbersProfile) focused = NULL;
+  g_autoptr(EmbersProfile) collapsed = NULL;
+  g_autoptr(EmbersProfile) inverted = NULL;
+  g_autoptr(EmbersProfile) callers = NULL;
+  g_autoptr(EmbersProfile) callees = NULL;
+  g_autoptr(EmbersProfile) hidden = NULL;
+  g_autoptr(GRegex) regex = g_regex_new ("^f$", 0, 0, NULL);
+  GError *error = NULL;
+
+  d = embers_diff_profiles (base, 0, comp, 0, &error);
+  g_assert_no_error (error);
+  assert_diff (d);
+  ASSERT_FOLDED (d, "main;f;f;h 5 0\nmain;f;f;k 0 7\nmain;f;g 10 30\nmain;x 20 0\nmain;y 0 3");
+
+  focused = embers_transform_focus (d, "f", &error);
+  g_assert_no_error (error);
+  assert_diff (focused);
+  ASSERT_FOLDED (focused, "f;f;h 5 0\nf;f;k 0 7\nf;g 10 30");
+
+  collapsed = embers_transform_collapse_recursion (d, &error);
+  g_assert_no_error (error);
+  assert_diff (collapsed);
+  ASSERT_FOLDED (collapsed, "main;f;g 10 30\nmain;f;h 5 0\nmain;f;k 0 7\nmain;x 20 0\nmain;y 0 3");
+
+  inverted = embers_transform_invert (d, &error);
+  g_assert_no_error (error);
+  assert_diff (inverted);
+  ASSERT_FOLDED (inverted, "g;f;main 10 30\nh;f;f;main 5 0\nk;f;f;main 0 7\nx;main 20 0\ny;main 0 3");
+
+  callers = embers_transform_sandwich_callers (d, "f", &error);
+  g_assert_no_error (error);
+  assert_diff (callers);
+  ASSERT_FOLDED (callers, "f;main 15 37");
+
+  callees = embers_transform_sandwich_callees (d, "f", &error);
+  g_assert_no_error (error);
+  assert_diff (callees);
+  ASSERT_FOLDED (callees, "f;f;h 5 0\nf;f;k 0 7\nf;g 10 30");
+
+  hidden = embers_transform_hide (d, regex, &error);
+  g_assert_no_error (error);
+  assert_diff (hidden);
+  ASSERT_FOLDED (hidden, "main;g 10 30\nmain;h 5 0\nmain;k 0 7\nmain;x 20 0\nmain;y 0 3");
+
+  /* The transformed diffs lay out on both columns and keep their changes:
+   * in the focused view, g is 10 of 15 and 30 of 37 */
+  {
+    g_autoptr(EmbersLayout) layout = embers_layout_new (focused, 0, 0, NULL);
+    guint32 f = 1, g = EMBERS_NODE_NONE;
+    EmbersDiffKind kind;
+
+    g_assert_true (embers_layout_is_diff (layout));
+    g_assert_cmpint (embers_layout_get_focus_total (layout), ==, 52);
+    for (guint32 c = f + 1; c < embers_profile_node_end (focused, f); c = embers_profile_node_end (focused, c))
+      if (g_str_equal (embers_profile_node_name_str (focused, c), "g"))
+        g = c;
+    g_assert_cmpuint (g, !=, EMBERS_NODE_NONE);
+    g_assert_cmpint (embers_layout_node_value (layout, g), ==, 40);
+    g_assert_cmpfloat_with_epsilon (embers_diff_node_change (focused, g, EMBERS_DIFF_MODE_SHARE, &kind),
+                                    (30.0 / 37 - 10.0 / 15) / (10.0 / 15) * 100, 1e-9);
+    g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_CHANGED);
+    g_assert_cmpfloat_with_epsilon (embers_diff_node_change (focused, g, EMBERS_DIFF_MODE_ABSOLUTE, &kind),
+                                    200, 1e-9);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -514,6 +600,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/embers/transforms/helper", test_root_stack_helper);
+  g_test_add_func ("/embers/transforms/diff", test_diff);
   g_test_add_func ("/embers/transforms/focus", test_focus);
   g_test_add_func ("/embers/transforms/hide", test_hide);
   g_test_add_func ("/embers/transforms/collapse-recursion", test_collapse_recursion);
