@@ -13,6 +13,7 @@
 #include <pango/pangocairo.h>
 
 #include "embers-diff.h"
+#include "embers-format.h"
 #include "embers-profile-builder.h"
 #include "embers-render.h"
 
@@ -1394,6 +1395,31 @@ test_diff_export (void)
   g_assert_no_error (error);
   head = read_head (pdf, 5);
   g_assert_cmpstr (head, ==, "%PDF-");
+
+  /* The data export (`--export x.json`): Pyroscope's diff JSON, read back
+   * as the same diff */
+  {
+    g_autoptr(GBytes) json = embers_profile_save_bytes (d, EMBERS_FORMAT_FLAMEBEARER, EMBERS_DIFF_COMPARISON,
+                                                        FALSE, &error);
+    g_autoptr(EmbersProfile) back = NULL;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (g_strstr_len (g_bytes_get_data (json, NULL), g_bytes_get_size (json), "\"numTicks\":220"));
+    back = embers_profile_load_bytes (json, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (embers_profile_is_diff (back));
+    g_assert_cmpuint (embers_profile_get_n_nodes (back), ==, embers_profile_get_n_nodes (d));
+    for (guint t = 0; t < 2; t++)
+      for (guint32 i = 0; i < embers_profile_get_n_nodes (d); i++)
+        {
+          g_autofree char *stack = embers_profile_node_stack (d, i, ";");
+          g_autofree char *back_stack = embers_profile_node_stack (back, i, ";");
+
+          g_assert_cmpstr (stack, ==, back_stack);
+          g_assert_cmpint (embers_profile_node_total (back, t, i), ==, embers_profile_node_total (d, t, i));
+          g_assert_cmpint (embers_profile_node_self (back, t, i), ==, embers_profile_node_self (d, t, i));
+        }
+  }
 
   /* A folder that does not exist */
   {
