@@ -67,7 +67,10 @@ arena_reset (Arena *arena)
 
 /* Top-level wire walk: samples are by far the bulk of a profile, so they
  * are not unpacked all at once (that costs ~10x the file in memory) but one
- * at a time after the tables; everything else is unpacked by protobuf-c. */
+ * at a time after the tables; everything else is unpacked by protobuf-c.
+ * The walk is done twice (tables, then samples) rather than remembering
+ * where each sample is: a hostile file of empty samples would otherwise
+ * need 8x its size for the offsets alone. */
 static gboolean
 read_varint (const guint8 **p,
              const guint8  *end,
@@ -95,73 +98,124 @@ read_varint (const guint8 **p,
   return FALSE;  /* more than 10 bytes */
 }
 
+typedef enum
+{
+  WALK_END,
+  WALK_FIELD,
+  WALK_CORRUPT,
+} WalkResult;
+
+/* Steps over one top-level field at *p. body/body_len: the payload of a
+ * length-delimited field (wire type 2). */
+static WalkResult
+walk_field (const guint8  **p,
+            const guint8   *end,
+            guint          *field,
+            guint          *wire,
+            const guint8  **body,
+            gsize          *body_len)
+{
+  guint64 tag, value;
+
+  if (*p >= end)
+    return WALK_END;
+  if (!read_varint (p, end, &tag))
+    return WALK_CORRUPT;
+  *field = (guint)MIN (tag >> 3, G_MAXUINT);
+  *wire = (guint)(tag & 7);
+  if (*field == 0)
+    return WALK_CORRUPT;
+
+  switch (*wire)
+    {
+    case 0:
+      return read_varint (p, end, &value) ? WALK_FIELD : WALK_CORRUPT;
+    case 1:
+      if (end - *p < 8)
+        return WALK_CORRUPT;
+      *p += 8;
+      return WALK_FIELD;
+    case 5:
+      if (end - *p < 4)
+        return WALK_CORRUPT;
+      *p += 4;
+      return WALK_FIELD;
+    case 2:
+      if (!read_varint (p, end, &value) || value > (guint64)(end - *p))
+        return WALK_CORRUPT;
+      *body = *p;
+      *body_len = value;
+      *p += value;
+      return WALK_FIELD;
+    default:
+      return WALK_CORRUPT;
+    }
+}
+
+/* First pass: copies every top-level field but the samples to rest and
+ * counts the samples. */
 static gboolean
 split_samples (const guint8  *data,
                gsize          len,
                GByteArray    *rest,
-               GArray        *samples,
+               gsize         *n_samples,
                GError       **error)
 {
   const guint8 *p = data;
   const guint8 *end = data + len;
+  WalkResult result;
 
-  while (p < end)
+  *n_samples = 0;
+  for (;;)
     {
       const guint8 *field_start = p;
-      guint64 tag, value;
-      guint field, wire;
+      const guint8 *body = NULL;
+      gsize body_len = 0;
+      guint field = 0, wire = 0;
 
-      if (!read_varint (&p, end, &tag))
-        goto corrupt;
-      field = (guint)(tag >> 3);
-      wire = (guint)(tag & 7);
-      if (field == 0)
-        goto corrupt;
-
-      switch (wire)
-        {
-        case 0:
-          if (!read_varint (&p, end, &value))
-            goto corrupt;
-          break;
-        case 1:
-          if (end - p < 8)
-            goto corrupt;
-          p += 8;
-          break;
-        case 5:
-          if (end - p < 4)
-            goto corrupt;
-          p += 4;
-          break;
-        case 2:
-          if (!read_varint (&p, end, &value) || value > (guint64)(end - p))
-            goto corrupt;
-          if (field == 2)
-            {
-              guint64 span[2] = { (guint64)(p - data), value };
-
-              g_array_append_vals (samples, span, 2);
-              p += value;
-              continue;
-            }
-          p += value;
-          break;
-        default:
-          goto corrupt;
-        }
+      result = walk_field (&p, end, &field, &wire, &body, &body_len);
+      if (result != WALK_FIELD)
+        break;
 
       if (field == 2)
-        goto corrupt;  /* a sample must be length-delimited */
-      g_byte_array_append (rest, field_start, p - field_start);
+        {
+          if (wire != 2)
+            {
+              p = field_start;
+              result = WALK_CORRUPT;  /* a sample must be length-delimited */
+              break;
+            }
+          (*n_samples)++;
+        }
+      else
+        g_byte_array_append (rest, field_start, p - field_start);
+    }
+
+  if (result == WALK_CORRUPT)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
+                   (gsize)(p - data));
+      return FALSE;
     }
 
   return TRUE;
+}
 
-corrupt:
-  g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-               _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
-               (gsize)(p - data));
+/* Second pass: the next sample's bytes, or FALSE at the end. The first
+ * pass has checked the framing. */
+static gboolean
+next_sample (const guint8 **p,
+             const guint8  *end,
+             const guint8 **body,
+             gsize         *body_len)
+{
+  guint field = 0, wire = 0;
+
+  while (walk_field (p, end, &field, &wire, body, body_len) == WALK_FIELD)
+    if (field == 2 && wire == 2)
+      return TRUE;
+
   return FALSE;
 }
 
@@ -493,7 +547,7 @@ read_header (Reader  *r,
 static gboolean
 read_samples (Reader        *r,
               const guint8  *data,
-              GArray        *spans,
+              gsize          len,
               GError       **error)
 {
   const Google__V1__Profile *msg = r->msg;
@@ -504,17 +558,17 @@ read_samples (Reader        *r,
   ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
   guint32 prev_set = 0;
   gboolean ok = FALSE;
-  gsize n = spans->len / 2;
+  const guint8 *p = data;
+  const guint8 *body = NULL;
+  gsize body_len = 0;
 
-  for (gsize i = 0; i < n; i++)
+  for (gsize i = 0; next_sample (&p, data + len, &body, &body_len); i++)
     {
-      guint64 offset = g_array_index (spans, guint64, 2 * i);
-      guint64 size = g_array_index (spans, guint64, 2 * i + 1);
       const Google__V1__Sample *s;
       guint32 label_set = 0;
 
       arena_reset (&arena);
-      s = google__v1__sample__unpack (&allocator, size, data + offset);
+      s = google__v1__sample__unpack (&allocator, body_len, body);
       if (s == NULL)
         {
           g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
@@ -630,7 +684,6 @@ embers_pprof_parse (const guint8  *data,
   Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
   ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
   EmbersProfile *profile = NULL;
-  g_autoptr(GArray) spans = NULL;
   g_autoptr(GByteArray) rest = NULL;
   Reader r = { 0, };
 
@@ -641,9 +694,8 @@ embers_pprof_parse (const guint8  *data,
       goto out;
     }
 
-  spans = g_array_new (FALSE, FALSE, sizeof (guint64));
   rest = g_byte_array_new ();
-  if (!split_samples (data, len, rest, spans, error))
+  if (!split_samples (data, len, rest, &r.n_samples, error))
     goto out;
 
   r.msg = google__v1__profile__unpack (&allocator, rest->len, rest->data);
@@ -680,7 +732,6 @@ embers_pprof_parse (const guint8  *data,
 
   b = embers_profile_builder_new ();
   r.b = b;
-  r.n_samples = spans->len / 2;
   r.string_ids = g_new (guint32, r.msg->n_string_table);
   memset (r.string_ids, 0xff, sizeof (guint32) * r.msg->n_string_table);
   r.string_ids[0] = 0;
@@ -694,7 +745,7 @@ embers_pprof_parse (const guint8  *data,
   if (read_header (&r, error) &&
       read_functions (&r, error) &&
       read_locations (&r, error) &&
-      read_samples (&r, data, spans, error))
+      read_samples (&r, data, len, error))
     profile = embers_profile_builder_finish (b, error);
 
   g_free (r.string_ids);
