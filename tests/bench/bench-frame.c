@@ -2,7 +2,8 @@
  * hit-test cost on a synthetic profile of about a million nodes.
  *
  * Prints figures; asserts nothing about time. Goals: < 16 ms per frame,
- * < 1 µs per hit test.
+ * < 1 µs per hit test. Also a frame of a diff of two such profiles (same
+ * tree, other values, a few frames only on one side).
  *
  *   bench-frame [--nodes N] [--runs N] [--export FILE.png]
  *
@@ -18,6 +19,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "embers-diff.h"
 #include "embers-layout.h"
 #include "embers-profile-builder.h"
 #include "embers-render.h"
@@ -34,12 +36,18 @@ static const char *packages[] = {
 };
 
 /* Builds a wide and deep synthetic tree, level by level, with heavy-tailed
- * leaf values: a few wide frames, very many narrow ones. */
+ * leaf values: a few wide frames, very many narrow ones. value_seed 0
+ * draws the values from the tree's own random sequence; otherwise from
+ * their own, so that two seeds give the same tree with other values, and
+ * about 3% of the leaves left out (frames only on one side of a diff). */
 static EmbersProfile *
-generate (guint target_nodes)
+generate_full (guint   target_nodes,
+               guint32 value_seed)
 {
   g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
   g_autoptr(GRand) rand = g_rand_new_with_seed (20240601);
+  g_autoptr(GRand) own_values = value_seed ? g_rand_new_with_seed (value_seed) : NULL;
+  GRand *vrand = value_seed ? own_values : rand;
   g_autoptr(GArray) level = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) next = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autofree guint32 *names = NULL;
@@ -100,9 +108,11 @@ generate (guint target_nodes)
 
           if (n_children == 0 || g_rand_double (rand) < 0.2)
             {
-              double x = g_rand_double (rand);
+              double x = g_rand_double (vrand);
               gint64 v = 1 + (gint64)(pow (x, 6) * 1e6);
 
+              if (value_seed != 0 && g_rand_double (vrand) < 0.03)
+                v = 0;
               embers_profile_builder_add_self (b, node, 0, v);
             }
         }
@@ -119,12 +129,18 @@ generate (guint target_nodes)
 
   for (guint i = 0; i < level->len; i++)
     embers_profile_builder_add_self (b, g_array_index (level, guint32, i), 0,
-                                     1 + g_rand_int_range (rand, 0, 100));
+                                     1 + g_rand_int_range (vrand, 0, 100));
 
   profile = embers_profile_builder_finish (b, &error);
   if (profile == NULL)
     g_error ("generating the profile failed: %s", error->message);
   return profile;
+}
+
+static EmbersProfile *
+generate (guint target_nodes)
+{
+  return generate_full (target_nodes, 0);
 }
 
 static int
@@ -161,6 +177,7 @@ typedef struct
 
 /* Median layout, paint and layout+paint of one frame */
 static gboolean no_labels = FALSE;
+static EmbersDiffWidth diff_width = EMBERS_DIFF_WIDTH_SUM;
 
 static void
 measure_frame (EmbersProfile   *profile,
@@ -189,6 +206,7 @@ measure_frame (EmbersProfile   *profile,
   embers_viewport_init (&vp, FRAME_WIDTH);
   vp.x_start = x_start;
   vp.x_end = x_end;
+  vp.diff_width = diff_width;
 
   for (guint r = 0; r < runs; r++)
     {
@@ -361,6 +379,61 @@ main (int   argc,
     t1 = now_ms ();
     printf ("hit test: %.1f ns per point (%u points, %u hits, %u rects)\n",
             (t1 - t0) * 1e6 / n_points, n_points, hits, embers_layout_get_n_rects (layout));
+  }
+
+  /* A diff of two 1M-node profiles: same tree, other values */
+  {
+    g_autoptr(EmbersProfile) base = generate_full (target, 11);
+    g_autoptr(EmbersProfile) comp = generate_full (target, 12);
+    g_autoptr(EmbersProfile) diff = NULL;
+    g_autoptr(EmbersLayout) diff_layout = NULL;
+    GError *error = NULL;
+
+    t0 = now_ms ();
+    diff = embers_diff_profiles (base, 0, comp, 0, &error);
+    t1 = now_ms ();
+    if (diff == NULL)
+      g_error ("diff failed: %s", error->message);
+    printf ("diff: %u + %u nodes -> %u nodes in %.0f ms\n", embers_profile_get_n_nodes (base),
+            embers_profile_get_n_nodes (comp), embers_profile_get_n_nodes (diff), t1 - t0);
+    g_clear_object (&base);
+    g_clear_object (&comp);
+
+    measure_frame (diff, 0, 0, 1, NULL, runs, surface, &f);
+    print_frame ("diff frame (median)", &f);
+    diff_width = EMBERS_DIFF_WIDTH_COMPARISON;
+    measure_frame (diff, 0, 0, 1, NULL, runs, surface, &f);
+    print_frame ("diff frame, comparison widths", &f);
+    diff_width = EMBERS_DIFF_WIDTH_SUM;
+    if (export_path != NULL)
+      {
+        g_autofree char *diff_path = g_strconcat (export_path, ".diff.png", NULL);
+        cairo_status_t status = cairo_surface_write_to_png (surface, diff_path);
+
+        printf ("wrote %s: %s\n", diff_path, cairo_status_to_string (status));
+      }
+
+    embers_viewport_init (&vp, FRAME_WIDTH);
+    diff_layout = embers_layout_new (diff, 0, 0, &vp);
+    {
+      const guint n_points = 1000000;
+      g_autofree double *xs = g_new (double, n_points);
+      g_autofree double *ys = g_new (double, n_points);
+      double height = MIN (embers_layout_get_height (diff_layout), (double)FRAME_HEIGHT);
+      guint hits = 0;
+
+      for (guint i = 0; i < n_points; i++)
+        {
+          xs[i] = g_rand_double_range (rand, 0, FRAME_WIDTH);
+          ys[i] = g_rand_double_range (rand, 0, height);
+        }
+      t0 = now_ms ();
+      for (guint i = 0; i < n_points; i++)
+        hits += embers_layout_hit_test (diff_layout, xs[i], ys[i]) >= 0;
+      t1 = now_ms ();
+      printf ("diff hit test: %.1f ns per point (%u points, %u hits, %u rects)\n",
+              (t1 - t0) * 1e6 / n_points, n_points, hits, embers_layout_get_n_rects (diff_layout));
+    }
   }
 
   /* Transforms, once each, for scale. Inverting makes a node per frame of
