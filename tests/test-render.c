@@ -1036,6 +1036,18 @@ test_diff_paint_labels (void)
   g_assert_cmpuint (count_ink (&c, (int)(rs->x + rs->width) - 3, (int)(rs->x + rs->width) - 1, 44 + 3, 44 + 19, &red), ==, 0);
   canvas_clear (&c);
 
+  /* Search on a diff: matches keep their diff colour, the rest is dimmed */
+  {
+    g_autoptr(EmbersSearch) search = embers_search_new (d, "slow", EMBERS_SEARCH_DEFAULT, NULL);
+
+    embers_render_set_search (render, search);
+    g_assert_true (item_of (render, layout, find_path (d, "main;slow"))->flags & EMBERS_RENDER_ITEM_MATCH);
+    assert_fill (render, layout, d, "main;slow", 220, 50, 32);
+    g_assert_true (item_of (render, layout, find_path (d, "main;a"))->flags & EMBERS_RENDER_ITEM_DIMMED);
+    g_assert_false (memcmp (&item_of (render, layout, find_path (d, "main;a"))->fill, &neutral, sizeof neutral) == 0);
+    embers_render_set_search (render, NULL);
+  }
+
   /* Narrow: the name gives way to the change ("s…  +100%"), and when
    * even that does not fit the name alone is drawn */
   {
