@@ -374,6 +374,14 @@ parse_graph (JsonObject  *graph,
           return NULL;
         }
       names[i] = json_node_get_string (n);
+      /* json-glib lets some escapes through that are not UTF-8 */
+      if (!g_utf8_validate (names[i], -1, NULL))
+        {
+          char *valid = g_utf8_make_valid (names[i], -1);
+
+          g_ptr_array_add (owned, valid);
+          names[i] = valid;
+        }
     }
 
   levels_array = json_node_get_array (levels_node);
