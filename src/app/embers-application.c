@@ -8,29 +8,193 @@
 #include <glib/gi18n.h>
 
 #include "embers-application.h"
+#include "embers-window.h"
 
 struct _EmbersApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication  parent_instance;
+
+  GSettings      *settings;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersApplication, embers_application, ADW_TYPE_APPLICATION)
 
+static EmbersWindow *
+get_window (EmbersApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (EMBERS_IS_WINDOW (window))
+    return EMBERS_WINDOW (window);
+  return embers_window_new (self);
+}
+
+static void
+update_color_scheme (EmbersApplication *self)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  AdwColorScheme scheme = ADW_COLOR_SCHEME_DEFAULT;
+
+  if (self->settings != NULL)
+    {
+      switch (g_settings_get_enum (self->settings, "color-scheme"))
+        {
+        case 1:
+          scheme = ADW_COLOR_SCHEME_FORCE_LIGHT;
+          break;
+        case 2:
+          scheme = ADW_COLOR_SCHEME_FORCE_DARK;
+          break;
+        default:
+          scheme = ADW_COLOR_SCHEME_DEFAULT;
+          break;
+        }
+    }
+
+  adw_style_manager_set_color_scheme (manager, scheme);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
+
+  /* Close each window so that it saves its state */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  EmbersWindow *window = embers_window_new (EMBERS_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  static const char *developers[] = { "The Embers Developers", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", gtk_application_get_active_window (app),
+                        "application-name", _("Embers"),
+                        "application-icon", BASE_ID,
+                        "developer-name", _("The Embers Developers"),
+                        "version", PACKAGE_VERSION,
+                        "website", "https://github.com/emberslab/embers",
+                        "issue-url", "https://github.com/emberslab/embers/issues",
+                        "comments", _("Explore profiles as flame graphs: open pprof, folded stacks and Pyroscope JSON, find the hot path, search, sandwich and export."),
+                        "copyright", "© 2025 The Embers Developers",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "developers", developers,
+                        /* Translators: put your names here, one per line */
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static const GActionEntry app_actions[] = {
+  { .name = "quit", .activate = quit_action },
+  { .name = "new-window", .activate = new_window_action },
+  { .name = "about", .activate = about_action },
+};
+
+static void
+embers_application_startup (GApplication *app)
+{
+  EmbersApplication *self = EMBERS_APPLICATION (app);
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.new-window", { "<Control>n", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.close-tab", { "<Control>w", NULL } },
+  };
+
+  G_APPLICATION_CLASS (embers_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema != NULL)
+    {
+      g_autoptr(GAction) scheme = NULL;
+
+      self->settings = g_settings_new (APP_ID);
+      scheme = g_settings_create_action (self->settings, "color-scheme");
+      g_action_map_add_action (G_ACTION_MAP (app), scheme);
+      g_signal_connect_object (self->settings, "changed::color-scheme",
+                               G_CALLBACK (update_color_scheme), self, G_CONNECT_SWAPPED);
+    }
+  update_color_scheme (self);
+
+  gtk_window_set_default_icon_name (APP_ID);
+}
+
 static void
 embers_application_activate (GApplication *app)
 {
-  GtkWidget *window = adw_application_window_new (GTK_APPLICATION (app));
+  EmbersWindow *window = get_window (EMBERS_APPLICATION (app));
 
-  gtk_window_set_title (GTK_WINDOW (window), _("Embers"));
   gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+embers_application_open (GApplication  *app,
+                         GFile        **files,
+                         int            n_files,
+                         const char    *hint)
+{
+  EmbersWindow *window = get_window (EMBERS_APPLICATION (app));
+
+  /* Two files will open as a comparison once that exists; for now every
+   * file gets its own tab */
+  for (int i = 0; i < n_files; i++)
+    embers_window_open_file (window, files[i]);
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+embers_application_dispose (GObject *object)
+{
+  EmbersApplication *self = EMBERS_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (embers_application_parent_class)->dispose (object);
 }
 
 static void
 embers_application_class_init (EmbersApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  object_class->dispose = embers_application_dispose;
+
+  app_class->startup = embers_application_startup;
   app_class->activate = embers_application_activate;
+  app_class->open = embers_application_open;
 }
 
 static void
@@ -44,5 +208,6 @@ embers_application_new (void)
   return g_object_new (EMBERS_TYPE_APPLICATION,
                        "application-id", APP_ID,
                        "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/emberslab/Embers",
                        NULL);
 }

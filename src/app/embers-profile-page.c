@@ -1,0 +1,1533 @@
+/* embers-profile-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <adwaita.h>
+
+#include "embers-export.h"
+#include "embers-profile-page.h"
+#include "embers-top.h"
+#include "embers-transforms.h"
+
+struct _EmbersProfilePage
+{
+  GtkWidget          parent_instance;
+
+  /* Template */
+  GtkStack          *stack;
+  AdwStatusPage     *loading_page;
+  AdwStatusPage     *error_page;
+  GtkSpinner        *spinner;
+  GtkBox            *chips;
+  GtkDropDown       *sample_type_dropdown;
+  GtkStringList     *sample_types;
+  GtkSearchBar      *search_bar;
+  GtkSearchEntry    *search_entry;
+  GtkToggleButton   *regex_button;
+  GtkToggleButton   *case_button;
+  GtkLabel          *search_summary;
+  GtkPaned          *paned;
+  EmbersTopTable    *top_table;
+  GtkStack          *view_stack;
+  EmbersFlameGraph  *graph;
+  EmbersFlameGraph  *callers_graph;
+  EmbersFlameGraph  *callees_graph;
+  GtkLabel          *callers_label;
+  GtkLabel          *callees_label;
+  GtkProgressBar    *busy_bar;
+
+  GSettings         *settings;
+
+  GFile             *file;
+  char              *title;
+  char              *error;
+  EmbersPageState    state;
+  GCancellable      *load_cancellable;
+  GCancellable      *compute_cancellable;
+  guint              compute_serial;
+  guint              pulse_id;
+
+  /* The loaded profile and what the user did to it */
+  EmbersProfile     *profile;
+  EmbersView         view;
+  EmbersView         last_tree_view;
+  gboolean           collapse_recursion;
+  EmbersColorScheme  colors;
+  guint              sample_type;
+  GPtrArray         *hidden;
+  char              *focus_function;
+  char              *sandwich_function;
+
+  /* Results of the transforms */
+  EmbersProfile     *table_profile;
+  EmbersProfile     *view_profile;
+  EmbersProfile     *callers_profile;
+  EmbersProfile     *callees_profile;
+
+  /* Search */
+  char              *search_text;
+  EmbersSearch      *table_search;
+  char              *summary;
+
+  guint              syncing : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  PROP_STATE,
+  PROP_BUSY,
+  PROP_VIEW,
+  PROP_COLLAPSE_RECURSION,
+  PROP_COLORS,
+  PROP_SAMPLE_TYPE,
+  PROP_SEARCH_SUMMARY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, GTK_TYPE_WIDGET)
+
+static const char * const view_names[] = { "icicle", "flame", "bottom-up", "sandwich" };
+static const char * const color_names[] = { "package", "value", "plain" };
+
+static void recompute (EmbersProfilePage *self);
+static void refresh_search (EmbersProfilePage *self);
+
+static int
+find_name (const char * const *names,
+           guint               n_names,
+           const char         *name)
+{
+  for (guint i = 0; i < n_names; i++)
+    if (g_strcmp0 (names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+static void
+toast (EmbersProfilePage *self,
+       const char        *message)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", message);
+}
+
+static void
+set_state (EmbersProfilePage *self,
+           EmbersPageState    state)
+{
+  if (state == self->state)
+    return;
+
+  self->state = state;
+  switch (state)
+    {
+    case EMBERS_PAGE_STATE_LOADING:
+      gtk_stack_set_visible_child_name (self->stack, "loading");
+      gtk_spinner_start (self->spinner);
+      break;
+    case EMBERS_PAGE_STATE_FAILED:
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      gtk_spinner_stop (self->spinner);
+      break;
+    case EMBERS_PAGE_STATE_READY:
+      gtk_stack_set_visible_child_name (self->stack, "content");
+      gtk_spinner_stop (self->spinner);
+      break;
+    case EMBERS_PAGE_STATE_EMPTY:
+    case EMBERS_PAGE_STATE_CANCELLED:
+    default:
+      gtk_spinner_stop (self->spinner);
+      break;
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+set_title (EmbersProfilePage *self,
+           const char        *title)
+{
+  if (g_strcmp0 (title, self->title) == 0)
+    return;
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+static EmbersFlameGraph *
+active_graph (EmbersProfilePage *self)
+{
+  if (self->view == EMBERS_VIEW_SANDWICH)
+    {
+      if (gtk_widget_has_focus (GTK_WIDGET (self->callers_graph)))
+        return self->callers_graph;
+      return self->callees_graph;
+    }
+  return self->graph;
+}
+
+/* Actions */
+
+static void
+update_history_actions (EmbersProfilePage *self)
+{
+  EmbersFlameGraph *graph = active_graph (self);
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean ready = self->state == EMBERS_PAGE_STATE_READY;
+  double x0, x1;
+
+  embers_flame_graph_get_visible_range (graph, &x0, &x1);
+  gtk_widget_action_set_enabled (widget, "page.back",
+                                 ready && embers_flame_graph_get_can_go_back (graph));
+  gtk_widget_action_set_enabled (widget, "page.forward",
+                                 ready && embers_flame_graph_get_can_go_forward (graph));
+  gtk_widget_action_set_enabled (widget, "page.reset",
+                                 ready && (embers_flame_graph_get_focus_node (graph) != 0 ||
+                                           x0 > 0 || x1 < 1));
+}
+
+static void
+update_actions (EmbersProfilePage *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean ready = self->state == EMBERS_PAGE_STATE_READY;
+  gboolean searching = self->table_search != NULL && embers_search_is_active (self->table_search);
+
+  gtk_widget_action_set_enabled (widget, "page.cancel", self->state == EMBERS_PAGE_STATE_LOADING);
+  gtk_widget_action_set_enabled (widget, "page.reload", self->file != NULL &&
+                                 self->state != EMBERS_PAGE_STATE_LOADING);
+  gtk_widget_action_set_enabled (widget, "page.view", ready);
+  gtk_widget_action_set_enabled (widget, "page.collapse-recursion", ready);
+  gtk_widget_action_set_enabled (widget, "page.colors", ready);
+  gtk_widget_action_set_enabled (widget, "page.sandwich", ready);
+  gtk_widget_action_set_enabled (widget, "page.hide-frame", ready);
+  gtk_widget_action_set_enabled (widget, "page.focus-function", ready);
+  gtk_widget_action_set_enabled (widget, "page.invert", ready);
+  gtk_widget_action_set_enabled (widget, "page.search", ready);
+  gtk_widget_action_set_enabled (widget, "page.search-next", ready && searching);
+  gtk_widget_action_set_enabled (widget, "page.search-previous", ready && searching);
+  update_history_actions (self);
+}
+
+/* Chips: the transforms in effect, each removable */
+
+static GtkWidget *
+make_chip (const char *text,
+           const char *action,
+           const char *target)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *label = gtk_label_new (text);
+  g_autofree char *a11y = NULL;
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
+  gtk_button_set_child (GTK_BUTTON (button), box);
+  gtk_widget_add_css_class (button, "chip");
+  gtk_widget_set_tooltip_text (button, _("Remove"));
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  if (target != NULL)
+    gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", target);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+
+  /* Translators: accessible name of a button; %s is e.g. "Hidden: runtime.mallocgc" */
+  a11y = g_strdup_printf (_("Remove %s"), text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y,
+                                  -1);
+  return button;
+}
+
+static void
+update_chips (EmbersProfilePage *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chips))) != NULL)
+    gtk_box_remove (self->chips, child);
+
+  if (self->focus_function != NULL)
+    {
+      /* Translators: a removable transform chip */
+      g_autofree char *text = g_strdup_printf (_("Focused on %s"), self->focus_function);
+
+      gtk_box_append (self->chips, make_chip (text, "page.unfocus-function", NULL));
+    }
+  for (guint i = 0; i < self->hidden->len; i++)
+    {
+      const char *name = g_ptr_array_index (self->hidden, i);
+      /* Translators: a removable transform chip */
+      g_autofree char *text = g_strdup_printf (_("Hidden: %s"), name);
+
+      gtk_box_append (self->chips, make_chip (text, "page.unhide", name));
+    }
+}
+
+/* Transforms, computed off the main thread */
+
+typedef struct
+{
+  EmbersProfile  *profile;
+  char          **hidden;
+  char           *focus_function;
+  char           *sandwich_function;
+  gboolean        collapse;
+  EmbersView      view;
+  guint           sample_type;
+  guint           serial;
+
+  EmbersProfile  *table_profile;
+  EmbersProfile  *view_profile;
+  EmbersProfile  *callers;
+  EmbersProfile  *callees;
+  GArray         *rows;
+} Compute;
+
+static void
+compute_free (gpointer data)
+{
+  Compute *c = data;
+
+  g_clear_object (&c->profile);
+  g_strfreev (c->hidden);
+  g_free (c->focus_function);
+  g_free (c->sandwich_function);
+  g_clear_object (&c->table_profile);
+  g_clear_object (&c->view_profile);
+  g_clear_object (&c->callers);
+  g_clear_object (&c->callees);
+  g_clear_pointer (&c->rows, g_array_unref);
+  g_free (c);
+}
+
+static GRegex *
+hidden_regex (char **names)
+{
+  g_autoptr(GString) pattern = g_string_new ("^(?:");
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *escaped = g_regex_escape_string (names[i], -1);
+
+      if (i > 0)
+        g_string_append_c (pattern, '|');
+      g_string_append (pattern, escaped);
+    }
+  g_string_append (pattern, ")$");
+
+  return g_regex_new (pattern->str, G_REGEX_OPTIMIZE, 0, NULL);
+}
+
+/* Replaces *profile by the result of a transform, or fails */
+static gboolean
+step (EmbersProfile **profile,
+      EmbersProfile  *result,
+      GCancellable   *cancellable,
+      GError        **error)
+{
+  if (result == NULL)
+    return FALSE;
+  g_set_object (profile, result);
+  g_object_unref (result);
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
+static void
+compute_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Compute *c = task_data;
+  g_autoptr(EmbersProfile) p = g_object_ref (c->profile);
+  g_autoptr(GError) error = NULL;
+
+  if (c->hidden != NULL && c->hidden[0] != NULL)
+    {
+      g_autoptr(GRegex) regex = hidden_regex (c->hidden);
+
+      if (regex != NULL &&
+          !step (&p, embers_transform_hide (p, regex, &error), cancellable, &error))
+        goto fail;
+    }
+  if (c->collapse &&
+      !step (&p, embers_transform_collapse_recursion (p, &error), cancellable, &error))
+    goto fail;
+  if (c->focus_function != NULL &&
+      !step (&p, embers_transform_focus (p, c->focus_function, &error), cancellable, &error))
+    goto fail;
+
+  c->table_profile = g_object_ref (p);
+  c->rows = embers_top_compute (p, c->sample_type);
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    goto fail;
+
+  switch (c->view)
+    {
+    case EMBERS_VIEW_BOTTOM_UP:
+      c->view_profile = embers_transform_invert (p, &error);
+      if (c->view_profile == NULL)
+        goto fail;
+      break;
+    case EMBERS_VIEW_SANDWICH:
+      c->view_profile = g_object_ref (p);
+      c->callers = embers_transform_sandwich_callers (p, c->sandwich_function, &error);
+      if (c->callers == NULL)
+        goto fail;
+      c->callees = embers_transform_sandwich_callees (p, c->sandwich_function, &error);
+      if (c->callees == NULL)
+        goto fail;
+      break;
+    case EMBERS_VIEW_ICICLE:
+    case EMBERS_VIEW_FLAME:
+    default:
+      c->view_profile = g_object_ref (p);
+      break;
+    }
+
+  g_task_return_boolean (task, TRUE);
+  return;
+
+fail:
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+static void
+stop_busy (EmbersProfilePage *self)
+{
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  gtk_widget_set_visible (GTK_WIDGET (self->busy_bar), FALSE);
+}
+
+static void
+apply_compute (EmbersProfilePage *self,
+               Compute           *c)
+{
+  g_set_object (&self->table_profile, c->table_profile);
+  g_set_object (&self->view_profile, c->view_profile);
+  g_set_object (&self->callers_profile, c->callers);
+  g_set_object (&self->callees_profile, c->callees);
+
+  /* The old searches belong to the old profiles */
+  embers_flame_graph_set_search (self->graph, NULL);
+  embers_flame_graph_set_search (self->callers_graph, NULL);
+  embers_flame_graph_set_search (self->callees_graph, NULL);
+
+  embers_flame_graph_set_profile (self->graph, self->view_profile);
+  embers_flame_graph_set_sample_type (self->graph, self->sample_type);
+  embers_flame_graph_set_direction (self->graph, self->view == EMBERS_VIEW_FLAME
+                                                 ? EMBERS_LAYOUT_FLAME : EMBERS_LAYOUT_ICICLE);
+
+  embers_flame_graph_set_profile (self->callers_graph, self->callers_profile);
+  embers_flame_graph_set_sample_type (self->callers_graph, self->sample_type);
+  embers_flame_graph_set_profile (self->callees_graph, self->callees_profile);
+  embers_flame_graph_set_sample_type (self->callees_graph, self->sample_type);
+
+  if (self->view == EMBERS_VIEW_SANDWICH)
+    {
+      g_autofree char *callers = NULL;
+      g_autofree char *callees = NULL;
+
+      /* Translators: heading of the upper half of the sandwich view */
+      callers = g_strdup_printf (_("Callers of %s"), self->sandwich_function);
+      /* Translators: heading of the lower half of the sandwich view */
+      callees = g_strdup_printf (_("Callees of %s"), self->sandwich_function);
+      gtk_label_set_text (self->callers_label, callers);
+      gtk_label_set_text (self->callees_label, callees);
+      gtk_stack_set_visible_child_name (self->view_stack, "sandwich");
+    }
+  else
+    {
+      gtk_stack_set_visible_child_name (self->view_stack, "graph");
+    }
+
+  embers_top_table_set_data (self->top_table, self->table_profile, self->sample_type, c->rows);
+  update_chips (self);
+  refresh_search (self);
+  update_actions (self);
+}
+
+static void
+compute_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (source);
+  Compute *c = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (c->serial == self->compute_serial)
+        {
+          stop_busy (self);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+        }
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+          c->serial == self->compute_serial)
+        toast (self, error->message);
+      return;
+    }
+
+  /* A newer request replaced this one: never show a stale result */
+  if (c->serial != self->compute_serial)
+    return;
+
+  stop_busy (self);
+  apply_compute (self, c);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static gboolean
+pulse_cb (gpointer data)
+{
+  EmbersProfilePage *self = data;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->busy_bar), TRUE);
+  gtk_progress_bar_pulse (self->busy_bar);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+recompute (EmbersProfilePage *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Compute *c;
+
+  if (self->profile == NULL)
+    return;
+
+  g_cancellable_cancel (self->compute_cancellable);
+  g_clear_object (&self->compute_cancellable);
+  self->compute_cancellable = g_cancellable_new ();
+
+  c = g_new0 (Compute, 1);
+  c->profile = g_object_ref (self->profile);
+  c->hidden = g_new0 (char *, self->hidden->len + 1);
+  for (guint i = 0; i < self->hidden->len; i++)
+    c->hidden[i] = g_strdup (g_ptr_array_index (self->hidden, i));
+  c->focus_function = g_strdup (self->focus_function);
+  c->sandwich_function = g_strdup (self->sandwich_function);
+  c->collapse = self->collapse_recursion;
+  c->view = self->view;
+  c->sample_type = self->sample_type;
+  c->serial = ++self->compute_serial;
+
+  task = g_task_new (self, self->compute_cancellable, compute_done, NULL);
+  g_task_set_source_tag (task, recompute);
+  g_task_set_task_data (task, c, compute_free);
+  g_task_run_in_thread (task, compute_thread);
+
+  /* Show progress only when it takes a moment */
+  if (self->pulse_id == 0)
+    self->pulse_id = g_timeout_add (150, pulse_cb, self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* Search */
+
+static EmbersSearch *
+search_for (EmbersProfilePage *self,
+            EmbersProfile     *profile,
+            EmbersSearchFlags  flags)
+{
+  if (profile == NULL)
+    return NULL;
+  if (self->table_search != NULL && profile == self->table_profile)
+    return embers_search_ref (self->table_search);
+  return embers_search_new (profile, self->search_text, flags, NULL);
+}
+
+static void
+set_summary (EmbersProfilePage *self,
+             const char        *summary)
+{
+  if (g_strcmp0 (summary, self->summary) == 0)
+    return;
+
+  g_free (self->summary);
+  self->summary = g_strdup (summary);
+  gtk_label_set_text (self->search_summary, summary != NULL ? summary : "");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_SUMMARY]);
+}
+
+static void
+refresh_search (EmbersProfilePage *self)
+{
+  EmbersSearchFlags flags = EMBERS_SEARCH_DEFAULT;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersSearch) graph_search = NULL;
+  g_autoptr(EmbersSearch) callers_search = NULL;
+  g_autoptr(EmbersSearch) callees_search = NULL;
+  GtkWidget *entry = GTK_WIDGET (self->search_entry);
+
+  g_clear_pointer (&self->table_search, embers_search_unref);
+  gtk_widget_remove_css_class (entry, "error");
+  gtk_widget_set_tooltip_text (entry, NULL);
+
+  if (gtk_toggle_button_get_active (self->regex_button))
+    flags |= EMBERS_SEARCH_REGEX;
+  if (gtk_toggle_button_get_active (self->case_button))
+    flags |= EMBERS_SEARCH_CASE_SENSITIVE;
+
+  if (self->table_profile != NULL && self->search_text != NULL && self->search_text[0] != '\0')
+    {
+      self->table_search = embers_search_new (self->table_profile, self->search_text, flags, &error);
+      if (self->table_search == NULL)
+        {
+          gtk_widget_add_css_class (entry, "error");
+          gtk_widget_set_tooltip_text (entry, error->message);
+          set_summary (self, _("Invalid regular expression"));
+        }
+    }
+
+  if (self->table_search != NULL)
+    {
+      g_autofree char *summary = embers_search_summary (self->table_search, self->sample_type);
+
+      graph_search = search_for (self, self->view_profile, flags);
+      callers_search = search_for (self, self->callers_profile, flags);
+      callees_search = search_for (self, self->callees_profile, flags);
+      set_summary (self, summary);
+    }
+  else if (error == NULL)
+    {
+      set_summary (self, NULL);
+    }
+
+  embers_flame_graph_set_search (self->graph, graph_search);
+  embers_flame_graph_set_search (self->callers_graph, callers_search);
+  embers_flame_graph_set_search (self->callees_graph, callees_search);
+  embers_top_table_set_search (self->top_table, self->table_search);
+  update_actions (self);
+}
+
+void
+embers_profile_page_set_search (EmbersProfilePage *self,
+                                const char        *text,
+                                gboolean           regex,
+                                gboolean           case_sensitive)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+
+  self->syncing = TRUE;
+  gtk_toggle_button_set_active (self->regex_button, regex);
+  gtk_toggle_button_set_active (self->case_button, case_sensitive);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text != NULL ? text : "");
+  self->syncing = FALSE;
+
+  g_free (self->search_text);
+  self->search_text = g_strdup (text);
+  if (text != NULL && text[0] != '\0')
+    gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  refresh_search (self);
+}
+
+static void
+on_search_changed (EmbersProfilePage *self)
+{
+  if (self->syncing)
+    return;
+
+  g_free (self->search_text);
+  self->search_text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+  refresh_search (self);
+}
+
+static void
+search_step (EmbersProfilePage *self,
+             gboolean           forward)
+{
+  EmbersFlameGraph *graph = active_graph (self);
+  EmbersSearch *search = embers_flame_graph_get_search (graph);
+  guint32 node;
+
+  if (search == NULL || !embers_search_is_active (search))
+    return;
+
+  node = embers_flame_graph_get_selected_node (graph);
+  if (forward)
+    node = embers_search_next (search, self->sample_type, node);
+  else
+    node = embers_search_previous (search, self->sample_type, node);
+
+  if (node == EMBERS_NODE_NONE)
+    gtk_widget_error_bell (GTK_WIDGET (self));
+  else
+    embers_flame_graph_reveal_node (graph, node);
+}
+
+static void
+on_search_activate (EmbersProfilePage *self)
+{
+  search_step (self, TRUE);
+}
+
+static void
+on_search_next (EmbersProfilePage *self)
+{
+  search_step (self, TRUE);
+}
+
+static void
+on_search_previous (EmbersProfilePage *self)
+{
+  search_step (self, FALSE);
+}
+
+static void
+on_search_stop (EmbersProfilePage *self)
+{
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (active_graph (self)));
+}
+
+void
+embers_profile_page_begin_search (EmbersProfilePage *self)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+
+  if (self->state != EMBERS_PAGE_STATE_READY)
+    return;
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->search_entry), 0, -1);
+}
+
+const char *
+embers_profile_page_get_search_summary (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->summary != NULL ? self->summary : "";
+}
+
+/* Linking the graphs and the table */
+
+static const char *
+node_name (EmbersFlameGraph *graph,
+           guint32           node)
+{
+  EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+
+  if (profile == NULL || node == EMBERS_NODE_NONE || node == 0)
+    return NULL;
+  return embers_profile_node_name_str (profile, node);
+}
+
+static void
+on_graph_hover (EmbersProfilePage *self,
+                GParamSpec        *pspec,
+                EmbersFlameGraph  *graph)
+{
+  const char *name = node_name (graph, embers_flame_graph_get_hover_node (graph));
+
+  if (name != NULL)
+    embers_top_table_select_name (self->top_table, name);
+}
+
+static void
+on_graph_selected (EmbersProfilePage *self,
+                   GParamSpec        *pspec,
+                   EmbersFlameGraph  *graph)
+{
+  const char *name = node_name (graph, embers_flame_graph_get_selected_node (graph));
+
+  if (name != NULL)
+    embers_top_table_select_name (self->top_table, name);
+}
+
+static void
+on_table_selected_name (EmbersProfilePage *self)
+{
+  const char *name = embers_top_table_get_selected_name (self->top_table);
+
+  embers_flame_graph_set_highlight_name (self->graph, name);
+  embers_flame_graph_set_highlight_name (self->callers_graph, name);
+  embers_flame_graph_set_highlight_name (self->callees_graph, name);
+}
+
+static void
+on_table_function_activated (EmbersProfilePage *self,
+                             const char        *name)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "page.sandwich", "s", name);
+}
+
+static void
+on_sample_type_selected (EmbersProfilePage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->sample_type_dropdown);
+
+  if (!self->syncing && selected != GTK_INVALID_LIST_POSITION)
+    embers_profile_page_set_sample_type (self, selected);
+}
+
+/* View state */
+
+EmbersView
+embers_profile_page_get_view (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), EMBERS_VIEW_ICICLE);
+  return self->view;
+}
+
+static const char *
+default_sandwich_function (EmbersProfilePage *self)
+{
+  const char *name;
+
+  name = node_name (self->graph, embers_flame_graph_get_selected_node (self->graph));
+  if (name == NULL)
+    name = embers_top_table_get_selected_name (self->top_table);
+  if (name == NULL && self->table_profile != NULL)
+    {
+      g_autoptr(GArray) rows = embers_top_compute (self->table_profile, self->sample_type);
+
+      if (rows->len > 0)
+        name = embers_profile_get_string (self->table_profile,
+                                          g_array_index (rows, EmbersTopRow, 0).name);
+    }
+  return name;
+}
+
+void
+embers_profile_page_set_view (EmbersProfilePage *self,
+                              EmbersView         view)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (view <= EMBERS_VIEW_SANDWICH);
+
+  if (view == EMBERS_VIEW_SANDWICH && self->sandwich_function == NULL)
+    {
+      const char *name = default_sandwich_function (self);
+
+      if (name == NULL)
+        {
+          gtk_widget_error_bell (GTK_WIDGET (self));
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+          return;
+        }
+      self->sandwich_function = g_strdup (name);
+    }
+
+  if (view == self->view)
+    return;
+
+  if (view == EMBERS_VIEW_ICICLE || view == EMBERS_VIEW_FLAME)
+    self->last_tree_view = view;
+  self->view = view;
+  recompute (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+}
+
+static void
+set_collapse_recursion (EmbersProfilePage *self,
+                        gboolean           collapse)
+{
+  collapse = !!collapse;
+  if (collapse == self->collapse_recursion)
+    return;
+
+  self->collapse_recursion = collapse;
+  recompute (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
+}
+
+static void
+set_colors (EmbersProfilePage *self,
+            EmbersColorScheme  colors)
+{
+  if (colors == self->colors)
+    return;
+
+  self->colors = colors;
+  embers_flame_graph_set_color_scheme (self->graph, colors);
+  embers_flame_graph_set_color_scheme (self->callers_graph, colors);
+  embers_flame_graph_set_color_scheme (self->callees_graph, colors);
+  if (self->settings != NULL)
+    g_settings_set_enum (self->settings, "flame-colors", colors);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLORS]);
+}
+
+guint
+embers_profile_page_get_sample_type (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), 0);
+  return self->sample_type;
+}
+
+void
+embers_profile_page_set_sample_type (EmbersProfilePage *self,
+                                     guint              sample_type)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+
+  if (self->profile == NULL || sample_type >= embers_profile_get_n_sample_types (self->profile))
+    return;
+  if (sample_type == self->sample_type)
+    return;
+
+  self->sample_type = sample_type;
+  self->syncing = TRUE;
+  gtk_drop_down_set_selected (self->sample_type_dropdown, sample_type);
+  self->syncing = FALSE;
+  recompute (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
+}
+
+/* Loading */
+
+static void
+show_profile (EmbersProfilePage *self,
+              EmbersProfile     *profile)
+{
+  guint n_types = embers_profile_get_n_sample_types (profile);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  g_set_object (&self->profile, profile);
+  self->sample_type = embers_profile_get_default_sample_type (profile);
+  g_ptr_array_set_size (self->hidden, 0);
+  g_clear_pointer (&self->focus_function, g_free);
+  g_clear_pointer (&self->sandwich_function, g_free);
+  if (self->view == EMBERS_VIEW_SANDWICH)
+    self->view = self->last_tree_view;
+
+  for (guint i = 0; i < n_types; i++)
+    {
+      const char *type = embers_profile_get_sample_type (profile, i);
+      const char *unit = embers_profile_get_sample_unit (profile, i);
+
+      if (unit != NULL && unit[0] != '\0')
+        g_ptr_array_add (names, g_strdup_printf ("%s (%s)", type, unit));
+      else
+        g_ptr_array_add (names, g_strdup (type));
+    }
+  g_ptr_array_add (names, NULL);
+
+  self->syncing = TRUE;
+  gtk_string_list_splice (self->sample_types, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->sample_types)),
+                          (const char * const *)names->pdata);
+  gtk_drop_down_set_selected (self->sample_type_dropdown, self->sample_type);
+  gtk_widget_set_visible (GTK_WIDGET (self->sample_type_dropdown), n_types > 1);
+  self->syncing = FALSE;
+
+  set_state (self, EMBERS_PAGE_STATE_READY);
+  recompute (self);
+  update_actions (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
+}
+
+typedef struct
+{
+  EmbersProfilePage *self;
+  GCancellable      *cancellable;
+} Load;
+
+static void
+load_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Load *load = user_data;
+  EmbersProfilePage *self = load->self;
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean current = load->cancellable == self->load_cancellable;
+
+  profile = embers_profile_load_file_finish (result, &error);
+
+  if (current)
+    {
+      g_clear_object (&self->load_cancellable);
+
+      if (profile != NULL)
+        {
+          show_profile (self, profile);
+          if (g_file_is_native (self->file))
+            {
+              g_autofree char *uri = g_file_get_uri (self->file);
+
+              gtk_widget_activate_action (GTK_WIDGET (self), "win.add-recent", "s", uri);
+            }
+        }
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          set_state (self, EMBERS_PAGE_STATE_CANCELLED);
+        }
+      else
+        {
+          g_autofree char *message = NULL;
+
+          g_free (self->error);
+          self->error = g_strdup (error->message);
+          adw_status_page_set_description (self->error_page, error->message);
+          set_state (self, EMBERS_PAGE_STATE_FAILED);
+
+          /* Translators: a toast; the first %s is a file name, the second the reason */
+          message = g_strdup_printf (_("Could not open “%s”: %s"), self->title, error->message);
+          toast (self, message);
+        }
+      update_actions (self);
+    }
+
+  g_object_unref (load->cancellable);
+  g_object_unref (load->self);
+  g_free (load);
+}
+
+void
+embers_profile_page_load (EmbersProfilePage *self,
+                          GFile             *file,
+                          const char        *title)
+{
+  g_autofree char *basename = NULL;
+  Load *load;
+
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  g_set_object (&self->file, file);
+  basename = g_file_get_basename (file);
+  set_title (self, title != NULL ? title : basename);
+  adw_status_page_set_description (self->loading_page, self->title);
+  g_clear_pointer (&self->error, g_free);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+
+  set_state (self, EMBERS_PAGE_STATE_LOADING);
+  update_actions (self);
+
+  load = g_new0 (Load, 1);
+  load->self = g_object_ref (self);
+  load->cancellable = g_object_ref (self->load_cancellable);
+  embers_profile_load_file_async (file, self->load_cancellable, load_done, load);
+}
+
+void
+embers_profile_page_set_profile (EmbersProfilePage *self,
+                                 EmbersProfile     *profile,
+                                 const char        *title)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+
+  set_title (self, title);
+  show_profile (self, profile);
+}
+
+void
+embers_profile_page_cancel (EmbersProfilePage *self)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  if (self->compute_cancellable != NULL)
+    g_cancellable_cancel (self->compute_cancellable);
+}
+
+/* Getters */
+
+GFile *
+embers_profile_page_get_file (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->file;
+}
+
+const char *
+embers_profile_page_get_title (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->title;
+}
+
+EmbersPageState
+embers_profile_page_get_state (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), EMBERS_PAGE_STATE_EMPTY);
+  return self->state;
+}
+
+const char *
+embers_profile_page_get_error (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->error;
+}
+
+EmbersProfile *
+embers_profile_page_get_profile (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->profile;
+}
+
+gboolean
+embers_profile_page_get_busy (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), FALSE);
+  return self->state == EMBERS_PAGE_STATE_LOADING || self->pulse_id != 0;
+}
+
+EmbersFlameGraph *
+embers_profile_page_get_flame_graph (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return active_graph (self);
+}
+
+EmbersTopTable *
+embers_profile_page_get_top_table (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->top_table;
+}
+
+/* Export */
+
+char *
+embers_profile_page_suggest_name (EmbersProfilePage *self,
+                                  const char        *ext)
+{
+  static const char * const suffixes[] = {
+    ".pb.gz", ".pprof.gz", ".gz", ".pb", ".pprof", ".prof", ".folded", ".txt", ".json",
+  };
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+
+  base = g_strdup (self->title != NULL ? self->title : _("profile"));
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      if (g_str_has_suffix (base, suffixes[i]) && strlen (base) > strlen (suffixes[i]))
+        {
+          base[strlen (base) - strlen (suffixes[i])] = '\0';
+          break;
+        }
+    }
+
+  return g_strdup_printf ("%s.%s", base, ext);
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (embers_export_run (task_data, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+embers_profile_page_export_async (EmbersProfilePage   *self,
+                                  GFile               *file,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersExport *export;
+
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, embers_profile_page_export_async);
+
+  if (self->view_profile == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                               _("There is no profile to export yet"));
+      return;
+    }
+
+  export = embers_export_new (file, self->sample_type, &error);
+  if (export == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* Exactly what is on screen: the shown graphs with their focus, search
+   * and colours; the data formats get the shown (transformed) profile */
+  if (self->view == EMBERS_VIEW_SANDWICH)
+    {
+      embers_export_add_graph (export, self->callers_graph);
+      embers_export_add_graph (export, self->callees_graph);
+      embers_export_set_profile (export, self->table_profile);
+    }
+  else
+    {
+      embers_export_add_graph (export, self->graph);
+      embers_export_set_profile (export, self->view_profile);
+    }
+
+  g_task_set_task_data (task, export, (GDestroyNotify)embers_export_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+gboolean
+embers_profile_page_export_finish (EmbersProfilePage  *self,
+                                   GAsyncResult       *result,
+                                   GError            **error)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Actions */
+
+static void
+page_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (widget);
+  const char *name = param != NULL ? g_variant_get_string (param, NULL) : NULL;
+
+  if (g_str_equal (action_name, "page.cancel"))
+    embers_profile_page_cancel (self);
+  else if (g_str_equal (action_name, "page.reload"))
+    {
+      if (self->file != NULL)
+        {
+          g_autoptr(GFile) file = g_object_ref (self->file);
+
+          embers_profile_page_load (self, file, self->title);
+        }
+    }
+  else if (g_str_equal (action_name, "page.sandwich"))
+    {
+      g_free (self->sandwich_function);
+      self->sandwich_function = g_strdup (name);
+      if (self->view == EMBERS_VIEW_SANDWICH)
+        recompute (self);
+      else
+        embers_profile_page_set_view (self, EMBERS_VIEW_SANDWICH);
+    }
+  else if (g_str_equal (action_name, "page.hide-frame"))
+    {
+      for (guint i = 0; i < self->hidden->len; i++)
+        if (g_str_equal (g_ptr_array_index (self->hidden, i), name))
+          return;
+      g_ptr_array_add (self->hidden, g_strdup (name));
+      recompute (self);
+    }
+  else if (g_str_equal (action_name, "page.unhide"))
+    {
+      for (guint i = 0; i < self->hidden->len; i++)
+        {
+          if (g_str_equal (g_ptr_array_index (self->hidden, i), name))
+            {
+              g_ptr_array_remove_index (self->hidden, i);
+              recompute (self);
+              break;
+            }
+        }
+    }
+  else if (g_str_equal (action_name, "page.focus-function"))
+    {
+      g_free (self->focus_function);
+      self->focus_function = g_strdup (name);
+      recompute (self);
+    }
+  else if (g_str_equal (action_name, "page.unfocus-function"))
+    {
+      if (self->focus_function != NULL)
+        {
+          g_clear_pointer (&self->focus_function, g_free);
+          recompute (self);
+        }
+    }
+  else if (g_str_equal (action_name, "page.invert"))
+    {
+      embers_profile_page_set_view (self, self->view == EMBERS_VIEW_BOTTOM_UP
+                                          ? self->last_tree_view : EMBERS_VIEW_BOTTOM_UP);
+    }
+  else if (g_str_equal (action_name, "page.search"))
+    embers_profile_page_begin_search (self);
+  else if (g_str_equal (action_name, "page.search-next"))
+    search_step (self, TRUE);
+  else if (g_str_equal (action_name, "page.search-previous"))
+    search_step (self, FALSE);
+  else if (g_str_equal (action_name, "page.back"))
+    embers_flame_graph_go_back (active_graph (self));
+  else if (g_str_equal (action_name, "page.forward"))
+    embers_flame_graph_go_forward (active_graph (self));
+  else if (g_str_equal (action_name, "page.reset"))
+    embers_flame_graph_reset (active_graph (self));
+}
+
+/* GObject */
+
+static void
+embers_profile_page_dispose (GObject *object)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  if (self->compute_cancellable != NULL)
+    g_cancellable_cancel (self->compute_cancellable);
+  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->compute_cancellable);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_PROFILE_PAGE);
+
+  g_clear_pointer (&self->table_search, embers_search_unref);
+  g_clear_object (&self->profile);
+  g_clear_object (&self->table_profile);
+  g_clear_object (&self->view_profile);
+  g_clear_object (&self->callers_profile);
+  g_clear_object (&self->callees_profile);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (embers_profile_page_parent_class)->dispose (object);
+}
+
+static void
+embers_profile_page_finalize (GObject *object)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
+
+  g_clear_pointer (&self->hidden, g_ptr_array_unref);
+  g_free (self->title);
+  g_free (self->error);
+  g_free (self->focus_function);
+  g_free (self->sandwich_function);
+  g_free (self->search_text);
+  g_free (self->summary);
+
+  G_OBJECT_CLASS (embers_profile_page_parent_class)->finalize (object);
+}
+
+static void
+embers_profile_page_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_STATE:
+      g_value_set_uint (value, self->state);
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, embers_profile_page_get_busy (self));
+      break;
+    case PROP_VIEW:
+      g_value_set_string (value, view_names[self->view]);
+      break;
+    case PROP_COLLAPSE_RECURSION:
+      g_value_set_boolean (value, self->collapse_recursion);
+      break;
+    case PROP_COLORS:
+      g_value_set_string (value, color_names[self->colors]);
+      break;
+    case PROP_SAMPLE_TYPE:
+      g_value_set_uint (value, self->sample_type);
+      break;
+    case PROP_SEARCH_SUMMARY:
+      g_value_set_string (value, embers_profile_page_get_search_summary (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_profile_page_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
+  int index;
+
+  switch (prop_id)
+    {
+    case PROP_VIEW:
+      index = find_name (view_names, G_N_ELEMENTS (view_names), g_value_get_string (value));
+      if (index >= 0)
+        embers_profile_page_set_view (self, index);
+      break;
+    case PROP_COLLAPSE_RECURSION:
+      set_collapse_recursion (self, g_value_get_boolean (value));
+      break;
+    case PROP_COLORS:
+      index = find_name (color_names, G_N_ELEMENTS (color_names), g_value_get_string (value));
+      if (index >= 0)
+        set_colors (self, index);
+      break;
+    case PROP_SAMPLE_TYPE:
+      embers_profile_page_set_sample_type (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_profile_page_class_init (EmbersProfilePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char * const plain_actions[] = {
+    "page.cancel", "page.reload", "page.unfocus-function", "page.invert",
+    "page.search", "page.search-next", "page.search-previous",
+    "page.back", "page.forward", "page.reset",
+  };
+  static const char * const name_actions[] = {
+    "page.sandwich", "page.hide-frame", "page.unhide", "page.focus-function",
+  };
+
+  object_class->dispose = embers_profile_page_dispose;
+  object_class->finalize = embers_profile_page_finalize;
+  object_class->get_property = embers_profile_page_get_property;
+  object_class->set_property = embers_profile_page_set_property;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_STATE] =
+    g_param_spec_uint ("state", NULL, NULL,
+                       EMBERS_PAGE_STATE_EMPTY, EMBERS_PAGE_STATE_CANCELLED, EMBERS_PAGE_STATE_EMPTY,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_VIEW] =
+    g_param_spec_string ("view", NULL, NULL,
+                         "icicle",
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_COLLAPSE_RECURSION] =
+    g_param_spec_boolean ("collapse-recursion", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_COLORS] =
+    g_param_spec_string ("colors", NULL, NULL,
+                         "package",
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SAMPLE_TYPE] =
+    g_param_spec_uint ("sample-type", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SEARCH_SUMMARY] =
+    g_param_spec_string ("search-summary", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (EMBERS_TYPE_FLAME_GRAPH);
+  g_type_ensure (EMBERS_TYPE_TOP_TABLE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-profile-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_type_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_types);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, regex_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, case_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, search_summary);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, paned);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, top_table);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, graph);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callers_graph);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callees_graph);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callers_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callees_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, busy_bar);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_next);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_previous);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_stop);
+  gtk_widget_class_bind_template_callback (widget_class, on_table_selected_name);
+  gtk_widget_class_bind_template_callback (widget_class, on_table_function_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_graph_hover);
+  gtk_widget_class_bind_template_callback (widget_class, on_graph_selected);
+  gtk_widget_class_bind_template_callback (widget_class, update_history_actions);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plain_actions); i++)
+    gtk_widget_class_install_action (widget_class, plain_actions[i], NULL, page_action);
+  for (guint i = 0; i < G_N_ELEMENTS (name_actions); i++)
+    gtk_widget_class_install_action (widget_class, name_actions[i], "s", page_action);
+  gtk_widget_class_install_property_action (widget_class, "page.view", "view");
+  gtk_widget_class_install_property_action (widget_class, "page.collapse-recursion", "collapse-recursion");
+  gtk_widget_class_install_property_action (widget_class, "page.colors", "colors");
+
+  gtk_widget_class_set_css_name (widget_class, "profilepage");
+}
+
+static void
+embers_profile_page_init (EmbersProfilePage *self)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  self->hidden = g_ptr_array_new_with_free_func (g_free);
+  self->view = EMBERS_VIEW_ICICLE;
+  self->last_tree_view = EMBERS_VIEW_ICICLE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_signal_connect_object (self->sample_type_dropdown, "notify::selected",
+                           G_CALLBACK (on_sample_type_selected), self, G_CONNECT_SWAPPED);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema != NULL)
+    {
+      self->settings = g_settings_new (APP_ID);
+      set_colors (self, g_settings_get_enum (self->settings, "flame-colors"));
+    }
+
+  update_actions (self);
+}
+
+EmbersProfilePage *
+embers_profile_page_new (void)
+{
+  return g_object_new (EMBERS_TYPE_PROFILE_PAGE, NULL);
+}

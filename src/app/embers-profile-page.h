@@ -1,0 +1,92 @@
+/* embers-profile-page.h: one opened profile (a tab)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "embers-format.h"
+#include "embers-flame-graph.h"
+#include "embers-top-table.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  EMBERS_PAGE_STATE_EMPTY,
+  EMBERS_PAGE_STATE_LOADING,
+  EMBERS_PAGE_STATE_READY,
+  EMBERS_PAGE_STATE_FAILED,
+  EMBERS_PAGE_STATE_CANCELLED,
+} EmbersPageState;
+
+typedef enum
+{
+  EMBERS_VIEW_ICICLE,
+  EMBERS_VIEW_FLAME,
+  EMBERS_VIEW_BOTTOM_UP,
+  EMBERS_VIEW_SANDWICH,
+} EmbersView;
+
+#define EMBERS_TYPE_PROFILE_PAGE (embers_profile_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, EMBERS, PROFILE_PAGE, GtkWidget)
+
+EmbersProfilePage *embers_profile_page_new              (void);
+
+/* Loads @file off the main thread; @title (nullable) names the tab */
+void               embers_profile_page_load             (EmbersProfilePage   *self,
+                                                         GFile               *file,
+                                                         const char          *title);
+/* Shows an already loaded profile */
+void               embers_profile_page_set_profile      (EmbersProfilePage   *self,
+                                                         EmbersProfile       *profile,
+                                                         const char          *title);
+void               embers_profile_page_cancel           (EmbersProfilePage   *self);
+
+GFile             *embers_profile_page_get_file         (EmbersProfilePage   *self);
+const char        *embers_profile_page_get_title        (EmbersProfilePage   *self);
+EmbersPageState    embers_profile_page_get_state        (EmbersProfilePage   *self);
+const char        *embers_profile_page_get_error        (EmbersProfilePage   *self);
+/* The loaded profile, before any transform */
+EmbersProfile     *embers_profile_page_get_profile      (EmbersProfilePage   *self);
+/* TRUE while transforms are being computed */
+gboolean           embers_profile_page_get_busy         (EmbersProfilePage   *self);
+
+EmbersView         embers_profile_page_get_view         (EmbersProfilePage   *self);
+void               embers_profile_page_set_view         (EmbersProfilePage   *self,
+                                                         EmbersView           view);
+guint              embers_profile_page_get_sample_type  (EmbersProfilePage   *self);
+void               embers_profile_page_set_sample_type  (EmbersProfilePage   *self,
+                                                         guint                sample_type);
+void               embers_profile_page_set_search       (EmbersProfilePage   *self,
+                                                         const char          *text,
+                                                         gboolean             regex,
+                                                         gboolean             case_sensitive);
+void               embers_profile_page_begin_search     (EmbersProfilePage   *self);
+/* "3 matching frames, 12.5% of total" or "" */
+const char        *embers_profile_page_get_search_summary (EmbersProfilePage *self);
+
+/* The flame graph with keyboard focus in this view (the callees half in
+ * a sandwich) and the top table, for tests */
+EmbersFlameGraph  *embers_profile_page_get_flame_graph  (EmbersProfilePage   *self);
+EmbersTopTable    *embers_profile_page_get_top_table    (EmbersProfilePage   *self);
+
+/* A file name for exporting this page with extension @ext ("png") */
+char              *embers_profile_page_suggest_name     (EmbersProfilePage   *self,
+                                                         const char          *ext);
+/* Writes what is on screen to @file: an image (PNG, SVG, PDF) through the
+ * core painter, or the shown profile (pprof, folded, JSON); the format
+ * comes from the file name. Runs off the main thread. */
+void               embers_profile_page_export_async     (EmbersProfilePage   *self,
+                                                         GFile               *file,
+                                                         GCancellable        *cancellable,
+                                                         GAsyncReadyCallback  callback,
+                                                         gpointer             user_data);
+gboolean           embers_profile_page_export_finish    (EmbersProfilePage   *self,
+                                                         GAsyncResult        *result,
+                                                         GError             **error);
+
+G_END_DECLS

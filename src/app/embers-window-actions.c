@@ -1,0 +1,276 @@
+/* embers-window-actions.c: the win.* actions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "embers-window-private.h"
+
+/* Open */
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *ext,
+            const char * const *patterns)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  if (ext != NULL)
+    g_object_set_data_full (G_OBJECT (filter), "embers-ext", g_strdup (ext), g_free);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+static void
+clear_chooser (EmbersWindow *self)
+{
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (self->chooser);
+  g_clear_object (&self->chooser);
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  EmbersWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          embers_window_open_file (self, file);
+        }
+    }
+
+  if (dialog == self->chooser)
+    clear_chooser (self);
+}
+
+static void
+open_dialog (EmbersWindow *self)
+{
+  static const char * const profiles[] = {
+    "*.pb", "*.pb.gz", "*.pprof", "*.pprof.gz", "*.prof", "*.gz",
+    "*.folded", "*.collapsed", "*.txt", "*.json", NULL,
+  };
+  static const char * const all[] = { "*", NULL };
+  GtkFileChooserNative *chooser;
+
+  clear_chooser (self);
+  chooser = gtk_file_chooser_native_new (_("Open a Profile"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Open"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("Profiles"), NULL, profiles);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("All Files"), NULL, all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_open_response), self, 0);
+
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+/* Export */
+
+typedef struct
+{
+  EmbersWindow *window;
+  GFile        *file;
+} Export;
+
+static void
+export_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Export *export = user_data;
+  g_autoptr(EmbersWindow) self = export->window;
+  g_autoptr(GFile) file = export->file;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+
+  g_free (export);
+
+  if (embers_profile_page_export_finish (EMBERS_PROFILE_PAGE (source), result, &error))
+    {
+      g_autofree char *name = g_file_get_basename (file);
+
+      /* Translators: a toast; %s is a file name */
+      message = g_strdup_printf (_("Exported “%s”"), name);
+    }
+  else
+    {
+      /* Translators: a toast; %s is the reason */
+      message = g_strdup_printf (_("Could not export: %s"), error->message);
+    }
+  embers_window_add_toast (self, message);
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog,
+                    int              response,
+                    EmbersWindow    *self)
+{
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+
+  if (response == GTK_RESPONSE_ACCEPT && page != NULL)
+    {
+      Export *export;
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *name = g_file_get_basename (file);
+
+      /* No known extension: take the one of the chosen filter */
+      if (embers_format_for_filename (name) == EMBERS_FORMAT_UNKNOWN)
+        {
+          GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+          const char *ext = filter != NULL ? g_object_get_data (G_OBJECT (filter), "embers-ext") : NULL;
+
+          if (ext != NULL)
+            {
+              g_autoptr(GFile) parent = g_file_get_parent (file);
+              g_autofree char *with_ext = g_strconcat (name, ".", ext, NULL);
+
+              GFile *child = g_file_get_child (parent, with_ext);
+
+              g_object_unref (file);
+              file = child;
+            }
+        }
+
+      export = g_new0 (Export, 1);
+      export->window = g_object_ref (self);
+      export->file = g_object_ref (file);
+      embers_profile_page_export_async (page, file, NULL, export_done, export);
+    }
+
+  if (dialog == self->chooser)
+    clear_chooser (self);
+}
+
+static void
+export_dialog (EmbersWindow *self)
+{
+  static const struct {
+    const char *name;
+    const char *ext;
+    const char *pattern;
+  } formats[] = {
+    { N_("PNG Image"), "png", "*.png" },
+    { N_("SVG Image"), "svg", "*.svg" },
+    { N_("PDF Document"), "pdf", "*.pdf" },
+    { N_("pprof Profile"), "pb.gz", "*.pb.gz" },
+    { N_("Folded Stacks"), "folded", "*.folded" },
+    { N_("Pyroscope Flame Graph JSON"), "json", "*.json" },
+  };
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+  GtkFileChooserNative *chooser;
+  g_autofree char *suggestion = NULL;
+
+  if (page == NULL || embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY)
+    return;
+
+  clear_chooser (self);
+  chooser = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Export"), _("_Cancel"));
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      const char *patterns[] = { formats[i].pattern, NULL };
+
+      add_filter (GTK_FILE_CHOOSER (chooser), _(formats[i].name), formats[i].ext, patterns);
+    }
+  suggestion = embers_profile_page_suggest_name (page, "png");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggestion);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
+
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+/* Actions */
+
+static void
+window_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  EmbersWindow *self = EMBERS_WINDOW (widget);
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+
+  if (g_str_equal (action_name, "win.open"))
+    open_dialog (self);
+  else if (g_str_equal (action_name, "win.open-sample"))
+    embers_window_open_sample (self);
+  else if (g_str_equal (action_name, "win.open-uri"))
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+      embers_window_open_file (self, file);
+    }
+  else if (g_str_equal (action_name, "win.export"))
+    export_dialog (self);
+  else if (g_str_equal (action_name, "win.close-tab"))
+    {
+      AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+      if (tab != NULL)
+        adw_tab_view_close_page (self->tab_view, tab);
+      else
+        gtk_window_close (GTK_WINDOW (self));
+    }
+  else if (g_str_equal (action_name, "win.find"))
+    {
+      if (page != NULL)
+        embers_profile_page_begin_search (page);
+    }
+  else if (g_str_equal (action_name, "win.show-toast"))
+    embers_window_add_toast (self, g_variant_get_string (param, NULL));
+  else if (g_str_equal (action_name, "win.add-recent"))
+    embers_window_add_recent (self, g_variant_get_string (param, NULL));
+  else if (g_str_equal (action_name, "win.clear-recent"))
+    {
+      if (self->settings != NULL)
+        g_settings_reset (self->settings, "recent-files");
+    }
+}
+
+void
+embers_window_update_actions (EmbersWindow *self)
+{
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+  gboolean ready = page != NULL && embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", ready);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", ready);
+}
+
+void
+embers_window_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.open-uri", "s", window_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-toast", "s", window_action);
+  gtk_widget_class_install_action (widget_class, "win.add-recent", "s", window_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-recent", NULL, window_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
+}

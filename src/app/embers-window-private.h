@@ -1,0 +1,41 @@
+/* embers-window-private.h: shared by embers-window.c and embers-window-actions.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-window.h"
+
+G_BEGIN_DECLS
+
+struct _EmbersWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template */
+  AdwToastOverlay      *toast_overlay;
+  AdwHeaderBar         *header_bar;
+  AdwWindowTitle       *window_title;
+  GtkMenuButton        *menu_button;
+  AdwTabBar            *tab_bar;
+  AdwTabView           *tab_view;
+  GtkStack             *stack;
+  AdwStatusPage        *empty_page;
+  GtkButton            *open_button;
+  AdwPreferencesGroup  *recent_group;
+  GtkListBox           *recent_list;
+
+  GSettings            *settings;
+  GtkNativeDialog      *chooser;
+};
+
+/* At most this many recent files are remembered */
+#define EMBERS_MAX_RECENT_FILES 8
+
+void embers_window_class_actions_init (GtkWidgetClass *widget_class);
+void embers_window_update_actions     (EmbersWindow   *self);
+void embers_window_add_recent         (EmbersWindow   *self,
+                                       const char     *uri);
+
+G_END_DECLS

@@ -1,0 +1,422 @@
+/* embers-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "embers-window-private.h"
+
+G_DEFINE_FINAL_TYPE (EmbersWindow, embers_window, ADW_TYPE_APPLICATION_WINDOW)
+
+#define SAMPLE_RESOURCE "resource:///io/github/emberslab/Embers/samples/sample-cpu.pb.gz"
+
+GFile *
+embers_window_get_sample_file (void)
+{
+  g_autofree char *path = g_build_filename (PKGDATADIR, "samples", "sample-cpu.pb.gz", NULL);
+
+  /* The installed copy when there is one, else the one in our resources
+   * (an uninstalled build) */
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return g_file_new_for_path (path);
+  return g_file_new_for_uri (SAMPLE_RESOURCE);
+}
+
+static GSettings *
+settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_debug ("The settings schema %s is not installed; settings are not kept", APP_ID);
+      return NULL;
+    }
+  return g_settings_new (APP_ID);
+}
+
+/* Pages */
+
+EmbersProfilePage *
+embers_window_get_current_page (EmbersWindow *self)
+{
+  AdwTabPage *page;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+
+  page = adw_tab_view_get_selected_page (self->tab_view);
+  if (page == NULL)
+    return NULL;
+  return EMBERS_PROFILE_PAGE (adw_tab_page_get_child (page));
+}
+
+guint
+embers_window_get_n_pages (EmbersWindow *self)
+{
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), 0);
+  return adw_tab_view_get_n_pages (self->tab_view);
+}
+
+static void
+update_title (EmbersWindow *self)
+{
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+  const char *title = page != NULL ? embers_profile_page_get_title (page) : NULL;
+
+  adw_window_title_set_subtitle (self->window_title, title != NULL ? title : "");
+  if (title != NULL)
+    {
+      /* Translators: window title; %s is a file name */
+      g_autofree char *full = g_strdup_printf (_("%s — Embers"), title);
+
+      gtk_window_set_title (GTK_WINDOW (self), full);
+    }
+  else
+    {
+      gtk_window_set_title (GTK_WINDOW (self), _("Embers"));
+    }
+}
+
+static void
+on_selected_page_changed (EmbersWindow *self)
+{
+  update_title (self);
+  embers_window_update_actions (self);
+}
+
+static void
+on_n_pages_changed (EmbersWindow *self)
+{
+  gboolean empty = adw_tab_view_get_n_pages (self->tab_view) == 0;
+
+  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "tabs");
+  if (empty)
+    gtk_widget_grab_focus (GTK_WIDGET (self->open_button));
+  embers_window_update_actions (self);
+}
+
+static void
+on_page_state_changed (EmbersWindow      *self,
+                       GParamSpec        *pspec,
+                       EmbersProfilePage *page)
+{
+  AdwTabPage *tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
+
+  /* A cancelled load leaves nothing to show */
+  if (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_CANCELLED && tab != NULL)
+    adw_tab_view_close_page (self->tab_view, tab);
+  embers_window_update_actions (self);
+}
+
+static void
+on_page_title_changed (EmbersWindow      *self,
+                       GParamSpec        *pspec,
+                       EmbersProfilePage *page)
+{
+  if (page == embers_window_get_current_page (self))
+    update_title (self);
+}
+
+static EmbersProfilePage *
+add_page (EmbersWindow *self)
+{
+  EmbersProfilePage *page = embers_profile_page_new ();
+  AdwTabPage *tab;
+
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (page, "busy", tab, "loading", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (page, "notify::state",
+                           G_CALLBACK (on_page_state_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "notify::title",
+                           G_CALLBACK (on_page_title_changed), self, G_CONNECT_SWAPPED);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+  return page;
+}
+
+EmbersProfilePage *
+embers_window_open_file (EmbersWindow *self,
+                         GFile        *file)
+{
+  EmbersProfilePage *page;
+  AdwTabPage *tab;
+  g_autofree char *tooltip = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  page = add_page (self);
+  tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
+  tooltip = g_file_get_parse_name (file);
+  adw_tab_page_set_tooltip (tab, tooltip);
+  embers_profile_page_load (page, file, NULL);
+  update_title (self);
+  return page;
+}
+
+EmbersProfilePage *
+embers_window_open_sample (EmbersWindow *self)
+{
+  g_autoptr(GFile) file = embers_window_get_sample_file ();
+  EmbersProfilePage *page;
+  AdwTabPage *tab;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+
+  page = add_page (self);
+  tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
+  adw_tab_page_set_tooltip (tab, _("A CPU profile of a small Go program"));
+  embers_profile_page_load (page, file, _("Sample CPU Profile"));
+  update_title (self);
+  return page;
+}
+
+void
+embers_window_add_toast (EmbersWindow *self,
+                         const char   *message)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (EMBERS_IS_WINDOW (self));
+
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 6);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* Recent files */
+
+static GtkWidget *
+recent_row (const char *uri)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (uri);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *where = parent != NULL ? g_file_get_parse_name (parent) : NULL;
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  if (where != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), where);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row),
+                             gtk_image_new_from_icon_name ("document-open-recent-symbolic"));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                             gtk_image_new_from_icon_name ("go-next-symbolic"));
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", uri);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-uri");
+  return row;
+}
+
+static void
+update_recent (EmbersWindow *self)
+{
+  g_auto(GStrv) uris = NULL;
+  GtkWidget *child;
+  guint n = 0;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+
+  if (self->settings != NULL)
+    uris = g_settings_get_strv (self->settings, "recent-files");
+
+  for (guint i = 0; uris != NULL && uris[i] != NULL && n < EMBERS_MAX_RECENT_FILES; i++)
+    {
+      gtk_list_box_append (self->recent_list, recent_row (uris[i]));
+      n++;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->recent_group), n > 0);
+  embers_window_update_actions (self);
+}
+
+void
+embers_window_add_recent (EmbersWindow *self,
+                          const char   *uri)
+{
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) uris = NULL;
+  guint n = 1;
+
+  if (uri == NULL || uri[0] == '\0')
+    return;
+
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+
+  if (self->settings == NULL)
+    return;
+
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, uri);
+  old = g_settings_get_strv (self->settings, "recent-files");
+  for (guint i = 0; old[i] != NULL && n < EMBERS_MAX_RECENT_FILES; i++)
+    {
+      if (g_str_equal (old[i], uri))
+        continue;
+      g_strv_builder_add (builder, old[i]);
+      n++;
+    }
+  uris = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-files", (const char * const *)uris);
+}
+
+/* Drag and drop */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         EmbersWindow  *self)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  if (files == NULL)
+    return FALSE;
+
+  for (GSList *l = files; l != NULL; l = l->next)
+    embers_window_open_file (self, l->data);
+  g_slist_free (files);
+  return TRUE;
+}
+
+/* Window state */
+
+static void
+save_window_state (EmbersWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+}
+
+static gboolean
+embers_window_close_request (GtkWindow *window)
+{
+  EmbersWindow *self = EMBERS_WINDOW (window);
+
+  save_window_state (self);
+
+  /* Stop loads and transforms of every page */
+  for (guint i = 0; i < (guint)adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
+
+      embers_profile_page_cancel (EMBERS_PROFILE_PAGE (adw_tab_page_get_child (tab)));
+    }
+
+  return GTK_WINDOW_CLASS (embers_window_parent_class)->close_request (window);
+}
+
+/* GObject */
+
+static void
+embers_window_dispose (GObject *object)
+{
+  EmbersWindow *self = EMBERS_WINDOW (object);
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (self->chooser);
+  g_clear_object (&self->chooser);
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_WINDOW);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (embers_window_parent_class)->dispose (object);
+}
+
+static void
+embers_window_class_init (EmbersWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = embers_window_dispose;
+  window_class->close_request = embers_window_close_request;
+
+  g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, tab_bar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, recent_list);
+  gtk_widget_class_bind_template_callback (widget_class, on_selected_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_n_pages_changed);
+
+  embers_window_class_actions_init (widget_class);
+}
+
+static void
+embers_window_init (EmbersWindow *self)
+{
+  g_autoptr(GtkBuilder) builder = NULL;
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  builder = gtk_builder_new_from_resource ("/io/github/emberslab/Embers/gtk/menus.ui");
+  gtk_menu_button_set_menu_model (self->menu_button,
+                                  G_MENU_MODEL (gtk_builder_get_object (builder, "primary-menu")));
+
+#if DEVELOPMENT_BUILD
+  gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+#endif
+
+  self->settings = settings_new ();
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      g_signal_connect_object (self->settings, "changed::recent-files",
+                               G_CALLBACK (update_recent), self, G_CONNECT_SWAPPED);
+    }
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self->toast_overlay), GTK_EVENT_CONTROLLER (drop));
+
+  update_recent (self);
+  on_n_pages_changed (self);
+  update_title (self);
+}
+
+EmbersWindow *
+embers_window_new (EmbersApplication *application)
+{
+  return g_object_new (EMBERS_TYPE_WINDOW,
+                       "application", application,
+                       NULL);
+}

@@ -1,0 +1,32 @@
+/* embers-window.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "embers-application.h"
+#include "embers-profile-page.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_WINDOW (embers_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersWindow, embers_window, EMBERS, WINDOW, AdwApplicationWindow)
+
+EmbersWindow      *embers_window_new              (EmbersApplication *application);
+/* Opens @file in a new tab and starts loading it */
+EmbersProfilePage *embers_window_open_file        (EmbersWindow      *self,
+                                                   GFile             *file);
+/* The sample profile installed with the application (or the bundled copy) */
+EmbersProfilePage *embers_window_open_sample      (EmbersWindow      *self);
+EmbersProfilePage *embers_window_get_current_page (EmbersWindow      *self);
+guint              embers_window_get_n_pages      (EmbersWindow      *self);
+void               embers_window_add_toast        (EmbersWindow      *self,
+                                                   const char        *message);
+/* The file behind "Open Sample Profile" */
+GFile             *embers_window_get_sample_file  (void);
+
+G_END_DECLS

@@ -1,0 +1,1824 @@
+/* embers-flame-graph.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "embers-flame-graph.h"
+#include "embers-transforms.h"
+
+/* Smallest visible part of the focused frame's width (free zoom limit) */
+#define MIN_RANGE 1e-9
+#define ZOOM_STEP 1.25
+
+struct _EmbersFlameGraph
+{
+  GtkWidget              parent_instance;
+
+  EmbersProfile         *profile;
+  EmbersSearch          *search;
+  EmbersLayout          *layout;
+  EmbersRender          *render;
+
+  /* The painted graph, reused until data, size, scroll or style change;
+   * hover and selection are drawn on top of it */
+  GskRenderNode         *paint_cache;
+  /* Outlines of the frames of the highlighted function */
+  GskRenderNode         *highlight_cache;
+
+  GtkAdjustment         *hadjustment;
+  GtkAdjustment         *vadjustment;
+
+  GMenuModel            *context_menu;
+  GtkWidget             *popover;
+
+  EmbersRenderStyle      style;
+  char                  *font;
+
+  guint                  sample_type;
+  EmbersLayoutDirection  direction;
+  EmbersColorScheme      color_scheme;
+
+  guint32                focus;
+  guint32                selected;
+  int                    hover_rect;
+  guint32                hover_node;
+  double                 x_start;
+  double                 x_end;
+  /* flame direction: how far the view is scrolled up from the bottom */
+  double                 v_from_bottom;
+
+  GArray                *back;
+  GArray                *forward;
+
+  char                  *highlight_name;
+  guint32                highlight_id;
+
+  double                 pointer_x;
+  double                 pointer_y;
+  double                 drag_hvalue;
+  double                 drag_vvalue;
+  double                 zoom_scale;
+
+  int                    alloc_width;
+  int                    alloc_height;
+
+  guint                  hscroll_policy : 1;
+  guint                  vscroll_policy : 1;
+  guint                  style_valid : 1;
+  guint                  in_configure : 1;
+  guint                  dragging : 1;
+  guint                  has_pointer : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_PROFILE,
+  PROP_SAMPLE_TYPE,
+  PROP_DIRECTION,
+  PROP_COLOR_SCHEME,
+  PROP_SEARCH,
+  PROP_FOCUS_NODE,
+  PROP_SELECTED_NODE,
+  PROP_HOVER_NODE,
+  PROP_HIGHLIGHT_NAME,
+  PROP_CAN_GO_BACK,
+  PROP_CAN_GO_FORWARD,
+  N_PROPS,
+
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  MOVE_UP,
+  MOVE_DOWN,
+  MOVE_LEFT,
+  MOVE_RIGHT,
+};
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (EmbersFlameGraph, embers_flame_graph, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
+
+/* Invalidation */
+
+static void
+clear_paint (EmbersFlameGraph *self)
+{
+  g_clear_pointer (&self->paint_cache, gsk_render_node_unref);
+  g_clear_pointer (&self->highlight_cache, gsk_render_node_unref);
+}
+
+static void
+invalidate_layout (EmbersFlameGraph *self)
+{
+  g_clear_pointer (&self->layout, embers_layout_unref);
+  if (self->render != NULL)
+    embers_render_set_layout (self->render, NULL);
+  self->hover_rect = -1;
+  clear_paint (self);
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+}
+
+static void
+ensure_layout (EmbersFlameGraph *self)
+{
+  EmbersViewport vp;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  if (self->layout != NULL || self->profile == NULL || width <= 0)
+    return;
+
+  embers_viewport_init (&vp, width);
+  vp.x_start = self->x_start;
+  vp.x_end = self->x_end;
+  vp.direction = self->direction;
+  self->layout = embers_layout_new (self->profile, self->sample_type, self->focus, &vp);
+  embers_render_set_layout (self->render, self->layout);
+  self->hover_rect = -1;
+}
+
+static gboolean
+lookup_color (GtkWidget   *widget,
+              const char  *name,
+              EmbersColor *color)
+{
+  GdkRGBA rgba;
+
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &rgba))
+    return FALSE;
+G_GNUC_END_IGNORE_DEPRECATIONS
+
+  color->red = rgba.red;
+  color->green = rgba.green;
+  color->blue = rgba.blue;
+  color->alpha = 1.0;
+  return TRUE;
+}
+
+static void
+ensure_style (EmbersFlameGraph *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  EmbersColor background;
+  gboolean dark = FALSE;
+  PangoFontDescription *desc;
+
+  if (self->style_valid)
+    return;
+
+  if (lookup_color (widget, "view_bg_color", &background) ||
+      lookup_color (widget, "theme_base_color", &background))
+    dark = embers_color_luminance (&background) < 0.4;
+
+  embers_render_style_init (&self->style, dark);
+  if (lookup_color (widget, "view_bg_color", &background) ||
+      lookup_color (widget, "theme_base_color", &background))
+    self->style.background = background;
+  if (!lookup_color (widget, "view_fg_color", &self->style.foreground))
+    lookup_color (widget, "theme_text_color", &self->style.foreground);
+  if (!lookup_color (widget, "accent_color", &self->style.accent))
+    lookup_color (widget, "theme_selected_bg_color", &self->style.accent);
+  self->style.scheme = self->color_scheme;
+
+  /* The interface font family at the painter's pixel size */
+  desc = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
+  g_free (self->font);
+  self->font = g_strdup (desc != NULL && pango_font_description_get_family (desc) != NULL
+                         ? pango_font_description_get_family (desc)
+                         : "Sans");
+  self->style.font = self->font;
+  self->style.font_size = 12.0;
+
+  embers_render_set_style (self->render, &self->style);
+  self->style_valid = TRUE;
+}
+
+/* Geometry */
+
+static double
+get_y_offset (EmbersFlameGraph *self)
+{
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double pad = 0;
+  double value = 0;
+
+  if (self->layout != NULL && self->direction == EMBERS_LAYOUT_FLAME)
+    {
+      double lh = embers_layout_get_height (self->layout);
+
+      if (lh < height)
+        pad = height - lh;
+    }
+  if (self->vadjustment != NULL)
+    value = gtk_adjustment_get_value (self->vadjustment);
+
+  return pad - value;
+}
+
+static int
+hit_test (EmbersFlameGraph *self,
+          double            x,
+          double            y)
+{
+  ensure_layout (self);
+  if (self->layout == NULL)
+    return -1;
+  return embers_layout_hit_test (self->layout, x, y - get_y_offset (self));
+}
+
+static const EmbersRect *
+get_rect (EmbersFlameGraph *self,
+          int               index)
+{
+  if (self->layout == NULL || index < 0)
+    return NULL;
+  return embers_layout_get_rect (self->layout, index);
+}
+
+static int
+find_node (EmbersFlameGraph *self,
+           guint32           node)
+{
+  ensure_layout (self);
+  if (self->layout == NULL || node == EMBERS_NODE_NONE)
+    return -1;
+  return embers_layout_find_node (self->layout, node);
+}
+
+/* Actions and accessibility */
+
+static gboolean
+selected_is_frame (EmbersFlameGraph *self)
+{
+  return self->profile != NULL && self->selected != EMBERS_NODE_NONE && self->selected != 0;
+}
+
+static void
+update_actions (EmbersFlameGraph *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean frame = selected_is_frame (self);
+
+  gtk_widget_action_set_enabled (widget, "flame.back", self->back->len > 0);
+  gtk_widget_action_set_enabled (widget, "flame.forward", self->forward->len > 0);
+  gtk_widget_action_set_enabled (widget, "flame.reset",
+                                 self->focus != 0 || self->x_start > 0 || self->x_end < 1);
+  gtk_widget_action_set_enabled (widget, "flame.zoom-reset", self->x_start > 0 || self->x_end < 1);
+  gtk_widget_action_set_enabled (widget, "flame.zoom-in", self->profile != NULL);
+  gtk_widget_action_set_enabled (widget, "flame.zoom-out", self->x_start > 0 || self->x_end < 1);
+  gtk_widget_action_set_enabled (widget, "flame.focus-selected",
+                                 self->profile != NULL && self->selected != EMBERS_NODE_NONE);
+  gtk_widget_action_set_enabled (widget, "flame.sandwich", frame);
+  gtk_widget_action_set_enabled (widget, "flame.copy-name", frame);
+  gtk_widget_action_set_enabled (widget, "flame.copy-stack", frame);
+  gtk_widget_action_set_enabled (widget, "flame.hide-frame", frame);
+  gtk_widget_action_set_enabled (widget, "flame.focus-function", frame);
+}
+
+static void
+update_accessible (EmbersFlameGraph *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->profile != NULL && self->selected != EMBERS_NODE_NONE)
+    text = embers_render_accessible_text (self->profile, self->sample_type, self->selected);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  text != NULL ? text : _("Flame graph"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("Flame graph. Arrow keys move between frames, Enter zooms into a frame, Backspace goes back."),
+                                  -1);
+}
+
+/* Scrolling */
+
+static void
+configure_adjustments (EmbersFlameGraph *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  self->in_configure = TRUE;
+
+  if (self->vadjustment != NULL)
+    {
+      double lh = self->layout != NULL ? embers_layout_get_height (self->layout) : 0;
+      double upper = MAX (lh, height);
+      double value;
+
+      if (self->direction == EMBERS_LAYOUT_FLAME)
+        value = upper - height - self->v_from_bottom;
+      else
+        value = gtk_adjustment_get_value (self->vadjustment);
+      value = CLAMP (value, 0, MAX (upper - height, 0));
+      gtk_adjustment_configure (self->vadjustment, value, 0, upper,
+                                EMBERS_LAYOUT_ROW_HEIGHT * 3, height * 0.9, height);
+    }
+
+  if (self->hadjustment != NULL && width > 0)
+    {
+      double upper = width / (self->x_end - self->x_start);
+
+      gtk_adjustment_configure (self->hadjustment, self->x_start * upper, 0, upper,
+                                width * 0.1, width * 0.9, width);
+    }
+
+  self->in_configure = FALSE;
+}
+
+static void
+update_hover (EmbersFlameGraph *self)
+{
+  int rect = -1;
+  guint32 node = EMBERS_NODE_NONE;
+
+  if (self->has_pointer && !self->dragging)
+    rect = hit_test (self, self->pointer_x, self->pointer_y);
+
+  if (rect == self->hover_rect)
+    return;
+
+  self->hover_rect = rect;
+  if (rect >= 0 && !(get_rect (self, rect)->flags & EMBERS_RECT_MERGED))
+    node = get_rect (self, rect)->node;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+
+  if (node != self->hover_node)
+    {
+      self->hover_node = node;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
+    }
+}
+
+static void
+on_vadjustment_changed (EmbersFlameGraph *self,
+                        GtkAdjustment    *adjustment)
+{
+  if (!self->in_configure)
+    self->v_from_bottom = gtk_adjustment_get_upper (adjustment)
+                          - gtk_adjustment_get_page_size (adjustment)
+                          - gtk_adjustment_get_value (adjustment);
+  clear_paint (self);
+  self->hover_rect = -2;
+  update_hover (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_range (EmbersFlameGraph *self,
+           double            x_start,
+           double            x_end)
+{
+  double range = CLAMP (x_end - x_start, MIN_RANGE, 1.0);
+
+  x_start = CLAMP (x_start, 0.0, 1.0 - range);
+  x_end = x_start + range;
+  if (x_end > 1.0)
+    x_end = 1.0;
+  if (x_start == self->x_start && x_end == self->x_end)
+    return;
+
+  self->x_start = x_start;
+  self->x_end = x_end;
+  invalidate_layout (self);
+  update_actions (self);
+}
+
+static void
+on_hadjustment_changed (EmbersFlameGraph *self,
+                        GtkAdjustment    *adjustment)
+{
+  double upper, range;
+
+  if (self->in_configure)
+    return;
+
+  upper = gtk_adjustment_get_upper (adjustment);
+  if (upper <= 0)
+    return;
+  range = self->x_end - self->x_start;
+  set_range (self, gtk_adjustment_get_value (adjustment) / upper,
+             gtk_adjustment_get_value (adjustment) / upper + range);
+}
+
+static void
+set_adjustment (EmbersFlameGraph  *self,
+                GtkAdjustment    **slot,
+                GtkAdjustment     *adjustment,
+                GCallback          callback)
+{
+  if (adjustment == *slot && adjustment != NULL)
+    return;
+
+  if (*slot != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (*slot, callback, self);
+      g_clear_object (slot);
+    }
+
+  if (adjustment == NULL)
+    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+
+  *slot = g_object_ref_sink (adjustment);
+  g_signal_connect_object (adjustment, "value-changed", callback, self, G_CONNECT_SWAPPED);
+  configure_adjustments (self);
+}
+
+static void
+scroll_to_rect (EmbersFlameGraph *self,
+                int               index)
+{
+  const EmbersRect *r = get_rect (self, index);
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double y, rh, value;
+
+  if (r == NULL || self->vadjustment == NULL)
+    return;
+
+  rh = embers_layout_get_viewport (self->layout)->row_height;
+  y = embers_layout_rect_y (self->layout, r) + get_y_offset (self);
+  value = gtk_adjustment_get_value (self->vadjustment);
+  if (y < 0)
+    gtk_adjustment_set_value (self->vadjustment, value + y);
+  else if (y + rh > height)
+    gtk_adjustment_set_value (self->vadjustment, value + (y + rh - height));
+}
+
+/* Focus and history */
+
+static void
+apply_focus (EmbersFlameGraph *self,
+             guint32           node)
+{
+  self->focus = node;
+  self->x_start = 0;
+  self->x_end = 1;
+  invalidate_layout (self);
+  update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOCUS_NODE]);
+}
+
+static void
+notify_history (EmbersFlameGraph *self,
+                gboolean          could_go_back,
+                gboolean          could_go_forward)
+{
+  if (could_go_back != (self->back->len > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
+  if (could_go_forward != (self->forward->len > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
+  update_actions (self);
+}
+
+void
+embers_flame_graph_set_focus_node (EmbersFlameGraph *self,
+                                   guint32           node)
+{
+  gboolean back, forward;
+
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (self->profile == NULL)
+    return;
+  if (node == EMBERS_NODE_NONE || node >= embers_profile_get_n_nodes (self->profile))
+    node = 0;
+
+  if (node == self->focus)
+    {
+      set_range (self, 0, 1);
+      return;
+    }
+
+  back = self->back->len > 0;
+  forward = self->forward->len > 0;
+  g_array_append_val (self->back, self->focus);
+  g_array_set_size (self->forward, 0);
+  apply_focus (self, node);
+  notify_history (self, back, forward);
+}
+
+guint32
+embers_flame_graph_get_focus_node (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), 0);
+  return self->focus;
+}
+
+gboolean
+embers_flame_graph_get_can_go_back (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
+  return self->back->len > 0;
+}
+
+gboolean
+embers_flame_graph_get_can_go_forward (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
+  return self->forward->len > 0;
+}
+
+void
+embers_flame_graph_go_back (EmbersFlameGraph *self)
+{
+  guint32 node;
+
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (self->back->len == 0)
+    return;
+  node = g_array_index (self->back, guint32, self->back->len - 1);
+  g_array_set_size (self->back, self->back->len - 1);
+  g_array_append_val (self->forward, self->focus);
+  apply_focus (self, node);
+  notify_history (self, TRUE, self->forward->len > 1);
+}
+
+void
+embers_flame_graph_go_forward (EmbersFlameGraph *self)
+{
+  guint32 node;
+
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (self->forward->len == 0)
+    return;
+  node = g_array_index (self->forward, guint32, self->forward->len - 1);
+  g_array_set_size (self->forward, self->forward->len - 1);
+  g_array_append_val (self->back, self->focus);
+  apply_focus (self, node);
+  notify_history (self, self->back->len > 1, TRUE);
+}
+
+void
+embers_flame_graph_reset (EmbersFlameGraph *self)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  embers_flame_graph_set_focus_node (self, 0);
+  set_range (self, 0, 1);
+}
+
+void
+embers_flame_graph_zoom (EmbersFlameGraph *self,
+                         double            factor,
+                         double            anchor)
+{
+  double range, pivot, new_range, start;
+
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (factor > 0);
+
+  anchor = CLAMP (anchor, 0.0, 1.0);
+  range = self->x_end - self->x_start;
+  pivot = self->x_start + anchor * range;
+  new_range = CLAMP (range / factor, MIN_RANGE, 1.0);
+  start = pivot - anchor * new_range;
+  set_range (self, start, start + new_range);
+}
+
+void
+embers_flame_graph_get_visible_range (EmbersFlameGraph *self,
+                                      double           *x_start,
+                                      double           *x_end)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (x_start != NULL)
+    *x_start = self->x_start;
+  if (x_end != NULL)
+    *x_end = self->x_end;
+}
+
+/* Selection */
+
+guint32
+embers_flame_graph_get_selected_node (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), EMBERS_NODE_NONE);
+  return self->selected;
+}
+
+void
+embers_flame_graph_set_selected_node (EmbersFlameGraph *self,
+                                      guint32           node)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (self->profile == NULL || node >= embers_profile_get_n_nodes (self->profile))
+    node = EMBERS_NODE_NONE;
+  if (node == self->selected)
+    return;
+
+  self->selected = node;
+  update_actions (self);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+static gboolean
+node_shown (EmbersFlameGraph *self,
+            guint32           node)
+{
+  int index = find_node (self, node);
+  const EmbersRect *r = get_rect (self, index);
+
+  return r != NULL && r->node == node && !(r->flags & EMBERS_RECT_MERGED);
+}
+
+static gboolean
+is_ancestor (EmbersProfile *profile,
+             guint32        ancestor,
+             guint32        node)
+{
+  return ancestor <= node && node < embers_profile_node_end (profile, ancestor);
+}
+
+void
+embers_flame_graph_reveal_node (EmbersFlameGraph *self,
+                                guint32           node)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (self->profile == NULL || node >= embers_profile_get_n_nodes (self->profile))
+    return;
+
+  embers_flame_graph_set_selected_node (self, node);
+  if (!node_shown (self, node))
+    {
+      /* Zoomed out first; then the parent, then the frame itself */
+      set_range (self, 0, 1);
+      if (!is_ancestor (self->profile, self->focus, node))
+        embers_flame_graph_set_focus_node (self, 0);
+      if (!node_shown (self, node))
+        {
+          guint32 parent = embers_profile_node_parent (self->profile, node);
+
+          embers_flame_graph_set_focus_node (self, parent != EMBERS_NODE_NONE ? parent : 0);
+          if (!node_shown (self, node))
+            embers_flame_graph_set_focus_node (self, node);
+        }
+    }
+
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    {
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+      ensure_layout (self);
+      configure_adjustments (self);
+      scroll_to_rect (self, find_node (self, node));
+    }
+}
+
+gboolean
+embers_flame_graph_move_selection (EmbersFlameGraph *self,
+                                   EmbersNeighbor    which)
+{
+  int index, next;
+  const EmbersRect *r;
+
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
+
+  ensure_layout (self);
+  if (self->layout == NULL || embers_layout_get_n_rects (self->layout) == 0)
+    return FALSE;
+
+  index = find_node (self, self->selected);
+  if (index < 0)
+    {
+      index = find_node (self, self->focus);
+      if (index < 0)
+        index = 0;
+      embers_flame_graph_set_selected_node (self, get_rect (self, index)->node);
+      scroll_to_rect (self, index);
+      return TRUE;
+    }
+
+  next = embers_layout_get_neighbor (self->layout, index, which);
+  if (next < 0)
+    return FALSE;
+
+  r = get_rect (self, next);
+  embers_flame_graph_set_selected_node (self, r->node);
+  scroll_to_rect (self, next);
+  return TRUE;
+}
+
+guint32
+embers_flame_graph_get_hover_node (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), EMBERS_NODE_NONE);
+  return self->hover_node;
+}
+
+/* Data */
+
+EmbersProfile *
+embers_flame_graph_get_profile (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+  return self->profile;
+}
+
+static void
+update_highlight_id (EmbersFlameGraph *self)
+{
+  self->highlight_id = 0;
+  if (self->profile != NULL && self->highlight_name != NULL && self->highlight_name[0] != '\0')
+    self->highlight_id = embers_transform_find_name (self->profile, self->highlight_name);
+  g_clear_pointer (&self->highlight_cache, gsk_render_node_unref);
+}
+
+void
+embers_flame_graph_set_profile (EmbersFlameGraph *self,
+                                EmbersProfile    *profile)
+{
+  gboolean back, forward;
+
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (profile == NULL || EMBERS_IS_PROFILE (profile));
+
+  if (!g_set_object (&self->profile, profile))
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  back = self->back->len > 0;
+  forward = self->forward->len > 0;
+  g_array_set_size (self->back, 0);
+  g_array_set_size (self->forward, 0);
+
+  if (self->search != NULL && (profile == NULL || embers_search_get_profile (self->search) != profile))
+    {
+      g_clear_pointer (&self->search, embers_search_unref);
+      embers_render_set_search (self->render, NULL);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH]);
+    }
+  if (profile != NULL && self->sample_type >= embers_profile_get_n_sample_types (profile))
+    {
+      self->sample_type = embers_profile_get_default_sample_type (profile);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
+    }
+
+  self->focus = 0;
+  self->selected = EMBERS_NODE_NONE;
+  self->hover_node = EMBERS_NODE_NONE;
+  self->x_start = 0;
+  self->x_end = 1;
+  self->v_from_bottom = 0;
+  if (self->vadjustment != NULL)
+    {
+      self->in_configure = TRUE;
+      gtk_adjustment_set_value (self->vadjustment, 0);
+      self->in_configure = FALSE;
+    }
+  update_highlight_id (self);
+  invalidate_layout (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+
+  update_actions (self);
+  update_accessible (self);
+  notify_history (self, back, forward);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOCUS_NODE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_NODE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+guint
+embers_flame_graph_get_sample_type (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), 0);
+  return self->sample_type;
+}
+
+void
+embers_flame_graph_set_sample_type (EmbersFlameGraph *self,
+                                    guint             sample_type)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (self->profile != NULL && sample_type >= embers_profile_get_n_sample_types (self->profile))
+    return;
+  if (sample_type == self->sample_type)
+    return;
+
+  self->sample_type = sample_type;
+  invalidate_layout (self);
+  update_accessible (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
+}
+
+EmbersLayoutDirection
+embers_flame_graph_get_direction (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), EMBERS_LAYOUT_ICICLE);
+  return self->direction;
+}
+
+void
+embers_flame_graph_set_direction (EmbersFlameGraph      *self,
+                                  EmbersLayoutDirection  direction)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (direction == self->direction)
+    return;
+
+  self->direction = direction;
+  self->v_from_bottom = 0;
+  if (self->vadjustment != NULL)
+    {
+      self->in_configure = TRUE;
+      gtk_adjustment_set_value (self->vadjustment, 0);
+      self->in_configure = FALSE;
+    }
+  invalidate_layout (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRECTION]);
+}
+
+EmbersColorScheme
+embers_flame_graph_get_color_scheme (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), EMBERS_COLOR_SCHEME_PACKAGE);
+  return self->color_scheme;
+}
+
+void
+embers_flame_graph_set_color_scheme (EmbersFlameGraph  *self,
+                                     EmbersColorScheme  scheme)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (scheme == self->color_scheme)
+    return;
+
+  self->color_scheme = scheme;
+  self->style_valid = FALSE;
+  clear_paint (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_SCHEME]);
+}
+
+EmbersSearch *
+embers_flame_graph_get_search (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+  return self->search;
+}
+
+void
+embers_flame_graph_set_search (EmbersFlameGraph *self,
+                               EmbersSearch     *search)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (search != NULL && embers_search_get_profile (search) != self->profile)
+    search = NULL;
+  if (search == self->search)
+    return;
+
+  if (search != NULL)
+    embers_search_ref (search);
+  g_clear_pointer (&self->search, embers_search_unref);
+  self->search = search;
+  embers_render_set_search (self->render, search);
+  clear_paint (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH]);
+}
+
+const char *
+embers_flame_graph_get_highlight_name (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+  return self->highlight_name;
+}
+
+void
+embers_flame_graph_set_highlight_name (EmbersFlameGraph *self,
+                                       const char       *name)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (g_strcmp0 (name, self->highlight_name) == 0)
+    return;
+
+  g_free (self->highlight_name);
+  self->highlight_name = g_strdup (name);
+
+  update_highlight_id (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_NAME]);
+}
+
+EmbersLayout *
+embers_flame_graph_get_layout (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+
+  ensure_layout (self);
+  return self->layout;
+}
+
+gboolean
+embers_flame_graph_has_paint_cache (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
+  return self->paint_cache != NULL;
+}
+
+void
+embers_flame_graph_get_export_options (EmbersFlameGraph    *self,
+                                       EmbersExportOptions *options)
+{
+  int width;
+
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (options != NULL);
+
+  ensure_style (self);
+  embers_export_options_init (options);
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  options->width = width > 0 ? width : 1200;
+  options->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  options->focus = self->focus;
+  options->direction = self->direction;
+  options->style = self->style;
+  if (self->search != NULL && embers_search_is_active (self->search))
+    {
+      options->search = embers_search_get_pattern (self->search);
+      options->search_flags = embers_search_get_flags (self->search);
+    }
+}
+
+/* Input */
+
+gboolean
+embers_flame_graph_activate_at (EmbersFlameGraph *self,
+                                double            x,
+                                double            y)
+{
+  int index;
+  const EmbersRect *r;
+
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
+
+  index = hit_test (self, x, y);
+  r = get_rect (self, index);
+  if (r == NULL)
+    return FALSE;
+
+  if (r->flags & EMBERS_RECT_MERGED)
+    {
+      /* Zoom so that the block of small frames fills the width */
+      double width = embers_layout_get_viewport (self->layout)->width;
+      double range = self->x_end - self->x_start;
+      double start = self->x_start + r->x / width * range;
+
+      set_range (self, start, start + r->width / width * range);
+      return TRUE;
+    }
+
+  embers_flame_graph_set_selected_node (self, r->node);
+  embers_flame_graph_set_focus_node (self, r->node);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           EmbersFlameGraph         *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->has_pointer = TRUE;
+  update_hover (self);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          EmbersFlameGraph         *self)
+{
+  self->has_pointer = FALSE;
+  update_hover (self);
+}
+
+static void
+on_drag_begin (GtkGestureDrag   *gesture,
+               double            x,
+               double            y,
+               EmbersFlameGraph *self)
+{
+  self->dragging = FALSE;
+  self->drag_hvalue = self->hadjustment != NULL ? gtk_adjustment_get_value (self->hadjustment) : 0;
+  self->drag_vvalue = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+static void
+on_drag_update (GtkGestureDrag   *gesture,
+                double            dx,
+                double            dy,
+                EmbersFlameGraph *self)
+{
+  double sx, sy;
+
+  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+  if (!self->dragging)
+    {
+      if (!gtk_drag_check_threshold (GTK_WIDGET (self), sx, sy, sx + dx, sy + dy))
+        return;
+      self->dragging = TRUE;
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+      gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
+      update_hover (self);
+    }
+
+  if (self->hadjustment != NULL)
+    gtk_adjustment_set_value (self->hadjustment, self->drag_hvalue - dx);
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, self->drag_vvalue - dy);
+}
+
+static void
+on_drag_end (GtkGestureDrag   *gesture,
+             double            dx,
+             double            dy,
+             EmbersFlameGraph *self)
+{
+  double sx, sy;
+
+  if (self->dragging)
+    {
+      self->dragging = FALSE;
+      gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
+      update_hover (self);
+      return;
+    }
+
+  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+  embers_flame_graph_activate_at (self, sx, sy);
+}
+
+static void
+popup_menu_at (EmbersFlameGraph *self,
+               double            x,
+               double            y)
+{
+  GdkRectangle rect = { (int)x, (int)y, 1, 1 };
+
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->popover), &rect);
+  gtk_popover_popup (GTK_POPOVER (self->popover));
+}
+
+static void
+on_secondary_pressed (GtkGestureClick  *gesture,
+                      int               n_press,
+                      double            x,
+                      double            y,
+                      EmbersFlameGraph *self)
+{
+  int index = hit_test (self, x, y);
+  const EmbersRect *r = get_rect (self, index);
+
+  if (r == NULL || (r->flags & EMBERS_RECT_MERGED))
+    return;
+
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+  embers_flame_graph_set_selected_node (self, r->node);
+  popup_menu_at (self, x, y);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           EmbersFlameGraph         *self)
+{
+  GdkModifierType state;
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  if (!(state & GDK_CONTROL_MASK) || dy == 0 || width <= 0)
+    return FALSE;
+
+  embers_flame_graph_zoom (self, pow (ZOOM_STEP, -dy),
+                           self->has_pointer ? self->pointer_x / width : 0.5);
+  return TRUE;
+}
+
+static void
+on_zoom_begin (GtkGesture       *gesture,
+               GdkEventSequence *sequence,
+               EmbersFlameGraph *self)
+{
+  self->zoom_scale = 1.0;
+}
+
+static void
+on_zoom_scale_changed (GtkGestureZoom   *gesture,
+                       double            scale,
+                       EmbersFlameGraph *self)
+{
+  double cx, cy;
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  if (scale <= 0 || self->zoom_scale <= 0 || width <= 0)
+    return;
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    cx = width / 2;
+  embers_flame_graph_zoom (self, scale / self->zoom_scale, cx / width);
+  self->zoom_scale = scale;
+}
+
+static gboolean
+move_binding (GtkWidget *widget,
+              GVariant  *args,
+              gpointer   user_data)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (widget);
+  gboolean icicle = self->direction == EMBERS_LAYOUT_ICICLE;
+  EmbersNeighbor which;
+
+  switch (g_variant_get_int32 (args))
+    {
+    case MOVE_UP:
+      which = icicle ? EMBERS_NEIGHBOR_PARENT : EMBERS_NEIGHBOR_CHILD;
+      break;
+    case MOVE_DOWN:
+      which = icicle ? EMBERS_NEIGHBOR_CHILD : EMBERS_NEIGHBOR_PARENT;
+      break;
+    case MOVE_LEFT:
+      which = EMBERS_NEIGHBOR_PREVIOUS;
+      break;
+    case MOVE_RIGHT:
+    default:
+      which = EMBERS_NEIGHBOR_NEXT;
+      break;
+    }
+
+  if (!embers_flame_graph_move_selection (self, which))
+    gtk_widget_error_bell (widget);
+  return TRUE;
+}
+
+static gboolean
+forward_binding (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  return gtk_widget_activate_action (widget, g_variant_get_string (args, NULL), NULL);
+}
+
+/* Actions */
+
+static const char *
+selected_name (EmbersFlameGraph *self)
+{
+  if (!selected_is_frame (self))
+    return NULL;
+  return embers_profile_node_name_str (self->profile, self->selected);
+}
+
+static void
+forward_with_name (EmbersFlameGraph *self,
+                   const char       *action)
+{
+  const char *name = selected_name (self);
+
+  if (name != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), action, "s", name);
+}
+
+static void
+flame_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (widget);
+  double width = gtk_widget_get_width (widget);
+  double anchor = self->has_pointer && width > 0 ? self->pointer_x / width : 0.5;
+
+  if (g_str_equal (action_name, "flame.back"))
+    embers_flame_graph_go_back (self);
+  else if (g_str_equal (action_name, "flame.forward"))
+    embers_flame_graph_go_forward (self);
+  else if (g_str_equal (action_name, "flame.reset"))
+    embers_flame_graph_reset (self);
+  else if (g_str_equal (action_name, "flame.zoom-in"))
+    embers_flame_graph_zoom (self, ZOOM_STEP, anchor);
+  else if (g_str_equal (action_name, "flame.zoom-out"))
+    embers_flame_graph_zoom (self, 1 / ZOOM_STEP, anchor);
+  else if (g_str_equal (action_name, "flame.zoom-reset"))
+    set_range (self, 0, 1);
+  else if (g_str_equal (action_name, "flame.focus-selected"))
+    {
+      if (self->selected != EMBERS_NODE_NONE)
+        embers_flame_graph_set_focus_node (self, self->selected);
+    }
+  else if (g_str_equal (action_name, "flame.sandwich"))
+    forward_with_name (self, "page.sandwich");
+  else if (g_str_equal (action_name, "flame.hide-frame"))
+    forward_with_name (self, "page.hide-frame");
+  else if (g_str_equal (action_name, "flame.focus-function"))
+    forward_with_name (self, "page.focus-function");
+  else if (g_str_equal (action_name, "flame.copy-name"))
+    {
+      const char *name = selected_name (self);
+
+      if (name != NULL)
+        gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), name);
+    }
+  else if (g_str_equal (action_name, "flame.copy-stack"))
+    {
+      if (selected_is_frame (self))
+        {
+          g_autofree char *stack = embers_profile_node_stack (self->profile, self->selected, "\n");
+
+          gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), stack);
+        }
+    }
+  else if (g_str_equal (action_name, "flame.context-menu"))
+    {
+      int index = find_node (self, self->selected);
+      const EmbersRect *r = get_rect (self, index);
+
+      if (r != NULL)
+        popup_menu_at (self, r->x + MIN (r->width / 2, 20),
+                       embers_layout_rect_y (self->layout, r) + get_y_offset (self)
+                       + embers_layout_get_viewport (self->layout)->row_height / 2);
+    }
+}
+
+/* GtkWidget */
+
+static void
+embers_flame_graph_measure (GtkWidget      *widget,
+                            GtkOrientation  orientation,
+                            int             for_size,
+                            int            *minimum,
+                            int            *natural,
+                            int            *minimum_baseline,
+                            int            *natural_baseline)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = 100;
+      *natural = 600;
+    }
+  else
+    {
+      guint rows = self->profile != NULL ? embers_profile_get_max_depth (self->profile) + 1 : 1;
+
+      *minimum = EMBERS_LAYOUT_ROW_HEIGHT;
+      *natural = (int)ceil (rows * EMBERS_LAYOUT_ROW_HEIGHT);
+    }
+}
+
+static void
+embers_flame_graph_size_allocate (GtkWidget *widget,
+                                  int        width,
+                                  int        height,
+                                  int        baseline)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (widget);
+
+  if (width != self->alloc_width || height != self->alloc_height)
+    {
+      if (width != self->alloc_width)
+        {
+          g_clear_pointer (&self->layout, embers_layout_unref);
+          embers_render_set_layout (self->render, NULL);
+        }
+      self->alloc_width = width;
+      self->alloc_height = height;
+      clear_paint (self);
+    }
+
+  ensure_layout (self);
+  configure_adjustments (self);
+
+  if (self->popover != NULL)
+    gtk_popover_present (GTK_POPOVER (self->popover));
+}
+
+static void
+append_highlight (EmbersFlameGraph *self,
+                  GtkSnapshot      *snapshot,
+                  int               index,
+                  EmbersHighlight   kind,
+                  double            offset)
+{
+  const EmbersRect *r = get_rect (self, index);
+  graphene_rect_t bounds, clip;
+  double y, rh;
+  cairo_t *cr;
+
+  if (r == NULL)
+    return;
+
+  rh = embers_layout_get_viewport (self->layout)->row_height;
+  y = embers_layout_rect_y (self->layout, r) + offset;
+  graphene_rect_init (&bounds, floor (r->x) - 2, floor (y) - 2, ceil (r->width) + 4, ceil (rh) + 4);
+  graphene_rect_init (&clip, 0, 0, gtk_widget_get_width (GTK_WIDGET (self)),
+                      gtk_widget_get_height (GTK_WIDGET (self)));
+  if (!graphene_rect_intersection (&bounds, &clip, &bounds))
+    return;
+
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+  cairo_translate (cr, 0, offset);
+  embers_render_paint_highlight (self->render, cr, index, kind);
+  cairo_destroy (cr);
+}
+
+static GskRenderNode *
+paint_function_highlight (EmbersFlameGraph *self,
+                          double            offset,
+                          double            height)
+{
+  g_autoptr(GArray) visible = g_array_new (FALSE, FALSE, sizeof (int));
+  const EmbersRect *rects;
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  double rh = embers_layout_get_viewport (self->layout)->row_height;
+  guint n_rects;
+  GtkSnapshot *snapshot;
+  cairo_t *cr;
+
+  rects = embers_layout_get_rects (self->layout, &n_rects);
+  for (guint i = 0; i < n_rects; i++)
+    {
+      const EmbersRect *r = &rects[i];
+      double y;
+      graphene_rect_t rb;
+
+      if (r->flags & EMBERS_RECT_MERGED)
+        continue;
+      if (embers_profile_node_name (self->profile, r->node) != self->highlight_id)
+        continue;
+      y = embers_layout_rect_y (self->layout, r) + offset;
+      if (y + rh < 0 || y > height)
+        continue;
+
+      graphene_rect_init (&rb, floor (r->x) - 2, floor (y) - 2, ceil (r->width) + 4, ceil (rh) + 4);
+      if (visible->len == 0)
+        bounds = rb;
+      else
+        graphene_rect_union (&bounds, &rb, &bounds);
+      g_array_append_val (visible, i);
+    }
+
+  if (visible->len == 0)
+    return NULL;
+
+  snapshot = gtk_snapshot_new ();
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+  cairo_translate (cr, 0, offset);
+  for (guint i = 0; i < visible->len; i++)
+    embers_render_paint_highlight (self->render, cr, g_array_index (visible, int, i),
+                                   EMBERS_HIGHLIGHT_HOVER);
+  cairo_destroy (cr);
+
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static void
+embers_flame_graph_snapshot (GtkWidget   *widget,
+                             GtkSnapshot *snapshot)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  double offset;
+
+  if (width <= 0 || height <= 0)
+    return;
+
+  ensure_style (self);
+  ensure_layout (self);
+  offset = get_y_offset (self);
+
+  if (self->paint_cache == NULL)
+    {
+      GtkSnapshot *sub = gtk_snapshot_new ();
+      cairo_t *cr = gtk_snapshot_append_cairo (sub, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+      cairo_translate (cr, 0, offset);
+      embers_render_paint (self->render, cr);
+      cairo_destroy (cr);
+      self->paint_cache = gtk_snapshot_free_to_node (sub);
+    }
+  if (self->paint_cache != NULL)
+    gtk_snapshot_append_node (snapshot, self->paint_cache);
+
+  if (self->layout == NULL)
+    return;
+
+  if (self->highlight_id != 0)
+    {
+      if (self->highlight_cache == NULL)
+        self->highlight_cache = paint_function_highlight (self, offset, height);
+      if (self->highlight_cache != NULL)
+        gtk_snapshot_append_node (snapshot, self->highlight_cache);
+    }
+
+  if (self->hover_rect >= 0)
+    append_highlight (self, snapshot, self->hover_rect, EMBERS_HIGHLIGHT_HOVER, offset);
+  if (self->selected != EMBERS_NODE_NONE)
+    append_highlight (self, snapshot, find_node (self, self->selected),
+                      EMBERS_HIGHLIGHT_SELECTED, offset);
+}
+
+static gboolean
+embers_flame_graph_query_tooltip (GtkWidget  *widget,
+                                  int         x,
+                                  int         y,
+                                  gboolean    keyboard_mode,
+                                  GtkTooltip *tooltip)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (widget);
+  g_autofree char *text = NULL;
+  const EmbersRect *r;
+  GdkRectangle area;
+  int index;
+
+  if (keyboard_mode)
+    index = find_node (self, self->selected);
+  else
+    index = hit_test (self, x, y);
+  r = get_rect (self, index);
+  if (r == NULL)
+    return FALSE;
+
+  text = embers_render_rect_tooltip_text (self->layout, r);
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+
+  area.x = (int)floor (r->x);
+  area.y = (int)floor (embers_layout_rect_y (self->layout, r) + get_y_offset (self));
+  area.width = MAX (1, (int)ceil (r->width));
+  area.height = (int)embers_layout_get_viewport (self->layout)->row_height;
+  gtk_tooltip_set_tip_area (tooltip, &area);
+  return TRUE;
+}
+
+static void
+embers_flame_graph_css_changed (GtkWidget         *widget,
+                                GtkCssStyleChange *change)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (widget);
+
+  GTK_WIDGET_CLASS (embers_flame_graph_parent_class)->css_changed (widget, change);
+
+  self->style_valid = FALSE;
+  clear_paint (self);
+  gtk_widget_queue_draw (widget);
+}
+
+static gboolean
+embers_flame_graph_focus (GtkWidget        *widget,
+                          GtkDirectionType  direction)
+{
+  /* One tab stop; arrows move inside */
+  if (gtk_widget_is_focus (widget))
+    return FALSE;
+  return gtk_widget_grab_focus (widget);
+}
+
+/* GObject */
+
+static void
+embers_flame_graph_dispose (GObject *object)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (object);
+
+  g_clear_pointer (&self->popover, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_FLAME_GRAPH);
+
+  if (self->hadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->hadjustment, on_hadjustment_changed, self);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->vadjustment, on_vadjustment_changed, self);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+
+  clear_paint (self);
+  g_clear_pointer (&self->layout, embers_layout_unref);
+  g_clear_pointer (&self->search, embers_search_unref);
+  g_clear_pointer (&self->render, embers_render_unref);
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (embers_flame_graph_parent_class)->dispose (object);
+}
+
+static void
+embers_flame_graph_finalize (GObject *object)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (object);
+
+  g_clear_pointer (&self->back, g_array_unref);
+  g_clear_pointer (&self->forward, g_array_unref);
+  g_free (self->highlight_name);
+  g_free (self->font);
+
+  G_OBJECT_CLASS (embers_flame_graph_parent_class)->finalize (object);
+}
+
+static void
+embers_flame_graph_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      g_value_set_object (value, self->profile);
+      break;
+    case PROP_SAMPLE_TYPE:
+      g_value_set_uint (value, self->sample_type);
+      break;
+    case PROP_DIRECTION:
+      g_value_set_uint (value, self->direction);
+      break;
+    case PROP_COLOR_SCHEME:
+      g_value_set_uint (value, self->color_scheme);
+      break;
+    case PROP_SEARCH:
+      g_value_set_boxed (value, self->search);
+      break;
+    case PROP_FOCUS_NODE:
+      g_value_set_uint (value, self->focus);
+      break;
+    case PROP_SELECTED_NODE:
+      g_value_set_uint (value, self->selected);
+      break;
+    case PROP_HOVER_NODE:
+      g_value_set_uint (value, self->hover_node);
+      break;
+    case PROP_HIGHLIGHT_NAME:
+      g_value_set_string (value, self->highlight_name);
+      break;
+    case PROP_CAN_GO_BACK:
+      g_value_set_boolean (value, self->back->len > 0);
+      break;
+    case PROP_CAN_GO_FORWARD:
+      g_value_set_boolean (value, self->forward->len > 0);
+      break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_flame_graph_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      embers_flame_graph_set_profile (self, g_value_get_object (value));
+      break;
+    case PROP_SAMPLE_TYPE:
+      embers_flame_graph_set_sample_type (self, g_value_get_uint (value));
+      break;
+    case PROP_DIRECTION:
+      embers_flame_graph_set_direction (self, g_value_get_uint (value));
+      break;
+    case PROP_COLOR_SCHEME:
+      embers_flame_graph_set_color_scheme (self, g_value_get_uint (value));
+      break;
+    case PROP_SEARCH:
+      embers_flame_graph_set_search (self, g_value_get_boxed (value));
+      break;
+    case PROP_FOCUS_NODE:
+      embers_flame_graph_set_focus_node (self, g_value_get_uint (value));
+      break;
+    case PROP_SELECTED_NODE:
+      embers_flame_graph_set_selected_node (self, g_value_get_uint (value));
+      break;
+    case PROP_HIGHLIGHT_NAME:
+      embers_flame_graph_set_highlight_name (self, g_value_get_string (value));
+      break;
+    case PROP_HADJUSTMENT:
+      set_adjustment (self, &self->hadjustment, g_value_get_object (value),
+                      G_CALLBACK (on_hadjustment_changed));
+      break;
+    case PROP_VADJUSTMENT:
+      set_adjustment (self, &self->vadjustment, g_value_get_object (value),
+                      G_CALLBACK (on_vadjustment_changed));
+      break;
+    case PROP_HSCROLL_POLICY:
+      self->hscroll_policy = g_value_get_enum (value);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+      break;
+    case PROP_VSCROLL_POLICY:
+      self->vscroll_policy = g_value_get_enum (value);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+add_move_binding (GtkWidgetClass  *widget_class,
+                  guint            keyval,
+                  guint            kp_keyval,
+                  int              move)
+{
+  gtk_widget_class_add_binding (widget_class, keyval, 0, move_binding, "i", move);
+  gtk_widget_class_add_binding (widget_class, kp_keyval, 0, move_binding, "i", move);
+}
+
+static void
+embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char * const actions[] = {
+    "flame.back", "flame.forward", "flame.reset",
+    "flame.zoom-in", "flame.zoom-out", "flame.zoom-reset",
+    "flame.focus-selected", "flame.sandwich", "flame.hide-frame",
+    "flame.focus-function", "flame.copy-name", "flame.copy-stack",
+    "flame.context-menu",
+  };
+
+  object_class->dispose = embers_flame_graph_dispose;
+  object_class->finalize = embers_flame_graph_finalize;
+  object_class->get_property = embers_flame_graph_get_property;
+  object_class->set_property = embers_flame_graph_set_property;
+
+  widget_class->measure = embers_flame_graph_measure;
+  widget_class->size_allocate = embers_flame_graph_size_allocate;
+  widget_class->snapshot = embers_flame_graph_snapshot;
+  widget_class->query_tooltip = embers_flame_graph_query_tooltip;
+  widget_class->css_changed = embers_flame_graph_css_changed;
+  widget_class->focus = embers_flame_graph_focus;
+
+  properties[PROP_PROFILE] =
+    g_param_spec_object ("profile", NULL, NULL,
+                         EMBERS_TYPE_PROFILE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SAMPLE_TYPE] =
+    g_param_spec_uint ("sample-type", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_DIRECTION] =
+    g_param_spec_uint ("direction", NULL, NULL,
+                       EMBERS_LAYOUT_ICICLE, EMBERS_LAYOUT_FLAME, EMBERS_LAYOUT_ICICLE,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_COLOR_SCHEME] =
+    g_param_spec_uint ("color-scheme", NULL, NULL,
+                       EMBERS_COLOR_SCHEME_PACKAGE, EMBERS_COLOR_SCHEME_PLAIN,
+                       EMBERS_COLOR_SCHEME_PACKAGE,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SEARCH] =
+    g_param_spec_boxed ("search", NULL, NULL,
+                        EMBERS_TYPE_SEARCH,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_FOCUS_NODE] =
+    g_param_spec_uint ("focus-node", NULL, NULL,
+                       0, G_MAXUINT32, 0,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SELECTED_NODE] =
+    g_param_spec_uint ("selected-node", NULL, NULL,
+                       0, G_MAXUINT32, EMBERS_NODE_NONE,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_HOVER_NODE] =
+    g_param_spec_uint ("hover-node", NULL, NULL,
+                       0, G_MAXUINT32, EMBERS_NODE_NONE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_HIGHLIGHT_NAME] =
+    g_param_spec_string ("highlight-name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CAN_GO_BACK] =
+    g_param_spec_boolean ("can-go-back", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CAN_GO_FORWARD] =
+    g_param_spec_boolean ("can-go-forward", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-flame-graph.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersFlameGraph, context_menu);
+  gtk_widget_class_bind_template_callback (widget_class, on_motion);
+  gtk_widget_class_bind_template_callback (widget_class, on_leave);
+  gtk_widget_class_bind_template_callback (widget_class, on_drag_begin);
+  gtk_widget_class_bind_template_callback (widget_class, on_drag_update);
+  gtk_widget_class_bind_template_callback (widget_class, on_drag_end);
+  gtk_widget_class_bind_template_callback (widget_class, on_secondary_pressed);
+  gtk_widget_class_bind_template_callback (widget_class, on_scroll);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_begin);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_scale_changed);
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i], NULL, flame_action);
+
+  add_move_binding (widget_class, GDK_KEY_Up, GDK_KEY_KP_Up, MOVE_UP);
+  add_move_binding (widget_class, GDK_KEY_Down, GDK_KEY_KP_Down, MOVE_DOWN);
+  add_move_binding (widget_class, GDK_KEY_Left, GDK_KEY_KP_Left, MOVE_LEFT);
+  add_move_binding (widget_class, GDK_KEY_Right, GDK_KEY_KP_Right, MOVE_RIGHT);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "flame.focus-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "flame.focus-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "flame.focus-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "flame.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "flame.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "flame.forward", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flame.reset", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "flame.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "flame.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "flame.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "flame.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "flame.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "flame.zoom-reset", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "flame.sandwich", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "flame.context-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "flame.context-menu", NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_i, 0, forward_binding, "s", "page.invert");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_slash, 0, forward_binding, "s", "page.search");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Divide, 0, forward_binding, "s", "page.search");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, forward_binding, "s", "page.search");
+
+  gtk_widget_class_set_css_name (widget_class, "flamegraph");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+embers_flame_graph_init (EmbersFlameGraph *self)
+{
+  self->selected = EMBERS_NODE_NONE;
+  self->hover_node = EMBERS_NODE_NONE;
+  self->hover_rect = -1;
+  self->x_start = 0;
+  self->x_end = 1;
+  self->back = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->forward = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->render = embers_render_new (NULL, NULL, NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->popover = gtk_popover_menu_new_from_model (self->context_menu);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->popover), FALSE);
+  gtk_widget_set_halign (self->popover, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->popover, GTK_WIDGET (self));
+
+  set_adjustment (self, &self->hadjustment, NULL, G_CALLBACK (on_hadjustment_changed));
+  set_adjustment (self, &self->vadjustment, NULL, G_CALLBACK (on_vadjustment_changed));
+
+  update_actions (self);
+  update_accessible (self);
+}
+
+GtkWidget *
+embers_flame_graph_new (void)
+{
+  return g_object_new (EMBERS_TYPE_FLAME_GRAPH, NULL);
+}

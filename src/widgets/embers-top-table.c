@@ -1,0 +1,484 @@
+/* embers-top-table.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "embers-top.h"
+#include "embers-top-item.h"
+#include "embers-top-table.h"
+#include "embers-units.h"
+
+struct _EmbersTopTable
+{
+  GtkWidget           parent_instance;
+
+  GtkScrolledWindow  *scroller;
+  GtkColumnView      *column_view;
+  GtkColumnViewColumn *self_column;
+
+  GListStore         *store;
+  GtkCustomFilter    *filter;
+  GtkSingleSelection *selection;
+
+  EmbersProfile      *profile;
+  EmbersSearch       *search;
+  guint               sample_type;
+  gint64              root_total;
+  char               *unit;
+  char               *selected_name;
+};
+
+enum {
+  PROP_0,
+  PROP_PROFILE,
+  PROP_SELECTED_NAME,
+  PROP_N_ROWS,
+  N_PROPS
+};
+
+enum {
+  FUNCTION_ACTIVATED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (EmbersTopTable, embers_top_table, GTK_TYPE_WIDGET)
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  EmbersTopTable *self = user_data;
+
+  if (self->search == NULL || !embers_search_is_active (self->search))
+    return TRUE;
+  return embers_search_name_matches (self->search, embers_top_item_get_name_id (item));
+}
+
+/* Cells */
+
+static void
+setup_name (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            EmbersTopTable           *self)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_width_chars (GTK_LABEL (label), 16);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_name (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           EmbersTopTable           *self)
+{
+  EmbersTopItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+
+  gtk_label_set_text (GTK_LABEL (label), embers_top_item_get_name (item));
+  gtk_widget_set_tooltip_text (label, embers_top_item_get_name (item));
+}
+
+static void
+setup_value (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             EmbersTopTable           *self)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+set_value (GtkListItem    *list_item,
+           EmbersTopTable *self,
+           gint64          value)
+{
+  g_autofree char *text = embers_format_value (value, self->unit);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+}
+
+static void
+set_percent (GtkListItem    *list_item,
+             EmbersTopTable *self,
+             gint64          value)
+{
+  g_autofree char *text = NULL;
+
+  text = embers_format_percent (self->root_total > 0 ? (double)value / self->root_total : 0);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+}
+
+static void
+bind_self (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           EmbersTopTable           *self)
+{
+  set_value (list_item, self, embers_top_item_get_self (gtk_list_item_get_item (list_item)));
+}
+
+static void
+bind_self_percent (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   EmbersTopTable           *self)
+{
+  set_percent (list_item, self, embers_top_item_get_self (gtk_list_item_get_item (list_item)));
+}
+
+static void
+bind_total (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            EmbersTopTable           *self)
+{
+  set_value (list_item, self, embers_top_item_get_total (gtk_list_item_get_item (list_item)));
+}
+
+static void
+bind_total_percent (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    EmbersTopTable           *self)
+{
+  set_percent (list_item, self, embers_top_item_get_total (gtk_list_item_get_item (list_item)));
+}
+
+static void
+on_activate (GtkColumnView  *column_view,
+             guint           position,
+             EmbersTopTable *self)
+{
+  g_autoptr(EmbersTopItem) item = NULL;
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  if (item != NULL)
+    g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, embers_top_item_get_name (item));
+}
+
+static void
+on_selection_changed (EmbersTopTable *self)
+{
+  EmbersTopItem *item = gtk_single_selection_get_selected_item (self->selection);
+  const char *name = item != NULL ? embers_top_item_get_name (item) : NULL;
+
+  if (g_strcmp0 (name, self->selected_name) == 0)
+    return;
+
+  g_free (self->selected_name);
+  self->selected_name = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NAME]);
+}
+
+static void
+on_items_changed (EmbersTopTable *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROWS]);
+}
+
+/* API */
+
+void
+embers_top_table_set_data (EmbersTopTable *self,
+                           EmbersProfile  *profile,
+                           guint           sample_type,
+                           GArray         *rows)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree char *selected = NULL;
+
+  g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
+  g_return_if_fail (profile == NULL || EMBERS_IS_PROFILE (profile));
+
+  selected = g_strdup (self->selected_name);
+
+  if (g_set_object (&self->profile, profile))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+  if (self->search != NULL && embers_search_get_profile (self->search) != profile)
+    g_clear_pointer (&self->search, embers_search_unref);
+
+  self->sample_type = sample_type;
+  g_clear_pointer (&self->unit, g_free);
+  self->root_total = 0;
+  if (profile != NULL)
+    {
+      self->unit = g_strdup (embers_profile_get_sample_unit (profile, sample_type));
+      self->root_total = embers_profile_get_total (profile, sample_type);
+    }
+
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  if (profile != NULL && rows != NULL)
+    {
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const EmbersTopRow *row = &g_array_index (rows, EmbersTopRow, i);
+
+          g_ptr_array_add (items, embers_top_item_new (embers_profile_get_string (profile, row->name),
+                                                       row->name, row->self, row->total));
+        }
+    }
+
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+
+  embers_top_table_select_name (self, selected);
+}
+
+EmbersProfile *
+embers_top_table_get_profile (EmbersTopTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), NULL);
+  return self->profile;
+}
+
+void
+embers_top_table_set_search (EmbersTopTable *self,
+                             EmbersSearch   *search)
+{
+  g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
+
+  if (search != NULL && embers_search_get_profile (search) != self->profile)
+    search = NULL;
+  if (search == self->search)
+    return;
+
+  if (search != NULL)
+    embers_search_ref (search);
+  g_clear_pointer (&self->search, embers_search_unref);
+  self->search = search;
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+guint
+embers_top_table_get_n_rows (EmbersTopTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+}
+
+const char *
+embers_top_table_get_selected_name (EmbersTopTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), NULL);
+  return self->selected_name;
+}
+
+static void
+scroll_to (EmbersTopTable *self,
+           guint           position)
+{
+#if GTK_CHECK_VERSION (4, 12, 0)
+  gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_NONE, NULL);
+#else
+  /* The column view's rows are a GtkListView child with this action */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LIST_VIEW (child))
+        {
+          gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+          break;
+        }
+    }
+#endif
+}
+
+void
+embers_top_table_select_name (EmbersTopTable *self,
+                              const char     *name)
+{
+  GListModel *model;
+  guint n;
+
+  g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
+
+  model = G_LIST_MODEL (self->selection);
+  if (name != NULL)
+    {
+      n = g_list_model_get_n_items (model);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(EmbersTopItem) item = g_list_model_get_item (model, i);
+
+          if (g_strcmp0 (embers_top_item_get_name (item), name) == 0)
+            {
+              if (gtk_single_selection_get_selected (self->selection) != i)
+                {
+                  gtk_single_selection_set_selected (self->selection, i);
+                  scroll_to (self, i);
+                }
+              return;
+            }
+        }
+    }
+
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
+/* GObject */
+
+static void
+embers_top_table_dispose (GObject *object)
+{
+  EmbersTopTable *self = EMBERS_TOP_TABLE (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_TOP_TABLE);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->store);
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->search, embers_search_unref);
+
+  G_OBJECT_CLASS (embers_top_table_parent_class)->dispose (object);
+}
+
+static void
+embers_top_table_finalize (GObject *object)
+{
+  EmbersTopTable *self = EMBERS_TOP_TABLE (object);
+
+  g_free (self->unit);
+  g_free (self->selected_name);
+
+  G_OBJECT_CLASS (embers_top_table_parent_class)->finalize (object);
+}
+
+static void
+embers_top_table_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  EmbersTopTable *self = EMBERS_TOP_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      g_value_set_object (value, self->profile);
+      break;
+    case PROP_SELECTED_NAME:
+      g_value_set_string (value, self->selected_name);
+      break;
+    case PROP_N_ROWS:
+      g_value_set_uint (value, embers_top_table_get_n_rows (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_top_table_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  EmbersTopTable *self = EMBERS_TOP_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_NAME:
+      embers_top_table_select_name (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_top_table_class_init (EmbersTopTableClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = embers_top_table_dispose;
+  object_class->finalize = embers_top_table_finalize;
+  object_class->get_property = embers_top_table_get_property;
+  object_class->set_property = embers_top_table_set_property;
+
+  properties[PROP_PROFILE] =
+    g_param_spec_object ("profile", NULL, NULL,
+                         EMBERS_TYPE_PROFILE,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SELECTED_NAME] =
+    g_param_spec_string ("selected-name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_N_ROWS] =
+    g_param_spec_uint ("n-rows", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * EmbersTopTable::function-activated:
+   * @name: the function name
+   *
+   * A row was double-clicked or activated with Enter.
+   */
+  signals[FUNCTION_ACTIVATED] =
+    g_signal_new ("function-activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  g_type_ensure (EMBERS_TYPE_TOP_ITEM);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-top-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, scroller);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, column_view);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, self_column);
+  gtk_widget_class_bind_template_callback (widget_class, setup_name);
+  gtk_widget_class_bind_template_callback (widget_class, bind_name);
+  gtk_widget_class_bind_template_callback (widget_class, setup_value);
+  gtk_widget_class_bind_template_callback (widget_class, bind_self);
+  gtk_widget_class_bind_template_callback (widget_class, bind_self_percent);
+  gtk_widget_class_bind_template_callback (widget_class, bind_total);
+  gtk_widget_class_bind_template_callback (widget_class, bind_total_percent);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
+
+  gtk_widget_class_set_css_name (widget_class, "toptable");
+}
+
+static void
+embers_top_table_init (EmbersTopTable *self)
+{
+  GtkFilterListModel *filtered;
+  GtkSortListModel *sorted;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->store = g_list_store_new (EMBERS_TYPE_TOP_ITEM);
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
+                                        GTK_FILTER (g_object_ref (self->filter)));
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered),
+                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->column_view, self->self_column, GTK_SORT_DESCENDING);
+
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->selection, "items-changed",
+                           G_CALLBACK (on_items_changed), self, G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+embers_top_table_new (void)
+{
+  return g_object_new (EMBERS_TYPE_TOP_TABLE, NULL);
+}

@@ -1,0 +1,39 @@
+/* embers-top-table.h: self/total per function, linked to the flame graph
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "embers-search.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_TOP_TABLE (embers_top_table_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersTopTable, embers_top_table, EMBERS, TOP_TABLE, GtkWidget)
+
+GtkWidget     *embers_top_table_new               (void);
+
+/* @rows: EmbersTopRow from embers_top_compute() on @profile (copied) */
+void           embers_top_table_set_data          (EmbersTopTable *self,
+                                                   EmbersProfile  *profile,
+                                                   guint           sample_type,
+                                                   GArray         *rows);
+EmbersProfile *embers_top_table_get_profile       (EmbersTopTable *self);
+/* Shows only the functions @search matches (a search over the table's
+ * profile; NULL or inactive: all) */
+void           embers_top_table_set_search        (EmbersTopTable *self,
+                                                   EmbersSearch   *search);
+/* Rows shown after filtering */
+guint          embers_top_table_get_n_rows        (EmbersTopTable *self);
+
+const char    *embers_top_table_get_selected_name (EmbersTopTable *self);
+/* Selects and scrolls to the row of @name; NULL or an unknown name
+ * clears the selection */
+void           embers_top_table_select_name       (EmbersTopTable *self,
+                                                   const char     *name);
+
+G_END_DECLS
