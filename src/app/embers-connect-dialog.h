@@ -1,0 +1,56 @@
+/* embers-connect-dialog.h: connect to a Grafana Pyroscope server
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "embers-credentials.h"
+#include "embers-source.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_CONNECT_DIALOG (embers_connect_dialog_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersConnectDialog, embers_connect_dialog, EMBERS, CONNECT_DIALOG, AdwWindow)
+
+/*
+ * A modal window: server URL (validated), optional tenant, authentication
+ * (none, basic user + password, bearer token), "Test connection" and
+ * "Connect". On success it emits
+ *
+ *   connected (EmbersSource *source, const char *url)
+ *
+ * with an EmbersPyroscopeSource and the normalised base URL, remembers the
+ * URL in the "recent-servers" setting (when the schema has that key) and
+ * the secret in the keyring, then closes. Secrets never go to GSettings.
+ */
+
+EmbersConnectDialog *embers_connect_dialog_new             (GtkWindow           *parent);
+
+void                 embers_connect_dialog_set_url         (EmbersConnectDialog *self,
+                                                            const char          *url);
+const char          *embers_connect_dialog_get_url         (EmbersConnectDialog *self);
+void                 embers_connect_dialog_set_tenant      (EmbersConnectDialog *self,
+                                                            const char          *tenant);
+/* user is for BASIC only; secret is the password or the token */
+void                 embers_connect_dialog_set_auth        (EmbersConnectDialog *self,
+                                                            EmbersAuthKind       kind,
+                                                            const char          *user,
+                                                            const char          *secret);
+/* The credentials as entered (never NULL) */
+EmbersCredentials   *embers_connect_dialog_dup_credentials (EmbersConnectDialog *self);
+/* Whether the URL is a valid http(s) URL */
+gboolean             embers_connect_dialog_get_url_valid   (EmbersConnectDialog *self);
+
+/* What the buttons do */
+void                 embers_connect_dialog_test_connection (EmbersConnectDialog *self);
+void                 embers_connect_dialog_connect         (EmbersConnectDialog *self);
+/* TRUE while a test or a connection is under way */
+gboolean             embers_connect_dialog_get_busy        (EmbersConnectDialog *self);
+/* The last result shown to the user ("" before any) */
+const char          *embers_connect_dialog_get_status      (EmbersConnectDialog *self);
+
+G_END_DECLS
