@@ -1,0 +1,117 @@
+/* embers-shot.c: puts the window into one state and keeps it on screen,
+ * for screenshots under Xvfb (not a test; see tests/app/meson.build)
+ *
+ * usage: embers-shot STATE [dark] [FILE]
+ *   STATE: empty, loaded, focused, search, sandwich, bottom-up, flame, menu
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "embers-window.h"
+
+static void
+wait_page (EmbersProfilePage *page)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while ((embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
+          embers_profile_page_get_busy (page)) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static guint32
+find_node (EmbersProfile *profile,
+           const char    *name)
+{
+  for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
+    if (g_str_equal (embers_profile_node_name_str (profile, i), name))
+      return i;
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *state = argc > 1 ? argv[1] : "empty";
+  gboolean dark = argc > 2 && g_str_equal (argv[2], "dark");
+  const char *path = argc > 3 ? argv[3] : NULL;
+  EmbersWindow *window;
+  EmbersProfilePage *page = NULL;
+  EmbersFlameGraph *graph;
+
+  gtk_init ();
+  adw_init ();
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  window = embers_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1360, 860);
+  gtk_window_present (GTK_WINDOW (window));
+
+  if (!g_str_equal (state, "empty"))
+    {
+      if (path != NULL)
+        {
+          g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+
+          page = embers_window_open_file (window, file);
+        }
+      else
+        page = embers_window_open_sample (window);
+      wait_page (page);
+      graph = embers_profile_page_get_flame_graph (page);
+
+      if (g_str_equal (state, "focused"))
+        {
+          EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+          guint32 node = find_node (profile, argc > 4 ? argv[4] : "main.handleAPI");
+
+          embers_flame_graph_set_focus_node (graph, node);
+          embers_flame_graph_set_selected_node (graph, node);
+          gtk_widget_grab_focus (GTK_WIDGET (graph));
+        }
+      else if (g_str_equal (state, "search"))
+        {
+          embers_profile_page_set_search (page, argc > 4 ? argv[4] : "main\\.(compress|burn)", TRUE, FALSE);
+        }
+      else if (g_str_equal (state, "sandwich"))
+        {
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s",
+                                      argc > 4 ? argv[4] : "main.compress");
+          wait_page (page);
+        }
+      else if (g_str_equal (state, "bottom-up"))
+        {
+          embers_profile_page_set_view (page, EMBERS_VIEW_BOTTOM_UP);
+          wait_page (page);
+        }
+      else if (g_str_equal (state, "flame"))
+        {
+          embers_profile_page_set_view (page, EMBERS_VIEW_FLAME);
+          wait_page (page);
+        }
+      else if (g_str_equal (state, "menu"))
+        {
+          EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+
+          embers_flame_graph_set_selected_node (graph, find_node (profile, "main.serveStatic"));
+          gtk_widget_grab_focus (GTK_WIDGET (graph));
+          for (int i = 0; i < 20; i++)
+            g_main_context_iteration (NULL, FALSE);
+          gtk_widget_activate_action (GTK_WIDGET (graph), "flame.context-menu", NULL);
+        }
+    }
+
+  while (TRUE)
+    g_main_context_iteration (NULL, TRUE);
+
+  return 0;
+}

@@ -1,0 +1,496 @@
+/* test-window.c: the window with real fixture profiles on a display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "embers-window.h"
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *done = data;
+
+  *done = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Until the page has loaded and its transforms are done */
+static void
+wait_page (EmbersProfilePage *page)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while ((embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
+          embers_profile_page_get_busy (page)) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  spin (50);
+  g_assert_false (embers_profile_page_get_busy (page));
+}
+
+static EmbersWindow *
+new_window (void)
+{
+  EmbersWindow *window = embers_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (20);
+  return window;
+}
+
+static void
+destroy_window (EmbersWindow *window)
+{
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (20);
+  g_assert_null (window);
+}
+
+static EmbersProfilePage *
+open_fixture (EmbersWindow *window,
+              const char   *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  EmbersProfilePage *page = embers_window_open_file (window, file);
+
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+  return page;
+}
+
+static guint32
+find_node (EmbersProfile *profile,
+           const char    *name)
+{
+  for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
+    if (g_str_equal (embers_profile_node_name_str (profile, i), name))
+      return i;
+  g_assert_not_reached ();
+}
+
+static GtkWidget *
+find_actionable (GtkWidget  *widget,
+                 const char *action_name)
+{
+  if (GTK_IS_ACTIONABLE (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Whether the button for an action is sensitive: what the user sees of
+ * the action's enabled state */
+static gboolean
+action_enabled (GtkWidget  *widget,
+                const char *name)
+{
+  GtkWidget *button = find_actionable (widget, name);
+
+  g_assert_nonnull (button);
+  return gtk_widget_get_sensitive (button);
+}
+
+static void
+test_empty (void)
+{
+  EmbersWindow *window = new_window ();
+
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
+  g_assert_null (embers_window_get_current_page (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Embers");
+
+  destroy_window (window);
+}
+
+static void
+test_open_fixture (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  EmbersTopTable *table = embers_profile_page_get_top_table (page);
+  EmbersProfile *profile = embers_profile_page_get_profile (page);
+  EmbersLayout *layout;
+
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  g_assert_cmpstr (embers_profile_page_get_title (page), ==, "cpu-recursion.pb.gz");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "cpu-recursion.pb.gz — Embers");
+
+  /* The default sample type of a Go CPU profile is cpu */
+  g_assert_cmpstr (embers_profile_get_sample_type (profile, embers_profile_page_get_sample_type (page)),
+                   ==, "cpu");
+  g_assert_true (embers_flame_graph_get_profile (graph) == profile);
+
+  /* Laid out and painted */
+  spin (100);
+  layout = embers_flame_graph_get_layout (graph);
+  g_assert_nonnull (layout);
+  g_assert_cmpuint (embers_layout_get_n_rects (layout), >, 10);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (graph)), >, 300);
+  g_assert_true (embers_flame_graph_has_paint_cache (graph));
+
+  /* The top table lists the functions, hottest first */
+  g_assert_cmpuint (embers_top_table_get_n_rows (table), >=, 10);
+
+  g_assert_true (action_enabled (GTK_WIDGET (window), "win.export"));
+  destroy_window (window);
+}
+
+static void
+test_click_and_keyboard (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  EmbersProfile *profile = embers_profile_page_get_profile (page);
+  EmbersTopTable *table = embers_profile_page_get_top_table (page);
+  guint32 walk = find_node (profile, "main.walkTree");
+  EmbersLayout *layout;
+  const EmbersRect *r;
+  double x, y;
+
+  spin (50);
+  layout = embers_flame_graph_get_layout (graph);
+  r = embers_layout_get_rect (layout, embers_layout_find_node (layout, walk));
+  x = r->x + r->width / 2;
+  y = embers_layout_rect_y (layout, r) + 5;
+
+  /* Click focuses */
+  g_assert_true (embers_flame_graph_activate_at (graph, x, y));
+  g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, walk);
+  g_assert_true (action_enabled (GTK_WIDGET (page), "page.back"));
+  /* Selecting a frame selects its row in the table */
+  g_assert_cmpstr (embers_top_table_get_selected_name (table), ==, "main.walkTree");
+
+  /* Keyboard moves the selection down the hot path */
+  gtk_widget_grab_focus (GTK_WIDGET (graph));
+  g_assert_true (embers_flame_graph_move_selection (graph, EMBERS_NEIGHBOR_CHILD));
+  g_assert_cmpuint (embers_profile_node_parent (profile, embers_flame_graph_get_selected_node (graph)),
+                    ==, walk);
+  g_assert_true (embers_flame_graph_move_selection (graph, EMBERS_NEIGHBOR_PARENT));
+  g_assert_cmpuint (embers_flame_graph_get_selected_node (graph), ==, walk);
+
+  /* The page's back button goes back */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.back", NULL));
+  g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, 0);
+
+  destroy_window (window);
+}
+
+static void
+test_search (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  EmbersProfile *profile = embers_profile_page_get_profile (page);
+  EmbersTopTable *table = embers_profile_page_get_top_table (page);
+  EmbersSearch *search;
+  guint32 node;
+
+  embers_profile_page_set_search (page, "main\\.is(Even|Odd)", TRUE, FALSE);
+  search = embers_flame_graph_get_search (graph);
+  g_assert_nonnull (search);
+  g_assert_true (embers_search_is_active (search));
+  g_assert_cmpuint (embers_search_get_n_matches (search), >, 0);
+  g_assert_true (g_str_has_suffix (embers_profile_page_get_search_summary (page), "of total"));
+  /* The table shows the two matching functions */
+  g_assert_cmpuint (embers_top_table_get_n_rows (table), ==, 2);
+  g_assert_true (action_enabled (GTK_WIDGET (page), "page.search-next"));
+
+  /* Next match selects a matching frame and makes it visible */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.search-next", NULL));
+  node = embers_flame_graph_get_selected_node (graph);
+  g_assert_cmpuint (node, !=, EMBERS_NODE_NONE);
+  g_assert_true (g_str_has_prefix (embers_profile_node_name_str (profile, node), "main.is"));
+  g_assert_cmpint (embers_layout_find_node (embers_flame_graph_get_layout (graph), node), >=, 0);
+
+  /* A bad regex is an error in the entry, not a crash */
+  embers_profile_page_set_search (page, "main.(", TRUE, FALSE);
+  g_assert_null (embers_flame_graph_get_search (graph));
+  g_assert_cmpstr (embers_profile_page_get_search_summary (page), ==, "Invalid regular expression");
+
+  embers_profile_page_set_search (page, "", FALSE, FALSE);
+  g_assert_cmpstr (embers_profile_page_get_search_summary (page), ==, "");
+  g_assert_cmpuint (embers_top_table_get_n_rows (table), >=, 10);
+
+  destroy_window (window);
+}
+
+static void
+test_views (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
+  EmbersFlameGraph *graph;
+  EmbersProfile *shown;
+  guint n_rows;
+
+  /* Sandwich of one function: its callers above, its callees below */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", "main.walkTree"));
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_SANDWICH);
+  graph = embers_profile_page_get_flame_graph (page);
+  shown = embers_flame_graph_get_profile (graph);
+  g_assert_cmpstr (embers_profile_node_name_str (shown, 1), ==, "main.walkTree");
+
+  /* `i` inverts: bottom-up, then back */
+  embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
+  wait_page (page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.invert", NULL));
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_BOTTOM_UP);
+  graph = embers_profile_page_get_flame_graph (page);
+  shown = embers_flame_graph_get_profile (graph);
+  g_assert_true (shown != embers_profile_page_get_profile (page));
+  /* the first row below the root holds the functions with self time */
+  g_assert_cmpstr (embers_profile_node_name_str (shown, 1), !=, "runtime.main");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.invert", NULL));
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_ICICLE);
+
+  /* Flame graph: same frames, root at the bottom */
+  embers_profile_page_set_view (page, EMBERS_VIEW_FLAME);
+  wait_page (page);
+  graph = embers_profile_page_get_flame_graph (page);
+  g_assert_cmpuint (embers_flame_graph_get_direction (graph), ==, EMBERS_LAYOUT_FLAME);
+
+  /* Hiding a frame removes it from the table; removing the chip restores it */
+  embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
+  wait_page (page);
+  n_rows = embers_top_table_get_n_rows (embers_profile_page_get_top_table (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "main.walkTree"));
+  wait_page (page);
+  g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, n_rows - 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.unhide", "s", "main.walkTree"));
+  wait_page (page);
+  g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, n_rows);
+
+  /* Focus on a function everywhere */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.focus-function", "s", "main.isOdd"));
+  wait_page (page);
+  shown = embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page));
+  g_assert_cmpstr (embers_profile_node_name_str (shown, 1), ==, "main.isOdd");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.unfocus-function", NULL));
+  wait_page (page);
+  g_assert_true (embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page))
+                 == embers_profile_page_get_profile (page));
+
+  destroy_window (window);
+}
+
+static void
+test_sample_types (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "heap.pb.gz");
+  EmbersProfile *profile = embers_profile_page_get_profile (page);
+  guint first = embers_profile_page_get_sample_type (page);
+  guint other = first == 0 ? 1 : 0;
+
+  g_assert_cmpuint (embers_profile_get_n_sample_types (profile), ==, 4);
+  embers_profile_page_set_sample_type (page, other);
+  wait_page (page);
+  g_assert_cmpuint (embers_flame_graph_get_sample_type (embers_profile_page_get_flame_graph (page)), ==, other);
+
+  destroy_window (window);
+}
+
+static void
+export_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GError **error = user_data;
+
+  if (!embers_profile_page_export_finish (EMBERS_PROFILE_PAGE (source), result, error) && *error == NULL)
+    g_assert_not_reached ();
+  if (*error == NULL)
+    *error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_EXISTS, "done");
+}
+
+static void
+export_to (EmbersProfilePage *page,
+           const char        *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GError *error = NULL;
+
+  embers_profile_page_export_async (page, file, NULL, export_done, &error);
+  while (error == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_error_free (error);
+}
+
+static void
+test_export (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  g_autofree char *dir = g_dir_make_tmp ("embers-test-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "graph.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "graph.svg", NULL);
+  g_autofree char *sandwich = g_build_filename (dir, "sandwich.png", NULL);
+  g_autofree char *pprof = g_build_filename (dir, "shown.pb.gz", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GdkTexture) texture2 = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) reloaded = NULL;
+  g_autoptr(GFile) pprof_file = NULL;
+  EmbersLayout *layout;
+  gsize len;
+
+  spin (50);
+  layout = embers_flame_graph_get_layout (graph);
+
+  /* PNG: the width on screen, every row */
+  export_to (page, png);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==,
+                   gtk_widget_get_width (GTK_WIDGET (graph)) * gtk_widget_get_scale_factor (GTK_WIDGET (graph)));
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, (int)embers_layout_get_height (layout));
+
+  /* SVG with the search highlighted */
+  embers_profile_page_set_search (page, "walkTree", FALSE, FALSE);
+  export_to (page, svg);
+  g_assert_true (g_file_get_contents (svg, &contents, &len, NULL));
+  g_assert_nonnull (g_strstr_len (contents, len, "<svg"));
+
+  /* The sandwich view stacks both graphs in one image */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", "main.walkTree"));
+  wait_page (page);
+  spin (50);
+  export_to (page, sandwich);
+  texture2 = gdk_texture_new_from_filename (sandwich, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_height (texture2), >, 4 * EMBERS_LAYOUT_ROW_HEIGHT);
+
+  /* pprof of what is shown loads back with the same total */
+  export_to (page, pprof);
+  pprof_file = g_file_new_for_path (pprof);
+  reloaded = embers_profile_load_file (pprof_file, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (reloaded, embers_profile_find_sample_type (reloaded, "cpu")),
+                   ==, embers_profile_get_total (embers_profile_page_get_profile (page),
+                                                 embers_profile_page_get_sample_type (page)));
+
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (sandwich);
+  g_unlink (pprof);
+  g_rmdir (dir);
+  destroy_window (window);
+}
+
+static void
+test_errors (void)
+{
+  EmbersWindow *window = new_window ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "heap.meta.txt", NULL);
+  g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/profile.pb.gz");
+  g_autoptr(GFile) garbage = g_file_new_for_path (path);
+  EmbersProfilePage *page;
+
+  page = embers_window_open_file (window, missing);
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
+  g_assert_nonnull (embers_profile_page_get_error (page));
+  g_assert_false (action_enabled (GTK_WIDGET (window), "win.export"));
+
+  page = embers_window_open_file (window, garbage);
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+
+  /* Cancelling a load closes its tab */
+  page = embers_window_open_sample (window);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 3);
+  g_object_add_weak_pointer (G_OBJECT (page), (gpointer *)&page);
+  embers_profile_page_cancel (page);
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (page != NULL && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  g_assert_null (page);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+
+  destroy_window (window);
+}
+
+static void
+test_sample (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page;
+  g_autoptr(GFile) sample = embers_window_get_sample_file ();
+
+  g_assert_true (g_file_query_exists (sample, NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-sample", NULL));
+  page = embers_window_get_current_page (window);
+  g_assert_nonnull (page);
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+  g_assert_cmpstr (embers_profile_page_get_title (page), ==, "Sample CPU Profile");
+  g_assert_cmpuint (embers_profile_get_n_nodes (embers_profile_page_get_profile (page)), >, 10);
+
+  /* Closing the last tab shows the empty state again */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  spin (20);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
+
+  destroy_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/embers/window/empty", test_empty);
+  g_test_add_func ("/embers/window/open-fixture", test_open_fixture);
+  g_test_add_func ("/embers/window/click-and-keyboard", test_click_and_keyboard);
+  g_test_add_func ("/embers/window/search", test_search);
+  g_test_add_func ("/embers/window/views", test_views);
+  g_test_add_func ("/embers/window/sample-types", test_sample_types);
+  g_test_add_func ("/embers/window/export", test_export);
+  g_test_add_func ("/embers/window/errors", test_errors);
+  g_test_add_func ("/embers/window/sample", test_sample);
+
+  return g_test_run ();
+}
