@@ -1,0 +1,1721 @@
+/* embers-explore-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <adwaita.h>
+
+#include "embers-chart.h"
+#include "embers-explore-page.h"
+#include "embers-query-url.h"
+
+#define DEFAULT_PRESET_S (60 * 60)
+#define SERVICE_LABEL    "service_name"
+#define TYPE_LABEL       "__profile_type__"
+
+typedef enum
+{
+  REQ_SERVICES,
+  REQ_LABEL_NAMES,
+  REQ_LABEL_VALUES,
+  REQ_CHART,
+  REQ_PROFILE,
+  N_REQ
+} RequestKind;
+
+static const struct
+{
+  const char *label;
+  gint64      seconds;
+} presets[] = {
+  { N_("15m"), 15 * 60 },
+  { N_("1h"), 60 * 60 },
+  { N_("6h"), 6 * 60 * 60 },
+  { N_("24h"), 24 * 60 * 60 },
+  { N_("7d"), 7 * 24 * 60 * 60 },
+};
+
+struct _EmbersExplorePage
+{
+  GtkWidget          parent_instance;
+
+  /* Template */
+  GtkPaned          *paned;
+  GtkStack          *services_stack;
+  GtkListView       *services_view;
+  GtkSpinner        *services_spinner;
+  AdwStatusPage     *services_status;
+  GtkButton         *services_retry;
+  GtkBox            *toolbar;
+  GtkBox            *filter_bar;
+  GtkStack          *chart_stack;
+  GtkStack          *profile_stack;
+
+  /* Built in code */
+  GtkDropDown       *type_dropdown;
+  GtkStringList     *type_names;      /* shown */
+  GPtrArray         *type_ids;        /* char *, parallel to type_names */
+  GtkToggleButton   *preset_buttons[G_N_ELEMENTS (presets)];
+  GtkEntry          *from_entry;
+  GtkEntry          *to_entry;
+  GtkLabel          *zone_label;
+  GtkSpinner        *spinner;
+  GtkButton         *compare_button;
+  GtkDropDown       *name_dropdown;
+  GtkStringList     *label_names;
+  GtkDropDown       *op_dropdown;
+  GtkEntry          *value_entry;
+  GtkListStore      *value_store;
+  GtkBox            *chips;
+  GtkDrawingArea    *chart_area;
+  AdwStatusPage     *chart_status;
+  GtkSpinner        *chart_spinner;
+  AdwStatusPage     *profile_status;
+  GtkButton         *profile_retry;
+  GtkButton         *chart_retry;
+  EmbersProfilePage *profile_page;
+
+  EmbersSource      *source;
+  char              *source_name;
+  char              *title;
+  GtkStringList     *services;
+  GtkSingleSelection *selection;
+  GHashTable        *service_types;   /* service -> GStrv of type ids */
+  char              *service;
+  char              *profile_type;
+  EmbersSelector    *filters;
+  gint64             preset_s;        /* 0: absolute */
+  gint64             start_ms;
+  gint64             end_ms;
+
+  GCancellable      *cancellables[N_REQ];
+  char              *errors[N_REQ];
+
+  EmbersChart       *chart;
+  GPtrArray         *series;
+  double             drag_x;
+  gboolean           dragging;
+
+  /* Refresh keeps the focused frame: its name path from the root */
+  GPtrArray         *restore_path;
+
+  gboolean           syncing;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_TITLE,
+  PROP_LOADING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SIGNAL_COMPARE_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void reload_queries (EmbersExplorePage *self);
+static void load_services  (EmbersExplorePage *self);
+static void load_chart     (EmbersExplorePage *self);
+static void load_profile   (EmbersExplorePage *self);
+
+/* Requests: one cancellable per kind; a newer request cancels the older */
+
+typedef struct
+{
+  EmbersExplorePage *self;
+  GCancellable      *cancellable;
+  RequestKind        kind;
+} Request;
+
+static void
+update_loading (EmbersExplorePage *self)
+{
+  gboolean loading = embers_explore_page_get_loading (self);
+
+  gtk_spinner_set_spinning (self->spinner, loading);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), loading);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static Request *
+request_start (EmbersExplorePage *self,
+               RequestKind        kind)
+{
+  Request *req = g_new0 (Request, 1);
+
+  if (self->cancellables[kind] != NULL)
+    g_cancellable_cancel (self->cancellables[kind]);
+  g_clear_object (&self->cancellables[kind]);
+  g_clear_pointer (&self->errors[kind], g_free);
+  self->cancellables[kind] = g_cancellable_new ();
+
+  req->self = g_object_ref (self);
+  req->cancellable = g_object_ref (self->cancellables[kind]);
+  req->kind = kind;
+  update_loading (self);
+  return req;
+}
+
+static void
+request_cancel (EmbersExplorePage *self,
+                RequestKind        kind)
+{
+  if (self->cancellables[kind] != NULL)
+    g_cancellable_cancel (self->cancellables[kind]);
+  g_clear_object (&self->cancellables[kind]);
+  g_clear_pointer (&self->errors[kind], g_free);
+}
+
+/* TRUE when the answer is the newest of its kind (then it is done) */
+static gboolean
+request_finish (Request *req)
+{
+  EmbersExplorePage *self = req->self;
+  gboolean current = self->cancellables[req->kind] == req->cancellable &&
+                     !g_cancellable_is_cancelled (req->cancellable);
+
+  if (current)
+    {
+      g_clear_object (&self->cancellables[req->kind]);
+      update_loading (self);
+    }
+  return current;
+}
+
+static void
+request_free (Request *req)
+{
+  g_object_unref (req->self);
+  g_object_unref (req->cancellable);
+  g_free (req);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
+
+static void
+set_error (EmbersExplorePage *self,
+           RequestKind        kind,
+           const GError      *error)
+{
+  g_free (self->errors[kind]);
+  self->errors[kind] = g_strdup (error->message);
+}
+
+/* Queries */
+
+static EmbersSelector *
+build_selector (EmbersExplorePage *self)
+{
+  EmbersSelector *selector = embers_selector_copy (self->filters);
+
+  if (self->service != NULL)
+    {
+      embers_selector_remove (selector, SERVICE_LABEL);
+      embers_selector_add (selector, SERVICE_LABEL, EMBERS_MATCH_EQUAL, self->service, NULL);
+    }
+  return selector;
+}
+
+static void
+update_range (EmbersExplorePage *self)
+{
+  if (self->preset_s > 0)
+    {
+      self->end_ms = g_get_real_time () / 1000;
+      self->start_ms = self->end_ms - self->preset_s * 1000;
+    }
+}
+
+static char *
+format_time (gint64 ms)
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (ms / 1000);
+
+  return dt != NULL ? g_date_time_format (dt, "%Y-%m-%d %H:%M:%S") : g_strdup ("");
+}
+
+static void
+show_range (EmbersExplorePage *self)
+{
+  g_autofree char *from = format_time (self->start_ms);
+  g_autofree char *to = format_time (self->end_ms);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *zone = g_date_time_format (now, "%Z (UTC%:z)");
+
+  self->syncing = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->from_entry), from);
+  gtk_editable_set_text (GTK_EDITABLE (self->to_entry), to);
+  gtk_label_set_text (self->zone_label, zone);
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    gtk_toggle_button_set_active (self->preset_buttons[i], presets[i].seconds == self->preset_s);
+  self->syncing = FALSE;
+}
+
+/* Services */
+
+static void
+set_title (EmbersExplorePage *self)
+{
+  g_free (self->title);
+  if (self->service != NULL)
+    self->title = g_strdup_printf ("%s — %s", self->service, self->source_name);
+  else
+    self->title = g_strdup (self->source_name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+static char *
+describe_type (const char *id)
+{
+  g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (id);
+
+  if (info == NULL || info->name == NULL)
+    return g_strdup (id);
+  if (info->sample_unit != NULL && info->sample_unit[0] != '\0')
+    return g_strdup_printf ("%s · %s (%s)", info->name, info->sample_type, info->sample_unit);
+  return g_strdup_printf ("%s · %s", info->name, info->sample_type);
+}
+
+static void
+fill_types (EmbersExplorePage *self)
+{
+  const char * const *ids = NULL;
+  g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+  guint pick = GTK_INVALID_LIST_POSITION;
+
+  if (self->service != NULL)
+    ids = g_hash_table_lookup (self->service_types, self->service);
+
+  g_ptr_array_set_size (self->type_ids, 0);
+  for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
+    {
+      g_ptr_array_add (self->type_ids, g_strdup (ids[i]));
+      g_ptr_array_add (shown, describe_type (ids[i]));
+      if (g_strcmp0 (ids[i], self->profile_type) == 0)
+        pick = i;
+    }
+  if (pick == GTK_INVALID_LIST_POSITION)
+    for (guint i = 0; i < self->type_ids->len; i++)
+      if (strstr (g_ptr_array_index (self->type_ids, i), ":cpu:") != NULL)
+        {
+          pick = i;
+          break;
+        }
+  if (pick == GTK_INVALID_LIST_POSITION && self->type_ids->len > 0)
+    pick = 0;
+  g_ptr_array_add (shown, NULL);
+
+  self->syncing = TRUE;
+  gtk_string_list_splice (self->type_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->type_names)),
+                          (const char * const *)shown->pdata);
+  gtk_drop_down_set_selected (self->type_dropdown, pick);
+  self->syncing = FALSE;
+
+  g_free (self->profile_type);
+  self->profile_type = pick != GTK_INVALID_LIST_POSITION
+                       ? g_strdup (g_ptr_array_index (self->type_ids, pick)) : NULL;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->type_dropdown), self->type_ids->len > 0);
+}
+
+static void
+show_services_message (EmbersExplorePage *self,
+                       const char        *title,
+                       const char        *description,
+                       gboolean           retry)
+{
+  adw_status_page_set_title (self->services_status, title);
+  adw_status_page_set_description (self->services_status, description);
+  adw_status_page_set_icon_name (self->services_status,
+                                 retry ? "network-error-symbolic" : "folder-open-symbolic");
+  gtk_widget_set_visible (GTK_WIDGET (self->services_retry), retry);
+  gtk_stack_set_visible_child_name (self->services_stack, "message");
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *)a, *(const char * const *)b);
+}
+
+static void
+services_done (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersExplorePage *self = req->self;
+  g_autoptr(GPtrArray) series = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) sets = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  series = embers_source_list_series_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_finish (req))
+    return;
+  gtk_spinner_set_spinning (self->services_spinner, FALSE);
+
+  if (series == NULL)
+    {
+      set_error (self, REQ_SERVICES, error);
+      show_services_message (self, _("Could Not Load Services"), error->message, TRUE);
+      return;
+    }
+
+  sets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_hash_table_unref);
+  for (guint i = 0; i < series->len; i++)
+    {
+      EmbersSeries *s = g_ptr_array_index (series, i);
+      const char *service = embers_series_get_label (s, SERVICE_LABEL);
+      const char *type = embers_series_get_label (s, TYPE_LABEL);
+      GHashTable *types;
+
+      if (service == NULL)
+        continue;
+      types = g_hash_table_lookup (sets, service);
+      if (types == NULL)
+        {
+          types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          g_hash_table_insert (sets, g_strdup (service), types);
+        }
+      if (type != NULL)
+        g_hash_table_add (types, g_strdup (type));
+    }
+
+  g_hash_table_remove_all (self->service_types);
+  names = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, sets);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint n = 0;
+      g_autofree gpointer *ids = g_hash_table_get_keys_as_array (value, &n);
+      GStrv copy = g_new0 (char *, n + 1);
+
+      qsort (ids, n, sizeof (gpointer), compare_strings);
+      for (guint i = 0; i < n; i++)
+        copy[i] = g_strdup (ids[i]);
+      g_hash_table_insert (self->service_types, g_strdup (key), copy);
+      g_ptr_array_add (names, key);
+    }
+  g_ptr_array_sort (names, compare_strings);
+
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (names, i), self->service) == 0)
+      position = i;
+  g_ptr_array_add (names, NULL);
+
+  self->syncing = TRUE;
+  gtk_string_list_splice (self->services, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->services)),
+                          (const char * const *)names->pdata);
+  gtk_single_selection_set_selected (self->selection, position);
+  self->syncing = FALSE;
+
+  if (names->len == 1)
+    {
+      show_services_message (self, _("No Services"),
+                             _("The source has no profiles in this time range. Pick a longer range."),
+                             FALSE);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->services_stack, "list");
+
+  if (position == GTK_INVALID_LIST_POSITION && self->service != NULL)
+    {
+      /* The service is gone from this range: keep showing it empty */
+      fill_types (self);
+    }
+  else
+    fill_types (self);
+  reload_queries (self);
+}
+
+static void
+load_services (EmbersExplorePage *self)
+{
+  static const char * const label_names[] = { SERVICE_LABEL, TYPE_LABEL, NULL };
+  Request *req = request_start (self, REQ_SERVICES);
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->services)) == 0)
+    {
+      gtk_spinner_set_spinning (self->services_spinner, TRUE);
+      gtk_stack_set_visible_child_name (self->services_stack, "loading");
+    }
+  embers_source_list_series (self->source, NULL, label_names, self->start_ms, self->end_ms,
+                             req->cancellable, services_done, req);
+}
+
+static void
+service_selected (EmbersExplorePage *self)
+{
+  GtkStringObject *item;
+
+  if (self->syncing)
+    return;
+  item = gtk_single_selection_get_selected_item (self->selection);
+  if (item == NULL)
+    return;
+  if (g_strcmp0 (self->service, gtk_string_object_get_string (item)) == 0)
+    return;
+
+  g_free (self->service);
+  self->service = g_strdup (gtk_string_object_get_string (item));
+  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+  set_title (self);
+  fill_types (self);
+  reload_queries (self);
+}
+
+static void
+type_selected (EmbersExplorePage *self)
+{
+  guint pick;
+
+  if (self->syncing)
+    return;
+  pick = gtk_drop_down_get_selected (self->type_dropdown);
+  if (pick >= self->type_ids->len)
+    return;
+  g_free (self->profile_type);
+  self->profile_type = g_strdup (g_ptr_array_index (self->type_ids, pick));
+  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+  load_chart (self);
+  load_profile (self);
+}
+
+static void
+setup_service_row (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *name = gtk_label_new (NULL);
+  GtkWidget *types = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (types), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (types), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (types, "dim-label");
+  gtk_widget_add_css_class (types, "caption");
+  gtk_widget_set_margin_top (box, 4);
+  gtk_widget_set_margin_bottom (box, 4);
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_box_append (GTK_BOX (box), types);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+bind_service_row (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  user_data)
+{
+  EmbersExplorePage *self = user_data;
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *name = gtk_widget_get_first_child (box);
+  GtkWidget *types = gtk_widget_get_next_sibling (name);
+  const char *service = gtk_string_object_get_string (gtk_list_item_get_item (item));
+  const char * const *ids = g_hash_table_lookup (self->service_types, service);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
+    {
+      g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (ids[i]);
+      const char *part = info != NULL && info->name != NULL ? info->name : ids[i];
+
+      if (strstr (text->str, part) != NULL)
+        continue;
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      g_string_append (text, part);
+    }
+  gtk_label_set_text (GTK_LABEL (name), service);
+  gtk_label_set_text (GTK_LABEL (types), text->str);
+  gtk_widget_set_tooltip_text (box, text->str);
+}
+
+/* Label filters */
+
+static void
+label_values_done (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersExplorePage *self = req->self;
+  g_auto(GStrv) values = NULL;
+  g_autoptr(GError) error = NULL;
+
+  values = embers_source_list_label_values_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_finish (req))
+    return;
+  gtk_list_store_clear (self->value_store);
+  if (values == NULL)
+    {
+      /* Only completion: the filter bar still works without it */
+      g_debug ("Label values: %s", error->message);
+      return;
+    }
+  for (guint i = 0; values[i] != NULL; i++)
+    gtk_list_store_insert_with_values (self->value_store, NULL, -1, 0, values[i], -1);
+}
+
+static const char *
+selected_label_name (EmbersExplorePage *self)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (self->name_dropdown);
+
+  return item != NULL ? gtk_string_object_get_string (item) : NULL;
+}
+
+static void
+load_label_values (EmbersExplorePage *self)
+{
+  const char *name = selected_label_name (self);
+  g_autoptr(EmbersSelector) selector = NULL;
+  g_autofree char *text = NULL;
+  const char *matchers[2] = { NULL, NULL };
+  Request *req;
+
+  gtk_list_store_clear (self->value_store);
+  if (name == NULL || self->service == NULL)
+    return;
+  selector = build_selector (self);
+  embers_selector_remove (selector, name);
+  text = embers_selector_to_string (selector);
+  matchers[0] = text;
+  req = request_start (self, REQ_LABEL_VALUES);
+  embers_source_list_label_values (self->source, name, matchers, self->start_ms, self->end_ms,
+                                   req->cancellable, label_values_done, req);
+}
+
+static void
+label_names_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersExplorePage *self = req->self;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) shown = g_ptr_array_new ();
+  g_autofree char *previous = g_strdup (selected_label_name (self));
+  guint pick = 0;
+
+  names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_finish (req))
+    return;
+  if (names == NULL)
+    {
+      g_debug ("Label names: %s", error->message);
+      return;
+    }
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (names[i], "__") || g_str_equal (names[i], SERVICE_LABEL))
+        continue;
+      if (g_strcmp0 (names[i], previous) == 0)
+        pick = shown->len;
+      g_ptr_array_add (shown, names[i]);
+    }
+  g_ptr_array_add (shown, NULL);
+
+  self->syncing = TRUE;
+  gtk_string_list_splice (self->label_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->label_names)),
+                          (const char * const *)shown->pdata);
+  gtk_drop_down_set_selected (self->name_dropdown, shown->len > 1 ? pick : GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->filter_bar), shown->len > 1 || embers_selector_get_n_matchers (self->filters) > 0);
+  load_label_values (self);
+}
+
+static void
+load_label_names (EmbersExplorePage *self)
+{
+  g_autofree char *text = NULL;
+  const char *matchers[2] = { NULL, NULL };
+  Request *req;
+
+  if (self->service == NULL)
+    return;
+  {
+    g_autofree char *quoted = embers_selector_quote (self->service);
+
+    text = g_strdup_printf ("{" SERVICE_LABEL "=%s}", quoted);
+  }
+  matchers[0] = text;
+  req = request_start (self, REQ_LABEL_NAMES);
+  embers_source_list_label_names (self->source, matchers, self->start_ms, self->end_ms,
+                                  req->cancellable, label_names_done, req);
+}
+
+static void
+name_selected (EmbersExplorePage *self)
+{
+  if (!self->syncing)
+    load_label_values (self);
+}
+
+static void
+chip_clicked (GtkButton         *button,
+              EmbersExplorePage *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (button), "label-name");
+
+  embers_explore_page_remove_filter (self, name);
+}
+
+static void
+rebuild_chips (EmbersExplorePage *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chips))) != NULL)
+    gtk_box_remove (self->chips, child);
+
+  for (guint i = 0; i < embers_selector_get_n_matchers (self->filters); i++)
+    {
+      const EmbersMatcher *m = embers_selector_get_matcher (self->filters, i);
+      g_autofree char *text = embers_matcher_to_string (m);
+      g_autofree char *a11y = g_strdup_printf (_("Remove filter %s"), text);
+      GtkWidget *button = gtk_button_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+
+      gtk_box_append (GTK_BOX (box), gtk_label_new (text));
+      gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
+      gtk_button_set_child (GTK_BUTTON (button), box);
+      gtk_widget_add_css_class (button, "chip");
+      gtk_widget_set_tooltip_text (button, a11y);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+      g_object_set_data_full (G_OBJECT (button), "label-name", g_strdup (m->name), g_free);
+      g_signal_connect (button, "clicked", G_CALLBACK (chip_clicked), self);
+      gtk_box_append (self->chips, button);
+    }
+}
+
+static void
+add_clicked (EmbersExplorePage *self)
+{
+  const char *name = selected_label_name (self);
+  const char *value = gtk_editable_get_text (GTK_EDITABLE (self->value_entry));
+  guint op = gtk_drop_down_get_selected (self->op_dropdown);
+  g_autoptr(GError) error = NULL;
+
+  if (name == NULL)
+    return;
+  if (!embers_explore_page_add_filter (self, name, op, value, &error))
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->value_entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->value_entry), error->message);
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->value_entry), "error");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->value_entry), NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->value_entry), "");
+}
+
+/* Chart */
+
+static void
+chart_draw (GtkDrawingArea *area,
+            cairo_t        *cr,
+            int             width,
+            int             height,
+            gpointer        user_data)
+{
+  EmbersExplorePage *self = user_data;
+  EmbersChartStyle style;
+  GdkRGBA fg;
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  embers_chart_style_init (&style, dark);
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+  style.fg[0] = fg.red;
+  style.fg[1] = fg.green;
+  style.fg[2] = fg.blue;
+  style.fg[3] = fg.alpha;
+  embers_chart_set_size (self->chart, width, height);
+  embers_chart_paint (self->chart, cr, &style);
+}
+
+static void
+chart_resize (EmbersExplorePage *self,
+              int                width,
+              int                height)
+{
+  embers_chart_set_size (self->chart, width, height);
+}
+
+static void
+drag_begin (GtkGestureDrag    *gesture,
+            double             x,
+            double             y,
+            EmbersExplorePage *self)
+{
+  self->drag_x = x;
+  self->dragging = TRUE;
+}
+
+static void
+drag_update (GtkGestureDrag    *gesture,
+             double             dx,
+             double             dy,
+             EmbersExplorePage *self)
+{
+  gint64 a = embers_chart_time_for_x (self->chart, self->drag_x);
+  gint64 b = embers_chart_time_for_x (self->chart, self->drag_x + dx);
+
+  embers_chart_set_selection (self->chart, MIN (a, b), MAX (a, b));
+  gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
+}
+
+static void
+drag_end (GtkGestureDrag    *gesture,
+          double             dx,
+          double             dy,
+          EmbersExplorePage *self)
+{
+  self->dragging = FALSE;
+  embers_chart_clear_selection (self->chart);
+  gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
+  if (ABS (dx) >= 4)
+    embers_explore_page_drag_chart (self, self->drag_x, self->drag_x + dx);
+}
+
+static void
+chart_show_status (EmbersExplorePage *self,
+                   const char        *title,
+                   const char        *description,
+                   gboolean           retry)
+{
+  adw_status_page_set_title (self->chart_status, title);
+  adw_status_page_set_description (self->chart_status, description);
+  gtk_widget_set_visible (GTK_WIDGET (self->chart_retry), retry);
+  gtk_stack_set_visible_child_name (self->chart_stack, "message");
+}
+
+static void
+chart_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersExplorePage *self = req->self;
+  g_autoptr(GPtrArray) series = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfileTypeInfo) info = NULL;
+
+  series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_finish (req))
+    return;
+  gtk_spinner_set_spinning (self->chart_spinner, FALSE);
+  if (series == NULL)
+    {
+      set_error (self, REQ_CHART, error);
+      chart_show_status (self, _("Could Not Load the Time Series"), error->message, TRUE);
+      return;
+    }
+
+  g_clear_pointer (&self->series, g_ptr_array_unref);
+  self->series = g_ptr_array_ref (series);
+  info = self->profile_type != NULL ? embers_profile_type_info_new (self->profile_type) : NULL;
+  embers_chart_set_unit (self->chart, info != NULL ? info->sample_unit : NULL);
+  embers_chart_set_series (self->chart, series, NULL);
+  embers_chart_set_time_range (self->chart, self->start_ms, self->end_ms);
+  if (series->len == 0)
+    {
+      chart_show_status (self, _("No Data"), _("Nothing matches in this time range."), FALSE);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->chart_stack, "chart");
+  {
+    g_autofree char *text = embers_chart_accessible_text (self->chart);
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart_area),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  }
+  gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
+}
+
+static void
+load_chart (EmbersExplorePage *self)
+{
+  g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);
+  Request *req;
+
+  if (query == NULL)
+    {
+      request_cancel (self, REQ_CHART);
+      update_loading (self);
+      return;
+    }
+  req = request_start (self, REQ_CHART);
+  /* Nothing stale: the old chart goes while the new one loads */
+  gtk_spinner_set_spinning (self->chart_spinner, TRUE);
+  gtk_stack_set_visible_child_name (self->chart_stack, "loading");
+  embers_source_select_series (self->source, query, NULL,
+                               embers_source_step_for_range (query->start_ms, query->end_ms),
+                               EMBERS_AGGREGATION_SUM, 0,
+                               req->cancellable, chart_done, req);
+}
+
+/* Flame graph */
+
+static GPtrArray *
+focus_path (EmbersProfilePage *page)
+{
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  EmbersProfile *profile = graph != NULL ? embers_flame_graph_get_profile (graph) : NULL;
+  GPtrArray *path;
+  guint32 node;
+
+  if (profile == NULL)
+    return NULL;
+  node = embers_flame_graph_get_focus_node (graph);
+  if (node == 0 || node == EMBERS_NODE_NONE)
+    return NULL;
+  path = g_ptr_array_new_with_free_func (g_free);
+  for (; node != 0 && node != EMBERS_NODE_NONE; node = embers_profile_node_parent (profile, node))
+    g_ptr_array_insert (path, 0, g_strdup (embers_profile_node_name_str (profile, node)));
+  return path;
+}
+
+static void
+restore_focus (EmbersExplorePage *self)
+{
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (self->profile_page);
+  EmbersProfile *profile;
+  guint32 node = 0;
+  guint depth = 0;
+
+  if (self->restore_path == NULL || embers_profile_page_get_busy (self->profile_page) || graph == NULL)
+    return;
+  profile = embers_flame_graph_get_profile (graph);
+  if (profile == NULL)
+    return;
+
+  /* Walk down: the child of node named path[depth] */
+  while (depth < self->restore_path->len)
+    {
+      const char *want = g_ptr_array_index (self->restore_path, depth);
+      guint32 end = embers_profile_node_end (profile, node);
+      guint32 child = node + 1;
+      gboolean found = FALSE;
+
+      while (child < end)
+        {
+          if (g_str_equal (embers_profile_node_name_str (profile, child), want))
+            {
+              found = TRUE;
+              break;
+            }
+          child = embers_profile_node_end (profile, child);
+        }
+      if (!found)
+        break;
+      node = child;
+      depth++;
+    }
+  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+  if (node != 0)
+    {
+      embers_flame_graph_set_focus_node (graph, node);
+      embers_flame_graph_set_selected_node (graph, node);
+    }
+}
+
+static void
+profile_show_status (EmbersExplorePage *self,
+                     const char        *icon,
+                     const char        *title,
+                     const char        *description,
+                     gboolean           retry)
+{
+  adw_status_page_set_icon_name (self->profile_status, icon);
+  adw_status_page_set_title (self->profile_status, title);
+  adw_status_page_set_description (self->profile_status, description);
+  gtk_widget_set_visible (GTK_WIDGET (self->profile_retry), retry);
+  gtk_stack_set_visible_child_name (self->profile_stack, "message");
+}
+
+static void
+profile_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersExplorePage *self = req->self;
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_finish (req))
+    return;
+  if (profile == NULL)
+    {
+      set_error (self, REQ_PROFILE, error);
+      profile_show_status (self, "dialog-error-symbolic", _("Could Not Load the Flame Graph"),
+                           error->message, TRUE);
+      return;
+    }
+  if (embers_profile_get_n_nodes (profile) <= 1)
+    {
+      profile_show_status (self, "folder-open-symbolic", _("No Samples"),
+                           _("No profile matches this selection in this time range."), FALSE);
+      return;
+    }
+  embers_profile_page_set_profile (self->profile_page, profile, self->title);
+  gtk_stack_set_visible_child_name (self->profile_stack, "profile");
+  restore_focus (self);
+}
+
+static void
+load_profile (EmbersExplorePage *self)
+{
+  g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);
+  Request *req;
+
+  if (query == NULL)
+    {
+      request_cancel (self, REQ_PROFILE);
+      update_loading (self);
+      profile_show_status (self, "view-list-symbolic", _("Pick a Service"),
+                           _("Choose a service on the left to see its flame graph."), FALSE);
+      return;
+    }
+  req = request_start (self, REQ_PROFILE);
+  gtk_stack_set_visible_child_name (self->profile_stack, "loading");
+  embers_source_merge_profile (self->source, query, req->cancellable, profile_done, req);
+}
+
+static void
+reload_queries (EmbersExplorePage *self)
+{
+  load_label_names (self);
+  load_chart (self);
+  load_profile (self);
+}
+
+/* Time range widgets */
+
+static void
+preset_toggled (GtkToggleButton   *button,
+                EmbersExplorePage *self)
+{
+  gint64 seconds = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "seconds"));
+
+  if (self->syncing)
+    return;
+  if (!gtk_toggle_button_get_active (button))
+    {
+      /* Clicking the active preset again keeps it */
+      if (self->preset_s == seconds)
+        {
+          self->syncing = TRUE;
+          gtk_toggle_button_set_active (button, TRUE);
+          self->syncing = FALSE;
+        }
+      return;
+    }
+  embers_explore_page_set_preset (self, seconds);
+}
+
+static gboolean
+parse_entry_time (GtkEntry *entry,
+                  gint64   *out_ms)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  int y, mo, d, h = 0, mi = 0;
+  double s = 0;
+  g_autoptr(GDateTime) dt = NULL;
+
+  if (sscanf (text, "%d-%d-%d %d:%d:%lf", &y, &mo, &d, &h, &mi, &s) >= 5 ||
+      sscanf (text, "%d-%d-%d %d:%d", &y, &mo, &d, &h, &mi) == 5)
+    {
+      dt = g_date_time_new_local (y, mo, d, h, mi, s);
+      if (dt != NULL)
+        {
+          *out_ms = g_date_time_to_unix (dt) * 1000;
+          return TRUE;
+        }
+    }
+  return embers_query_url_parse_time (text, g_get_real_time () / 1000, out_ms, NULL);
+}
+
+static void
+range_entry_activated (EmbersExplorePage *self)
+{
+  gint64 from, to;
+  gboolean ok_from = parse_entry_time (self->from_entry, &from);
+  gboolean ok_to = parse_entry_time (self->to_entry, &to);
+
+  if (ok_from)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->from_entry), "error");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->from_entry), "error");
+  if (ok_to)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->to_entry), "error");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->to_entry), "error");
+  if (!ok_from || !ok_to || from >= to)
+    return;
+  embers_explore_page_set_time_range (self, from, to);
+}
+
+/* Building the widgets */
+
+static GtkWidget *
+status_with_retry (AdwStatusPage **out_status,
+                   GtkButton     **out_button,
+                   GCallback       retry,
+                   gpointer        data)
+{
+  GtkWidget *status = adw_status_page_new ();
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Retry"));
+
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "pill");
+  g_signal_connect_swapped (button, "clicked", retry, data);
+  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
+  adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-error-symbolic");
+  gtk_widget_add_css_class (status, "compact");
+  *out_status = ADW_STATUS_PAGE (status);
+  *out_button = GTK_BUTTON (button);
+  return status;
+}
+
+static GtkWidget *
+centered_spinner (GtkSpinner **out)
+{
+  GtkWidget *spinner = gtk_spinner_new ();
+
+  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
+  gtk_widget_set_size_request (spinner, 32, 32);
+  gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
+  *out = GTK_SPINNER (spinner);
+  return spinner;
+}
+
+static void
+build_toolbar (EmbersExplorePage *self)
+{
+  GtkWidget *presets_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *button;
+  GtkToggleButton *group = NULL;
+
+  self->type_names = gtk_string_list_new (NULL);
+  self->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->type_names)), NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_dropdown), _("Profile type"));
+  g_signal_connect_swapped (self->type_dropdown, "notify::selected", G_CALLBACK (type_selected), self);
+  gtk_box_append (self->toolbar, GTK_WIDGET (self->type_dropdown));
+
+  gtk_widget_add_css_class (presets_box, "linked");
+  gtk_widget_set_margin_start (presets_box, 12);
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      g_autofree char *tip = g_strdup_printf (_("The last %s"), _(presets[i].label));
+
+      button = gtk_toggle_button_new_with_label (_(presets[i].label));
+      gtk_widget_set_tooltip_text (button, tip);
+      g_object_set_data (G_OBJECT (button), "seconds", GINT_TO_POINTER ((int)presets[i].seconds));
+      if (group != NULL)
+        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), group);
+      else
+        group = GTK_TOGGLE_BUTTON (button);
+      g_signal_connect (button, "toggled", G_CALLBACK (preset_toggled), self);
+      self->preset_buttons[i] = GTK_TOGGLE_BUTTON (button);
+      gtk_box_append (GTK_BOX (presets_box), button);
+    }
+  gtk_box_append (self->toolbar, presets_box);
+
+  self->from_entry = GTK_ENTRY (gtk_entry_new ());
+  self->to_entry = GTK_ENTRY (gtk_entry_new ());
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->from_entry), 19);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->to_entry), 19);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->from_entry),
+                               _("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->to_entry),
+                               _("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->from_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("From"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->to_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("To"), -1);
+  g_signal_connect_swapped (self->from_entry, "activate", G_CALLBACK (range_entry_activated), self);
+  g_signal_connect_swapped (self->to_entry, "activate", G_CALLBACK (range_entry_activated), self);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->from_entry), 12);
+  gtk_box_append (self->toolbar, GTK_WIDGET (self->from_entry));
+  gtk_box_append (self->toolbar, gtk_label_new ("–"));
+  gtk_box_append (self->toolbar, GTK_WIDGET (self->to_entry));
+  self->zone_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->zone_label), "dim-label");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->zone_label), _("Times are in this time zone"));
+  gtk_box_append (self->toolbar, GTK_WIDGET (self->zone_label));
+
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->spinner), TRUE);
+  gtk_widget_set_halign (GTK_WIDGET (self->spinner), GTK_ALIGN_END);
+  gtk_box_append (self->toolbar, GTK_WIDGET (self->spinner));
+
+  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Refresh"));
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_explore_page_refresh), self);
+  gtk_box_append (self->toolbar, button);
+
+  self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare…")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare_button),
+                               _("Compare with the previous period of the same length"));
+  g_signal_connect_swapped (self->compare_button, "clicked",
+                            G_CALLBACK (embers_explore_page_request_compare), self);
+  gtk_box_append (self->toolbar, GTK_WIDGET (self->compare_button));
+}
+
+static void
+build_filter_bar (EmbersExplorePage *self)
+{
+  static const char * const ops[] = { "=", "!=", "=~", "!~", NULL };
+  GtkEntryCompletion *completion;
+  GtkWidget *button;
+  GtkWidget *label = gtk_label_new (_("Filter"));
+
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (self->filter_bar, label);
+
+  self->label_names = gtk_string_list_new (NULL);
+  self->name_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->label_names)), NULL));
+  gtk_drop_down_set_enable_search (self->name_dropdown, TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->name_dropdown), _("Label name"));
+  g_signal_connect_swapped (self->name_dropdown, "notify::selected", G_CALLBACK (name_selected), self);
+  gtk_box_append (self->filter_bar, GTK_WIDGET (self->name_dropdown));
+
+  self->op_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (ops));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->op_dropdown),
+                               _("= equals, != differs, =~ matches the regular expression, !~ does not match"));
+  gtk_box_append (self->filter_bar, GTK_WIDGET (self->op_dropdown));
+
+  self->value_entry = GTK_ENTRY (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (self->value_entry, _("value"));
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 16);
+  self->value_store = gtk_list_store_new (1, G_TYPE_STRING);
+  completion = gtk_entry_completion_new ();
+  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->value_store));
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_minimum_key_length (completion, 0);
+  gtk_entry_completion_set_inline_completion (completion, TRUE);
+  gtk_entry_set_completion (self->value_entry, completion);
+  g_object_unref (completion);
+  g_signal_connect_swapped (self->value_entry, "activate", G_CALLBACK (add_clicked), self);
+  gtk_box_append (self->filter_bar, GTK_WIDGET (self->value_entry));
+
+  button = gtk_button_new_from_icon_name ("list-add-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Add filter"));
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_clicked), self);
+  gtk_box_append (self->filter_bar, button);
+
+  self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->chips), 8);
+  gtk_box_append (self->filter_bar, GTK_WIDGET (self->chips));
+}
+
+static void
+build_chart (EmbersExplorePage *self)
+{
+  GtkGesture *drag;
+  GtkWidget *spinner = centered_spinner (&self->chart_spinner);
+
+  self->chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  self->chart_area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->chart_area), _("Drag to pick a time range"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart_area),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time series"), -1);
+  gtk_drawing_area_set_draw_func (self->chart_area, chart_draw, self, NULL);
+  g_signal_connect_swapped (self->chart_area, "resize", G_CALLBACK (chart_resize), self);
+  drag = gtk_gesture_drag_new ();
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->chart_area), GTK_EVENT_CONTROLLER (drag));
+
+  gtk_stack_add_named (self->chart_stack, GTK_WIDGET (self->chart_area), "chart");
+  gtk_stack_add_named (self->chart_stack, spinner, "loading");
+  gtk_stack_add_named (self->chart_stack,
+                       status_with_retry (&self->chart_status, &self->chart_retry,
+                                          G_CALLBACK (load_chart), self),
+                       "message");
+  gtk_widget_set_visible (GTK_WIDGET (self->chart_retry), FALSE);
+  adw_status_page_set_icon_name (self->chart_status, NULL);
+  gtk_stack_set_visible_child_name (self->chart_stack, "message");
+}
+
+static void
+build_profile (EmbersExplorePage *self)
+{
+  GtkSpinner *spinner;
+  GtkWidget *loading = adw_status_page_new ();
+
+  adw_status_page_set_title (ADW_STATUS_PAGE (loading), _("Loading the Flame Graph…"));
+  adw_status_page_set_child (ADW_STATUS_PAGE (loading), centered_spinner (&spinner));
+  self->profile_page = embers_profile_page_new ();
+  gtk_stack_add_named (self->profile_stack, GTK_WIDGET (self->profile_page), "profile");
+  gtk_stack_add_named (self->profile_stack, loading, "loading");
+  gtk_stack_add_named (self->profile_stack,
+                       status_with_retry (&self->profile_status, &self->profile_retry,
+                                          G_CALLBACK (load_profile), self),
+                       "message");
+  g_signal_connect_swapped (self->profile_page, "notify::busy", G_CALLBACK (restore_focus), self);
+}
+
+/* GObject */
+
+static void
+embers_explore_page_dispose (GObject *object)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (object);
+
+  for (guint i = 0; i < N_REQ; i++)
+    {
+      if (self->cancellables[i] != NULL)
+        g_cancellable_cancel (self->cancellables[i]);
+      g_clear_object (&self->cancellables[i]);
+      g_clear_pointer (&self->errors[i], g_free);
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);
+  g_clear_object (&self->source);
+  g_clear_object (&self->services);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->type_names);
+  g_clear_object (&self->label_names);
+  g_clear_object (&self->value_store);
+  g_clear_pointer (&self->service_types, g_hash_table_unref);
+  g_clear_pointer (&self->type_ids, g_ptr_array_unref);
+  g_clear_pointer (&self->filters, embers_selector_unref);
+  g_clear_pointer (&self->chart, embers_chart_unref);
+  g_clear_pointer (&self->series, g_ptr_array_unref);
+  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (embers_explore_page_parent_class)->dispose (object);
+}
+
+static void
+embers_explore_page_finalize (GObject *object)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (object);
+
+  g_free (self->source_name);
+  g_free (self->title);
+  g_free (self->service);
+  g_free (self->profile_type);
+
+  G_OBJECT_CLASS (embers_explore_page_parent_class)->finalize (object);
+}
+
+static void
+embers_explore_page_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, embers_explore_page_get_loading (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_explore_page_class_init (EmbersExplorePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = embers_explore_page_dispose;
+  object_class->finalize = embers_explore_page_finalize;
+  object_class->get_property = embers_explore_page_get_property;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_COMPARE_REQUESTED] =
+    g_signal_new ("compare-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, EMBERS_TYPE_QUERY, EMBERS_TYPE_QUERY);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/emberslab/Embers/embers-explore-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, paned);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_view);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_spinner);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_status);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_retry);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, chart_stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, profile_stack);
+  gtk_widget_class_set_css_name (widget_class, "explorepage");
+}
+
+static void
+embers_explore_page_init (EmbersExplorePage *self)
+{
+  GtkListItemFactory *factory;
+
+  g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->service_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
+  self->type_ids = g_ptr_array_new_with_free_func (g_free);
+  self->filters = embers_selector_new ();
+  self->preset_s = DEFAULT_PRESET_S;
+
+  self->services = gtk_string_list_new (NULL);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->services)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (service_selected), self);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_service_row), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_service_row), self);
+  gtk_list_view_set_model (self->services_view, GTK_SELECTION_MODEL (g_object_ref (self->selection)));
+  gtk_list_view_set_factory (self->services_view, factory);
+  g_object_unref (factory);
+  g_signal_connect_swapped (self->services_retry, "clicked", G_CALLBACK (load_services), self);
+
+  build_toolbar (self);
+  build_filter_bar (self);
+  build_chart (self);
+  build_profile (self);
+}
+
+/* API */
+
+EmbersExplorePage *
+embers_explore_page_new (EmbersSource *source)
+{
+  EmbersExplorePage *self;
+
+  g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
+
+  self = g_object_new (EMBERS_TYPE_EXPLORE_PAGE, NULL);
+  self->source = g_object_ref (source);
+  self->source_name = embers_source_dup_display_name (source);
+  if (self->source_name == NULL)
+    self->source_name = g_strdup (_("Profiles"));
+  set_title (self);
+  update_range (self);
+  show_range (self);
+  load_profile (self);
+  load_services (self);
+  return self;
+}
+
+EmbersSource *
+embers_explore_page_get_source (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->source;
+}
+
+const char *
+embers_explore_page_get_title (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->title;
+}
+
+EmbersProfilePage *
+embers_explore_page_get_profile_page (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->profile_page;
+}
+
+GListModel *
+embers_explore_page_get_services (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return G_LIST_MODEL (self->services);
+}
+
+const char * const *
+embers_explore_page_get_service_types (EmbersExplorePage *self,
+                                       const char        *service)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return g_hash_table_lookup (self->service_types, service);
+}
+
+gboolean
+embers_explore_page_select_service (EmbersExplorePage *self,
+                                    const char        *service)
+{
+  guint n;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), FALSE);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->services));
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (gtk_string_list_get_string (self->services, i), service))
+      {
+        gtk_single_selection_set_selected (self->selection, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+embers_explore_page_get_service (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->service;
+}
+
+gboolean
+embers_explore_page_set_profile_type (EmbersExplorePage *self,
+                                      const char        *profile_type)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), FALSE);
+
+  for (guint i = 0; i < self->type_ids->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->type_ids, i), profile_type))
+      {
+        gtk_drop_down_set_selected (self->type_dropdown, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+embers_explore_page_get_profile_type (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->profile_type;
+}
+
+gboolean
+embers_explore_page_add_filter (EmbersExplorePage *self,
+                                const char        *name,
+                                EmbersMatchOp      op,
+                                const char        *value,
+                                GError           **error)
+{
+  g_autoptr(EmbersSelector) filters = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), FALSE);
+
+  filters = embers_selector_copy (self->filters);
+  embers_selector_remove (filters, name);
+  if (!embers_selector_add (filters, name, op, value, error))
+    return FALSE;
+  embers_selector_unref (self->filters);
+  self->filters = g_steal_pointer (&filters);
+  rebuild_chips (self);
+  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+  load_chart (self);
+  load_profile (self);
+  return TRUE;
+}
+
+void
+embers_explore_page_remove_filter (EmbersExplorePage *self,
+                                   const char        *name)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+
+  if (embers_selector_remove (self->filters, name) == 0)
+    return;
+  rebuild_chips (self);
+  load_chart (self);
+  load_profile (self);
+}
+
+char *
+embers_explore_page_dup_selector (EmbersExplorePage *self)
+{
+  g_autoptr(EmbersSelector) selector = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  selector = build_selector (self);
+  return embers_selector_to_string (selector);
+}
+
+EmbersQuery *
+embers_explore_page_dup_query (EmbersExplorePage *self)
+{
+  g_autofree char *selector = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+
+  if (self->service == NULL || self->profile_type == NULL)
+    return NULL;
+  selector = embers_explore_page_dup_selector (self);
+  return embers_query_new (self->profile_type, selector, self->start_ms, self->end_ms);
+}
+
+void
+embers_explore_page_set_preset (EmbersExplorePage *self,
+                                gint64             seconds)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+  g_return_if_fail (seconds > 0);
+
+  self->preset_s = seconds;
+  update_range (self);
+  show_range (self);
+  load_services (self);
+}
+
+void
+embers_explore_page_set_time_range (EmbersExplorePage *self,
+                                    gint64             start_ms,
+                                    gint64             end_ms)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+  g_return_if_fail (start_ms < end_ms);
+
+  self->preset_s = 0;
+  self->start_ms = start_ms;
+  self->end_ms = end_ms;
+  show_range (self);
+  load_services (self);
+}
+
+void
+embers_explore_page_get_time_range (EmbersExplorePage *self,
+                                    gint64            *start_ms,
+                                    gint64            *end_ms)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+  if (start_ms != NULL)
+    *start_ms = self->start_ms;
+  if (end_ms != NULL)
+    *end_ms = self->end_ms;
+}
+
+void
+embers_explore_page_refresh (EmbersExplorePage *self)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+
+  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+  self->restore_path = focus_path (self->profile_page);
+  update_range (self);
+  show_range (self);
+  load_services (self);
+}
+
+void
+embers_explore_page_retry (EmbersExplorePage *self)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+
+  if (self->errors[REQ_SERVICES] != NULL)
+    load_services (self);
+  else
+    {
+      if (self->errors[REQ_CHART] != NULL)
+        load_chart (self);
+      if (self->errors[REQ_PROFILE] != NULL)
+        load_profile (self);
+    }
+}
+
+gboolean
+embers_explore_page_get_loading (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), FALSE);
+
+  for (guint i = 0; i < N_REQ; i++)
+    if (self->cancellables[i] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+const char *
+embers_explore_page_get_error (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+
+  if (self->errors[REQ_SERVICES] != NULL)
+    return self->errors[REQ_SERVICES];
+  if (self->errors[REQ_PROFILE] != NULL)
+    return self->errors[REQ_PROFILE];
+  return self->errors[REQ_CHART];
+}
+
+guint
+embers_explore_page_get_n_series (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), 0);
+  return self->series != NULL ? self->series->len : 0;
+}
+
+gboolean
+embers_explore_page_drag_chart (EmbersExplorePage *self,
+                                double             x_from,
+                                double             x_to)
+{
+  gint64 a, b;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), FALSE);
+
+  if (gtk_widget_get_width (GTK_WIDGET (self->chart_area)) <= 0)
+    return FALSE;
+  a = embers_chart_time_for_x (self->chart, MIN (x_from, x_to));
+  b = embers_chart_time_for_x (self->chart, MAX (x_from, x_to));
+  if (b - a < 1000)
+    return FALSE;
+  embers_explore_page_set_time_range (self, a, b);
+  return TRUE;
+}
+
+void
+embers_explore_page_request_compare (EmbersExplorePage *self)
+{
+  g_autoptr(EmbersQuery) comparison = NULL;
+  g_autoptr(EmbersQuery) baseline = NULL;
+  gint64 length;
+
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+
+  comparison = embers_explore_page_dup_query (self);
+  if (comparison == NULL)
+    return;
+  length = comparison->end_ms - comparison->start_ms;
+  baseline = embers_query_copy (comparison);
+  baseline->start_ms = comparison->start_ms - length;
+  baseline->end_ms = comparison->start_ms;
+  g_signal_emit (self, signals[SIGNAL_COMPARE_REQUESTED], 0, baseline, comparison);
+}
