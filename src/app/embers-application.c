@@ -129,6 +129,8 @@ embers_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (embers_application_parent_class)->startup (app);
 
+  g_set_application_name (_("Embers"));
+
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);

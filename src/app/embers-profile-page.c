@@ -74,6 +74,7 @@ struct _EmbersProfilePage
   char              *summary;
 
   guint              syncing : 1;
+  guint              focus_graph : 1;
 };
 
 enum {
@@ -455,6 +456,13 @@ apply_compute (EmbersProfilePage *self,
   update_chips (self);
   refresh_search (self);
   update_actions (self);
+
+  /* After loading, the keyboard goes to the graph */
+  if (self->focus_graph)
+    {
+      self->focus_graph = FALSE;
+      gtk_widget_grab_focus (GTK_WIDGET (active_graph (self)));
+    }
 }
 
 static void
@@ -923,6 +931,7 @@ show_profile (EmbersProfilePage *self,
   self->syncing = FALSE;
 
   set_state (self, EMBERS_PAGE_STATE_READY);
+  self->focus_graph = TRUE;
   recompute (self);
   update_actions (self);
 

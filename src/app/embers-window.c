@@ -250,7 +250,15 @@ embers_window_add_recent (EmbersWindow *self,
   if (uri == NULL || uri[0] == '\0')
     return;
 
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  {
+    GtkRecentData data = {
+      .mime_type = (char *)"application/octet-stream",
+      .app_name = (char *)"Embers",
+      .app_exec = (char *)"embers %u",
+    };
+
+    gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+  }
 
   if (self->settings == NULL)
     return;
@@ -379,8 +387,17 @@ embers_window_class_init (EmbersWindowClass *klass)
 static void
 embers_window_init (EmbersWindow *self)
 {
+  static const char *icons = "/io/github/emberslab/Embers/icons";
   g_autoptr(GtkBuilder) builder = NULL;
+  GtkIconTheme *theme;
+  g_auto(GStrv) paths = NULL;
   GtkDropTarget *drop;
+
+  /* Our icons, also without a GtkApplication to add them (tests, tools) */
+  theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self)));
+  paths = gtk_icon_theme_get_resource_path (theme);
+  if (paths == NULL || !g_strv_contains ((const char * const *)paths, icons))
+    gtk_icon_theme_add_resource_path (theme, icons);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 

@@ -2,7 +2,7 @@
  * for screenshots under Xvfb (not a test; see tests/app/meson.build)
  *
  * usage: embers-shot STATE [dark] [FILE]
- *   STATE: empty, loaded, focused, search, sandwich, bottom-up, flame, menu
+ *   STATE: empty, recent, loaded, focused, search, sandwich, bottom-up, flame, menu
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -56,7 +56,23 @@ main (int   argc,
   gtk_window_set_default_size (GTK_WINDOW (window), 1360, 860);
   gtk_window_present (GTK_WINDOW (window));
 
-  if (!g_str_equal (state, "empty"))
+  if (g_str_equal (state, "recent"))
+    {
+      g_autofree char *dir = g_path_get_dirname (path != NULL ? path : ".");
+      const char *names[] = { "cpu-labels.pb.gz", "heap.pb.gz", "cpu-recursion.pb.gz" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_autofree char *p = g_build_filename (dir, names[i], NULL);
+          g_autoptr(GFile) file = g_file_new_for_path (p);
+
+          page = embers_window_open_file (window, file);
+          wait_page (page);
+        }
+      while (embers_window_get_n_pages (window) > 0)
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL);
+    }
+  else if (!g_str_equal (state, "empty"))
     {
       if (path != NULL)
         {

@@ -518,10 +518,59 @@ test_connect_dialog (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* EMBERS_EXPLORE_SHOT=page|error|dialog|dialog-error keeps one state on
+ * screen for screenshots (not a test) */
+static int
+run_shot (const char *state)
+{
+  TestFlakySource *source = make_source ();
+  GtkWindow *window;
+
+  if (g_str_has_prefix (state, "dialog"))
+    {
+      EmbersConnectDialog *dialog = embers_connect_dialog_new (NULL);
+
+      gtk_window_present (GTK_WINDOW (dialog));
+      embers_connect_dialog_set_url (dialog, "http://127.0.0.1:1/pyroscope");
+      embers_connect_dialog_set_tenant (dialog, "team-a");
+      embers_connect_dialog_set_auth (dialog, EMBERS_AUTH_BASIC, "admin", "password");
+      if (g_str_equal (state, "dialog-error"))
+        embers_connect_dialog_test_connection (dialog);
+      else if (g_str_equal (state, "dialog-bad"))
+        embers_connect_dialog_set_url (dialog, "localhost:4040");
+    }
+  else
+    {
+      EmbersExplorePage *page = embers_explore_page_new (EMBERS_SOURCE (source));
+
+      window = show_page (page);
+      gtk_window_set_default_size (window, 1360, 860);
+      wait_idle (page);
+      source->fail_merge = g_str_equal (state, "error");
+      embers_explore_page_select_service (page, "api");
+      wait_idle (page);
+      if (g_str_equal (state, "filter"))
+        {
+          embers_explore_page_add_filter (page, "region", EMBERS_MATCH_EQUAL, "eu", NULL);
+          wait_idle (page);
+        }
+    }
+  while (TRUE)
+    g_main_context_iteration (NULL, TRUE);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  if (g_getenv ("EMBERS_EXPLORE_SHOT") != NULL)
+    {
+      gtk_init ();
+      adw_init ();
+      return run_shot (g_getenv ("EMBERS_EXPLORE_SHOT"));
+    }
+
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -161,6 +161,17 @@ test_open_fixture (void)
   g_assert_cmpuint (embers_top_table_get_n_rows (table), >=, 10);
 
   g_assert_true (action_enabled (GTK_WIDGET (window), "win.export"));
+
+  /* Remembered as a recent file */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-files");
+    g_autofree char *uri = g_file_get_uri (embers_profile_page_get_file (page));
+
+    g_assert_nonnull (recent[0]);
+    g_assert_cmpstr (recent[0], ==, uri);
+  }
+
   destroy_window (window);
 }
 
@@ -475,6 +486,60 @@ test_sample (void)
   destroy_window (window);
 }
 
+static void
+test_application (void)
+{
+  g_autoptr(EmbersApplication) app = embers_application_new ();
+  g_autofree char *path1 = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-labels.pb.gz", NULL);
+  g_autofree char *path2 = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "heap.pb.gz", NULL);
+  GFile *files[2];
+  GtkWindow *window;
+  GList *toplevels;
+  gboolean about = FALSE;
+  g_autoptr(GError) error = NULL;
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  /* embers FILE FILE opens both */
+  files[0] = g_file_new_for_path (path1);
+  files[1] = g_file_new_for_path (path2);
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_assert_true (EMBERS_IS_WINDOW (window));
+  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 2);
+  wait_page (embers_window_get_current_page (EMBERS_WINDOW (window)));
+
+  /* The shortcuts window comes from the resources */
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "color-scheme"));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string ("dark"));
+  g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string ("light"));
+  g_assert_false (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_ABOUT_WINDOW (l->data))
+      {
+        about = TRUE;
+        gtk_window_destroy (l->data);
+      }
+  g_list_free (toplevels);
+  g_assert_true (about);
+
+  /* Quit closes the windows, which saves their size */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  spin (20);
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -491,6 +556,7 @@ main (int   argc,
   g_test_add_func ("/embers/window/export", test_export);
   g_test_add_func ("/embers/window/errors", test_errors);
   g_test_add_func ("/embers/window/sample", test_sample);
+  g_test_add_func ("/embers/application/open-files", test_application);
 
   return g_test_run ();
 }
