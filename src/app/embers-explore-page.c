@@ -70,6 +70,8 @@ struct _EmbersExplorePage
   GtkEntry          *value_entry;
   GtkListStore      *value_store;
   GtkBox            *chips;
+  GtkBox            *filter_box;
+  GtkBox            *time_box;
   GtkDrawingArea    *chart_area;
   AdwStatusPage     *chart_status;
   GtkSpinner        *chart_spinner;
@@ -642,7 +644,7 @@ label_names_done (GObject      *object,
                           (const char * const *)shown->pdata);
   gtk_drop_down_set_selected (self->name_dropdown, shown->len > 1 ? pick : GTK_INVALID_LIST_POSITION);
   self->syncing = FALSE;
-  gtk_widget_set_sensitive (GTK_WIDGET (self->filter_bar), shown->len > 1 || embers_selector_get_n_matchers (self->filters) > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->filter_box), shown->len > 1);
   load_label_values (self);
 }
 
@@ -1159,14 +1161,15 @@ build_toolbar (EmbersExplorePage *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->to_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("To"), -1);
   g_signal_connect_swapped (self->from_entry, "activate", G_CALLBACK (range_entry_activated), self);
   g_signal_connect_swapped (self->to_entry, "activate", G_CALLBACK (range_entry_activated), self);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->from_entry), 12);
-  gtk_box_append (self->toolbar, GTK_WIDGET (self->from_entry));
-  gtk_box_append (self->toolbar, gtk_label_new ("–"));
-  gtk_box_append (self->toolbar, GTK_WIDGET (self->to_entry));
+  self->time_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->time_box), 12);
+  gtk_box_append (self->time_box, GTK_WIDGET (self->from_entry));
+  gtk_box_append (self->time_box, gtk_label_new ("–"));
+  gtk_box_append (self->time_box, GTK_WIDGET (self->to_entry));
   self->zone_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->zone_label), "dim-label");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->zone_label), _("Times are in this time zone"));
-  gtk_box_append (self->toolbar, GTK_WIDGET (self->zone_label));
+  gtk_box_append (self->time_box, GTK_WIDGET (self->zone_label));
 
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->spinner), TRUE);
@@ -1194,20 +1197,22 @@ build_filter_bar (EmbersExplorePage *self)
   GtkWidget *button;
   GtkWidget *label = gtk_label_new (_("Filter"));
 
+  self->filter_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
+  gtk_box_append (self->filter_bar, GTK_WIDGET (self->filter_box));
   gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (self->filter_bar, label);
+  gtk_box_append (self->filter_box, label);
 
   self->label_names = gtk_string_list_new (NULL);
   self->name_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->label_names)), NULL));
   gtk_drop_down_set_enable_search (self->name_dropdown, TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->name_dropdown), _("Label name"));
   g_signal_connect_swapped (self->name_dropdown, "notify::selected", G_CALLBACK (name_selected), self);
-  gtk_box_append (self->filter_bar, GTK_WIDGET (self->name_dropdown));
+  gtk_box_append (self->filter_box, GTK_WIDGET (self->name_dropdown));
 
   self->op_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (ops));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->op_dropdown),
                                _("= equals, != differs, =~ matches the regular expression, !~ does not match"));
-  gtk_box_append (self->filter_bar, GTK_WIDGET (self->op_dropdown));
+  gtk_box_append (self->filter_box, GTK_WIDGET (self->op_dropdown));
 
   self->value_entry = GTK_ENTRY (gtk_entry_new ());
   gtk_entry_set_placeholder_text (self->value_entry, _("value"));
@@ -1221,16 +1226,18 @@ build_filter_bar (EmbersExplorePage *self)
   gtk_entry_set_completion (self->value_entry, completion);
   g_object_unref (completion);
   g_signal_connect_swapped (self->value_entry, "activate", G_CALLBACK (add_clicked), self);
-  gtk_box_append (self->filter_bar, GTK_WIDGET (self->value_entry));
+  gtk_box_append (self->filter_box, GTK_WIDGET (self->value_entry));
 
   button = gtk_button_new_from_icon_name ("list-add-symbolic");
   gtk_widget_set_tooltip_text (button, _("Add filter"));
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_clicked), self);
-  gtk_box_append (self->filter_bar, button);
+  gtk_box_append (self->filter_box, button);
 
   self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
   gtk_widget_set_margin_start (GTK_WIDGET (self->chips), 8);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), TRUE);
   gtk_box_append (self->filter_bar, GTK_WIDGET (self->chips));
+  gtk_box_append (self->filter_bar, GTK_WIDGET (self->time_box));
 }
 
 static void
