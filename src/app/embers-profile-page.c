@@ -22,6 +22,7 @@ struct _EmbersProfilePage
   AdwStatusPage     *loading_page;
   AdwStatusPage     *error_page;
   GtkSpinner        *spinner;
+  GtkWidget         *chips_bar;
   GtkBox            *chips;
   GtkDropDown       *sample_type_dropdown;
   GtkStringList     *sample_types;
@@ -230,13 +231,14 @@ make_chip (const char *text,
   g_autofree char *a11y = NULL;
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
   gtk_button_set_child (GTK_BUTTON (button), box);
   gtk_widget_add_css_class (button, "chip");
   gtk_widget_set_tooltip_text (button, _("Remove"));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
   if (target != NULL)
     gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", target);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
@@ -272,6 +274,8 @@ update_chips (EmbersProfilePage *self)
 
       gtk_box_append (self->chips, make_chip (text, "page.unhide", name));
     }
+
+  gtk_widget_set_visible (self->chips_bar, self->focus_function != NULL || self->hidden->len > 0);
 }
 
 /* Transforms, computed off the main thread */
@@ -985,8 +989,8 @@ load_done (GObject      *source,
           adw_status_page_set_description (self->error_page, error->message);
           set_state (self, EMBERS_PAGE_STATE_FAILED);
 
-          /* Translators: a toast; the first %s is a file name, the second the reason */
-          message = g_strdup_printf (_("Could not open “%s”: %s"), self->title, error->message);
+          /* Translators: a toast; %s is a file name (the page shows why) */
+          message = g_strdup_printf (_("Could not open “%s”"), self->title);
           toast (self, message);
         }
       update_actions (self);
@@ -1469,6 +1473,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_type_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_types);

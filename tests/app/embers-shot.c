@@ -2,7 +2,7 @@
  * for screenshots under Xvfb (not a test; see tests/app/meson.build)
  *
  * usage: embers-shot STATE [dark] [FILE]
- *   STATE: empty, recent, loaded, focused, search, sandwich, bottom-up, flame, menu
+ *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -51,6 +51,25 @@ main (int   argc,
   adw_init ();
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  if (g_str_equal (state, "shortcuts") || g_str_equal (state, "about"))
+    {
+      EmbersApplication *app = embers_application_new ();
+
+      g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+      g_application_register (G_APPLICATION (app), NULL, NULL);
+      g_application_activate (G_APPLICATION (app));
+      window = EMBERS_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+      gtk_window_set_default_size (GTK_WINDOW (window), 1360, 860);
+      for (int i = 0; i < 50; i++)
+        g_main_context_iteration (NULL, FALSE);
+      if (g_str_equal (state, "about"))
+        g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+      else
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+      while (TRUE)
+        g_main_context_iteration (NULL, TRUE);
+    }
 
   window = embers_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1360, 860);
@@ -102,6 +121,13 @@ main (int   argc,
         {
           gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s",
                                       argc > 4 ? argv[4] : "main.compress");
+          wait_page (page);
+        }
+      else if (g_str_equal (state, "chips"))
+        {
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "main.burn");
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "runtime/pprof.Do");
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.focus-function", "s", "main.spinUntil");
           wait_page (page);
         }
       else if (g_str_equal (state, "bottom-up"))
