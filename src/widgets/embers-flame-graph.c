@@ -88,6 +88,7 @@ enum {
   PROP_HIGHLIGHT_NAME,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
+  PROP_ZOOMED,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -375,12 +376,19 @@ on_vadjustment_changed (EmbersFlameGraph *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static gboolean
+is_zoomed (EmbersFlameGraph *self)
+{
+  return self->x_start > 0 || self->x_end < 1;
+}
+
 static void
 set_range (EmbersFlameGraph *self,
            double            x_start,
            double            x_end)
 {
   double range = CLAMP (x_end - x_start, MIN_RANGE, 1.0);
+  gboolean was_zoomed = is_zoomed (self);
 
   x_start = CLAMP (x_start, 0.0, 1.0 - range);
   x_end = x_start + range;
@@ -393,6 +401,8 @@ set_range (EmbersFlameGraph *self,
   self->x_end = x_end;
   invalidate_layout (self);
   update_actions (self);
+  if (was_zoomed != is_zoomed (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOMED]);
 }
 
 static void
@@ -461,12 +471,16 @@ static void
 apply_focus (EmbersFlameGraph *self,
              guint32           node)
 {
+  gboolean was_zoomed = is_zoomed (self);
+
   self->focus = node;
   self->x_start = 0;
   self->x_end = 1;
   invalidate_layout (self);
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOCUS_NODE]);
+  if (was_zoomed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOMED]);
 }
 
 static void
@@ -771,6 +785,8 @@ embers_flame_graph_set_profile (EmbersFlameGraph *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
     }
 
+  if (is_zoomed (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOMED]);
   self->focus = 0;
   self->selected = EMBERS_NODE_NONE;
   self->hover_node = EMBERS_NODE_NONE;
@@ -1084,7 +1100,15 @@ popup_menu_at (EmbersFlameGraph *self,
   GdkRectangle rect = { (int)x, (int)y, 1, 1 };
 
   gtk_popover_set_pointing_to (GTK_POPOVER (self->popover), &rect);
+  /* No tooltip over the menu */
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), FALSE);
   gtk_popover_popup (GTK_POPOVER (self->popover));
+}
+
+static void
+on_popover_closed (EmbersFlameGraph *self)
+{
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 }
 
 static void
@@ -1587,6 +1611,9 @@ embers_flame_graph_get_property (GObject    *object,
     case PROP_CAN_GO_FORWARD:
       g_value_set_boolean (value, self->forward->len > 0);
       break;
+    case PROP_ZOOMED:
+      g_value_set_boolean (value, is_zoomed (self));
+      break;
     case PROP_HADJUSTMENT:
       g_value_set_object (value, self->hadjustment);
       break;
@@ -1740,6 +1767,11 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  properties[PROP_ZOOMED] =
+    g_param_spec_boolean ("zoomed", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
@@ -1809,6 +1841,8 @@ embers_flame_graph_init (EmbersFlameGraph *self)
   gtk_popover_set_has_arrow (GTK_POPOVER (self->popover), FALSE);
   gtk_widget_set_halign (self->popover, GTK_ALIGN_START);
   gtk_widget_set_parent (self->popover, GTK_WIDGET (self));
+  g_signal_connect_object (self->popover, "closed",
+                           G_CALLBACK (on_popover_closed), self, G_CONNECT_SWAPPED);
 
   set_adjustment (self, &self->hadjustment, NULL, G_CALLBACK (on_hadjustment_changed));
   set_adjustment (self, &self->vadjustment, NULL, G_CALLBACK (on_vadjustment_changed));

@@ -313,8 +313,11 @@ test_zoom (Fixture       *f,
   GtkAdjustment *hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (f->graph));
   double width = gtk_widget_get_width (GTK_WIDGET (f->graph));
   double x0, x1;
+  gboolean zoomed;
 
   embers_flame_graph_zoom (f->graph, 2.0, 0.5);
+  g_object_get (f->graph, "zoomed", &zoomed, NULL);
+  g_assert_true (zoomed);
   embers_flame_graph_get_visible_range (f->graph, &x0, &x1);
   g_assert_cmpfloat_with_epsilon (x0, 0.25, 1e-9);
   g_assert_cmpfloat_with_epsilon (x1, 0.75, 1e-9);
@@ -333,6 +336,8 @@ test_zoom (Fixture       *f,
   embers_flame_graph_get_visible_range (f->graph, &x0, &x1);
   g_assert_cmpfloat (x0, ==, 0.0);
   g_assert_cmpfloat (x1, ==, 1.0);
+  g_object_get (f->graph, "zoomed", &zoomed, NULL);
+  g_assert_false (zoomed);
 
   /* A node hidden by the focus is revealed by focusing up */
   embers_flame_graph_set_focus_node (f->graph, N_D);
