@@ -1310,6 +1310,9 @@ embers_profile_page_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->compute_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
+  /* A transform still running finishes on a page without widgets: make
+   * its result stale so that it is dropped */
+  self->compute_serial++;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_PROFILE_PAGE);
 

@@ -104,6 +104,46 @@ on_n_pages_changed (EmbersWindow *self)
 static void
 on_page_state_changed (EmbersWindow      *self,
                        GParamSpec        *pspec,
+                       EmbersProfilePage *page);
+static void
+on_page_title_changed (EmbersWindow      *self,
+                       GParamSpec        *pspec,
+                       EmbersProfilePage *page);
+
+static void
+on_page_attached (EmbersWindow *self,
+                  AdwTabPage   *tab,
+                  int           position)
+{
+  EmbersProfilePage *page = EMBERS_PROFILE_PAGE (adw_tab_page_get_child (tab));
+
+  g_signal_connect_object (page, "notify::state",
+                           G_CALLBACK (on_page_state_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "notify::title",
+                           G_CALLBACK (on_page_title_changed), self, G_CONNECT_SWAPPED);
+}
+
+static void
+on_page_detached (EmbersWindow *self,
+                  AdwTabPage   *tab,
+                  int           position)
+{
+  /* Closed, or moved to another window: it no longer talks to this one */
+  g_signal_handlers_disconnect_by_data (adw_tab_page_get_child (tab), self);
+}
+
+static gboolean
+on_close_page (EmbersWindow *self,
+               AdwTabPage   *tab)
+{
+  /* A closed tab stops its work; the default handler closes it */
+  embers_profile_page_cancel (EMBERS_PROFILE_PAGE (adw_tab_page_get_child (tab)));
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_page_state_changed (EmbersWindow      *self,
+                       GParamSpec        *pspec,
                        EmbersProfilePage *page)
 {
   AdwTabPage *tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
@@ -132,10 +172,6 @@ add_page (EmbersWindow *self)
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
   g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
   g_object_bind_property (page, "busy", tab, "loading", G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (page, "notify::state",
-                           G_CALLBACK (on_page_state_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (page, "notify::title",
-                           G_CALLBACK (on_page_title_changed), self, G_CONNECT_SWAPPED);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   return page;
 }
@@ -380,6 +416,9 @@ embers_window_class_init (EmbersWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, recent_list);
   gtk_widget_class_bind_template_callback (widget_class, on_selected_page_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_n_pages_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_page_attached);
+  gtk_widget_class_bind_template_callback (widget_class, on_page_detached);
+  gtk_widget_class_bind_template_callback (widget_class, on_close_page);
 
   embers_window_class_actions_init (widget_class);
 }

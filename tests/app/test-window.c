@@ -463,6 +463,27 @@ test_errors (void)
 }
 
 static void
+test_close_while_busy (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "heap.pb.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  /* A transform and a load still running when their tabs close: their
+   * results must be dropped quietly */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.invert", NULL));
+  g_assert_true (embers_profile_page_get_busy (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  page = embers_window_open_file (window, file);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  spin (500);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
+
+  destroy_window (window);
+}
+
+static void
 test_sample (void)
 {
   EmbersWindow *window = new_window ();
@@ -555,6 +576,7 @@ main (int   argc,
   g_test_add_func ("/embers/window/sample-types", test_sample_types);
   g_test_add_func ("/embers/window/export", test_export);
   g_test_add_func ("/embers/window/errors", test_errors);
+  g_test_add_func ("/embers/window/close-while-busy", test_close_while_busy);
   g_test_add_func ("/embers/window/sample", test_sample);
   g_test_add_func ("/embers/application/open-files", test_application);
 
