@@ -185,6 +185,7 @@ embers_cli_run (int    argc,
   CliOptions opts = { 0, };
   gboolean full_pprof;
   g_auto(GStrv) owned_argv = NULL;
+  g_autoptr(EmbersProfile) server_diff = NULL;
   guint sample_type = 0;
   int status = 1;
   GOptionEntry entries[] = {
@@ -252,9 +253,24 @@ embers_cli_run (int    argc,
       goto out;
     }
 
+  /* Two queries on one server: the server's Diff RPC, nothing else loaded */
+  if (opts.diff && embers_query_url_is_url (files[0]) && embers_query_url_is_url (files[1]))
+    {
+      server_diff = embers_pyroscope_load_query_url_diff (files[0], files[1], NULL, &error);
+      if (server_diff == NULL && !g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED))
+        {
+          g_printerr ("embers: %s\n", error->message);
+          goto out;
+        }
+      g_clear_error (&error);
+    }
+
   full_pprof = !opts.diff && opts.export_path != NULL &&
                embers_format_for_filename (opts.export_path) == EMBERS_FORMAT_PPROF;
-  profile = load_argument (files[0], opts.sample_type, full_pprof, &sample_type, &error);
+  if (server_diff != NULL)
+    profile = g_object_ref (server_diff);
+  else
+    profile = load_argument (files[0], opts.sample_type, full_pprof, &sample_type, &error);
   if (profile == NULL)
     {
       g_printerr ("embers: %s\n", error->message);
@@ -264,15 +280,18 @@ embers_cli_run (int    argc,
   if (opts.diff)
     {
       g_autoptr(EmbersProfile) comparison = NULL;
-      g_autoptr(EmbersProfile) diff = NULL;
+      g_autoptr(EmbersProfile) diff = server_diff ? g_object_ref (server_diff) : NULL;
       guint comparison_type = 0;
 
-      comparison = load_argument (files[1], opts.sample_type, FALSE, &comparison_type, &error);
-      if (comparison == NULL ||
-          !(diff = embers_diff_profiles (profile, sample_type, comparison, comparison_type, &error)))
+      if (diff == NULL)
         {
-          g_printerr ("embers: %s\n", error->message);
-          goto out;
+          comparison = load_argument (files[1], opts.sample_type, FALSE, &comparison_type, &error);
+          if (comparison == NULL ||
+              !(diff = embers_diff_profiles (profile, sample_type, comparison, comparison_type, &error)))
+            {
+              g_printerr ("embers: %s\n", error->message);
+              goto out;
+            }
         }
 
       g_set_object (&profile, diff);

@@ -501,33 +501,21 @@ lookup_keyring (GMainContext  *context,
   return credentials;
 }
 
-static EmbersProfile *
-load_query_url (const char    *url,
-                gboolean       pprof,
-                GCancellable  *cancellable,
-                GError       **error)
+/* A source for a parsed URL with its credentials: from the URL, else the
+ * environment, else the keyring (EMBERS_TENANT always applies). */
+static EmbersPyroscopeSource *
+open_source (EmbersQueryUrl  *parsed,
+             GMainContext    *context,
+             GCancellable    *cancellable,
+             GError         **error)
 {
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(EmbersQueryUrl) parsed = NULL;
   g_autoptr(EmbersConnectClient) client = NULL;
-  g_autoptr(EmbersPyroscopeSource) source = NULL;
   g_autoptr(EmbersCredentials) credentials = NULL;
   g_autoptr(EmbersCredentials) env = NULL;
-  GError *local_error = NULL;
-  EmbersProfile *profile = NULL;
-  Waiter waiter = { NULL };
 
-  g_return_val_if_fail (url != NULL, NULL);
-
-  parsed = embers_query_url_parse (url, g_get_real_time () / 1000, error);
-  if (parsed == NULL)
-    return NULL;
-
-  g_main_context_push_thread_default (context);
-
-  client = embers_connect_client_new (parsed->base_url, &local_error);
+  client = embers_connect_client_new (parsed->base_url, error);
   if (client == NULL)
-    goto out;
+    return NULL;
 
   env = embers_credentials_from_environment ();
 
@@ -538,9 +526,14 @@ load_query_url (const char    *url,
     credentials = g_steal_pointer (&env);
   else
     {
+      GError *local_error = NULL;
+
       credentials = lookup_keyring (context, parsed->base_url, cancellable, &local_error);
       if (local_error != NULL)
-        goto out;
+        {
+          g_propagate_error (error, local_error);
+          return NULL;
+        }
       /* EMBERS_TENANT alone still applies, and wins over a stored tenant */
       if (env != NULL && env->tenant != NULL)
         {
@@ -557,7 +550,43 @@ load_query_url (const char    *url,
   if (credentials != NULL)
     embers_credentials_apply (credentials, client);
 
-  source = embers_pyroscope_source_new (client);
+  return embers_pyroscope_source_new (client);
+}
+
+static void
+settle (GMainContext *context)
+{
+  /* Let what the session still has queued settle before leaving the context. */
+  while (g_main_context_iteration (context, FALSE))
+    ;
+  g_main_context_pop_thread_default (context);
+}
+
+static EmbersProfile *
+load_query_url (const char    *url,
+                gboolean       pprof,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(EmbersQueryUrl) parsed = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  GError *local_error = NULL;
+  EmbersProfile *profile = NULL;
+  Waiter waiter = { NULL };
+
+  g_return_val_if_fail (url != NULL, NULL);
+
+  parsed = embers_query_url_parse (url, g_get_real_time () / 1000, error);
+  if (parsed == NULL)
+    return NULL;
+
+  g_main_context_push_thread_default (context);
+
+  source = open_source (parsed, context, cancellable, &local_error);
+  if (source == NULL)
+    goto out;
+
   if (pprof)
     {
       embers_pyroscope_source_merge_pprof_async (source, parsed->query, cancellable, on_done, &waiter);
@@ -573,12 +602,69 @@ load_query_url (const char    *url,
   g_object_unref (waiter.result);
 
 out:
-  /* Let what the session still has queued settle before leaving the context. */
   g_clear_object (&source);
-  g_clear_object (&client);
-  while (g_main_context_iteration (context, FALSE))
-    ;
-  g_main_context_pop_thread_default (context);
+  settle (context);
+
+  if (local_error != NULL)
+    g_propagate_error (error, local_error);
+
+  return profile;
+}
+
+/**
+ * embers_pyroscope_load_query_url_diff:
+ *
+ * Two query URLs on one server (same base URL and user) are compared by the
+ * server's Diff RPC; otherwise returns %NULL with
+ * %EMBERS_SOURCE_ERROR_NOT_SUPPORTED so that the caller merges both and
+ * diffs them locally.
+ */
+EmbersProfile *
+embers_pyroscope_load_query_url_diff (const char    *baseline_url,
+                                      const char    *comparison_url,
+                                      GCancellable  *cancellable,
+                                      GError       **error)
+{
+  g_autoptr(GMainContext) context = NULL;
+  g_autoptr(EmbersQueryUrl) left = NULL;
+  g_autoptr(EmbersQueryUrl) right = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  GError *local_error = NULL;
+  EmbersProfile *profile = NULL;
+  Waiter waiter = { NULL };
+  gint64 now = g_get_real_time () / 1000;
+
+  g_return_val_if_fail (baseline_url != NULL, NULL);
+  g_return_val_if_fail (comparison_url != NULL, NULL);
+
+  left = embers_query_url_parse (baseline_url, now, error);
+  if (left == NULL)
+    return NULL;
+  right = embers_query_url_parse (comparison_url, now, error);
+  if (right == NULL)
+    return NULL;
+
+  if (!g_str_equal (left->base_url, right->base_url) || g_strcmp0 (left->user, right->user) != 0)
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED,
+                   _("The two queries are on different servers"));
+      return NULL;
+    }
+
+  context = g_main_context_new ();
+  g_main_context_push_thread_default (context);
+
+  source = open_source (left, context, cancellable, &local_error);
+  if (source != NULL)
+    {
+      embers_source_diff (EMBERS_SOURCE (source), left->query, right->query, cancellable, on_done, &waiter);
+      wait_for (context, &waiter);
+      profile = embers_source_diff_finish (EMBERS_SOURCE (source), waiter.result, &local_error);
+      g_object_unref (waiter.result);
+    }
+
+  g_clear_object (&source);
+  settle (context);
 
   if (local_error != NULL)
     g_propagate_error (error, local_error);

@@ -61,4 +61,11 @@ EmbersProfile  *embers_pyroscope_load_query_url_pprof (const char      *url,
                                                        GCancellable    *cancellable,
                                                        GError         **error);
 
+/* Two query URLs on one server: the server's Diff RPC. Queries on two
+ * servers give EMBERS_SOURCE_ERROR_NOT_SUPPORTED (diff them locally). */
+EmbersProfile  *embers_pyroscope_load_query_url_diff (const char      *baseline_url,
+                                                      const char      *comparison_url,
+                                                      GCancellable    *cancellable,
+                                                      GError         **error);
+
 G_END_DECLS
