@@ -71,6 +71,9 @@ struct _EmbersProfilePage
 
   /* Search */
   char              *search_text;
+  GCancellable      *search_cancellable;
+  guint              search_serial;
+  guint              search_serial_done;
   EmbersSearch      *table_search;
   char              *summary;
 
@@ -424,6 +427,7 @@ apply_compute (EmbersProfilePage *self,
   g_set_object (&self->callees_profile, c->callees);
 
   /* The old searches belong to the old profiles */
+  g_clear_pointer (&self->table_search, embers_search_unref);
   embers_flame_graph_set_search (self->graph, NULL);
   embers_flame_graph_set_search (self->callers_graph, NULL);
   embers_flame_graph_set_search (self->callees_graph, NULL);
@@ -546,18 +550,74 @@ recompute (EmbersProfilePage *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* Search */
+/* Search: matching runs off the main thread (it visits every node) */
 
-static EmbersSearch *
-search_for (EmbersProfilePage *self,
-            EmbersProfile     *profile,
-            EmbersSearchFlags  flags)
+enum {
+  SEARCH_TABLE,
+  SEARCH_VIEW,
+  SEARCH_CALLERS,
+  SEARCH_CALLEES,
+  N_SEARCHES
+};
+
+typedef struct
 {
-  if (profile == NULL)
-    return NULL;
-  if (self->table_search != NULL && profile == self->table_profile)
-    return embers_search_ref (self->table_search);
-  return embers_search_new (profile, self->search_text, flags, NULL);
+  char              *text;
+  EmbersSearchFlags  flags;
+  guint              sample_type;
+  guint              serial;
+  EmbersProfile     *profiles[N_SEARCHES];
+
+  EmbersSearch      *searches[N_SEARCHES];
+  char              *summary;
+} SearchJob;
+
+static void
+search_job_free (gpointer data)
+{
+  SearchJob *job = data;
+
+  for (guint i = 0; i < N_SEARCHES; i++)
+    {
+      g_clear_object (&job->profiles[i]);
+      g_clear_pointer (&job->searches[i], embers_search_unref);
+    }
+  g_free (job->text);
+  g_free (job->summary);
+  g_free (job);
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SearchJob *job = task_data;
+  GError *error = NULL;
+
+  job->searches[SEARCH_TABLE] = embers_search_new (job->profiles[SEARCH_TABLE], job->text,
+                                                   job->flags, &error);
+  if (job->searches[SEARCH_TABLE] == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  job->summary = embers_search_summary (job->searches[SEARCH_TABLE], job->sample_type);
+
+  for (guint i = SEARCH_VIEW; i < N_SEARCHES; i++)
+    {
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      if (job->profiles[i] == NULL)
+        continue;
+      if (job->profiles[i] == job->profiles[SEARCH_TABLE])
+        job->searches[i] = embers_search_ref (job->searches[SEARCH_TABLE]);
+      else
+        job->searches[i] = embers_search_new (job->profiles[i], job->text, job->flags, NULL);
+    }
+
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -574,54 +634,89 @@ set_summary (EmbersProfilePage *self,
 }
 
 static void
-refresh_search (EmbersProfilePage *self)
+apply_search (EmbersProfilePage *self,
+              SearchJob         *job)
 {
-  EmbersSearchFlags flags = EMBERS_SEARCH_DEFAULT;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersSearch) graph_search = NULL;
-  g_autoptr(EmbersSearch) callers_search = NULL;
-  g_autoptr(EmbersSearch) callees_search = NULL;
-  GtkWidget *entry = GTK_WIDGET (self->search_entry);
-
   g_clear_pointer (&self->table_search, embers_search_unref);
-  gtk_widget_remove_css_class (entry, "error");
-  gtk_widget_set_tooltip_text (entry, NULL);
+  if (job != NULL && job->searches[SEARCH_TABLE] != NULL)
+    self->table_search = embers_search_ref (job->searches[SEARCH_TABLE]);
 
-  if (gtk_toggle_button_get_active (self->regex_button))
-    flags |= EMBERS_SEARCH_REGEX;
-  if (gtk_toggle_button_get_active (self->case_button))
-    flags |= EMBERS_SEARCH_CASE_SENSITIVE;
+  set_summary (self, job != NULL ? job->summary : NULL);
+  embers_flame_graph_set_search (self->graph, job != NULL ? job->searches[SEARCH_VIEW] : NULL);
+  embers_flame_graph_set_search (self->callers_graph, job != NULL ? job->searches[SEARCH_CALLERS] : NULL);
+  embers_flame_graph_set_search (self->callees_graph, job != NULL ? job->searches[SEARCH_CALLEES] : NULL);
+  embers_top_table_set_search (self->top_table, self->table_search);
+  update_actions (self);
+}
 
-  if (self->table_profile != NULL && self->search_text != NULL && self->search_text[0] != '\0')
+static void
+search_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (source);
+  SearchJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (job->serial != self->search_serial)
+    return;
+  self->search_serial_done = job->serial;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      self->table_search = embers_search_new (self->table_profile, self->search_text, flags, &error);
-      if (self->table_search == NULL)
+      GtkWidget *entry = GTK_WIDGET (self->search_entry);
+
+      apply_search (self, NULL);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           gtk_widget_add_css_class (entry, "error");
           gtk_widget_set_tooltip_text (entry, error->message);
           set_summary (self, _("Invalid regular expression"));
         }
     }
-
-  if (self->table_search != NULL)
+  else
     {
-      g_autofree char *summary = embers_search_summary (self->table_search, self->sample_type);
-
-      graph_search = search_for (self, self->view_profile, flags);
-      callers_search = search_for (self, self->callers_profile, flags);
-      callees_search = search_for (self, self->callees_profile, flags);
-      set_summary (self, summary);
+      apply_search (self, job);
     }
-  else if (error == NULL)
+}
+
+static void
+refresh_search (EmbersProfilePage *self)
+{
+  GtkWidget *entry = GTK_WIDGET (self->search_entry);
+  g_autoptr(GTask) task = NULL;
+  SearchJob *job;
+
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  gtk_widget_remove_css_class (entry, "error");
+  gtk_widget_set_tooltip_text (entry, NULL);
+
+  if (self->table_profile == NULL || self->search_text == NULL || self->search_text[0] == '\0')
     {
-      set_summary (self, NULL);
+      self->search_serial_done = ++self->search_serial;
+      apply_search (self, NULL);
+      return;
     }
 
-  embers_flame_graph_set_search (self->graph, graph_search);
-  embers_flame_graph_set_search (self->callers_graph, callers_search);
-  embers_flame_graph_set_search (self->callees_graph, callees_search);
-  embers_top_table_set_search (self->top_table, self->table_search);
-  update_actions (self);
+  job = g_new0 (SearchJob, 1);
+  job->text = g_strdup (self->search_text);
+  if (gtk_toggle_button_get_active (self->regex_button))
+    job->flags |= EMBERS_SEARCH_REGEX;
+  if (gtk_toggle_button_get_active (self->case_button))
+    job->flags |= EMBERS_SEARCH_CASE_SENSITIVE;
+  job->sample_type = self->sample_type;
+  job->serial = ++self->search_serial;
+  g_set_object (&job->profiles[SEARCH_TABLE], self->table_profile);
+  g_set_object (&job->profiles[SEARCH_VIEW], self->view_profile);
+  g_set_object (&job->profiles[SEARCH_CALLERS], self->callers_profile);
+  g_set_object (&job->profiles[SEARCH_CALLEES], self->callees_profile);
+
+  self->search_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->search_cancellable, search_done, NULL);
+  g_task_set_source_tag (task, refresh_search);
+  g_task_set_task_data (task, job, search_job_free);
+  g_task_run_in_thread (task, search_thread);
 }
 
 void
@@ -1099,6 +1194,13 @@ embers_profile_page_get_busy (EmbersProfilePage *self)
   return self->state == EMBERS_PAGE_STATE_LOADING || self->pulse_id != 0;
 }
 
+gboolean
+embers_profile_page_get_search_pending (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), FALSE);
+  return self->search_serial != self->search_serial_done;
+}
+
 EmbersFlameGraph *
 embers_profile_page_get_flame_graph (EmbersProfilePage *self)
 {
@@ -1310,6 +1412,10 @@ embers_profile_page_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->compute_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
+  if (self->search_cancellable != NULL)
+    g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  self->search_serial++;
   /* A transform still running finishes on a page without widgets: make
    * its result stale so that it is dropped */
   self->compute_serial++;

@@ -52,8 +52,10 @@ EmbersPageState    embers_profile_page_get_state        (EmbersProfilePage   *se
 const char        *embers_profile_page_get_error        (EmbersProfilePage   *self);
 /* The loaded profile, before any transform */
 EmbersProfile     *embers_profile_page_get_profile      (EmbersProfilePage   *self);
-/* TRUE while transforms are being computed */
+/* TRUE while loading or computing transforms */
 gboolean           embers_profile_page_get_busy         (EmbersProfilePage   *self);
+/* TRUE while a search is being matched (off the main thread) */
+gboolean           embers_profile_page_get_search_pending (EmbersProfilePage *self);
 
 EmbersView         embers_profile_page_get_view         (EmbersProfilePage   *self);
 void               embers_profile_page_set_view         (EmbersProfilePage   *self,

@@ -19,7 +19,8 @@ wait_page (EmbersProfilePage *page)
   gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
   while ((embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
-          embers_profile_page_get_busy (page)) &&
+          embers_profile_page_get_busy (page) ||
+          embers_profile_page_get_search_pending (page)) &&
          g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   for (int i = 0; i < 50; i++)
@@ -116,6 +117,7 @@ main (int   argc,
       else if (g_str_equal (state, "search"))
         {
           embers_profile_page_set_search (page, argc > 4 ? argv[4] : "main\\.(compress|burn)", TRUE, FALSE);
+          wait_page (page);
         }
       else if (g_str_equal (state, "sandwich"))
         {

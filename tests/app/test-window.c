@@ -36,7 +36,8 @@ wait_page (EmbersProfilePage *page)
   gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
   while ((embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
-          embers_profile_page_get_busy (page)) &&
+          embers_profile_page_get_busy (page) ||
+          embers_profile_page_get_search_pending (page)) &&
          g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   spin (50);
@@ -228,6 +229,9 @@ test_search (void)
   guint32 node;
 
   embers_profile_page_set_search (page, "main\\.is(Even|Odd)", TRUE, FALSE);
+  /* Matching runs off the main thread */
+  g_assert_true (embers_profile_page_get_search_pending (page));
+  wait_page (page);
   search = embers_flame_graph_get_search (graph);
   g_assert_nonnull (search);
   g_assert_true (embers_search_is_active (search));
@@ -246,10 +250,12 @@ test_search (void)
 
   /* A bad regex is an error in the entry, not a crash */
   embers_profile_page_set_search (page, "main.(", TRUE, FALSE);
+  wait_page (page);
   g_assert_null (embers_flame_graph_get_search (graph));
   g_assert_cmpstr (embers_profile_page_get_search_summary (page), ==, "Invalid regular expression");
 
   embers_profile_page_set_search (page, "", FALSE, FALSE);
+  wait_page (page);
   g_assert_cmpstr (embers_profile_page_get_search_summary (page), ==, "");
   g_assert_cmpuint (embers_top_table_get_n_rows (table), >=, 10);
 
@@ -395,6 +401,7 @@ test_export (void)
 
   /* SVG with the search highlighted */
   embers_profile_page_set_search (page, "walkTree", FALSE, FALSE);
+  wait_page (page);
   export_to (page, svg);
   g_assert_true (g_file_get_contents (svg, &contents, &len, NULL));
   g_assert_nonnull (g_strstr_len (contents, len, "<svg"));
