@@ -62,6 +62,8 @@ struct _EmbersProfilePage
   GPtrArray         *hidden;
   char              *focus_function;
   char              *sandwich_function;
+  /* The function with the most self time (the first top table row) */
+  char              *hottest_function;
 
   /* Results of the transforms */
   EmbersProfile     *table_profile;
@@ -460,6 +462,10 @@ apply_compute (EmbersProfilePage *self,
       gtk_stack_set_visible_child_name (self->view_stack, "graph");
     }
 
+  g_clear_pointer (&self->hottest_function, g_free);
+  if (c->rows != NULL && c->rows->len > 0)
+    self->hottest_function = g_strdup (embers_profile_get_string (self->table_profile,
+                                                                  g_array_index (c->rows, EmbersTopRow, 0).name));
   embers_top_table_set_data (self->top_table, self->table_profile, self->sample_type, c->rows);
   update_chips (self);
   refresh_search (self);
@@ -896,14 +902,8 @@ default_sandwich_function (EmbersProfilePage *self)
   name = node_name (self->graph, embers_flame_graph_get_selected_node (self->graph));
   if (name == NULL)
     name = embers_top_table_get_selected_name (self->top_table);
-  if (name == NULL && self->table_profile != NULL)
-    {
-      g_autoptr(GArray) rows = embers_top_compute (self->table_profile, self->sample_type);
-
-      if (rows->len > 0)
-        name = embers_profile_get_string (self->table_profile,
-                                          g_array_index (rows, EmbersTopRow, 0).name);
-    }
+  if (name == NULL)
+    name = self->hottest_function;
   return name;
 }
 
@@ -1444,6 +1444,7 @@ embers_profile_page_finalize (GObject *object)
   g_free (self->error);
   g_free (self->focus_function);
   g_free (self->sandwich_function);
+  g_free (self->hottest_function);
   g_free (self->search_text);
   g_free (self->summary);
 

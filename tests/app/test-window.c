@@ -506,6 +506,13 @@ test_sample (void)
   g_assert_cmpstr (embers_profile_page_get_title (page), ==, "Sample CPU Profile");
   g_assert_cmpuint (embers_profile_get_n_nodes (embers_profile_page_get_profile (page)), >, 10);
 
+  /* The Sandwich button with nothing selected takes the hottest function */
+  embers_profile_page_set_view (page, EMBERS_VIEW_SANDWICH);
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_SANDWICH);
+  g_assert_cmpstr (embers_profile_node_name_str (embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page)), 1),
+                   ==, "main.compress");
+
   /* Closing the last tab shows the empty state again */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
   spin (20);
