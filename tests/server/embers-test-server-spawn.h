@@ -1,0 +1,49 @@
+/* embers-test-server-spawn.h: start and stop embers-test-server from a test
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each call starts one server process on a free port of 127.0.0.1 with the
+ * committed demo data (tests/server/data) unless extra_args has its own
+ * --data, waits until it prints "listening on http://127.0.0.1:PORT/" and
+ * returns. The process is killed on stop (and when the test process dies).
+ *
+ *   g_autoptr(EmbersTestServer) server = NULL;
+ *   const char *args[] = { "--multitenancy", NULL };
+ *
+ *   server = embers_test_server_start (args, &error);
+ *   g_assert_no_error (error);
+ *   url = embers_test_server_get_url (server);   // "http://127.0.0.1:PORT/"
+ *
+ * The server's options are listed by `embers-test-server --help`. Useful
+ * ones for tests: --now MS (a fixed "now" so data and answers are the same
+ * on every run), --multitenancy, --basic-auth USER:PASS, --bearer TOKEN,
+ * --recording-rules, --max-rules N, --provisioned FILE, --fault-* .
+ *
+ * The binary is the one meson built (EMBERS_TEST_SERVER_PATH); the
+ * environment variable EMBERS_TEST_SERVER overrides it.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _EmbersTestServer EmbersTestServer;
+
+/* extra_args: NULL-terminated, may be NULL. Fails after 20 s without the
+ * "listening on" line, or when the server exits first (its stderr is
+ * passed through to the test's stderr). */
+EmbersTestServer *embers_test_server_start    (const char * const *extra_args,
+                                               GError            **error);
+/* "http://127.0.0.1:PORT/" (with the trailing slash) */
+const char       *embers_test_server_get_url  (EmbersTestServer   *self);
+guint16           embers_test_server_get_port (EmbersTestServer   *self);
+/* The --data directory the helper passes by default */
+const char       *embers_test_server_get_default_data_dir (void);
+/* Stops the process (SIGTERM, then SIGKILL after 5 s) and frees self. */
+void              embers_test_server_stop     (EmbersTestServer   *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersTestServer, embers_test_server_stop)
+
+G_END_DECLS

@@ -1,0 +1,70 @@
+/* ets-server.h: embers-test-server's shared state
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+#include <libsoup/soup.h>
+
+#include "ets-connect.h"
+#include "ets-store.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint     delay_ms;
+  gboolean  has_code;
+  EtsCode   code;
+  char     *message;
+  gboolean  drop;          /* close the connection without a response */
+  gboolean  truncate;      /* promise a longer body than sent, then close */
+  guint     http_status;   /* a bare HTTP error page (proxy style) */
+} EtsFault;
+
+typedef struct _EtsRules EtsRules;
+
+struct _EtsServer
+{
+  EtsStore   *store;
+  gboolean    multitenancy;
+  char       *basic_auth;      /* "user:pass" or NULL */
+  char       *bearer;          /* token or NULL */
+  gboolean    verbose;
+
+  /* recording rules */
+  gboolean    recording_rules;
+  guint       max_rules;
+  EtsRules   *rules;
+
+  /* global fault: applied to RPC and ingest requests */
+  EtsFault    fault;
+  gboolean    fault_enabled;
+  guint       fault_remaining; /* 0 = no limit */
+  guint       fault_every;     /* every Nth request; 0 or 1 = each */
+  guint64     n_fault_candidates;
+};
+
+void ets_fault_clear (EtsFault *fault);
+
+/* NULL-terminated tables */
+extern const EtsMethod ets_querier_methods[];
+extern const EtsMethod ets_rules_methods[];
+extern const EtsMethod ets_push_methods[];
+
+/* POST /ingest */
+void       ets_ingest_handle (EtsServer         *server,
+                              SoupServerMessage *msg,
+                              GHashTable        *query,
+                              const char        *tenant);
+
+/* Recording rules state (ets-rules.c) */
+EtsRules  *ets_rules_new     (guint              max_rules);
+gboolean   ets_rules_load_provisioned (EtsRules   *rules,
+                                       const char *path,
+                                       GError    **error);
+void       ets_rules_free    (EtsRules          *rules);
+
+G_END_DECLS
