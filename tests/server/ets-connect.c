@@ -102,6 +102,20 @@ ets_call_alloc (EtsCall *call,
   return p;
 }
 
+gpointer
+ets_call_take_message (EtsCall          *call,
+                       ProtobufCMessage *message)
+{
+  g_ptr_array_add (call->messages, message);
+  return message;
+}
+
+static void
+free_unpacked (gpointer message)
+{
+  protobuf_c_message_free_unpacked (message, NULL);
+}
+
 char *
 ets_call_strdup (EtsCall    *call,
                  const char *str)
@@ -332,6 +346,7 @@ ets_connect_dispatch (EtsServer         *server,
   g_autoptr(GBytes) wire = NULL;
   g_autoptr(GBytes) out = NULL;
   g_autoptr(GPtrArray) arena = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (free_unpacked);
   ProtobufCMessage *request = NULL;
   ProtobufCMessage *response = NULL;
   EtsCall call = { 0 };
@@ -382,6 +397,7 @@ ets_connect_dispatch (EtsServer         *server,
   call.tenant = (char *) tenant;
   call.json = json;
   call.arena = arena;
+  call.messages = messages;
   response = method->handler (&call, request, &error);
   protobuf_c_message_free_unpacked (request, NULL);
 

@@ -53,6 +53,7 @@ typedef struct
   char              *tenant;       /* "anonymous" without multi-tenancy */
   gboolean           json;
   GPtrArray         *arena;
+  GPtrArray         *messages;     /* unpacked messages freed after the call */
   /* A handler may answer with raw protobuf bytes of raw_descriptor
    * instead of a message (SelectMergeProfile's bare pprof) */
   GBytes            *raw_response;
@@ -63,6 +64,9 @@ gpointer ets_call_alloc   (EtsCall    *call,
                            gsize       size);
 char    *ets_call_strdup  (EtsCall    *call,
                            const char *str);
+/* message (from protobuf_c_message_unpack) is freed after the call */
+gpointer ets_call_take_message (EtsCall          *call,
+                                ProtobufCMessage *message);
 /* An array of n pointers/elements, zeroed */
 #define ets_call_new(call, Type, n) ((Type *) ets_call_alloc ((call), sizeof (Type) * MAX ((gsize) (n), 1)))
 

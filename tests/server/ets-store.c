@@ -437,7 +437,7 @@ ets_store_ensure_series (EtsStore   *self,
                          const char *tenant,
                          GPtrArray  *labels)
 {
-  g_autoptr(GPtrArray) sorted = g_ptr_array_copy (labels, NULL, NULL);
+  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
   g_autofree char *key = NULL;
   EtsSeries *series;
   const char *type_id = NULL;
@@ -450,6 +450,8 @@ ets_store_ensure_series (EtsStore   *self,
     }
   g_return_val_if_fail (type_id != NULL, NULL);
 
+  for (guint i = 0; i < labels->len; i++)
+    g_ptr_array_add (sorted, g_ptr_array_index (labels, i));
   g_ptr_array_sort (sorted, label_compare);
   key = series_key (tenant, sorted);
   series = g_hash_table_lookup (self->series_by_key, key);
@@ -572,10 +574,11 @@ gen_range (EtsStore  *self,
            gint64    *a,
            gint64    *b)
 {
-  gint64 last_k = floor_div (ets_store_now_ms (self), series->every_ms);
+  gint64 last_k;
 
   if (series->gen == NULL || series->gen->len == 0)
     return FALSE;
+  last_k = floor_div (ets_store_now_ms (self), series->every_ms);
   *a = series->first_k;
   *b = last_k;
   if (start_ms != 0 || end_ms != 0)
