@@ -15,6 +15,7 @@ struct _EmbersApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
+  char           *server_url;  /* from --server, connected on activate */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersApplication, embers_application, ADW_TYPE_APPLICATION)
@@ -123,6 +124,7 @@ embers_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.connect", { "<Control>l", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
   };
@@ -155,9 +157,34 @@ embers_application_startup (GApplication *app)
 static void
 embers_application_activate (GApplication *app)
 {
-  EmbersWindow *window = get_window (EMBERS_APPLICATION (app));
+  EmbersApplication *self = EMBERS_APPLICATION (app);
+  EmbersWindow *window = get_window (self);
 
   gtk_window_present (GTK_WINDOW (window));
+
+  /* embers --server URL */
+  if (self->server_url != NULL)
+    {
+      g_autofree char *url = g_steal_pointer (&self->server_url);
+
+      embers_window_connect (window, url);
+    }
+}
+
+static int
+embers_application_handle_local_options (GApplication *app,
+                                         GVariantDict *options)
+{
+  EmbersApplication *self = EMBERS_APPLICATION (app);
+  const char *url = NULL;
+
+  if (g_variant_dict_lookup (options, "server", "&s", &url))
+    {
+      g_free (self->server_url);
+      self->server_url = g_strdup (url);
+    }
+
+  return -1;
 }
 
 static void
@@ -182,6 +209,7 @@ embers_application_dispose (GObject *object)
   EmbersApplication *self = EMBERS_APPLICATION (object);
 
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->server_url, g_free);
 
   G_OBJECT_CLASS (embers_application_parent_class)->dispose (object);
 }
@@ -197,11 +225,19 @@ embers_application_class_init (EmbersApplicationClass *klass)
   app_class->startup = embers_application_startup;
   app_class->activate = embers_application_activate;
   app_class->open = embers_application_open;
+  app_class->handle_local_options = embers_application_handle_local_options;
 }
 
 static void
 embers_application_init (EmbersApplication *self)
 {
+  static const GOptionEntry entries[] = {
+    { "server", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Connect to a Grafana Pyroscope server"), N_("URL") },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
 }
 
 EmbersApplication *

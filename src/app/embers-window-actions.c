@@ -211,6 +211,8 @@ window_action (GtkWidget  *widget,
 
   if (g_str_equal (action_name, "win.open"))
     open_dialog (self);
+  else if (g_str_equal (action_name, "win.connect"))
+    embers_window_connect (self, NULL);
   else if (g_str_equal (action_name, "win.open-sample"))
     embers_window_open_sample (self);
   else if (g_str_equal (action_name, "win.open-uri"))
@@ -261,6 +263,7 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.connect", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, window_action);

@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-connect-dialog.h"
+#include "embers-explore-page.h"
 #include "embers-window-private.h"
 
 G_DEFINE_FINAL_TYPE (EmbersWindow, embers_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -41,7 +43,17 @@ settings_new (void)
   return g_settings_new (APP_ID);
 }
 
-/* Pages */
+/* Pages: a tab holds a profile page, or an explore page around one */
+
+static EmbersProfilePage *
+profile_page_of (GtkWidget *child)
+{
+  if (EMBERS_IS_EXPLORE_PAGE (child))
+    return embers_explore_page_get_profile_page (EMBERS_EXPLORE_PAGE (child));
+  if (EMBERS_IS_PROFILE_PAGE (child))
+    return EMBERS_PROFILE_PAGE (child);
+  return NULL;
+}
 
 EmbersProfilePage *
 embers_window_get_current_page (EmbersWindow *self)
@@ -53,7 +65,7 @@ embers_window_get_current_page (EmbersWindow *self)
   page = adw_tab_view_get_selected_page (self->tab_view);
   if (page == NULL)
     return NULL;
-  return EMBERS_PROFILE_PAGE (adw_tab_page_get_child (page));
+  return profile_page_of (adw_tab_page_get_child (page));
 }
 
 guint
@@ -115,8 +127,14 @@ on_page_attached (EmbersWindow *self,
                   AdwTabPage   *tab,
                   int           position)
 {
-  EmbersProfilePage *page = EMBERS_PROFILE_PAGE (adw_tab_page_get_child (tab));
+  GtkWidget *child = adw_tab_page_get_child (tab);
+  EmbersProfilePage *page;
 
+  /* An explore page keeps its own tab title and loading state */
+  if (!EMBERS_IS_PROFILE_PAGE (child))
+    return;
+
+  page = EMBERS_PROFILE_PAGE (child);
   g_signal_connect_object (page, "notify::state",
                            G_CALLBACK (on_page_state_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "notify::title",
@@ -137,7 +155,10 @@ on_close_page (EmbersWindow *self,
                AdwTabPage   *tab)
 {
   /* A closed tab stops its work; the default handler closes it */
-  embers_profile_page_cancel (EMBERS_PROFILE_PAGE (adw_tab_page_get_child (tab)));
+  EmbersProfilePage *page = profile_page_of (adw_tab_page_get_child (tab));
+
+  if (page != NULL)
+    embers_profile_page_cancel (page);
   return GDK_EVENT_PROPAGATE;
 }
 
@@ -194,6 +215,59 @@ embers_window_open_file (EmbersWindow *self,
   embers_profile_page_load (page, file, NULL);
   update_title (self);
   return page;
+}
+
+/* Explore a Pyroscope server (or any source) in a new tab */
+GtkWidget *
+embers_window_open_explore (EmbersWindow *self,
+                            EmbersSource *source,
+                            const char   *url)
+{
+  EmbersExplorePage *page;
+  AdwTabPage *tab;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
+
+  page = embers_explore_page_new (source);
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
+  if (url != NULL)
+    adw_tab_page_set_tooltip (tab, url);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+  update_title (self);
+  return GTK_WIDGET (page);
+}
+
+static void
+on_connected (EmbersConnectDialog *dialog,
+              EmbersSource        *source,
+              const char          *url,
+              EmbersWindow        *self)
+{
+  embers_window_open_explore (self, source, url);
+}
+
+/* The connect dialog; with a URL it starts connecting right away */
+GtkWindow *
+embers_window_connect (EmbersWindow *self,
+                       const char   *url)
+{
+  EmbersConnectDialog *dialog;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+
+  dialog = embers_connect_dialog_new (GTK_WINDOW (self));
+  g_signal_connect_object (dialog, "connected", G_CALLBACK (on_connected), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  if (url != NULL)
+    {
+      embers_connect_dialog_set_url (dialog, url);
+      if (embers_connect_dialog_get_url_valid (dialog))
+        embers_connect_dialog_connect (dialog);
+    }
+  return GTK_WINDOW (dialog);
 }
 
 EmbersProfilePage *
@@ -367,8 +441,10 @@ embers_window_close_request (GtkWindow *window)
   for (guint i = 0; i < (guint)adw_tab_view_get_n_pages (self->tab_view); i++)
     {
       AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
+      EmbersProfilePage *page = profile_page_of (adw_tab_page_get_child (tab));
 
-      embers_profile_page_cancel (EMBERS_PROFILE_PAGE (adw_tab_page_get_child (tab)));
+      if (page != NULL)
+        embers_profile_page_cancel (page);
     }
 
   return GTK_WINDOW_CLASS (embers_window_parent_class)->close_request (window);

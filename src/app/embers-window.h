@@ -10,6 +10,8 @@
 #include "embers-application.h"
 #include "embers-profile-page.h"
 
+#include "embers-source.h"
+
 G_BEGIN_DECLS
 
 #define EMBERS_TYPE_WINDOW (embers_window_get_type ())
@@ -26,6 +28,13 @@ EmbersProfilePage *embers_window_get_current_page (EmbersWindow      *self);
 guint              embers_window_get_n_pages      (EmbersWindow      *self);
 void               embers_window_add_toast        (EmbersWindow      *self,
                                                    const char        *message);
+/* Explores a source (a Pyroscope server) in a new tab */
+GtkWidget         *embers_window_open_explore     (EmbersWindow      *self,
+                                                   EmbersSource      *source,
+                                                   const char        *url);
+/* Shows the connect dialog; with a URL it connects at once */
+GtkWindow         *embers_window_connect          (EmbersWindow      *self,
+                                                   const char        *url);
 /* The file behind "Open Sample Profile" */
 GFile             *embers_window_get_sample_file  (void);
 
