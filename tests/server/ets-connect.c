@@ -135,15 +135,16 @@ ets_respond_error (SoupServerMessage *msg,
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *valid = message != NULL ? g_utf8_make_valid (message, -1) : NULL;
   gsize len = 0;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "code");
   json_builder_add_string_value (builder, ets_code_to_string (code));
-  if (message != NULL && message[0] != '\0')
+  if (valid != NULL && valid[0] != '\0')
     {
       json_builder_set_member_name (builder, "message");
-      json_builder_add_string_value (builder, message);
+      json_builder_add_string_value (builder, valid);
     }
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);

@@ -118,13 +118,22 @@ static void
 append_quoted (GString    *out,
                const char *text)
 {
-  g_string_append_c (out, '"');
-  for (const char *p = text != NULL ? text : ""; *p != '\0'; p++)
-    {
-      guchar c = *p;
+  const char *p = text != NULL ? text : "";
 
+  g_string_append_c (out, '"');
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          /* Not UTF-8: the byte, escaped (as Go's %q does) */
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
       if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
+        g_string_append_printf (out, "\\%c", (char) c);
       else if (c == '\n')
         g_string_append (out, "\\n");
       else if (c == '\t')
@@ -132,7 +141,8 @@ append_quoted (GString    *out,
       else if (c < 0x20 || c == 0x7f)
         g_string_append_printf (out, "\\x%02x", c);
       else
-        g_string_append_c (out, c);
+        g_string_append_unichar (out, c);
+      p = g_utf8_next_char (p);
     }
   g_string_append_c (out, '"');
 }
