@@ -862,6 +862,56 @@ read_head (const char *path,
   return g_strndup (contents, n);
 }
 
+static guint32
+png_pixel (const char *path,
+           int         x,
+           int         y)
+{
+  cairo_surface_t *image = cairo_image_surface_create_from_png (path);
+  guint32 pixel;
+
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  pixel = *(guint32 *)(gpointer)(cairo_image_surface_get_data (image) +
+                                  y * cairo_image_surface_get_stride (image) + x * 4);
+  cairo_surface_destroy (image);
+  return pixel;
+}
+
+/* A free-zoomed view exports exactly the visible part */
+static void
+test_export_zoomed (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("main;left 50\nmain;right 50\n", "nanoseconds");
+  g_autofree char *dir = g_dir_make_tmp ("embers-render-XXXXXX", NULL);
+  g_autofree char *full = g_build_filename (dir, "full.png", NULL);
+  g_autofree char *zoomed = g_build_filename (dir, "zoomed.png", NULL);
+  EmbersExportOptions options;
+  GError *error = NULL;
+  int row = (int)(EMBERS_LAYOUT_ROW_HEIGHT * 2.5);
+
+  embers_export_options_init (&options);
+  options.width = 400;
+  g_assert_cmpfloat (options.x_start, ==, 0);
+  g_assert_cmpfloat (options.x_end, ==, 1);
+  g_assert_true (embers_render_export (p, 0, &options, full, &error));
+  g_assert_no_error (error);
+
+  options.x_start = 0.5;
+  options.x_end = 1.0;
+  g_assert_true (embers_render_export (p, 0, &options, zoomed, &error));
+  g_assert_no_error (error);
+
+  /* "left" and "right" differ in colour; zoomed in on the right half,
+   * the left edge shows what was on the right */
+  g_assert_cmphex (png_pixel (full, 5, row), !=, png_pixel (full, 395, row));
+  g_assert_cmphex (png_pixel (zoomed, 5, row), ==, png_pixel (full, 395, row));
+  g_assert_cmphex (png_pixel (zoomed, 395, row), ==, png_pixel (full, 395, row));
+
+  g_unlink (full);
+  g_unlink (zoomed);
+  g_rmdir (dir);
+}
+
 static void
 test_export (void)
 {
@@ -1482,6 +1532,7 @@ main (int   argc,
   g_test_add_func ("/embers/render/tooltip", test_tooltip);
   g_test_add_func ("/embers/render/tooltip-merged", test_tooltip_merged);
   g_test_add_func ("/embers/render/export", test_export);
+  g_test_add_func ("/embers/render/export-zoomed", test_export_zoomed);
   g_test_add_func ("/embers/render/export-empty", test_export_empty);
   g_test_add_func ("/embers/render/diff-paint-labels", test_diff_paint_labels);
   g_test_add_func ("/embers/render/diff-legend", test_diff_legend);

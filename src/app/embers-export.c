@@ -159,6 +159,12 @@ export_stacked (EmbersExport  *self,
       scale = MAX (scale, part->options.scale);
       embers_viewport_init (&vp, part->options.width);
       vp.direction = part->options.direction;
+      if (part->options.x_end > part->options.x_start && part->options.x_start >= 0 &&
+          part->options.x_end <= 1)
+        {
+          vp.x_start = part->options.x_start;
+          vp.x_end = part->options.x_end;
+        }
       layout = embers_layout_new (part->profile, part->sample_type, part->options.focus, &vp);
       height += MAX (embers_layout_get_height (layout), vp.row_height) + (i > 0 ? PART_GAP : 0);
       g_ptr_array_add (layouts, layout);

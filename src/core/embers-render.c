@@ -1530,6 +1530,8 @@ embers_export_options_init (EmbersExportOptions *options)
   embers_render_style_init (&options->style, FALSE);
   options->search = NULL;
   options->search_flags = EMBERS_SEARCH_DEFAULT;
+  options->x_start = 0;
+  options->x_end = 1;
 }
 
 typedef enum
@@ -1675,6 +1677,12 @@ embers_render_export (EmbersProfile             *profile,
   embers_viewport_init (&vp, width);
   vp.direction = options->direction;
   vp.diff_width = options->diff_width;
+  if (options->x_end > options->x_start && options->x_start >= 0 && options->x_end <= 1)
+    {
+      /* Exactly the zoomed part that is on screen */
+      vp.x_start = options->x_start;
+      vp.x_end = options->x_end;
+    }
   layout = embers_layout_new (profile, sample_type, options->focus, &vp);
   diff = is_diff_profile (profile);
 

@@ -264,6 +264,8 @@ typedef struct
   const char           *search;
   EmbersSearchFlags     search_flags;
   EmbersDiffWidth       diff_width;
+  double                x_start;  /* the visible part of the focused frame, 0..1 */
+  double                x_end;    /* (free zoom); 0, 0 or 0, 1 for all of it */
 } EmbersExportOptions;
 
 void                  embers_export_options_init  (EmbersExportOptions     *options);

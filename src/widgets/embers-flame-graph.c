@@ -974,6 +974,8 @@ embers_flame_graph_get_export_options (EmbersFlameGraph    *self,
   options->focus = self->focus;
   options->direction = self->direction;
   options->style = self->style;
+  options->x_start = self->x_start;
+  options->x_end = self->x_end;
   if (self->search != NULL && embers_search_is_active (self->search))
     {
       options->search = embers_search_get_pattern (self->search);
