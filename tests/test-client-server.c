@@ -1,0 +1,313 @@
+/* test-client-server.c: the Pyroscope client against the test server, every
+ * RPC in both encodings, and the server's Diff against our local diff
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "embers-diff.h"
+#include "embers-pyroscope-source.h"
+#include "embers-test-server-spawn.h"
+#include "embers-top.h"
+
+#define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+
+static EmbersTestServer *server;
+
+typedef struct
+{
+  GAsyncResult *result;
+} Wait;
+
+static void
+on_done (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  g_set_object (&wait->result, result);
+}
+
+static GAsyncResult *
+wait_for (Wait *wait)
+{
+  g_clear_object (&wait->result);
+  while (wait->result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return wait->result;
+}
+
+static EmbersPyroscopeSource *
+make_source (gboolean json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersConnectClient) client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+
+  g_assert_no_error (error);
+  if (json)
+    embers_connect_client_set_encoding (client, EMBERS_CONNECT_ENCODING_JSON);
+  return embers_pyroscope_source_new (client);
+}
+
+static void
+range (gint64 *start,
+       gint64 *end)
+{
+  *end = g_get_real_time () / 1000;
+  *start = *end - 3600 * 1000;
+}
+
+static EmbersProfile *
+merge (EmbersSource *source,
+       const char   *selector,
+       gint64        start,
+       gint64        end,
+       gint64        max_nodes)
+{
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, selector, start, end);
+  g_autoptr(GError) error = NULL;
+  EmbersProfile *profile;
+  Wait wait = { NULL };
+
+  query->max_nodes = max_nodes;
+  embers_source_merge_profile (source, query, NULL, on_done, &wait);
+  profile = embers_source_merge_profile_finish (source, wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static void
+test_rpcs (gconstpointer data)
+{
+  gboolean json = GPOINTER_TO_INT (data);
+  g_autoptr(EmbersPyroscopeSource) pyro = make_source (json);
+  EmbersSource *source = EMBERS_SOURCE (pyro);
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  range (&start, &end);
+
+  /* ProfileTypes */
+  {
+    g_autoptr(GPtrArray) types = NULL;
+    gboolean found = FALSE;
+
+    embers_source_list_profile_types (source, start, end, NULL, on_done, &wait);
+    types = embers_source_list_profile_types_finish (source, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    for (guint i = 0; i < types->len; i++)
+      {
+        EmbersProfileTypeInfo *info = g_ptr_array_index (types, i);
+
+        if (g_str_equal (info->id, CPU))
+          {
+            found = TRUE;
+            g_assert_cmpstr (info->sample_unit, ==, "nanoseconds");
+          }
+      }
+    g_assert_true (found);
+  }
+
+  /* LabelNames, LabelValues */
+  {
+    const char *api[] = { "{service_name=\"api\"}", NULL };
+    g_auto(GStrv) names = NULL;
+    g_auto(GStrv) services = NULL;
+    g_auto(GStrv) regions = NULL;
+
+    embers_source_list_label_names (source, api, start, end, NULL, on_done, &wait);
+    names = embers_source_list_label_names_finish (source, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    g_assert_true (g_strv_contains ((const char * const *)names, "service_name"));
+    g_assert_true (g_strv_contains ((const char * const *)names, "region"));
+
+    embers_source_list_label_values (source, "service_name", NULL, start, end, NULL, on_done, &wait);
+    services = embers_source_list_label_values_finish (source, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    g_assert_true (g_strv_contains ((const char * const *)services, "api"));
+    g_assert_true (g_strv_contains ((const char * const *)services, "checkout"));
+
+    embers_source_list_label_values (source, "region", api, start, end, NULL, on_done, &wait);
+    regions = embers_source_list_label_values_finish (source, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    g_assert_true (g_strv_contains ((const char * const *)regions, "eu-west-1"));
+  }
+
+  /* Series: the service list */
+  {
+    const char *wanted[] = { "service_name", "__profile_type__", NULL };
+    g_autoptr(GPtrArray) series = NULL;
+
+    embers_source_list_series (source, NULL, wanted, start, end, NULL, on_done, &wait);
+    series = embers_source_list_series_finish (source, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (series->len, >=, 4);
+    for (guint i = 0; i < series->len; i++)
+      g_assert_nonnull (embers_series_get_label (g_ptr_array_index (series, i), "service_name"));
+  }
+
+  /* SelectSeries grouped by region, on step boundaries */
+  {
+    g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+    const char *by[] = { "region", NULL };
+    g_autoptr(GPtrArray) series = NULL;
+    double step = embers_source_step_for_range (start, end);
+
+    embers_source_select_series (source, query, by, step, EMBERS_AGGREGATION_SUM, 0, NULL, on_done, &wait);
+    series = embers_source_select_series_finish (source, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (series->len, ==, 3);
+    for (guint i = 0; i < series->len; i++)
+      {
+        EmbersSeries *s = g_ptr_array_index (series, i);
+
+        g_assert_cmpuint (s->n_points, >, 10);
+        for (guint k = 0; k < s->n_points; k++)
+          {
+            gint64 step_ms = (gint64)(step * 1000);
+
+            /* on step boundaries (of the epoch or of the range start) */
+            g_assert_true (s->timestamps[k] % step_ms == 0 || (s->timestamps[k] - start) % step_ms == 0);
+            g_assert_cmpint (s->timestamps[k], >=, start - step_ms);
+            g_assert_cmpint (s->timestamps[k], <=, end);
+            g_assert_cmpfloat (s->values[k], >=, 0);
+          }
+      }
+  }
+
+  /* SelectMergeStacktraces, and SelectMergeProfile (pprof) agree on totals */
+  {
+    g_autoptr(EmbersProfile) flame = merge (source, "{service_name=\"api\"}", start, end, 0);
+    g_autoptr(EmbersProfile) pprof = NULL;
+    g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+    g_autoptr(GArray) rows = NULL;
+
+    g_assert_cmpint (embers_profile_get_total (flame, 0), >, 0);
+    rows = embers_top_compute (flame, 0);
+    g_assert_cmpuint (rows->len, >, 3);
+
+    embers_pyroscope_source_merge_pprof_async (pyro, query, NULL, on_done, &wait);
+    pprof = embers_pyroscope_source_merge_pprof_finish (pyro, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (embers_profile_get_total (pprof, embers_profile_get_default_sample_type (pprof)), ==,
+                     embers_profile_get_total (flame, 0));
+  }
+
+  /* max_nodes: the cut nodes go to "other", the total stays */
+  {
+    g_autoptr(EmbersProfile) full = merge (source, "{}", start, end, 0);
+    g_autoptr(EmbersProfile) cut = merge (source, "{}", start, end, 5);
+    gboolean other = FALSE;
+
+    g_assert_cmpint (embers_profile_get_total (cut, 0), ==, embers_profile_get_total (full, 0));
+    g_assert_cmpuint (embers_profile_get_n_nodes (cut), <, embers_profile_get_n_nodes (full));
+    for (guint i = 0; i < embers_profile_get_n_nodes (cut); i++)
+      other |= g_str_equal (embers_profile_node_name_str (cut, i), "other");
+    g_assert_true (other);
+  }
+
+  /* Errors from the server, by Connect code */
+  {
+    g_autoptr(EmbersQuery) bad = embers_query_new (CPU, "{service_name=", start, end);
+    g_autoptr(EmbersQuery) no_range = embers_query_new (CPU, "{}", 0, 0);
+    g_autoptr(EmbersProfile) p1 = NULL;
+    g_autoptr(EmbersProfile) p2 = NULL;
+
+    embers_source_merge_profile (source, bad, NULL, on_done, &wait);
+    p1 = embers_source_merge_profile_finish (source, wait_for (&wait), &error);
+    g_assert_null (p1);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+
+    embers_source_merge_profile (source, no_range, NULL, on_done, &wait);
+    p2 = embers_source_merge_profile_finish (source, wait_for (&wait), &error);
+    g_assert_null (p2);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "time range"));
+    g_clear_error (&error);
+  }
+
+  g_clear_object (&wait.result);
+}
+
+/* The server's Diff must agree with our local diff of the same two merges */
+static void
+test_diff_agrees (gconstpointer data)
+{
+  gboolean json = GPOINTER_TO_INT (data);
+  g_autoptr(EmbersPyroscopeSource) pyro = make_source (json);
+  EmbersSource *source = EMBERS_SOURCE (pyro);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQuery) left = NULL;
+  g_autoptr(EmbersQuery) right = NULL;
+  g_autoptr(EmbersProfile) server_diff = NULL;
+  g_autoptr(EmbersProfile) l = NULL;
+  g_autoptr(EmbersProfile) r = NULL;
+  g_autoptr(EmbersProfile) local_diff = NULL;
+  g_autoptr(GArray) server_rows = NULL;
+  g_autoptr(GArray) local_rows = NULL;
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  range (&start, &end);
+  left = embers_query_new (CPU, "{service_name=\"api\",region=\"eu-west-1\"}", start, end);
+  right = embers_query_new (CPU, "{service_name=\"api\",region=\"us-east-1\"}", start, end);
+
+  embers_source_diff (source, left, right, NULL, on_done, &wait);
+  server_diff = embers_source_diff_finish (source, wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (server_diff));
+
+  l = merge (source, left->label_selector, start, end, 0);
+  r = merge (source, right->label_selector, start, end, 0);
+  local_diff = embers_diff_profiles (l, 0, r, 0, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (embers_profile_get_total (server_diff, EMBERS_DIFF_BASELINE), ==,
+                   embers_profile_get_total (local_diff, EMBERS_DIFF_BASELINE));
+  g_assert_cmpint (embers_profile_get_total (server_diff, EMBERS_DIFF_COMPARISON), ==,
+                   embers_profile_get_total (local_diff, EMBERS_DIFF_COMPARISON));
+  g_assert_cmpuint (embers_profile_get_n_nodes (server_diff), ==, embers_profile_get_n_nodes (local_diff));
+
+  /* Node for node: same names in the same order, same values on both sides */
+  for (guint i = 0; i < embers_profile_get_n_nodes (local_diff); i++)
+    {
+      g_assert_cmpstr (embers_profile_node_name_str (server_diff, i), ==, embers_profile_node_name_str (local_diff, i));
+      for (guint t = 0; t < 2; t++)
+        g_assert_cmpint (embers_profile_node_self (server_diff, t, i), ==, embers_profile_node_self (local_diff, t, i));
+    }
+
+  server_rows = embers_diff_top_compute (server_diff);
+  local_rows = embers_diff_top_compute (local_diff);
+  g_assert_cmpuint (server_rows->len, ==, local_rows->len);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  server = embers_test_server_start (NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_data_func ("/embers/client-server/rpcs/proto", GINT_TO_POINTER (FALSE), test_rpcs);
+  g_test_add_data_func ("/embers/client-server/rpcs/json", GINT_TO_POINTER (TRUE), test_rpcs);
+  g_test_add_data_func ("/embers/client-server/diff-agrees/proto", GINT_TO_POINTER (FALSE), test_diff_agrees);
+  g_test_add_data_func ("/embers/client-server/diff-agrees/json", GINT_TO_POINTER (TRUE), test_diff_agrees);
+
+  ret = g_test_run ();
+  embers_test_server_stop (server);
+
+  return ret;
+}
