@@ -526,7 +526,7 @@ main (int    argc,
   g_autofree char *provisioned = NULL;
   g_autofree char *fault_code = NULL;
   g_autofree char *fault_message = NULL;
-  GSList *uris;
+  GSList *listeners;
   EtsServer server = { 0 };
   int port = 4040;
   int max_rules = 25;
@@ -588,6 +588,7 @@ main (int    argc,
   if (!ets_store_load (server.store, data_dir != NULL ? data_dir : EMBERS_TEST_SERVER_DATA, &error))
     {
       g_printerr ("embers-test-server: %s\n", error->message);
+      ets_store_free (server.store);
       return 1;
     }
 
@@ -629,21 +630,35 @@ main (int    argc,
       return 1;
     }
 
-  uris = soup_server_get_uris (soup);
-  if (uris != NULL)
+  /* The bound port from the listening socket (soup_server_get_uris
+   * leaks a socket address in libsoup 3.2) */
+  listeners = soup_server_get_listeners (soup);
+  if (listeners != NULL)
     {
-      g_autofree char *url = g_uri_to_string (uris->data);
-      printf ("listening on %s\n", url);
+      g_autoptr(GSocketAddress) local = g_socket_get_local_address (listeners->data, &error);
+
+      if (local == NULL)
+        {
+          g_printerr ("embers-test-server: %s\n", error->message);
+          return 1;
+        }
+      printf ("listening on http://127.0.0.1:%u/\n",
+              g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local)));
       fflush (stdout);
     }
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_slist_free (listeners);
 
   loop = g_main_loop_new (NULL, FALSE);
   g_unix_signal_add (SIGTERM, on_signal, loop);
   g_unix_signal_add (SIGINT, on_signal, loop);
   g_main_loop_run (loop);
 
+  /* Close the listener and the open connections (keep-alive clients),
+   * and let their closing run, so leak checkers see a clean exit */
   soup_server_disconnect (soup);
+  g_clear_object (&soup);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   ets_rules_free (server.rules);
   ets_store_free (server.store);
   ets_fault_clear (&server.fault);
