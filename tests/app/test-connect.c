@@ -1,0 +1,124 @@
+/* test-connect.c: the window against the Pyroscope test server: connect,
+ * list services, pick one, drag a range on the chart, read its flame graph
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "embers-connect-dialog.h"
+#include "embers-explore-page.h"
+#include "embers-profile-page.h"
+#include "embers-test-server-spawn.h"
+#include "embers-window.h"
+
+static void
+spin_until (gboolean (*done) (gpointer),
+            gpointer   data)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (done (data));
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+page_idle (gpointer data)
+{
+  EmbersExplorePage *page = data;
+
+  return !embers_explore_page_get_loading (page) &&
+         !embers_profile_page_get_busy (embers_explore_page_get_profile_page (page));
+}
+
+static gboolean
+has_explore_tab (gpointer data)
+{
+  EmbersProfilePage *page = embers_window_get_current_page (data);
+
+  return page != NULL && EMBERS_IS_EXPLORE_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (page), EMBERS_TYPE_EXPLORE_PAGE));
+}
+
+static gboolean
+drag_done (gpointer data)
+{
+  gpointer *args = data;
+
+  return embers_explore_page_drag_chart (args[0], 400, 700);
+}
+
+static void
+test_connect_explore (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  EmbersWindow *window;
+  EmbersExplorePage *page;
+  GtkWindow *dialog;
+  gint64 start, end, new_start, new_end, total_before;
+  gpointer args[1];
+
+  g_assert_no_error (error);
+
+  window = embers_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 850);
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* The connect dialog with a URL connects right away, and the window
+   * opens an explore tab for the server */
+  dialog = embers_window_connect (window, embers_test_server_get_url (server));
+  g_assert_true (EMBERS_IS_CONNECT_DIALOG (dialog));
+  spin_until (has_explore_tab, window);
+
+  page = EMBERS_EXPLORE_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (embers_window_get_current_page (window)),
+                                                       EMBERS_TYPE_EXPLORE_PAGE));
+  spin_until (page_idle, page);
+  g_assert_null (embers_explore_page_get_error (page));
+  g_assert_cmpuint (g_list_model_get_n_items (embers_explore_page_get_services (page)), >=, 3);
+
+  /* Pick a service: its chart and flame graph load from the server */
+  g_assert_true (embers_explore_page_select_service (page, "api"));
+  spin_until (page_idle, page);
+  g_assert_null (embers_explore_page_get_error (page));
+  g_assert_cmpuint (embers_explore_page_get_n_series (page), >=, 1);
+  g_assert_cmpint (embers_profile_page_get_state (embers_explore_page_get_profile_page (page)), ==,
+                   EMBERS_PAGE_STATE_READY);
+  total_before = embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0);
+  g_assert_cmpint (total_before, >, 0);
+
+  /* Drag a range on the chart: a narrower range, reloaded */
+  embers_explore_page_get_time_range (page, &start, &end);
+  args[0] = page;
+  spin_until (drag_done, args);
+  spin_until (page_idle, page);
+  embers_explore_page_get_time_range (page, &new_start, &new_end);
+  g_assert_cmpint (new_start, >, start);
+  g_assert_cmpint (new_end, <, end);
+  g_assert_null (embers_explore_page_get_error (page));
+  g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0),
+                   <, total_before);
+
+  /* A filter narrows it further */
+  g_assert_true (embers_explore_page_add_filter (page, "region", EMBERS_MATCH_EQUAL, "eu-west-1", &error));
+  g_assert_no_error (error);
+  spin_until (page_idle, page);
+  g_assert_null (embers_explore_page_get_error (page));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
+
+  return g_test_run ();
+}
