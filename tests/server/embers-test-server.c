@@ -477,6 +477,27 @@ handle (SoupServer        *soup,
     }
   fault_from_headers (soup_server_message_get_request_headers (msg), &req->fault);
 
+  /* Connect-Timeout-Ms: a delay past the client's deadline ends, at the
+   * deadline, in deadline_exceeded (as a Connect server's handler whose
+   * context expired) */
+  {
+    const char *timeout = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                        "Connect-Timeout-Ms");
+    guint64 ms;
+
+    if (timeout != NULL && !g_str_has_prefix (path, "/ingest") &&
+        g_ascii_string_to_unsigned (timeout, 10, 0, 9999999999, &ms, NULL) &&
+        req->fault.delay_ms > ms && !req->fault.drop && req->fault.http_status == 0)
+      {
+        req->fault.delay_ms = ms;
+        req->fault.has_code = TRUE;
+        req->fault.code = ETS_CODE_DEADLINE_EXCEEDED;
+        g_free (req->fault.message);
+        req->fault.message = g_strdup ("the request's deadline (Connect-Timeout-Ms) passed");
+        req->fault.truncate = FALSE;
+      }
+  }
+
   if (req->fault.delay_ms > 0)
     {
       req->paused = TRUE;

@@ -2086,6 +2086,18 @@ test_faults_headers (void)
   assert_ok (r_delay);
   g_assert_cmpint (g_get_monotonic_time () - t0, >=, 300 * 1000);
 
+  /* A delay past Connect-Timeout-Ms: deadline_exceeded at the deadline */
+  {
+    const char *deadline[] = { "X-Embers-Fault-Delay-Ms", "5000", "Connect-Timeout-Ms", "200", NULL };
+    g_autoptr(Reply) late = NULL;
+
+    t0 = g_get_monotonic_time ();
+    late = post_json_with (url (), QUERIER "ProfileTypes", "{}", deadline);
+    assert_error (late, 504, "deadline_exceeded", "Connect-Timeout-Ms");
+    g_assert_cmpint (g_get_monotonic_time () - t0, >=, 200 * 1000);
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, 4000 * 1000);
+  }
+
   /* The server is still fine */
   after = post_json (url (), QUERIER "ProfileTypes", "{}");
   assert_ok (after);
