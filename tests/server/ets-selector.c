@@ -370,11 +370,10 @@ ets_selector_parse (const char *text,
                     GError    **error)
 {
   g_autoptr(EtsSelector) self = selector_new ();
-  Parser parser = { text, text, error };
+  Parser parser = { text != NULL ? text : "", text != NULL ? text : "", error };
   g_autofree char *metric = NULL;
 
-  if (text == NULL)
-    return g_steal_pointer (&self);
+  text = parser.text;
   if (!g_utf8_validate (text, -1, NULL))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -384,7 +383,11 @@ ets_selector_parse (const char *text,
 
   skip_space (&parser);
   if (*parser.p == '\0')
-    return g_steal_pointer (&self);
+    {
+      /* Prometheus' ParseMetricSelector refuses an empty string */
+      fail (&parser, "unexpected end of input");
+      return NULL;
+    }
 
   if (*parser.p != '{')
     {

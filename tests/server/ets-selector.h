@@ -6,7 +6,8 @@
  * (becomes __name__="name"), then optionally {matchers} where a matcher is
  * label = != =~ !~ "value" (double, single or back quotes; Go escapes in
  * double and single quotes), comma separated, a trailing comma allowed.
- * Regexes are fully anchored. As in Pyroscope, "{}" and "" match anything.
+ * Regexes are fully anchored. "{}" matches anything; an empty string is a
+ * parse error, as in Prometheus (and so in Pyroscope).
  * Written for the server independently of src/core/embers-selector.c.
  */
 

@@ -1074,6 +1074,8 @@ test_merge_errors (void)
       400, "invalid_argument", "regular expression" },
     { "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"garbage here\",\"start\":1,\"end\":2}",
       400, "invalid_argument", "parse error" },
+    { "{\"profileTypeID\":\"" CPU "\",\"start\":1,\"end\":2}",
+      400, "invalid_argument", "1:1: parse error: unexpected end of input" },
     { "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{}\",\"start\":1,\"end\":2,\"maxNodes\":\"1048577\"}",
       400, "invalid_argument", "max flamegraph nodes limit 1048577 is greater than allowed 1048576" },
     { "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{}\",\"start\":1,\"end\":2,\"maxNodes\":-1}",
@@ -1234,9 +1236,9 @@ static void
 test_diff_errors_and_shapes (void)
 {
   g_autoptr(Reply) missing = post_json (url (), QUERIER "Diff",
-                                        "{\"left\":{\"profileTypeID\":\"" CPU "\",\"start\":1,\"end\":2}}");
+                                        "{\"left\":{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{}\",\"start\":1,\"end\":2}}");
   g_autoptr(Reply) bad = post_json (url (), QUERIER "Diff",
-                                    "{\"left\":{\"profileTypeID\":\"" CPU "\",\"start\":1,\"end\":2},"
+                                    "{\"left\":{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{}\",\"start\":1,\"end\":2},"
                                     "\"right\":{\"profileTypeID\":\"x\",\"start\":1,\"end\":2}}");
   Querier__V1__DiffRequest req = QUERIER__V1__DIFF_REQUEST__INIT;
   Querier__V1__SelectMergeStacktracesRequest l = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
