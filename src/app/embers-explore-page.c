@@ -10,6 +10,7 @@
 
 #include "embers-chart.h"
 #include "embers-explore-page.h"
+#include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 
 #define DEFAULT_PRESET_S (60 * 60)
@@ -1428,6 +1429,66 @@ embers_explore_page_init (EmbersExplorePage *self)
 
 /* API */
 
+static void
+max_nodes_changed (EmbersExplorePage *self,
+                   GtkSpinButton     *spin)
+{
+  gint64 value = (gint64)gtk_spin_button_get_value (spin);
+  GSettingsSchemaSource *schemas = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = schemas ? g_settings_schema_source_lookup (schemas, APP_ID, TRUE) : NULL;
+
+  if (!EMBERS_IS_PYROSCOPE_SOURCE (self->source) ||
+      embers_pyroscope_source_get_max_nodes (EMBERS_PYROSCOPE_SOURCE (self->source)) == value)
+    return;
+
+  embers_pyroscope_source_set_max_nodes (EMBERS_PYROSCOPE_SOURCE (self->source), value);
+  if (schema != NULL && g_settings_schema_has_key (schema, "max-nodes"))
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      g_settings_set_int (settings, "max-nodes", (int)value);
+    }
+  embers_explore_page_refresh (self);
+}
+
+/* How many flame graph nodes the server sends (the rest it merges into a
+ * frame named "other", which stays visible): a user setting */
+static void
+add_max_nodes (EmbersExplorePage *self)
+{
+  GSettingsSchemaSource *schemas = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = schemas ? g_settings_schema_source_lookup (schemas, APP_ID, TRUE) : NULL;
+  GtkSpinButton *spin;
+  GtkWidget *box, *label;
+  double value = EMBERS_PYROSCOPE_DEFAULT_MAX_NODES;
+
+  if (!EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    return;
+
+  if (schema != NULL && g_settings_schema_has_key (schema, "max-nodes"))
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      value = g_settings_get_int (settings, "max-nodes");
+    }
+  embers_pyroscope_source_set_max_nodes (EMBERS_PYROSCOPE_SOURCE (self->source), (gint64)value);
+
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  label = gtk_label_new_with_mnemonic (_("_Nodes"));
+  gtk_widget_add_css_class (label, "dim-label");
+  spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (16, EMBERS_PYROSCOPE_MAX_MAX_NODES, 1024));
+  gtk_spin_button_set_value (spin, value);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (spin));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (spin),
+                               _("Flame graph nodes the server sends; it merges the rest into a frame named “other”"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Flame graph nodes"), -1);
+  g_signal_connect_swapped (spin, "value-changed", G_CALLBACK (max_nodes_changed), self);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (spin));
+  gtk_box_insert_child_after (self->toolbar, box, GTK_WIDGET (self->spinner));
+}
+
 EmbersExplorePage *
 embers_explore_page_new (EmbersSource *source)
 {
@@ -1441,6 +1502,7 @@ embers_explore_page_new (EmbersSource *source)
   if (self->source_name == NULL)
     self->source_name = g_strdup (_("Profiles"));
   set_title (self);
+  add_max_nodes (self);
   update_range (self);
   show_range (self);
   load_profile (self);

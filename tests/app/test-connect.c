@@ -11,6 +11,7 @@
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
 #include "embers-profile-page.h"
+#include "embers-pyroscope-source.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window.h"
 
@@ -80,6 +81,9 @@ test_connect_explore (void)
   spin_until (page_idle, page);
   g_assert_null (embers_explore_page_get_error (page));
   g_assert_cmpuint (g_list_model_get_n_items (embers_explore_page_get_services (page)), >=, 3);
+  /* The node limit comes from the max-nodes setting (server default 8192) */
+  g_assert_cmpint (embers_pyroscope_source_get_max_nodes (EMBERS_PYROSCOPE_SOURCE (embers_explore_page_get_source (page))),
+                   ==, 8192);
 
   /* Pick a service: its chart and flame graph load from the server */
   g_assert_true (embers_explore_page_select_service (page, "api"));
@@ -108,6 +112,16 @@ test_connect_explore (void)
   g_assert_no_error (error);
   spin_until (page_idle, page);
   g_assert_null (embers_explore_page_get_error (page));
+
+  /* For screenshots: EMBERS_CONNECT_SHOT=1 keeps the window up a while */
+  if (g_getenv ("EMBERS_CONNECT_SHOT") != NULL)
+    {
+      gint64 until = g_get_monotonic_time () + 8 * G_USEC_PER_SEC;
+
+      embers_explore_page_remove_filter (page, "region");
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+    }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
