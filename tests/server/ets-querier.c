@@ -337,6 +337,29 @@ label_values (EtsCall                *call,
   return &res->base;
 }
 
+typedef struct
+{
+  char      *key;       /* "name\x01value\x02..." */
+  GPtrArray *labels;    /* EtsLabel*, borrowed */
+} LabelSet;
+
+static void
+label_set_free (gpointer data)
+{
+  LabelSet *set = data;
+
+  g_free (set->key);
+  g_ptr_array_unref (set->labels);
+  g_free (set);
+}
+
+static int
+compare_label_sets (gconstpointer a,
+                    gconstpointer b)
+{
+  return strcmp ((*(LabelSet * const *) a)->key, (*(LabelSet * const *) b)->key);
+}
+
 static ProtobufCMessage *
 series (EtsCall                *call,
         const ProtobufCMessage *message,
@@ -346,9 +369,8 @@ series (EtsCall                *call,
   EtsStore *store = call->server->store;
   Querier__V1__SeriesResponse *res = ets_call_new (call, Querier__V1__SeriesResponse, 1);
   g_autoptr(GPtrArray) selectors = parse_matchers (req->matchers, req->n_matchers, error);
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
-  g_autoptr(GPtrArray) sets = g_ptr_array_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func (label_set_free);
 
   if (selectors == NULL)
     return NULL;
@@ -357,12 +379,14 @@ series (EtsCall                *call,
     {
       EtsSeries *s = ets_store_get_series (store, i);
       GPtrArray *labels = ets_series_get_labels (s);
-      g_autoptr(GPtrArray) kept = g_ptr_array_new ();
-      GString *key;
+      g_autoptr(GPtrArray) kept = NULL;
+      g_autoptr(GString) key = NULL;
+      LabelSet *set;
 
       if (!ets_series_visible (s, call->tenant) || !matches_any (selectors, s) ||
           !ets_series_has_data (store, s, req->start, req->end))
         continue;
+      kept = g_ptr_array_new ();
       key = g_string_new (NULL);
       for (guint j = 0; j < labels->len; j++)
         {
@@ -375,54 +399,37 @@ series (EtsCall                *call,
           g_string_append_printf (key, "%s\x01%s\x02", l->name, l->value);
         }
       if (kept->len == 0 || g_hash_table_contains (seen, key->str))
-        {
-          g_string_free (key, TRUE);
-          continue;
-        }
-      g_ptr_array_add (keys, key->str);
-      g_hash_table_add (seen, g_string_free (key, FALSE));
-      g_ptr_array_add (sets, g_steal_pointer (&kept));
+        continue;
+      set = g_new0 (LabelSet, 1);
+      set->key = g_string_free (g_steal_pointer (&key), FALSE);
+      set->labels = g_steal_pointer (&kept);
+      g_hash_table_add (seen, set->key);
+      g_ptr_array_add (sets, set);
     }
+  g_ptr_array_sort (sets, compare_label_sets);
 
-  /* Sort the label sets by their key */
-  {
-    g_autofree guint *order = g_new (guint, MAX (keys->len, 1));
-    for (guint i = 0; i < keys->len; i++)
-      order[i] = i;
-    for (guint i = 1; i < keys->len; i++)
-      for (guint j = i; j > 0 && strcmp (g_ptr_array_index (keys, order[j - 1]),
-                                         g_ptr_array_index (keys, order[j])) > 0; j--)
+  res->n_labels_set = sets->len;
+  res->labels_set = ets_call_new (call, Types__V1__Labels *, sets->len);
+  for (guint i = 0; i < sets->len; i++)
+    {
+      LabelSet *set = g_ptr_array_index (sets, i);
+      Types__V1__Labels *out = ets_call_new (call, Types__V1__Labels, 1);
+
+      types__v1__labels__init (out);
+      out->n_labels = set->labels->len;
+      out->labels = ets_call_new (call, Types__V1__LabelPair *, set->labels->len);
+      for (guint j = 0; j < set->labels->len; j++)
         {
-          guint t = order[j];
-          order[j] = order[j - 1];
-          order[j - 1] = t;
+          EtsLabel *l = g_ptr_array_index (set->labels, j);
+          Types__V1__LabelPair *pair = ets_call_new (call, Types__V1__LabelPair, 1);
+
+          types__v1__label_pair__init (pair);
+          pair->name = ets_call_strdup (call, l->name);
+          pair->value = ets_call_strdup (call, l->value);
+          out->labels[j] = pair;
         }
-
-    res->n_labels_set = sets->len;
-    res->labels_set = ets_call_new (call, Types__V1__Labels *, sets->len);
-    for (guint i = 0; i < sets->len; i++)
-      {
-        GPtrArray *kept = g_ptr_array_index (sets, order[i]);
-        Types__V1__Labels *out = ets_call_new (call, Types__V1__Labels, 1);
-
-        types__v1__labels__init (out);
-        out->n_labels = kept->len;
-        out->labels = ets_call_new (call, Types__V1__LabelPair *, kept->len);
-        for (guint j = 0; j < kept->len; j++)
-          {
-            EtsLabel *l = g_ptr_array_index (kept, j);
-            Types__V1__LabelPair *pair = ets_call_new (call, Types__V1__LabelPair, 1);
-
-            types__v1__label_pair__init (pair);
-            pair->name = ets_call_strdup (call, l->name);
-            pair->value = ets_call_strdup (call, l->value);
-            out->labels[j] = pair;
-          }
-        res->labels_set[i] = out;
-      }
-    for (guint i = 0; i < sets->len; i++)
-      g_ptr_array_unref (g_ptr_array_index (sets, i));
-  }
+      res->labels_set[i] = out;
+    }
   return &res->base;
 }
 
@@ -606,7 +613,8 @@ compare_groups_by_total (gconstpointer a,
   return strcmp (ga->key, gb->key);
 }
 
-#define MAX_POINTS 100000
+/* Prometheus' resolution limit */
+#define MAX_POINTS 11000
 
 static ProtobufCMessage *
 select_series (EtsCall                *call,
@@ -636,7 +644,7 @@ select_series (EtsCall                *call,
   if ((req->end - req->start) / step_ms + 1 > MAX_POINTS)
     {
       g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT,
-                   "too many points: the range divided by the step gives more than %d", MAX_POINTS);
+                   "exceeded maximum resolution of %d points per timeseries: try a larger step", MAX_POINTS);
       return NULL;
     }
   n_steps = (req->end - req->start) / step_ms + 1;

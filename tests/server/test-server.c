@@ -1350,6 +1350,9 @@ test_select_series (void)
                                         "{\"profileTypeID\":\"" CPU "\",\"start\":1,\"end\":2}");
   g_autoptr(Reply) no_range = post_json (url (), QUERIER "SelectSeries",
                                          "{\"profileTypeID\":\"" CPU "\",\"step\":15}");
+  g_autoptr(Reply) too_fine = post_json (url (), QUERIER "SelectSeries",
+                                         "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{}\","
+                                         "\"start\":\"1699978400000\",\"end\":\"1700000000000\",\"step\":1}");
   g_autoptr(JsonNode) groot = NULL, croot = NULL, aroot = NULL;
   JsonArray *series, *points;
   JsonObject *p;
@@ -1397,6 +1400,7 @@ test_select_series (void)
   assert_error (small_step, 400, "invalid_argument", "step");
   assert_error (no_step, 400, "invalid_argument", "step");
   assert_error (no_range, 400, "invalid_argument", "missing time range");
+  assert_error (too_fine, 400, "invalid_argument", "exceeded maximum resolution of 11000 points");
 }
 
 /* Points add up to the flame graph total; limit keeps the biggest series */
