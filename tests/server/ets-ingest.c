@@ -184,6 +184,15 @@ type_for_app (const char  *app,
   return NULL;
 }
 
+static gboolean
+is_type_suffix (const char *suffix)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (suffix_types); i++)
+    if (g_str_equal (suffix, suffix_types[i].suffix))
+      return TRUE;
+  return FALSE;
+}
+
 /* The metric (__name__) for a pprof sample type */
 static const char *
 metric_for_sample_type (const char *sample_type,
@@ -515,6 +524,10 @@ ets_ingest_handle (EtsServer         *server,
           respond_status (msg, 422, ETS_CODE_INVALID_ARGUMENT, error->message);
           return;
         }
+      /* A known type suffix is not part of the service name; an unknown
+       * one is ("my.service" stays "my.service") */
+      if (dot != NULL && !is_type_suffix (dot + 1))
+        dot = NULL;
       service = dot != NULL ? g_strndup (app, dot - app) : g_strdup (app);
       labels_set (labels, "service_name", service);
       store_pprof (server, tenant, profile, labels, NULL, dot != NULL ? dot + 1 : NULL, time_ms);

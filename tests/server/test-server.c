@@ -1590,6 +1590,9 @@ test_ingest (void)
                                       "text/plain", folded, strlen (folded), NULL);
   g_autoptr(Reply) r2 = request_full (base, "POST", "pyroscope/ingest?name=lines.alloc_space&format=lines&from=now-30s",
                                       "text/plain", lines, strlen (lines), NULL);
+  g_autoptr(Reply) r4 = request_full (base, "POST", "ingest?name=my.go.app&format=pprof&from=1699999980",
+                                      "application/octet-stream", g_bytes_get_data (pprof, NULL),
+                                      g_bytes_get_size (pprof), NULL);
   g_autoptr(Reply) r3 = request_full (base, "POST", "ingest?name=gosvc&format=pprof&from=1699999980",
                                       "application/octet-stream", g_bytes_get_data (pprof_gz, NULL),
                                       g_bytes_get_size (pprof_gz), NULL);
@@ -1613,6 +1616,7 @@ test_ingest (void)
   assert_ok (r1);
   assert_ok (r2);
   assert_ok (r3);
+  assert_ok (r4);
   assert_error (no_name, 400, "invalid_argument", "name");
   assert_error (bad_suffix, 400, "invalid_argument", "nosuchtype");
   assert_error (bad_tags, 400, "invalid_argument", "novalue");
@@ -1636,6 +1640,11 @@ test_ingest (void)
   g_assert_cmpint (gp->total, ==, 100000000);
   gs = merge_graph (server, "process_cpu:samples:count:cpu:nanoseconds", "{service_name=\"gosvc\"}", NOW_MS - 60000, NOW_MS, 0);
   g_assert_cmpint (gs->total, ==, 10);
+  /* an unknown suffix stays in the service name */
+  {
+    g_autoptr(Graph) gd = merge_graph (server, CPU, "{service_name=\"my.go.app\"}", NOW_MS - 60000, NOW_MS, 0);
+    g_assert_cmpint (gd->total, ==, 100000000);
+  }
 
   labels = post_json (base, QUERIER "LabelNames", "{\"matchers\":[\"{service_name=\\\"myapp\\\"}\"]}");
   assert_ok (labels);
