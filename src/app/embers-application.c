@@ -124,7 +124,8 @@ embers_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
-    { "win.connect", { "<Control>l", NULL } },
+    { "win.connect", { "<Control><Shift>l", NULL } },
+    { "win.open-location", { "<Control>l", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
   };

@@ -11,6 +11,49 @@
 
 /* Open */
 
+/* Open Location…: a file path, a file URI or a Pyroscope query URL */
+static void
+on_location_response (AdwMessageDialog *dialog,
+                      const char       *response,
+                      EmbersWindow     *self)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+  const char *text = gtk_editable_get_text (entry);
+
+  if (g_str_equal (response, "open") && text != NULL && text[0] != '\0')
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (text));
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (stripped);
+
+      embers_window_open_file (self, file);
+    }
+}
+
+static void
+open_location_dialog (EmbersWindow *self)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Open Location"),
+                                                       _("A profile file, or a Pyroscope query URL such as "
+                                                         "http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+                                                         "{service_name=\"api\"}&from=now-1h&until=now")));
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Path or URL"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Location"), -1);
+  adw_message_dialog_set_extra_child (dialog, entry);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "open", _("_Open"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "open", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "open");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_location_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
+}
+
 static void
 add_filter (GtkFileChooser *chooser,
             const char     *name,
@@ -211,6 +254,8 @@ window_action (GtkWidget  *widget,
 
   if (g_str_equal (action_name, "win.open"))
     open_dialog (self);
+  else if (g_str_equal (action_name, "win.open-location"))
+    open_location_dialog (self);
   else if (g_str_equal (action_name, "win.connect"))
     embers_window_connect (self, NULL);
   else if (g_str_equal (action_name, "win.open-sample"))
@@ -264,6 +309,7 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.connect", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.open-location", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, window_action);

@@ -203,6 +203,7 @@ embers_window_open_file (EmbersWindow *self,
 {
   EmbersProfilePage *page;
   AdwTabPage *tab;
+  g_autofree char *name = NULL;
   g_autofree char *tooltip = NULL;
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
@@ -210,7 +211,9 @@ embers_window_open_file (EmbersWindow *self,
 
   page = add_page (self);
   tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
-  tooltip = g_file_get_parse_name (file);
+  name = g_file_get_parse_name (file);
+  /* The tooltip is markup: file names and URLs may hold & and < */
+  tooltip = g_markup_escape_text (name, -1);
   adw_tab_page_set_tooltip (tab, tooltip);
   embers_profile_page_load (page, file, NULL);
   update_title (self);
@@ -234,7 +237,11 @@ embers_window_open_explore (EmbersWindow *self,
   g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
   g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
   if (url != NULL)
-    adw_tab_page_set_tooltip (tab, url);
+    {
+      g_autofree char *tooltip = g_markup_escape_text (url, -1);
+
+      adw_tab_page_set_tooltip (tab, tooltip);
+    }
   adw_tab_view_set_selected_page (self->tab_view, tab);
   update_title (self);
   return GTK_WIDGET (page);

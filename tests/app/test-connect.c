@@ -126,6 +126,51 @@ test_connect_explore (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+page_settled (gpointer data)
+{
+  EmbersPageState state = embers_profile_page_get_state (data);
+
+  return state == EMBERS_PAGE_STATE_READY || state == EMBERS_PAGE_STATE_FAILED;
+}
+
+/* A query URL opens like a file (command line, Open Location…) */
+static void
+test_open_query_url (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autofree char *url = NULL;
+  g_autofree char *bad = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) bad_file = NULL;
+  EmbersWindow *window;
+  EmbersProfilePage *page;
+
+  g_assert_no_error (error);
+  url = g_strdup_printf ("%s?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name=\"api\"}&from=now-1h&until=now",
+                         embers_test_server_get_url (server));
+  bad = g_strdup_printf ("%s?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name=}&from=now-1h&until=now",
+                         embers_test_server_get_url (server));
+
+  window = embers_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+
+  file = g_file_new_for_commandline_arg (url);
+  page = embers_window_open_file (window, file);
+  spin_until (page_settled, page);
+  g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+  g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (page), 0), >, 0);
+
+  /* A query the server refuses: the page says why */
+  bad_file = g_file_new_for_commandline_arg (bad);
+  page = embers_window_open_file (window, bad_file);
+  spin_until (page_settled, page);
+  g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -133,6 +178,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
+  g_test_add_func ("/embers/app/open-query-url", test_open_query_url);
 
   return g_test_run ();
 }
