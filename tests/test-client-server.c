@@ -289,6 +289,37 @@ test_diff_agrees (gconstpointer data)
   g_assert_cmpuint (server_rows->len, ==, local_rows->len);
 }
 
+/* A server that cuts its answers short (with or without gzip) gives an
+ * error, never a shorter profile */
+static void
+test_truncated (void)
+{
+  const char *args[] = { "--fault-truncate", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) liar = embers_test_server_start (args, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) pyro = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (liar), &error);
+  g_assert_no_error (error);
+  pyro = embers_pyroscope_source_new (client);
+  range (&start, &end);
+  query = embers_query_new (CPU, "{}", start, end);
+
+  embers_source_merge_profile (EMBERS_SOURCE (pyro), query, NULL, on_done, &wait);
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_null (profile);
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == EMBERS_SOURCE_ERROR);
+  g_assert_cmpuint (strlen (error->message), >, 10);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -305,6 +336,7 @@ main (int   argc,
   g_test_add_data_func ("/embers/client-server/rpcs/json", GINT_TO_POINTER (TRUE), test_rpcs);
   g_test_add_data_func ("/embers/client-server/diff-agrees/proto", GINT_TO_POINTER (FALSE), test_diff_agrees);
   g_test_add_data_func ("/embers/client-server/diff-agrees/json", GINT_TO_POINTER (TRUE), test_diff_agrees);
+  g_test_add_func ("/embers/client-server/truncated", test_truncated);
 
   ret = g_test_run ();
   embers_test_server_stop (server);

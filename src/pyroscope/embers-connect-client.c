@@ -262,6 +262,10 @@ embers_connect_client_new (const char  *base_url,
   self->session = soup_session_new_with_options ("user-agent", "Embers/" PACKAGE_VERSION " ",
                                                  "timeout", EMBERS_CONNECT_DEFAULT_TIMEOUT_S,
                                                  NULL);
+  /* libsoup's decoder hides a gzip stream or a body cut short by a dropped
+   * connection: we inflate ourselves and check lengths (no silent short
+   * answers) */
+  soup_session_remove_feature_by_type (self->session, SOUP_TYPE_CONTENT_DECODER);
 
   if (user != NULL && user[0] != '\0')
     embers_connect_client_set_basic_auth (self, user, password ? password : "");
@@ -1006,6 +1010,45 @@ finish_body (GTask *task)
 
   stop_timer (data);
 
+  /* A body shorter than announced was cut short on the way */
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+      (goffset)data->body->len != soup_message_headers_get_content_length (headers))
+    {
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                               _("the answer from %s was cut short (%u of %" G_GOFFSET_FORMAT " bytes) — try again"),
+                               data->host, data->body->len, soup_message_headers_get_content_length (headers));
+      return;
+    }
+
+  /* Inflate a gzip answer ourselves: a truncated stream is an error */
+  {
+    const char *encoding = soup_message_headers_get_one (headers, "Content-Encoding");
+
+    if (encoding != NULL && g_ascii_strcasecmp (encoding, "gzip") == 0)
+      {
+        g_autoptr(GError) gz_error = NULL;
+        g_autoptr(GBytes) inflated = embers_gunzip (data->body->data, data->body->len, data->limit, &gz_error);
+
+        if (inflated == NULL)
+          {
+            g_task_return_new_error (task, EMBERS_SOURCE_ERROR,
+                                     g_error_matches (gz_error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE)
+                                       ? EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED : EMBERS_SOURCE_ERROR_PROTOCOL,
+                                     _("the compressed answer from %s is unusable: %s"),
+                                     data->host, gz_error->message);
+            return;
+          }
+        g_byte_array_set_size (data->body, 0);
+        g_byte_array_append (data->body, g_bytes_get_data (inflated, NULL), g_bytes_get_size (inflated));
+      }
+    else if (encoding != NULL && g_ascii_strcasecmp (encoding, "identity") != 0)
+      {
+        g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                                 _("%s answered with an encoding Embers does not read (%s)"), data->host, encoding);
+        return;
+      }
+  }
+
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       EmbersConnectClient *self = g_task_get_source_object (task);
@@ -1250,6 +1293,7 @@ embers_connect_client_call_async (EmbersConnectClient              *self,
   soup_message_set_request_body_from_bytes (data->msg, content_type, body);
 
   soup_message_headers_replace (headers, "Connect-Protocol-Version", "1");
+  soup_message_headers_replace (headers, "Accept-Encoding", "gzip");
   if (flags & EMBERS_CONNECT_CALL_UTF8_LABEL_NAMES)
     soup_message_headers_replace (headers, "Accept", "*/*;allow-utf8-labelnames=true");
   if (self->tenant != NULL)
