@@ -11,6 +11,8 @@
 #include "embers-chart.h"
 #include "embers-explore-page.h"
 #include "embers-pyroscope-source.h"
+#include "embers-rule-dialog.h"
+#include "embers-flame-graph.h"
 #include "embers-query-url.h"
 
 #define DEFAULT_PRESET_S (60 * 60)
@@ -1354,6 +1356,62 @@ embers_explore_page_get_property (GObject    *object,
     }
 }
 
+/* The selected frame's function, or NULL for the root */
+static const char *
+selected_function (EmbersExplorePage *self)
+{
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (self->profile_page);
+  EmbersProfile *profile = graph ? embers_flame_graph_get_profile (graph) : NULL;
+  guint32 node = graph ? embers_flame_graph_get_selected_node (graph) : EMBERS_NODE_NONE;
+
+  if (profile == NULL || node == EMBERS_NODE_NONE || node == 0 || node >= embers_profile_get_n_nodes (profile))
+    return NULL;
+  return embers_profile_node_name_str (profile, node);
+}
+
+static void
+on_rule_created (EmbersRuleDialog    *dialog,
+                 EmbersRecordingRule *rule,
+                 EmbersExplorePage   *self)
+{
+  g_autofree char *text = g_strdup_printf (_("Recording rule “%s” created"), rule->metric_name);
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+/* Right-click a frame → Create Recording Rule…, prefilled from the context */
+EmbersRuleDialog *
+embers_explore_page_create_rule (EmbersExplorePage *self)
+{
+  g_autofree char *selector = NULL;
+  EmbersConnectClient *client = NULL;
+  EmbersRuleDialog *dialog;
+  GtkRoot *root;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+
+  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    client = embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source));
+  selector = embers_explore_page_dup_selector (self);
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  dialog = embers_rule_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, client,
+                                   embers_explore_page_get_service (self),
+                                   embers_explore_page_get_profile_type (self),
+                                   selector, selected_function (self));
+  g_signal_connect_object (dialog, "created", G_CALLBACK (on_rule_created), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
+}
+
+static void
+create_rule_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  embers_explore_page_create_rule (EMBERS_EXPLORE_PAGE (widget));
+}
+
 static void
 embers_explore_page_class_init (EmbersExplorePageClass *klass)
 {
@@ -1363,6 +1421,8 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   object_class->dispose = embers_explore_page_dispose;
   object_class->finalize = embers_explore_page_finalize;
   object_class->get_property = embers_explore_page_get_property;
+
+  gtk_widget_class_install_action (widget_class, "explore.create-rule", NULL, create_rule_action);
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,

@@ -98,4 +98,9 @@ gboolean           embers_explore_page_drag_chart        (EmbersExplorePage *sel
 /* Emits compare-requested for the current query */
 void               embers_explore_page_request_compare   (EmbersExplorePage *self);
 
+/* Opens the recording rule dialog prefilled from the service, profile type,
+ * filters and the selected frame (the flame graph's context menu) */
+struct _EmbersRuleDialog;
+struct _EmbersRuleDialog *embers_explore_page_create_rule (EmbersExplorePage *self);
+
 G_END_DECLS

@@ -1,0 +1,464 @@
+/* embers-rule-dialog.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "embers-recording-rules.h"
+#include "embers-rule-dialog.h"
+#include "embers-selector.h"
+#include "embers-source.h"
+
+/* The fields a person edits, in the order shown */
+static const struct {
+  EmbersRuleField  field;
+  const char      *label;
+  const char      *hint;
+} fields[] = {
+  { EMBERS_RULE_FIELD_METRIC_NAME, N_("_Metric name"), N_("profiles_recorded_…") },
+  { EMBERS_RULE_FIELD_MATCHERS, N_("M_atchers"), N_("{__profile_type__=\"…\", service_name=\"…\"}") },
+  { EMBERS_RULE_FIELD_GROUP_BY, N_("_Group by"), N_("Label names, separated by commas") },
+  { EMBERS_RULE_FIELD_EXTERNAL_LABELS, N_("_External labels"), N_("name=value, separated by commas") },
+  { EMBERS_RULE_FIELD_FUNCTION, N_("_Function"), N_("Only stacks through this function (empty: all)") },
+};
+
+struct _EmbersRuleDialog
+{
+  AdwWindow            parent_instance;
+
+  EmbersConnectClient *client;
+  GCancellable        *cancellable;
+  GtkEntry            *entries[EMBERS_RULE_N_FIELDS];
+  GtkLabel            *messages[EMBERS_RULE_N_FIELDS];
+  char                *message_text[EMBERS_RULE_N_FIELDS];
+  GtkLabel            *status;
+  GtkButton           *create_button;
+  GtkSpinner          *spinner;
+  gboolean             valid;
+  gboolean             busy;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, ADW_TYPE_WINDOW)
+
+enum {
+  SIGNAL_CREATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static GStrv
+split_list (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text ? text : "", ",", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; parts[i]; i++)
+    {
+      char *item = g_strstrip (parts[i]);
+
+      if (item[0] != '\0')
+        g_strv_builder_add (builder, item);
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+EmbersRecordingRule *
+embers_rule_dialog_dup_rule (EmbersRuleDialog *self)
+{
+  EmbersRecordingRule *rule;
+  g_auto(GStrv) labels = NULL;
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) values = g_strv_builder_new ();
+  const char *matchers;
+  const char *function;
+
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
+
+  rule = embers_recording_rule_new ();
+  rule->metric_name = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_METRIC_NAME])));
+
+  matchers = gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_MATCHERS]));
+  g_strfreev (rule->matchers);
+  rule->matchers = g_strdupv ((char *[]) { (char *)matchers, NULL });
+
+  g_strfreev (rule->group_by);
+  rule->group_by = split_list (gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_GROUP_BY])));
+
+  labels = split_list (gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_EXTERNAL_LABELS])));
+  for (guint i = 0; labels[i]; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (labels[i], "=", 2);
+
+      g_strv_builder_add (names, g_strstrip (kv[0]));
+      g_strv_builder_add (values, kv[1] ? g_strstrip (kv[1]) : "");
+    }
+  g_strfreev (rule->external_label_names);
+  g_strfreev (rule->external_label_values);
+  rule->external_label_names = g_strv_builder_end (names);
+  rule->external_label_values = g_strv_builder_end (values);
+
+  function = gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_FUNCTION]));
+  rule->function_name = function[0] != '\0' ? g_strdup (function) : NULL;
+  rule->profile_type = embers_recording_rule_derive_profile_type (rule);
+
+  return rule;
+}
+
+static void
+set_status (EmbersRuleDialog *self,
+            const char       *text,
+            gboolean          is_error)
+{
+  gtk_label_set_text (self->status, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status), text != NULL && text[0] != '\0');
+  if (is_error)
+    gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->status), "error");
+}
+
+/* Live validation, exactly as the server validates */
+static void
+validate (EmbersRuleDialog *self)
+{
+  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
+  char *messages[EMBERS_RULE_N_FIELDS] = { NULL, };
+
+  self->valid = embers_recording_rule_check (rule, messages);
+  for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
+    {
+      g_free (self->message_text[f]);
+      self->message_text[f] = messages[f];
+      if (self->messages[f] != NULL)
+        {
+          gtk_label_set_text (self->messages[f], messages[f] ? messages[f] : "");
+          gtk_widget_set_visible (GTK_WIDGET (self->messages[f]), messages[f] != NULL);
+        }
+      if (self->entries[f] != NULL)
+        {
+          if (messages[f] != NULL)
+            gtk_widget_add_css_class (GTK_WIDGET (self->entries[f]), "error");
+          else
+            gtk_widget_remove_css_class (GTK_WIDGET (self->entries[f]), "error");
+        }
+    }
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->create_button), self->valid && !self->busy && self->client != NULL);
+}
+
+static void
+copy_text (EmbersRuleDialog *self,
+           char             *text)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  g_free (text);
+}
+
+static void
+copy_override (EmbersRuleDialog *self)
+{
+  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
+
+  copy_text (self, embers_recording_rule_to_tenant_override (rule));
+  set_status (self, _("Copied as a per-tenant “recording_rules” override for the server’s configuration"), FALSE);
+}
+
+static void
+copy_og (EmbersRuleDialog *self)
+{
+  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
+
+  copy_text (self, embers_recording_rule_to_og_config (rule));
+  set_status (self, _("Copied as a “metrics-export-rules” entry for the original Pyroscope’s configuration"), FALSE);
+}
+
+static void
+upsert_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(EmbersRuleDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersRecordingRule) rule = embers_recording_rules_upsert_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self->busy = FALSE;
+  gtk_spinner_stop (self->spinner);
+
+  if (rule == NULL)
+    {
+      /* Keep everything typed; say what the server said */
+      if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED))
+        {
+          g_autofree char *text = g_strdup_printf (_("%s. You can still copy the rule as server configuration."),
+                                                   error->message);
+          set_status (self, text, TRUE);
+        }
+      else
+        set_status (self, error->message, TRUE);
+      validate (self);
+      return;
+    }
+
+  {
+    g_autofree char *text = g_strdup_printf (_("Created “%s” (id %s)"), rule->metric_name, rule->id);
+
+    set_status (self, text, FALSE);
+  }
+  g_signal_emit (self, signals[SIGNAL_CREATED], 0, rule);
+  validate (self);
+}
+
+void
+embers_rule_dialog_create (EmbersRuleDialog *self)
+{
+  g_autoptr(EmbersRecordingRule) rule = NULL;
+
+  g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
+
+  validate (self);
+  if (!self->valid || self->busy || self->client == NULL)
+    return;
+
+  rule = embers_rule_dialog_dup_rule (self);
+  self->busy = TRUE;
+  gtk_spinner_start (self->spinner);
+  set_status (self, _("Creating…"), FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->create_button), FALSE);
+  embers_recording_rules_upsert_async (self->client, rule, self->cancellable, upsert_done, g_object_ref (self));
+}
+
+static void
+embers_rule_dialog_dispose (GObject *object)
+{
+  EmbersRuleDialog *self = EMBERS_RULE_DIALOG (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->client);
+  for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
+    g_clear_pointer (&self->message_text[f], g_free);
+
+  G_OBJECT_CLASS (embers_rule_dialog_parent_class)->dispose (object);
+}
+
+static void
+embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = embers_rule_dialog_dispose;
+
+  /**
+   * EmbersRuleDialog::created:
+   * @rule: the rule as the server stored it (EmbersRecordingRule)
+   */
+  signals[SIGNAL_CREATED] = g_signal_new ("created", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                          EMBERS_TYPE_RECORDING_RULE | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+embers_rule_dialog_init (EmbersRuleDialog *self)
+{
+  GtkWidget *toolbar, *header, *box, *grid, *buttons, *cancel, *copy1, *copy2;
+  AdwWindowTitle *title;
+
+  self->cancellable = g_cancellable_new ();
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Create Recording Rule"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 620, -1);
+  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
+
+  toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  header = adw_header_bar_new ();
+  title = ADW_WINDOW_TITLE (adw_window_title_new (_("Create Recording Rule"),
+                                                  _("A Prometheus metric from profiles")));
+  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), GTK_WIDGET (title));
+  adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (gtk_window_close), self);
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), cancel);
+  self->create_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("C_reate")));
+  gtk_widget_add_css_class (GTK_WIDGET (self->create_button), "suggested-action");
+  g_signal_connect_swapped (self->create_button, "clicked", G_CALLBACK (embers_rule_dialog_create), self);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->create_button));
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (toolbar), header);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+
+  grid = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      EmbersRuleField f = fields[i].field;
+      GtkWidget *label = gtk_label_new_with_mnemonic (_(fields[i].label));
+      GtkWidget *entry = gtk_entry_new ();
+      GtkWidget *message = gtk_label_new (NULL);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 1);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _(fields[i].hint));
+      gtk_widget_set_hexpand (entry, TRUE);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (entry),
+                                      GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, message, NULL, -1);
+      g_signal_connect_swapped (entry, "changed", G_CALLBACK (validate), self);
+      g_signal_connect_swapped (entry, "activate", G_CALLBACK (embers_rule_dialog_create), self);
+      gtk_label_set_xalign (GTK_LABEL (message), 0);
+      gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+      gtk_widget_add_css_class (message, "error");
+      gtk_widget_add_css_class (message, "caption");
+      gtk_widget_set_visible (message, FALSE);
+
+      gtk_grid_attach (GTK_GRID (grid), label, 0, i * 2, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), entry, 1, i * 2, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), message, 1, i * 2 + 1, 1, 1);
+      self->entries[f] = GTK_ENTRY (entry);
+      self->messages[f] = GTK_LABEL (message);
+    }
+  gtk_box_append (GTK_BOX (box), grid);
+
+  self->status = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (GTK_LABEL (self->status), TRUE);
+  gtk_label_set_xalign (self->status, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->status), FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Status"), -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
+
+  /* For servers without the rules API: the rule as configuration */
+  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  copy1 = gtk_button_new_with_mnemonic (_("Copy as _Tenant Override"));
+  gtk_widget_set_tooltip_text (copy1, _("The rule as a per-tenant “recording_rules” override (YAML)"));
+  g_signal_connect_swapped (copy1, "clicked", G_CALLBACK (copy_override), self);
+  copy2 = gtk_button_new_with_mnemonic (_("Copy for _Original Pyroscope"));
+  gtk_widget_set_tooltip_text (copy2, _("The rule as a “metrics-export-rules” entry of Pyroscope 0.x (FlameQL)"));
+  g_signal_connect_swapped (copy2, "clicked", G_CALLBACK (copy_og), self);
+  gtk_box_append (GTK_BOX (buttons), copy1);
+  gtk_box_append (GTK_BOX (buttons), copy2);
+  gtk_box_append (GTK_BOX (box), buttons);
+
+  gtk_box_append (GTK_BOX (toolbar), box);
+  adw_window_set_content (ADW_WINDOW (self), toolbar);
+}
+
+EmbersRuleDialog *
+embers_rule_dialog_new (GtkWindow           *parent,
+                        EmbersConnectClient *client,
+                        const char          *service,
+                        const char          *profile_type,
+                        const char          *selector,
+                        const char          *function_name)
+{
+  EmbersRuleDialog *self = g_object_new (EMBERS_TYPE_RULE_DIALOG, "transient-for", parent, NULL);
+  g_autoptr(EmbersSelector) matchers = NULL;
+  g_autoptr(EmbersSelector) merged = embers_selector_new ();
+  g_autofree char *metric = NULL;
+  g_autofree char *matcher_text = NULL;
+
+  if (client != NULL)
+    self->client = g_object_ref (client);
+
+  /* The profile type first, then the current filters */
+  if (profile_type != NULL)
+    embers_selector_add (merged, "__profile_type__", EMBERS_MATCH_EQUAL, profile_type, NULL);
+  matchers = selector ? embers_selector_parse (selector, NULL, NULL) : NULL;
+  for (guint i = 0; matchers && i < embers_selector_get_n_matchers (matchers); i++)
+    {
+      const EmbersMatcher *m = embers_selector_get_matcher (matchers, i);
+
+      if (!g_str_equal (m->name, "__profile_type__"))
+        embers_selector_add (merged, m->name, m->op, m->value, NULL);
+    }
+  if (service != NULL)
+    {
+      gboolean has_service = FALSE;
+
+      for (guint i = 0; i < embers_selector_get_n_matchers (merged); i++)
+        has_service |= g_str_equal (embers_selector_get_matcher (merged, i)->name, "service_name");
+      if (!has_service)
+        embers_selector_add (merged, "service_name", EMBERS_MATCH_EQUAL, service, NULL);
+    }
+  matcher_text = embers_selector_to_string (merged);
+
+  if (function_name != NULL && (function_name[0] == '\0' || g_str_equal (function_name, "total")))
+    function_name = NULL;
+  metric = embers_recording_rule_suggest_metric_name (service, profile_type, function_name);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_METRIC_NAME]), metric);
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_MATCHERS]), matcher_text);
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_GROUP_BY]), "service_name");
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_FUNCTION]), function_name ? function_name : "");
+
+  if (client == NULL)
+    set_status (self, _("This profile does not come from a Pyroscope server: copy the rule as server configuration."),
+                FALSE);
+  validate (self);
+
+  return self;
+}
+
+gboolean
+embers_rule_dialog_get_valid (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
+  return self->valid;
+}
+
+const char *
+embers_rule_dialog_get_message (EmbersRuleDialog *self,
+                                EmbersRuleField   field)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
+  g_return_val_if_fail (field < EMBERS_RULE_N_FIELDS, NULL);
+  return self->message_text[field];
+}
+
+const char *
+embers_rule_dialog_get_status (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
+  return gtk_label_get_text (self->status);
+}
+
+void
+embers_rule_dialog_set_field (EmbersRuleDialog *self,
+                              EmbersRuleField   field,
+                              const char       *text)
+{
+  g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
+  g_return_if_fail (field < EMBERS_RULE_N_FIELDS && self->entries[field] != NULL);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[field]), text ? text : "");
+}
+
+const char *
+embers_rule_dialog_get_field (EmbersRuleDialog *self,
+                              EmbersRuleField   field)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
+  g_return_val_if_fail (field < EMBERS_RULE_N_FIELDS && self->entries[field] != NULL, NULL);
+
+  return gtk_editable_get_text (GTK_EDITABLE (self->entries[field]));
+}
+
+gboolean
+embers_rule_dialog_get_busy (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
+  return self->busy;
+}

@@ -1,0 +1,46 @@
+/* embers-rule-dialog.h: create a recording rule from what is on screen
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "embers-connect-client.h"
+#include "embers-recording-rule.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_RULE_DIALOG (embers_rule_dialog_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, EMBERS, RULE_DIALOG, AdwWindow)
+
+/* Prefilled from the context: the service and profile type, the current
+ * label selector (its matchers are kept) and a frame's function (NULL or ""
+ * for the root: no function filter). client may be NULL (no server): the
+ * rule can then only be copied as configuration. */
+EmbersRuleDialog    *embers_rule_dialog_new          (GtkWindow           *parent,
+                                                      EmbersConnectClient *client,
+                                                      const char          *service,
+                                                      const char          *profile_type,
+                                                      const char          *selector,
+                                                      const char          *function_name);
+/* The rule as the fields say now */
+EmbersRecordingRule *embers_rule_dialog_dup_rule     (EmbersRuleDialog    *self);
+gboolean             embers_rule_dialog_get_valid    (EmbersRuleDialog    *self);
+/* The message next to a field, or NULL */
+const char          *embers_rule_dialog_get_message  (EmbersRuleDialog    *self,
+                                                      EmbersRuleField      field);
+/* The server's answer or the state, for people */
+const char          *embers_rule_dialog_get_status   (EmbersRuleDialog    *self);
+void                 embers_rule_dialog_set_field    (EmbersRuleDialog    *self,
+                                                      EmbersRuleField      field,
+                                                      const char          *text);
+const char          *embers_rule_dialog_get_field    (EmbersRuleDialog    *self,
+                                                      EmbersRuleField      field);
+/* Creates the rule on the server; emits "created" on success */
+void                 embers_rule_dialog_create       (EmbersRuleDialog    *self);
+gboolean             embers_rule_dialog_get_busy     (EmbersRuleDialog    *self);
+
+G_END_DECLS

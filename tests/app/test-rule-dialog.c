@@ -1,0 +1,200 @@
+/* test-rule-dialog.c: right-click a frame → recording rule dialog prefilled
+ * → create → the rule is on the server
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "embers-explore-page.h"
+#include "embers-flame-graph.h"
+#include "embers-profile-page.h"
+#include "embers-pyroscope-source.h"
+#include "embers-recording-rules.h"
+#include "embers-rule-dialog.h"
+#include "embers-test-server-spawn.h"
+
+#define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+
+static gboolean
+page_idle (gpointer data)
+{
+  return !embers_explore_page_get_loading (data) &&
+         !embers_profile_page_get_busy (embers_explore_page_get_profile_page (data));
+}
+
+static gboolean
+dialog_idle (gpointer data)
+{
+  return !embers_rule_dialog_get_busy (data);
+}
+
+static void
+spin_until (gboolean (*done) (gpointer),
+            gpointer   data)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (done (data));
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+on_done (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_set_object ((GAsyncResult **)user_data, result);
+}
+
+static void
+test_rule_from_frame (void)
+{
+  const char *args[] = { "--recording-rules", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (args, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) rules = NULL;
+  EmbersExplorePage *page;
+  EmbersFlameGraph *graph;
+  EmbersProfile *profile;
+  EmbersRuleDialog *dialog;
+  GtkWindow *window;
+  const char *frame = NULL;
+  guint32 node = 0;
+  gboolean found = FALSE;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+
+  page = embers_explore_page_new (EMBERS_SOURCE (source));
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 1200, 800);
+  gtk_window_set_child (window, GTK_WIDGET (page));
+  gtk_window_present (window);
+  spin_until (page_idle, page);
+  g_assert_true (embers_explore_page_select_service (page, "api"));
+  spin_until (page_idle, page);
+
+  /* Select a frame below the root */
+  graph = embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (page));
+  profile = embers_flame_graph_get_profile (graph);
+  g_assert_nonnull (profile);
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+    if (embers_profile_node_depth (profile, i) == 2)
+      {
+        node = i;
+        break;
+      }
+  g_assert_cmpuint (node, !=, 0);
+  frame = embers_profile_node_name_str (profile, node);
+  embers_flame_graph_set_selected_node (graph, node);
+
+  /* The context menu's item is there on an explore page */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "explore.create-rule", NULL));
+  dialog = embers_explore_page_create_rule (page);
+
+  /* Prefilled: function, matchers with the type and the service, a valid name */
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, frame);
+  g_assert_nonnull (strstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_MATCHERS),
+                            "__profile_type__=\"" CPU "\""));
+  g_assert_nonnull (strstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_MATCHERS),
+                            "service_name=\"api\""));
+  g_assert_true (g_str_has_prefix (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME),
+                                   "profiles_recorded_api_cpu_"));
+  g_assert_true (embers_rule_dialog_get_valid (dialog));
+
+  /* Live validation, with the reason next to the field */
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "cpu_gc");
+  g_assert_false (embers_rule_dialog_get_valid (dialog));
+  g_assert_nonnull (strstr (embers_rule_dialog_get_message (dialog, EMBERS_RULE_FIELD_METRIC_NAME),
+                            "profiles_recorded_"));
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region, k8s.pod");
+  g_assert_nonnull (embers_rule_dialog_get_message (dialog, EMBERS_RULE_FIELD_GROUP_BY));
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region");
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "profiles_recorded_api_frame_nanoseconds");
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_EXTERNAL_LABELS, "env=prod");
+  g_assert_true (embers_rule_dialog_get_valid (dialog));
+
+  /* For screenshots: EMBERS_RULE_SHOT=1 keeps the dialog up a while */
+  if (g_getenv ("EMBERS_RULE_SHOT") != NULL)
+    {
+      gint64 until = g_get_monotonic_time () + 6 * G_USEC_PER_SEC;
+
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+    }
+
+  /* Create: it is on the server */
+  g_object_ref (dialog);
+  embers_rule_dialog_create (dialog);
+  spin_until (dialog_idle, dialog);
+  g_object_unref (dialog);
+
+  embers_recording_rules_list_async (client, NULL, on_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  rules = embers_recording_rules_list_finish (result, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < rules->len; i++)
+    {
+      EmbersRecordingRule *rule = g_ptr_array_index (rules, i);
+
+      if (g_str_equal (rule->metric_name, "profiles_recorded_api_frame_nanoseconds"))
+        {
+          found = TRUE;
+          g_assert_cmpstr (rule->function_name, ==, frame);
+          g_assert_cmpstr (rule->group_by[0], ==, "region");
+          g_assert_cmpstr (rule->external_label_values[0], ==, "prod");
+        }
+    }
+  g_assert_true (found);
+
+  gtk_window_destroy (window);
+}
+
+/* A server without the rules API: the rejection says why, nothing typed is lost */
+static void
+test_rule_disabled (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  EmbersRuleDialog *dialog;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+
+  dialog = embers_rule_dialog_new (NULL, client, "api", CPU, "{service_name=\"api\"}", "runtime.GC");
+  g_object_ref_sink (dialog);
+  g_assert_true (embers_rule_dialog_get_valid (dialog));
+  embers_rule_dialog_create (dialog);
+  spin_until (dialog_idle, dialog);
+  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "recording-rules.enabled"));
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, "runtime.GC");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_object_unref (dialog);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/embers/app/rule-from-frame", test_rule_from_frame);
+  g_test_add_func ("/embers/app/rule-disabled", test_rule_disabled);
+
+  return g_test_run ();
+}
