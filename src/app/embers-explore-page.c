@@ -12,6 +12,7 @@
 #include "embers-explore-page.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
+#include "embers-window.h"
 #include "embers-flame-graph.h"
 #include "embers-query-url.h"
 
@@ -1405,6 +1406,16 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
 }
 
 static void
+show_rules (EmbersExplorePage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    embers_window_open_rules (EMBERS_WINDOW (root),
+                              embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source)));
+}
+
+static void
 create_rule_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *param)
@@ -1547,6 +1558,15 @@ add_max_nodes (EmbersExplorePage *self)
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (spin));
   gtk_box_insert_child_after (self->toolbar, box, GTK_WIDGET (self->spinner));
+
+  /* The server's recording rules */
+  {
+    GtkWidget *rules = gtk_button_new_with_mnemonic (_("_Rules"));
+
+    gtk_widget_set_tooltip_text (rules, _("Recording rules: metrics the server records from profiles"));
+    g_signal_connect_swapped (rules, "clicked", G_CALLBACK (show_rules), self);
+    gtk_box_append (self->toolbar, rules);
+  }
 }
 
 EmbersExplorePage *

@@ -39,6 +39,8 @@ struct _EmbersRuleDialog
   GtkSpinner          *spinner;
   gboolean             valid;
   gboolean             busy;
+  char                *id;          /* editing: the rule's id and the */
+  gint64               generation;  /* generation it was read with */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, ADW_TYPE_WINDOW)
@@ -105,6 +107,8 @@ embers_rule_dialog_dup_rule (EmbersRuleDialog *self)
   function = gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_FUNCTION]));
   rule->function_name = function[0] != '\0' ? g_strdup (function) : NULL;
   rule->profile_type = embers_recording_rule_derive_profile_type (rule);
+  rule->id = g_strdup (self->id);
+  rule->generation = self->generation;
 
   return rule;
 }
@@ -195,7 +199,11 @@ upsert_done (GObject      *object,
   if (rule == NULL)
     {
       /* Keep everything typed; say what the server said */
-      if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED))
+      if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_ALREADY_EXISTS) && self->id != NULL)
+        set_status (self, _("Someone changed this rule after you opened it, so the server refused your change "
+                            "(conflicting update). Close this window and open the rule again to edit its "
+                            "current version; copy what you typed first if you need it."), TRUE);
+      else if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED))
         {
           g_autofree char *text = g_strdup_printf (_("%s. You can still copy the rule as server configuration."),
                                                    error->message);
@@ -208,10 +216,16 @@ upsert_done (GObject      *object,
     }
 
   {
-    g_autofree char *text = g_strdup_printf (_("Created “%s” (id %s)"), rule->metric_name, rule->id);
+    g_autofree char *text = self->id != NULL
+      ? g_strdup_printf (_("Saved “%s”"), rule->metric_name)
+      : g_strdup_printf (_("Created “%s” (id %s)"), rule->metric_name, rule->id);
 
     set_status (self, text, FALSE);
   }
+  /* Further saves continue from what the server stored */
+  g_free (self->id);
+  self->id = g_strdup (rule->id);
+  self->generation = rule->generation;
   g_signal_emit (self, signals[SIGNAL_CREATED], 0, rule);
   validate (self);
 }
@@ -243,6 +257,7 @@ embers_rule_dialog_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->client);
+  g_clear_pointer (&self->id, g_free);
   for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
     g_clear_pointer (&self->message_text[f], g_free);
 
@@ -407,6 +422,44 @@ embers_rule_dialog_new (GtkWindow           *parent,
   if (client == NULL)
     set_status (self, _("This profile does not come from a Pyroscope server: copy the rule as server configuration."),
                 FALSE);
+  validate (self);
+
+  return self;
+}
+
+EmbersRuleDialog *
+embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
+                                 EmbersConnectClient       *client,
+                                 const EmbersRecordingRule *rule)
+{
+  EmbersRuleDialog *self = g_object_new (EMBERS_TYPE_RULE_DIALOG, "transient-for", parent, NULL);
+  g_autoptr(GString) labels = g_string_new (NULL);
+  g_autofree char *group_by = NULL;
+  g_autofree char *matchers = NULL;
+
+  g_return_val_if_fail (rule != NULL, NULL);
+
+  if (client != NULL)
+    self->client = g_object_ref (client);
+  self->id = g_strdup (rule->id);
+  self->generation = rule->generation;
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Edit Recording Rule"));
+  gtk_button_set_label (self->create_button, _("_Save"));
+  gtk_button_set_use_underline (self->create_button, TRUE);
+
+  matchers = rule->matchers ? g_strjoinv (", ", rule->matchers) : g_strdup ("");
+  group_by = rule->group_by ? g_strjoinv (", ", rule->group_by) : g_strdup ("");
+  for (guint i = 0; rule->external_label_names && rule->external_label_names[i]; i++)
+    g_string_append_printf (labels, "%s%s=%s", i ? ", " : "", rule->external_label_names[i],
+                            rule->external_label_values ? rule->external_label_values[i] : "");
+
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_METRIC_NAME]), rule->metric_name);
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_MATCHERS]), matchers);
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_GROUP_BY]), group_by);
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_EXTERNAL_LABELS]), labels->str);
+  gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_FUNCTION]),
+                         rule->function_name ? rule->function_name : "");
   validate (self);
 
   return self;

@@ -26,6 +26,10 @@ EmbersRuleDialog    *embers_rule_dialog_new          (GtkWindow           *paren
                                                       const char          *profile_type,
                                                       const char          *selector,
                                                       const char          *function_name);
+/* Edits an existing rule (saved with the generation it was read with) */
+EmbersRuleDialog    *embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
+                                                      EmbersConnectClient       *client,
+                                                      const EmbersRecordingRule *rule);
 /* The rule as the fields say now */
 EmbersRecordingRule *embers_rule_dialog_dup_rule     (EmbersRuleDialog    *self);
 gboolean             embers_rule_dialog_get_valid    (EmbersRuleDialog    *self);

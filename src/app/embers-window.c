@@ -9,6 +9,7 @@
 
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
+#include "embers-rules-page.h"
 #include "embers-window-private.h"
 
 G_DEFINE_FINAL_TYPE (EmbersWindow, embers_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -244,6 +245,27 @@ embers_window_open_explore (EmbersWindow *self,
     }
   adw_tab_view_set_selected_page (self->tab_view, tab);
   update_title (self);
+  return GTK_WIDGET (page);
+}
+
+/* A server's recording rules in a new tab */
+GtkWidget *
+embers_window_open_rules (EmbersWindow        *self,
+                          EmbersConnectClient *client)
+{
+  EmbersRulesPage *page;
+  AdwTabPage *tab;
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
+
+  page = embers_rules_page_new (client);
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  /* Translators: a tab title; %s is a server address */
+  title = g_strdup_printf (_("Recording Rules — %s"), embers_connect_client_get_base_url (client));
+  adw_tab_page_set_title (tab, title);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
   return GTK_WIDGET (page);
 }
 

@@ -10,6 +10,7 @@
 #include "embers-application.h"
 #include "embers-profile-page.h"
 
+#include "embers-connect-client.h"
 #include "embers-source.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,9 @@ void               embers_window_add_toast        (EmbersWindow      *self,
 GtkWidget         *embers_window_open_explore     (EmbersWindow      *self,
                                                    EmbersSource      *source,
                                                    const char        *url);
+/* A server's recording rules in a new tab */
+GtkWidget         *embers_window_open_rules       (EmbersWindow      *self,
+                                                   EmbersConnectClient *client);
 /* Shows the connect dialog; with a URL it connects at once */
 GtkWindow         *embers_window_connect          (EmbersWindow      *self,
                                                    const char        *url);

@@ -8,6 +8,7 @@
 
 #include <string.h>
 #include <gtk/gtk.h>
+#include <glib/gstdio.h>
 
 #include "embers-explore-page.h"
 #include "embers-flame-graph.h"
@@ -15,6 +16,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
+#include "embers-rules-page.h"
 #include "embers-test-server-spawn.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
@@ -187,6 +189,114 @@ test_rule_disabled (void)
   g_object_unref (dialog);
 }
 
+static gboolean
+rules_idle (gpointer data)
+{
+  return !embers_rules_page_get_loading (data);
+}
+
+/* The rules page: lists rules, provisioned ones read-only, edit with the
+ * current generation (a stale one is explained), delete */
+static void
+test_rules_page (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-rules-XXXXXX", NULL);
+  g_autofree char *provisioned = g_build_filename (dir, "provisioned.json", NULL);
+  g_autofree char *arg = NULL;
+  const char *args[3] = { "--recording-rules", NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = NULL;
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersRecordingRule) rule = embers_recording_rule_new ();
+  g_autoptr(EmbersRecordingRule) created = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  EmbersRulesPage *page;
+  EmbersRuleDialog *dialog;
+  GtkWindow *window;
+  GPtrArray *rules;
+  const char *provisioned_id = NULL;
+
+  g_file_set_contents (provisioned,
+                       "[{\"metricName\":\"profiles_recorded_gc_total\","
+                       "\"matchers\":[\"{__profile_type__=\\\"" CPU "\\\"}\"]}]", -1, &error);
+  g_assert_no_error (error);
+  arg = g_strdup_printf ("--provisioned=%s", provisioned);
+  args[1] = arg;
+  server = embers_test_server_start (args, &error);
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+
+  rule->metric_name = g_strdup ("profiles_recorded_api_cpu_nanoseconds");
+  g_strfreev (rule->matchers);
+  rule->matchers = g_strdupv ((char *[]) { (char *)"{__profile_type__=\"" CPU "\",service_name=\"api\"}", NULL });
+  embers_recording_rules_upsert_async (client, rule, NULL, on_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  created = embers_recording_rules_upsert_finish (result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  page = embers_rules_page_new (client);
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 900, 600);
+  gtk_window_set_child (window, GTK_WIDGET (page));
+  gtk_window_present (window);
+  spin_until (rules_idle, page);
+  g_assert_null (embers_rules_page_get_error (page));
+  rules = embers_rules_page_get_rules (page);
+  g_assert_cmpuint (rules->len, ==, 2);
+  for (guint i = 0; i < rules->len; i++)
+    {
+      EmbersRecordingRule *r = g_ptr_array_index (rules, i);
+
+      if (r->provisioned)
+        provisioned_id = r->id;
+    }
+  g_assert_nonnull (provisioned_id);
+
+  /* Provisioned: read-only */
+  g_assert_false (embers_rules_page_delete (page, provisioned_id, TRUE));
+  g_assert_null (embers_rules_page_edit (page, provisioned_id));
+
+  /* Edit: saved with the generation it was read with */
+  dialog = EMBERS_RULE_DIALOG (embers_rules_page_edit (page, created->id));
+  g_assert_nonnull (dialog);
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region");
+  embers_rule_dialog_create (dialog);
+  spin_until (dialog_idle, dialog);
+  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "Saved"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* A second dialog on the old copy: the server refuses, and it says why */
+  spin_until (rules_idle, page);
+  {
+    g_autoptr(EmbersRecordingRule) old = embers_recording_rule_copy (created);
+    EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (NULL, client, old);
+
+    g_object_ref_sink (stale);
+    embers_rule_dialog_create (stale);
+    spin_until (dialog_idle, stale);
+    g_assert_nonnull (strstr (embers_rule_dialog_get_status (stale), "conflicting update"));
+    gtk_window_destroy (GTK_WINDOW (stale));
+    g_object_unref (stale);
+  }
+
+  /* Delete (confirmed): gone */
+  g_assert_true (embers_rules_page_delete (page, created->id, TRUE));
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (embers_rules_page_get_rules (page)->len != 1 && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  g_assert_cmpuint (embers_rules_page_get_rules (page)->len, ==, 1);
+
+  gtk_window_destroy (window);
+  g_unlink (provisioned);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -195,6 +305,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/app/rule-from-frame", test_rule_from_frame);
   g_test_add_func ("/embers/app/rule-disabled", test_rule_disabled);
+  g_test_add_func ("/embers/app/rules-page", test_rules_page);
 
   return g_test_run ();
 }

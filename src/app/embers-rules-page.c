@@ -1,0 +1,403 @@
+/* embers-rules-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "embers-recording-rules.h"
+#include "embers-rule-dialog.h"
+#include "embers-rules-page.h"
+
+struct _EmbersRulesPage
+{
+  GtkWidget            parent_instance;
+
+  EmbersConnectClient *client;
+  GCancellable        *cancellable;
+  GPtrArray           *rules;
+  char                *error;
+  gboolean             loading;
+
+  GtkWidget           *box;
+  GtkStack            *stack;
+  GtkListBox          *list;
+  AdwStatusPage       *error_page;
+  AdwStatusPage       *empty_page;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersRulesPage, embers_rules_page, GTK_TYPE_WIDGET)
+
+static const EmbersRecordingRule *
+find_rule (EmbersRulesPage *self,
+           const char      *id)
+{
+  for (guint i = 0; self->rules && i < self->rules->len; i++)
+    {
+      const EmbersRecordingRule *rule = g_ptr_array_index (self->rules, i);
+
+      if (g_strcmp0 (rule->id, id) == 0)
+        return rule;
+    }
+  return NULL;
+}
+
+static void on_edit_clicked (GtkButton *button, EmbersRulesPage *self);
+static void on_delete_clicked (GtkButton *button, EmbersRulesPage *self);
+
+static GtkWidget *
+make_row (EmbersRulesPage           *self,
+          const EmbersRecordingRule *rule)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autoptr(GString) subtitle = g_string_new (NULL);
+  g_autofree char *matchers = rule->matchers ? g_strjoinv (" ", rule->matchers) : g_strdup ("");
+  g_autofree char *escaped = NULL;
+  GtkWidget *edit, *delete;
+
+  g_string_append_printf (subtitle, _("Type: %s"), rule->profile_type ? rule->profile_type : "");
+  g_string_append_printf (subtitle, "\n%s", matchers);
+  if (rule->group_by && rule->group_by[0])
+    {
+      g_autofree char *by = g_strjoinv (", ", rule->group_by);
+      g_string_append_printf (subtitle, "\n%s %s", _("Group by:"), by);
+    }
+  for (guint i = 0; rule->external_label_names && rule->external_label_names[i]; i++)
+    g_string_append_printf (subtitle, "%s%s=%s", i == 0 ? "\n" : ", ", rule->external_label_names[i],
+                            rule->external_label_values ? rule->external_label_values[i] : "");
+  if (rule->function_name)
+    g_string_append_printf (subtitle, "\n%s %s", _("Function:"), rule->function_name);
+
+  escaped = g_markup_escape_text (subtitle->str, -1);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), rule->metric_name);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
+
+  if (rule->provisioned)
+    {
+      GtkWidget *badge = gtk_label_new (_("Provisioned"));
+
+      gtk_widget_add_css_class (badge, "dim-label");
+      gtk_widget_set_tooltip_text (badge, _("Set in the server’s configuration: read-only here"));
+      gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), badge);
+    }
+
+  edit = gtk_button_new_from_icon_name ("document-edit-symbolic");
+  gtk_widget_set_valign (edit, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (edit, "flat");
+  gtk_widget_set_tooltip_text (edit, _("Edit"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (edit), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit"), -1);
+  gtk_widget_set_sensitive (edit, !rule->provisioned);
+  g_object_set_data_full (G_OBJECT (edit), "rule-id", g_strdup (rule->id), g_free);
+  g_signal_connect (edit, "clicked", G_CALLBACK (on_edit_clicked), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
+
+  delete = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  gtk_widget_set_valign (delete, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (delete, "flat");
+  gtk_widget_set_tooltip_text (delete, _("Delete"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (delete), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete"), -1);
+  gtk_widget_set_sensitive (delete, !rule->provisioned);
+  g_object_set_data_full (G_OBJECT (delete), "rule-id", g_strdup (rule->id), g_free);
+  g_signal_connect (delete, "clicked", G_CALLBACK (on_delete_clicked), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), delete);
+
+  return row;
+}
+
+static void
+show_rules (EmbersRulesPage *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
+    gtk_list_box_remove (self->list, child);
+
+  if (self->error != NULL)
+    {
+      adw_status_page_set_description (self->error_page, self->error);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      return;
+    }
+  if (self->rules == NULL || self->rules->len == 0)
+    {
+      gtk_stack_set_visible_child_name (self->stack, self->loading ? "loading" : "empty");
+      return;
+    }
+
+  for (guint i = 0; i < self->rules->len; i++)
+    gtk_list_box_append (self->list, make_row (self, g_ptr_array_index (self->rules, i)));
+  gtk_stack_set_visible_child_name (self->stack, "list");
+}
+
+static void
+list_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(EmbersRulesPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *rules = embers_recording_rules_list_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self->loading = FALSE;
+  g_clear_pointer (&self->rules, g_ptr_array_unref);
+  g_clear_pointer (&self->error, g_free);
+  if (rules == NULL)
+    self->error = g_strdup (error->message);
+  else
+    self->rules = rules;
+  show_rules (self);
+}
+
+void
+embers_rules_page_reload (EmbersRulesPage *self)
+{
+  g_return_if_fail (EMBERS_IS_RULES_PAGE (self));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->loading = TRUE;
+  if (self->rules == NULL)
+    gtk_stack_set_visible_child_name (self->stack, "loading");
+  embers_recording_rules_list_async (self->client, self->cancellable, list_done, g_object_ref (self));
+}
+
+static void
+delete_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(EmbersRulesPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!embers_recording_rules_delete_finish (result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", error->message);
+    }
+  embers_rules_page_reload (self);
+}
+
+static void
+on_delete_response (AdwMessageDialog *dialog,
+                    const char       *response,
+                    EmbersRulesPage  *self)
+{
+  if (g_str_equal (response, "delete"))
+    embers_rules_page_delete (self, g_object_get_data (G_OBJECT (dialog), "rule-id"), TRUE);
+}
+
+gboolean
+embers_rules_page_delete (EmbersRulesPage *self,
+                          const char      *id,
+                          gboolean         confirmed)
+{
+  const EmbersRecordingRule *rule;
+
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), FALSE);
+
+  rule = find_rule (self, id);
+  if (rule == NULL || rule->provisioned)
+    return FALSE;
+
+  if (!confirmed)
+    {
+      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+      g_autofree char *body = g_strdup_printf (_("The server stops recording “%s”. The metric’s past data stays where it is stored."),
+                                               rule->metric_name);
+      GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                  _("Delete Recording Rule?"), body);
+
+      adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                        "delete", _("_Delete"), NULL);
+      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
+      adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+      g_object_set_data_full (G_OBJECT (dialog), "rule-id", g_strdup (id), g_free);
+      g_signal_connect_object (dialog, "response", G_CALLBACK (on_delete_response), self, 0);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return TRUE;
+    }
+
+  embers_recording_rules_delete_async (self->client, id, self->cancellable, delete_done, g_object_ref (self));
+  return TRUE;
+}
+
+static void
+on_delete_clicked (GtkButton       *button,
+                   EmbersRulesPage *self)
+{
+  embers_rules_page_delete (self, g_object_get_data (G_OBJECT (button), "rule-id"), FALSE);
+}
+
+static void
+on_dialog_closed (EmbersRulesPage *self)
+{
+  embers_rules_page_reload (self);
+}
+
+GtkWindow *
+embers_rules_page_edit (EmbersRulesPage *self,
+                        const char      *id)
+{
+  const EmbersRecordingRule *rule;
+  EmbersRuleDialog *dialog;
+  GtkRoot *root;
+
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
+
+  rule = find_rule (self, id);
+  if (rule == NULL || rule->provisioned)
+    return NULL;
+
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  dialog = embers_rule_dialog_new_for_rule (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->client, rule);
+  g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_closed), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return GTK_WINDOW (dialog);
+}
+
+static void
+on_edit_clicked (GtkButton       *button,
+                 EmbersRulesPage *self)
+{
+  embers_rules_page_edit (self, g_object_get_data (G_OBJECT (button), "rule-id"));
+}
+
+static void
+new_rule (EmbersRulesPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  EmbersRuleDialog *dialog = embers_rule_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                     self->client, NULL, NULL, NULL, NULL);
+
+  g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_closed), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+embers_rules_page_dispose (GObject *object)
+{
+  EmbersRulesPage *self = EMBERS_RULES_PAGE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->client);
+  g_clear_pointer (&self->rules, g_ptr_array_unref);
+  g_clear_pointer (&self->error, g_free);
+
+  G_OBJECT_CLASS (embers_rules_page_parent_class)->dispose (object);
+}
+
+static void
+embers_rules_page_class_init (EmbersRulesPageClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = embers_rules_page_dispose;
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+embers_rules_page_init (EmbersRulesPage *self)
+{
+  GtkWidget *toolbar, *button, *scrolled, *clamp, *spinner, *retry;
+
+  self->cancellable = g_cancellable_new ();
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_add_css_class (toolbar, "toolbar");
+  button = gtk_button_new_with_mnemonic (_("_New Rule…"));
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (new_rule), self);
+  gtk_box_append (GTK_BOX (toolbar), button);
+  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Reload"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Reload"), -1);
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_rules_page_reload), self);
+  gtk_box_append (GTK_BOX (toolbar), button);
+  gtk_box_append (GTK_BOX (self->box), toolbar);
+
+  self->stack = GTK_STACK (gtk_stack_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
+
+  self->list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Recording rules"), -1);
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 900);
+  gtk_widget_set_margin_top (clamp, 12);
+  gtk_widget_set_margin_bottom (clamp, 12);
+  adw_clamp_set_child (ADW_CLAMP (clamp), GTK_WIDGET (self->list));
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
+  gtk_stack_add_named (self->stack, scrolled, "list");
+
+  spinner = gtk_spinner_new ();
+  gtk_spinner_start (GTK_SPINNER (spinner));
+  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
+  gtk_stack_add_named (self->stack, spinner, "loading");
+
+  self->empty_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->empty_page, "view-list-symbolic");
+  adw_status_page_set_title (self->empty_page, _("No Recording Rules"));
+  adw_status_page_set_description (self->empty_page,
+                                   _("Create one with New Rule…, or right-click a frame of a flame graph."));
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->empty_page), "empty");
+
+  self->error_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->error_page, "dialog-warning-symbolic");
+  adw_status_page_set_title (self->error_page, _("Recording Rules Unavailable"));
+  retry = gtk_button_new_with_mnemonic (_("_Try Again"));
+  gtk_widget_set_halign (retry, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (retry, "pill");
+  g_signal_connect_swapped (retry, "clicked", G_CALLBACK (embers_rules_page_reload), self);
+  adw_status_page_set_child (self->error_page, retry);
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->error_page), "error");
+
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->stack));
+}
+
+EmbersRulesPage *
+embers_rules_page_new (EmbersConnectClient *client)
+{
+  EmbersRulesPage *self;
+
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
+
+  self = g_object_new (EMBERS_TYPE_RULES_PAGE, NULL);
+  self->client = g_object_ref (client);
+  embers_rules_page_reload (self);
+  return self;
+}
+
+gboolean
+embers_rules_page_get_loading (EmbersRulesPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), FALSE);
+  return self->loading;
+}
+
+GPtrArray *
+embers_rules_page_get_rules (EmbersRulesPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
+  return self->rules;
+}
+
+const char *
+embers_rules_page_get_error (EmbersRulesPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
+  return self->error;
+}

@@ -1,0 +1,36 @@
+/* embers-rules-page.h: a server's recording rules: list, edit, delete
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "embers-connect-client.h"
+#include "embers-recording-rule.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_RULES_PAGE (embers_rules_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersRulesPage, embers_rules_page, EMBERS, RULES_PAGE, GtkWidget)
+
+EmbersRulesPage *embers_rules_page_new         (EmbersConnectClient *client);
+/* Reloads the list from the server */
+void             embers_rules_page_reload      (EmbersRulesPage     *self);
+gboolean         embers_rules_page_get_loading (EmbersRulesPage     *self);
+/* The rules shown (EmbersRecordingRule), or NULL before the first answer */
+GPtrArray       *embers_rules_page_get_rules   (EmbersRulesPage     *self);
+/* The error shown in place (rules disabled, unreachable...), or NULL */
+const char      *embers_rules_page_get_error   (EmbersRulesPage     *self);
+/* Deletes a rule after the person confirmed (the page asks first when
+ * confirmed is FALSE); provisioned rules cannot be deleted */
+gboolean         embers_rules_page_delete      (EmbersRulesPage     *self,
+                                                const char          *id,
+                                                gboolean             confirmed);
+/* Opens the rule dialog to edit (upsert with the current generation) */
+GtkWindow       *embers_rules_page_edit        (EmbersRulesPage     *self,
+                                                const char          *id);
+
+G_END_DECLS
