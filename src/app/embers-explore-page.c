@@ -1401,6 +1401,7 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_rule_created), self, 0);
+  embers_rule_dialog_set_source (dialog, self->source);
   gtk_window_present (GTK_WINDOW (dialog));
   return dialog;
 }

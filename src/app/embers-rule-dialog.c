@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-chart.h"
+#include "embers-pyroscope-source.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
 #include "embers-selector.h"
@@ -41,6 +43,15 @@ struct _EmbersRuleDialog
   gboolean             busy;
   char                *id;          /* editing: the rule's id and the */
   gint64               generation;  /* generation it was read with */
+
+  /* Preview: what the rule would record over the last hour */
+  EmbersSource        *source;
+  GCancellable        *preview_cancellable;
+  guint                preview_timeout;
+  EmbersChart         *chart;
+  GtkDrawingArea      *chart_area;
+  GtkLabel            *preview_label;
+  guint                n_preview_series;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, ADW_TYPE_WINDOW)
@@ -126,6 +137,8 @@ set_status (EmbersRuleDialog *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->status), "error");
 }
 
+static void schedule_preview (EmbersRuleDialog *self);
+
 /* Live validation, exactly as the server validates */
 static void
 validate (EmbersRuleDialog *self)
@@ -153,6 +166,7 @@ validate (EmbersRuleDialog *self)
     }
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->create_button), self->valid && !self->busy && self->client != NULL);
+  schedule_preview (self);
 }
 
 static void
@@ -230,6 +244,132 @@ upsert_done (GObject      *object,
   validate (self);
 }
 
+static void
+preview_draw (GtkDrawingArea *area,
+              cairo_t        *cr,
+              int             width,
+              int             height,
+              gpointer        user_data)
+{
+  EmbersRuleDialog *self = user_data;
+  EmbersChartStyle style;
+  GdkRGBA fg;
+
+  embers_chart_style_init (&style, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+  style.fg[0] = fg.red;
+  style.fg[1] = fg.green;
+  style.fg[2] = fg.blue;
+  embers_chart_set_size (self->chart, width, height);
+  embers_chart_paint (self->chart, cr, &style);
+}
+
+static void
+preview_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(EmbersRuleDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (series == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("No preview: %s"), error->message);
+
+      gtk_label_set_text (self->preview_label, text);
+      embers_chart_set_series (self->chart, NULL, NULL);
+    }
+  else
+    {
+      g_autofree char *text = NULL;
+
+      self->n_preview_series = series->len;
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Over the last hour this rule would record %u series",
+                                           "Over the last hour this rule would record %u series",
+                                           series->len),
+                              series->len);
+      gtk_label_set_text (self->preview_label, text);
+      embers_chart_set_series (self->chart, series, NULL);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
+}
+
+/* SelectSeries with the rule's matchers and group-by over the last hour.
+ * (The function filter is applied by the server when it records; the
+ * preview shows the whole stacks of the matched profiles.) */
+static gboolean
+run_preview (gpointer user_data)
+{
+  EmbersRuleDialog *self = user_data;
+  g_autoptr(EmbersRecordingRule) rule = NULL;
+  g_autoptr(EmbersSelector) all = NULL;
+  g_autoptr(EmbersSelector) rest = embers_selector_new ();
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autofree char *selector = NULL;
+  g_autofree char *type = NULL;
+  gint64 end = g_get_real_time () / 1000;
+  gint64 start = end - 3600 * 1000;
+
+  self->preview_timeout = 0;
+  if (self->source == NULL)
+    return G_SOURCE_REMOVE;
+
+  g_cancellable_cancel (self->preview_cancellable);
+  g_clear_object (&self->preview_cancellable);
+  if (!self->valid)
+    {
+      gtk_label_set_text (self->preview_label, _("The preview follows once the rule is valid"));
+      return G_SOURCE_REMOVE;
+    }
+
+  rule = embers_rule_dialog_dup_rule (self);
+  all = embers_selector_parse_matchers ((const char * const *)rule->matchers, NULL);
+  type = embers_recording_rule_derive_profile_type (rule);
+  for (guint i = 0; all && i < embers_selector_get_n_matchers (all); i++)
+    {
+      const EmbersMatcher *m = embers_selector_get_matcher (all, i);
+
+      if (!g_str_equal (m->name, "__profile_type__"))
+        embers_selector_add (rest, m->name, m->op, m->value, NULL);
+    }
+  selector = embers_selector_to_string (rest);
+  query = embers_query_new (type, selector, start, end);
+  {
+    g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (type);
+
+    embers_chart_set_unit (self->chart, info ? info->sample_unit : NULL);
+  }
+  embers_chart_set_time_range (self->chart, start, end);
+
+  self->preview_cancellable = g_cancellable_new ();
+  gtk_label_set_text (self->preview_label, _("Previewing…"));
+  embers_source_select_series (self->source, query, (const char * const *)rule->group_by,
+                               embers_source_step_for_range (start, end), EMBERS_AGGREGATION_SUM, 0,
+                               self->preview_cancellable, preview_done, g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_preview (EmbersRuleDialog *self)
+{
+  if (self->source == NULL)
+    return;
+  g_clear_handle_id (&self->preview_timeout, g_source_remove);
+  self->preview_timeout = g_timeout_add (400, run_preview, self);
+}
+
+guint
+embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
+  return self->n_preview_series;
+}
+
 void
 embers_rule_dialog_create (EmbersRuleDialog *self)
 {
@@ -258,6 +398,12 @@ embers_rule_dialog_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->client);
   g_clear_pointer (&self->id, g_free);
+  g_clear_handle_id (&self->preview_timeout, g_source_remove);
+  if (self->preview_cancellable != NULL)
+    g_cancellable_cancel (self->preview_cancellable);
+  g_clear_object (&self->preview_cancellable);
+  g_clear_object (&self->source);
+  g_clear_pointer (&self->chart, embers_chart_unref);
   for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
     g_clear_pointer (&self->message_text[f], g_free);
 
@@ -354,6 +500,19 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->status), FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->status), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Status"), -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
+
+  self->preview_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->preview_label, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->preview_label), "dim-label");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->preview_label));
+  self->chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  self->chart_area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
+  gtk_drawing_area_set_content_height (self->chart_area, 140);
+  gtk_drawing_area_set_draw_func (self->chart_area, preview_draw, self, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart_area), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Preview of the recorded series"), -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->chart_area), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chart_area));
 
   /* For servers without the rules API: the rule as configuration */
   buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -507,6 +666,17 @@ embers_rule_dialog_get_field (EmbersRuleDialog *self,
   g_return_val_if_fail (field < EMBERS_RULE_N_FIELDS && self->entries[field] != NULL, NULL);
 
   return gtk_editable_get_text (GTK_EDITABLE (self->entries[field]));
+}
+
+void
+embers_rule_dialog_set_source (EmbersRuleDialog *self,
+                               EmbersSource     *source)
+{
+  g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
+
+  g_set_object (&self->source, source);
+  gtk_widget_set_visible (GTK_WIDGET (self->chart_area), source != NULL);
+  schedule_preview (self);
 }
 
 gboolean

@@ -9,6 +9,7 @@
 
 #include "embers-connect-client.h"
 #include "embers-recording-rule.h"
+#include "embers-source.h"
 
 G_BEGIN_DECLS
 
@@ -46,5 +47,10 @@ const char          *embers_rule_dialog_get_field    (EmbersRuleDialog    *self,
 /* Creates the rule on the server; emits "created" on success */
 void                 embers_rule_dialog_create       (EmbersRuleDialog    *self);
 gboolean             embers_rule_dialog_get_busy     (EmbersRuleDialog    *self);
+/* The preview's data: SelectSeries with the rule's matchers and group-by
+ * over the last hour (needs a source) */
+void                 embers_rule_dialog_set_source   (EmbersRuleDialog    *self,
+                                                      EmbersSource        *source);
+guint                embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self);
 
 G_END_DECLS

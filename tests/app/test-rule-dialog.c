@@ -34,6 +34,8 @@ dialog_idle (gpointer data)
   return !embers_rule_dialog_get_busy (data);
 }
 
+static gboolean preview_ready (gpointer data);
+
 static void
 spin_until (gboolean (*done) (gpointer),
             gpointer   data)
@@ -45,6 +47,12 @@ spin_until (gboolean (*done) (gpointer),
   g_assert_true (done (data));
   for (int i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+preview_ready (gpointer data)
+{
+  return embers_rule_dialog_get_n_preview_series (data) > 0;
 }
 
 static void
@@ -115,6 +123,10 @@ test_rule_from_frame (void)
   g_assert_true (g_str_has_prefix (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME),
                                    "profiles_recorded_api_cpu_"));
   g_assert_true (embers_rule_dialog_get_valid (dialog));
+
+  /* The preview: what the rule records over the last hour (by service_name: one series) */
+  spin_until (preview_ready, dialog);
+  g_assert_cmpuint (embers_rule_dialog_get_n_preview_series (dialog), ==, 1);
 
   /* Live validation, with the reason next to the field */
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "cpu_gc");
@@ -254,6 +266,14 @@ test_rules_page (void)
         provisioned_id = r->id;
     }
   g_assert_nonnull (provisioned_id);
+
+  if (g_getenv ("EMBERS_RULES_SHOT") != NULL)
+    {
+      gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+    }
 
   /* Provisioned: read-only */
   g_assert_false (embers_rules_page_delete (page, provisioned_id, TRUE));
