@@ -196,10 +196,12 @@ embers_application_open (GApplication  *app,
 {
   EmbersWindow *window = get_window (EMBERS_APPLICATION (app));
 
-  /* Two files will open as a comparison once that exists; for now every
-   * file gets its own tab */
-  for (int i = 0; i < n_files; i++)
-    embers_window_open_file (window, files[i]);
+  /* embers BASE COMP: two files open as one comparison */
+  if (n_files == 2)
+    embers_window_open_comparison (window, files[0], files[1]);
+  else
+    for (int i = 0; i < n_files; i++)
+      embers_window_open_file (window, files[i]);
 
   gtk_window_present (GTK_WINDOW (window));
 }

@@ -299,6 +299,22 @@ embers_window_connect (EmbersWindow *self,
   return GTK_WINDOW (dialog);
 }
 
+/* Baseline and comparison as one diff tab */
+EmbersProfilePage *
+embers_window_open_comparison (EmbersWindow *self,
+                               GFile        *baseline,
+                               GFile        *comparison)
+{
+  EmbersProfilePage *page;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+
+  page = add_page (self);
+  embers_profile_page_load_comparison (page, baseline, comparison);
+  update_title (self);
+  return page;
+}
+
 EmbersProfilePage *
 embers_window_open_sample (EmbersWindow *self)
 {

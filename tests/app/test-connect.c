@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <glib/gstdio.h>
 
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
@@ -171,6 +172,41 @@ test_open_query_url (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* embers BASE COMP: one diff tab */
+static void
+test_open_comparison (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-compare-XXXXXX", NULL);
+  g_autofree char *base = g_build_filename (dir, "base.folded", NULL);
+  g_autofree char *comp = g_build_filename (dir, "comp.folded", NULL);
+  g_autoptr(GFile) fb = NULL;
+  g_autoptr(GFile) fc = NULL;
+  EmbersWindow *window;
+  EmbersProfilePage *page;
+  EmbersProfile *diff;
+
+  g_assert_true (g_file_set_contents (base, "main;slow 10\nmain;fast 90\n", -1, NULL));
+  g_assert_true (g_file_set_contents (comp, "main;slow 40\nmain;fast 90\n", -1, NULL));
+  fb = g_file_new_for_path (base);
+  fc = g_file_new_for_path (comp);
+
+  window = embers_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  page = embers_window_open_comparison (window, fb, fc);
+  spin_until (page_settled, page);
+  g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+  diff = embers_profile_page_get_profile (page);
+  g_assert_true (embers_profile_is_diff (diff));
+  g_assert_cmpint (embers_profile_get_total (diff, 0), ==, 100);
+  g_assert_cmpint (embers_profile_get_total (diff, 1), ==, 130);
+  g_assert_cmpstr (embers_profile_page_get_title (page), ==, "base.folded → comp.folded");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (base);
+  g_unlink (comp);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -179,6 +215,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
   g_test_add_func ("/embers/app/open-query-url", test_open_query_url);
+  g_test_add_func ("/embers/app/open-comparison", test_open_comparison);
 
   return g_test_run ();
 }
