@@ -526,7 +526,7 @@ test_application (void)
 {
   g_autoptr(EmbersApplication) app = embers_application_new ();
   g_autofree char *path1 = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-labels.pb.gz", NULL);
-  g_autofree char *path2 = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "heap.pb.gz", NULL);
+  g_autofree char *path2 = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-recursion.pb.gz", NULL);
   GFile *files[2];
   GtkWindow *window;
   GList *toplevels;
@@ -538,7 +538,7 @@ test_application (void)
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
   g_assert_no_error (error);
 
-  /* embers FILE FILE opens both */
+  /* embers BASE COMP opens their comparison (DESIGN.md) */
   files[0] = g_file_new_for_path (path1);
   files[1] = g_file_new_for_path (path2);
   g_application_open (G_APPLICATION (app), files, 2, "");
@@ -547,8 +547,9 @@ test_application (void)
 
   window = gtk_application_get_active_window (GTK_APPLICATION (app));
   g_assert_true (EMBERS_IS_WINDOW (window));
-  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 2);
+  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 1);
   wait_page (embers_window_get_current_page (EMBERS_WINDOW (window)));
+  g_assert_true (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (EMBERS_WINDOW (window)))));
 
   /* The shortcuts window comes from the resources */
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
