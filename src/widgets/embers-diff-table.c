@@ -1,0 +1,450 @@
+/* embers-diff-table.c: per-function baseline vs comparison
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "embers-diff-table.h"
+#include "embers-units.h"
+
+/* One row of the table */
+
+#define EMBERS_TYPE_DIFF_ITEM (embers_diff_item_get_type ())
+G_DECLARE_FINAL_TYPE (EmbersDiffItem, embers_diff_item, EMBERS, DIFF_ITEM, GObject)
+
+struct _EmbersDiffItem
+{
+  GObject        parent_instance;
+  EmbersProfile *profile;
+  EmbersDiffRow  row;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersDiffItem, embers_diff_item, G_TYPE_OBJECT)
+
+static void
+embers_diff_item_finalize (GObject *object)
+{
+  EmbersDiffItem *self = EMBERS_DIFF_ITEM (object);
+
+  g_clear_object (&self->profile);
+  G_OBJECT_CLASS (embers_diff_item_parent_class)->finalize (object);
+}
+
+static void
+embers_diff_item_class_init (EmbersDiffItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = embers_diff_item_finalize;
+}
+
+static void
+embers_diff_item_init (EmbersDiffItem *self)
+{
+}
+
+static EmbersDiffItem *
+embers_diff_item_new (EmbersProfile       *profile,
+                      const EmbersDiffRow *row)
+{
+  EmbersDiffItem *self = g_object_new (EMBERS_TYPE_DIFF_ITEM, NULL);
+
+  self->profile = g_object_ref (profile);
+  self->row = *row;
+  return self;
+}
+
+static const char *
+item_name (EmbersDiffItem *item)
+{
+  const char *name = embers_profile_get_string (item->profile, item->row.name);
+
+  return name != NULL ? name : "";
+}
+
+/* The change as a sort key: new above everything, removed below */
+static double
+item_change_key (EmbersDiffItem *item)
+{
+  switch (item->row.kind)
+    {
+    case EMBERS_DIFF_KIND_NEW:
+      return INFINITY;
+    case EMBERS_DIFF_KIND_REMOVED:
+      return -INFINITY;
+    case EMBERS_DIFF_KIND_CHANGED:
+    default:
+      return item->row.change;
+    }
+}
+
+enum {
+  COLUMN_NAME,
+  COLUMN_BASELINE_SHARE,
+  COLUMN_COMPARISON_SHARE,
+  COLUMN_CHANGE,
+  COLUMN_BASELINE_VALUE,
+  COLUMN_COMPARISON_VALUE,
+  N_COLUMNS
+};
+
+static char *
+item_cell_text (EmbersDiffItem *item,
+                guint           column)
+{
+  const char *unit = embers_profile_get_sample_unit (item->profile, EMBERS_DIFF_COMPARISON);
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+      return g_strdup (item_name (item));
+    case COLUMN_BASELINE_SHARE:
+      return embers_format_percent (item->row.baseline_share);
+    case COLUMN_COMPARISON_SHARE:
+      return embers_format_percent (item->row.comparison_share);
+    case COLUMN_CHANGE:
+      if (item->row.kind == EMBERS_DIFF_KIND_NEW)
+        return g_strdup (C_("diff", "new"));
+      if (item->row.kind == EMBERS_DIFF_KIND_REMOVED)
+        return g_strdup (C_("diff", "removed"));
+      return embers_format_signed_percent (item->row.change / 100.0);
+    case COLUMN_BASELINE_VALUE:
+      return embers_format_value (item->row.baseline_total, unit);
+    case COLUMN_COMPARISON_VALUE:
+      return embers_format_value (item->row.comparison_total, unit);
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+static int
+cmp_double (double a,
+            double b)
+{
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static int
+cmp_int64 (gint64 a,
+           gint64 b)
+{
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static int
+compare_items (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  EmbersDiffItem *ia = (EmbersDiffItem *) a;
+  EmbersDiffItem *ib = (EmbersDiffItem *) b;
+  int r = 0;
+
+  switch (GPOINTER_TO_UINT (user_data))
+    {
+    case COLUMN_NAME:
+      return g_utf8_collate (item_name (ia), item_name (ib));
+    case COLUMN_BASELINE_SHARE:
+      r = cmp_double (ia->row.baseline_share, ib->row.baseline_share);
+      break;
+    case COLUMN_COMPARISON_SHARE:
+      r = cmp_double (ia->row.comparison_share, ib->row.comparison_share);
+      break;
+    case COLUMN_CHANGE:
+      r = cmp_double (item_change_key (ia), item_change_key (ib));
+      if (r == 0)
+        r = cmp_int64 (ia->row.comparison_total, ib->row.comparison_total);
+      break;
+    case COLUMN_BASELINE_VALUE:
+      r = cmp_int64 (ia->row.baseline_total, ib->row.baseline_total);
+      break;
+    case COLUMN_COMPARISON_VALUE:
+      r = cmp_int64 (ia->row.comparison_total, ib->row.comparison_total);
+      break;
+    default:
+      break;
+    }
+  if (r == 0)
+    r = -g_utf8_collate (item_name (ia), item_name (ib));
+  return r;
+}
+
+/* The table */
+
+struct _EmbersDiffTable
+{
+  GtkWidget           parent_instance;
+
+  GtkWidget          *scroller;
+  GtkColumnView      *column_view;
+  GtkColumnViewColumn *columns[N_COLUMNS];
+  GListStore         *store;
+  GtkSortListModel   *sorted;
+  GtkSingleSelection *selection;
+  EmbersProfile      *profile;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersDiffTable, embers_diff_table, GTK_TYPE_WIDGET)
+
+enum {
+  SIGNAL_ROW_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  guint column = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  if (column == COLUMN_NAME)
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_width_chars (GTK_LABEL (label), 24);
+    }
+  else
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+    }
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           gpointer                  user_data)
+{
+  guint column = GPOINTER_TO_UINT (user_data);
+  EmbersDiffItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  g_autofree char *text = item_cell_text (item, column);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  if (column == COLUMN_NAME)
+    gtk_widget_set_tooltip_text (label, text);
+}
+
+static void
+on_activate (GtkColumnView   *column_view,
+             guint            position,
+             EmbersDiffTable *self)
+{
+  const char *name = embers_diff_table_get_row_name (self, position);
+
+  if (name != NULL)
+    g_signal_emit (self, signals[SIGNAL_ROW_ACTIVATED], 0, name);
+}
+
+static void
+embers_diff_table_dispose (GObject *object)
+{
+  EmbersDiffTable *self = EMBERS_DIFF_TABLE (object);
+
+  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (embers_diff_table_parent_class)->dispose (object);
+}
+
+static void
+embers_diff_table_class_init (EmbersDiffTableClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = embers_diff_table_dispose;
+
+  /**
+   * EmbersDiffTable::row-activated:
+   * @name: the function name
+   *
+   * A row was double-clicked or activated with Enter.
+   */
+  signals[SIGNAL_ROW_ACTIVATED] =
+    g_signal_new ("row-activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "embers-diff-table");
+}
+
+static void
+embers_diff_table_init (EmbersDiffTable *self)
+{
+  static const char *titles[N_COLUMNS] = {
+    N_("Function"),
+    N_("Baseline %"),
+    N_("Comparison %"),
+    N_("Diff"),
+    N_("Baseline"),
+    N_("Comparison"),
+  };
+  GtkSorter *sorter;
+
+  self->store = g_list_store_new (EMBERS_TYPE_DIFF_ITEM);
+  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (self->store), NULL);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (self->sorted));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection))));
+  gtk_column_view_set_show_column_separators (self->column_view, FALSE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Functions, baseline vs comparison"),
+                                  -1);
+
+  for (guint i = 0; i < N_COLUMNS; i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
+      column = gtk_column_view_column_new (_(titles[i]), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_sorter (column,
+                                         GTK_SORTER (gtk_custom_sorter_new (compare_items, GUINT_TO_POINTER (i), NULL)));
+      if (i == COLUMN_NAME)
+        gtk_column_view_column_set_expand (column, TRUE);
+      gtk_column_view_append_column (self->column_view, column);
+      self->columns[i] = column;
+      g_object_unref (column);
+    }
+
+  sorter = gtk_column_view_get_sorter (self->column_view);
+  gtk_sort_list_model_set_sorter (self->sorted, sorter);
+  gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_CHANGE], GTK_SORT_DESCENDING);
+
+  g_signal_connect_object (self->column_view, "activate", G_CALLBACK (on_activate), self, 0);
+
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller),
+                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
+  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  /* The store belongs to the sort model, the sort model to the selection */
+}
+
+GtkWidget *
+embers_diff_table_new (void)
+{
+  return g_object_new (EMBERS_TYPE_DIFF_TABLE, NULL);
+}
+
+void
+embers_diff_table_set_data (EmbersDiffTable *self,
+                            EmbersProfile   *diff,
+                            GArray          *rows)
+{
+  g_autoptr(GArray) computed = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+
+  g_return_if_fail (EMBERS_IS_DIFF_TABLE (self));
+  g_return_if_fail (diff == NULL || embers_profile_is_diff (diff));
+
+  g_set_object (&self->profile, diff);
+  if (diff == NULL)
+    {
+      g_list_store_remove_all (self->store);
+      return;
+    }
+
+  if (rows == NULL)
+    rows = computed = embers_diff_top_compute (diff);
+
+  items = g_ptr_array_new_full (rows->len, g_object_unref);
+  for (guint i = 0; i < rows->len; i++)
+    g_ptr_array_add (items, embers_diff_item_new (diff, &g_array_index (rows, EmbersDiffRow, i)));
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+}
+
+EmbersProfile *
+embers_diff_table_get_profile (EmbersDiffTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+  return self->profile;
+}
+
+guint
+embers_diff_table_get_n_rows (EmbersDiffTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+}
+
+void
+embers_diff_table_sort_by_change (EmbersDiffTable *self,
+                                  gboolean         descending)
+{
+  g_return_if_fail (EMBERS_IS_DIFF_TABLE (self));
+  gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_CHANGE],
+                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+}
+
+static EmbersDiffItem *
+get_item (EmbersDiffTable *self,
+          guint            position)
+{
+  EmbersDiffItem *item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+
+  if (item != NULL)
+    g_object_unref (item);  /* the model keeps it */
+  return item;
+}
+
+const EmbersDiffRow *
+embers_diff_table_get_row (EmbersDiffTable *self,
+                           guint            position)
+{
+  EmbersDiffItem *item;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+  item = get_item (self, position);
+  return item != NULL ? &item->row : NULL;
+}
+
+const char *
+embers_diff_table_get_row_name (EmbersDiffTable *self,
+                                guint            position)
+{
+  EmbersDiffItem *item;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+  item = get_item (self, position);
+  return item != NULL ? item_name (item) : NULL;
+}
+
+char *
+embers_diff_table_get_cell_text (EmbersDiffTable *self,
+                                 guint            position,
+                                 guint            column)
+{
+  EmbersDiffItem *item;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+  g_return_val_if_fail (column < N_COLUMNS, NULL);
+  item = get_item (self, position);
+  return item != NULL ? item_cell_text (item, column) : NULL;
+}
+
+GtkColumnView *
+embers_diff_table_get_column_view (EmbersDiffTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+  return self->column_view;
+}

@@ -1,0 +1,52 @@
+/* embers-diff-table.h: per-function baseline vs comparison
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "embers-diff.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_DIFF_TABLE (embers_diff_table_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersDiffTable, embers_diff_table, EMBERS, DIFF_TABLE, GtkWidget)
+
+/*
+ * EmbersDiffTable: a GtkColumnView (in its own scroller) with one row per
+ * function of a diff profile: Function, Baseline %, Comparison %, Diff
+ * (signed change of share, or "new" / "removed" in words), Baseline and
+ * Comparison values (formatted in the profile's unit). Every column sorts
+ * both ways; initially by Diff, descending (what grew most first).
+ *
+ * Signal "row-activated" (const char *name): a row was activated (double
+ * click, Enter).
+ */
+
+GtkWidget     *embers_diff_table_new             (void);
+
+/* @rows: EmbersDiffRow from embers_diff_top_compute() on @diff (copied);
+ * NULL rows computes them here. NULL @diff clears the table. */
+void           embers_diff_table_set_data        (EmbersDiffTable *self,
+                                                  EmbersProfile   *diff,
+                                                  GArray          *rows);
+EmbersProfile *embers_diff_table_get_profile     (EmbersDiffTable *self);
+guint          embers_diff_table_get_n_rows      (EmbersDiffTable *self);
+/* Sorts by the Diff column: descending = what grew most first */
+void           embers_diff_table_sort_by_change  (EmbersDiffTable *self,
+                                                  gboolean         descending);
+/* The row at @position in the current (sorted) order, or NULL */
+const EmbersDiffRow *embers_diff_table_get_row   (EmbersDiffTable *self,
+                                                  guint            position);
+const char    *embers_diff_table_get_row_name    (EmbersDiffTable *self,
+                                                  guint            position);
+/* Texts of the cells of a row as shown: column 0..5 */
+char          *embers_diff_table_get_cell_text   (EmbersDiffTable *self,
+                                                  guint            position,
+                                                  guint            column);
+GtkColumnView *embers_diff_table_get_column_view (EmbersDiffTable *self);
+
+G_END_DECLS
