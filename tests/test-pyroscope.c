@@ -29,6 +29,7 @@
 #include "embers-protojson.h"
 #include "embers-pyroscope-source.h"
 #include "embers-readers.h"
+#include "embers-test-server-spawn.h"
 
 #include "profile.pb-c.h"
 #include "querier.pb-c.h"
@@ -2373,6 +2374,486 @@ test_credentials_not_in_settings (void)
   assert_no_secret_logged ();
 }
 
+/* ---- against the project's test server ---------------------------------- */
+
+#define SERVER_NOW_MS G_GINT64_CONSTANT (1700000000000)
+#define SERVER_NOW    "1700000000000"
+
+static EmbersTestServer *
+server_start (const char *first_arg,
+              ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  EmbersTestServer *server;
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (args, (gpointer) "--now");
+  g_ptr_array_add (args, (gpointer) SERVER_NOW);
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  server = embers_test_server_start ((const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (server);
+  return server;
+}
+
+static EmbersPyroscopeSource *
+source_for (EmbersTestServer *server,
+            gboolean          json)
+{
+  g_autoptr(EmbersConnectClient) client = client_for (embers_test_server_get_url (server));
+
+  if (json)
+    embers_connect_client_set_encoding (client, EMBERS_CONNECT_ENCODING_JSON);
+  return embers_pyroscope_source_new (client);
+}
+
+static GStrv
+label_values_sync (EmbersPyroscopeSource  *source,
+                   const char             *name,
+                   GError                **error)
+{
+  Wait wait = { NULL };
+  GStrv values;
+
+  embers_source_list_label_values (EMBERS_SOURCE (source), name, NULL,
+                                   SERVER_NOW_MS - 3600 * 1000, SERVER_NOW_MS, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_cmpuint (wait.n_calls, ==, 1);
+  values = embers_source_list_label_values_finish (EMBERS_SOURCE (source), wait.result, error);
+  wait_clear (&wait);
+  return values;
+}
+
+static gboolean
+strv_has (const char * const *strv,
+          const char         *s)
+{
+  return strv != NULL && g_strv_contains (strv, s);
+}
+
+static void
+test_server_round_trips (gconstpointer data)
+{
+  gboolean json = GPOINTER_TO_INT (data);
+  g_autoptr(EmbersTestServer) server = server_start (NULL);
+  g_autoptr(EmbersPyroscopeSource) source = source_for (server, json);
+  gint64 start = SERVER_NOW_MS - 3600 * 1000, end = SERVER_NOW_MS;
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+  g_autoptr(EmbersQuery) earlier = embers_query_new (CPU, "{service_name=\"api\"}", start - 3600 * 1000, start);
+  const char *service_labels[] = { "service_name", "__profile_type__", NULL };
+  const char *group_by[] = { "region", NULL };
+  g_autoptr(GPtrArray) types = NULL;
+  g_autoptr(GPtrArray) services = NULL;
+  g_autoptr(GPtrArray) series = NULL;
+  g_auto(GStrv) names = NULL;
+  g_auto(GStrv) values = NULL;
+  g_autoptr(EmbersProfile) full = NULL;
+  g_autoptr(EmbersProfile) small = NULL;
+  g_autoptr(EmbersProfile) diff = NULL;
+  g_autoptr(EmbersProfile) pprof = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean found_api_cpu = FALSE;
+  guint32 other;
+  double series_sum = 0;
+  Wait wait = { NULL };
+
+  /* ProfileTypes */
+  embers_source_list_profile_types (EMBERS_SOURCE (source), start, end, NULL, on_done, &wait);
+  wait_result (&wait);
+  types = embers_source_list_profile_types_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_cmpuint (types->len, >=, 3);
+  for (guint i = 0; i < types->len; i++)
+    {
+      EmbersProfileTypeInfo *info = g_ptr_array_index (types, i);
+      g_assert_nonnull (embers_profile_type_info_new (info->id) ? info : NULL);
+      if (g_str_equal (info->id, CPU))
+        g_assert_cmpstr (info->sample_unit, ==, "nanoseconds");
+    }
+
+  /* LabelNames, LabelValues */
+  embers_source_list_label_names (EMBERS_SOURCE (source), NULL, start, end, NULL, on_done, &wait);
+  wait_result (&wait);
+  names = embers_source_list_label_names_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_true (strv_has ((const char * const *) names, "service_name"));
+  g_assert_true (strv_has ((const char * const *) names, "region"));
+  g_assert_true (strv_has ((const char * const *) names, "__profile_type__"));
+
+  values = label_values_sync (source, "service_name", &error);
+  g_assert_no_error (error);
+  g_assert_true (strv_has ((const char * const *) values, "api"));
+  g_assert_true (strv_has ((const char * const *) values, "checkout"));
+
+  /* Series: the service list */
+  embers_source_list_series (EMBERS_SOURCE (source), NULL, service_labels, start, end, NULL, on_done, &wait);
+  wait_result (&wait);
+  services = embers_source_list_series_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  for (guint i = 0; i < services->len; i++)
+    {
+      EmbersSeries *set = g_ptr_array_index (services, i);
+      g_assert_cmpuint (set->n_points, ==, 0);
+      if (g_strcmp0 (embers_series_get_label (set, "service_name"), "api") == 0 &&
+          g_strcmp0 (embers_series_get_label (set, "__profile_type__"), CPU) == 0)
+        found_api_cpu = TRUE;
+    }
+  g_assert_true (found_api_cpu);
+
+  /* SelectMergeStacktraces, whole and cut to 16 nodes: "other" keeps the rest */
+  query->max_nodes = EMBERS_PYROSCOPE_MAX_MAX_NODES;
+  full = merge_sync (source, query, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (full, 0), >, 0);
+  g_assert_cmpstr (embers_profile_get_sample_type (full, 0), ==, "cpu");
+
+  query->max_nodes = 16;
+  small = merge_sync (source, query, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (small, 0), ==, embers_profile_get_total (full, 0));
+  g_assert_cmpuint (embers_profile_get_n_nodes (small), <, embers_profile_get_n_nodes (full));
+  other = EMBERS_NODE_NONE;
+  for (guint32 i = 0; i < embers_profile_get_n_nodes (small); i++)
+    if (g_strcmp0 (embers_profile_node_name_str (small, i), "other") == 0)
+      {
+        other = i;
+        break;
+      }
+  g_assert_cmpuint (other, !=, EMBERS_NODE_NONE);
+  g_assert_cmpint (embers_profile_node_total (small, 0, other), >, 0);
+
+  /* SelectSeries: the points add up to the merged total */
+  query->max_nodes = 0;
+  embers_source_select_series (EMBERS_SOURCE (source), query, group_by, 60, EMBERS_AGGREGATION_SUM, 0,
+                               NULL, on_done, &wait);
+  wait_result (&wait);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, >=, 2);
+  for (guint i = 0; i < series->len; i++)
+    {
+      EmbersSeries *one = g_ptr_array_index (series, i);
+      g_assert_nonnull (embers_series_get_label (one, "region"));
+      g_assert_cmpuint (one->n_points, >, 0);
+      for (guint j = 0; j < one->n_points; j++)
+        {
+          g_assert_cmpint (one->timestamps[j], >=, start);
+          g_assert_cmpint (one->timestamps[j], <, end);
+          series_sum += one->values[j];
+        }
+    }
+  g_assert_cmpfloat_with_epsilon (series_sum, (double) embers_profile_get_total (full, 0),
+                                  1e-6 * (double) embers_profile_get_total (full, 0));
+
+  /* Diff: two columns, each side's total */
+  embers_source_diff (EMBERS_SOURCE (source), earlier, query, NULL, on_done, &wait);
+  wait_result (&wait);
+  diff = embers_source_diff_finish (EMBERS_SOURCE (source), wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (diff));
+  g_assert_cmpint (embers_profile_get_total (diff, EMBERS_DIFF_COMPARISON), ==, embers_profile_get_total (full, 0));
+  g_assert_cmpint (embers_profile_get_total (diff, EMBERS_DIFF_BASELINE), >, 0);
+
+  /* SelectMergeProfile: the whole profile as pprof, same total */
+  embers_pyroscope_source_merge_pprof_async (source, query, NULL, on_done, &wait);
+  wait_result (&wait);
+  pprof = embers_pyroscope_source_merge_pprof_finish (source, wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (pprof, 0), ==, embers_profile_get_total (full, 0));
+
+  /* The server's own validation comes back in words */
+  {
+    g_autoptr(EmbersQuery) no_range = embers_query_new (CPU, "{}", 0, 0);
+    g_autoptr(EmbersQuery) bad_selector = embers_query_new (CPU, "{service_name=~\"(\"}", start, end);
+    g_autoptr(EmbersProfile) none = NULL;
+
+    none = merge_sync (source, no_range, &error);
+    g_assert_null (none);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "missing time range"));
+    g_clear_error (&error);
+
+    none = merge_sync (source, bad_selector, &error);
+    g_assert_null (none);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+
+  /* Nothing here was unavailable */
+  g_assert_cmpuint (embers_source_get_capabilities (EMBERS_SOURCE (source)) & 0x3f, ==, 0x3f);
+}
+
+static void
+test_server_capabilities (void)
+{
+  g_autoptr(EmbersTestServer) plain = server_start (NULL);
+  g_autoptr(EmbersTestServer) with_rules = server_start ("--recording-rules", NULL);
+  g_autoptr(EmbersPyroscopeSource) source = source_for (plain, FALSE);
+  g_autoptr(EmbersPyroscopeSource) rules = source_for (with_rules, TRUE);
+  g_autoptr(GError) error = NULL;
+  const char *reason;
+  Wait wait = { NULL };
+
+  /* A real server without the flag: ListRecordingRules is a plain 404 */
+  embers_pyroscope_source_probe_async (source, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_true (embers_pyroscope_source_probe_finish (source, wait.result, &error));
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_false (embers_source_get_capabilities (EMBERS_SOURCE (source)) & EMBERS_SOURCE_CAN_RECORDING_RULES);
+  reason = embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES);
+  g_assert_nonnull (reason);
+  g_assert_true (g_str_has_prefix (reason, "not found: the server does not serve recording rules (start Pyroscope "
+                                           "with -tenant-settings.recording-rules.enabled=true)"));
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (source)) & EMBERS_SOURCE_CAN_MERGE);
+
+  /* With it (and in JSON) */
+  embers_pyroscope_source_probe_async (rules, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_true (embers_pyroscope_source_probe_finish (rules, wait.result, &error));
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (rules)) & EMBERS_SOURCE_CAN_RECORDING_RULES);
+  g_assert_null (embers_pyroscope_source_get_unavailable_reason (rules, EMBERS_SOURCE_CAN_RECORDING_RULES));
+}
+
+static void
+test_server_auth (void)
+{
+  g_autoptr(EmbersTestServer) basic = server_start ("--basic-auth", "123456:" SECRET_PASSWORD, NULL);
+  g_autoptr(EmbersTestServer) bearer = server_start ("--bearer", SECRET_TOKEN, NULL);
+  g_autoptr(EmbersPyroscopeSource) source = source_for (basic, FALSE);
+  g_autoptr(EmbersPyroscopeSource) token_source = source_for (bearer, TRUE);
+  EmbersConnectClient *client = embers_pyroscope_source_get_client (source);
+  EmbersConnectClient *token_client = embers_pyroscope_source_get_client (token_source);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) values = NULL;
+
+  /* None */
+  values = label_values_sync (source, "service_name", &error);
+  g_assert_null (values);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+  g_assert_true (g_str_has_prefix (error->message, "unauthenticated: the server needs credentials"));
+  g_clear_error (&error);
+
+  /* Wrong */
+  embers_connect_client_set_basic_auth (client, "123456", "nope");
+  values = label_values_sync (source, "service_name", &error);
+  g_assert_null (values);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+  g_assert_true (g_str_has_prefix (error->message, "unauthenticated: the server refused the credentials"));
+  g_clear_error (&error);
+
+  /* Right; and a wrong token does not matter when Basic is set */
+  embers_connect_client_set_bearer_token (client, "wrong-token");
+  embers_connect_client_set_basic_auth (client, "123456", SECRET_PASSWORD);
+  values = label_values_sync (source, "service_name", &error);
+  g_assert_no_error (error);
+  g_assert_true (strv_has ((const char * const *) values, "api"));
+  g_clear_pointer (&values, g_strfreev);
+
+  /* Bearer, from the environment's way of setting it */
+  values = label_values_sync (token_source, "service_name", &error);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+  g_clear_error (&error);
+  {
+    g_autoptr(EmbersCredentials) credentials = embers_credentials_new (EMBERS_AUTH_BEARER, NULL, SECRET_TOKEN, NULL);
+    embers_credentials_apply (credentials, token_client);
+  }
+  values = label_values_sync (token_source, "service_name", &error);
+  g_assert_no_error (error);
+  g_assert_true (strv_has ((const char * const *) values, "api"));
+
+  /* A failed login does not make anything "unavailable" */
+  g_assert_cmpuint (embers_source_get_capabilities (EMBERS_SOURCE (source)) & 0x3f, ==, 0x3f);
+  assert_no_secret_logged ();
+}
+
+static void
+test_server_tenant (void)
+{
+  g_autoptr(EmbersTestServer) server = server_start ("--multitenancy", NULL);
+  g_autoptr(EmbersPyroscopeSource) source = source_for (server, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) values = NULL;
+  Wait wait = { NULL };
+
+  /* The probe is how "Test connection" finds out */
+  embers_pyroscope_source_probe_async (source, NULL, on_done, &wait);
+  wait_result (&wait);
+  g_assert_false (embers_pyroscope_source_probe_finish (source, wait.result, &error));
+  wait_clear (&wait);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "unauthenticated: the server is multi-tenant — set a tenant (X-Scope-OrgID)"));
+  g_clear_error (&error);
+
+  embers_connect_client_set_tenant (embers_pyroscope_source_get_client (source), "team-a|team-b");
+  values = label_values_sync (source, "service_name", &error);
+  g_assert_no_error (error);
+  g_assert_true (strv_has ((const char * const *) values, "api"));
+}
+
+static GError *
+server_fault_error (guint        timeout_ms,
+                    const char  *first_arg,
+                    ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(EmbersTestServer) server = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{}", SERVER_NOW_MS - 3600 * 1000, SERVER_NOW_MS);
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) start_error = NULL;
+  GError *error = NULL;
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (args, (gpointer) "--now");
+  g_ptr_array_add (args, (gpointer) SERVER_NOW);
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  server = embers_test_server_start ((const char * const *) args->pdata, &start_error);
+  g_assert_no_error (start_error);
+
+  source = source_for (server, FALSE);
+  if (timeout_ms > 0)
+    embers_connect_client_set_timeout_ms (embers_pyroscope_source_get_client (source), timeout_ms);
+
+  profile = merge_sync (source, query, &error);
+  g_assert_null (profile);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+
+  /* A fault is not a missing feature */
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (source)) & EMBERS_SOURCE_CAN_MERGE);
+  return error;
+}
+
+static void
+test_server_faults (void)
+{
+  {
+    g_autoptr(GError) error = server_fault_error (0, "--fault-code", "unavailable",
+                                                  "--fault-message", "ingesters are not ready", NULL);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+    g_assert_cmpstr (error->message, ==, "unavailable: the server is not ready — try again in a moment "
+                                         "(the server said: “ingesters are not ready”)");
+  }
+  {
+    g_autoptr(GError) error = server_fault_error (0, "--fault-code", "resource_exhausted", NULL);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED);
+    g_assert_nonnull (strstr (error->message, "shorter time range or fewer nodes"));
+  }
+  {
+    g_autoptr(GError) error = server_fault_error (0, "--fault-code", "permission_denied", NULL);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PERMISSION_DENIED);
+  }
+  {
+    g_autoptr(GError) error = server_fault_error (0, "--fault-drop", NULL);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+    g_assert_nonnull (strstr (error->message, "closed before the whole answer arrived"));
+  }
+  {
+    g_autoptr(GError) error = server_fault_error (0, "--fault-truncate", NULL);
+    g_assert_true (error->domain == EMBERS_SOURCE_ERROR);
+    g_assert_true (error->code == EMBERS_SOURCE_ERROR_PROTOCOL || error->code == EMBERS_SOURCE_ERROR_UNAVAILABLE);
+    g_assert_true (strstr (error->message, "cut short") != NULL ||
+                   strstr (error->message, "closed before the whole answer arrived") != NULL);
+  }
+  {
+    g_autoptr(GError) error = server_fault_error (0, "--fault-http", "502", NULL);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+    g_assert_nonnull (strstr (error->message, "web page"));
+    g_assert_nonnull (strstr (error->message, "HTTP 502"));
+  }
+  {
+    gint64 started = g_get_monotonic_time ();
+    g_autoptr(GError) error = server_fault_error (300, "--fault-delay-ms", "5000", NULL);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED);
+    g_assert_nonnull (strstr (error->message, "deadline exceeded"));
+    g_assert_cmpint (g_get_monotonic_time () - started, <, 3 * G_USEC_PER_SEC);
+  }
+
+  /* Recoverable: a fault on the first request only, then a retry works */
+  {
+    g_autoptr(EmbersTestServer) server = server_start ("--fault-code", "unavailable", "--fault-count", "1", NULL);
+    g_autoptr(EmbersPyroscopeSource) source = source_for (server, FALSE);
+    g_autoptr(GError) error = NULL;
+    g_auto(GStrv) values = label_values_sync (source, "service_name", &error);
+
+    g_assert_null (values);
+    g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+    g_clear_error (&error);
+    values = label_values_sync (source, "service_name", &error);
+    g_assert_no_error (error);
+    g_assert_true (strv_has ((const char * const *) values, "api"));
+  }
+}
+
+static void
+test_server_cancel (void)
+{
+  g_autoptr(EmbersTestServer) server = server_start ("--fault-delay-ms", "1000", NULL);
+  EmbersPyroscopeSource *source = source_for (server, FALSE);
+  EmbersConnectClient *client = g_object_ref (embers_pyroscope_source_get_client (source));
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{}", SERVER_NOW_MS - 3600 * 1000, SERVER_NOW_MS);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean client_gone = FALSE, source_gone = FALSE;
+  Wait wait = { NULL };
+  gint64 started;
+
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, cancellable, on_done, &wait);
+  spin (150);
+  g_assert_null (wait.result);
+
+  started = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  wait_result (&wait);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 200 * 1000);
+  profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait.result, &error);
+  g_assert_null (profile);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  /* No late callback once the delayed answer would have come */
+  spin (1300);
+  g_assert_cmpuint (wait.n_calls, ==, 1);
+  wait_clear (&wait);
+
+  /* A newer request on the same source works */
+  g_clear_error (&error);
+  profile = merge_sync (source, query, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (profile, 0), >, 0);
+
+  /* and nothing is left behind */
+  g_object_weak_ref (G_OBJECT (client), weak_notify, &client_gone);
+  g_object_weak_ref (G_OBJECT (source), weak_notify, &source_gone);
+  g_object_unref (source);
+  g_object_unref (client);
+  spin (50);
+  g_assert_true (source_gone);
+  g_assert_true (client_gone);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2429,6 +2910,13 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope/raw/dropped", test_raw_dropped);
   g_test_add_func ("/embers/pyroscope/raw/truncated", test_raw_truncated);
   g_test_add_func ("/embers/pyroscope/raw/garbage", test_raw_garbage);
+  g_test_add_data_func ("/embers/pyroscope/server/round-trips/proto", GINT_TO_POINTER (FALSE), test_server_round_trips);
+  g_test_add_data_func ("/embers/pyroscope/server/round-trips/json", GINT_TO_POINTER (TRUE), test_server_round_trips);
+  g_test_add_func ("/embers/pyroscope/server/capabilities", test_server_capabilities);
+  g_test_add_func ("/embers/pyroscope/server/auth", test_server_auth);
+  g_test_add_func ("/embers/pyroscope/server/tenant", test_server_tenant);
+  g_test_add_func ("/embers/pyroscope/server/faults", test_server_faults);
+  g_test_add_func ("/embers/pyroscope/server/cancel", test_server_cancel);
   g_test_add_func ("/embers/pyroscope/credentials/env", test_credentials_env);
   g_test_add_func ("/embers/pyroscope/credentials/no-keyring", test_credentials_no_keyring);
   g_test_add_func ("/embers/pyroscope/credentials/keyring", test_credentials_keyring);
