@@ -12,10 +12,20 @@
 #include "embers-readers.h"
 
 /*
- * One stack per line: frames separated by ";", then white space and a
- * count (the count follows the LAST space, so frames may contain spaces).
- * Blank lines and trailing white space or "\r" are fine; empty frames
- * ("a;;b") are skipped; repeated stacks add up.
+ * One stack per line, root first: frames separated by ";", then white space
+ * and a count. The count follows the LAST space or tab, so frames may hold
+ * spaces ("java.util.HashMap get", "std::vector<int>::push_back (inlined)").
+ *
+ * Tolerated: blank lines, white space around a line, "\r\n", a last line
+ * without "\n", a UTF-8 byte order mark. Empty frames ("a;;b") are skipped
+ * (a line of nothing but separators counts for the root itself). Repeated
+ * stacks add up. One sample type: "samples", in "count".
+ *
+ * Errors name the line: a line that does not end in a count (the
+ * stackcollapse scripts always write one), a negative or fractional count,
+ * a count past 64 bits, text that is not UTF-8.
+ *
+ * One pass; the only allocations are the builder's interning.
  */
 EmbersProfile *
 embers_folded_parse (const char  *data,
@@ -66,6 +76,14 @@ embers_folded_parse (const char  *data,
       count_start = q;
       while (count_start > p && g_ascii_isdigit (count_start[-1]))
         count_start--;
+
+      if (count_start < q && count_start > p && count_start[-1] == '-' &&
+          (count_start - 1 == p || count_start[-2] == ' ' || count_start[-2] == '\t'))
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                       _("folded: the count on line %u is negative"), line_no);
+          return NULL;
+        }
 
       if (count_start == q || count_start == p ||
           (count_start[-1] != ' ' && count_start[-1] != '\t'))
