@@ -2474,7 +2474,10 @@ test_server_round_trips (gconstpointer data)
   for (guint i = 0; i < types->len; i++)
     {
       EmbersProfileTypeInfo *info = g_ptr_array_index (types, i);
-      g_assert_nonnull (embers_profile_type_info_new (info->id) ? info : NULL);
+      g_autoptr(EmbersProfileTypeInfo) parsed = embers_profile_type_info_new (info->id);
+
+      g_assert_nonnull (parsed);
+      g_assert_cmpstr (parsed->sample_type, ==, info->sample_type);
       if (g_str_equal (info->id, CPU))
         g_assert_cmpstr (info->sample_unit, ==, "nanoseconds");
     }
