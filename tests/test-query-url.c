@@ -11,6 +11,7 @@
 
 #include "embers-diff.h"
 #include "embers-query-url.h"
+#include "embers-test-server-spawn.h"
 
 #include "querier.pb-c.h"
 
@@ -573,6 +574,48 @@ test_load_ok (void)
   g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
 }
 
+static void
+test_load_diff (void)
+{
+  const char *args[] = { "--now", "1700000000000", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (args, &error);
+  g_autoptr(EmbersTestServer) other = NULL;
+  g_autoptr(EmbersProfile) diff = NULL;
+  g_autoptr(EmbersProfile) left = NULL;
+  g_autoptr(EmbersProfile) right = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *comp = NULL;
+  g_autofree char *elsewhere = NULL;
+
+  g_assert_no_error (error);
+  base = g_strdup_printf ("%s?query=" CPU "{service_name=\"api\"}&from=1699992800&until=1699996400",
+                          embers_test_server_get_url (server));
+  comp = g_strdup_printf ("%s?query=" CPU "{service_name=\"api\"}&from=1699996400&until=1700000000",
+                          embers_test_server_get_url (server));
+
+  /* The server's Diff: each side's total is that side's merged total */
+  diff = embers_pyroscope_load_query_url_diff (base, comp, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (diff));
+  left = embers_pyroscope_load_query_url (base, NULL, &error);
+  g_assert_no_error (error);
+  right = embers_pyroscope_load_query_url (comp, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (diff, EMBERS_DIFF_BASELINE), ==, embers_profile_get_total (left, 0));
+  g_assert_cmpint (embers_profile_get_total (diff, EMBERS_DIFF_COMPARISON), ==, embers_profile_get_total (right, 0));
+  g_assert_cmpint (embers_profile_get_total (left, 0), >, 0);
+
+  /* Two servers: not for the server to diff */
+  other = embers_test_server_start (args, &error);
+  g_assert_no_error (error);
+  elsewhere = g_strdup_printf ("%s?query=" CPU, embers_test_server_get_url (other));
+  g_clear_object (&diff);
+  diff = embers_pyroscope_load_query_url_diff (base, elsewhere, NULL, &error);
+  g_assert_null (diff);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -601,6 +644,7 @@ main (int   argc,
   g_test_add_func ("/embers/query-url/load/bad-url", test_load_bad_url);
   g_test_add_func ("/embers/query-url/load/refused", test_load_refused);
   g_test_add_func ("/embers/query-url/load/ok", test_load_ok);
+  g_test_add_func ("/embers/query-url/load/diff", test_load_diff);
 
   return g_test_run ();
 }
