@@ -1,0 +1,95 @@
+/* embers-compare-page.h: baseline vs comparison
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "embers-diff-legend.h"
+#include "embers-diff-table.h"
+#include "embers-series-chart.h"
+#include "embers-source.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_COMPARE_PAGE (embers_compare_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersComparePage, embers_compare_page, EMBERS, COMPARE_PAGE, GtkWidget)
+
+/*
+ * EmbersComparePage: a baseline pane and a comparison pane, each with its
+ * own source (a local file, or a query on the page's EmbersSource with a
+ * profile type, a label selector and a series chart whose dragged range
+ * is the query's time range); "Sync time ranges"; presets; palette and
+ * mode; Compare (off the main thread, cancellable). The result: the diff
+ * legend, the diff flame graph and the diff table.
+ *
+ * Property "busy" (boolean, read-only): a comparison is running.
+ * Signal "compared": a comparison finished (successfully or not; see
+ * embers_compare_page_get_error()).
+ */
+
+GtkWidget         *embers_compare_page_new          (void);
+
+/* Sets both sides to files and starts the comparison (embers BASE COMP,
+ * two dropped files) */
+void               embers_compare_page_set_files    (EmbersComparePage *self,
+                                                     GFile             *baseline,
+                                                     GFile             *comparison);
+/* The server (or local source) that query sides ask; NULL: files only */
+void               embers_compare_page_set_source   (EmbersComparePage *self,
+                                                     EmbersSource      *source);
+EmbersSource      *embers_compare_page_get_source   (EmbersComparePage *self);
+/* Prefills both sides as queries (profile type, selector, time range);
+ * either may be NULL to leave that side as it is. Does not start. */
+void               embers_compare_page_set_queries  (EmbersComparePage *self,
+                                                     const EmbersQuery *baseline,
+                                                     const EmbersQuery *comparison);
+
+/* Runs the comparison of the two sides as they are set */
+void               embers_compare_page_compare      (EmbersComparePage *self);
+void               embers_compare_page_cancel       (EmbersComparePage *self);
+gboolean           embers_compare_page_get_busy     (EmbersComparePage *self);
+/* The last error message, or NULL */
+const char        *embers_compare_page_get_error    (EmbersComparePage *self);
+
+/* The diff shown (NULL before the first comparison) */
+EmbersProfile     *embers_compare_page_get_diff     (EmbersComparePage *self);
+
+EmbersDiffPalette  embers_compare_page_get_palette  (EmbersComparePage *self);
+void               embers_compare_page_set_palette  (EmbersComparePage *self,
+                                                     EmbersDiffPalette  palette);
+EmbersDiffMode     embers_compare_page_get_mode     (EmbersComparePage *self);
+void               embers_compare_page_set_mode     (EmbersComparePage *self,
+                                                     EmbersDiffMode     mode);
+
+typedef enum
+{
+  EMBERS_COMPARE_PRESET_PREVIOUS_PERIOD,  /* baseline: the period of equal length before the comparison's */
+  EMBERS_COMPARE_PRESET_HOUR_BEFORE,      /* last hour vs the hour before */
+  EMBERS_COMPARE_PRESET_DAY_AGO,          /* last hour vs the same hour 24 h ago */
+  EMBERS_COMPARE_PRESET_WEEK_AGO,         /* last hour vs the same hour a week ago */
+} EmbersComparePreset;
+
+/* Sets both query ranges from @now_ms (0: the current time) */
+void               embers_compare_page_apply_preset (EmbersComparePage  *self,
+                                                     EmbersComparePreset preset,
+                                                     gint64              now_ms);
+/* The query a side would run (NULL when that side is a file or unset);
+ * free with embers_query_free */
+EmbersQuery       *embers_compare_page_dup_query    (EmbersComparePage *self,
+                                                     gboolean           comparison);
+gboolean           embers_compare_page_get_sync_ranges (EmbersComparePage *self);
+void               embers_compare_page_set_sync_ranges (EmbersComparePage *self,
+                                                     gboolean           sync);
+
+/* Parts, for tests and the window */
+EmbersDiffLegend  *embers_compare_page_get_legend   (EmbersComparePage *self);
+EmbersDiffTable   *embers_compare_page_get_table    (EmbersComparePage *self);
+GtkWidget         *embers_compare_page_get_graph    (EmbersComparePage *self);
+EmbersSeriesChart *embers_compare_page_get_chart    (EmbersComparePage *self,
+                                                     gboolean           comparison);
+
+G_END_DECLS
