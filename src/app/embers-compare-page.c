@@ -1220,7 +1220,8 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_menu_button_set_label (GTK_MENU_BUTTON (self->preset_button), _("Presets"));
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->preset_button), G_MENU_MODEL (presets));
   gtk_widget_set_tooltip_text (self->preset_button, _("Set both time ranges"));
-  gtk_widget_set_sensitive (self->preset_button, FALSE);
+  gtk_widget_set_visible (self->preset_button, FALSE);
+  gtk_widget_set_visible (self->sync_check, FALSE);
   gtk_box_append (GTK_BOX (options), self->preset_button);
 
   spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
@@ -1394,7 +1395,9 @@ embers_compare_page_set_source (EmbersComparePage *self,
       if (source == NULL && self->sides[i].kind == SIDE_QUERY)
         side_set_kind (&self->sides[i], self->sides[i].file != NULL ? SIDE_FILE : SIDE_NONE);
     }
-  gtk_widget_set_sensitive (self->preset_button, source != NULL);
+  /* Time ranges only mean something for queries */
+  gtk_widget_set_visible (self->preset_button, source != NULL);
+  gtk_widget_set_visible (self->sync_check, source != NULL);
   if (source == NULL)
     return;
 
