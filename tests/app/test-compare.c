@@ -11,6 +11,8 @@
 #include "embers-compare-page.h"
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
+#include "embers-format.h"
+#include "embers-local-source.h"
 #include "embers-series-chart.h"
 
 /* "slow" doubles from baseline to comparison; the rest stays */
@@ -325,6 +327,50 @@ test_presets (void)
   g_assert_nonnull (embers_compare_page_get_error (page));
 }
 
+/* Two queries on one source: the source's diff */
+static void
+test_compare_queries (void)
+{
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  g_autoptr(GBytes) b1 = g_bytes_new_static (baseline_folded, sizeof baseline_folded - 1);
+  g_autoptr(GBytes) b2 = g_bytes_new_static (comparison_folded, sizeof comparison_folded - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p1 = embers_profile_load_bytes (b1, NULL, &error);
+  g_autoptr(EmbersProfile) p2 = embers_profile_load_bytes (b2, NULL, &error);
+  g_autofree char *type = NULL;
+  g_autoptr(EmbersQuery) q1 = NULL;
+  g_autoptr(EmbersQuery) q2 = NULL;
+  GtkWidget *window = gtk_window_new ();
+  EmbersComparePage *page = EMBERS_COMPARE_PAGE (embers_compare_page_new ());
+  gint64 t = 1700000000000;
+  gboolean done = FALSE;
+
+  g_assert_no_error (error);
+  embers_local_source_add_profile (source, "base", p1, t, NULL);
+  embers_local_source_add_profile (source, "comp", p2, t + 3600 * 1000, NULL);
+  type = embers_local_source_profile_type_id (p1, embers_profile_get_default_sample_type (p1));
+  q1 = embers_query_new (type, "{}", t - 1000, t + 1000);
+  q2 = embers_query_new (type, "{}", t + 3600 * 1000 - 1000, t + 3600 * 1000 + 1000);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  embers_compare_page_set_source (page, EMBERS_SOURCE (source));
+  embers_compare_page_set_queries (page, q1, q2);
+  g_signal_connect (page, "compared", G_CALLBACK (on_compared), &done);
+  embers_compare_page_compare (page);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (embers_compare_page_get_error (page));
+  g_assert_cmpstr (embers_diff_table_get_row_name (embers_compare_page_get_table (page), 0), ==, "slow");
+  spin (100);
+
+  g_object_ref (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  g_assert_finalize_object (page);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -335,6 +381,7 @@ main (int   argc,
   g_test_add_func ("/embers/compare/files", test_compare_files);
   g_test_add_func ("/embers/compare/series-chart-drag", test_series_chart_drag);
   g_test_add_func ("/embers/compare/presets", test_presets);
+  g_test_add_func ("/embers/compare/queries", test_compare_queries);
 
   return g_test_run ();
 }
