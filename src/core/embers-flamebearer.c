@@ -5,14 +5,25 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <string.h>
-#include <json-glib/json-glib.h>
 #include <glib/gi18n.h>
 
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
+
+/*
+ * Levels (PYROSCOPE-API.md §2): levels[d] holds the nodes at depth d sorted
+ * by x, 4 integers each ([x_delta, total, self, name]) or 7 for a diff
+ * ([xL_delta, totalL, selfL, xR_delta, totalR, selfR, name]). x is decoded
+ * per level and per side: x = prev_end + x_delta, prev_end = x + total. A
+ * node's self sits on its left: its children start at x + self.
+ *
+ * The reader checks all of it, and attaches a node to the parent whose
+ * [x, x + total) holds it in one merge pass over two adjacent levels.
+ */
+
+#define OTHER_NAME "other"
 
 static void
 set_invalid (GError     **error,
@@ -31,8 +42,7 @@ set_invalid (GError     **error,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-               "%s: %s", _("Pyroscope JSON"), message);
+  g_set_error_literal (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID, message);
 }
 
 /* One decoded node of a level */
@@ -43,7 +53,36 @@ typedef struct
   gint64  self[2];
   gint64  child_sum[2];
   guint32 node;       /* builder node */
+  guint32 index;      /* position in its level, for messages */
 } LevelNode;
+
+/* Children that do not fill their parent's width (a gap between the
+ * parent's self and its total) were cut off by whoever wrote the levels;
+ * Pyroscope calls them "other", and so do we, so that totals stay right. */
+static void
+add_gaps (EmbersProfileBuilder *b,
+          GArray               *parents,
+          guint                 sides,
+          guint32              *other_id)
+{
+  for (guint p = 0; p < parents->len; p++)
+    {
+      const LevelNode *pn = &g_array_index (parents, LevelNode, p);
+
+      for (guint s = 0; s < sides; s++)
+        {
+          gint64 gap = pn->total[s] - pn->self[s] - pn->child_sum[s];
+
+          if (gap > 0)
+            {
+              if (*other_id == 0)
+                *other_id = embers_profile_builder_intern (b, OTHER_NAME, -1);
+              embers_profile_builder_add_self (b, embers_profile_builder_get_child (b, pn->node, *other_id),
+                                               s, gap);
+            }
+        }
+    }
+}
 
 EmbersProfile *
 embers_levels_to_profile (const char * const  *names,
@@ -60,29 +99,32 @@ embers_levels_to_profile (const char * const  *names,
   g_autoptr(GArray) parents = g_array_new (FALSE, TRUE, sizeof (LevelNode));
   g_autoptr(GArray) current = g_array_new (FALSE, TRUE, sizeof (LevelNode));
   g_autofree guint32 *name_ids = NULL;
+  guint32 other_id = 0;
   guint stride = is_diff ? 7 : 4;
   guint sides = is_diff ? 2 : 1;
 
+  if (sample_unit == NULL || sample_unit[0] == '\0')
+    sample_unit = "count";
   if (is_diff)
     {
-      embers_profile_builder_add_sample_type (b, "baseline", sample_unit ? sample_unit : "count");
-      embers_profile_builder_add_sample_type (b, "comparison", sample_unit ? sample_unit : "count");
+      embers_profile_builder_add_sample_type (b, "baseline", sample_unit);
+      embers_profile_builder_add_sample_type (b, "comparison", sample_unit);
       embers_profile_builder_set_diff (b, TRUE);
     }
   else
-    embers_profile_builder_add_sample_type (b, sample_type ? sample_type : "samples",
-                                            sample_unit ? sample_unit : "count");
+    embers_profile_builder_add_sample_type (b, sample_type && *sample_type ? sample_type : "samples",
+                                            sample_unit);
 
   if (n_levels == 0)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
-                   _("Pyroscope JSON: the flame graph has no levels"));
+                   _("the flame graph has no levels"));
       return NULL;
     }
   if (n_levels > EMBERS_PROFILE_MAX_DEPTH)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                   _("Pyroscope JSON: the flame graph is %zu levels deep; the limit is %u"),
+                   _("the flame graph is %zu levels deep; the limit is %u"),
                    n_levels, EMBERS_PROFILE_MAX_DEPTH);
       return NULL;
     }
@@ -99,13 +141,14 @@ embers_levels_to_profile (const char * const  *names,
 
       if (n_values[d] % stride != 0)
         {
-          set_invalid (error, _("level %zu has %zu values, not a multiple of %u"), d, n_values[d], stride);
+          set_invalid (error, _("level %zu has %zu values, which is not a multiple of %u"),
+                       d, n_values[d], stride);
           return NULL;
         }
       count = n_values[d] / stride;
       if (d == 0 && count != 1)
         {
-          set_invalid (error, _("the first level must hold exactly one node (the root), not %zu"), count);
+          set_invalid (error, _("level 0 must hold exactly one node (the root), not %zu"), count);
           return NULL;
         }
 
@@ -150,11 +193,12 @@ embers_levels_to_profile (const char * const  *names,
                            d, k, name_index, n_names);
               return NULL;
             }
+          node.index = (guint32)k;
 
           if (d == 0)
             node.node = 0;
           else if (empty)
-            continue;   /* empty nodes carry nothing */
+            continue;   /* zero-width nodes carry nothing */
           else
             {
               LevelNode *parent = NULL;
@@ -178,7 +222,8 @@ embers_levels_to_profile (const char * const  *names,
 
               if (parent == NULL)
                 {
-                  set_invalid (error, _("level %zu, node %zu lies outside every node of the level above"), d, k);
+                  set_invalid (error, _("level %zu, node %zu (x %" G_GINT64_FORMAT ") lies outside every node of level %zu"),
+                               d, k, node.x[0] + node.x[1], d - 1);
                   return NULL;
                 }
 
@@ -190,9 +235,15 @@ embers_levels_to_profile (const char * const  *names,
                   if (node.x[s] < parent->x[s] + parent->self[s] ||
                       node.x[s] + node.total[s] > parent->x[s] + parent->total[s])
                     {
-                      set_invalid (error, _("level %zu, node %zu does not fit inside its parent"), d, k);
+                      set_invalid (error, _("level %zu, node %zu ([%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")) "
+                                            "does not fit inside its parent, level %zu node %u "
+                                            "(children from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ")"),
+                                   d, k, node.x[s], node.x[s] + node.total[s], d - 1, parent->index,
+                                   parent->x[s] + parent->self[s], parent->x[s] + parent->total[s]);
                       return NULL;
                     }
+                  /* Siblings never overlap (deltas are >= 0) and fit
+                   * inside the parent, so this cannot pass its total */
                   parent->child_sum[s] += node.total[s];
                 }
 
@@ -206,20 +257,7 @@ embers_levels_to_profile (const char * const  *names,
           g_array_append_val (current, node);
         }
 
-      /* Every parent's total must be its self plus its children */
-      for (guint p = 0; p < parents->len; p++)
-        {
-          const LevelNode *pn = &g_array_index (parents, LevelNode, p);
-
-          for (guint s = 0; s < sides; s++)
-            if (pn->self[s] + pn->child_sum[s] != pn->total[s])
-              {
-                set_invalid (error, _("level %zu, node %u: total %" G_GINT64_FORMAT " is not self %" G_GINT64_FORMAT
-                                      " plus children %" G_GINT64_FORMAT),
-                             d - 1, p, pn->total[s], pn->self[s], pn->child_sum[s]);
-                return NULL;
-              }
-        }
+      add_gaps (b, parents, sides, &other_id);
 
       {
         GArray *tmp = parents;
@@ -228,233 +266,912 @@ embers_levels_to_profile (const char * const  *names,
       }
     }
 
-  /* The deepest level has no children: its totals must equal its self */
-  for (guint p = 0; p < parents->len; p++)
-    {
-      const LevelNode *pn = &g_array_index (parents, LevelNode, p);
-
-      for (guint s = 0; s < sides; s++)
-        if (pn->self[s] != pn->total[s])
-          {
-            set_invalid (error, _("the last level's node %u has total %" G_GINT64_FORMAT " but self %" G_GINT64_FORMAT),
-                         p, pn->total[s], pn->self[s]);
-            return NULL;
-          }
-    }
+  /* The deepest level has no children: anything past self was cut off */
+  add_gaps (b, parents, sides, &other_id);
 
   return embers_profile_builder_finish (b, error);
 }
 
-/* JSON helpers */
+/*
+ * JSON reader.
+ *
+ * A strict RFC 8259 reader made for this one document shape: it walks the
+ * text once, keeps what a flame graph needs (names, levels, totals,
+ * metadata) and checks the syntax of everything else while skipping it.
+ * json-glib 1.6 needs about a second to build its tree of a 1M-node levels
+ * array (4M JsonNodes), and it lets through "01", ".5", single quotes and
+ * integers that overflow 64 bits; this reader does neither.
+ */
+
+#define JSON_MAX_DEPTH 512
+
+typedef struct
+{
+  const char *start;
+  const char *p;
+  const char *end;
+  GString    *scratch;
+} Json;
+
+typedef struct
+{
+  GString   *name_pool;      /* NUL-separated */
+  GArray    *name_offsets;   /* gsize */
+  GPtrArray *levels;         /* GArray of gint64, or NULL */
+  gboolean   has_names;
+  gboolean   has_levels;
+  gint64     total;          /* numTicks (render API) or total (Connect) */
+  gint64     ticks[2];       /* leftTicks, rightTicks */
+  gboolean   has_ticks[2];
+} Graph;
+
+typedef struct
+{
+  Graph      top;            /* bare Connect FlameGraph(Diff) */
+  Graph      flamebearer;    /* render API */
+  Graph      flamegraph;     /* SelectMergeStacktracesResponse / DiffResponse */
+  gboolean   has_flamebearer;
+  gboolean   has_flamegraph;
+  char      *format;
+  char      *units;
+  char      *name;
+  gint64     sample_rate;
+} Doc;
+
+static void
+graph_clear (Graph *g)
+{
+  if (g->name_pool)
+    g_string_free (g->name_pool, TRUE);
+  g_clear_pointer (&g->name_offsets, g_array_unref);
+  g_clear_pointer (&g->levels, g_ptr_array_unref);
+}
+
+static void
+doc_clear (Doc *doc)
+{
+  graph_clear (&doc->top);
+  graph_clear (&doc->flamebearer);
+  graph_clear (&doc->flamegraph);
+  g_clear_pointer (&doc->format, g_free);
+  g_clear_pointer (&doc->units, g_free);
+  g_clear_pointer (&doc->name, g_free);
+}
 
 static gboolean
-node_to_int (JsonNode  *node,
-             gint64    *out)
+syntax_error (Json        *j,
+              GError     **error,
+              const char  *what)
 {
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+  guint line = 1, column = 1;
+
+  for (const char *q = j->start; q < j->p; q++)
+    {
+      if (*q == '\n')
+        {
+          line++;
+          column = 1;
+        }
+      else if (((guchar)*q & 0xc0) != 0x80)   /* count characters, not bytes */
+        column++;
+    }
+
+  set_invalid (error, _("not valid JSON (line %u, column %u: %s)"), line, column, what);
+  return FALSE;
+}
+
+static inline void
+skip_ws (Json *j)
+{
+  while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
+    j->p++;
+}
+
+/* Skips white space; FALSE with an error at the end of the data */
+static inline gboolean
+peek (Json    *j,
+      GError **error)
+{
+  skip_ws (j);
+  if (j->p >= j->end)
+    return syntax_error (j, error, _("the data ends too early"));
+  return TRUE;
+}
+
+static int
+hex_digit (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+static gboolean
+read_hex4 (Json     *j,
+           gunichar *out,
+           GError  **error)
+{
+  gunichar v = 0;
+
+  if (j->end - j->p < 4)
+    return syntax_error (j, error, _("the data ends inside a \\u escape"));
+  for (int i = 0; i < 4; i++)
+    {
+      int h = hex_digit (j->p[i]);
+
+      if (h < 0)
+        return syntax_error (j, error, _("a \\u escape needs four hexadecimal digits"));
+      v = (v << 4) | (gunichar)h;
+    }
+  j->p += 4;
+  *out = v;
+  return TRUE;
+}
+
+/* A string at j->p (the opening quote) into out (replacing its contents).
+ * The result is valid UTF-8 without NULs: broken bytes, lone surrogates
+ * and U+0000 become U+FFFD. */
+static gboolean
+read_string (Json     *j,
+             GString  *out,
+             GError  **error)
+{
+  gboolean ascii_only = TRUE;
+
+  g_string_truncate (out, 0);
+  j->p++;   /* the quote */
+
+  for (;;)
+    {
+      const char *run = j->p;
+
+      while (j->p < j->end && *j->p != '"' && *j->p != '\\' && (guchar)*j->p >= 0x20)
+        {
+          if ((guchar)*j->p >= 0x80)
+            ascii_only = FALSE;
+          j->p++;
+        }
+      if (j->p > run)
+        g_string_append_len (out, run, j->p - run);
+
+      if (j->p >= j->end)
+        return syntax_error (j, error, _("a string is not closed"));
+
+      if (*j->p == '"')
+        {
+          j->p++;
+          break;
+        }
+
+      if ((guchar)*j->p < 0x20)
+        return syntax_error (j, error, _("a control character inside a string must be escaped"));
+
+      /* An escape */
+      j->p++;
+      if (j->p >= j->end)
+        return syntax_error (j, error, _("a string is not closed"));
+      switch (*j->p++)
+        {
+        case '"':  g_string_append_c (out, '"'); break;
+        case '\\': g_string_append_c (out, '\\'); break;
+        case '/':  g_string_append_c (out, '/'); break;
+        case 'b':  g_string_append_c (out, '\b'); break;
+        case 'f':  g_string_append_c (out, '\f'); break;
+        case 'n':  g_string_append_c (out, '\n'); break;
+        case 'r':  g_string_append_c (out, '\r'); break;
+        case 't':  g_string_append_c (out, '\t'); break;
+        case 'u':
+          {
+            gunichar c;
+
+            if (!read_hex4 (j, &c, error))
+              return FALSE;
+            if (c >= 0xd800 && c <= 0xdbff && j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u')
+              {
+                const char *save = j->p;
+                gunichar low;
+
+                j->p += 2;
+                if (!read_hex4 (j, &low, error))
+                  return FALSE;
+                if (low >= 0xdc00 && low <= 0xdfff)
+                  c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+                else
+                  j->p = save;   /* a lone high surrogate; read the next escape on its own */
+              }
+            if (c == 0 || (c >= 0xd800 && c <= 0xdfff))
+              c = 0xfffd;
+            g_string_append_unichar (out, c);
+            ascii_only = ascii_only && c < 0x80;
+          }
+          break;
+        default:
+          j->p--;
+          return syntax_error (j, error, _("an unknown escape in a string"));
+        }
+    }
+
+  if (!ascii_only && !g_utf8_validate (out->str, out->len, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (out->str, out->len);
+
+      g_string_assign (out, valid);
+    }
+
+  return TRUE;
+}
+
+/* Scans a number's syntax at j->p; is_integer when it has no fraction or
+ * exponent */
+static gboolean
+scan_number (Json      *j,
+             gboolean  *is_integer,
+             GError   **error)
+{
+  const char *p = j->p;
+
+  *is_integer = TRUE;
+  if (p < j->end && *p == '-')
+    p++;
+  if (p >= j->end || !g_ascii_isdigit (*p))
+    {
+      j->p = p;
+      return syntax_error (j, error, _("a number needs a digit here"));
+    }
+  if (*p == '0')
+    p++;
+  else
+    while (p < j->end && g_ascii_isdigit (*p))
+      p++;
+  if (p < j->end && *p == '.')
+    {
+      *is_integer = FALSE;
+      p++;
+      if (p >= j->end || !g_ascii_isdigit (*p))
+        {
+          j->p = p;
+          return syntax_error (j, error, _("a number needs a digit after the decimal point"));
+        }
+      while (p < j->end && g_ascii_isdigit (*p))
+        p++;
+    }
+  if (p < j->end && (*p == 'e' || *p == 'E'))
+    {
+      *is_integer = FALSE;
+      p++;
+      if (p < j->end && (*p == '+' || *p == '-'))
+        p++;
+      if (p >= j->end || !g_ascii_isdigit (*p))
+        {
+          j->p = p;
+          return syntax_error (j, error, _("a number needs a digit in its exponent"));
+        }
+      while (p < j->end && g_ascii_isdigit (*p))
+        p++;
+    }
+  j->p = p;
+  return TRUE;
+}
+
+/* "-"? digits, into a gint64; FALSE on anything else or overflow */
+static gboolean
+parse_decimal (const char *s,
+               gsize       len,
+               gint64     *out)
+{
+  gboolean negative = FALSE;
+  guint64 v = 0;
+  guint64 limit;
+  gsize i = 0;
+
+  if (len > 0 && s[0] == '-')
+    {
+      negative = TRUE;
+      i = 1;
+    }
+  if (i == len)
+    return FALSE;
+  limit = negative ? (guint64)G_MAXINT64 + 1 : (guint64)G_MAXINT64;
+  for (; i < len; i++)
+    {
+      guint digit;
+
+      if (!g_ascii_isdigit (s[i]))
+        return FALSE;
+      digit = (guint)(s[i] - '0');
+      if (v > (limit - digit) / 10)
+        return FALSE;
+      v = v * 10 + digit;
+    }
+  *out = negative ? (gint64)(0 - v) : (gint64)v;
+  return TRUE;
+}
+
+static gboolean skip_value (Json *j, guint depth, GError **error);
+
+typedef enum
+{
+  READ_INT,       /* *out is set */
+  READ_NULL,
+  READ_OTHER,     /* a valid value that is no integer (or out of range) */
+  READ_FAILED,    /* a syntax error, set */
+} ReadResult;
+
+/* An integer as a JSON number (integral, within 64 bits; with a fraction
+ * or exponent within 2^53) or as a string of digits (protobuf's JSON form
+ * of int64) */
+static ReadResult
+read_int (Json    *j,
+          gint64  *out,
+          GError **error)
+{
+  const char *start;
+
+  if (!peek (j, error))
+    return READ_FAILED;
+  start = j->p;
+
+  if (*j->p == '"')
+    {
+      /* Fast path: digits right up to the closing quote */
+      const char *q = j->p + 1;
+
+      while (q < j->end && (g_ascii_isdigit (*q) || *q == '-'))
+        q++;
+      if (q < j->end && *q == '"')
+        {
+          j->p = q + 1;
+          return parse_decimal (start + 1, q - start - 1, out) ? READ_INT : READ_OTHER;
+        }
+      if (!read_string (j, j->scratch, error))
+        return READ_FAILED;
+      return parse_decimal (j->scratch->str, j->scratch->len, out) ? READ_INT : READ_OTHER;
+    }
+
+  if (*j->p == '-' || g_ascii_isdigit (*j->p))
+    {
+      gboolean is_integer;
+      char buf[64];
+      gsize len;
+      double v;
+
+      if (!scan_number (j, &is_integer, error))
+        return READ_FAILED;
+      len = j->p - start;
+      if (is_integer)
+        return parse_decimal (start, len, out) ? READ_INT : READ_OTHER;
+
+      if (len >= sizeof buf)
+        return READ_OTHER;
+      memcpy (buf, start, len);
+      buf[len] = '\0';
+      v = g_ascii_strtod (buf, NULL);
+      if (!isfinite (v) || v != floor (v) || fabs (v) > 9007199254740992.0)
+        return READ_OTHER;
+      *out = (gint64)v;
+      return READ_INT;
+    }
+
+  if (j->end - j->p >= 4 && memcmp (j->p, "null", 4) == 0)
+    {
+      j->p += 4;
+      return READ_NULL;
+    }
+
+  return skip_value (j, 0, error) ? READ_OTHER : READ_FAILED;
+}
+
+static gboolean
+expect_literal (Json       *j,
+                const char *word,
+                GError    **error)
+{
+  gsize len = strlen (word);
+
+  if ((gsize)(j->end - j->p) < len || memcmp (j->p, word, len) != 0)
+    return syntax_error (j, error, _("unexpected character"));
+  j->p += len;
+  return TRUE;
+}
+
+/* Object and array iteration. first is TRUE before the first element;
+ * each returns TRUE with *more when an element follows at j->p. */
+static gboolean
+next_element (Json      *j,
+              char       close,
+              gboolean  *first,
+              gboolean  *more,
+              GError   **error)
+{
+  if (!peek (j, error))
+    return FALSE;
+  if (*j->p == close)
+    {
+      j->p++;
+      *more = FALSE;
+      return TRUE;
+    }
+  if (!*first)
+    {
+      if (*j->p != ',')
+        return syntax_error (j, error, close == ']' ? _("expected “,” or “]”") : _("expected “,” or “}”"));
+      j->p++;
+      if (!peek (j, error))
+        return FALSE;
+      if (*j->p == close)
+        return syntax_error (j, error, _("a comma before a closing bracket"));
+    }
+  *first = FALSE;
+  *more = TRUE;
+  return TRUE;
+}
+
+/* The next member's key into j->scratch, and its colon */
+static gboolean
+next_member (Json      *j,
+             gboolean  *first,
+             gboolean  *more,
+             GError   **error)
+{
+  if (!next_element (j, '}', first, more, error))
+    return FALSE;
+  if (!*more)
+    return TRUE;
+  if (*j->p != '"')
+    return syntax_error (j, error, _("expected a member name in quotes"));
+  if (!read_string (j, j->scratch, error))
+    return FALSE;
+  if (!peek (j, error))
+    return FALSE;
+  if (*j->p != ':')
+    return syntax_error (j, error, _("expected “:” after a member name"));
+  j->p++;
+  return peek (j, error);
+}
+
+static gboolean
+skip_value (Json    *j,
+            guint    depth,
+            GError **error)
+{
+  gboolean first = TRUE, more = TRUE, is_integer;
+
+  if (!peek (j, error))
+    return FALSE;
+  if (depth > JSON_MAX_DEPTH)
+    return syntax_error (j, error, _("nested too deeply"));
+
+  switch (*j->p)
+    {
+    case '{':
+      j->p++;
+      while (next_member (j, &first, &more, error) && more)
+        if (!skip_value (j, depth + 1, error))
+          return FALSE;
+      return !more;
+
+    case '[':
+      j->p++;
+      while (next_element (j, ']', &first, &more, error) && more)
+        if (!skip_value (j, depth + 1, error))
+          return FALSE;
+      return !more;
+
+    case '"':
+      return read_string (j, j->scratch, error);
+
+    case 't':
+      return expect_literal (j, "true", error);
+
+    case 'f':
+      return expect_literal (j, "false", error);
+
+    case 'n':
+      return expect_literal (j, "null", error);
+
+    default:
+      if (*j->p == '-' || g_ascii_isdigit (*j->p))
+        return scan_number (j, &is_integer, error);
+      return syntax_error (j, error, _("expected a value"));
+    }
+}
+
+static gboolean
+is_null (Json *j)
+{
+  return j->p < j->end && *j->p == 'n' && j->end - j->p >= 4 && memcmp (j->p, "null", 4) == 0;
+}
+
+/* A value of the wrong type at j->p: that, unless it is no JSON at all */
+static gboolean
+wrong_type (Json       *j,
+            GError    **error,
+            const char *format,
+            ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+wrong_type (Json       *j,
+            GError    **error,
+            const char *format,
+            ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (!skip_value (j, 2, error))
     return FALSE;
 
-  switch (json_node_get_value_type (node))
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error_literal (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID, message);
+  return FALSE;
+}
+
+/* An integer member (null counts as 0) */
+static gboolean
+read_int_member (Json       *j,
+                 const char *name,
+                 gint64     *out,
+                 GError    **error)
+{
+  switch (read_int (j, out, error))
     {
-    case G_TYPE_INT64:
-      *out = json_node_get_int (node);
+    case READ_INT:
       return TRUE;
-
-    case G_TYPE_DOUBLE:
-      {
-        double v = json_node_get_double (node);
-
-        if (!isfinite (v) || v != floor (v) || fabs (v) > 9.007199254740992e15)
-          return FALSE;
-        *out = (gint64)v;
-        return TRUE;
-      }
-
-    case G_TYPE_STRING:
-      {
-        const char *s = json_node_get_string (node);
-        char *end = NULL;
-        gint64 v;
-
-        if (s == NULL || *s == '\0')
-          return FALSE;
-        errno = 0;
-        v = g_ascii_strtoll (s, &end, 10);
-        if (errno != 0 || end == NULL || *end != '\0')
-          return FALSE;
-        *out = v;
-        return TRUE;
-      }
-
+    case READ_NULL:
+      *out = 0;
+      return TRUE;
+    case READ_OTHER:
+      set_invalid (error, _("“%s” is not a 64-bit integer"), name);
+      return FALSE;
+    case READ_FAILED:
     default:
       return FALSE;
     }
 }
 
+/* A string member (null counts as absent) */
 static gboolean
-member_int (JsonObject *obj,
-            const char *name,
-            gint64     *out,
-            GError    **error)
+read_string_member (Json        *j,
+                    const char  *name,
+                    char       **out,
+                    GError     **error)
 {
-  JsonNode *node = json_object_get_member (obj, name);
-
-  *out = 0;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!node_to_int (node, out))
+  g_clear_pointer (out, g_free);
+  if (is_null (j))
     {
-      set_invalid (error, _("“%s” is not an integer"), name);
-      return FALSE;
+      j->p += 4;
+      return TRUE;
     }
+  if (*j->p != '"')
+    return wrong_type (j, error, _("“%s” must be a string"), name);
+  if (!read_string (j, j->scratch, error))
+    return FALSE;
+  *out = g_strndup (j->scratch->str, j->scratch->len);
   return TRUE;
 }
 
-static JsonObject *
-member_object (JsonObject *obj,
-               const char *name)
+static gboolean
+read_names (Json    *j,
+            Graph   *g,
+            GError **error)
 {
-  JsonNode *node = obj ? json_object_get_member (obj, name) : NULL;
+  gboolean first = TRUE, more = TRUE;
+  guint i = 0;
 
-  return node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  if (g->name_pool)
+    g_string_truncate (g->name_pool, 0);
+  else
+    g->name_pool = g_string_new (NULL);
+  g_clear_pointer (&g->name_offsets, g_array_unref);
+  g->name_offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g->has_names = TRUE;
+
+  if (is_null (j))
+    {
+      j->p += 4;
+      return TRUE;
+    }
+  if (*j->p != '[')
+    return wrong_type (j, error, _("“names” must be an array of strings"));
+  j->p++;
+
+  while (next_element (j, ']', &first, &more, error) && more)
+    {
+      gsize offset = g->name_pool->len;
+
+      if (*j->p != '"')
+        return wrong_type (j, error, _("name %u is not a string"), i);
+      if (!read_string (j, j->scratch, error))
+        return FALSE;
+      g_string_append_len (g->name_pool, j->scratch->str, j->scratch->len + 1);   /* with its NUL */
+      g_array_append_val (g->name_offsets, offset);
+      i++;
+    }
+  return !more;
 }
 
-static const char *
-member_string (JsonObject *obj,
-               const char *name)
+static gboolean
+read_level_values (Json    *j,
+                   guint    d,
+                   GArray  *values,
+                   GError **error)
 {
-  JsonNode *node = obj ? json_object_get_member (obj, name) : NULL;
+  gboolean first = TRUE, more = TRUE;
 
-  if (node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
-  return NULL;
+  j->p++;   /* [ */
+  while (next_element (j, ']', &first, &more, error) && more)
+    {
+      gint64 v;
+
+      switch (read_int (j, &v, error))
+        {
+        case READ_INT:
+          g_array_append_val (values, v);
+          break;
+        case READ_NULL:
+        case READ_OTHER:
+          set_invalid (error, _("level %u, value %u is not a 64-bit integer"), d, values->len);
+          return FALSE;
+        case READ_FAILED:
+        default:
+          return FALSE;
+        }
+    }
+  return !more;
 }
 
-/* names + levels from a FlameGraph-shaped object; levels are either arrays
- * of numbers (render API) or {"values": [...]} objects (Connect JSON) */
+/* levels: [[ints...], ...] (render API) or [{"values": [ints...]}, ...]
+ * (Connect JSON; "values" may be missing when the level is empty) */
+static gboolean
+read_levels (Json    *j,
+             Graph   *g,
+             GError **error)
+{
+  gboolean first = TRUE, more = TRUE;
+  guint d = 0;
+
+  g_clear_pointer (&g->levels, g_ptr_array_unref);
+  g->levels = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g->has_levels = TRUE;
+
+  if (is_null (j))
+    {
+      j->p += 4;
+      return TRUE;
+    }
+  if (*j->p != '[')
+    return wrong_type (j, error, _("“levels” must be an array"));
+  j->p++;
+
+  while (next_element (j, ']', &first, &more, error) && more)
+    {
+      GArray *values = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+      g_ptr_array_add (g->levels, values);
+      if (*j->p == '[')
+        {
+          if (!read_level_values (j, d, values, error))
+            return FALSE;
+        }
+      else if (*j->p == '{')
+        {
+          gboolean mfirst = TRUE, mmore = TRUE;
+
+          j->p++;
+          while (next_member (j, &mfirst, &mmore, error) && mmore)
+            {
+              if (strcmp (j->scratch->str, "values") == 0)
+                {
+                  g_array_set_size (values, 0);
+                  if (is_null (j))
+                    j->p += 4;
+                  else if (*j->p == '[')
+                    {
+                      if (!read_level_values (j, d, values, error))
+                        return FALSE;
+                    }
+                  else
+                    return wrong_type (j, error, _("level %u: “values” must be an array of integers"), d);
+                }
+              else if (!skip_value (j, 2, error))
+                return FALSE;
+            }
+          if (mmore)
+            return FALSE;
+        }
+      else
+        return wrong_type (j, error, _("level %u is not an array of integers"), d);
+      d++;
+    }
+  return !more;
+}
+
+static gboolean
+read_metadata (Json    *j,
+               Doc     *doc,
+               GError **error)
+{
+  gboolean first = TRUE, more = TRUE;
+
+  if (is_null (j))
+    {
+      j->p += 4;
+      return TRUE;
+    }
+  if (*j->p != '{')
+    return wrong_type (j, error, _("“metadata” must be an object"));
+  j->p++;
+
+  while (next_member (j, &first, &more, error) && more)
+    {
+      const char *key = j->scratch->str;
+      gboolean ok;
+
+      if (strcmp (key, "format") == 0)
+        ok = read_string_member (j, "metadata.format", &doc->format, error);
+      else if (strcmp (key, "units") == 0)
+        ok = read_string_member (j, "metadata.units", &doc->units, error);
+      else if (strcmp (key, "name") == 0)
+        ok = read_string_member (j, "metadata.name", &doc->name, error);
+      else if (strcmp (key, "sampleRate") == 0)
+        ok = read_int_member (j, "metadata.sampleRate", &doc->sample_rate, error);
+      else
+        ok = skip_value (j, 2, error);
+      if (!ok)
+        return FALSE;
+    }
+  return !more;
+}
+
+/* A FlameGraph-like object; at the top (doc != NULL) also the render API's
+ * and the response wrappers' members */
+static gboolean
+read_graph_object (Json    *j,
+                   Graph   *g,
+                   Doc     *doc,
+                   GError **error)
+{
+  gboolean first = TRUE, more = TRUE;
+  guint depth = doc ? 1 : 2;
+
+  j->p++;   /* { */
+  while (next_member (j, &first, &more, error) && more)
+    {
+      const char *key = j->scratch->str;
+      gint64 ignored;
+      gboolean ok;
+
+      if (strcmp (key, "names") == 0)
+        ok = read_names (j, g, error);
+      else if (strcmp (key, "levels") == 0)
+        ok = read_levels (j, g, error);
+      else if (strcmp (key, "numTicks") == 0)
+        ok = read_int_member (j, "numTicks", &g->total, error);
+      else if (strcmp (key, "total") == 0)
+        ok = read_int_member (j, "total", &g->total, error);
+      else if (strcmp (key, "leftTicks") == 0 || strcmp (key, "left_ticks") == 0 ||
+               strcmp (key, "rightTicks") == 0 || strcmp (key, "right_ticks") == 0)
+        {
+          guint side = key[0] == 'l' ? 0 : 1;
+
+          /* (the key's buffer is reused while reading the value) */
+          ok = read_int_member (j, side == 0 ? "leftTicks" : "rightTicks", &g->ticks[side], error);
+          g->has_ticks[side] = TRUE;
+        }
+      else if (strcmp (key, "maxSelf") == 0 || strcmp (key, "max_self") == 0)
+        ok = read_int_member (j, "maxSelf", &ignored, error);
+      else if (doc != NULL && (strcmp (key, "flamebearer") == 0 || strcmp (key, "flamegraph") == 0))
+        {
+          gboolean fb = key[5] == 'b';
+          Graph *inner = fb ? &doc->flamebearer : &doc->flamegraph;
+
+          if (*j->p != '{')
+            return wrong_type (j, error, "%s", fb ? _("“flamebearer” must be an object")
+                                                  : _("“flamegraph” must be an object"));
+          graph_clear (inner);
+          memset (inner, 0, sizeof *inner);
+          if (fb)
+            doc->has_flamebearer = TRUE;
+          else
+            doc->has_flamegraph = TRUE;
+          ok = read_graph_object (j, inner, NULL, error);
+        }
+      else if (doc != NULL && strcmp (key, "metadata") == 0)
+        ok = read_metadata (j, doc, error);
+      else
+        ok = skip_value (j, depth, error);
+
+      if (!ok)
+        return FALSE;
+    }
+  return !more;
+}
+
+/* Levels are 7 integers per node in a diff; level 0 holds the root alone */
+static gboolean
+graph_is_diff (Graph      *g,
+               const char *format)
+{
+  if (format != NULL && strcmp (format, "double") == 0)
+    return TRUE;
+  if (format != NULL && strcmp (format, "single") == 0)
+    return FALSE;
+  if (g->has_ticks[0] || g->has_ticks[1])
+    return TRUE;
+  return g->levels != NULL && g->levels->len > 0 &&
+         ((GArray *)g_ptr_array_index (g->levels, 0))->len == 7;
+}
+
 static EmbersProfile *
-parse_graph (JsonObject  *graph,
-             gboolean     is_diff,
-             const char  *sample_type,
-             const char  *sample_unit,
-             gint64       expected_total,
-             GError     **error)
+graph_to_profile (Graph       *g,
+                  gboolean     is_diff,
+                  const char  *sample_type,
+                  const char  *sample_unit,
+                  gint64       expected_total,
+                  gint64       ticks[2],
+                  gboolean     has_ticks[2],
+                  GError     **error)
 {
-  JsonNode *names_node = json_object_get_member (graph, "names");
-  JsonNode *levels_node = json_object_get_member (graph, "levels");
-  g_autofree const char **names = NULL;
-  g_autofree gint64 **levels = NULL;
-  g_autofree gsize *n_values = NULL;
-  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  JsonArray *names_array, *levels_array;
-  EmbersProfile *profile;
-  guint n_names, n_levels;
+  guint n_names = g->name_offsets ? g->name_offsets->len : 0;
+  guint n_levels = g->levels ? g->levels->len : 0;
+  g_autofree const char **names = g_new0 (const char *, MAX (n_names, 1u));
+  g_autofree const gint64 **levels = g_new0 (const gint64 *, MAX (n_levels, 1u));
+  g_autofree gsize *n_values = g_new0 (gsize, MAX (n_levels, 1u));
+  g_autoptr(EmbersProfile) profile = NULL;
+  gint64 total;
 
-  if (names_node == NULL || !JSON_NODE_HOLDS_ARRAY (names_node))
-    {
-      set_invalid (error, _("“names” must be an array of strings"));
-      return NULL;
-    }
-  if (levels_node == NULL || !JSON_NODE_HOLDS_ARRAY (levels_node))
-    {
-      set_invalid (error, _("“levels” must be an array"));
-      return NULL;
-    }
-
-  names_array = json_node_get_array (names_node);
-  n_names = json_array_get_length (names_array);
-  names = g_new0 (const char *, MAX (n_names, 1u));
   for (guint i = 0; i < n_names; i++)
-    {
-      JsonNode *n = json_array_get_element (names_array, i);
-
-      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-        {
-          set_invalid (error, _("name %u is not a string"), i);
-          return NULL;
-        }
-      names[i] = json_node_get_string (n);
-      /* json-glib lets some escapes through that are not UTF-8 */
-      if (!g_utf8_validate (names[i], -1, NULL))
-        {
-          char *valid = g_utf8_make_valid (names[i], -1);
-
-          g_ptr_array_add (owned, valid);
-          names[i] = valid;
-        }
-    }
-
-  levels_array = json_node_get_array (levels_node);
-  n_levels = json_array_get_length (levels_array);
-  levels = g_new0 (gint64 *, MAX (n_levels, 1u));
-  n_values = g_new0 (gsize, MAX (n_levels, 1u));
+    names[i] = g->name_pool->str + g_array_index (g->name_offsets, gsize, i);
   for (guint d = 0; d < n_levels; d++)
     {
-      JsonNode *level = json_array_get_element (levels_array, d);
-      JsonArray *values;
-      gint64 *ints;
-      guint n;
+      GArray *values = g_ptr_array_index (g->levels, d);
 
-      if (JSON_NODE_HOLDS_OBJECT (level))
-        {
-          JsonNode *v = json_object_get_member (json_node_get_object (level), "values");
-
-          if (v == NULL || JSON_NODE_HOLDS_NULL (v))
-            {
-              levels[d] = NULL;
-              n_values[d] = 0;
-              continue;
-            }
-          level = v;
-        }
-      if (!JSON_NODE_HOLDS_ARRAY (level))
-        {
-          set_invalid (error, _("level %u is not an array of integers"), d);
-          return NULL;
-        }
-
-      values = json_node_get_array (level);
-      n = json_array_get_length (values);
-      ints = g_new (gint64, MAX (n, 1u));
-      g_ptr_array_add (owned, ints);
-      for (guint k = 0; k < n; k++)
-        if (!node_to_int (json_array_get_element (values, k), &ints[k]))
-          {
-            set_invalid (error, _("level %u, value %u is not an integer"), d, k);
-            return NULL;
-          }
-      levels[d] = ints;
-      n_values[d] = n;
+      levels[d] = (const gint64 *)(gpointer)values->data;
+      n_values[d] = values->len;
     }
 
-  profile = embers_levels_to_profile (names, n_names, (const gint64 * const *)levels, n_values, n_levels,
+  profile = embers_levels_to_profile (names, n_names, levels, n_values, n_levels,
                                       is_diff, sample_type, sample_unit, error);
   if (profile == NULL)
     return NULL;
 
-  if (expected_total > 0)
+  /* Zero is also what protobuf's JSON leaves out: only other values count */
+  total = embers_profile_get_total (profile, 0) + (is_diff ? embers_profile_get_total (profile, 1) : 0);
+  if (expected_total != 0 && total != expected_total)
     {
-      gint64 total = embers_profile_get_total (profile, 0);
-
-      if (is_diff)
-        total += embers_profile_get_total (profile, 1);
-      if (total != expected_total)
-        {
-          g_object_unref (profile);
-          set_invalid (error, _("the total says %" G_GINT64_FORMAT " but the levels add up to %" G_GINT64_FORMAT),
-                       expected_total, total);
-          return NULL;
-        }
+      set_invalid (error, _("the total says %" G_GINT64_FORMAT " but the root of the levels is %" G_GINT64_FORMAT " wide"),
+                   expected_total, total);
+      return NULL;
     }
+  for (guint s = 0; is_diff && s < 2; s++)
+    if (has_ticks[s] && ticks[s] != embers_profile_get_total (profile, s))
+      {
+        set_invalid (error, _("“%s” says %" G_GINT64_FORMAT " but the root of the levels has %" G_GINT64_FORMAT " on that side"),
+                     s == 0 ? "leftTicks" : "rightTicks", ticks[s], embers_profile_get_total (profile, s));
+        return NULL;
+      }
 
-  return profile;
+  return g_steal_pointer (&profile);
 }
 
-static gboolean
-looks_like_diff (JsonObject *graph)
+/* The render API names units Pyroscope's way: CPU time in nanoseconds is
+ * "samples" at a sample rate of 1e9, counts are "objects". */
+static const char *
+unit_from_render_api (const char *units,
+                      gint64      sample_rate)
 {
-  return json_object_has_member (graph, "leftTicks") || json_object_has_member (graph, "rightTicks") ||
-         json_object_has_member (graph, "left_ticks") || json_object_has_member (graph, "right_ticks");
+  if (units == NULL || units[0] == '\0' || strcmp (units, "objects") == 0)
+    return "count";
+  if (strcmp (units, "samples") == 0 && sample_rate == 1000000000)
+    return "nanoseconds";
+  return units;
 }
 
 EmbersProfile *
@@ -462,107 +1179,142 @@ embers_flamebearer_parse (const char  *data,
                           gsize        len,
                           GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
-  JsonObject *obj, *fb, *meta, *graph;
+  g_autoptr(GString) scratch = g_string_new (NULL);
+  Json j = { data, data, data + len, scratch };
+  Doc doc = { { 0, }, };
+  EmbersProfile *profile = NULL;
 
-  if (len > G_MAXSSIZE)
+  /* A UTF-8 byte order mark */
+  if (len >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    j.p += 3;
+
+  skip_ws (&j);
+  if (j.p >= j.end)
     {
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                   _("Pyroscope JSON: the data is too large"));
-      return NULL;
+      syntax_error (&j, error, _("there is no data"));
+      goto out;
+    }
+  if (*j.p != '{')
+    {
+      if (skip_value (&j, 0, error))
+        set_invalid (error, _("expected a JSON object"));
+      goto out;
+    }
+  if (!read_graph_object (&j, &doc.top, &doc, error))
+    goto out;
+  skip_ws (&j);
+  if (j.p < j.end)
+    {
+      syntax_error (&j, error, _("there is more after the JSON object"));
+      goto out;
     }
 
-  if (!json_parser_load_from_data (parser, data, (gssize)len, &local_error))
+  if (doc.has_flamebearer)
     {
-      /* json-glib quotes the input in its message, which may not be UTF-8 */
-      g_autofree char *message = g_utf8_make_valid (local_error->message, -1);
+      /* Render API: units and sample type in metadata; ticks at the top */
+      gboolean is_diff = graph_is_diff (&doc.flamebearer, doc.format) ||
+                         (doc.format == NULL && (doc.top.has_ticks[0] || doc.top.has_ticks[1]));
 
-      set_invalid (error, _("not valid JSON (%s)"), message);
-      return NULL;
+      profile = graph_to_profile (&doc.flamebearer, is_diff, doc.name,
+                                  unit_from_render_api (doc.units, doc.sample_rate),
+                                  doc.flamebearer.total, doc.top.ticks, doc.top.has_ticks, error);
     }
+  else if (doc.has_flamegraph)
+    profile = graph_to_profile (&doc.flamegraph, graph_is_diff (&doc.flamegraph, NULL),
+                                "samples", "count", doc.flamegraph.total,
+                                doc.flamegraph.ticks, doc.flamegraph.has_ticks, error);
+  else if (doc.top.has_names || doc.top.has_levels)
+    profile = graph_to_profile (&doc.top, graph_is_diff (&doc.top, NULL),
+                                "samples", "count", doc.top.total,
+                                doc.top.ticks, doc.top.has_ticks, error);
+  else
+    set_invalid (error, _("no “flamebearer”, “flamegraph” or “levels” found"));
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      set_invalid (error, _("expected a JSON object"));
-      return NULL;
-    }
-  obj = json_node_get_object (root);
-
-  /* Render API: {"flamebearer": {...}, "metadata": {...}} */
-  if ((fb = member_object (obj, "flamebearer")) != NULL ||
-      json_object_has_member (obj, "flamebearer"))
-    {
-      const char *format, *units, *name;
-      g_autofree char *unit = NULL;
-      gint64 num_ticks = 0, sample_rate = 0;
-      gboolean is_diff;
-
-      if (fb == NULL)
-        {
-          set_invalid (error, _("“flamebearer” must be an object"));
-          return NULL;
-        }
-      meta = member_object (obj, "metadata");
-      format = member_string (meta, "format");
-      is_diff = g_strcmp0 (format, "double") == 0 || looks_like_diff (obj);
-      units = member_string (meta, "units");
-      name = member_string (meta, "name");
-      if (meta != NULL && !member_int (meta, "sampleRate", &sample_rate, error))
-        return NULL;
-      if (!member_int (fb, "numTicks", &num_ticks, error))
-        return NULL;
-
-      /* CPU comes as "samples" at a rate of 1e9 per second: nanoseconds */
-      if (g_strcmp0 (units, "samples") == 0 && sample_rate == 1000000000)
-        unit = g_strdup ("nanoseconds");
-      else if (g_strcmp0 (units, "objects") == 0)
-        unit = g_strdup ("count");
-      else if (units == NULL || units[0] == '\0')
-        unit = g_strdup ("count");
-      else
-        unit = g_strdup (units);
-
-      return parse_graph (fb, is_diff, name && *name ? name : "samples", unit, num_ticks, error);
-    }
-
-  /* Connect: SelectMergeStacktracesResponse / DiffResponse */
-  graph = member_object (obj, "flamegraph");
-  if (graph == NULL && json_object_has_member (obj, "flamegraph"))
-    {
-      set_invalid (error, _("“flamegraph” must be an object"));
-      return NULL;
-    }
-  if (graph == NULL)
-    graph = obj;
-
-  if (!json_object_has_member (graph, "names") && !json_object_has_member (graph, "levels"))
-    {
-      set_invalid (error, _("no “flamebearer”, “flamegraph” or “levels” found"));
-      return NULL;
-    }
-
-  {
-    gint64 total = 0;
-
-    if (!member_int (graph, "total", &total, error))
-      return NULL;
-    return parse_graph (graph, looks_like_diff (graph), "samples", "count", total, error);
-  }
+out:
+  if (profile == NULL)
+    g_prefix_error (error, "%s: ", _("Pyroscope JSON"));
+  doc_clear (&doc);
+  return profile;
 }
 
 /* Writer: the render API's JSON */
+
+static void
+append_json_string (GString    *out,
+                    const char *s)
+{
+  g_autofree char *valid = NULL;
+
+  if (!g_utf8_validate (s, -1, NULL))
+    s = valid = g_utf8_make_valid (s, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = s; *p; p++)
+    {
+      guchar c = (guchar)*p;
+
+      switch (c)
+        {
+        case '"':  g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char)c);
+          break;
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_int (GString *out,
+            gint64   v)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  guint64 u = v < 0 ? 0 - (guint64)v : (guint64)v;
+
+  do
+    {
+      *--p = (char)('0' + u % 10);
+      u /= 10;
+    }
+  while (u != 0);
+  if (v < 0)
+    *--p = '-';
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}
+
+/* Pyroscope's units for the render API (see unit_from_render_api) */
+static void
+render_api_units (const char  *unit,
+                  const char **units,
+                  gint64      *sample_rate)
+{
+  *sample_rate = 100;
+  if (unit == NULL || unit[0] == '\0' || strcmp (unit, "count") == 0)
+    *units = "objects";
+  else if (strcmp (unit, "nanoseconds") == 0)
+    {
+      *units = "samples";
+      *sample_rate = 1000000000;
+    }
+  else
+    *units = unit;
+}
 
 GBytes *
 embers_flamebearer_write (EmbersProfile  *profile,
                           guint           sample_type,
                           GError        **error)
 {
-  g_autoptr(JsonBuilder) jb = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autofree guint32 *name_index = NULL;
   g_autofree gint64 *next_x = NULL;
   g_autofree gint64 *x = NULL;
@@ -570,18 +1322,20 @@ embers_flamebearer_write (EmbersProfile  *profile,
   g_autoptr(GPtrArray) level_values = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   gboolean is_diff;
-  guint sides, n_nodes, n_strings, max_depth;
+  guint sides, n_nodes, n_strings, max_depth, unit_type;
   const guint32 *pnames, *parents;
   const guint16 *depths;
   const gint64 *self[2], *total[2];
-  gint64 max_self = 0;
-  char *text;
-  gsize text_len;
+  const char *units;
+  gint64 max_self = 0, sample_rate;
+  GString *out;
 
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (sample_type < embers_profile_get_n_sample_types (profile), NULL);
 
   is_diff = embers_profile_is_diff (profile) && embers_profile_get_n_sample_types (profile) >= 2;
   sides = is_diff ? 2 : 1;
+  unit_type = is_diff ? 0 : sample_type;
   n_nodes = embers_profile_get_n_nodes (profile);
   n_strings = embers_profile_get_n_strings (profile);
   max_depth = embers_profile_get_max_depth (profile);
@@ -596,7 +1350,7 @@ embers_flamebearer_write (EmbersProfile  *profile,
       total[s] = embers_profile_get_total_column (profile, t);
     }
 
-  /* Names: "total" first, then in first-seen order */
+  /* Names: "total" first, then in first-seen (DFS) order */
   name_index = g_new (guint32, n_strings);
   memset (name_index, 0xff, sizeof (guint32) * n_strings);
   g_ptr_array_add (names, (gpointer)"total");
@@ -609,10 +1363,13 @@ embers_flamebearer_write (EmbersProfile  *profile,
   next_x = g_new0 (gint64, (gsize)n_nodes * 2);
   prev_end = g_new0 (gint64, (gsize)(max_depth + 1) * 2);
 
+  /* DFS pre-order visits each level left to right; children are sorted by
+   * name, as Pyroscope sorts them */
   for (guint i = 0; i < n_nodes; i++)
     {
       GArray *level = g_ptr_array_index (level_values, depths[i]);
       gint64 width = 0;
+      gint64 idx;
 
       for (guint s = 0; s < sides; s++)
         width += total[s][i];
@@ -648,64 +1405,64 @@ embers_flamebearer_write (EmbersProfile  *profile,
           g_array_append_val (level, self[s][i]);
           max_self = MAX (max_self, self[s][i]);
         }
-      {
-        gint64 idx = name_index[pnames[i]];
-        g_array_append_val (level, idx);
-      }
+      idx = name_index[pnames[i]];
+      g_array_append_val (level, idx);
     }
 
-  json_builder_begin_object (jb);
-  json_builder_set_member_name (jb, "version");
-  json_builder_add_int_value (jb, 1);
-  json_builder_set_member_name (jb, "flamebearer");
-  json_builder_begin_object (jb);
-  json_builder_set_member_name (jb, "names");
-  json_builder_begin_array (jb);
+  out = g_string_sized_new (64 + (gsize)n_nodes * (is_diff ? 20 : 12));
+  g_string_append (out, "{\"version\":1,\"flamebearer\":{\"names\":[");
   for (guint i = 0; i < names->len; i++)
-    json_builder_add_string_value (jb, g_ptr_array_index (names, i));
-  json_builder_end_array (jb);
-  json_builder_set_member_name (jb, "levels");
-  json_builder_begin_array (jb);
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      append_json_string (out, g_ptr_array_index (names, i));
+    }
+  g_string_append (out, "],\"levels\":[");
   for (guint d = 0; d < level_values->len; d++)
     {
       GArray *level = g_ptr_array_index (level_values, d);
 
       if (level->len == 0)
         break;
-      json_builder_begin_array (jb);
+      if (d > 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, '[');
       for (guint k = 0; k < level->len; k++)
-        json_builder_add_int_value (jb, g_array_index (level, gint64, k));
-      json_builder_end_array (jb);
+        {
+          if (k > 0)
+            g_string_append_c (out, ',');
+          append_int (out, g_array_index (level, gint64, k));
+        }
+      g_string_append_c (out, ']');
     }
-  json_builder_end_array (jb);
-  json_builder_set_member_name (jb, "numTicks");
-  json_builder_add_int_value (jb, total[0][0] + (is_diff ? total[1][0] : 0));
-  json_builder_set_member_name (jb, "maxSelf");
-  json_builder_add_int_value (jb, max_self);
-  json_builder_end_object (jb);
+  g_string_append (out, "],\"numTicks\":");
+  append_int (out, total[0][0] + (is_diff ? total[1][0] : 0));
+  g_string_append (out, ",\"maxSelf\":");
+  append_int (out, max_self);
 
-  json_builder_set_member_name (jb, "metadata");
-  json_builder_begin_object (jb);
-  json_builder_set_member_name (jb, "format");
-  json_builder_add_string_value (jb, is_diff ? "double" : "single");
-  json_builder_set_member_name (jb, "units");
-  json_builder_add_string_value (jb, embers_profile_get_sample_unit (profile, is_diff ? 0 : sample_type));
-  json_builder_set_member_name (jb, "name");
-  json_builder_add_string_value (jb, embers_profile_get_sample_type (profile, is_diff ? 0 : sample_type));
-  json_builder_end_object (jb);
+  render_api_units (embers_profile_get_sample_unit (profile, unit_type), &units, &sample_rate);
+  g_string_append (out, "},\"metadata\":{\"format\":");
+  g_string_append (out, is_diff ? "\"double\"" : "\"single\"");
+  g_string_append (out, ",\"spyName\":\"\",\"sampleRate\":");
+  append_int (out, sample_rate);
+  g_string_append (out, ",\"units\":");
+  append_json_string (out, units);
+  if (!is_diff)
+    {
+      /* A diff's columns are "baseline" and "comparison", no sample type */
+      g_string_append (out, ",\"name\":");
+      append_json_string (out, embers_profile_get_sample_type (profile, sample_type));
+    }
+  g_string_append_c (out, '}');
 
   if (is_diff)
     {
-      json_builder_set_member_name (jb, "leftTicks");
-      json_builder_add_int_value (jb, total[0][0]);
-      json_builder_set_member_name (jb, "rightTicks");
-      json_builder_add_int_value (jb, total[1][0]);
+      g_string_append (out, ",\"leftTicks\":");
+      append_int (out, total[0][0]);
+      g_string_append (out, ",\"rightTicks\":");
+      append_int (out, total[1][0]);
     }
-  json_builder_end_object (jb);
+  g_string_append (out, "}\n");
 
-  root = json_builder_get_root (jb);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, &text_len);
-
-  return g_bytes_new_take (text, text_len);
+  return g_string_free_to_bytes (out);
 }
