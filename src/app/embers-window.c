@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-compare-page.h"
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
 #include "embers-rules-page.h"
@@ -313,6 +314,42 @@ embers_window_open_comparison (EmbersWindow *self,
   embers_profile_page_load_comparison (page, baseline, comparison);
   update_title (self);
   return page;
+}
+
+/* Compare tabs */
+
+static EmbersComparePage *
+add_compare_page (EmbersWindow *self)
+{
+  GtkWidget *page = embers_compare_page_new ();
+  AdwTabPage *tab;
+
+  tab = adw_tab_view_append (self->tab_view, page);
+  adw_tab_page_set_title (tab, _("Comparison"));
+  g_object_bind_property (page, "busy", tab, "loading", G_BINDING_SYNC_CREATE);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+  update_title (self);
+  return EMBERS_COMPARE_PAGE (page);
+}
+
+GtkWidget *
+embers_window_open_compare_queries (EmbersWindow      *self,
+                                    EmbersSource      *source,
+                                    const EmbersQuery *baseline,
+                                    const EmbersQuery *comparison,
+                                    gboolean           start)
+{
+  EmbersComparePage *page;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
+
+  page = add_compare_page (self);
+  embers_compare_page_set_source (page, source);
+  embers_compare_page_set_queries (page, baseline, comparison);
+  if (start)
+    embers_compare_page_compare (page);
+  return GTK_WIDGET (page);
 }
 
 EmbersProfilePage *

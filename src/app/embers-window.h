@@ -43,6 +43,13 @@ GtkWidget         *embers_window_open_rules       (EmbersWindow      *self,
 /* Shows the connect dialog; with a URL it connects at once */
 GtkWindow         *embers_window_connect          (EmbersWindow      *self,
                                                    const char        *url);
+/* A compare tab on @source with both sides prefilled as queries (either
+ * may be NULL); runs Compare when @start */
+GtkWidget         *embers_window_open_compare_queries (EmbersWindow      *self,
+                                                       EmbersSource      *source,
+                                                       const EmbersQuery *baseline,
+                                                       const EmbersQuery *comparison,
+                                                       gboolean           start);
 /* The file behind "Open Sample Profile" */
 GFile             *embers_window_get_sample_file  (void);
 
