@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -171,7 +172,7 @@ embers_levels_to_profile (const char * const  *names,
                 }
               if (sv[2] > sv[1])
                 {
-                  set_invalid (error, _("level %zu, node %zu: self (%" G_GINT64_FORMAT ") exceeds total (%" G_GINT64_FORMAT ")"),
+                  set_invalid (error, _("level %zu, node %zu: self (%" PRId64 ") exceeds total (%" PRId64 ")"),
                                d, k, sv[2], sv[1]);
                   return NULL;
                 }
@@ -189,7 +190,7 @@ embers_levels_to_profile (const char * const  *names,
 
           if (name_index < 0 || (guint64)name_index >= n_names)
             {
-              set_invalid (error, _("level %zu, node %zu refers to name %" G_GINT64_FORMAT ", but there are %zu names"),
+              set_invalid (error, _("level %zu, node %zu refers to name %" PRId64 ", but there are %zu names"),
                            d, k, name_index, n_names);
               return NULL;
             }
@@ -222,7 +223,7 @@ embers_levels_to_profile (const char * const  *names,
 
               if (parent == NULL)
                 {
-                  set_invalid (error, _("level %zu, node %zu (x %" G_GINT64_FORMAT ") lies outside every node of level %zu"),
+                  set_invalid (error, _("level %zu, node %zu (x %" PRId64 ") lies outside every node of level %zu"),
                                d, k, node.x[0] + node.x[1], d - 1);
                   return NULL;
                 }
@@ -235,9 +236,9 @@ embers_levels_to_profile (const char * const  *names,
                   if (node.x[s] < parent->x[s] + parent->self[s] ||
                       node.x[s] + node.total[s] > parent->x[s] + parent->total[s])
                     {
-                      set_invalid (error, _("level %zu, node %zu ([%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")) "
+                      set_invalid (error, _("level %zu, node %zu ([%" PRId64 ", %" PRId64 ")) "
                                             "does not fit inside its parent, level %zu node %u "
-                                            "(children from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ")"),
+                                            "(children from %" PRId64 " to %" PRId64 ")"),
                                    d, k, node.x[s], node.x[s] + node.total[s], d - 1, parent->index,
                                    parent->x[s] + parent->self[s], parent->x[s] + parent->total[s]);
                       return NULL;
@@ -1146,14 +1147,14 @@ graph_to_profile (Graph       *g,
   total = embers_profile_get_total (profile, 0) + (is_diff ? embers_profile_get_total (profile, 1) : 0);
   if (expected_total != 0 && total != expected_total)
     {
-      set_invalid (error, _("the total says %" G_GINT64_FORMAT " but the root of the levels is %" G_GINT64_FORMAT " wide"),
+      set_invalid (error, _("the total says %" PRId64 " but the root of the levels is %" PRId64 " wide"),
                    expected_total, total);
       return NULL;
     }
   for (guint s = 0; is_diff && s < 2; s++)
     if (has_ticks[s] && ticks[s] != embers_profile_get_total (profile, s))
       {
-        set_invalid (error, _("“%s” says %" G_GINT64_FORMAT " but the root of the levels has %" G_GINT64_FORMAT " on that side"),
+        set_invalid (error, _("“%s” says %" PRId64 " but the root of the levels has %" PRId64 " on that side"),
                      s == 0 ? "leftTicks" : "rightTicks", ticks[s], embers_profile_get_total (profile, s));
         return NULL;
       }

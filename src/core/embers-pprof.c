@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -258,7 +259,7 @@ string_index_ok (Reader      *r,
   if (index < 0 || (guint64)index >= r->msg->n_string_table)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                   _("pprof: %s refers to string %" G_GINT64_FORMAT ", but the string table has %zu entries"),
+                   _("pprof: %s refers to string %" PRId64 ", but the string table has %zu entries"),
                    what, index, r->msg->n_string_table);
       return FALSE;
     }
@@ -321,7 +322,7 @@ read_functions (Reader  *r,
       if (g_hash_table_contains (r->functions, &f->id))
         {
           g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: function %" G_GUINT64_FORMAT " is defined twice"), f->id);
+                       _("pprof: function %" PRIu64 " is defined twice"), f->id);
           return FALSE;
         }
       if (!string_index_ok (r, f->name, what, error) ||
@@ -407,13 +408,13 @@ read_locations (Reader  *r,
       if (g_hash_table_contains (r->locations, &loc->id))
         {
           g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: location %" G_GUINT64_FORMAT " is defined twice"), loc->id);
+                       _("pprof: location %" PRIu64 " is defined twice"), loc->id);
           return FALSE;
         }
       if (loc->mapping_id != 0 && !g_hash_table_contains (r->mappings, &loc->mapping_id))
         {
           g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: location %" G_GUINT64_FORMAT " refers to mapping %" G_GUINT64_FORMAT
+                       _("pprof: location %" PRIu64 " refers to mapping %" PRIu64
                          ", which does not exist"), loc->id, loc->mapping_id);
           return FALSE;
         }
@@ -448,7 +449,7 @@ read_locations (Reader  *r,
                   continue;
                 }
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                           _("pprof: location %" G_GUINT64_FORMAT " refers to function %" G_GUINT64_FORMAT
+                           _("pprof: location %" PRIu64 " refers to function %" PRIu64
                              ", which does not exist"), loc->id, line->function_id);
               return FALSE;
             }
@@ -590,7 +591,7 @@ read_samples (Reader        *r,
           if (s->value[v] < 0)
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                           _("pprof: sample %zu has a negative %s value (%" G_GINT64_FORMAT ")"),
+                           _("pprof: sample %zu has a negative %s value (%" PRId64 ")"),
                            i, raw_string (r, msg->sample_type[v]->type), s->value[v]);
               goto out;
             }
@@ -612,7 +613,7 @@ read_samples (Reader        *r,
           if (value == NULL)
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                           _("pprof: sample %zu refers to location %" G_GUINT64_FORMAT ", which does not exist"),
+                           _("pprof: sample %zu refers to location %" PRIu64 ", which does not exist"),
                            i, id);
               goto out;
             }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -628,7 +629,7 @@ add_value (EmbersProfileBuilder *b,
   if G_UNLIKELY (value < 0)
     {
       builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
-                    _("A sample has a negative value (%" G_GINT64_FORMAT ")"), value);
+                    _("A sample has a negative value (%" PRId64 ")"), value);
       return FALSE;
     }
 
@@ -700,7 +701,7 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
         for (guint t = 0; t < n_types; t++)
           if G_UNLIKELY (values[t] < 0)
             builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
-                          _("A sample has a negative value (%" G_GINT64_FORMAT ")"), values[t]);
+                          _("A sample has a negative value (%" PRId64 ")"), values[t]);
         return 0;
       }
   }

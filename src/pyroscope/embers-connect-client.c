@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -1015,7 +1016,7 @@ finish_body (GTask *task)
       (goffset)data->body->len != soup_message_headers_get_content_length (headers))
     {
       g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                               _("the answer from %s was cut short (%u of %" G_GOFFSET_FORMAT " bytes) — try again"),
+                               _("the answer from %s was cut short (%u of %" PRId64 " bytes) — try again"),
                                data->host, data->body->len, soup_message_headers_get_content_length (headers));
       return;
     }
@@ -1376,7 +1377,7 @@ embers_connect_unpack (const ProtobufCMessageDescriptor *descriptor,
   message = protobuf_c_message_unpack (descriptor, NULL, len, data);
   if (message == NULL)
     g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                 _("The server's answer to %s could not be decoded (%" G_GSIZE_FORMAT " bytes of %s); "
+                 _("The server's answer to %s could not be decoded (%zu bytes of %s); "
                    "it may be cut short or come from an incompatible server"),
                  what ? what : descriptor->name, len, descriptor->name);
 
