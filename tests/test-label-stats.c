@@ -172,6 +172,164 @@ test_series_steps (void)
   g_assert_cmpfloat (steps[3], ==, 0);
 }
 
+/* Histograms of a value's per-step values, ties, top N and "show all" */
+
+static void
+test_value_histogram_empty (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = NULL;
+  g_autofree guint *counts = NULL;
+  double lo = -1, hi = -1;
+  guint n = 99;
+
+  /* A series with no points over [0, 60 s]: five steps of 0 */
+  g_ptr_array_add (series, series_new ("eu", "a", NULL, NULL, 0));
+  stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
+  counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 60000, 15, 4, &lo, &hi, &n);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpuint (counts[0], ==, 5);
+  g_assert_cmpuint (counts[1] + counts[2] + counts[3], ==, 0);
+  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpfloat (hi, ==, 0);
+  g_clear_pointer (&counts, g_free);
+
+  /* No range and no points: nothing binned */
+  counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 0, 15, 4, &lo, &hi, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (counts[0] + counts[1] + counts[2] + counts[3], ==, 0);
+  g_assert_cmpfloat (embers_label_stats_max_of_max (stats), ==, 0);
+}
+
+static void
+test_value_histogram_one_point (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = NULL;
+  g_autofree guint *counts = NULL;
+  double lo, hi;
+  guint n;
+
+  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 30000 }, (double[]) { 8 }, 1));
+  /* No range: the point alone, one bin holds it */
+  stats = embers_label_stats_compute (series, "region", 0, 0, 15);
+  counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 0, 15, 3, &lo, &hi, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (counts[0], ==, 1);
+  g_assert_cmpfloat (lo, ==, 8);
+  g_assert_cmpfloat (hi, ==, 8);
+  g_clear_pointer (&counts, g_free);
+
+  /* Over [0, 60 s]: steps [0, 0, 8, 0, 0]; bins of 8/4 = 2 */
+  counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 60000, 15, 4, &lo, &hi, &n);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpfloat (hi, ==, 8);
+  g_assert_cmpuint (counts[0], ==, 4);
+  g_assert_cmpuint (counts[1], ==, 0);
+  g_assert_cmpuint (counts[2], ==, 0);
+  g_assert_cmpuint (counts[3], ==, 1);
+  g_assert_cmpfloat (embers_label_stats_max_of_max (stats), ==, 8);
+}
+
+static void
+test_value_histogram_gaps (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = NULL;
+  g_autofree guint *counts = NULL;
+  double lo, hi;
+  guint n, sum = 0;
+
+  /* Steps over [0, 90 s]: [2, 4, 0, 0, 6, 4, 0] (two pods add up at 0 s) */
+  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 0, 15000, 60000 }, (double[]) { 1, 4, 6 }, 3));
+  g_ptr_array_add (series, series_new ("eu", "b", (gint64[]) { 0, 75000 }, (double[]) { 1, 4 }, 2));
+  stats = embers_label_stats_compute (series, "region", 0, 90000, 15);
+  g_assert_cmpuint (stats->len, ==, 1);
+  counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 90000, 15, 3, &lo, &hi, &n);
+  g_assert_cmpuint (n, ==, 7);
+  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpfloat (hi, ==, 6);
+  /* bins [0, 2) [2, 4) [4, 6]: 0,0,0 | 2 | 4,6,4 */
+  g_assert_cmpuint (counts[0], ==, 3);
+  g_assert_cmpuint (counts[1], ==, 1);
+  g_assert_cmpuint (counts[2], ==, 3);
+  for (guint i = 0; i < 3; i++)
+    sum += counts[i];
+  g_assert_cmpuint (sum, ==, n);
+}
+
+static void
+test_equal_values_and_top (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = NULL;
+  g_autofree guint *counts = NULL;
+  EmbersLabelValueStats *rest = NULL;
+  double lo, hi;
+  guint n;
+
+  /* Three values with the same total: ordered by value; steps all equal */
+  g_ptr_array_add (series, series_new ("us", "a", (gint64[]) { 0, 15000, 30000 }, (double[]) { 5, 5, 5 }, 3));
+  g_ptr_array_add (series, series_new ("ap", "b", (gint64[]) { 0, 15000, 30000 }, (double[]) { 5, 5, 5 }, 3));
+  g_ptr_array_add (series, series_new ("eu", "c", (gint64[]) { 0, 15000, 30000 }, (double[]) { 5, 5, 5 }, 3));
+  g_ptr_array_add (series, series_new ("sa", "d", (gint64[]) { 0 }, (double[]) { 60 }, 1));
+  stats = embers_label_stats_compute (series, "region", 0, 30000, 15);
+  g_assert_cmpuint (stats->len, ==, 4);
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "sa");
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[1])->value, ==, "ap");
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[2])->value, ==, "eu");
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[3])->value, ==, "us");
+  g_assert_cmpfloat_with_epsilon (((EmbersLabelValueStats *)stats->pdata[1])->share, 15.0 / 105.0, 1e-9);
+  g_assert_cmpfloat (((EmbersLabelValueStats *)stats->pdata[1])->stddev, ==, 0);
+  g_assert_cmpint (embers_label_stats_find (stats, "eu"), ==, 2);
+  g_assert_cmpint (embers_label_stats_find (stats, "nowhere"), ==, -1);
+
+  /* Equal steps: one bin holds all three */
+  counts = embers_label_value_stats_histogram (stats->pdata[2], 0, 30000, 15, 5, &lo, &hi, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (counts[0], ==, 3);
+  g_assert_cmpfloat (lo, ==, 5);
+  g_assert_cmpfloat (hi, ==, 5);
+
+  /* Top 2: sa, ap; the rest (eu, us) summed */
+  {
+    g_autoptr(GPtrArray) top = embers_label_stats_top (stats, 2, &rest);
+
+    g_assert_cmpuint (top->len, ==, 2);
+    g_assert_cmpstr (((EmbersLabelValueStats *)top->pdata[1])->value, ==, "ap");
+    g_assert_nonnull (rest);
+    g_assert_cmpfloat (rest->total, ==, 30);
+    g_assert_cmpfloat (rest->max, ==, 5);
+    g_assert_cmpfloat_with_epsilon (rest->share, 30.0 / 105.0, 1e-9);
+    g_clear_pointer (&rest, embers_label_value_stats_free);
+  }
+
+  /* Show all: every value, no rest; exactly as many as there are: no rest */
+  {
+    g_autoptr(GPtrArray) all = embers_label_stats_top (stats, EMBERS_LABEL_STATS_ALL, &rest);
+    g_autoptr(GPtrArray) four = NULL;
+
+    g_assert_cmpuint (all->len, ==, 4);
+    g_assert_null (rest);
+    four = embers_label_stats_top (stats, 4, &rest);
+    g_assert_cmpuint (four->len, ==, 4);
+    g_assert_null (rest);
+  }
+
+  /* Top 0: everything is the rest */
+  {
+    g_autoptr(GPtrArray) none = embers_label_stats_top (stats, 0, &rest);
+
+    g_assert_cmpuint (none->len, ==, 0);
+    g_assert_nonnull (rest);
+    g_assert_cmpfloat (rest->total, ==, 105);
+    g_assert_cmpfloat_with_epsilon (rest->share, 1.0, 1e-9);
+    g_clear_pointer (&rest, embers_label_value_stats_free);
+  }
+  g_assert_cmpfloat (embers_label_stats_max_of_max (stats), ==, 60);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -183,6 +341,10 @@ main (int   argc,
   g_test_add_func ("/embers/label-stats/one-point-no-range", test_stats_one_point_no_range);
   g_test_add_func ("/embers/label-stats/histogram", test_histogram);
   g_test_add_func ("/embers/label-stats/series-steps", test_series_steps);
+  g_test_add_func ("/embers/label-stats/value-histogram/empty", test_value_histogram_empty);
+  g_test_add_func ("/embers/label-stats/value-histogram/one-point", test_value_histogram_one_point);
+  g_test_add_func ("/embers/label-stats/value-histogram/gaps", test_value_histogram_gaps);
+  g_test_add_func ("/embers/label-stats/equal-values-and-top", test_equal_values_and_top);
 
   return g_test_run ();
 }

@@ -326,3 +326,58 @@ embers_histogram_compute (const double *values,
 
   return counts;
 }
+
+guint *
+embers_label_value_stats_histogram (const EmbersLabelValueStats *stats,
+                                    gint64                       start_ms,
+                                    gint64                       end_ms,
+                                    double                       step_s,
+                                    guint                        n_bins,
+                                    double                      *lo,
+                                    double                      *hi,
+                                    guint                       *n_steps)
+{
+  g_autofree double *steps = NULL;
+  guint n = 0;
+
+  g_return_val_if_fail (stats != NULL, NULL);
+  g_return_val_if_fail (n_bins >= 1, NULL);
+
+  if (stats->series != NULL)
+    steps = embers_series_steps (stats->series, start_ms, end_ms, step_s, &n);
+  if (n_steps != NULL)
+    *n_steps = n;
+  return embers_histogram_compute (steps, n, n_bins, lo, hi);
+}
+
+double
+embers_label_stats_max_of_max (GPtrArray *stats)
+{
+  double max = 0.0;
+
+  g_return_val_if_fail (stats != NULL, 0.0);
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const EmbersLabelValueStats *s = g_ptr_array_index (stats, i);
+
+      max = MAX (max, s->max);
+    }
+  return max;
+}
+
+int
+embers_label_stats_find (GPtrArray  *stats,
+                         const char *value)
+{
+  g_return_val_if_fail (stats != NULL, -1);
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const EmbersLabelValueStats *s = g_ptr_array_index (stats, i);
+
+      if (g_strcmp0 (s->value, value) == 0)
+        return (int)i;
+    }
+  return -1;
+}

@@ -60,10 +60,22 @@ void       embers_label_stats_sort    (GPtrArray            *stats,
                                        EmbersLabelStatsSort  column,
                                        gboolean              descending);
 
-/* The first n by total; the rest summed into *rest (NULL when none). */
+/* The first n by total; the rest summed into *rest (NULL when none).
+ * EMBERS_LABEL_STATS_ALL (or any n >= len) is "show all": no rest. */
+#define EMBERS_LABEL_STATS_ALL G_MAXUINT
 GPtrArray *embers_label_stats_top     (GPtrArray              *stats,
                                        guint                   n,
                                        EmbersLabelValueStats **rest);
+
+/* How many values "top N" shows before "Show all" */
+#define EMBERS_LABEL_STATS_DEFAULT_TOP 8
+
+/* The largest max of any value (scales the maximum bars alike), 0 if none */
+double     embers_label_stats_max_of_max (GPtrArray           *stats);
+
+/* The index of value in stats, or -1 */
+int        embers_label_stats_find    (GPtrArray              *stats,
+                                       const char             *value);
 
 /**
  * embers_histogram_compute:
@@ -84,6 +96,30 @@ guint     *embers_histogram_compute   (const double *values,
                                        guint         n_bins,
                                        double       *lo,
                                        double       *hi);
+
+/**
+ * embers_label_value_stats_histogram:
+ * @stats: one value's statistics
+ * @start_ms, @end_ms, @step_s: as given to embers_label_stats_compute()
+ * @n_bins: bins wanted (>= 1)
+ * @lo: (out): lower edge of the first bin
+ * @hi: (out): upper edge of the last bin
+ * @n_steps: (out) (optional): how many step values were binned
+ *
+ * The histogram of the value's per-step values over the range (steps
+ * without a point count as 0, as for the mean). Counts add up to
+ * *n_steps.
+ *
+ * Returns: (transfer full): n_bins counts
+ */
+guint     *embers_label_value_stats_histogram (const EmbersLabelValueStats *stats,
+                                               gint64                       start_ms,
+                                               gint64                       end_ms,
+                                               double                       step_s,
+                                               guint                        n_bins,
+                                               double                      *lo,
+                                               double                      *hi,
+                                               guint                       *n_steps);
 
 /* Per-step values of one series over the range, gaps as 0 */
 double    *embers_series_steps        (const EmbersSeries *series,
