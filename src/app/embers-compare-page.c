@@ -10,7 +10,6 @@
 #include "embers-compare-page.h"
 #include "embers-diff.h"
 #include "embers-format.h"
-#include "embers-render.h"
 
 #define HOUR_MS ((gint64) 3600 * 1000)
 
@@ -60,25 +59,15 @@ struct _EmbersComparePage
 
   GtkWidget         *sync_check;
   GtkWidget         *preset_button;
-  GtkDropDown       *palette_dropdown;
-  GtkDropDown       *mode_dropdown;
   GtkWidget         *compare_button;
   GtkWidget         *cancel_button;
   GtkWidget         *spinner;
   GtkWidget         *status_label;
   GtkWidget         *result_stack;
 
-  EmbersDiffLegend  *legend;
-  GtkWidget         *graph_area;
-  EmbersDiffTable   *table;
+  EmbersProfilePage *profile_page;
 
   EmbersProfile     *diff;
-  EmbersRender      *render;
-  EmbersLayout      *layout;
-  guint32            focus;
-  char              *font;
-  EmbersDiffPalette  palette;
-  EmbersDiffMode     mode;
 
   GCancellable      *cancellable;
   GCancellable      *types_cancellable;
@@ -115,24 +104,6 @@ format_time (gint64 ms)
   return dt != NULL ? g_date_time_format (dt, "%F %H:%M") : g_strdup ("?");
 }
 
-static gboolean
-lookup_color (GtkWidget   *widget,
-              const char  *name,
-              EmbersColor *color)
-{
-  GdkRGBA rgba;
-
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &rgba))
-    return FALSE;
-G_GNUC_END_IGNORE_DEPRECATIONS
-  color->red = rgba.red;
-  color->green = rgba.green;
-  color->blue = rgba.blue;
-  color->alpha = 1.0;
-  return TRUE;
-}
-
 static void
 set_error (EmbersComparePage *self,
            const char        *message)
@@ -157,202 +128,45 @@ set_busy (EmbersComparePage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* The diff flame graph (a drawing area over the core painter, so that
- * the palette and mode switch apply) */
+/* The result: the diff in a profile page, so that it has everything a
+ * flame graph has (focus, search, sandwich, keyboard, export, context
+ * menu) plus the legend, the switches and the diff table */
 
-static void
-update_render_style (EmbersComparePage *self)
+static char *
+side_describe (Side *side)
 {
-  GtkWidget *widget = self->graph_area;
-  EmbersRenderStyle style;
-  EmbersColor background;
-  gboolean dark = FALSE;
-  PangoFontDescription *desc;
-
-  if (lookup_color (widget, "view_bg_color", &background) ||
-      lookup_color (widget, "theme_base_color", &background))
-    dark = embers_color_luminance (&background) < 0.4;
-  embers_render_style_init (&style, dark);
-  if (lookup_color (widget, "view_bg_color", &background) ||
-      lookup_color (widget, "theme_base_color", &background))
-    style.background = background;
-  if (!lookup_color (widget, "view_fg_color", &style.foreground))
-    lookup_color (widget, "theme_text_color", &style.foreground);
-  if (!lookup_color (widget, "accent_color", &style.accent))
-    lookup_color (widget, "theme_selected_bg_color", &style.accent);
-  style.diff_palette = self->palette;
-  style.diff_mode = self->mode;
-
-  desc = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
-  g_free (self->font);
-  self->font = g_strdup (desc != NULL && pango_font_description_get_family (desc) != NULL
-                         ? pango_font_description_get_family (desc)
-                         : "Sans");
-  style.font = self->font;
-  style.font_size = 12.0;
-  embers_render_set_style (self->render, &style);
-  gtk_widget_queue_draw (widget);
-}
-
-static void
-rebuild_layout (EmbersComparePage *self,
-                int                width)
-{
-  EmbersViewport viewport;
-
-  g_clear_pointer (&self->layout, embers_layout_unref);
-  if (self->diff != NULL && width > 0)
+  if (side->kind == SIDE_FILE && side->file != NULL)
+    return g_file_get_basename (side->file);
+  if (side->kind == SIDE_QUERY && side->end_ms > side->start_ms)
     {
-      embers_viewport_init (&viewport, width);
-      self->layout = embers_layout_new (self->diff, EMBERS_DIFF_COMPARISON, self->focus, &viewport);
-      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->graph_area),
-                                           (int) ceil (embers_layout_get_height (self->layout)));
+      g_autofree char *from = format_time (side->start_ms);
+
+      if (side->selector != NULL && side->selector[0] != '\0' && g_strcmp0 (side->selector, "{}") != 0)
+        /* Translators: one side of a comparison: a label selector and a start time */
+        return g_strdup_printf (_("%s at %s"), side->selector, from);
+      return g_steal_pointer (&from);
     }
-  embers_render_set_layout (self->render, self->layout);
-  gtk_widget_queue_draw (self->graph_area);
-}
-
-static void
-graph_resize (GtkDrawingArea    *area,
-              int                width,
-              int                height,
-              EmbersComparePage *self)
-{
-  if (self->layout == NULL ||
-      embers_layout_get_viewport (self->layout)->width != width)
-    rebuild_layout (self, width);
-}
-
-static void
-graph_draw (GtkDrawingArea *area,
-            cairo_t        *cr,
-            int             width,
-            int             height,
-            gpointer        user_data)
-{
-  EmbersComparePage *self = user_data;
-
-  if (self->diff == NULL)
-    return;
-  if (self->layout == NULL)
-    rebuild_layout (self, width);
-  if (self->layout != NULL)
-    embers_render_paint (self->render, cr);
-}
-
-static void
-set_focus_node (EmbersComparePage *self,
-                guint32            node)
-{
-  if (self->focus == node)
-    return;
-  self->focus = node;
-  rebuild_layout (self, gtk_widget_get_width (self->graph_area));
-}
-
-static void
-graph_pressed (GtkGestureClick   *gesture,
-               int                n_press,
-               double             x,
-               double             y,
-               EmbersComparePage *self)
-{
-  int hit;
-  const EmbersRect *rect;
-
-  if (self->layout == NULL)
-    return;
-  if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_SECONDARY)
-    {
-      set_focus_node (self, 0);
-      return;
-    }
-  hit = embers_layout_hit_test (self->layout, x, y);
-  if (hit < 0)
-    return;
-  rect = embers_layout_get_rect (self->layout, hit);
-  gtk_widget_grab_focus (self->graph_area);
-  if (!(rect->flags & EMBERS_RECT_MERGED))
-    set_focus_node (self, rect->node);
-}
-
-static gboolean
-graph_key_pressed (GtkEventControllerKey *controller,
-                   guint                  keyval,
-                   guint                  keycode,
-                   GdkModifierType        state,
-                   EmbersComparePage     *self)
-{
-  if (keyval == GDK_KEY_Escape && self->focus != 0)
-    {
-      set_focus_node (self, 0);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-graph_query_tooltip (GtkWidget         *widget,
-                     int                x,
-                     int                y,
-                     gboolean           keyboard,
-                     GtkTooltip        *tooltip,
-                     EmbersComparePage *self)
-{
-  int hit;
-  g_autofree char *text = NULL;
-  g_autofree char *markup = NULL;
-
-  if (self->layout == NULL || keyboard)
-    return FALSE;
-  hit = embers_layout_hit_test (self->layout, x, y);
-  if (hit < 0)
-    return FALSE;
-  text = embers_render_rect_tooltip_text (self->layout, embers_layout_get_rect (self->layout, hit));
-  if (text == NULL)
-    return FALSE;
-  markup = g_markup_printf_escaped ("<tt>%s</tt>", text);
-  gtk_tooltip_set_markup (tooltip, markup);
-  return TRUE;
-}
-
-static void
-table_row_activated (EmbersDiffTable   *table,
-                     const char        *name,
-                     EmbersComparePage *self)
-{
-  guint n;
-
-  if (self->diff == NULL)
-    return;
-  /* Focus the first (hottest path in DFS order) frame of that function */
-  n = embers_profile_get_n_nodes (self->diff);
-  for (guint32 i = 1; i < n; i++)
-    if (g_strcmp0 (embers_profile_node_name_str (self->diff, i), name) == 0)
-      {
-        set_focus_node (self, i);
-        return;
-      }
+  return NULL;
 }
 
 static void
 show_diff (EmbersComparePage *self,
            EmbersProfile     *diff)
 {
-  g_autofree char *text = NULL;
-
   g_set_object (&self->diff, diff);
-  self->focus = 0;
-  rebuild_layout (self, gtk_widget_get_width (self->graph_area));
-  embers_diff_table_set_data (self->table, diff, NULL);
+  if (diff != NULL)
+    {
+      g_autofree char *base = side_describe (&self->sides[0]);
+      g_autofree char *comp = side_describe (&self->sides[1]);
+      g_autofree char *title = NULL;
+
+      if (base != NULL && comp != NULL)
+        /* Translators: the title of a comparison: baseline vs comparison */
+        title = g_strdup_printf (_("%s vs %s"), base, comp);
+      embers_profile_page_set_profile (self->profile_page, diff, title != NULL ? title : _("Comparison"));
+    }
   gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack),
                                     diff != NULL ? "result" : "empty");
-
-  if (diff != NULL)
-    text = embers_render_accessible_text (diff, EMBERS_DIFF_COMPARISON, 0);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->graph_area),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text != NULL ? text : "",
-                                  -1);
 }
 
 /* Sides */
@@ -1046,34 +860,6 @@ sync_toggled (GtkCheckButton    *button,
   sync_windows (self);
 }
 
-static void
-palette_selected (GtkDropDown       *dropdown,
-                  GParamSpec        *pspec,
-                  EmbersComparePage *self)
-{
-  embers_compare_page_set_palette (self, gtk_drop_down_get_selected (dropdown) == 1
-                                         ? EMBERS_DIFF_PALETTE_RED_GREEN
-                                         : EMBERS_DIFF_PALETTE_RED_BLUE);
-}
-
-static void
-mode_selected (GtkDropDown       *dropdown,
-               GParamSpec        *pspec,
-               EmbersComparePage *self)
-{
-  embers_compare_page_set_mode (self, gtk_drop_down_get_selected (dropdown) == 1
-                                      ? EMBERS_DIFF_MODE_ABSOLUTE
-                                      : EMBERS_DIFF_MODE_SHARE);
-}
-
-static void
-graph_css_changed (GtkWidget         *widget,
-                   GParamSpec        *pspec,
-                   EmbersComparePage *self)
-{
-  update_render_style (self);
-}
-
 /* GObject */
 
 static void
@@ -1091,8 +877,6 @@ embers_compare_page_dispose (GObject *object)
   g_clear_pointer (&self->root, gtk_widget_unparent);
   g_clear_object (&self->source);
   g_clear_object (&self->diff);
-  g_clear_pointer (&self->layout, embers_layout_unref);
-  g_clear_pointer (&self->render, embers_render_unref);
 
   G_OBJECT_CLASS (embers_compare_page_parent_class)->dispose (object);
 }
@@ -1103,7 +887,6 @@ embers_compare_page_finalize (GObject *object)
   EmbersComparePage *self = EMBERS_COMPARE_PAGE (object);
 
   g_clear_pointer (&self->error, g_free);
-  g_clear_pointer (&self->font, g_free);
   G_OBJECT_CLASS (embers_compare_page_parent_class)->finalize (object);
 }
 
@@ -1160,31 +943,11 @@ embers_compare_page_class_init (EmbersComparePageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "embers-compare-page");
 }
 
-static GtkWidget *
-labelled_dropdown (const char * const *items,
-                   const char         *label)
-{
-  GtkWidget *dropdown = gtk_drop_down_new_from_strings (items);
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-  gtk_widget_set_tooltip_text (dropdown, label);
-  return dropdown;
-}
-
 static void
 embers_compare_page_init (EmbersComparePage *self)
 {
-  const char *palettes[] = { _("Red/blue"), _("Red/green"), NULL };
-  const char *modes[] = { _("Share of total"), _("Absolute change"), NULL };
   g_autoptr(GMenu) presets = g_menu_new ();
-  GtkWidget *panes, *options, *spacer, *result, *graph_box, *scroller, *paned, *empty;
-  GtkGesture *click;
-  GtkEventController *key;
-
-  self->palette = EMBERS_DIFF_PALETTE_RED_BLUE;
-  self->mode = EMBERS_DIFF_MODE_SHARE;
-  self->render = embers_render_new (NULL, NULL, NULL);
+  GtkWidget *panes, *options, *spacer, *empty;
 
   self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->root, GTK_WIDGET (self));
@@ -1228,13 +991,6 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_set_hexpand (spacer, TRUE);
   gtk_box_append (GTK_BOX (options), spacer);
 
-  self->palette_dropdown = GTK_DROP_DOWN (labelled_dropdown (palettes, _("Diff colours")));
-  g_signal_connect (self->palette_dropdown, "notify::selected", G_CALLBACK (palette_selected), self);
-  gtk_box_append (GTK_BOX (options), GTK_WIDGET (self->palette_dropdown));
-  self->mode_dropdown = GTK_DROP_DOWN (labelled_dropdown (modes, _("Colour by")));
-  g_signal_connect (self->mode_dropdown, "notify::selected", G_CALLBACK (mode_selected), self);
-  gtk_box_append (GTK_BOX (options), GTK_WIDGET (self->mode_dropdown));
-
   self->spinner = gtk_spinner_new ();
   gtk_widget_set_visible (self->spinner, FALSE);
   gtk_box_append (GTK_BOX (options), self->spinner);
@@ -1263,52 +1019,12 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_add_css_class (empty, "dim-label");
   gtk_stack_add_named (GTK_STACK (self->result_stack), empty, "empty");
 
-  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  gtk_paned_set_wide_handle (GTK_PANED (paned), TRUE);
-  graph_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  self->legend = EMBERS_DIFF_LEGEND (embers_diff_legend_new ());
-  gtk_widget_set_margin_start (GTK_WIDGET (self->legend), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->legend), 12);
-  gtk_widget_set_halign (GTK_WIDGET (self->legend), GTK_ALIGN_FILL);
-  gtk_box_append (GTK_BOX (graph_box), GTK_WIDGET (self->legend));
-
-  self->graph_area = gtk_drawing_area_new ();
-  gtk_widget_set_focusable (self->graph_area, TRUE);
-  gtk_widget_set_has_tooltip (self->graph_area, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->graph_area),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Diff flame graph"), -1);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->graph_area), graph_draw, self, NULL);
-  g_signal_connect (self->graph_area, "resize", G_CALLBACK (graph_resize), self);
-  g_signal_connect (self->graph_area, "query-tooltip", G_CALLBACK (graph_query_tooltip), self);
-  g_signal_connect (self->graph_area, "notify::root", G_CALLBACK (graph_css_changed), self);
-  click = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
-  g_signal_connect (click, "pressed", G_CALLBACK (graph_pressed), self);
-  gtk_widget_add_controller (self->graph_area, GTK_EVENT_CONTROLLER (click));
-  key = gtk_event_controller_key_new ();
-  g_signal_connect (key, "key-pressed", G_CALLBACK (graph_key_pressed), self);
-  gtk_widget_add_controller (self->graph_area, key);
-
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->graph_area);
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (graph_box), scroller);
-  gtk_paned_set_start_child (GTK_PANED (paned), graph_box);
-  gtk_paned_set_resize_start_child (GTK_PANED (paned), TRUE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-
-  self->table = EMBERS_DIFF_TABLE (embers_diff_table_new ());
-  gtk_widget_set_size_request (GTK_WIDGET (self->table), -1, 120);
-  g_signal_connect_object (self->table, "row-activated", G_CALLBACK (table_row_activated), self, 0);
-  gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (self->table));
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  result = paned;
-  gtk_stack_add_named (GTK_STACK (self->result_stack), result, "result");
+  /* The diff, with the legend and palette, mode and width switches over
+   * the graph and the diff table beside it */
+  self->profile_page = embers_profile_page_new ();
+  gtk_stack_add_named (GTK_STACK (self->result_stack), GTK_WIDGET (self->profile_page), "result");
   gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack), "empty");
   gtk_box_append (GTK_BOX (self->root), self->result_stack);
-
-  update_render_style (self);
 }
 
 GtkWidget *
@@ -1490,7 +1206,7 @@ EmbersDiffPalette
 embers_compare_page_get_palette (EmbersComparePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), EMBERS_DIFF_PALETTE_RED_BLUE);
-  return self->palette;
+  return embers_profile_page_get_diff_palette (self->profile_page);
 }
 
 void
@@ -1498,19 +1214,14 @@ embers_compare_page_set_palette (EmbersComparePage *self,
                                  EmbersDiffPalette  palette)
 {
   g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
-
-  self->palette = palette;
-  if (gtk_drop_down_get_selected (self->palette_dropdown) != (guint) palette)
-    gtk_drop_down_set_selected (self->palette_dropdown, palette);
-  embers_diff_legend_set_palette (self->legend, palette);
-  update_render_style (self);
+  embers_profile_page_set_diff_palette (self->profile_page, palette);
 }
 
 EmbersDiffMode
 embers_compare_page_get_mode (EmbersComparePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), EMBERS_DIFF_MODE_SHARE);
-  return self->mode;
+  return embers_profile_page_get_diff_mode (self->profile_page);
 }
 
 void
@@ -1518,33 +1229,35 @@ embers_compare_page_set_mode (EmbersComparePage *self,
                               EmbersDiffMode     mode)
 {
   g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
-
-  self->mode = mode;
-  if (gtk_drop_down_get_selected (self->mode_dropdown) != (guint) mode)
-    gtk_drop_down_set_selected (self->mode_dropdown, mode);
-  embers_diff_legend_set_mode (self->legend, mode);
-  update_render_style (self);
+  embers_profile_page_set_diff_mode (self->profile_page, mode);
 }
 
 EmbersDiffLegend *
 embers_compare_page_get_legend (EmbersComparePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
-  return self->legend;
+  return embers_profile_page_get_diff_legend (self->profile_page);
 }
 
 EmbersDiffTable *
 embers_compare_page_get_table (EmbersComparePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
-  return self->table;
+  return embers_profile_page_get_diff_table (self->profile_page);
 }
 
 GtkWidget *
 embers_compare_page_get_graph (EmbersComparePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
-  return self->graph_area;
+  return GTK_WIDGET (embers_profile_page_get_flame_graph (self->profile_page));
+}
+
+EmbersProfilePage *
+embers_compare_page_get_profile_page (EmbersComparePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return self->profile_page;
 }
 
 EmbersSeriesChart *

@@ -9,6 +9,7 @@
 
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
+#include "embers-profile-page.h"
 #include "embers-series-chart.h"
 #include "embers-source.h"
 
@@ -85,9 +86,12 @@ gboolean           embers_compare_page_get_sync_ranges (EmbersComparePage *self)
 void               embers_compare_page_set_sync_ranges (EmbersComparePage *self,
                                                      gboolean           sync);
 
-/* Parts, for tests and the window */
+/* Parts, for tests and the window. The diff is shown by a profile page
+ * (its legend, diff table and flame graph are the ones below). */
+EmbersProfilePage *embers_compare_page_get_profile_page (EmbersComparePage *self);
 EmbersDiffLegend  *embers_compare_page_get_legend   (EmbersComparePage *self);
 EmbersDiffTable   *embers_compare_page_get_table    (EmbersComparePage *self);
+/* The diff flame graph (an EmbersFlameGraph) */
 GtkWidget         *embers_compare_page_get_graph    (EmbersComparePage *self);
 EmbersSeriesChart *embers_compare_page_get_chart    (EmbersComparePage *self,
                                                      gboolean           comparison);

@@ -12,6 +12,8 @@
 #include "embers-profile-page.h"
 #include "embers-query-url.h"
 #include "embers-diff.h"
+#include "embers-diff-legend.h"
+#include "embers-diff-table.h"
 #include "embers-format.h"
 #include "embers-top.h"
 #include "embers-transforms.h"
@@ -35,7 +37,15 @@ struct _EmbersProfilePage
   GtkToggleButton   *case_button;
   GtkLabel          *search_summary;
   GtkPaned          *paned;
+  GtkStack          *table_stack;
   EmbersTopTable    *top_table;
+  EmbersDiffTable   *diff_table;
+  GtkWidget         *diff_bar;
+  EmbersDiffLegend  *diff_legend;
+  GtkDropDown       *diff_palette_dropdown;
+  GtkDropDown       *diff_mode_dropdown;
+  GtkDropDown       *diff_width_dropdown;
+  GtkWidget         *colors_button;
   GtkStack          *view_stack;
   EmbersFlameGraph  *graph;
   EmbersFlameGraph  *callers_graph;
@@ -61,6 +71,9 @@ struct _EmbersProfilePage
   EmbersView         last_tree_view;
   gboolean           collapse_recursion;
   EmbersColorScheme  colors;
+  EmbersDiffPalette  diff_palette;
+  EmbersDiffMode     diff_mode;
+  EmbersDiffWidth    diff_width;
   guint              sample_type;
   GPtrArray         *hidden;
   char              *focus_function;
@@ -304,6 +317,7 @@ typedef struct
   EmbersProfile  *callers;
   EmbersProfile  *callees;
   GArray         *rows;
+  GArray         *diff_rows;
 } Compute;
 
 static void
@@ -320,6 +334,7 @@ compute_free (gpointer data)
   g_clear_object (&c->callers);
   g_clear_object (&c->callees);
   g_clear_pointer (&c->rows, g_array_unref);
+  g_clear_pointer (&c->diff_rows, g_array_unref);
   g_free (c);
 }
 
@@ -381,7 +396,11 @@ compute_thread (GTask        *task,
     goto fail;
 
   c->table_profile = g_object_ref (p);
-  c->rows = embers_top_compute (p, c->sample_type);
+  /* A diff gets the diff table (baseline, comparison, change) instead */
+  if (embers_profile_is_diff (p))
+    c->diff_rows = embers_diff_top_compute (p);
+  else
+    c->rows = embers_top_compute (p, c->sample_type);
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     goto fail;
 
@@ -466,10 +485,21 @@ apply_compute (EmbersProfilePage *self,
     }
 
   g_clear_pointer (&self->hottest_function, g_free);
-  if (c->rows != NULL && c->rows->len > 0)
-    self->hottest_function = g_strdup (embers_profile_get_string (self->table_profile,
-                                                                  g_array_index (c->rows, EmbersTopRow, 0).name));
-  embers_top_table_set_data (self->top_table, self->table_profile, self->sample_type, c->rows);
+  if (c->diff_rows != NULL)
+    {
+      /* The function that grew most */
+      if (c->diff_rows->len > 0)
+        self->hottest_function = g_strdup (embers_profile_get_string (self->table_profile,
+                                                                      g_array_index (c->diff_rows, EmbersDiffRow, 0).name));
+      embers_diff_table_set_data (self->diff_table, self->table_profile, c->diff_rows);
+    }
+  else
+    {
+      if (c->rows != NULL && c->rows->len > 0)
+        self->hottest_function = g_strdup (embers_profile_get_string (self->table_profile,
+                                                                      g_array_index (c->rows, EmbersTopRow, 0).name));
+      embers_top_table_set_data (self->top_table, self->table_profile, self->sample_type, c->rows);
+    }
   update_chips (self);
   refresh_search (self);
   update_actions (self);
@@ -840,6 +870,30 @@ node_name (EmbersFlameGraph *graph,
   return embers_profile_node_name_str (profile, node);
 }
 
+static gboolean
+is_diff (EmbersProfilePage *self)
+{
+  return self->profile != NULL && embers_profile_is_diff (self->profile);
+}
+
+static void
+table_select_name (EmbersProfilePage *self,
+                   const char        *name)
+{
+  if (is_diff (self))
+    embers_diff_table_select_name (self->diff_table, name);
+  else
+    embers_top_table_select_name (self->top_table, name);
+}
+
+static const char *
+table_selected_name (EmbersProfilePage *self)
+{
+  if (is_diff (self))
+    return embers_diff_table_get_selected_name (self->diff_table);
+  return embers_top_table_get_selected_name (self->top_table);
+}
+
 static void
 on_graph_hover (EmbersProfilePage *self,
                 GParamSpec        *pspec,
@@ -848,7 +902,7 @@ on_graph_hover (EmbersProfilePage *self,
   const char *name = node_name (graph, embers_flame_graph_get_hover_node (graph));
 
   if (name != NULL)
-    embers_top_table_select_name (self->top_table, name);
+    table_select_name (self, name);
 }
 
 static void
@@ -859,17 +913,55 @@ on_graph_selected (EmbersProfilePage *self,
   const char *name = node_name (graph, embers_flame_graph_get_selected_node (graph));
 
   if (name != NULL)
-    embers_top_table_select_name (self->top_table, name);
+    table_select_name (self, name);
+}
+
+static void
+set_highlight_name (EmbersProfilePage *self,
+                    const char        *name)
+{
+  embers_flame_graph_set_highlight_name (self->graph, name);
+  embers_flame_graph_set_highlight_name (self->callers_graph, name);
+  embers_flame_graph_set_highlight_name (self->callees_graph, name);
 }
 
 static void
 on_table_selected_name (EmbersProfilePage *self)
 {
-  const char *name = embers_top_table_get_selected_name (self->top_table);
+  if (!is_diff (self))
+    set_highlight_name (self, embers_top_table_get_selected_name (self->top_table));
+}
 
-  embers_flame_graph_set_highlight_name (self->graph, name);
-  embers_flame_graph_set_highlight_name (self->callers_graph, name);
-  embers_flame_graph_set_highlight_name (self->callees_graph, name);
+static void
+on_diff_table_selected_name (EmbersProfilePage *self)
+{
+  if (is_diff (self))
+    set_highlight_name (self, embers_diff_table_get_selected_name (self->diff_table));
+}
+
+/* A diff table row activated (Enter, double click): select the
+ * function's first frame in the graph, in depth-first order (the
+ * hottest path), and focus on it */
+static void
+on_diff_table_row_activated (EmbersProfilePage *self,
+                             const char        *name)
+{
+  EmbersFlameGraph *graph = active_graph (self);
+  EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+  guint n;
+
+  if (profile == NULL || name == NULL)
+    return;
+  n = embers_profile_get_n_nodes (profile);
+  for (guint32 i = 1; i < n; i++)
+    if (g_strcmp0 (embers_profile_node_name_str (profile, i), name) == 0)
+      {
+        embers_flame_graph_reveal_node (graph, i);
+        embers_flame_graph_set_focus_node (graph, i);
+        gtk_widget_grab_focus (GTK_WIDGET (graph));
+        return;
+      }
+  gtk_widget_error_bell (GTK_WIDGET (self));
 }
 
 static void
@@ -904,7 +996,7 @@ default_sandwich_function (EmbersProfilePage *self)
 
   name = node_name (self->graph, embers_flame_graph_get_selected_node (self->graph));
   if (name == NULL)
-    name = embers_top_table_get_selected_name (self->top_table);
+    name = table_selected_name (self);
   if (name == NULL)
     name = self->hottest_function;
   return name;
@@ -969,6 +1061,143 @@ set_colors (EmbersProfilePage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLORS]);
 }
 
+/* Diff views */
+
+EmbersDiffPalette
+embers_profile_page_get_diff_palette (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), EMBERS_DIFF_PALETTE_RED_BLUE);
+  return self->diff_palette;
+}
+
+/* Every diff view follows the palette setting; the switch changes it */
+void
+embers_profile_page_set_diff_palette (EmbersProfilePage *self,
+                                      EmbersDiffPalette  palette)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (palette <= EMBERS_DIFF_PALETTE_RED_GREEN);
+
+  if (gtk_drop_down_get_selected (self->diff_palette_dropdown) != (guint) palette)
+    gtk_drop_down_set_selected (self->diff_palette_dropdown, palette);
+  if (palette == self->diff_palette)
+    return;
+
+  self->diff_palette = palette;
+  embers_flame_graph_set_diff_palette (self->graph, palette);
+  embers_flame_graph_set_diff_palette (self->callers_graph, palette);
+  embers_flame_graph_set_diff_palette (self->callees_graph, palette);
+  embers_diff_legend_set_palette (self->diff_legend, palette);
+  if (self->settings != NULL && g_settings_get_enum (self->settings, "diff-palette") != (int) palette)
+    g_settings_set_enum (self->settings, "diff-palette", palette);
+}
+
+EmbersDiffMode
+embers_profile_page_get_diff_mode (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), EMBERS_DIFF_MODE_SHARE);
+  return self->diff_mode;
+}
+
+void
+embers_profile_page_set_diff_mode (EmbersProfilePage *self,
+                                   EmbersDiffMode     mode)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (mode <= EMBERS_DIFF_MODE_ABSOLUTE);
+
+  if (gtk_drop_down_get_selected (self->diff_mode_dropdown) != (guint) mode)
+    gtk_drop_down_set_selected (self->diff_mode_dropdown, mode);
+  if (mode == self->diff_mode)
+    return;
+
+  self->diff_mode = mode;
+  embers_flame_graph_set_diff_mode (self->graph, mode);
+  embers_flame_graph_set_diff_mode (self->callers_graph, mode);
+  embers_flame_graph_set_diff_mode (self->callees_graph, mode);
+  embers_diff_legend_set_mode (self->diff_legend, mode);
+}
+
+EmbersDiffWidth
+embers_profile_page_get_diff_width (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), EMBERS_DIFF_WIDTH_SUM);
+  return self->diff_width;
+}
+
+void
+embers_profile_page_set_diff_width (EmbersProfilePage *self,
+                                    EmbersDiffWidth    width)
+{
+  guint position = width == EMBERS_DIFF_WIDTH_COMPARISON ? 1 : 0;
+
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+
+  if (width == EMBERS_DIFF_WIDTH_SUM || width == EMBERS_DIFF_WIDTH_COMPARISON)
+    if (gtk_drop_down_get_selected (self->diff_width_dropdown) != position)
+      gtk_drop_down_set_selected (self->diff_width_dropdown, position);
+  if (width == self->diff_width)
+    return;
+
+  self->diff_width = width;
+  embers_flame_graph_set_diff_width (self->graph, width);
+  embers_flame_graph_set_diff_width (self->callers_graph, width);
+  embers_flame_graph_set_diff_width (self->callees_graph, width);
+}
+
+static void
+on_diff_palette_selected (EmbersProfilePage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->diff_palette_dropdown);
+
+  if (selected != GTK_INVALID_LIST_POSITION)
+    embers_profile_page_set_diff_palette (self, selected == 1 ? EMBERS_DIFF_PALETTE_RED_GREEN
+                                                              : EMBERS_DIFF_PALETTE_RED_BLUE);
+}
+
+static void
+on_diff_mode_selected (EmbersProfilePage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->diff_mode_dropdown);
+
+  if (selected != GTK_INVALID_LIST_POSITION)
+    embers_profile_page_set_diff_mode (self, selected == 1 ? EMBERS_DIFF_MODE_ABSOLUTE
+                                                           : EMBERS_DIFF_MODE_SHARE);
+}
+
+static void
+on_diff_width_selected (EmbersProfilePage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->diff_width_dropdown);
+
+  if (selected != GTK_INVALID_LIST_POSITION)
+    embers_profile_page_set_diff_width (self, selected == 1 ? EMBERS_DIFF_WIDTH_COMPARISON
+                                                            : EMBERS_DIFF_WIDTH_SUM);
+}
+
+static void
+on_diff_palette_setting (EmbersProfilePage *self)
+{
+  embers_profile_page_set_diff_palette (self, g_settings_get_enum (self->settings, "diff-palette")
+                                              == EMBERS_DIFF_PALETTE_RED_GREEN
+                                              ? EMBERS_DIFF_PALETTE_RED_GREEN
+                                              : EMBERS_DIFF_PALETTE_RED_BLUE);
+}
+
+EmbersDiffTable *
+embers_profile_page_get_diff_table (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->diff_table;
+}
+
+EmbersDiffLegend *
+embers_profile_page_get_diff_legend (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->diff_legend;
+}
+
 guint
 embers_profile_page_get_sample_type (EmbersProfilePage *self)
 {
@@ -1029,8 +1258,19 @@ show_profile (EmbersProfilePage *self,
                           g_list_model_get_n_items (G_LIST_MODEL (self->sample_types)),
                           (const char * const *)names->pdata);
   gtk_drop_down_set_selected (self->sample_type_dropdown, self->sample_type);
-  gtk_widget_set_visible (GTK_WIDGET (self->sample_type_dropdown), n_types > 1);
+  /* A diff's two columns are baseline and comparison, both drawn at once */
+  gtk_widget_set_visible (GTK_WIDGET (self->sample_type_dropdown),
+                          n_types > 1 && !embers_profile_is_diff (profile));
   self->syncing = FALSE;
+
+  /* A diff: the legend and its switches, the diff table; frame colours
+   * come from the change, not the colour scheme */
+  gtk_widget_set_visible (self->diff_bar, embers_profile_is_diff (profile));
+  gtk_widget_set_visible (self->colors_button, !embers_profile_is_diff (profile));
+  gtk_stack_set_visible_child_name (self->table_stack,
+                                    embers_profile_is_diff (profile) ? "diff" : "top");
+  if (!embers_profile_is_diff (profile))
+    embers_diff_table_set_data (self->diff_table, NULL, NULL);
 
   set_state (self, EMBERS_PAGE_STATE_READY);
   self->focus_graph = TRUE;
@@ -1690,6 +1930,8 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
 
   g_type_ensure (EMBERS_TYPE_FLAME_GRAPH);
   g_type_ensure (EMBERS_TYPE_TOP_TABLE);
+  g_type_ensure (EMBERS_TYPE_DIFF_TABLE);
+  g_type_ensure (EMBERS_TYPE_DIFF_LEGEND);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, stack);
@@ -1707,6 +1949,14 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, search_summary);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, paned);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, top_table);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, table_stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_table);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_bar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_legend);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_palette_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_width_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, colors_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, graph);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callers_graph);
@@ -1721,6 +1971,8 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_stop);
   gtk_widget_class_bind_template_callback (widget_class, on_table_selected_name);
   gtk_widget_class_bind_template_callback (widget_class, on_table_function_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_diff_table_selected_name);
+  gtk_widget_class_bind_template_callback (widget_class, on_diff_table_row_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_graph_hover);
   gtk_widget_class_bind_template_callback (widget_class, on_graph_selected);
   gtk_widget_class_bind_template_callback (widget_class, update_history_actions);
@@ -1751,6 +2003,12 @@ embers_profile_page_init (EmbersProfilePage *self)
   g_signal_connect_object (self->sample_type_dropdown, "notify::selected",
                            G_CALLBACK (on_sample_type_selected), self, G_CONNECT_SWAPPED);
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  g_signal_connect_object (self->diff_palette_dropdown, "notify::selected",
+                           G_CALLBACK (on_diff_palette_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->diff_mode_dropdown, "notify::selected",
+                           G_CALLBACK (on_diff_mode_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->diff_width_dropdown, "notify::selected",
+                           G_CALLBACK (on_diff_width_selected), self, G_CONNECT_SWAPPED);
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
@@ -1758,6 +2016,9 @@ embers_profile_page_init (EmbersProfilePage *self)
     {
       self->settings = g_settings_new (APP_ID);
       set_colors (self, g_settings_get_enum (self->settings, "flame-colors"));
+      on_diff_palette_setting (self);
+      g_signal_connect_object (self->settings, "changed::diff-palette",
+                               G_CALLBACK (on_diff_palette_setting), self, G_CONNECT_SWAPPED);
     }
 
   update_actions (self);

@@ -8,6 +8,8 @@
 #include <gtk/gtk.h>
 
 #include "embers-format.h"
+#include "embers-diff-legend.h"
+#include "embers-diff-table.h"
 #include "embers-flame-graph.h"
 #include "embers-top-table.h"
 
@@ -79,6 +81,21 @@ const char        *embers_profile_page_get_search_summary (EmbersProfilePage *se
  * a sandwich) and the top table, for tests */
 EmbersFlameGraph  *embers_profile_page_get_flame_graph  (EmbersProfilePage   *self);
 EmbersTopTable    *embers_profile_page_get_top_table    (EmbersProfilePage   *self);
+
+/* Diff profiles (embers_profile_is_diff()): the diff table shown instead
+ * of the top table, the legend, and the switches over them. The palette
+ * is the "diff-palette" setting, shared by every diff view. */
+EmbersDiffTable   *embers_profile_page_get_diff_table   (EmbersProfilePage   *self);
+EmbersDiffLegend  *embers_profile_page_get_diff_legend  (EmbersProfilePage   *self);
+EmbersDiffPalette  embers_profile_page_get_diff_palette (EmbersProfilePage   *self);
+void               embers_profile_page_set_diff_palette (EmbersProfilePage   *self,
+                                                         EmbersDiffPalette    palette);
+EmbersDiffMode     embers_profile_page_get_diff_mode    (EmbersProfilePage   *self);
+void               embers_profile_page_set_diff_mode    (EmbersProfilePage   *self,
+                                                         EmbersDiffMode       mode);
+EmbersDiffWidth    embers_profile_page_get_diff_width   (EmbersProfilePage   *self);
+void               embers_profile_page_set_diff_width   (EmbersProfilePage   *self,
+                                                         EmbersDiffWidth      width);
 
 /* A file name for exporting this page with extension @ext ("png") */
 char              *embers_profile_page_suggest_name     (EmbersProfilePage   *self,

@@ -185,9 +185,18 @@ struct _EmbersDiffTable
   GtkSortListModel   *sorted;
   GtkSingleSelection *selection;
   EmbersProfile      *profile;
+  char               *selected_name;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersDiffTable, embers_diff_table, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SELECTED_NAME,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_ROW_ACTIVATED,
@@ -245,6 +254,65 @@ on_activate (GtkColumnView   *column_view,
 }
 
 static void
+on_selection_changed (EmbersDiffTable *self)
+{
+  guint position = gtk_single_selection_get_selected (self->selection);
+  const char *name = position != GTK_INVALID_LIST_POSITION
+                     ? embers_diff_table_get_row_name (self, position) : NULL;
+
+  if (g_strcmp0 (name, self->selected_name) == 0)
+    return;
+  g_free (self->selected_name);
+  self->selected_name = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NAME]);
+}
+
+static void
+embers_diff_table_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  EmbersDiffTable *self = EMBERS_DIFF_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_NAME:
+      g_value_set_string (value, self->selected_name);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_diff_table_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  EmbersDiffTable *self = EMBERS_DIFF_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_NAME:
+      embers_diff_table_select_name (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_diff_table_finalize (GObject *object)
+{
+  EmbersDiffTable *self = EMBERS_DIFF_TABLE (object);
+
+  g_free (self->selected_name);
+  G_OBJECT_CLASS (embers_diff_table_parent_class)->finalize (object);
+}
+
+static void
 embers_diff_table_dispose (GObject *object)
 {
   EmbersDiffTable *self = EMBERS_DIFF_TABLE (object);
@@ -263,6 +331,19 @@ embers_diff_table_class_init (EmbersDiffTableClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = embers_diff_table_dispose;
+  object_class->finalize = embers_diff_table_finalize;
+  object_class->get_property = embers_diff_table_get_property;
+  object_class->set_property = embers_diff_table_set_property;
+
+  /**
+   * EmbersDiffTable:selected-name:
+   *
+   * The function of the selected row, or %NULL.
+   */
+  properties[PROP_SELECTED_NAME] =
+    g_param_spec_string ("selected-name", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * EmbersDiffTable::row-activated:
@@ -330,6 +411,8 @@ embers_diff_table_init (EmbersDiffTable *self)
   gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_CHANGE], GTK_SORT_DESCENDING);
 
   g_signal_connect_object (self->column_view, "activate", G_CALLBACK (on_activate), self, 0);
+  g_signal_connect_object (self->selection, "notify::selected",
+                           G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller),
@@ -447,4 +530,57 @@ embers_diff_table_get_column_view (EmbersDiffTable *self)
 {
   g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
   return self->column_view;
+}
+
+static void
+scroll_to (EmbersDiffTable *self,
+           guint            position)
+{
+#if GTK_CHECK_VERSION (4, 12, 0)
+  gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_NONE, NULL);
+#else
+  /* The column view's rows are a GtkListView child with this action */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LIST_VIEW (child))
+        {
+          gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+          break;
+        }
+    }
+#endif
+}
+
+const char *
+embers_diff_table_get_selected_name (EmbersDiffTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+  return self->selected_name;
+}
+
+void
+embers_diff_table_select_name (EmbersDiffTable *self,
+                               const char      *name)
+{
+  guint n;
+
+  g_return_if_fail (EMBERS_IS_DIFF_TABLE (self));
+
+  if (name != NULL)
+    {
+      n = embers_diff_table_get_n_rows (self);
+      for (guint i = 0; i < n; i++)
+        if (g_strcmp0 (embers_diff_table_get_row_name (self, i), name) == 0)
+          {
+            if (gtk_single_selection_get_selected (self->selection) != i)
+              {
+                gtk_single_selection_set_selected (self->selection, i);
+                scroll_to (self, i);
+              }
+            return;
+          }
+    }
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
 }

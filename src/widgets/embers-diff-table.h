@@ -47,6 +47,12 @@ const char    *embers_diff_table_get_row_name    (EmbersDiffTable *self,
 char          *embers_diff_table_get_cell_text   (EmbersDiffTable *self,
                                                   guint            position,
                                                   guint            column);
+/* The function of the selected row (property "selected-name"), or NULL */
+const char    *embers_diff_table_get_selected_name (EmbersDiffTable *self);
+/* Selects and scrolls to the row of @name; NULL or an unknown name
+ * clears the selection */
+void           embers_diff_table_select_name     (EmbersDiffTable *self,
+                                                  const char      *name);
 GtkColumnView *embers_diff_table_get_column_view (EmbersDiffTable *self);
 
 G_END_DECLS

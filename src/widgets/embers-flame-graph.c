@@ -42,6 +42,9 @@ struct _EmbersFlameGraph
   guint                  sample_type;
   EmbersLayoutDirection  direction;
   EmbersColorScheme      color_scheme;
+  EmbersDiffPalette      diff_palette;
+  EmbersDiffMode         diff_mode;
+  EmbersDiffWidth        diff_width;
 
   guint32                focus;
   guint32                selected;
@@ -81,6 +84,9 @@ enum {
   PROP_SAMPLE_TYPE,
   PROP_DIRECTION,
   PROP_COLOR_SCHEME,
+  PROP_DIFF_PALETTE,
+  PROP_DIFF_MODE,
+  PROP_DIFF_WIDTH,
   PROP_SEARCH,
   PROP_FOCUS_NODE,
   PROP_SELECTED_NODE,
@@ -142,6 +148,7 @@ ensure_layout (EmbersFlameGraph *self)
   vp.x_start = self->x_start;
   vp.x_end = self->x_end;
   vp.direction = self->direction;
+  vp.diff_width = self->diff_width;
   self->layout = embers_layout_new (self->profile, self->sample_type, self->focus, &vp);
   embers_render_set_layout (self->render, self->layout);
   self->hover_rect = -1;
@@ -190,6 +197,8 @@ ensure_style (EmbersFlameGraph *self)
   if (!lookup_color (widget, "accent_color", &self->style.accent))
     lookup_color (widget, "theme_selected_bg_color", &self->style.accent);
   self->style.scheme = self->color_scheme;
+  self->style.diff_palette = self->diff_palette;
+  self->style.diff_mode = self->diff_mode;
 
   /* The interface font family at the painter's pixel size */
   desc = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
@@ -889,6 +898,76 @@ embers_flame_graph_set_color_scheme (EmbersFlameGraph  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_SCHEME]);
 }
 
+EmbersDiffPalette
+embers_flame_graph_get_diff_palette (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), EMBERS_DIFF_PALETTE_RED_BLUE);
+  return self->diff_palette;
+}
+
+void
+embers_flame_graph_set_diff_palette (EmbersFlameGraph  *self,
+                                     EmbersDiffPalette  palette)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (palette <= EMBERS_DIFF_PALETTE_RED_GREEN);
+
+  if (palette == self->diff_palette)
+    return;
+
+  self->diff_palette = palette;
+  self->style_valid = FALSE;
+  clear_paint (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIFF_PALETTE]);
+}
+
+EmbersDiffMode
+embers_flame_graph_get_diff_mode (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), EMBERS_DIFF_MODE_SHARE);
+  return self->diff_mode;
+}
+
+void
+embers_flame_graph_set_diff_mode (EmbersFlameGraph *self,
+                                  EmbersDiffMode    mode)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (mode <= EMBERS_DIFF_MODE_ABSOLUTE);
+
+  if (mode == self->diff_mode)
+    return;
+
+  self->diff_mode = mode;
+  self->style_valid = FALSE;
+  clear_paint (self);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIFF_MODE]);
+}
+
+EmbersDiffWidth
+embers_flame_graph_get_diff_width (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), EMBERS_DIFF_WIDTH_SUM);
+  return self->diff_width;
+}
+
+void
+embers_flame_graph_set_diff_width (EmbersFlameGraph *self,
+                                   EmbersDiffWidth   width)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  if (width == self->diff_width)
+    return;
+
+  self->diff_width = width;
+  invalidate_layout (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIFF_WIDTH]);
+}
+
 EmbersSearch *
 embers_flame_graph_get_search (EmbersFlameGraph *self)
 {
@@ -973,6 +1052,7 @@ embers_flame_graph_get_export_options (EmbersFlameGraph    *self,
   options->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   options->focus = self->focus;
   options->direction = self->direction;
+  options->diff_width = self->diff_width;
   options->style = self->style;
   options->x_start = self->x_start;
   options->x_end = self->x_end;
@@ -1475,6 +1555,51 @@ embers_flame_graph_snapshot (GtkWidget   *widget,
 }
 
 static gboolean
+set_diff_tooltip (EmbersFlameGraph *self,
+                  GtkTooltip       *tooltip,
+                  guint32           node)
+{
+  g_auto(GStrv) cells = NULL;
+  const char *name = embers_profile_node_name_str (self->profile, node);
+  GtkWidget *box, *title, *grid;
+  guint n_rows = 0;
+
+  cells = embers_render_diff_tooltip_cells (self->profile, node, &n_rows);
+  if (cells == NULL || n_rows == 0)
+    return FALSE;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  title = gtk_label_new (name != NULL ? name : "");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (title), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (title), 60);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_box_append (GTK_BOX (box), title);
+
+  grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 2);
+  for (guint row = 0; row < n_rows; row++)
+    for (guint col = 0; col < 4; col++)
+      {
+        GtkWidget *cell = gtk_label_new (cells[row * 4 + col]);
+
+        gtk_label_set_xalign (GTK_LABEL (cell), col == 0 ? 0.0 : 1.0);
+        if (row == 0 || col == 0)
+          gtk_widget_add_css_class (cell, "dim-label");
+        if (col > 0)
+          gtk_widget_add_css_class (cell, "numeric");
+        if (row > 0 && col == 3)
+          gtk_widget_add_css_class (cell, "heading");
+        gtk_grid_attach (GTK_GRID (grid), cell, col, row, 1, 1);
+      }
+  gtk_box_append (GTK_BOX (box), grid);
+  gtk_tooltip_set_custom (tooltip, box);
+  return TRUE;
+}
+
+static gboolean
 embers_flame_graph_query_tooltip (GtkWidget  *widget,
                                   int         x,
                                   int         y,
@@ -1495,10 +1620,20 @@ embers_flame_graph_query_tooltip (GtkWidget  *widget,
   if (r == NULL)
     return FALSE;
 
-  text = embers_render_rect_tooltip_text (self->layout, r);
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
+  if (embers_layout_is_diff (self->layout) && !(r->flags & EMBERS_RECT_MERGED))
+    {
+      /* A diff frame: its name over a small table of baseline,
+       * comparison and diff */
+      if (!set_diff_tooltip (self, tooltip, r->node))
+        return FALSE;
+    }
+  else
+    {
+      text = embers_render_rect_tooltip_text (self->layout, r);
+      if (text == NULL)
+        return FALSE;
+      gtk_tooltip_set_text (tooltip, text);
+    }
 
   area.x = (int)floor (r->x);
   area.y = (int)floor (embers_layout_rect_y (self->layout, r) + get_y_offset (self));
@@ -1592,6 +1727,15 @@ embers_flame_graph_get_property (GObject    *object,
     case PROP_COLOR_SCHEME:
       g_value_set_uint (value, self->color_scheme);
       break;
+    case PROP_DIFF_PALETTE:
+      g_value_set_uint (value, self->diff_palette);
+      break;
+    case PROP_DIFF_MODE:
+      g_value_set_uint (value, self->diff_mode);
+      break;
+    case PROP_DIFF_WIDTH:
+      g_value_set_uint (value, self->diff_width);
+      break;
     case PROP_SEARCH:
       g_value_set_boxed (value, self->search);
       break;
@@ -1654,6 +1798,15 @@ embers_flame_graph_set_property (GObject      *object,
       break;
     case PROP_COLOR_SCHEME:
       embers_flame_graph_set_color_scheme (self, g_value_get_uint (value));
+      break;
+    case PROP_DIFF_PALETTE:
+      embers_flame_graph_set_diff_palette (self, g_value_get_uint (value));
+      break;
+    case PROP_DIFF_MODE:
+      embers_flame_graph_set_diff_mode (self, g_value_get_uint (value));
+      break;
+    case PROP_DIFF_WIDTH:
+      embers_flame_graph_set_diff_width (self, g_value_get_uint (value));
       break;
     case PROP_SEARCH:
       embers_flame_graph_set_search (self, g_value_get_boxed (value));
@@ -1739,6 +1892,25 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
     g_param_spec_uint ("color-scheme", NULL, NULL,
                        EMBERS_COLOR_SCHEME_PACKAGE, EMBERS_COLOR_SCHEME_PLAIN,
                        EMBERS_COLOR_SCHEME_PACKAGE,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /* For diff profiles: the palette (EmbersDiffPalette), what the colours
+   * show (EmbersDiffMode) and which columns give the widths
+   * (EmbersDiffWidth: both sides summed as Pyroscope draws them, or the
+   * comparison only) */
+  properties[PROP_DIFF_PALETTE] =
+    g_param_spec_uint ("diff-palette", NULL, NULL,
+                       EMBERS_DIFF_PALETTE_RED_BLUE, EMBERS_DIFF_PALETTE_RED_GREEN,
+                       EMBERS_DIFF_PALETTE_RED_BLUE,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_DIFF_MODE] =
+    g_param_spec_uint ("diff-mode", NULL, NULL,
+                       EMBERS_DIFF_MODE_SHARE, EMBERS_DIFF_MODE_ABSOLUTE,
+                       EMBERS_DIFF_MODE_SHARE,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_DIFF_WIDTH] =
+    g_param_spec_uint ("diff-width", NULL, NULL,
+                       EMBERS_DIFF_WIDTH_SUM, EMBERS_DIFF_WIDTH_BASELINE,
+                       EMBERS_DIFF_WIDTH_SUM,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_SEARCH] =
     g_param_spec_boxed ("search", NULL, NULL,

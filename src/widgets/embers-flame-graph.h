@@ -44,6 +44,17 @@ void                  embers_flame_graph_set_direction       (EmbersFlameGraph  
 EmbersColorScheme     embers_flame_graph_get_color_scheme    (EmbersFlameGraph      *self);
 void                  embers_flame_graph_set_color_scheme    (EmbersFlameGraph      *self,
                                                               EmbersColorScheme      scheme);
+/* Diff profiles: palette, what the colours show, which columns give the
+ * widths (properties "diff-palette", "diff-mode", "diff-width") */
+EmbersDiffPalette     embers_flame_graph_get_diff_palette    (EmbersFlameGraph      *self);
+void                  embers_flame_graph_set_diff_palette    (EmbersFlameGraph      *self,
+                                                              EmbersDiffPalette      palette);
+EmbersDiffMode        embers_flame_graph_get_diff_mode       (EmbersFlameGraph      *self);
+void                  embers_flame_graph_set_diff_mode       (EmbersFlameGraph      *self,
+                                                              EmbersDiffMode         mode);
+EmbersDiffWidth       embers_flame_graph_get_diff_width      (EmbersFlameGraph      *self);
+void                  embers_flame_graph_set_diff_width      (EmbersFlameGraph      *self,
+                                                              EmbersDiffWidth        width);
 /* A search over the same profile (others are ignored), or NULL */
 EmbersSearch         *embers_flame_graph_get_search          (EmbersFlameGraph      *self);
 void                  embers_flame_graph_set_search          (EmbersFlameGraph      *self,

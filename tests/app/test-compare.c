@@ -89,6 +89,22 @@ widget_pixel (GtkWidget *widget,
   g_object_unref (paintable);
 }
 
+/* The diff's profile page computes its table and views off the main
+ * thread: wait until it shows them */
+static void
+wait_shown (EmbersComparePage *page)
+{
+  EmbersProfilePage *profile_page = embers_compare_page_get_profile_page (page);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while ((embers_profile_page_get_busy (profile_page) ||
+          embers_diff_table_get_n_rows (embers_compare_page_get_table (page)) == 0) &&
+         g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (embers_profile_page_get_busy (profile_page));
+  spin (50);
+}
+
 static void
 on_compared (EmbersComparePage *page,
              gboolean          *done)
@@ -129,6 +145,7 @@ test_compare_files (void)
   g_assert_false (embers_compare_page_get_busy (page));
   g_assert_nonnull (embers_compare_page_get_diff (page));
   g_assert_true (embers_profile_is_diff (embers_compare_page_get_diff (page)));
+  wait_shown (page);
   spin (200);
 
   /* The table: the slowed function first, with a positive change */
@@ -362,6 +379,7 @@ test_compare_queries (void)
   while (!done)
     g_main_context_iteration (NULL, TRUE);
   g_assert_null (embers_compare_page_get_error (page));
+  wait_shown (page);
   g_assert_cmpstr (embers_diff_table_get_row_name (embers_compare_page_get_table (page), 0), ==, "slow");
   spin (100);
 
