@@ -188,6 +188,7 @@ embers_cli_run (int    argc,
   g_autoptr(EmbersProfile) server_diff = NULL;
   guint sample_type = 0;
   int status = 1;
+  /* Translators: N, OUT, TYPE, FILE|URL, BASE and COMP are placeholders in --help */
   GOptionEntry entries[] = {
     { "top", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_top,
       N_("Print the top functions as TSV: self, total, name (all, or the first N)"), N_("N") },

@@ -76,6 +76,7 @@ make_row (EmbersRulesPage           *self,
 
   if (rule->provisioned)
     {
+      /* Translators: a badge on a rule set in the server's configuration, which cannot be edited here */
       GtkWidget *badge = gtk_label_new (_("Provisioned"));
 
       gtk_widget_add_css_class (badge, "dim-label");

@@ -651,6 +651,7 @@ series_name (EmbersChart        *self,
   if (value == NULL && s->label_values && s->label_values[0])
     value = s->label_values[0];
   if (value == NULL || value[0] == '\0')
+    /* Translators: the legend name of a series that has no label value (all of the profile) */
     value = _("total");
 
   return value;

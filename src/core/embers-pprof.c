@@ -259,7 +259,10 @@ string_index_ok (Reader      *r,
   if (index < 0 || (guint64)index >= r->msg->n_string_table)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                   _("pprof: %s refers to string %" PRId64 ", but the string table has %zu entries"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "pprof: %s refers to string %" PRId64 ", but the string table has %zu entry",
+                                "pprof: %s refers to string %" PRId64 ", but the string table has %zu entries",
+                                r->msg->n_string_table),
                    what, index, r->msg->n_string_table);
       return FALSE;
     }

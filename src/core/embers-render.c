@@ -1259,6 +1259,7 @@ diff_cells (EmbersProfile *diff,
   g_ptr_array_add (cells, percent_of (r, rt));
   g_ptr_array_add (cells, change_text (share_change, kind));
 
+  /* Translators: row headers of the comparison tooltip table: value (e.g. CPU time) and sample count */
   g_ptr_array_add (cells, g_strdup (_("Value")));
   g_ptr_array_add (cells, embers_format_value (l, unit));
   g_ptr_array_add (cells, embers_format_value (r, unit));

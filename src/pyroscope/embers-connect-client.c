@@ -591,8 +591,10 @@ service_feature (const char *service)
   if (service == NULL)
     return NULL;
   if (g_str_equal (service, "settings.v1.RecordingRulesService"))
+    /* Translators: a feature the server lacks, completes “the server does not support %s” */
     return _("recording rules");
   if (g_str_equal (service, "settings.v1.SettingsService"))
+    /* Translators: a feature the server lacks, completes “the server does not support %s” */
     return _("settings");
   return NULL;
 }
@@ -673,6 +675,7 @@ error_from_connect_code (EmbersSourceError  code,
       lead = g_strdup (_("failed precondition"));
       break;
     case EMBERS_SOURCE_ERROR_ABORTED:
+      /* Translators: the gRPC status ABORTED (the request was aborted), leads an error message */
       lead = g_strdup (_("aborted"));
       break;
     case EMBERS_SOURCE_ERROR_OUT_OF_RANGE:
@@ -1377,8 +1380,11 @@ embers_connect_unpack (const ProtobufCMessageDescriptor *descriptor,
   message = protobuf_c_message_unpack (descriptor, NULL, len, data);
   if (message == NULL)
     g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                 _("The server's answer to %s could not be decoded (%zu bytes of %s); "
-                   "it may be cut short or come from an incompatible server"),
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "The server's answer to %s could not be decoded (%zu byte of %s); "
+                              "it may be cut short or come from an incompatible server",
+                              "The server's answer to %s could not be decoded (%zu bytes of %s); "
+                              "it may be cut short or come from an incompatible server", len),
                  what ? what : descriptor->name, len, descriptor->name);
 
   return message;

@@ -577,7 +577,8 @@ profile_from_levels (char               **names,
       if (n_names > 0)
         {
           g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                       _("The server's flame graph has %zu names but no levels"), n_names);
+                       g_dngettext (GETTEXT_PACKAGE, "The server's flame graph has %zu name but no levels",
+                                    "The server's flame graph has %zu names but no levels", n_names), n_names);
           return NULL;
         }
 
