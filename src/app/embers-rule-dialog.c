@@ -37,6 +37,8 @@ struct _EmbersRuleDialog
   GtkLabel            *messages[EMBERS_RULE_N_FIELDS];
   char                *message_text[EMBERS_RULE_N_FIELDS];
   GtkLabel            *status;
+  GtkWidget           *conflict_box;  /* Load Current Version / Keep My Changes */
+  gboolean             conflict;
   GtkButton           *create_button;
   GtkSpinner          *spinner;
   gboolean             valid;
@@ -138,6 +140,8 @@ set_status (EmbersRuleDialog *self,
 }
 
 static void schedule_preview (EmbersRuleDialog *self);
+static void load_current     (EmbersRuleDialog *self);
+static void keep_mine        (EmbersRuleDialog *self);
 
 /* Live validation, exactly as the server validates */
 static void
@@ -214,9 +218,13 @@ upsert_done (GObject      *object,
     {
       /* Keep everything typed; say what the server said */
       if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_ALREADY_EXISTS) && self->id != NULL)
-        set_status (self, _("Someone changed this rule after you opened it, so the server refused your change "
-                            "(conflicting update). Close this window and open the rule again to edit its "
-                            "current version; copy what you typed first if you need it."), TRUE);
+        {
+          set_status (self, _("Someone changed this rule after you opened it, so the server refused your change "
+                              "(conflicting update). Load the current version to start again from it, or keep "
+                              "your changes and save them over it."), TRUE);
+          self->conflict = TRUE;
+          gtk_widget_set_visible (self->conflict_box, TRUE);
+        }
       else if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED))
         {
           g_autofree char *text = g_strdup_printf (_("%s. You can still copy the rule as server configuration."),
@@ -285,6 +293,7 @@ preview_done (GObject      *object,
     }
   else
     {
+      const char *function = gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_FUNCTION]));
       g_autofree char *text = NULL;
 
       self->n_preview_series = series->len;
@@ -293,7 +302,18 @@ preview_done (GObject      *object,
                                            "Over the last hour this rule would record %u series",
                                            series->len),
                               series->len);
-      gtk_label_set_text (self->preview_label, text);
+      if (function[0] != '\0')
+        {
+          /* SelectSeries cannot filter by a function anywhere in the stack,
+           * so the chart shows whole profiles: say so rather than pretend */
+          g_autofree char *note = g_strdup_printf (_("%s. The chart shows all stacks of the matched profiles; "
+                                                     "the server counts only stacks through “%s” when it records."),
+                                                   text, function);
+
+          gtk_label_set_text (self->preview_label, note);
+        }
+      else
+        gtk_label_set_text (self->preview_label, text);
       embers_chart_set_series (self->chart, series, NULL);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
@@ -501,8 +521,26 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->status), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Status"), -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
 
+  /* After a conflicting update: start again from the server's version,
+   * or keep what was typed and save it over that version */
+  self->conflict_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  {
+    GtkWidget *load = gtk_button_new_with_mnemonic (_("_Load Current Version"));
+    GtkWidget *keep = gtk_button_new_with_mnemonic (_("_Keep My Changes"));
+
+    gtk_widget_set_tooltip_text (load, _("Replace the fields with the rule as it is on the server now"));
+    gtk_widget_set_tooltip_text (keep, _("Keep the fields as they are; saving then overwrites the server’s version"));
+    g_signal_connect_swapped (load, "clicked", G_CALLBACK (load_current), self);
+    g_signal_connect_swapped (keep, "clicked", G_CALLBACK (keep_mine), self);
+    gtk_box_append (GTK_BOX (self->conflict_box), load);
+    gtk_box_append (GTK_BOX (self->conflict_box), keep);
+  }
+  gtk_widget_set_visible (self->conflict_box, FALSE);
+  gtk_box_append (GTK_BOX (box), self->conflict_box);
+
   self->preview_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->preview_label, 0);
+  gtk_label_set_wrap (self->preview_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->preview_label), "dim-label");
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->preview_label));
   self->chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
@@ -586,26 +624,14 @@ embers_rule_dialog_new (GtkWindow           *parent,
   return self;
 }
 
-EmbersRuleDialog *
-embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
-                                 EmbersConnectClient       *client,
-                                 const EmbersRecordingRule *rule)
+/* The fields from a rule as the server stored it */
+static void
+fill_fields (EmbersRuleDialog          *self,
+             const EmbersRecordingRule *rule)
 {
-  EmbersRuleDialog *self = g_object_new (EMBERS_TYPE_RULE_DIALOG, "transient-for", parent, NULL);
   g_autoptr(GString) labels = g_string_new (NULL);
   g_autofree char *group_by = NULL;
   g_autofree char *matchers = NULL;
-
-  g_return_val_if_fail (rule != NULL, NULL);
-
-  if (client != NULL)
-    self->client = g_object_ref (client);
-  self->id = g_strdup (rule->id);
-  self->generation = rule->generation;
-
-  gtk_window_set_title (GTK_WINDOW (self), _("Edit Recording Rule"));
-  gtk_button_set_label (self->create_button, _("_Save"));
-  gtk_button_set_use_underline (self->create_button, TRUE);
 
   matchers = rule->matchers ? g_strjoinv (", ", rule->matchers) : g_strdup ("");
   group_by = rule->group_by ? g_strjoinv (", ", rule->group_by) : g_strdup ("");
@@ -620,6 +646,111 @@ embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
   gtk_editable_set_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_FUNCTION]),
                          rule->function_name ? rule->function_name : "");
   validate (self);
+}
+
+static void
+reload_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(EmbersRuleDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersRecordingRule) rule = embers_recording_rules_get_finish (result, &error);
+  gboolean keep_mine = GPOINTER_TO_INT (g_object_steal_data (G_OBJECT (self), "embers-keep-mine"));
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self->busy = FALSE;
+  gtk_spinner_stop (self->spinner);
+
+  if (rule == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not load the current version: %s"), error->message);
+
+      set_status (self, text, TRUE);
+      validate (self);
+      return;
+    }
+
+  self->conflict = FALSE;
+  gtk_widget_set_visible (self->conflict_box, FALSE);
+  self->generation = rule->generation;
+  gtk_widget_remove_css_class (GTK_WIDGET (self->status), "error");
+  if (keep_mine)
+    {
+      set_status (self, _("Your changes are kept. Saving now replaces the current version on the server."), FALSE);
+      validate (self);
+    }
+  else
+    {
+      fill_fields (self, rule);
+      set_status (self, _("This is the current version on the server."), FALSE);
+    }
+}
+
+void
+embers_rule_dialog_reload (EmbersRuleDialog *self,
+                           gboolean          keep_mine)
+{
+  g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
+
+  if (self->client == NULL || self->id == NULL || self->busy)
+    return;
+
+  self->busy = TRUE;
+  gtk_spinner_start (self->spinner);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->create_button), FALSE);
+  g_object_set_data (G_OBJECT (self), "embers-keep-mine", GINT_TO_POINTER (keep_mine));
+  embers_recording_rules_get_async (self->client, self->id, self->cancellable,
+                                    reload_done, g_object_ref (self));
+}
+
+const char *
+embers_rule_dialog_get_preview_text (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
+  return gtk_label_get_text (self->preview_label);
+}
+
+gboolean
+embers_rule_dialog_get_conflict (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
+  return self->conflict;
+}
+
+static void
+load_current (EmbersRuleDialog *self)
+{
+  embers_rule_dialog_reload (self, FALSE);
+}
+
+static void
+keep_mine (EmbersRuleDialog *self)
+{
+  embers_rule_dialog_reload (self, TRUE);
+}
+
+EmbersRuleDialog *
+embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
+                                 EmbersConnectClient       *client,
+                                 const EmbersRecordingRule *rule)
+{
+  EmbersRuleDialog *self = g_object_new (EMBERS_TYPE_RULE_DIALOG, "transient-for", parent, NULL);
+
+  g_return_val_if_fail (rule != NULL, NULL);
+
+  if (client != NULL)
+    self->client = g_object_ref (client);
+  self->id = g_strdup (rule->id);
+  self->generation = rule->generation;
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Edit Recording Rule"));
+  gtk_button_set_label (self->create_button, _("_Save"));
+  gtk_button_set_use_underline (self->create_button, TRUE);
+
+  fill_fields (self, rule);
 
   return self;
 }

@@ -52,5 +52,15 @@ gboolean             embers_rule_dialog_get_busy     (EmbersRuleDialog    *self)
 void                 embers_rule_dialog_set_source   (EmbersRuleDialog    *self,
                                                       EmbersSource        *source);
 guint                embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self);
+/* What the preview says (series count, or why there is none) */
+const char          *embers_rule_dialog_get_preview_text (EmbersRuleDialog *self);
+/* TRUE after the server refused a save as a conflicting update (someone
+ * changed the rule since it was read) */
+gboolean             embers_rule_dialog_get_conflict (EmbersRuleDialog    *self);
+/* Reads the rule's current version: @keep_mine FALSE replaces the fields
+ * with it; TRUE keeps the fields and takes its generation, so that the
+ * next save overwrites it */
+void                 embers_rule_dialog_reload       (EmbersRuleDialog    *self,
+                                                      gboolean             keep_mine);
 
 G_END_DECLS

@@ -127,6 +127,8 @@ test_rule_from_frame (void)
   /* The preview: what the rule records over the last hour (by service_name: one series) */
   spin_until (preview_ready, dialog);
   g_assert_cmpuint (embers_rule_dialog_get_n_preview_series (dialog), ==, 1);
+  /* With a function filter the preview says what its chart leaves out */
+  g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "only stacks through"));
 
   /* Live validation, with the reason next to the field */
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "cpu_gc");
@@ -298,6 +300,34 @@ test_rules_page (void)
     embers_rule_dialog_create (stale);
     spin_until (dialog_idle, stale);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (stale), "conflicting update"));
+    g_assert_true (embers_rule_dialog_get_conflict (stale));
+
+    /* Load Current Version: the fields become the server's (the group
+     * by saved above) and a save now goes through */
+    embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS, "team=perf");
+    embers_rule_dialog_reload (stale, FALSE);
+    spin_until (dialog_idle, stale);
+    g_assert_false (embers_rule_dialog_get_conflict (stale));
+    g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_GROUP_BY), ==, "region");
+    g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS), ==, "");
+    gtk_window_destroy (GTK_WINDOW (stale));
+    g_object_unref (stale);
+
+    /* Keep My Changes: what was typed stays and overwrites the server's */
+    stale = embers_rule_dialog_new_for_rule (NULL, client, old);
+    g_object_ref_sink (stale);
+    embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_GROUP_BY, "pod");
+    embers_rule_dialog_create (stale);
+    spin_until (dialog_idle, stale);
+    g_assert_true (embers_rule_dialog_get_conflict (stale));
+    embers_rule_dialog_reload (stale, TRUE);
+    spin_until (dialog_idle, stale);
+    g_assert_false (embers_rule_dialog_get_conflict (stale));
+    g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_GROUP_BY), ==, "pod");
+    embers_rule_dialog_create (stale);
+    spin_until (dialog_idle, stale);
+    g_assert_nonnull (strstr (embers_rule_dialog_get_status (stale), "Saved"));
+    g_assert_false (embers_rule_dialog_get_conflict (stale));
     gtk_window_destroy (GTK_WINDOW (stale));
     g_object_unref (stale);
   }
