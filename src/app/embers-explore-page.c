@@ -35,6 +35,7 @@ static const struct
   const char *label;
   gint64      seconds;
 } presets[] = {
+  /* Translators: short time range buttons: 15 minutes, 1 hour, 6 hours, 24 hours, 7 days */
   { N_("15m"), 15 * 60 },
   { N_("1h"), 60 * 60 },
   { N_("6h"), 6 * 60 * 60 },
@@ -1161,6 +1162,7 @@ build_toolbar (EmbersExplorePage *self)
                                _("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->to_entry),
                                _("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"));
+  /* Translators: accessible names of the start and end of the time range */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->from_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("From"), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->to_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("To"), -1);
   g_signal_connect_swapped (self->from_entry, "activate", G_CALLBACK (range_entry_activated), self);
@@ -1181,7 +1183,7 @@ build_toolbar (EmbersExplorePage *self)
   gtk_box_append (self->toolbar, GTK_WIDGET (self->spinner));
 
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Refresh"));
+  gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_explore_page_refresh), self);
   gtk_box_append (self->toolbar, button);
 
@@ -1219,6 +1221,7 @@ build_filter_bar (EmbersExplorePage *self)
   gtk_box_append (self->filter_box, GTK_WIDGET (self->op_dropdown));
 
   self->value_entry = GTK_ENTRY (gtk_entry_new ());
+  /* Translators: placeholder of the entry for a label's value in a filter */
   gtk_entry_set_placeholder_text (self->value_entry, _("value"));
   gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 16);
   self->value_store = gtk_list_store_new (1, G_TYPE_STRING);
@@ -1425,6 +1428,22 @@ create_rule_action (GtkWidget  *widget,
 }
 
 static void
+show_rules_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  show_rules (EMBERS_EXPLORE_PAGE (widget));
+}
+
+static void
+refresh_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  embers_explore_page_refresh (EMBERS_EXPLORE_PAGE (widget));
+}
+
+static void
 embers_explore_page_class_init (EmbersExplorePageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1435,6 +1454,12 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   object_class->get_property = embers_explore_page_get_property;
 
   gtk_widget_class_install_action (widget_class, "explore.create-rule", NULL, create_rule_action);
+  gtk_widget_class_install_action (widget_class, "explore.show-rules", NULL, show_rules_action);
+  gtk_widget_class_install_action (widget_class, "explore.refresh", NULL, refresh_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "explore.create-rule", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "explore.refresh", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "explore.refresh", NULL);
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
@@ -1546,6 +1571,7 @@ add_max_nodes (EmbersExplorePage *self)
   embers_pyroscope_source_set_max_nodes (EMBERS_PYROSCOPE_SOURCE (self->source), (gint64)value);
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  /* Translators: the most flame graph nodes to ask the server for */
   label = gtk_label_new_with_mnemonic (_("_Nodes"));
   gtk_widget_add_css_class (label, "dim-label");
   spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (16, EMBERS_PYROSCOPE_MAX_MAX_NODES, 1024));
@@ -1559,15 +1585,37 @@ add_max_nodes (EmbersExplorePage *self)
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (spin));
   gtk_box_insert_child_after (self->toolbar, box, GTK_WIDGET (self->spinner));
+}
 
-  /* The server's recording rules */
-  {
-    GtkWidget *rules = gtk_button_new_with_mnemonic (_("_Rules"));
+/* Recording rules: the server's list, and a new rule from what is on
+ * screen (service, type, filters, the selected frame) */
+static void
+add_rules_buttons (EmbersExplorePage *self)
+{
+  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    {
+      g_autoptr(GMenu) menu = g_menu_new ();
+      GtkWidget *rules = adw_split_button_new ();
 
-    gtk_widget_set_tooltip_text (rules, _("Recording rules: metrics the server records from profiles"));
-    g_signal_connect_swapped (rules, "clicked", G_CALLBACK (show_rules), self);
-    gtk_box_append (self->toolbar, rules);
-  }
+      g_menu_append (menu, _("_Create Recording Rule…"), "explore.create-rule");
+      g_menu_append (menu, _("_Show Recording Rules"), "explore.show-rules");
+      adw_split_button_set_label (ADW_SPLIT_BUTTON (rules), _("_Rules"));
+      adw_split_button_set_use_underline (ADW_SPLIT_BUTTON (rules), TRUE);
+      adw_split_button_set_menu_model (ADW_SPLIT_BUTTON (rules), G_MENU_MODEL (menu));
+      gtk_widget_set_tooltip_text (rules, _("Recording rules: metrics the server records from profiles (Ctrl+Shift+R creates one)"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (rules), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Recording rules"), -1);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (rules), "explore.show-rules");
+      gtk_box_append (self->toolbar, rules);
+    }
+  else
+    {
+      GtkWidget *create = gtk_button_new_with_mnemonic (_("New _Rule…"));
+
+      gtk_widget_set_tooltip_text (create, _("Create a recording rule from this view, to copy as server configuration (Ctrl+Shift+R)"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (create), "explore.create-rule");
+      gtk_box_append (self->toolbar, create);
+    }
 }
 
 EmbersExplorePage *
@@ -1584,6 +1632,7 @@ embers_explore_page_new (EmbersSource *source)
     self->source_name = g_strdup (_("Profiles"));
   set_title (self);
   add_max_nodes (self);
+  add_rules_buttons (self);
   update_range (self);
   show_range (self);
   load_profile (self);
