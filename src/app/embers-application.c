@@ -124,6 +124,7 @@ embers_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.open-folder", { "<Control><Shift>o", NULL } },
     { "win.connect", { "<Control><Shift>l", NULL } },
     { "win.open-location", { "<Control>l", NULL } },
     { "win.export", { "<Control>e", NULL } },
@@ -201,7 +202,15 @@ embers_application_open (GApplication  *app,
     embers_window_open_comparison (window, files[0], files[1]);
   else
     for (int i = 0; i < n_files; i++)
-      embers_window_open_file (window, files[i]);
+      {
+        /* A folder: its profiles as a local source (labels, time, diff) */
+        const char *path = g_file_peek_path (files[i]);
+
+        if (path != NULL && g_file_test (path, G_FILE_TEST_IS_DIR))
+          embers_window_open_folder (window, files[i]);
+        else
+          embers_window_open_file (window, files[i]);
+      }
 
   gtk_window_present (GTK_WINDOW (window));
 }

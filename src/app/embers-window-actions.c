@@ -244,6 +244,38 @@ export_dialog (EmbersWindow *self)
 
 /* Actions */
 
+/* Open Folder…: every profile in a folder as a local source */
+static void
+on_folder_response (GtkNativeDialog *dialog,
+                    int              response,
+                    EmbersWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (folder != NULL)
+        embers_window_open_folder (self, folder);
+    }
+  if (dialog == self->chooser)
+    clear_chooser (self);
+}
+
+static void
+open_folder_dialog (EmbersWindow *self)
+{
+  GtkFileChooserNative *chooser;
+
+  clear_chooser (self);
+  chooser = gtk_file_chooser_native_new (_("Open a Folder of Profiles"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                         _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_folder_response), self, 0);
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
 static void
 window_action (GtkWidget  *widget,
                const char *action_name,
@@ -254,6 +286,8 @@ window_action (GtkWidget  *widget,
 
   if (g_str_equal (action_name, "win.open"))
     open_dialog (self);
+  else if (g_str_equal (action_name, "win.open-folder"))
+    open_folder_dialog (self);
   else if (g_str_equal (action_name, "win.open-location"))
     open_location_dialog (self);
   else if (g_str_equal (action_name, "win.connect"))
@@ -308,6 +342,7 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.connect", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-location", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", window_action);

@@ -10,6 +10,7 @@
 #include "embers-compare-page.h"
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
+#include "embers-local-source.h"
 #include "embers-rules-page.h"
 #include "embers-window-private.h"
 
@@ -247,6 +248,69 @@ embers_window_open_explore (EmbersWindow *self,
   adw_tab_view_set_selected_page (self->tab_view, tab);
   update_title (self);
   return GTK_WIDGET (page);
+}
+
+/* A folder of profiles (or one file) as a local source in an explore
+ * tab: services, profile types, labels and time from the files */
+static void
+folder_loaded (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  EmbersLocalSource *source = EMBERS_LOCAL_SOURCE (object);
+  g_autoptr(GtkWidget) page = user_data;
+  g_autoptr(GError) error = NULL;
+  GtkRoot *root = gtk_widget_get_root (page);
+  guint n = embers_local_source_add_file_finish (source, result, &error);
+  gint64 start = 0, end = 0;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || !EMBERS_IS_WINDOW (root))
+    return;
+
+  if (n == 0)
+    {
+      g_autofree char *text = error != NULL
+        ? g_strdup_printf (_("Could not open the folder: %s"), error->message)
+        : g_strdup (_("The folder holds no profiles Embers can read"));
+
+      embers_window_add_toast (EMBERS_WINDOW (root), text);
+      return;
+    }
+  if (embers_local_source_get_n_skipped (source) > 0)
+    {
+      guint skipped = embers_local_source_get_n_skipped (source);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u file in the folder is not a profile Embers can read",
+                                                            "%u files in the folder are not profiles Embers can read",
+                                                            skipped),
+                                               skipped);
+
+      embers_window_add_toast (EMBERS_WINDOW (root), text);
+    }
+
+  /* The files' own span, not "the last hour": a minute of margin on both
+   * sides so that the first and last profiles are inside */
+  embers_local_source_get_time_range (source, &start, &end);
+  embers_explore_page_set_time_range (EMBERS_EXPLORE_PAGE (page), start - 60000, end + 60000);
+  embers_explore_page_refresh (EMBERS_EXPLORE_PAGE (page));
+}
+
+GtkWidget *
+embers_window_open_folder (EmbersWindow *self,
+                           GFile        *folder)
+{
+  g_autoptr(EmbersLocalSource) source = NULL;
+  g_autofree char *name = NULL;
+  GtkWidget *page;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (folder), NULL);
+
+  source = embers_local_source_new ();
+  name = g_file_get_parse_name (folder);
+  page = embers_window_open_explore (self, EMBERS_SOURCE (source), name);
+  embers_local_source_add_file_async (source, folder, NULL, folder_loaded, g_object_ref (page));
+  return page;
 }
 
 /* A server's recording rules in a new tab */

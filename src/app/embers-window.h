@@ -37,6 +37,10 @@ EmbersProfilePage *embers_window_open_comparison  (EmbersWindow      *self,
 GtkWidget         *embers_window_open_explore     (EmbersWindow      *self,
                                                    EmbersSource      *source,
                                                    const char        *url);
+/* A folder of profiles as a local source in an explore tab (services,
+ * types, labels and times from the files) */
+GtkWidget         *embers_window_open_folder      (EmbersWindow      *self,
+                                                   GFile             *folder);
 /* A server's recording rules in a new tab */
 GtkWidget         *embers_window_open_rules       (EmbersWindow      *self,
                                                    EmbersConnectClient *client);

@@ -9,11 +9,14 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
 #include "embers-local-source.h"
+#include "embers-format.h"
 #include "embers-profile-builder.h"
+#include "embers-window.h"
 
 /* A source that forwards to a local source and can fail merges */
 
@@ -560,6 +563,82 @@ run_shot (const char *state)
   return 0;
 }
 
+/* Open Folder…: the folder's profiles as a local source in an explore
+ * tab, with the files' own time span as the range */
+static void
+test_open_folder (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-folder-XXXXXX", NULL);
+  const char *names[] = { "cpu-labels.pb.gz", "heap.pb.gz" };
+  EmbersWindow *window = embers_window_new (NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  EmbersExplorePage *page;
+  GListModel *services;
+  gint64 start = 0, end = 0;
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *from = g_test_build_filename (G_TEST_DIST, "fixtures", "go", names[i], NULL);
+      g_autofree char *to = g_build_filename (dir, names[i], NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (to, data, len, NULL));
+    }
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  page = EMBERS_EXPLORE_PAGE (embers_window_open_folder (window, folder));
+  g_assert_nonnull (page);
+
+  /* Loaded off the main thread; then the range covers the files */
+  {
+    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    while (g_list_model_get_n_items (embers_explore_page_get_services (page)) == 0 &&
+           g_get_monotonic_time () < until)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  wait_idle (page);
+  services = embers_explore_page_get_services (page);
+  g_assert_cmpuint (g_list_model_get_n_items (services), >=, 1);
+  for (guint i = 0; i < g_list_model_get_n_items (services); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (services, i);
+
+      if (strstr (gtk_string_object_get_string (item), "cpu-labels") != NULL)
+        found = TRUE;
+    }
+  g_assert_true (found);
+  embers_explore_page_get_time_range (page, &start, &end);
+  g_assert_cmpint (end - start, >, 0);
+  /* The profiles' own times are inside the range (not "the last hour") */
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-labels.pb.gz", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = embers_profile_load_file (file, NULL, &error);
+    gint64 when_ms;
+
+    g_assert_no_error (error);
+    when_ms = embers_profile_get_time_nanos (profile) / 1000000;
+    g_assert_cmpint (when_ms, >, 0);
+    g_assert_cmpint (start, <=, when_ms);
+    g_assert_cmpint (end, >=, when_ms);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *to = g_build_filename (dir, names[i], NULL);
+
+      g_unlink (to);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -581,6 +660,7 @@ main (int   argc,
   g_test_add_func ("/embers/explore/newer-cancels-older", test_newer_cancels_older);
   g_test_add_func ("/embers/explore/compare", test_compare);
   g_test_add_func ("/embers/explore/connect-dialog", test_connect_dialog);
+  g_test_add_func ("/embers/explore/open-folder", test_open_folder);
 
   return g_test_run ();
 }
