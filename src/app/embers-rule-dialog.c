@@ -40,6 +40,7 @@ struct _EmbersRuleDialog
   GtkWidget           *conflict_box;  /* Load Current Version / Keep My Changes */
   gboolean             conflict;
   GtkButton           *create_button;
+  AdwWindowTitle      *title;
   GtkSpinner          *spinner;
   gboolean             valid;
   gboolean             busy;
@@ -463,6 +464,7 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   title = ADW_WINDOW_TITLE (adw_window_title_new (_("Create Recording Rule"),
                                                   _("A Prometheus metric from profiles")));
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), GTK_WIDGET (title));
+  self->title = title;
   adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
   adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
   cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
@@ -747,6 +749,8 @@ embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
   self->generation = rule->generation;
 
   gtk_window_set_title (GTK_WINDOW (self), _("Edit Recording Rule"));
+  adw_window_title_set_title (self->title, _("Edit Recording Rule"));
+  adw_window_title_set_subtitle (self->title, rule->metric_name);
   gtk_button_set_label (self->create_button, _("_Save"));
   gtk_button_set_use_underline (self->create_button, TRUE);
 
