@@ -292,6 +292,8 @@ window_action (GtkWidget  *widget,
     open_location_dialog (self);
   else if (g_str_equal (action_name, "win.connect"))
     embers_window_connect (self, NULL);
+  else if (g_str_equal (action_name, "win.new-comparison"))
+    embers_window_open_compare (self);
   else if (g_str_equal (action_name, "win.open-sample"))
     embers_window_open_sample (self);
   else if (g_str_equal (action_name, "win.open-uri"))
@@ -344,6 +346,7 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.connect", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.new-comparison", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-location", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, window_action);
@@ -357,4 +360,6 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.new-comparison", NULL);
 }

@@ -46,13 +46,16 @@ settings_new (void)
   return g_settings_new (APP_ID);
 }
 
-/* Pages: a tab holds a profile page, or an explore page around one */
+/* Pages: a tab holds a profile page, or an explore or compare page
+ * around one */
 
 static EmbersProfilePage *
 profile_page_of (GtkWidget *child)
 {
   if (EMBERS_IS_EXPLORE_PAGE (child))
     return embers_explore_page_get_profile_page (EMBERS_EXPLORE_PAGE (child));
+  if (EMBERS_IS_COMPARE_PAGE (child))
+    return embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (child));
   if (EMBERS_IS_PROFILE_PAGE (child))
     return EMBERS_PROFILE_PAGE (child);
   return NULL;
@@ -133,6 +136,17 @@ on_page_attached (EmbersWindow *self,
   GtkWidget *child = adw_tab_page_get_child (tab);
   EmbersProfilePage *page;
 
+  /* A compare page's diff names the window */
+  if (EMBERS_IS_COMPARE_PAGE (child))
+    {
+      page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (child));
+      g_signal_connect_object (page, "notify::title",
+                               G_CALLBACK (on_page_title_changed), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (page, "notify::state",
+                               G_CALLBACK (embers_window_update_actions), self, G_CONNECT_SWAPPED);
+      return;
+    }
+
   /* An explore page keeps its own tab title and loading state */
   if (!EMBERS_IS_PROFILE_PAGE (child))
     return;
@@ -149,8 +163,13 @@ on_page_detached (EmbersWindow *self,
                   AdwTabPage   *tab,
                   int           position)
 {
+  GtkWidget *child = adw_tab_page_get_child (tab);
+
   /* Closed, or moved to another window: it no longer talks to this one */
-  g_signal_handlers_disconnect_by_data (adw_tab_page_get_child (tab), self);
+  g_signal_handlers_disconnect_by_data (child, self);
+  if (EMBERS_IS_COMPARE_PAGE (child))
+    g_signal_handlers_disconnect_by_data (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (child)),
+                                          self);
 }
 
 static gboolean
@@ -158,8 +177,11 @@ on_close_page (EmbersWindow *self,
                AdwTabPage   *tab)
 {
   /* A closed tab stops its work; the default handler closes it */
-  EmbersProfilePage *page = profile_page_of (adw_tab_page_get_child (tab));
+  GtkWidget *child = adw_tab_page_get_child (tab);
+  EmbersProfilePage *page = profile_page_of (child);
 
+  if (EMBERS_IS_COMPARE_PAGE (child))
+    embers_compare_page_cancel (EMBERS_COMPARE_PAGE (child));
   if (page != NULL)
     embers_profile_page_cancel (page);
   return GDK_EVENT_PROPAGATE;
@@ -223,6 +245,11 @@ embers_window_open_file (EmbersWindow *self,
   return page;
 }
 
+static void on_compare_requested (EmbersExplorePage *page,
+                                  EmbersQuery       *baseline,
+                                  EmbersQuery       *comparison,
+                                  EmbersWindow      *self);
+
 /* Explore a Pyroscope server (or any source) in a new tab */
 GtkWidget *
 embers_window_open_explore (EmbersWindow *self,
@@ -236,6 +263,7 @@ embers_window_open_explore (EmbersWindow *self,
   g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
 
   page = embers_explore_page_new (source);
+  g_signal_connect_object (page, "compare-requested", G_CALLBACK (on_compare_requested), self, 0);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
   g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
   g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
@@ -364,38 +392,75 @@ embers_window_connect (EmbersWindow *self,
   return GTK_WINDOW (dialog);
 }
 
-/* Baseline and comparison as one diff tab */
-EmbersProfilePage *
-embers_window_open_comparison (EmbersWindow *self,
-                               GFile        *baseline,
-                               GFile        *comparison)
-{
-  EmbersProfilePage *page;
-
-  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
-
-  page = add_page (self);
-  embers_profile_page_load_comparison (page, baseline, comparison);
-  update_title (self);
-  return page;
-}
-
 /* Compare tabs */
+
+static gboolean
+compare_title (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  const char *title = g_value_get_string (from);
+
+  g_value_set_string (to, title != NULL ? title : _("Comparison"));
+  return TRUE;
+}
 
 static EmbersComparePage *
 add_compare_page (EmbersWindow *self)
 {
   GtkWidget *page = embers_compare_page_new ();
+  EmbersProfilePage *profile_page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (page));
   AdwTabPage *tab;
 
   tab = adw_tab_view_append (self->tab_view, page);
-  adw_tab_page_set_title (tab, _("Comparison"));
+  g_object_bind_property_full (profile_page, "title", tab, "title", G_BINDING_SYNC_CREATE,
+                               compare_title, NULL, NULL, NULL);
   g_object_bind_property (page, "busy", tab, "loading", G_BINDING_SYNC_CREATE);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   update_title (self);
   return EMBERS_COMPARE_PAGE (page);
 }
 
+/* An empty compare tab: the user picks two files (or queries) */
+GtkWidget *
+embers_window_open_compare (EmbersWindow *self)
+{
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (add_compare_page (self));
+}
+
+/* Baseline and comparison files in a compare tab, compared at once */
+GtkWidget *
+embers_window_open_comparison (EmbersWindow *self,
+                               GFile        *baseline,
+                               GFile        *comparison)
+{
+  EmbersComparePage *page;
+  AdwTabPage *tab;
+  g_autofree char *base = NULL;
+  g_autofree char *comp = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *tooltip = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (baseline), NULL);
+  g_return_val_if_fail (G_IS_FILE (comparison), NULL);
+
+  page = add_compare_page (self);
+  tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
+  base = g_file_get_parse_name (baseline);
+  comp = g_file_get_parse_name (comparison);
+  /* Translators: a tab tooltip: baseline file, then comparison file */
+  text = g_strdup_printf (_("%s vs %s"), base, comp);
+  tooltip = g_markup_escape_text (text, -1);
+  adw_tab_page_set_tooltip (tab, tooltip);
+  embers_compare_page_set_files (page, baseline, comparison);
+  return GTK_WIDGET (page);
+}
+
+/* A compare tab on @source with both sides as queries (the explore
+ * page's Compare…, the labels page) */
 GtkWidget *
 embers_window_open_compare_queries (EmbersWindow      *self,
                                     EmbersSource      *source,
@@ -411,9 +476,21 @@ embers_window_open_compare_queries (EmbersWindow      *self,
   page = add_compare_page (self);
   embers_compare_page_set_source (page, source);
   embers_compare_page_set_queries (page, baseline, comparison);
-  if (start)
+  if (start && baseline != NULL && comparison != NULL)
     embers_compare_page_compare (page);
   return GTK_WIDGET (page);
+}
+
+static void
+on_compare_requested (EmbersExplorePage *page,
+                      EmbersQuery       *baseline,
+                      EmbersQuery       *comparison,
+                      EmbersWindow      *self)
+{
+  /* Prefilled: the current query and the period before it; the user
+   * adjusts either side, then presses Compare */
+  embers_window_open_compare_queries (self, embers_explore_page_get_source (page),
+                                      baseline, comparison, FALSE);
 }
 
 EmbersProfilePage *
@@ -551,6 +628,14 @@ on_drop (GtkDropTarget *target,
   if (files == NULL)
     return FALSE;
 
+  /* Two files: the first is the baseline, the second the comparison */
+  if (g_slist_length (files) == 2)
+    {
+      embers_window_open_comparison (self, files->data, files->next->data);
+      g_slist_free (files);
+      return TRUE;
+    }
+
   for (GSList *l = files; l != NULL; l = l->next)
     embers_window_open_file (self, l->data);
   g_slist_free (files);
@@ -589,6 +674,8 @@ embers_window_close_request (GtkWindow *window)
       AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
       EmbersProfilePage *page = profile_page_of (adw_tab_page_get_child (tab));
 
+      if (EMBERS_IS_COMPARE_PAGE (adw_tab_page_get_child (tab)))
+        embers_compare_page_cancel (EMBERS_COMPARE_PAGE (adw_tab_page_get_child (tab)));
       if (page != NULL)
         embers_profile_page_cancel (page);
     }

@@ -29,10 +29,13 @@ EmbersProfilePage *embers_window_get_current_page (EmbersWindow      *self);
 guint              embers_window_get_n_pages      (EmbersWindow      *self);
 void               embers_window_add_toast        (EmbersWindow      *self,
                                                    const char        *message);
-/* Baseline and comparison as one diff tab */
-EmbersProfilePage *embers_window_open_comparison  (EmbersWindow      *self,
+/* Baseline and comparison files in a compare tab (an EmbersComparePage),
+ * compared at once */
+GtkWidget         *embers_window_open_comparison  (EmbersWindow      *self,
                                                    GFile             *baseline,
                                                    GFile             *comparison);
+/* An empty compare tab (New Comparison…) */
+GtkWidget         *embers_window_open_compare     (EmbersWindow      *self);
 /* Explores a source (a Pyroscope server) in a new tab */
 GtkWidget         *embers_window_open_explore     (EmbersWindow      *self,
                                                    EmbersSource      *source,

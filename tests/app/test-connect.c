@@ -14,6 +14,7 @@
 #include "embers-profile-page.h"
 #include "embers-pyroscope-source.h"
 #include "embers-test-server-spawn.h"
+#include "embers-compare-page.h"
 #include "embers-window.h"
 
 static void
@@ -182,6 +183,7 @@ test_open_comparison (void)
   g_autoptr(GFile) fb = NULL;
   g_autoptr(GFile) fc = NULL;
   EmbersWindow *window;
+  GtkWidget *compare;
   EmbersProfilePage *page;
   EmbersProfile *diff;
 
@@ -192,14 +194,17 @@ test_open_comparison (void)
 
   window = embers_window_new (NULL);
   gtk_window_present (GTK_WINDOW (window));
-  page = embers_window_open_comparison (window, fb, fc);
+  compare = embers_window_open_comparison (window, fb, fc);
+  g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
+  g_assert_true (embers_window_get_current_page (window) == page);
   spin_until (page_settled, page);
   g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
   diff = embers_profile_page_get_profile (page);
   g_assert_true (embers_profile_is_diff (diff));
   g_assert_cmpint (embers_profile_get_total (diff, 0), ==, 100);
   g_assert_cmpint (embers_profile_get_total (diff, 1), ==, 130);
-  g_assert_cmpstr (embers_profile_page_get_title (page), ==, "base.folded → comp.folded");
+  g_assert_cmpstr (embers_profile_page_get_title (page), ==, "base.folded vs comp.folded");
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (base);
