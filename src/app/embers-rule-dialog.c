@@ -41,6 +41,8 @@ struct _EmbersRuleDialog
   gboolean             conflict;
   GtkButton           *create_button;
   AdwWindowTitle      *title;
+  GtkFlowBox          *group_by_chips;  /* the service's label names as toggles */
+  gboolean             syncing_chips;
   GtkSpinner          *spinner;
   gboolean             valid;
   gboolean             busy;
@@ -143,6 +145,7 @@ set_status (EmbersRuleDialog *self,
 static void schedule_preview (EmbersRuleDialog *self);
 static void load_current     (EmbersRuleDialog *self);
 static void keep_mine        (EmbersRuleDialog *self);
+static void sync_chips       (EmbersRuleDialog *self);
 
 /* Live validation, exactly as the server validates */
 static void
@@ -514,6 +517,25 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
       self->entries[f] = GTK_ENTRY (entry);
       self->messages[f] = GTK_LABEL (message);
     }
+  self->group_by_chips = GTK_FLOW_BOX (gtk_flow_box_new ());
+  gtk_flow_box_set_selection_mode (self->group_by_chips, GTK_SELECTION_NONE);
+  gtk_flow_box_set_min_children_per_line (self->group_by_chips, 4);
+  gtk_flow_box_set_max_children_per_line (self->group_by_chips, 32);
+  gtk_flow_box_set_column_spacing (self->group_by_chips, 4);
+  gtk_flow_box_set_row_spacing (self->group_by_chips, 4);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->group_by_chips), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Label names to group by"), -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->group_by_chips), FALSE);
+  gtk_grid_insert_next_to (GTK_GRID (grid), GTK_WIDGET (self->messages[EMBERS_RULE_FIELD_GROUP_BY]), GTK_POS_BOTTOM);
+  {
+    int column, row, width, height;
+
+    gtk_grid_query_child (GTK_GRID (grid), GTK_WIDGET (self->messages[EMBERS_RULE_FIELD_GROUP_BY]),
+                          &column, &row, &width, &height);
+    gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (self->group_by_chips), 1, row + 1, 1, 1);
+  }
+  g_signal_connect_object (self->entries[EMBERS_RULE_FIELD_GROUP_BY], "changed",
+                           G_CALLBACK (sync_chips), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (box), grid);
 
   self->status = GTK_LABEL (gtk_label_new (NULL));
@@ -803,6 +825,145 @@ embers_rule_dialog_get_field (EmbersRuleDialog *self,
   return gtk_editable_get_text (GTK_EDITABLE (self->entries[field]));
 }
 
+/* Group by: the service's label names as toggles that edit the entry,
+ * so that nobody has to remember or type them */
+static void
+sync_chips (EmbersRuleDialog *self)
+{
+  g_auto(GStrv) names = split_list (gtk_editable_get_text (GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_GROUP_BY])));
+  GtkWidget *child;
+
+  self->syncing_chips = TRUE;
+  for (child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *toggle = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+      const char *name = g_object_get_data (G_OBJECT (toggle), "label-name");
+
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), g_strv_contains ((const char * const *)names, name));
+    }
+  self->syncing_chips = FALSE;
+}
+
+static void
+chip_toggled (GtkToggleButton  *toggle,
+              EmbersRuleDialog *self)
+{
+  GtkEditable *entry = GTK_EDITABLE (self->entries[EMBERS_RULE_FIELD_GROUP_BY]);
+  g_auto(GStrv) names = split_list (gtk_editable_get_text (entry));
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) result = NULL;
+  g_autofree char *text = NULL;
+  const char *name = g_object_get_data (G_OBJECT (toggle), "label-name");
+  gboolean active = gtk_toggle_button_get_active (toggle);
+
+  if (self->syncing_chips)
+    return;
+
+  for (guint i = 0; names[i]; i++)
+    if (!g_str_equal (names[i], name))
+      g_strv_builder_add (builder, names[i]);
+  if (active)
+    g_strv_builder_add (builder, name);
+  result = g_strv_builder_end (builder);
+  text = g_strjoinv (", ", result);
+  gtk_editable_set_text (entry, text);
+}
+
+static void
+label_names_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(EmbersRuleDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
+  guint shown = 0;
+
+  if (names == NULL)
+    {
+      /* Only a convenience: the entry still takes any name */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("No label names for the group-by toggles: %s", error->message);
+      return;
+    }
+
+  for (guint i = 0; names[i]; i++)
+    {
+      GtkWidget *toggle;
+
+      /* Internals (__name__, __profile_type__…) cannot be grouped by */
+      if (g_str_has_prefix (names[i], "__"))
+        continue;
+      toggle = gtk_toggle_button_new_with_label (names[i]);
+      gtk_widget_add_css_class (toggle, "caption");
+      gtk_widget_set_halign (toggle, GTK_ALIGN_START);
+      g_object_set_data_full (G_OBJECT (toggle), "label-name", g_strdup (names[i]), g_free);
+      gtk_widget_set_tooltip_text (toggle, _("Record one series per value of this label"));
+      g_signal_connect (toggle, "toggled", G_CALLBACK (chip_toggled), self);
+      gtk_flow_box_append (self->group_by_chips, toggle);
+      shown++;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->group_by_chips), shown > 0);
+  sync_chips (self);
+}
+
+static void
+load_label_names (EmbersRuleDialog *self)
+{
+  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
+  gint64 end = g_get_real_time () / 1000;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips))) != NULL)
+    gtk_flow_box_remove (self->group_by_chips, child);
+  gtk_widget_set_visible (GTK_WIDGET (self->group_by_chips), FALSE);
+  if (self->source == NULL)
+    return;
+
+  /* The label names of the profiles the rule matches, over the last day */
+  embers_source_list_label_names (self->source, (const char * const *)rule->matchers,
+                                  end - 24 * 3600 * 1000, end, self->cancellable,
+                                  label_names_done, g_object_ref (self));
+}
+
+guint
+embers_rule_dialog_get_n_group_by_choices (EmbersRuleDialog *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n++;
+  return n;
+}
+
+gboolean
+embers_rule_dialog_toggle_group_by (EmbersRuleDialog *self,
+                                    const char       *name)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *toggle = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (toggle), "label-name"), name) == 0)
+        {
+          gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle),
+                                        !gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 void
 embers_rule_dialog_set_source (EmbersRuleDialog *self,
                                EmbersSource     *source)
@@ -811,6 +972,7 @@ embers_rule_dialog_set_source (EmbersRuleDialog *self,
 
   g_set_object (&self->source, source);
   gtk_widget_set_visible (GTK_WIDGET (self->chart_area), source != NULL);
+  load_label_names (self);
   schedule_preview (self);
 }
 

@@ -54,6 +54,12 @@ void                 embers_rule_dialog_set_source   (EmbersRuleDialog    *self,
 guint                embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self);
 /* What the preview says (series count, or why there is none) */
 const char          *embers_rule_dialog_get_preview_text (EmbersRuleDialog *self);
+/* The service's label names offered as group-by toggles (with a source) */
+guint                embers_rule_dialog_get_n_group_by_choices (EmbersRuleDialog *self);
+/* Flips one toggle (adds or removes the name in Group by); FALSE if no
+ * such choice */
+gboolean             embers_rule_dialog_toggle_group_by (EmbersRuleDialog *self,
+                                                         const char       *name);
 /* TRUE after the server refused a save as a conflicting update (someone
  * changed the rule since it was read) */
 gboolean             embers_rule_dialog_get_conflict (EmbersRuleDialog    *self);

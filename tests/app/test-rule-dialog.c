@@ -130,6 +130,26 @@ test_rule_from_frame (void)
   /* With a function filter the preview says what its chart leaves out */
   g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "only stacks through"));
 
+  /* Group by from the service's label names: toggles edit the entry */
+  {
+    gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (embers_rule_dialog_get_n_group_by_choices (dialog) == 0 && g_get_monotonic_time () < until)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  g_assert_cmpuint (embers_rule_dialog_get_n_group_by_choices (dialog), >=, 2);
+  g_assert_false (embers_rule_dialog_toggle_group_by (dialog, "__profile_type__"));
+  /* Prefilled by service (one series per service) */
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_GROUP_BY), ==, "service_name");
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "");
+  g_assert_true (embers_rule_dialog_toggle_group_by (dialog, "region"));
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_GROUP_BY), ==, "region");
+  g_assert_true (embers_rule_dialog_toggle_group_by (dialog, "service_name"));
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_GROUP_BY), ==, "region, service_name");
+  g_assert_true (embers_rule_dialog_toggle_group_by (dialog, "region"));
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_GROUP_BY), ==, "service_name");
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "");
+
   /* Live validation, with the reason next to the field */
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "cpu_gc");
   g_assert_false (embers_rule_dialog_get_valid (dialog));
