@@ -1254,6 +1254,7 @@ diff_cells (EmbersProfile *diff,
   g_ptr_array_add (cells, g_strdup (_("Comparison")));
   g_ptr_array_add (cells, g_strdup (_("Diff")));
 
+  /* xgettext:no-c-format */
   g_ptr_array_add (cells, g_strdup (_("% of total")));
   g_ptr_array_add (cells, percent_of (l, lt));
   g_ptr_array_add (cells, percent_of (r, rt));
