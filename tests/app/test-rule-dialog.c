@@ -35,6 +35,7 @@ dialog_idle (gpointer data)
 }
 
 static gboolean preview_ready (gpointer data);
+static gboolean rules_idle (gpointer data);
 
 static void
 spin_until (gboolean (*done) (gpointer),
@@ -195,6 +196,40 @@ test_rule_from_frame (void)
         }
     }
   g_assert_true (found);
+
+  /* It is on the rules page; delete it there (confirmed), and it is gone */
+  {
+    EmbersRulesPage *rules_page = embers_rules_page_new (client);
+    const char *id = NULL;
+    GPtrArray *listed;
+    guint n_before;
+
+    gtk_window_set_child (window, GTK_WIDGET (rules_page));
+    spin_until (rules_idle, rules_page);
+    listed = embers_rules_page_get_rules (rules_page);
+    for (guint i = 0; i < listed->len; i++)
+      {
+        EmbersRecordingRule *rule = g_ptr_array_index (listed, i);
+
+        if (g_str_equal (rule->metric_name, "profiles_recorded_api_frame_nanoseconds"))
+          id = rule->id;
+      }
+    g_assert_nonnull (id);
+    n_before = listed->len;
+    g_assert_true (embers_rules_page_delete (rules_page, id, TRUE));
+    {
+      gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+      while (embers_rules_page_get_rules (rules_page)->len != n_before - 1 &&
+             g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, TRUE);
+    }
+    listed = embers_rules_page_get_rules (rules_page);
+    g_assert_cmpuint (listed->len, ==, n_before - 1);
+    for (guint i = 0; i < listed->len; i++)
+      g_assert_cmpstr (((EmbersRecordingRule *)g_ptr_array_index (listed, i))->metric_name, !=,
+                       "profiles_recorded_api_frame_nanoseconds");
+  }
 
   gtk_window_destroy (window);
 }
