@@ -332,6 +332,7 @@ embers_rules_page_init (EmbersRulesPage *self)
   self->list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_NONE);
   gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
+  gtk_widget_set_valign (GTK_WIDGET (self->list), GTK_ALIGN_START);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Recording rules"), -1);
   clamp = adw_clamp_new ();

@@ -415,6 +415,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
   g_test_add_func ("/embers/app/rule-from-frame", test_rule_from_frame);
   g_test_add_func ("/embers/app/rule-disabled", test_rule_disabled);
