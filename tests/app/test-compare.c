@@ -178,6 +178,8 @@ test_compare_files (void)
 
   /* A frame that shrank ("idle" lost share): its pixel in both palettes */
   graph = embers_compare_page_get_graph (page);
+  /* The real flame graph, with its diff palette */
+  g_assert_true (EMBERS_IS_FLAME_GRAPH (graph));
   g_assert_true (gtk_widget_get_mapped (graph));
   {
     EmbersProfile *diff = embers_compare_page_get_diff (page);

@@ -8,6 +8,9 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "embers-compare-page.h"
+#include "embers-explore-page.h"
+#include "embers-local-source.h"
 #include "embers-window.h"
 
 static gboolean
@@ -432,6 +435,406 @@ test_export (void)
   destroy_window (window);
 }
 
+static GtkWidget *
+find_widget_of_type (GtkWidget *widget,
+                     GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget_of_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The drop-down whose tooltip starts with @label */
+static GtkWidget *
+find_accessible_dropdown (GtkWidget  *widget,
+                          const char *label)
+{
+  const char *tooltip = gtk_widget_get_tooltip_text (widget);
+
+  if (GTK_IS_DROP_DOWN (widget) && tooltip != NULL && g_str_has_prefix (tooltip, label))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_accessible_dropdown (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+/* Comparisons: two Go CPU profiles of the same requests, main.checksum
+ * doing twice the work in the second (tests/fixtures/go/cpu-diff.go) */
+
+static GtkWidget *
+open_go_comparison (EmbersWindow *window)
+{
+  g_autofree char *base_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autofree char *comp_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-after.pb.gz", NULL);
+  g_autoptr(GFile) base = g_file_new_for_path (base_path);
+  g_autoptr(GFile) comp = g_file_new_for_path (comp_path);
+  GtkWidget *compare = embers_window_open_comparison (window, base, comp);
+  EmbersProfilePage *page;
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
+  while ((embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)) ||
+          embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (embers_compare_page_get_error (EMBERS_COMPARE_PAGE (compare)));
+  wait_page (page);
+  return compare;
+}
+
+/* Colour of the pixel at x, y of a widget as painted */
+static void
+widget_pixel (GtkWidget *widget,
+              int        x,
+              int        y,
+              guint8     rgb[3])
+{
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guint32 *pixels = NULL;
+  guint32 pixel;
+
+  g_assert_cmpint (width, >, x);
+  g_assert_cmpint (height, >, y);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  pixels = g_new (guint32, (gsize) width * height);
+  gdk_texture_download (texture, (guchar *) pixels, width * 4);
+  pixel = pixels[y * width + x];  /* ARGB32 premultiplied, native endian */
+  rgb[0] = (pixel >> 16) & 0xff;
+  rgb[1] = (pixel >> 8) & 0xff;
+  rgb[2] = pixel & 0xff;
+  g_object_unref (paintable);
+}
+
+/* The middle of the first frame of @name, in the graph's coordinates */
+static void
+frame_point (EmbersFlameGraph *graph,
+             const char       *name,
+             int              *x,
+             int              *y)
+{
+  EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+  EmbersLayout *layout = embers_flame_graph_get_layout (graph);
+  const EmbersRect *r;
+
+  r = embers_layout_get_rect (layout, embers_layout_find_node (layout, find_node (profile, name)));
+  g_assert_nonnull (r);
+  g_assert_cmpfloat (r->width, >, 4);
+  *x = (int) (r->x + r->width / 2);
+  *y = (int) (embers_layout_rect_y (layout, r) + 4);
+}
+
+static void
+test_compare_files (void)
+{
+  EmbersWindow *window = new_window ();
+  GtkWidget *compare = open_go_comparison (window);
+  EmbersProfilePage *page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
+  GtkWidget *graph = embers_compare_page_get_graph (EMBERS_COMPARE_PAGE (compare));
+  EmbersDiffTable *table = embers_compare_page_get_table (EMBERS_COMPARE_PAGE (compare));
+  EmbersDiffLegend *legend = embers_compare_page_get_legend (EMBERS_COMPARE_PAGE (compare));
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const EmbersDiffRow *row;
+  guint8 rgb[3];
+  int x, y, sx, sy;
+
+  /* A compare tab whose diff is the window's current page */
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  g_assert_true (embers_window_get_current_page (window) == page);
+  g_assert_true (embers_profile_is_diff (embers_profile_page_get_profile (page)));
+  g_assert_cmpstr (embers_profile_page_get_title (page), ==, "cpu-before.pb.gz vs cpu-after.pb.gz");
+
+  /* The real flame graph, the legend and the diff table */
+  g_assert_true (EMBERS_IS_FLAME_GRAPH (graph));
+  g_assert_true (gtk_widget_get_mapped (graph));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (legend)));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (table)));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (embers_profile_page_get_top_table (page))));
+  row = embers_diff_table_get_row (table, 0);
+  g_assert_cmpstr (embers_diff_table_get_row_name (table, 0), ==, "main.checksum");
+  g_assert_cmpint (row->kind, ==, EMBERS_DIFF_KIND_CHANGED);
+  g_assert_cmpfloat (row->change, >, 50.0);
+  g_assert_cmpint (row->comparison_total, >, row->baseline_total);
+
+  /* Red/blue by default: the slowed function red, one that lost share
+   * bluish */
+  g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_BLUE);
+  spin (50);
+  frame_point (EMBERS_FLAME_GRAPH (graph), "main.checksum", &sx, &sy);
+  widget_pixel (graph, sx, sy, rgb);
+  g_assert_cmpint (rgb[0], >, rgb[1] + 40);
+  g_assert_cmpint (rgb[0], >, rgb[2] + 40);
+  frame_point (EMBERS_FLAME_GRAPH (graph), "main.tokenize", &x, &y);
+  widget_pixel (graph, x, y, rgb);
+  g_assert_cmpint (rgb[2], >, rgb[1]);
+  g_assert_cmpint (rgb[2], >, rgb[0]);
+
+  /* The palette switch: legend, graph and the setting follow */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_accessible_dropdown (GTK_WIDGET (page), "Diff colours")), 1);
+  g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_GREEN);
+  g_assert_cmpuint (embers_flame_graph_get_diff_palette (EMBERS_FLAME_GRAPH (graph)), ==,
+                    EMBERS_DIFF_PALETTE_RED_GREEN);
+  g_assert_cmpstr (g_settings_get_string (settings, "diff-palette"), ==, "red-green");
+  spin (50);
+  widget_pixel (graph, x, y, rgb);
+  g_assert_cmpint (rgb[1], >, rgb[2]);
+  g_assert_cmpint (rgb[1], >, rgb[0]);
+  widget_pixel (graph, sx, sy, rgb);
+  g_assert_cmpint (rgb[0], >, rgb[1] + 40);
+
+  /* Every diff view uses the setting: a second comparison opens in it,
+   * and follows when it changes */
+  {
+    GtkWidget *second = open_go_comparison (window);
+
+    g_assert_cmpuint (embers_compare_page_get_palette (EMBERS_COMPARE_PAGE (second)), ==,
+                      EMBERS_DIFF_PALETTE_RED_GREEN);
+    g_settings_set_string (settings, "diff-palette", "red-blue");
+    g_assert_cmpuint (embers_compare_page_get_palette (EMBERS_COMPARE_PAGE (second)), ==,
+                      EMBERS_DIFF_PALETTE_RED_BLUE);
+    g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_BLUE);
+  }
+
+  destroy_window (window);
+}
+
+static void
+test_compare_keyboard_and_table (void)
+{
+  EmbersWindow *window = new_window ();
+  GtkWidget *compare = open_go_comparison (window);
+  EmbersProfilePage *page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
+  EmbersFlameGraph *graph = EMBERS_FLAME_GRAPH (embers_compare_page_get_graph (EMBERS_COMPARE_PAGE (compare)));
+  EmbersDiffTable *table = embers_compare_page_get_table (EMBERS_COMPARE_PAGE (compare));
+  EmbersProfile *diff = embers_flame_graph_get_profile (graph);
+  guint32 selected;
+
+  /* Arrows move the selection, Enter focuses it, Backspace goes back */
+  gtk_widget_grab_focus (GTK_WIDGET (graph));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (graph)));
+  g_assert_true (embers_flame_graph_move_selection (graph, EMBERS_NEIGHBOR_CHILD));
+  while (embers_flame_graph_move_selection (graph, EMBERS_NEIGHBOR_CHILD) &&
+         !g_str_equal (embers_profile_node_name_str (diff, embers_flame_graph_get_selected_node (graph)),
+                       "main.handle"))
+    ;
+  selected = embers_flame_graph_get_selected_node (graph);
+  g_assert_cmpstr (embers_profile_node_name_str (diff, selected), ==, "main.handle");
+  /* A selected frame selects its row */
+  g_assert_cmpstr (embers_diff_table_get_selected_name (table), ==, "main.handle");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.focus-selected", NULL));
+  g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, selected);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.back", NULL));
+  g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, 0);
+
+  /* A selected row outlines the function's frames; an activated one
+   * focuses its frame */
+  embers_diff_table_select_name (table, "main.encode");
+  g_assert_cmpstr (embers_flame_graph_get_highlight_name (graph), ==, "main.encode");
+  g_signal_emit_by_name (table, "row-activated", "main.encode");
+  g_assert_cmpstr (embers_profile_node_name_str (diff, embers_flame_graph_get_focus_node (graph)), ==,
+                   "main.encode");
+  g_assert_cmpstr (embers_profile_node_name_str (diff, embers_flame_graph_get_selected_node (graph)), ==,
+                   "main.encode");
+
+  /* Screen readers hear the change */
+  {
+    g_autofree char *text = embers_render_accessible_text (diff, EMBERS_DIFF_COMPARISON,
+                                                           embers_flame_graph_get_selected_node (graph));
+
+    g_assert_nonnull (text);
+    g_assert_nonnull (strstr (text, "main.encode"));
+  }
+
+  /* Search: matches in the diff, next match selects one */
+  embers_profile_page_set_search (page, "checksum", FALSE, FALSE);
+  wait_page (page);
+  g_assert_nonnull (embers_flame_graph_get_search (graph));
+  g_assert_cmpuint (embers_search_get_n_matches (embers_flame_graph_get_search (graph)), >, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.search-next", NULL));
+  g_assert_cmpstr (embers_profile_node_name_str (diff, embers_flame_graph_get_selected_node (graph)), ==,
+                   "main.checksum");
+  g_assert_cmpstr (embers_diff_table_get_selected_name (table), ==, "main.checksum");
+
+  /* Sandwich of a diff is still a diff, with the diff table */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", "main.checksum"));
+  wait_page (page);
+  g_assert_true (embers_profile_is_diff (embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page))));
+  g_assert_cmpuint (embers_diff_table_get_n_rows (table), >, 0);
+
+  destroy_window (window);
+}
+
+static void
+test_compare_export (void)
+{
+  EmbersWindow *window = new_window ();
+  GtkWidget *compare = open_go_comparison (window);
+  EmbersProfilePage *page = embers_window_get_current_page (window);
+  g_autofree char *dir = g_dir_make_tmp ("embers-test-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "diff.svg", NULL);
+  g_autofree char *json = g_build_filename (dir, "diff.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GFile) json_file = NULL;
+  g_autoptr(EmbersProfile) reloaded = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+
+  /* What the window's Export… writes: the current page, the diff */
+  g_assert_true (page == embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (window)));
+  export_to (page, svg);
+  g_assert_true (g_file_get_contents (svg, &contents, &len, NULL));
+  g_assert_nonnull (g_strstr_len (contents, len, "<svg"));
+  g_assert_nonnull (g_strstr_len (contents, len, "<title>Diff flame graph</title>"));
+  g_assert_nonnull (g_strstr_len (contents, len, "blue: shrank, grey: unchanged, red: grew"));
+
+  /* JSON: the diff, as Pyroscope's diff levels */
+  export_to (page, json);
+  json_file = g_file_new_for_path (json);
+  reloaded = embers_profile_load_file (json_file, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (reloaded));
+  g_assert_cmpint (embers_profile_get_total (reloaded, EMBERS_DIFF_BASELINE), ==,
+                   embers_profile_get_total (embers_profile_page_get_profile (page), EMBERS_DIFF_BASELINE));
+  g_assert_cmpint (embers_profile_get_total (reloaded, EMBERS_DIFF_COMPARISON), ==,
+                   embers_profile_get_total (embers_profile_page_get_profile (page), EMBERS_DIFF_COMPARISON));
+
+  g_unlink (svg);
+  g_unlink (json);
+  g_rmdir (dir);
+  destroy_window (window);
+}
+
+static void
+wait_explore (EmbersExplorePage *page)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while ((embers_explore_page_get_loading (page) ||
+          embers_profile_page_get_busy (embers_explore_page_get_profile_page (page))) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  spin (50);
+}
+
+/* The explore page's Compare…: a compare tab with the current query and
+ * the period before it, not started until the user presses Compare */
+static void
+test_compare_from_explore (void)
+{
+  EmbersWindow *window = new_window ();
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  g_autofree char *base_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autofree char *comp_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-after.pb.gz", NULL);
+  g_autoptr(GFile) base_file = g_file_new_for_path (base_path);
+  g_autoptr(GFile) comp_file = g_file_new_for_path (comp_path);
+  g_autoptr(EmbersProfile) before = embers_profile_load_file (base_file, NULL, NULL);
+  g_autoptr(EmbersProfile) after = embers_profile_load_file (comp_file, NULL, NULL);
+  const char *labels[] = { "service_name", "api", NULL };
+  gint64 now = g_get_real_time () / 1000;
+  EmbersExplorePage *explore;
+  g_autoptr(EmbersQuery) current = NULL;
+  g_autoptr(EmbersQuery) baseline = NULL;
+  g_autoptr(EmbersQuery) comparison = NULL;
+  EmbersComparePage *compare;
+  AdwTabView *view;
+  gint64 end;
+
+  g_assert_nonnull (before);
+  g_assert_nonnull (after);
+  embers_local_source_add_profile (source, "before", before, now - 90 * 60000, labels);
+  embers_local_source_add_profile (source, "after", after, now - 20 * 60000, labels);
+
+  explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
+  wait_explore (explore);
+  embers_explore_page_select_service (explore, "api");
+  wait_explore (explore);
+  embers_explore_page_set_time_range (explore, now - 60 * 60000, now);
+  wait_explore (explore);
+  current = embers_explore_page_dup_query (explore);
+  g_assert_nonnull (current);
+
+  embers_explore_page_request_compare (explore);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  view = ADW_TAB_VIEW (find_widget_of_type (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
+  compare = EMBERS_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)));
+  g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  g_assert_true (embers_compare_page_get_source (compare) == EMBERS_SOURCE (source));
+  g_assert_false (embers_compare_page_get_busy (compare));
+  g_assert_null (embers_compare_page_get_diff (compare));
+
+  /* Both sides prefilled: the current query, and the hour before it */
+  comparison = embers_compare_page_dup_query (compare, TRUE);
+  baseline = embers_compare_page_dup_query (compare, FALSE);
+  g_assert_nonnull (comparison);
+  g_assert_nonnull (baseline);
+  g_assert_cmpstr (comparison->profile_type, ==, current->profile_type);
+  g_assert_cmpstr (comparison->label_selector, ==, current->label_selector);
+  g_assert_cmpstr (baseline->label_selector, ==, current->label_selector);
+  g_assert_cmpint (comparison->start_ms, ==, current->start_ms);
+  g_assert_cmpint (comparison->end_ms, ==, current->end_ms);
+  g_assert_cmpint (baseline->end_ms, ==, current->start_ms);
+  g_assert_cmpint (baseline->start_ms, ==, current->start_ms - (current->end_ms - current->start_ms));
+
+  /* The user presses Compare: the slowed function tops the table */
+  embers_compare_page_compare (compare);
+  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((embers_compare_page_get_busy (compare) ||
+          embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare)) ||
+          embers_diff_table_get_n_rows (embers_compare_page_get_table (compare)) == 0) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (embers_compare_page_get_error (compare));
+  g_assert_cmpstr (embers_diff_table_get_row_name (embers_compare_page_get_table (compare), 0), ==,
+                   "main.checksum");
+
+  destroy_window (window);
+}
+
+static void
+test_new_comparison (void)
+{
+  EmbersWindow *window = new_window ();
+  AdwTabView *view = ADW_TAB_VIEW (find_widget_of_type (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
+  GtkWidget *child;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-comparison", NULL));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  child = adw_tab_page_get_child (adw_tab_view_get_selected_page (view));
+  g_assert_true (EMBERS_IS_COMPARE_PAGE (child));
+  g_assert_null (embers_compare_page_get_diff (EMBERS_COMPARE_PAGE (child)));
+  g_assert_cmpstr (adw_tab_page_get_title (adw_tab_view_get_selected_page (view)), ==, "Comparison");
+  /* Nothing chosen: Compare says what is missing */
+  embers_compare_page_compare (EMBERS_COMPARE_PAGE (child));
+  g_assert_cmpstr (embers_compare_page_get_error (EMBERS_COMPARE_PAGE (child)), ==, "Choose a baseline profile");
+
+  destroy_window (window);
+}
+
 static void
 test_errors (void)
 {
@@ -591,6 +994,11 @@ main (int   argc,
   g_test_add_func ("/embers/window/sample-types", test_sample_types);
   g_test_add_func ("/embers/window/export", test_export);
   g_test_add_func ("/embers/window/errors", test_errors);
+  g_test_add_func ("/embers/window/compare-files", test_compare_files);
+  g_test_add_func ("/embers/window/compare-keyboard-and-table", test_compare_keyboard_and_table);
+  g_test_add_func ("/embers/window/compare-export", test_compare_export);
+  g_test_add_func ("/embers/window/compare-from-explore", test_compare_from_explore);
+  g_test_add_func ("/embers/window/new-comparison", test_new_comparison);
   g_test_add_func ("/embers/window/close-while-busy", test_close_while_busy);
   g_test_add_func ("/embers/window/sample", test_sample);
   g_test_add_func ("/embers/application/open-files", test_application);
