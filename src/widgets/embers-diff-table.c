@@ -217,7 +217,7 @@ setup_cell (GtkSignalListItemFactory *factory,
     {
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_width_chars (GTK_LABEL (label), 24);
+      gtk_label_set_width_chars (GTK_LABEL (label), 14);
     }
   else
     {

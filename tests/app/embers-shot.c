@@ -2,7 +2,8 @@
  * for screenshots under Xvfb (not a test; see tests/app/meson.build)
  *
  * usage: embers-shot STATE [dark] [FILE]
- *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu
+ *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
+ *          compare (FILE is the baseline, then COMP [red-green])
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,6 +12,7 @@
 
 #include <adwaita.h>
 
+#include "embers-compare-page.h"
 #include "embers-window.h"
 
 static void
@@ -76,7 +78,20 @@ main (int   argc,
   gtk_window_set_default_size (GTK_WINDOW (window), 1360, 860);
   gtk_window_present (GTK_WINDOW (window));
 
-  if (g_str_equal (state, "recent"))
+  if (g_str_equal (state, "compare"))
+    {
+      /* compare [dark] BASE COMP [red-green] */
+      g_autoptr(GFile) base = g_file_new_for_commandline_arg (path != NULL ? path : "base.pb.gz");
+      g_autoptr(GFile) comp = g_file_new_for_commandline_arg (argc > 4 ? argv[4] : "comp.pb.gz");
+      GtkWidget *compare = embers_window_open_comparison (window, base, comp);
+
+      if (argc > 5 && g_str_equal (argv[5], "red-green"))
+        embers_compare_page_set_palette (EMBERS_COMPARE_PAGE (compare), EMBERS_DIFF_PALETTE_RED_GREEN);
+      while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
+        g_main_context_iteration (NULL, TRUE);
+      wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+    }
+  else if (g_str_equal (state, "recent"))
     {
       g_autofree char *dir = g_path_get_dirname (path != NULL ? path : ".");
       const char *names[] = { "cpu-labels.pb.gz", "heap.pb.gz", "cpu-recursion.pb.gz" };
