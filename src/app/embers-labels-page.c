@@ -1,0 +1,1789 @@
+/* embers-labels-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+#include <adwaita.h>
+
+#include "embers-label-chart.h"
+#include "embers-labels-page.h"
+#include "embers-selector.h"
+#include "embers-units.h"
+
+#define SERVICE_LABEL "service_name"
+
+typedef enum
+{
+  REQ_NAMES,
+  REQ_VALUES,
+  N_REQ
+} RequestKind;
+
+/* A row of the table: one value's statistics (the array is shared) */
+
+#define EMBERS_TYPE_LABEL_VALUE_ROW (embers_label_value_row_get_type ())
+G_DECLARE_FINAL_TYPE (EmbersLabelValueRow, embers_label_value_row, EMBERS, LABEL_VALUE_ROW, GObject)
+
+struct _EmbersLabelValueRow
+{
+  GObject                parent_instance;
+  GPtrArray             *all;     /* keeps stats alive */
+  EmbersLabelValueStats *stats;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersLabelValueRow, embers_label_value_row, G_TYPE_OBJECT)
+
+static void
+embers_label_value_row_finalize (GObject *object)
+{
+  g_clear_pointer (&EMBERS_LABEL_VALUE_ROW (object)->all, g_ptr_array_unref);
+  G_OBJECT_CLASS (embers_label_value_row_parent_class)->finalize (object);
+}
+
+static void
+embers_label_value_row_class_init (EmbersLabelValueRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = embers_label_value_row_finalize;
+}
+
+static void
+embers_label_value_row_init (EmbersLabelValueRow *self)
+{
+}
+
+static EmbersLabelValueRow *
+embers_label_value_row_new (GPtrArray *all,
+                            guint      index)
+{
+  EmbersLabelValueRow *row = g_object_new (EMBERS_TYPE_LABEL_VALUE_ROW, NULL);
+
+  row->all = g_ptr_array_ref (all);
+  row->stats = g_ptr_array_index (all, index);
+  return row;
+}
+
+/* The page */
+
+struct _EmbersLabelsPage
+{
+  GtkWidget          parent_instance;
+
+  GtkWidget         *root;
+  GtkLabel          *title_label;
+  GtkToggleButton   *view_buttons[EMBERS_LABELS_VIEW_TABLE + 1];
+  GtkToggleButton   *show_all_button;
+  GtkSpinner        *spinner;
+  GtkButton         *compare_button;
+  GtkLabel          *baseline_label;
+  GtkLabel          *comparison_label;
+  GtkStack          *names_stack;
+  GtkListBox        *names_list;
+  AdwStatusPage     *names_status;
+  GtkStack          *values_stack;
+  GtkLabel          *values_heading;
+  GtkFlowBox        *cards;
+  GtkLabel          *rest_label;
+  GtkColumnView     *table;
+  GListStore        *table_store;
+  AdwStatusPage     *values_status;
+  GtkButton         *values_retry;
+
+  EmbersSource      *source;
+  EmbersQuery       *query;
+  char              *service;
+  char              *unit;
+  char              *title;
+  GWeakRef           explore;
+
+  GtkStringList     *names;
+  GHashTable        *cardinality;     /* name -> GINT_TO_POINTER (n + 1) */
+  guint              pending_counts;
+  char              *label;
+  GPtrArray         *stats;
+  GPtrArray         *charts;          /* EmbersLabelChart shown */
+  EmbersLabelsView   view;
+  gboolean           show_all;
+
+  char              *baseline_name;
+  char              *baseline_value;
+  char              *comparison_name;
+  char              *comparison_value;
+
+  GCancellable      *cancellables[N_REQ];
+  char              *errors[N_REQ];
+  gboolean           syncing;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersLabelsPage, embers_labels_page, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_TITLE,
+  PROP_LOADING,
+  PROP_CAN_COMPARE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SIGNAL_COMPARE_REQUESTED,
+  SIGNAL_FILTER_ADDED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const struct
+{
+  const char *label;
+  const char *tooltip;
+} view_names[] = {
+  { N_("_Series"), N_("Each value's time series") },
+  { N_("T_otal"), N_("Each value's total over the range, as a share of the whole") },
+  { N_("_Maximum"), N_("Each value's largest step, with its average per step marked") },
+  { N_("_Histogram"), N_("How each value's per-step values spread") },
+  { N_("T_able"), N_("Total, share, average per step, standard deviation and maximum per value") },
+};
+
+static void load_names  (EmbersLabelsPage *self);
+static void load_values (EmbersLabelsPage *self);
+
+/* Requests (as on the explore page: a newer one cancels the older) */
+
+typedef struct
+{
+  EmbersLabelsPage *self;
+  GCancellable     *cancellable;
+  RequestKind       kind;
+  char             *name;
+} Request;
+
+static void
+update_loading (EmbersLabelsPage *self)
+{
+  gboolean loading = embers_labels_page_get_loading (self);
+
+  gtk_spinner_set_spinning (self->spinner, loading);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), loading);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static Request *
+request_start (EmbersLabelsPage *self,
+               RequestKind       kind)
+{
+  Request *req = g_new0 (Request, 1);
+
+  if (self->cancellables[kind] != NULL)
+    g_cancellable_cancel (self->cancellables[kind]);
+  g_clear_object (&self->cancellables[kind]);
+  g_clear_pointer (&self->errors[kind], g_free);
+  self->cancellables[kind] = g_cancellable_new ();
+
+  req->self = g_object_ref (self);
+  req->cancellable = g_object_ref (self->cancellables[kind]);
+  req->kind = kind;
+  update_loading (self);
+  return req;
+}
+
+/* A further request under the same cancellable (label value counts) */
+static Request *
+request_share (Request    *req,
+               const char *name)
+{
+  Request *copy = g_new0 (Request, 1);
+
+  copy->self = g_object_ref (req->self);
+  copy->cancellable = g_object_ref (req->cancellable);
+  copy->kind = req->kind;
+  copy->name = g_strdup (name);
+  return copy;
+}
+
+static gboolean
+request_is_current (Request *req)
+{
+  return req->self->cancellables[req->kind] == req->cancellable &&
+         !g_cancellable_is_cancelled (req->cancellable);
+}
+
+static void
+request_done (EmbersLabelsPage *self,
+              RequestKind       kind)
+{
+  g_clear_object (&self->cancellables[kind]);
+  update_loading (self);
+}
+
+static void
+request_free (Request *req)
+{
+  g_object_unref (req->self);
+  g_object_unref (req->cancellable);
+  g_free (req->name);
+  g_free (req);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
+
+/* Helpers */
+
+static const char *
+display_value (const char *value)
+{
+  /* Translators: a label value that is absent */
+  return value != NULL && value[0] != '\0' ? value : _("(none)");
+}
+
+static char *
+format_value (EmbersLabelsPage *self,
+              double            value)
+{
+  return embers_format_value ((gint64)llround (value), self->unit);
+}
+
+static char *
+describe_mark (const char *name,
+               const char *value)
+{
+  g_autofree char *quoted = NULL;
+
+  if (name == NULL)
+    return NULL;
+  quoted = embers_selector_quote (value);
+  return g_strdup_printf ("%s=%s", name, quoted);
+}
+
+/* The page's query with name=value added (replacing any matcher on name) */
+static EmbersQuery *
+query_with (EmbersLabelsPage *self,
+            const char       *name,
+            const char       *value)
+{
+  g_autoptr(EmbersSelector) selector = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  EmbersQuery *query;
+
+  selector = embers_selector_parse (self->query->label_selector != NULL && self->query->label_selector[0]
+                                    ? self->query->label_selector : "{}",
+                                    NULL, &error);
+  if (selector == NULL)
+    selector = embers_selector_new ();
+  embers_selector_remove (selector, name);
+  embers_selector_add (selector, name, EMBERS_MATCH_EQUAL, value, NULL);
+  text = embers_selector_to_string (selector);
+  query = embers_query_copy (self->query);
+  g_free (query->label_selector);
+  query->label_selector = g_steal_pointer (&text);
+  return query;
+}
+
+static const char * const *
+matchers (EmbersLabelsPage *self,
+          const char       *out[2])
+{
+  out[0] = self->query->label_selector != NULL && self->query->label_selector[0]
+         ? self->query->label_selector : "{}";
+  out[1] = NULL;
+  return out;
+}
+
+static void
+show_status (EmbersLabelsPage *self,
+             const char       *title,
+             const char       *description,
+             gboolean          retry)
+{
+  adw_status_page_set_title (self->values_status, title);
+  adw_status_page_set_description (self->values_status, description);
+  adw_status_page_set_icon_name (self->values_status, retry ? "dialog-error-symbolic" : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->values_retry), retry);
+  gtk_stack_set_visible_child_name (self->values_stack, "message");
+}
+
+/* Marks */
+
+static void
+update_marks (EmbersLabelsPage *self)
+{
+  g_autofree char *baseline = embers_labels_page_dup_baseline (self);
+  g_autofree char *comparison = embers_labels_page_dup_comparison (self);
+  g_autofree char *b = NULL;
+  g_autofree char *c = NULL;
+  gboolean can = embers_labels_page_get_can_compare (self);
+
+  /* Translators: what is marked as the baseline of a comparison */
+  b = g_strdup_printf (_("Baseline: %s"), baseline != NULL ? baseline : _("none"));
+  /* Translators: what is marked as the comparison */
+  c = g_strdup_printf (_("Comparison: %s"), comparison != NULL ? comparison : _("none"));
+  gtk_label_set_text (self->baseline_label, b);
+  gtk_label_set_text (self->comparison_label, c);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->compare_button), can);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare_button),
+                               can ? _("Open the comparison of the baseline and the comparison value")
+                                   : _("Mark one value as baseline and another as comparison first"));
+
+  /* Tags on the cards */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->cards));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *card = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+      const char *value = g_object_get_data (G_OBJECT (card), "value");
+      GtkLabel *tag = g_object_get_data (G_OBJECT (card), "tag");
+      gboolean is_b = self->baseline_name != NULL && g_strcmp0 (self->baseline_name, self->label) == 0 &&
+                      g_strcmp0 (self->baseline_value, value) == 0;
+      gboolean is_c = self->comparison_name != NULL && g_strcmp0 (self->comparison_name, self->label) == 0 &&
+                      g_strcmp0 (self->comparison_value, value) == 0;
+
+      gtk_widget_set_visible (GTK_WIDGET (tag), is_b || is_c);
+      gtk_label_set_text (tag, is_b ? _("Baseline") : is_c ? _("Comparison") : "");
+      if (is_b)
+        gtk_widget_add_css_class (card, "labels-baseline");
+      else
+        gtk_widget_remove_css_class (card, "labels-baseline");
+      if (is_c)
+        gtk_widget_add_css_class (card, "labels-comparison");
+      else
+        gtk_widget_remove_css_class (card, "labels-comparison");
+    }
+  /* The table's mark column */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->table_store)); i++)
+    g_list_model_items_changed (G_LIST_MODEL (self->table_store), i, 1, 1);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_COMPARE]);
+}
+
+/* Cards */
+
+static GMenuModel *
+value_menu (const char *value)
+{
+  GMenu *menu = g_menu_new ();
+  GMenu *filters = g_menu_new ();
+  GMenu *marks = g_menu_new ();
+  struct { GMenu *section; const char *label; const char *action; } items[] = {
+    { filters, N_("_Include as Filter"), "labels.include" },
+    { filters, N_("_Exclude as Filter"), "labels.exclude" },
+    { marks, N_("Mark as _Baseline"), "labels.mark-baseline" },
+    { marks, N_("Mark as _Comparison"), "labels.mark-comparison" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_(items[i].label), NULL);
+
+      g_menu_item_set_action_and_target_value (item, items[i].action, g_variant_new_string (value));
+      g_menu_append_item (items[i].section, item);
+    }
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (filters));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (marks));
+  g_object_unref (filters);
+  g_object_unref (marks);
+  return G_MENU_MODEL (menu);
+}
+
+static GtkWidget *
+value_menu_button (const char *value)
+{
+  g_autoptr(GMenuModel) menu = value_menu (value);
+  GtkWidget *button = gtk_menu_button_new ();
+  g_autofree char *tip = NULL;
+
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "view-more-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), menu);
+  gtk_widget_add_css_class (button, "flat");
+  /* Translators: %s is a label value */
+  tip = g_strdup_printf (_("Actions for %s"), display_value (value));
+  gtk_widget_set_tooltip_text (button, tip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tip, -1);
+  return button;
+}
+
+static GtkWidget *
+build_card (EmbersLabelsPage            *self,
+            const EmbersLabelValueStats *stats,
+            double                       grand_total,
+            double                       max_of_max)
+{
+  GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *name = gtk_label_new (display_value (stats->value));
+  GtkWidget *tag = gtk_label_new (NULL);
+  g_autofree char *share = embers_format_percent (stats->share);
+  g_autofree char *total = format_value (self, stats->total);
+  g_autofree char *share_text = NULL;
+  GtkWidget *share_label;
+  GtkWidget *chart = embers_label_chart_new ();
+  g_autofree char *accessible = NULL;
+
+  gtk_widget_add_css_class (card, "card");
+  gtk_widget_add_css_class (card, "labels-card");
+  gtk_widget_set_size_request (card, 300, -1);
+
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_widget_add_css_class (name, "heading");
+  gtk_widget_set_tooltip_text (name, display_value (stats->value));
+  gtk_box_append (GTK_BOX (header), name);
+
+  gtk_widget_add_css_class (tag, "caption-heading");
+  gtk_widget_add_css_class (tag, "labels-tag");
+  gtk_widget_set_visible (tag, FALSE);
+  gtk_box_append (GTK_BOX (header), tag);
+
+  /* Translators: a value's total and its share of the whole */
+  share_text = g_strdup_printf (_("%s · %s"), total, share);
+  share_label = gtk_label_new (share_text);
+  gtk_widget_add_css_class (share_label, "dim-label");
+  gtk_widget_add_css_class (share_label, "numeric");
+  gtk_widget_set_hexpand (share_label, TRUE);
+  gtk_widget_set_halign (share_label, GTK_ALIGN_END);
+  gtk_widget_set_tooltip_text (share_label, _("Total over the range and share of all values"));
+  gtk_box_append (GTK_BOX (header), share_label);
+  gtk_box_append (GTK_BOX (header), value_menu_button (stats->value));
+
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_end (header, 6);
+  gtk_widget_set_margin_top (header, 6);
+  gtk_box_append (GTK_BOX (card), header);
+
+  embers_label_chart_set_data (EMBERS_LABEL_CHART (chart), stats, self->label, self->unit,
+                               self->query->start_ms, self->query->end_ms,
+                               embers_source_step_for_range (self->query->start_ms, self->query->end_ms),
+                               grand_total, max_of_max);
+  embers_label_chart_set_view (EMBERS_LABEL_CHART (chart), (EmbersLabelView)MIN (self->view, EMBERS_LABELS_VIEW_HISTOGRAM));
+  gtk_widget_set_margin_start (chart, 6);
+  gtk_widget_set_margin_end (chart, 6);
+  gtk_widget_set_margin_bottom (chart, 6);
+  gtk_box_append (GTK_BOX (card), chart);
+  g_ptr_array_add (self->charts, chart);
+
+  /* Translators: label name, value, total, share (a card's accessible name) */
+  accessible = g_strdup_printf (_("%s %s: %s, %s"), self->label, display_value (stats->value), total, share);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (card), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
+  g_object_set_data_full (G_OBJECT (card), "value", g_strdup (stats->value), g_free);
+  g_object_set_data (G_OBJECT (card), "tag", tag);
+  return card;
+}
+
+static void
+clear_values (EmbersLabelsPage *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->cards))) != NULL)
+    gtk_flow_box_remove (self->cards, child);
+  g_ptr_array_set_size (self->charts, 0);
+  g_list_store_remove_all (self->table_store);
+  gtk_widget_set_visible (GTK_WIDGET (self->rest_label), FALSE);
+}
+
+static void
+show_values_view (EmbersLabelsPage *self)
+{
+  if (self->stats == NULL)
+    return;
+  if (self->stats->len == 0)
+    {
+      show_status (self, _("No Values"), _("No series carry this label in the time range."), FALSE);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->values_stack,
+                                    self->view == EMBERS_LABELS_VIEW_TABLE ? "table" : "cards");
+}
+
+static void
+rebuild_values (EmbersLabelsPage *self)
+{
+  g_autoptr(GPtrArray) top = NULL;
+  g_autoptr(EmbersLabelValueStats) rest = NULL;
+  double grand_total = 0, max_of_max;
+
+  clear_values (self);
+  if (self->stats == NULL)
+    return;
+
+  for (guint i = 0; i < self->stats->len; i++)
+    grand_total += ((EmbersLabelValueStats *)g_ptr_array_index (self->stats, i))->total;
+  max_of_max = embers_label_stats_max_of_max (self->stats);
+
+  top = embers_label_stats_top (self->stats,
+                                self->show_all ? EMBERS_LABEL_STATS_ALL : EMBERS_LABEL_STATS_DEFAULT_TOP,
+                                &rest);
+  for (guint i = 0; i < top->len; i++)
+    gtk_flow_box_append (self->cards, build_card (self, g_ptr_array_index (top, i), grand_total, max_of_max));
+
+  if (rest != NULL)
+    {
+      guint n_rest = self->stats->len - top->len;
+      g_autofree char *total = format_value (self, rest->total);
+      g_autofree char *share = embers_format_percent (rest->share);
+      g_autofree char *text = NULL;
+
+      /* Translators: values not shown as cards; count, their total, their share */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%u more value: %s, %s of the whole (Show All to see it)",
+                                           "%u more values: %s, %s of the whole (Show All to see them)",
+                                           n_rest),
+                              n_rest, total, share);
+      gtk_label_set_text (self->rest_label, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->rest_label), TRUE);
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->show_all_button),
+                            self->stats->len > EMBERS_LABEL_STATS_DEFAULT_TOP);
+
+  for (guint i = 0; i < self->stats->len; i++)
+    {
+      g_autoptr(EmbersLabelValueRow) row = embers_label_value_row_new (self->stats, i);
+
+      g_list_store_append (self->table_store, row);
+    }
+
+  {
+    g_autofree char *heading = NULL;
+
+    /* Translators: label name, number of values */
+    heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u value, by total",
+                                            "%s: %u values, by total", self->stats->len),
+                               self->label, self->stats->len);
+    gtk_label_set_text (self->values_heading, heading);
+  }
+  update_marks (self);
+  show_values_view (self);
+}
+
+/* Loading */
+
+static void
+values_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersLabelsPage *self = req->self;
+  g_autoptr(GPtrArray) series = NULL;
+  g_autoptr(GError) error = NULL;
+
+  series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_is_current (req))
+    return;
+  request_done (self, REQ_VALUES);
+  if (series == NULL)
+    {
+      self->errors[REQ_VALUES] = g_strdup (error->message);
+      show_status (self, _("Could Not Load the Values"), error->message, TRUE);
+      return;
+    }
+
+  g_clear_pointer (&self->stats, g_ptr_array_unref);
+  self->stats = embers_label_stats_compute (series, self->label,
+                                            self->query->start_ms, self->query->end_ms,
+                                            embers_source_step_for_range (self->query->start_ms,
+                                                                          self->query->end_ms));
+  rebuild_values (self);
+}
+
+static void
+load_values (EmbersLabelsPage *self)
+{
+  const char *group_by[2] = { self->label, NULL };
+  Request *req;
+
+  g_clear_pointer (&self->stats, g_ptr_array_unref);
+  clear_values (self);
+  if (self->label == NULL)
+    {
+      show_status (self, _("Pick a Label"), _("Its values show here, sorted by total."), FALSE);
+      return;
+    }
+  req = request_start (self, REQ_VALUES);
+  gtk_stack_set_visible_child_name (self->values_stack, "loading");
+  embers_source_select_series (self->source, self->query, group_by,
+                               embers_source_step_for_range (self->query->start_ms, self->query->end_ms),
+                               EMBERS_AGGREGATION_SUM, 0,
+                               req->cancellable, values_done, req);
+}
+
+static GtkListBoxRow *
+find_name_row (EmbersLabelsPage *self,
+               const char       *name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->names_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child) &&
+        g_strcmp0 (g_object_get_data (G_OBJECT (child), "name"), name) == 0)
+      return GTK_LIST_BOX_ROW (child);
+  return NULL;
+}
+
+static void
+show_cardinality (EmbersLabelsPage *self,
+                  const char       *name)
+{
+  GtkListBoxRow *row = find_name_row (self, name);
+  GtkLabel *count;
+  int n = embers_labels_page_get_cardinality (self, name);
+  g_autofree char *text = NULL;
+  g_autofree char *accessible = NULL;
+
+  if (row == NULL)
+    return;
+  count = g_object_get_data (G_OBJECT (row), "count");
+  text = n >= 0 ? g_strdup_printf ("%d", n) : g_strdup ("?");
+  gtk_label_set_text (count, text);
+  if (n >= 0)
+    {
+      /* Translators: label name, number of its values */
+      accessible = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %d value", "%s, %d values", n), name, n);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (row), accessible);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
+    }
+}
+
+static void
+count_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersLabelsPage *self = req->self;
+  g_auto(GStrv) values = NULL;
+  g_autoptr(GError) error = NULL;
+
+  values = embers_source_list_label_values_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_is_current (req))
+    return;
+  if (values != NULL)
+    g_hash_table_insert (self->cardinality, g_strdup (req->name),
+                         GINT_TO_POINTER ((int)g_strv_length (values) + 1));
+  show_cardinality (self, req->name);
+  if (--self->pending_counts == 0)
+    request_done (self, REQ_NAMES);
+}
+
+static gboolean
+is_shown_name (const char *name)
+{
+  return !g_str_has_prefix (name, "__") && !g_str_equal (name, SERVICE_LABEL);
+}
+
+static GtkWidget *
+name_row (const char *name)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label = gtk_label_new (name);
+  GtkWidget *count = gtk_label_new ("…");
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_add_css_class (count, "dim-label");
+  gtk_widget_add_css_class (count, "numeric");
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), count);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  g_object_set_data_full (G_OBJECT (row), "name", g_strdup (name), g_free);
+  g_object_set_data (G_OBJECT (row), "count", count);
+  return row;
+}
+
+static void
+names_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersLabelsPage *self = req->self;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GStrvBuilder) shown = g_strv_builder_new ();
+  g_auto(GStrv) list = NULL;
+  const char *m[2];
+  GtkWidget *child;
+  guint n;
+
+  names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_is_current (req))
+    return;
+  if (names == NULL)
+    {
+      request_done (self, REQ_NAMES);
+      self->errors[REQ_NAMES] = g_strdup (error->message);
+      adw_status_page_set_description (self->names_status, error->message);
+      gtk_stack_set_visible_child_name (self->names_stack, "message");
+      show_status (self, _("Could Not Load the Labels"), error->message, TRUE);
+      return;
+    }
+
+  for (guint i = 0; names[i] != NULL; i++)
+    if (is_shown_name (names[i]))
+      g_strv_builder_add (shown, names[i]);
+  list = g_strv_builder_end (shown);
+  n = g_strv_length (list);
+
+  self->syncing = TRUE;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->names_list))) != NULL)
+    gtk_list_box_remove (self->names_list, child);
+  gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)),
+                          (const char * const *)list);
+  g_hash_table_remove_all (self->cardinality);
+  for (guint i = 0; i < n; i++)
+    gtk_list_box_append (self->names_list, name_row (list[i]));
+  self->syncing = FALSE;
+
+  if (n == 0)
+    {
+      request_done (self, REQ_NAMES);
+      adw_status_page_set_description (self->names_status, _("The series carry no labels besides the service."));
+      adw_status_page_set_title (self->names_status, _("No Labels"));
+      gtk_widget_set_visible (adw_status_page_get_child (self->names_status), FALSE);
+      gtk_stack_set_visible_child_name (self->names_stack, "message");
+      show_status (self, _("No Labels"), _("Nothing to break down in this time range."), FALSE);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->names_stack, "list");
+
+  /* How many values each has */
+  self->pending_counts = n;
+  for (guint i = 0; i < n; i++)
+    embers_source_list_label_values (self->source, list[i], matchers (self, m),
+                                     self->query->start_ms, self->query->end_ms,
+                                     req->cancellable, count_done, request_share (req, list[i]));
+
+  /* Keep the selected label when it is still there */
+  if (self->label != NULL && g_strv_contains ((const char * const *)list, self->label))
+    {
+      g_autofree char *label = g_strdup (self->label);
+
+      g_clear_pointer (&self->label, g_free);
+      embers_labels_page_select_label (self, label);
+    }
+  else
+    {
+      g_clear_pointer (&self->label, g_free);
+      load_values (self);
+    }
+}
+
+static void
+load_names (EmbersLabelsPage *self)
+{
+  Request *req = request_start (self, REQ_NAMES);
+  const char *m[2];
+
+  self->pending_counts = 0;
+  gtk_stack_set_visible_child_name (self->names_stack, "loading");
+  adw_status_page_set_title (self->names_status, _("Could Not Load the Labels"));
+  gtk_widget_set_visible (adw_status_page_get_child (self->names_status), TRUE);
+  embers_source_list_label_names (self->source, matchers (self, m),
+                                  self->query->start_ms, self->query->end_ms,
+                                  req->cancellable, names_done, req);
+}
+
+/* Signals from widgets */
+
+static void
+name_activated (EmbersLabelsPage *self,
+                GtkListBoxRow    *row,
+                GtkListBox       *list)
+{
+  if (self->syncing || row == NULL)
+    return;
+  embers_labels_page_select_label (self, g_object_get_data (G_OBJECT (row), "name"));
+}
+
+static void
+view_toggled (GtkToggleButton  *button,
+              EmbersLabelsPage *self)
+{
+  if (self->syncing || !gtk_toggle_button_get_active (button))
+    return;
+  embers_labels_page_set_view (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "view")));
+}
+
+static void
+show_all_toggled (EmbersLabelsPage *self)
+{
+  if (self->syncing)
+    return;
+  embers_labels_page_set_show_all (self, gtk_toggle_button_get_active (self->show_all_button));
+}
+
+static void
+value_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
+  const char *value = g_variant_get_string (param, NULL);
+
+  if (g_str_equal (action_name, "labels.include") || g_str_equal (action_name, "labels.exclude"))
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!embers_labels_page_include_value (self, value, g_str_equal (action_name, "labels.exclude"), &error))
+        {
+          GtkWidget *toast_parent = gtk_widget_get_ancestor (widget, ADW_TYPE_TOAST_OVERLAY);
+
+          if (toast_parent != NULL)
+            adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (toast_parent), adw_toast_new (error->message));
+          else
+            g_message ("%s", error->message);
+        }
+    }
+  else if (g_str_equal (action_name, "labels.mark-baseline"))
+    embers_labels_page_mark_baseline (self, value);
+  else if (g_str_equal (action_name, "labels.mark-comparison"))
+    embers_labels_page_mark_comparison (self, value);
+}
+
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  embers_labels_page_compare (EMBERS_LABELS_PAGE (widget));
+}
+
+static void
+refresh_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  embers_labels_page_refresh (EMBERS_LABELS_PAGE (widget));
+}
+
+/* Table */
+
+typedef enum
+{
+  COL_VALUE,
+  COL_TOTAL,
+  COL_SHARE,
+  COL_MEAN,
+  COL_STDDEV,
+  COL_MAX,
+  COL_MARK,
+  COL_ACTIONS,
+} Column;
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label;
+
+  if (column == COL_ACTIONS)
+    {
+      gtk_list_item_set_child (item, gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0));
+      return;
+    }
+  label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), column == COL_VALUE || column == COL_MARK ? 0 : 1);
+  if (column == COL_VALUE)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  else
+    gtk_widget_add_css_class (label, "numeric");
+  if (column == COL_MARK)
+    gtk_widget_add_css_class (label, "caption-heading");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_UINT (user_data);
+  EmbersLabelValueRow *row = gtk_list_item_get_item (item);
+  EmbersLabelsPage *self = g_object_get_data (G_OBJECT (factory), "page");
+  const EmbersLabelValueStats *s = row->stats;
+  g_autofree char *text = NULL;
+
+  switch (column)
+    {
+    case COL_VALUE:
+      text = g_strdup (display_value (s->value));
+      break;
+    case COL_TOTAL:
+      text = format_value (self, s->total);
+      break;
+    case COL_SHARE:
+      text = embers_format_percent (s->share);
+      break;
+    case COL_MEAN:
+      text = format_value (self, s->mean);
+      break;
+    case COL_STDDEV:
+      text = format_value (self, s->stddev);
+      break;
+    case COL_MAX:
+      text = format_value (self, s->max);
+      break;
+    case COL_MARK:
+      if (self->baseline_name != NULL && g_strcmp0 (self->baseline_name, self->label) == 0 &&
+          g_strcmp0 (self->baseline_value, s->value) == 0)
+        text = g_strdup (_("Baseline"));
+      else if (self->comparison_name != NULL && g_strcmp0 (self->comparison_name, self->label) == 0 &&
+               g_strcmp0 (self->comparison_value, s->value) == 0)
+        text = g_strdup (_("Comparison"));
+      else
+        text = g_strdup ("");
+      break;
+    case COL_ACTIONS:
+    default:
+      {
+        GtkWidget *box = gtk_list_item_get_child (item);
+        GtkWidget *old = gtk_widget_get_first_child (box);
+
+        if (old != NULL)
+          gtk_box_remove (GTK_BOX (box), old);
+        gtk_box_append (GTK_BOX (box), value_menu_button (s->value));
+        return;
+      }
+    }
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const EmbersLabelValueStats *sa = EMBERS_LABEL_VALUE_ROW ((gpointer)a)->stats;
+  const EmbersLabelValueStats *sb = EMBERS_LABEL_VALUE_ROW ((gpointer)b)->stats;
+  Column column = GPOINTER_TO_UINT (user_data);
+  double ka = 0, kb = 0;
+
+  switch (column)
+    {
+    case COL_TOTAL:  ka = sa->total;  kb = sb->total;  break;
+    case COL_SHARE:  ka = sa->share;  kb = sb->share;  break;
+    case COL_MEAN:   ka = sa->mean;   kb = sb->mean;   break;
+    case COL_STDDEV: ka = sa->stddev; kb = sb->stddev; break;
+    case COL_MAX:    ka = sa->max;    kb = sb->max;    break;
+    case COL_VALUE:
+    default:
+      return g_strcmp0 (sa->value, sb->value);
+    }
+  if (ka != kb)
+    return ka < kb ? -1 : 1;
+  return g_strcmp0 (sa->value, sb->value);
+}
+
+static void
+build_table (EmbersLabelsPage *self,
+             GtkWidget        *scrolled)
+{
+  static const struct
+  {
+    const char *title;
+    const char *tooltip;
+    gboolean    sortable;
+  } columns[] = {
+    { N_("Value"), NULL, TRUE },
+    { N_("Total"), N_("Sum over the time range"), TRUE },
+    { N_("Share"), N_("Share of all values' total"), TRUE },
+    { N_("Average per Step"), N_("Mean per chart step; steps without data count as zero"), TRUE },
+    { N_("Std. Deviation"), N_("Standard deviation of the per-step values"), TRUE },
+    { N_("Maximum"), N_("The largest per-step value"), TRUE },
+    { N_("Mark"), NULL, FALSE },
+    { "", NULL, FALSE },
+  };
+  g_autoptr(GtkSortListModel) sorted = NULL;
+  GtkColumnViewColumn *total_column = NULL;
+
+  self->table_store = g_list_store_new (EMBERS_TYPE_LABEL_VALUE_ROW);
+  self->table = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_show_column_separators (self->table, FALSE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->table), "data-table");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->table), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Label values and their statistics"), -1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_object_set_data (G_OBJECT (factory), "page", self);
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
+      column = gtk_column_view_column_new (columns[i].title[0] ? _(columns[i].title) : "", factory);
+      if (columns[i].sortable)
+        {
+          GtkCustomSorter *sorter = gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (i), NULL);
+
+          gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
+          g_object_unref (sorter);
+        }
+      gtk_column_view_column_set_expand (column, i == COL_VALUE);
+      gtk_column_view_column_set_resizable (column, i != COL_ACTIONS);
+      gtk_column_view_append_column (self->table, column);
+      if (i == COL_TOTAL)
+        total_column = column;
+      g_object_unref (column);
+    }
+
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->table_store)),
+                                    g_object_ref (gtk_column_view_get_sorter (self->table)));
+  {
+    GtkNoSelection *selection = gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&sorted)));
+
+    gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (selection));
+    g_object_unref (selection);
+  }
+  gtk_column_view_sort_by_column (self->table, total_column, GTK_SORT_DESCENDING);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->table));
+}
+
+/* Building */
+
+static GtkWidget *
+centered_spinner (void)
+{
+  GtkWidget *spinner = gtk_spinner_new ();
+
+  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
+  gtk_widget_set_size_request (spinner, 32, 32);
+  gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
+  return spinner;
+}
+
+static GtkWidget *
+retry_status (AdwStatusPage   **out,
+              GtkButton       **out_button,
+              EmbersLabelsPage *self)
+{
+  GtkWidget *status = adw_status_page_new ();
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Retry"));
+
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "pill");
+  g_signal_connect_object (button, "clicked", G_CALLBACK (embers_labels_page_retry), self, G_CONNECT_SWAPPED);
+  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
+  adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-error-symbolic");
+  gtk_widget_add_css_class (status, "compact");
+  *out = ADW_STATUS_PAGE (status);
+  if (out_button != NULL)
+    *out_button = GTK_BUTTON (button);
+  return status;
+}
+
+static GtkWidget *
+build_toolbar (EmbersLabelsPage *self)
+{
+  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *views = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *button;
+  GtkToggleButton *group = NULL;
+
+  gtk_widget_add_css_class (toolbar, "toolbar");
+
+  self->title_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
+  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (self->title_label, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->title_label), TRUE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->title_label));
+
+  gtk_widget_add_css_class (views, "linked");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (views), GTK_ACCESSIBLE_PROPERTY_LABEL, _("View"), -1);
+  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
+    {
+      button = gtk_toggle_button_new_with_mnemonic (_(view_names[i].label));
+      gtk_widget_set_tooltip_text (button, _(view_names[i].tooltip));
+      g_object_set_data (G_OBJECT (button), "view", GUINT_TO_POINTER (i));
+      if (group != NULL)
+        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), group);
+      else
+        group = GTK_TOGGLE_BUTTON (button);
+      g_signal_connect (button, "toggled", G_CALLBACK (view_toggled), self);
+      self->view_buttons[i] = GTK_TOGGLE_BUTTON (button);
+      gtk_box_append (GTK_BOX (views), button);
+    }
+  gtk_toggle_button_set_active (self->view_buttons[0], TRUE);
+  gtk_box_append (GTK_BOX (toolbar), views);
+
+  self->show_all_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Show A_ll")));
+  {
+    g_autofree char *tip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                         "Show every value, not only the top %u by total",
+                                                         "Show every value, not only the top %u by total",
+                                                         EMBERS_LABEL_STATS_DEFAULT_TOP),
+                                            EMBERS_LABEL_STATS_DEFAULT_TOP);
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->show_all_button), tip);
+  }
+  g_signal_connect_swapped (self->show_all_button, "toggled", G_CALLBACK (show_all_toggled), self);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->show_all_button));
+
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->spinner));
+
+  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "labels.refresh");
+  gtk_box_append (GTK_BOX (toolbar), button);
+
+  self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare")));
+  gtk_widget_add_css_class (GTK_WIDGET (self->compare_button), "suggested-action");
+  g_signal_connect_object (self->compare_button, "clicked", G_CALLBACK (embers_labels_page_compare),
+                           self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->compare_button));
+  return toolbar;
+}
+
+static GtkWidget *
+build_marks_bar (EmbersLabelsPage *self)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+  GtkWidget *hint = gtk_label_new (_("Pick a value's ⋮ menu to filter by it or to mark it for a comparison"));
+
+  gtk_widget_set_margin_start (bar, 12);
+  gtk_widget_set_margin_end (bar, 12);
+  gtk_widget_set_margin_bottom (bar, 6);
+  self->baseline_label = GTK_LABEL (gtk_label_new (NULL));
+  self->comparison_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_ellipsize (self->baseline_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_ellipsize (self->comparison_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->baseline_label), "labels-baseline-text");
+  gtk_widget_add_css_class (GTK_WIDGET (self->comparison_label), "labels-comparison-text");
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->baseline_label));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->comparison_label));
+  gtk_widget_add_css_class (hint, "dim-label");
+  gtk_widget_set_hexpand (hint, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (hint), 1);
+  gtk_label_set_ellipsize (GTK_LABEL (hint), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (bar), hint);
+  return bar;
+}
+
+static GtkWidget *
+build_names (EmbersLabelsPage *self)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *heading = gtk_label_new (_("Labels"));
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_set_margin_start (heading, 12);
+  gtk_widget_set_margin_top (heading, 6);
+  gtk_widget_set_margin_bottom (heading, 6);
+  gtk_box_append (GTK_BOX (box), heading);
+
+  self->names_list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->names_list), "navigation-sidebar");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->names_list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Label names and their number of values"), -1);
+  g_signal_connect_swapped (self->names_list, "row-selected", G_CALLBACK (name_activated), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->names_list));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+
+  self->names_stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_named (self->names_stack, scrolled, "list");
+  gtk_stack_add_named (self->names_stack, centered_spinner (), "loading");
+  gtk_stack_add_named (self->names_stack, retry_status (&self->names_status, NULL, self), "message");
+  gtk_widget_set_vexpand (GTK_WIDGET (self->names_stack), TRUE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->names_stack));
+  gtk_widget_set_size_request (box, 200, -1);
+  return box;
+}
+
+static GtkWidget *
+build_values (EmbersLabelsPage *self)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *table_scrolled = gtk_scrolled_window_new ();
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  self->values_heading = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->values_heading), "heading");
+  gtk_label_set_xalign (self->values_heading, 0);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->values_heading), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->values_heading), 6);
+  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->values_heading));
+
+  self->cards = GTK_FLOW_BOX (gtk_flow_box_new ());
+  gtk_flow_box_set_selection_mode (self->cards, GTK_SELECTION_NONE);
+  gtk_flow_box_set_homogeneous (self->cards, TRUE);
+  gtk_flow_box_set_min_children_per_line (self->cards, 1);
+  gtk_flow_box_set_max_children_per_line (self->cards, 4);
+  gtk_flow_box_set_column_spacing (self->cards, 12);
+  gtk_flow_box_set_row_spacing (self->cards, 12);
+  gtk_widget_set_valign (GTK_WIDGET (self->cards), GTK_ALIGN_START);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cards), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Label values by total"), -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->cards));
+
+  self->rest_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->rest_label), "dim-label");
+  gtk_label_set_xalign (self->rest_label, 0);
+  gtk_label_set_wrap (self->rest_label, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->rest_label), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->rest_label));
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 12);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+
+  build_table (self, table_scrolled);
+
+  self->values_stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_named (self->values_stack, scrolled, "cards");
+  gtk_stack_add_named (self->values_stack, table_scrolled, "table");
+  gtk_stack_add_named (self->values_stack, centered_spinner (), "loading");
+  gtk_stack_add_named (self->values_stack, retry_status (&self->values_status, &self->values_retry, self), "message");
+  gtk_widget_set_vexpand (GTK_WIDGET (self->values_stack), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->values_stack), TRUE);
+  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->values_stack));
+  return outer;
+}
+
+/* GObject */
+
+static void
+embers_labels_page_dispose (GObject *object)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (object);
+
+  for (guint i = 0; i < N_REQ; i++)
+    {
+      if (self->cancellables[i] != NULL)
+        g_cancellable_cancel (self->cancellables[i]);
+      g_clear_object (&self->cancellables[i]);
+    }
+  g_clear_pointer (&self->root, gtk_widget_unparent);
+  g_clear_pointer (&self->charts, g_ptr_array_unref);
+  G_OBJECT_CLASS (embers_labels_page_parent_class)->dispose (object);
+}
+
+static void
+embers_labels_page_finalize (GObject *object)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (object);
+
+  g_clear_object (&self->source);
+  g_clear_pointer (&self->query, embers_query_free);
+  g_clear_pointer (&self->service, g_free);
+  g_clear_pointer (&self->unit, g_free);
+  g_clear_pointer (&self->title, g_free);
+  g_weak_ref_clear (&self->explore);
+  g_clear_object (&self->names);
+  g_clear_pointer (&self->cardinality, g_hash_table_unref);
+  g_clear_pointer (&self->label, g_free);
+  g_clear_pointer (&self->stats, g_ptr_array_unref);
+  g_clear_object (&self->table_store);
+  g_clear_pointer (&self->baseline_name, g_free);
+  g_clear_pointer (&self->baseline_value, g_free);
+  g_clear_pointer (&self->comparison_name, g_free);
+  g_clear_pointer (&self->comparison_value, g_free);
+  for (guint i = 0; i < N_REQ; i++)
+    g_clear_pointer (&self->errors[i], g_free);
+  G_OBJECT_CLASS (embers_labels_page_parent_class)->finalize (object);
+}
+
+static void
+embers_labels_page_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, embers_labels_page_get_loading (self));
+      break;
+    case PROP_CAN_COMPARE:
+      g_value_set_boolean (value, embers_labels_page_get_can_compare (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_labels_page_class_init (EmbersLabelsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  object_class->dispose = embers_labels_page_dispose;
+  object_class->finalize = embers_labels_page_finalize;
+  object_class->get_property = embers_labels_page_get_property;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_CAN_COMPARE] =
+    g_param_spec_boolean ("can-compare", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * EmbersLabelsPage::compare-requested:
+   * @baseline: the page's query with the baseline value's filter
+   * @comparison: the page's query with the comparison value's filter
+   */
+  signals[SIGNAL_COMPARE_REQUESTED] =
+    g_signal_new ("compare-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, EMBERS_TYPE_QUERY, EMBERS_TYPE_QUERY);
+  /**
+   * EmbersLabelsPage::filter-added:
+   * @name: the label name
+   * @value: the value
+   * @exclude: TRUE for name!=value
+   */
+  signals[SIGNAL_FILTER_ADDED] =
+    g_signal_new ("filter-added",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_BOOLEAN);
+
+  gtk_widget_class_install_action (widget_class, "labels.include", "s", value_action);
+  gtk_widget_class_install_action (widget_class, "labels.exclude", "s", value_action);
+  gtk_widget_class_install_action (widget_class, "labels.mark-baseline", "s", value_action);
+  gtk_widget_class_install_action (widget_class, "labels.mark-comparison", "s", value_action);
+  gtk_widget_class_install_action (widget_class, "labels.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "labels.refresh", NULL, refresh_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "labels.refresh", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "labels.compare", NULL);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "labelspage");
+
+  /* Marked values: a coloured outline and a tag in words */
+  gtk_css_provider_load_from_data (css,
+                                   ".labels-baseline { box-shadow: inset 0 0 0 2px alpha(#3584e4, 0.9); }\n"
+                                   ".labels-comparison { box-shadow: inset 0 0 0 2px alpha(#e66100, 0.9); }\n"
+                                   ".labels-baseline .labels-tag { color: #1c71d8; }\n"
+                                   ".labels-comparison .labels-tag { color: #c64600; }\n"
+                                   "labelspage .labels-card { padding-bottom: 2px; }\n",
+                                   -1);
+  if (gdk_display_get_default () != NULL)
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+embers_labels_page_init (EmbersLabelsPage *self)
+{
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+
+  g_weak_ref_init (&self->explore, NULL);
+  self->names = gtk_string_list_new (NULL);
+  self->cardinality = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->charts = g_ptr_array_new ();
+
+  self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->root, GTK_WIDGET (self));
+  gtk_box_append (GTK_BOX (self->root), build_toolbar (self));
+  gtk_box_append (GTK_BOX (self->root), build_marks_bar (self));
+  gtk_box_append (GTK_BOX (self->root), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+
+  gtk_paned_set_start_child (GTK_PANED (paned), build_names (self));
+  gtk_paned_set_end_child (GTK_PANED (paned), build_values (self));
+  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (paned), 220);
+  gtk_widget_set_vexpand (paned, TRUE);
+  gtk_box_append (GTK_BOX (self->root), paned);
+
+  update_marks (self);
+}
+
+/* API */
+
+EmbersLabelsPage *
+embers_labels_page_new (EmbersSource      *source,
+                        const EmbersQuery *query,
+                        const char        *service)
+{
+  EmbersLabelsPage *self;
+  g_autoptr(EmbersProfileTypeInfo) info = NULL;
+  g_autofree char *start = NULL;
+  g_autofree char *end = NULL;
+  g_autofree char *heading = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
+  g_return_val_if_fail (query != NULL, NULL);
+
+  self = g_object_new (EMBERS_TYPE_LABELS_PAGE, NULL);
+  self->source = g_object_ref (source);
+  self->query = embers_query_copy (query);
+  self->service = g_strdup (service);
+  info = query->profile_type != NULL ? embers_profile_type_info_new (query->profile_type) : NULL;
+  self->unit = g_strdup (info != NULL ? info->sample_unit : NULL);
+
+  /* Translators: a tab title; %s is a service name */
+  self->title = service != NULL ? g_strdup_printf (_("Labels — %s"), service) : g_strdup (_("Labels"));
+  {
+    g_autoptr(GDateTime) a = g_date_time_new_from_unix_local (query->start_ms / 1000);
+    g_autoptr(GDateTime) b = g_date_time_new_from_unix_local (query->end_ms / 1000);
+
+    start = a != NULL ? g_date_time_format (a, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+    end = b != NULL ? g_date_time_format (b, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+  }
+  /* Translators: selector, profile type name, from, to */
+  heading = g_strdup_printf (_("%s · %s · %s – %s"),
+                             query->label_selector != NULL ? query->label_selector : "{}",
+                             info != NULL ? info->name : query->profile_type, start, end);
+  gtk_label_set_text (self->title_label, heading);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), heading);
+
+  load_names (self);
+  return self;
+}
+
+EmbersSource *
+embers_labels_page_get_source (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return self->source;
+}
+
+const EmbersQuery *
+embers_labels_page_get_query (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return self->query;
+}
+
+const char *
+embers_labels_page_get_title (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return self->title;
+}
+
+void
+embers_labels_page_set_explore_page (EmbersLabelsPage  *self,
+                                     EmbersExplorePage *explore)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  g_return_if_fail (explore == NULL || EMBERS_IS_EXPLORE_PAGE (explore));
+  g_weak_ref_set (&self->explore, explore);
+}
+
+EmbersExplorePage *
+embers_labels_page_get_explore_page (EmbersLabelsPage *self)
+{
+  g_autoptr(GObject) explore = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  explore = g_weak_ref_get (&self->explore);
+  /* The page stays alive while it is in the window */
+  return EMBERS_EXPLORE_PAGE (explore);
+}
+
+GListModel *
+embers_labels_page_get_names (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return G_LIST_MODEL (self->names);
+}
+
+int
+embers_labels_page_get_cardinality (EmbersLabelsPage *self,
+                                    const char       *name)
+{
+  gpointer n;
+
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), -1);
+  n = g_hash_table_lookup (self->cardinality, name);
+  return n != NULL ? GPOINTER_TO_INT (n) - 1 : -1;
+}
+
+gboolean
+embers_labels_page_select_label (EmbersLabelsPage *self,
+                                 const char       *name)
+{
+  GtkListBoxRow *row;
+
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  row = find_name_row (self, name);
+  if (row == NULL)
+    return FALSE;
+  if (g_strcmp0 (self->label, name) == 0 && self->stats != NULL)
+    return TRUE;
+  g_free (self->label);
+  self->label = g_strdup (name);
+  self->syncing = TRUE;
+  gtk_list_box_select_row (self->names_list, row);
+  self->syncing = FALSE;
+  load_values (self);
+  return TRUE;
+}
+
+const char *
+embers_labels_page_get_label (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return self->label;
+}
+
+GPtrArray *
+embers_labels_page_get_stats (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return self->stats;
+}
+
+guint
+embers_labels_page_get_n_cards (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), 0);
+  return self->charts->len;
+}
+
+void
+embers_labels_page_set_show_all (EmbersLabelsPage *self,
+                                 gboolean          show_all)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+
+  show_all = !!show_all;
+  if (self->show_all == show_all)
+    return;
+  self->show_all = show_all;
+  self->syncing = TRUE;
+  gtk_toggle_button_set_active (self->show_all_button, show_all);
+  self->syncing = FALSE;
+  rebuild_values (self);
+}
+
+gboolean
+embers_labels_page_get_show_all (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+  return self->show_all;
+}
+
+void
+embers_labels_page_set_view (EmbersLabelsPage *self,
+                             EmbersLabelsView  view)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  g_return_if_fail (view <= EMBERS_LABELS_VIEW_TABLE);
+
+  self->view = view;
+  self->syncing = TRUE;
+  gtk_toggle_button_set_active (self->view_buttons[view], TRUE);
+  self->syncing = FALSE;
+  if (view != EMBERS_LABELS_VIEW_TABLE)
+    for (guint i = 0; i < self->charts->len; i++)
+      embers_label_chart_set_view (g_ptr_array_index (self->charts, i), (EmbersLabelView)view);
+  show_values_view (self);
+}
+
+EmbersLabelsView
+embers_labels_page_get_view (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), EMBERS_LABELS_VIEW_SERIES);
+  return self->view;
+}
+
+GtkColumnView *
+embers_labels_page_get_table (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return self->table;
+}
+
+const char *
+embers_labels_page_get_table_value (EmbersLabelsPage *self,
+                                    guint             position)
+{
+  GListModel *model;
+  g_autoptr(EmbersLabelValueRow) row = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+
+  model = G_LIST_MODEL (gtk_column_view_get_model (self->table));
+  row = g_list_model_get_item (model, position);
+  return row != NULL ? row->stats->value : NULL;
+}
+
+gboolean
+embers_labels_page_include_value (EmbersLabelsPage  *self,
+                                  const char        *value,
+                                  gboolean           exclude,
+                                  GError           **error)
+{
+  g_autoptr(EmbersExplorePage) explore = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  if (self->label == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("No label is selected"));
+      return FALSE;
+    }
+  explore = (EmbersExplorePage *)g_weak_ref_get (&self->explore);
+  if (explore == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("The explore tab this page was opened from is closed"));
+      return FALSE;
+    }
+  if (!embers_explore_page_add_filter (explore, self->label,
+                                       exclude ? EMBERS_MATCH_NOT_EQUAL : EMBERS_MATCH_EQUAL,
+                                       value, error))
+    return FALSE;
+  g_signal_emit (self, signals[SIGNAL_FILTER_ADDED], 0, self->label, value, exclude);
+  return TRUE;
+}
+
+static void
+set_mark (char       **name,
+          char       **value,
+          const char  *new_name,
+          const char  *new_value)
+{
+  g_free (*name);
+  g_free (*value);
+  *name = g_strdup (new_name);
+  *value = g_strdup (new_value);
+}
+
+void
+embers_labels_page_mark_baseline (EmbersLabelsPage *self,
+                                  const char       *value)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  g_return_if_fail (value != NULL);
+
+  if (self->label == NULL)
+    return;
+  set_mark (&self->baseline_name, &self->baseline_value, self->label, value);
+  /* One value cannot be both */
+  if (g_strcmp0 (self->comparison_name, self->label) == 0 && g_strcmp0 (self->comparison_value, value) == 0)
+    set_mark (&self->comparison_name, &self->comparison_value, NULL, NULL);
+  update_marks (self);
+}
+
+void
+embers_labels_page_mark_comparison (EmbersLabelsPage *self,
+                                    const char       *value)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  g_return_if_fail (value != NULL);
+
+  if (self->label == NULL)
+    return;
+  set_mark (&self->comparison_name, &self->comparison_value, self->label, value);
+  if (g_strcmp0 (self->baseline_name, self->label) == 0 && g_strcmp0 (self->baseline_value, value) == 0)
+    set_mark (&self->baseline_name, &self->baseline_value, NULL, NULL);
+  update_marks (self);
+}
+
+char *
+embers_labels_page_dup_baseline (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return describe_mark (self->baseline_name, self->baseline_value);
+}
+
+char *
+embers_labels_page_dup_comparison (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return describe_mark (self->comparison_name, self->comparison_value);
+}
+
+gboolean
+embers_labels_page_get_can_compare (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+  return self->baseline_name != NULL && self->comparison_name != NULL;
+}
+
+gboolean
+embers_labels_page_compare (EmbersLabelsPage *self)
+{
+  g_autoptr(EmbersQuery) baseline = NULL;
+  g_autoptr(EmbersQuery) comparison = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+
+  if (!embers_labels_page_get_can_compare (self))
+    return FALSE;
+  baseline = query_with (self, self->baseline_name, self->baseline_value);
+  comparison = query_with (self, self->comparison_name, self->comparison_value);
+  g_signal_emit (self, signals[SIGNAL_COMPARE_REQUESTED], 0, baseline, comparison);
+  return TRUE;
+}
+
+void
+embers_labels_page_refresh (EmbersLabelsPage *self)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  load_names (self);
+}
+
+void
+embers_labels_page_retry (EmbersLabelsPage *self)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+
+  if (self->errors[REQ_NAMES] != NULL)
+    load_names (self);
+  else
+    load_values (self);
+}
+
+gboolean
+embers_labels_page_get_loading (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+
+  for (guint i = 0; i < N_REQ; i++)
+    if (self->cancellables[i] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+const char *
+embers_labels_page_get_error (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return self->errors[REQ_NAMES] != NULL ? self->errors[REQ_NAMES] : self->errors[REQ_VALUES];
+}
