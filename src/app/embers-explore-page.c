@@ -1193,6 +1193,11 @@ build_toolbar (EmbersExplorePage *self)
   g_signal_connect_swapped (self->compare_button, "clicked",
                             G_CALLBACK (embers_explore_page_request_compare), self);
   gtk_box_append (self->toolbar, GTK_WIDGET (self->compare_button));
+
+  button = gtk_button_new_with_mnemonic (_("_Labels"));
+  gtk_widget_set_tooltip_text (button, _("Break this service down by label values (Ctrl+B)"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "explore.labels");
+  gtk_box_append (self->toolbar, button);
 }
 
 static void
@@ -1443,6 +1448,18 @@ refresh_action (GtkWidget  *widget,
   embers_explore_page_refresh (EMBERS_EXPLORE_PAGE (widget));
 }
 
+/* The label explorer for this service, type, filters and range (a tab) */
+static void
+labels_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  if (EMBERS_IS_WINDOW (root))
+    embers_window_open_labels (EMBERS_WINDOW (root), EMBERS_EXPLORE_PAGE (widget));
+}
+
 static void
 embers_explore_page_class_init (EmbersExplorePageClass *klass)
 {
@@ -1460,6 +1477,8 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
                                        "explore.create-rule", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "explore.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "explore.refresh", NULL);
+  gtk_widget_class_install_action (widget_class, "explore.labels", NULL, labels_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, GDK_CONTROL_MASK, "explore.labels", NULL);
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,

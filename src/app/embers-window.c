@@ -785,3 +785,61 @@ embers_window_new (EmbersApplication *application)
                        "application", application,
                        NULL);
 }
+
+/* ---- Labels tabs (label explorer) ---- */
+
+#include "embers-labels-page.h"
+
+static void
+labels_compare_requested (EmbersLabelsPage *page,
+                          EmbersQuery      *baseline,
+                          EmbersQuery      *comparison,
+                          EmbersWindow     *self)
+{
+  embers_window_open_compare_queries (self, embers_labels_page_get_source (page), baseline, comparison, TRUE);
+}
+
+/* A value went to the explore page's filters: show that page */
+static void
+labels_filter_added (EmbersLabelsPage *page,
+                     const char       *name,
+                     const char       *value,
+                     gboolean          exclude,
+                     EmbersWindow     *self)
+{
+  EmbersExplorePage *explore = embers_labels_page_get_explore_page (page);
+  AdwTabPage *tab = explore != NULL ? adw_tab_view_get_page (self->tab_view, GTK_WIDGET (explore)) : NULL;
+
+  if (tab != NULL)
+    adw_tab_view_set_selected_page (self->tab_view, tab);
+}
+
+GtkWidget *
+embers_window_open_labels (EmbersWindow      *self,
+                           EmbersExplorePage *from)
+{
+  g_autoptr(EmbersQuery) query = NULL;
+  EmbersLabelsPage *page;
+  AdwTabPage *tab;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (from), NULL);
+
+  query = embers_explore_page_dup_query (from);
+  if (query == NULL)
+    {
+      embers_window_add_toast (self, _("Pick a service and a profile type to see their labels"));
+      return NULL;
+    }
+  page = embers_labels_page_new (embers_explore_page_get_source (from), query,
+                                 embers_explore_page_get_service (from));
+  embers_labels_page_set_explore_page (page, from);
+  g_signal_connect_object (page, "compare-requested", G_CALLBACK (labels_compare_requested), self, 0);
+  g_signal_connect_object (page, "filter-added", G_CALLBACK (labels_filter_added), self, 0);
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+  update_title (self);
+  return GTK_WIDGET (page);
+}

@@ -60,4 +60,10 @@ GtkWidget         *embers_window_open_compare_queries (EmbersWindow      *self,
 /* The file behind "Open Sample Profile" */
 GFile             *embers_window_get_sample_file  (void);
 
+/* The labels of the explore page's service, type, filters and range in a
+ * new tab (NULL, with a toast, before a service is picked) */
+struct _EmbersExplorePage;
+GtkWidget         *embers_window_open_labels      (EmbersWindow      *self,
+                                                   struct _EmbersExplorePage *from);
+
 G_END_DECLS
