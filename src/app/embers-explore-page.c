@@ -1228,6 +1228,7 @@ build_filter_bar (EmbersExplorePage *self)
   self->value_entry = GTK_ENTRY (gtk_entry_new ());
   /* Translators: placeholder of the entry for a label's value in a filter */
   gtk_entry_set_placeholder_text (self->value_entry, _("value"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->value_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label value"), -1);
   gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 16);
   self->value_store = gtk_list_store_new (1, G_TYPE_STRING);
   completion = gtk_entry_completion_new ();

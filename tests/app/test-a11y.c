@@ -1,0 +1,612 @@
+/* test-a11y.c: accessibility and keyboard of the window on a display
+ * (GTK_A11Y=test): every control has an accessible name in each state of
+ * the window, the flame graph names its selected frame, and every action
+ * with a keyboard shortcut is listed in the shortcuts window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "embers-explore-page.h"
+#include "embers-render.h"
+#include "embers-window.h"
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *done = data;
+
+  *done = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_page (EmbersProfilePage *page)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while ((embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
+          embers_profile_page_get_busy (page) ||
+          embers_profile_page_get_search_pending (page)) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  spin (50);
+  g_assert_false (embers_profile_page_get_busy (page));
+}
+
+static EmbersWindow *
+new_window (void)
+{
+  EmbersWindow *window = embers_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (20);
+  return window;
+}
+
+static void
+destroy_window (EmbersWindow *window)
+{
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (20);
+  g_assert_null (window);
+}
+
+static GFile *
+fixture (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", name, NULL);
+
+  return g_file_new_for_path (path);
+}
+
+/* Accessible names */
+
+static gboolean
+has_text (const char *s)
+{
+  return s != NULL && s[0] != '\0';
+}
+
+/* A label inside @widget (a button's content: GtkLabel, AdwButtonContent) */
+static gboolean
+has_label_child (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LABEL (child) && has_text (gtk_label_get_text (GTK_LABEL (child))))
+        return TRUE;
+      if (ADW_IS_BUTTON_CONTENT (child) && has_text (adw_button_content_get_label (ADW_BUTTON_CONTENT (child))))
+        return TRUE;
+      if (has_label_child (child))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* What a screen reader can call @widget: its accessible label or
+ * labelled-by relation, its tooltip, or its visible text */
+static gboolean
+has_accessible_name (GtkWidget *widget)
+{
+  GtkAccessible *accessible = GTK_ACCESSIBLE (widget);
+
+  if (gtk_test_accessible_has_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL) ||
+      gtk_test_accessible_has_relation (accessible, GTK_ACCESSIBLE_RELATION_LABELLED_BY))
+    return TRUE;
+  if (has_text (gtk_widget_get_tooltip_text (widget)))
+    return TRUE;
+  if (GTK_IS_BUTTON (widget) && has_text (gtk_button_get_label (GTK_BUTTON (widget))))
+    return TRUE;
+  if (GTK_IS_MENU_BUTTON (widget) && has_text (gtk_menu_button_get_label (GTK_MENU_BUTTON (widget))))
+    return TRUE;
+  if (GTK_IS_CHECK_BUTTON (widget) && has_text (gtk_check_button_get_label (GTK_CHECK_BUTTON (widget))))
+    return TRUE;
+  if (ADW_IS_PREFERENCES_ROW (widget) && has_text (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget))))
+    return TRUE;
+  if ((GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget)) && has_label_child (widget))
+    return TRUE;
+  return FALSE;
+}
+
+/* The controls a person operates */
+static gboolean
+is_control (GtkWidget *widget)
+{
+  if (GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget) || GTK_IS_CHECK_BUTTON (widget) ||
+      GTK_IS_SWITCH (widget) || GTK_IS_DROP_DOWN (widget) || GTK_IS_SCALE (widget) ||
+      GTK_IS_ENTRY (widget) || GTK_IS_SEARCH_ENTRY (widget) || GTK_IS_PASSWORD_ENTRY (widget) ||
+      GTK_IS_SPIN_BUTTON (widget) || ADW_IS_SPLIT_BUTTON (widget))
+    return TRUE;
+  /* Custom widgets that take the keyboard: the flame graph, charts */
+  return gtk_widget_get_focusable (widget) &&
+         !GTK_IS_TEXT (widget) && !GTK_IS_LIST_VIEW (widget) && !GTK_IS_COLUMN_VIEW (widget) &&
+         g_str_has_prefix (G_OBJECT_TYPE_NAME (widget), "Embers");
+}
+
+/* Composite widgets of GTK and libadwaita name their own inner parts */
+static gboolean
+skip_children (GtkWidget *widget)
+{
+  return GTK_IS_MENU_BUTTON (widget) || GTK_IS_DROP_DOWN (widget) || GTK_IS_SPIN_BUTTON (widget) ||
+         GTK_IS_ENTRY (widget) || GTK_IS_SEARCH_ENTRY (widget) || GTK_IS_PASSWORD_ENTRY (widget) ||
+         ADW_IS_SPLIT_BUTTON (widget) || ADW_IS_TAB_BAR (widget) || GTK_IS_SCROLLBAR (widget) ||
+         GTK_IS_POPOVER (widget) || ADW_IS_COMBO_ROW (widget) || GTK_IS_SCALE (widget);
+}
+
+static void
+collect_unnamed (GtkWidget *widget,
+                 GString   *path,
+                 GPtrArray *unnamed)
+{
+  gsize len = path->len;
+
+  if (!gtk_widget_get_mapped (widget))
+    return;
+
+  g_string_append_printf (path, "/%s", G_OBJECT_TYPE_NAME (widget));
+  if (has_text (gtk_widget_get_name (widget)) &&
+      !g_str_equal (gtk_widget_get_name (widget), G_OBJECT_TYPE_NAME (widget)))
+    g_string_append_printf (path, "#%s", gtk_widget_get_name (widget));
+
+  if (is_control (widget) && !has_accessible_name (widget))
+    {
+      const char *action = GTK_IS_ACTIONABLE (widget) ? gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)) : NULL;
+      const char *icon = GTK_IS_BUTTON (widget) ? gtk_button_get_icon_name (GTK_BUTTON (widget)) : NULL;
+
+      g_ptr_array_add (unnamed, g_strdup_printf ("%s (action %s, icon %s)", path->str,
+                                                 action ? action : "-", icon ? icon : "-"));
+    }
+
+  if (!skip_children (widget))
+    for (GtkWidget *child = gtk_widget_get_first_child (widget);
+         child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      collect_unnamed (child, path, unnamed);
+
+  g_string_truncate (path, len);
+}
+
+static void
+assert_all_named (GtkWidget  *root,
+                  const char *state)
+{
+  g_autoptr(GPtrArray) unnamed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) path = g_string_new (NULL);
+
+  collect_unnamed (root, path, unnamed);
+  for (guint i = 0; i < unnamed->len; i++)
+    g_test_message ("%s: no accessible name: %s", state, (char *)unnamed->pdata[i]);
+  g_assert_cmpuint (unnamed->len, ==, 0);
+}
+
+static guint
+count_controls (GtkWidget *widget)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_mapped (widget))
+    return 0;
+  if (is_control (widget))
+    n++;
+  if (!skip_children (widget))
+    for (GtkWidget *child = gtk_widget_get_first_child (widget);
+         child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      n += count_controls (child);
+  return n;
+}
+
+static void
+test_empty (void)
+{
+  EmbersWindow *window = new_window ();
+
+  g_assert_cmpuint (count_controls (GTK_WIDGET (window)), >=, 3);
+  assert_all_named (GTK_WIDGET (window), "empty window");
+  destroy_window (window);
+}
+
+static void
+test_profile (void)
+{
+  EmbersWindow *window = new_window ();
+  g_autoptr(GFile) file = fixture ("cpu-labels.pb.gz");
+  EmbersProfilePage *page = embers_window_open_file (window, file);
+  EmbersFlameGraph *graph;
+  EmbersProfile *profile;
+  g_autofree char *expected = NULL;
+  g_autofree char *mismatch = NULL;
+  guint32 node;
+
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+  assert_all_named (GTK_WIDGET (window), "loaded profile");
+
+  /* The flame graph names the selected frame (name, value, share) */
+  graph = embers_profile_page_get_flame_graph (page);
+  profile = embers_flame_graph_get_profile (graph);
+  g_assert_nonnull (profile);
+  g_assert_cmpuint (embers_profile_get_n_nodes (profile), >, 2);
+  node = embers_profile_get_n_nodes (profile) / 2;
+  embers_flame_graph_set_selected_node (graph, node);
+  spin (20);
+  expected = embers_render_accessible_text (profile, embers_flame_graph_get_sample_type (graph), node);
+  g_assert_true (has_text (expected));
+  mismatch = gtk_test_accessible_check_property (GTK_ACCESSIBLE (graph), GTK_ACCESSIBLE_PROPERTY_LABEL, expected);
+  g_assert_null (mismatch);
+
+  /* Each view, and the search bar */
+  for (guint v = 0; v < 4; v++)
+    {
+      g_autofree char *state = g_strdup_printf ("view %u", v);
+
+      embers_profile_page_set_view (page, v);
+      wait_page (page);
+      assert_all_named (GTK_WIDGET (window), state);
+    }
+  embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
+  embers_profile_page_set_search (page, "main", FALSE, FALSE);
+  wait_page (page);
+  assert_all_named (GTK_WIDGET (window), "search");
+
+  destroy_window (window);
+}
+
+static void
+test_comparison (void)
+{
+  EmbersWindow *window = new_window ();
+  g_autoptr(GFile) base = fixture ("cpu-before.pb.gz");
+  g_autoptr(GFile) comp = fixture ("cpu-after.pb.gz");
+  EmbersProfilePage *page;
+
+  embers_window_open_comparison (window, base, comp);
+  spin (20);
+  page = embers_window_get_current_page (window);
+  if (page != NULL)
+    wait_page (page);
+  else
+    spin (2000);
+  assert_all_named (GTK_WIDGET (window), "comparison");
+  destroy_window (window);
+}
+
+static void
+wait_explore (EmbersExplorePage *page)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  do
+    {
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+      if (!embers_explore_page_get_loading (page) &&
+          !embers_profile_page_get_busy (embers_explore_page_get_profile_page (page)))
+        break;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  while (g_get_monotonic_time () < end);
+  g_assert_false (embers_explore_page_get_loading (page));
+  spin (50);
+}
+
+static void
+test_explore (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-a11y-XXXXXX", NULL);
+  const char *names[] = { "cpu-labels.pb.gz", "heap.pb.gz" };
+  EmbersWindow *window = new_window ();
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(GtkStringObject) first = NULL;
+  EmbersExplorePage *page;
+  gint64 end;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *from = g_test_build_filename (G_TEST_DIST, "fixtures", "go", names[i], NULL);
+      g_autofree char *to = g_build_filename (dir, names[i], NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (to, data, len, NULL));
+    }
+
+  page = EMBERS_EXPLORE_PAGE (embers_window_open_folder (window, folder));
+  g_assert_nonnull (page);
+  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (g_list_model_get_n_items (embers_explore_page_get_services (page)) == 0 &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  wait_explore (page);
+  assert_all_named (GTK_WIDGET (window), "explore, no service");
+
+  g_assert_cmpuint (g_list_model_get_n_items (embers_explore_page_get_services (page)), >=, 1);
+  first = g_list_model_get_item (embers_explore_page_get_services (page), 0);
+  g_assert_true (embers_explore_page_select_service (page, gtk_string_object_get_string (first)));
+  wait_explore (page);
+  assert_all_named (GTK_WIDGET (window), "explore, a service");
+
+  destroy_window (window);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *to = g_build_filename (dir, names[i], NULL);
+
+      g_unlink (to);
+    }
+  g_rmdir (dir);
+}
+
+/* Keyboard shortcuts */
+
+typedef struct
+{
+  guint           keyval;
+  GdkModifierType mods;
+} Accel;
+
+static void
+add_accels (GArray     *accels,
+            const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, " ", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      Accel a = { 0, 0 };
+
+      if (parts[i][0] == '\0')
+        continue;
+      if (gtk_accelerator_parse (parts[i], &a.keyval, &a.mods))
+        {
+          a.keyval = gdk_keyval_to_lower (a.keyval);
+          g_array_append_val (accels, a);
+        }
+    }
+}
+
+/* Every accelerator the shortcuts window shows */
+static GArray *
+listed_accels (GtkWindow *overlay)
+{
+  GArray *accels = g_array_new (FALSE, FALSE, sizeof (Accel));
+  GList *stack = g_list_prepend (NULL, overlay);
+
+  while (stack != NULL)
+    {
+      GtkWidget *widget = stack->data;
+
+      stack = g_list_delete_link (stack, stack);
+      if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
+        {
+          g_autofree char *accel = NULL;
+
+          g_object_get (widget, "accelerator", &accel, NULL);
+          if (accel != NULL)
+            add_accels (accels, accel);
+        }
+      for (GtkWidget *child = gtk_widget_get_first_child (widget);
+           child != NULL;
+           child = gtk_widget_get_next_sibling (child))
+        stack = g_list_prepend (stack, child);
+    }
+  return accels;
+}
+
+static gboolean
+is_listed (GArray     *listed,
+           const char *accel)
+{
+  Accel a = { 0, 0 };
+
+  if (!gtk_accelerator_parse (accel, &a.keyval, &a.mods))
+    return FALSE;
+  a.keyval = gdk_keyval_to_lower (a.keyval);
+  for (guint i = 0; i < listed->len; i++)
+    {
+      Accel *l = &g_array_index (listed, Accel, i);
+
+      if (l->keyval == a.keyval && l->mods == a.mods)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Keypad twins of listed keys need no entry of their own */
+static gboolean
+is_keypad (guint keyval)
+{
+  const char *name = gdk_keyval_name (keyval);
+
+  return name != NULL && g_str_has_prefix (name, "KP_");
+}
+
+/* The shortcuts of @widget's own shortcut controllers (class bindings
+ * included) that trigger an action or signal: "accel -> what" */
+static void
+collect_widget_shortcuts (GtkWidget *widget,
+                          GPtrArray *out)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+          GtkShortcutTrigger *triggers[2] = { trigger, NULL };
+          g_autofree char *what = NULL;
+
+          /* Our actions, and our own key handlers (callbacks) on our
+           * widgets; the window's callbacks and signals are GTK's and
+           * libadwaita's (focus moves, tab switching) */
+          if (GTK_IS_NAMED_ACTION (action))
+            what = g_strdup (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)));
+          else if (GTK_IS_CALLBACK_ACTION (action) && !GTK_IS_WINDOW (widget))
+            what = gtk_shortcut_action_to_string (action);
+          else
+            continue;
+
+          if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+            {
+              triggers[0] = gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger));
+              triggers[1] = gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger));
+            }
+          for (guint k = 0; k < G_N_ELEMENTS (triggers); k++)
+            if (triggers[k] != NULL && GTK_IS_KEYVAL_TRIGGER (triggers[k]) &&
+                !is_keypad (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (triggers[k]))))
+              {
+                g_autofree char *accel =
+                  gtk_accelerator_name (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (triggers[k])),
+                                        gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (triggers[k])));
+
+                g_ptr_array_add (out, g_strdup_printf ("%s\t%s\t%s", accel, what, G_OBJECT_TYPE_NAME (widget)));
+              }
+        }
+    }
+}
+
+static void
+collect_tree_shortcuts (GtkWidget  *widget,
+                        GHashTable *seen_types,
+                        GPtrArray  *out)
+{
+  /* Class shortcuts are the same for each instance: one per type */
+  if (g_str_has_prefix (G_OBJECT_TYPE_NAME (widget), "Embers") &&
+      g_hash_table_add (seen_types, (gpointer)G_OBJECT_TYPE_NAME (widget)))
+    collect_widget_shortcuts (widget, out);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_tree_shortcuts (child, seen_types, out);
+}
+
+static void
+test_shortcuts (void)
+{
+  g_autoptr(EmbersApplication) app = embers_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) listed = NULL;
+  g_autoptr(GPtrArray) unlisted = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) widget_shortcuts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen_types = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto(GStrv) actions = NULL;
+  g_autoptr(GFile) file = fixture ("cpu-labels.pb.gz");
+  GtkWindow *window;
+  GtkWindow *overlay;
+  guint n_accels = 0;
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_activate (G_APPLICATION (app));
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_assert_true (EMBERS_IS_WINDOW (window));
+  spin (20);
+
+  /* The shortcuts window from the resources, opened by its action */
+  overlay = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_nonnull (overlay);
+  listed = listed_accels (overlay);
+  g_assert_cmpuint (listed->len, >=, 10);
+  g_assert_true (is_listed (listed, "<Control>question"));
+
+  /* Application accelerators (app. and win.) */
+  actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+
+      for (guint j = 0; accels[j] != NULL; j++)
+        {
+          n_accels++;
+          if (!is_listed (listed, accels[j]))
+            g_ptr_array_add (unlisted, g_strdup_printf ("%s (%s)", accels[j], actions[i]));
+        }
+    }
+  g_assert_cmpuint (n_accels, >=, 7);
+
+  /* Widget shortcuts of the window, a profile page and its flame graph,
+   * a compare page, an explore page */
+  wait_page (embers_window_open_file (EMBERS_WINDOW (window), file));
+  collect_tree_shortcuts (GTK_WIDGET (window), seen_types, widget_shortcuts);
+  embers_window_open_compare (EMBERS_WINDOW (window));
+  spin (50);
+  collect_tree_shortcuts (GTK_WIDGET (window), seen_types, widget_shortcuts);
+  {
+    g_autofree char *dir = g_dir_make_tmp ("embers-a11y-XXXXXX", NULL);
+    g_autofree char *to = g_build_filename (dir, "cpu-labels.pb.gz", NULL);
+    g_autofree char *from = g_file_get_path (file);
+    g_autofree char *data = NULL;
+    g_autoptr(GFile) folder = g_file_new_for_path (dir);
+    gsize len = 0;
+    EmbersExplorePage *page;
+
+    g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+    g_assert_true (g_file_set_contents (to, data, len, NULL));
+    page = EMBERS_EXPLORE_PAGE (embers_window_open_folder (EMBERS_WINDOW (window), folder));
+    wait_explore (page);
+    collect_tree_shortcuts (GTK_WIDGET (window), seen_types, widget_shortcuts);
+    g_unlink (to);
+    g_rmdir (dir);
+  }
+  for (guint i = 0; i < widget_shortcuts->len; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (widget_shortcuts->pdata[i], "\t", 3);
+
+      g_test_message ("widget shortcut %s -> %s (%s)", parts[0], parts[1], parts[2]);
+      if (!is_listed (listed, parts[0]))
+        g_ptr_array_add (unlisted, g_strdup_printf ("%s (%s in %s)", parts[0], parts[1], parts[2]));
+    }
+  g_assert_cmpuint (widget_shortcuts->len, >=, 5);
+
+  for (guint i = 0; i < unlisted->len; i++)
+    g_test_message ("not in the shortcuts window: %s", (char *)unlisted->pdata[i]);
+  g_assert_cmpuint (unlisted->len, ==, 0);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  spin (20);
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/embers/a11y/empty", test_empty);
+  g_test_add_func ("/embers/a11y/profile", test_profile);
+  g_test_add_func ("/embers/a11y/comparison", test_comparison);
+  g_test_add_func ("/embers/a11y/explore", test_explore);
+  g_test_add_func ("/embers/a11y/shortcuts", test_shortcuts);
+
+  return g_test_run ();
+}
