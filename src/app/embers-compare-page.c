@@ -160,7 +160,22 @@ show_diff (EmbersComparePage *self,
       g_autofree char *comp = side_describe (&self->sides[1]);
       g_autofree char *title = NULL;
 
-      if (base != NULL && comp != NULL)
+      Side *b = &self->sides[0], *c = &self->sides[1];
+
+      if (b->kind == SIDE_QUERY && c->kind == SIDE_QUERY &&
+          g_strcmp0 (b->selector, c->selector) == 0 && g_strcmp0 (b->profile_type, c->profile_type) == 0)
+        {
+          /* One query at two times: say it once */
+          g_autofree char *from_b = format_time (b->start_ms);
+          g_autofree char *from_c = format_time (c->start_ms);
+
+          if (b->selector != NULL && b->selector[0] != '\0' && g_strcmp0 (b->selector, "{}") != 0)
+            /* Translators: the title of a comparison: a label selector, baseline time vs comparison time */
+            title = g_strdup_printf (_("%s: %s vs %s"), b->selector, from_b, from_c);
+          else
+            title = g_strdup_printf (_("%s vs %s"), from_b, from_c);
+        }
+      else if (base != NULL && comp != NULL)
         /* Translators: the title of a comparison: baseline vs comparison */
         title = g_strdup_printf (_("%s vs %s"), base, comp);
       embers_profile_page_set_profile (self->profile_page, diff, title != NULL ? title : _("Comparison"));

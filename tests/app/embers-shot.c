@@ -3,7 +3,8 @@
  *
  * usage: embers-shot STATE [dark] [FILE]
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
- *          compare (FILE is the baseline, then COMP [red-green])
+ *          compare (FILE is the baseline, then COMP [red-green]),
+ *          compare-queries (FILE and COMP as one local source's last two hours)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +14,7 @@
 #include <adwaita.h>
 
 #include "embers-compare-page.h"
+#include "embers-local-source.h"
 #include "embers-window.h"
 
 static void
@@ -87,6 +89,37 @@ main (int   argc,
 
       if (argc > 5 && g_str_equal (argv[5], "red-green"))
         embers_compare_page_set_palette (EMBERS_COMPARE_PAGE (compare), EMBERS_DIFF_PALETTE_RED_GREEN);
+      while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
+        g_main_context_iteration (NULL, TRUE);
+      wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+    }
+  else if (g_str_equal (state, "compare-queries"))
+    {
+      /* compare-queries [dark] BASE COMP: both as profiles of one local
+       * source, an hour apart, compared as the hour before vs the last */
+      g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+      g_autoptr(GFile) base = g_file_new_for_commandline_arg (path != NULL ? path : "base.pb.gz");
+      g_autoptr(GFile) comp = g_file_new_for_commandline_arg (argc > 4 ? argv[4] : "comp.pb.gz");
+      g_autoptr(EmbersProfile) before = embers_profile_load_file (base, NULL, NULL);
+      g_autoptr(EmbersProfile) after = embers_profile_load_file (comp, NULL, NULL);
+      const char *labels[] = { "service_name", "api", NULL };
+      gint64 now = g_get_real_time () / 1000;
+      g_autofree char *type = NULL;
+      g_autoptr(EmbersQuery) q1 = NULL;
+      g_autoptr(EmbersQuery) q2 = NULL;
+      GtkWidget *compare;
+
+      if (before == NULL || after == NULL)
+        return 1;
+      for (int i = 0; i < 6; i++)
+        {
+          embers_local_source_add_profile (source, "before", before, now - (115 - i * 10) * 60000, labels);
+          embers_local_source_add_profile (source, "after", after, now - (55 - i * 10) * 60000, labels);
+        }
+      type = embers_local_source_profile_type_id (before, embers_profile_get_default_sample_type (before));
+      q1 = embers_query_new (type, "{service_name=\"api\"}", now - 2 * 3600000, now - 3600000);
+      q2 = embers_query_new (type, "{service_name=\"api\"}", now - 3600000, now);
+      compare = embers_window_open_compare_queries (window, EMBERS_SOURCE (source), q1, q2, TRUE);
       while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
         g_main_context_iteration (NULL, TRUE);
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
