@@ -4,16 +4,22 @@
  * usage: embers-shot STATE [dark] [FILE]
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
  *          compare (FILE is the baseline, then COMP [red-green]),
- *          compare-queries (FILE and COMP as one local source's last two hours)
+ *          compare-queries (FILE and COMP as one local source's last two hours),
+ *          explore, labels, rule (FILE is a folder of profiles, then SERVICE)
+ *   dark: dark, light, hc (high contrast) or hc-dark
+ *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
+#include <locale.h>
+#include <glib/gi18n.h>
 #include <adwaita.h>
 
 #include "embers-compare-page.h"
+#include "embers-explore-page.h"
 #include "embers-local-source.h"
 #include "embers-window.h"
 
@@ -46,13 +52,34 @@ main (int   argc,
       char *argv[])
 {
   const char *state = argc > 1 ? argv[1] : "empty";
-  gboolean dark = argc > 2 && g_str_equal (argv[2], "dark");
+  gboolean dark = argc > 2 && g_str_has_suffix (argv[2], "dark");
+  gboolean high_contrast = argc > 2 && g_str_has_prefix (argv[2], "hc");
   const char *path = argc > 3 ? argv[3] : NULL;
   EmbersWindow *window;
   EmbersProfilePage *page = NULL;
   EmbersFlameGraph *graph;
 
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("EMBERS_LOCALEDIR") ? g_getenv ("EMBERS_LOCALEDIR") : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
   gtk_init ();
+  if (high_contrast)
+    {
+      /* What libadwaita reads without the settings portal; never in the
+       * user's own settings */
+      g_autoptr(GSettings) a11y = NULL;
+
+      if (g_strcmp0 (g_getenv ("GSETTINGS_BACKEND"), "memory") != 0)
+        {
+          g_printerr ("hc needs GSETTINGS_BACKEND=memory\n");
+          return 2;
+        }
+      a11y = g_settings_new ("org.gnome.desktop.a11y.interface");
+
+      g_settings_set_boolean (a11y, "high-contrast", TRUE);
+    }
   adw_init ();
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
@@ -123,6 +150,38 @@ main (int   argc,
       while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
         g_main_context_iteration (NULL, TRUE);
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+    }
+  else if (g_str_equal (state, "explore") || g_str_equal (state, "labels") || g_str_equal (state, "rule"))
+    {
+      /* explore|labels|rule [dark] FOLDER [SERVICE] */
+      g_autoptr(GFile) folder = g_file_new_for_commandline_arg (path != NULL ? path : ".");
+      EmbersExplorePage *explore = EMBERS_EXPLORE_PAGE (embers_window_open_folder (window, folder));
+      GListModel *services = embers_explore_page_get_services (explore);
+      gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+      while (g_list_model_get_n_items (services) == 0 && g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      if (g_list_model_get_n_items (services) == 0)
+        return 1;
+      if (argc > 4)
+        embers_explore_page_select_service (explore, argv[4]);
+      else
+        {
+          g_autoptr(GtkStringObject) first = g_list_model_get_item (services, 0);
+
+          embers_explore_page_select_service (explore, gtk_string_object_get_string (first));
+        }
+      end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+      while ((embers_explore_page_get_loading (explore) ||
+              embers_profile_page_get_busy (embers_explore_page_get_profile_page (explore))) &&
+             g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      for (int i = 0; i < 50; i++)
+        g_main_context_iteration (NULL, FALSE);
+      if (g_str_equal (state, "labels"))
+        embers_window_open_labels (window, explore);
+      else if (g_str_equal (state, "rule"))
+        gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
     }
   else if (g_str_equal (state, "recent"))
     {
