@@ -183,15 +183,16 @@ test_value_histogram_empty (void)
   double lo = -1, hi = -1;
   guint n = 99;
 
-  /* A series with no points over [0, 60 s]: five steps of 0 */
+  /* A series with no points over [0, 60 s]: no step has data, nothing binned */
   g_ptr_array_add (series, series_new ("eu", "a", NULL, NULL, 0));
   stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
   counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 60000, 15, 4, &lo, &hi, &n);
-  g_assert_cmpuint (n, ==, 5);
-  g_assert_cmpuint (counts[0], ==, 5);
-  g_assert_cmpuint (counts[1] + counts[2] + counts[3], ==, 0);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (counts[0] + counts[1] + counts[2] + counts[3], ==, 0);
   g_assert_cmpfloat (lo, ==, 0);
   g_assert_cmpfloat (hi, ==, 0);
+  /* (the mean still counts its five empty steps) */
+  g_assert_cmpuint (((EmbersLabelValueStats *)stats->pdata[0])->n_steps, ==, 5);
   g_clear_pointer (&counts, g_free);
 
   /* No range and no points: nothing binned */
@@ -220,15 +221,18 @@ test_value_histogram_one_point (void)
   g_assert_cmpfloat (hi, ==, 8);
   g_clear_pointer (&counts, g_free);
 
-  /* Over [0, 60 s]: steps [0, 0, 8, 0, 0]; bins of 8/4 = 2 */
+  /* Over [0, 60 s]: steps [0, 0, 8, 0, 0]; only the step with data is binned */
   counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 60000, 15, 4, &lo, &hi, &n);
-  g_assert_cmpuint (n, ==, 5);
-  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (lo, ==, 8);
   g_assert_cmpfloat (hi, ==, 8);
-  g_assert_cmpuint (counts[0], ==, 4);
-  g_assert_cmpuint (counts[1], ==, 0);
-  g_assert_cmpuint (counts[2], ==, 0);
-  g_assert_cmpuint (counts[3], ==, 1);
+  g_assert_cmpuint (counts[0], ==, 1);
+  g_assert_cmpuint (counts[1] + counts[2] + counts[3], ==, 0);
+  g_clear_pointer (&counts, g_free);
+
+  /* A point outside the range is left out */
+  counts = embers_label_value_stats_histogram (stats->pdata[0], 45000, 90000, 15, 4, &lo, &hi, &n);
+  g_assert_cmpuint (n, ==, 0);
   g_assert_cmpfloat (embers_label_stats_max_of_max (stats), ==, 8);
 }
 
@@ -241,19 +245,20 @@ test_value_histogram_gaps (void)
   double lo, hi;
   guint n, sum = 0;
 
-  /* Steps over [0, 90 s]: [2, 4, 0, 0, 6, 4, 0] (two pods add up at 0 s) */
+  /* Steps over [0, 90 s]: [2, 4, -, -, 6, 4, -] (two pods add up at 0 s;
+   * the gaps are left out) */
   g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 0, 15000, 60000 }, (double[]) { 1, 4, 6 }, 3));
   g_ptr_array_add (series, series_new ("eu", "b", (gint64[]) { 0, 75000 }, (double[]) { 1, 4 }, 2));
   stats = embers_label_stats_compute (series, "region", 0, 90000, 15);
   g_assert_cmpuint (stats->len, ==, 1);
   counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 90000, 15, 3, &lo, &hi, &n);
-  g_assert_cmpuint (n, ==, 7);
-  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpfloat (lo, ==, 2);
   g_assert_cmpfloat (hi, ==, 6);
-  /* bins [0, 2) [2, 4) [4, 6]: 0,0,0 | 2 | 4,6,4 */
-  g_assert_cmpuint (counts[0], ==, 3);
-  g_assert_cmpuint (counts[1], ==, 1);
-  g_assert_cmpuint (counts[2], ==, 3);
+  /* bins [2, 3.33) [3.33, 4.67) [4.67, 6]: 2 | 4,4 | 6 */
+  g_assert_cmpuint (counts[0], ==, 1);
+  g_assert_cmpuint (counts[1], ==, 2);
+  g_assert_cmpuint (counts[2], ==, 1);
   for (guint i = 0; i < 3; i++)
     sum += counts[i];
   g_assert_cmpuint (sum, ==, n);

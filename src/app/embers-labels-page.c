@@ -936,14 +936,23 @@ bind_cell (GtkSignalListItemFactory *factory,
       text = format_value (self, s->max);
       break;
     case COL_MARK:
-      if (self->baseline_name != NULL && g_strcmp0 (self->baseline_name, self->label) == 0 &&
-          g_strcmp0 (self->baseline_value, s->value) == 0)
-        text = g_strdup (_("Baseline"));
-      else if (self->comparison_name != NULL && g_strcmp0 (self->comparison_name, self->label) == 0 &&
-               g_strcmp0 (self->comparison_value, s->value) == 0)
-        text = g_strdup (_("Comparison"));
-      else
-        text = g_strdup ("");
+      {
+        GtkWidget *label = gtk_list_item_get_child (item);
+        gboolean is_b = self->baseline_name != NULL && g_strcmp0 (self->baseline_name, self->label) == 0 &&
+                        g_strcmp0 (self->baseline_value, s->value) == 0;
+        gboolean is_c = self->comparison_name != NULL && g_strcmp0 (self->comparison_name, self->label) == 0 &&
+                        g_strcmp0 (self->comparison_value, s->value) == 0;
+
+        text = g_strdup (is_b ? _("Baseline") : is_c ? _("Comparison") : "");
+        if (is_b)
+          gtk_widget_add_css_class (label, "labels-baseline-text");
+        else
+          gtk_widget_remove_css_class (label, "labels-baseline-text");
+        if (is_c)
+          gtk_widget_add_css_class (label, "labels-comparison-text");
+        else
+          gtk_widget_remove_css_class (label, "labels-comparison-text");
+      }
       break;
     case COL_ACTIONS:
     default:
@@ -1391,13 +1400,27 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   gtk_css_provider_load_from_data (css,
                                    ".labels-baseline { box-shadow: inset 0 0 0 2px alpha(#3584e4, 0.9); }\n"
                                    ".labels-comparison { box-shadow: inset 0 0 0 2px alpha(#e66100, 0.9); }\n"
-                                   ".labels-baseline .labels-tag { color: #1c71d8; }\n"
-                                   ".labels-comparison .labels-tag { color: #c64600; }\n"
+                                   ".labels-baseline .labels-tag, .labels-baseline-text { color: #1c71d8; }\n"
+                                   ".labels-comparison .labels-tag, .labels-comparison-text { color: #c64600; }\n"
+                                   "labelspage.dark .labels-baseline .labels-tag, labelspage.dark .labels-baseline-text { color: #62a0ea; }\n"
+                                   "labelspage.dark .labels-comparison .labels-tag, labelspage.dark .labels-comparison-text { color: #ffa348; }\n"
                                    "labelspage .labels-card { padding-bottom: 2px; }\n",
                                    -1);
   if (gdk_display_get_default () != NULL)
     gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                                 GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+/* Lighter mark colours on a dark background */
+static void
+dark_changed (EmbersLabelsPage *self,
+              GParamSpec       *pspec,
+              AdwStyleManager  *manager)
+{
+  if (adw_style_manager_get_dark (manager))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "dark");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "dark");
 }
 
 static void
@@ -1425,6 +1448,10 @@ embers_labels_page_init (EmbersLabelsPage *self)
   gtk_box_append (GTK_BOX (self->root), paned);
 
   update_marks (self);
+
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (dark_changed), self, G_CONNECT_SWAPPED);
+  dark_changed (self, NULL, adw_style_manager_get_default ());
 }
 
 /* API */

@@ -343,8 +343,26 @@ embers_label_value_stats_histogram (const EmbersLabelValueStats *stats,
   g_return_val_if_fail (stats != NULL, NULL);
   g_return_val_if_fail (n_bins >= 1, NULL);
 
-  if (stats->series != NULL)
-    steps = embers_series_steps (stats->series, start_ms, end_ms, step_s, &n);
+  if (stats->series != NULL && stats->series->n_points > 0)
+    {
+      const EmbersSeries *s = stats->series;
+      gint64 step_ms = step_ms_for (step_s);
+      gint64 first = start_ms - (start_ms % step_ms);
+
+      /* The points in the range, merged per step as embers_series_steps() does */
+      steps = g_new0 (double, s->n_points);
+      for (guint i = 0; i < s->n_points; i++)
+        {
+          if (end_ms > start_ms && (s->timestamps[i] < first || s->timestamps[i] > end_ms))
+            continue;
+          if (n > 0 && end_ms > start_ms &&
+              (s->timestamps[i] - first) / step_ms == (s->timestamps[i - 1] - first) / step_ms &&
+              s->timestamps[i - 1] >= first)
+            steps[n - 1] += s->values[i];
+          else
+            steps[n++] = s->values[i];
+        }
+    }
   if (n_steps != NULL)
     *n_steps = n;
   return embers_histogram_compute (steps, n, n_bins, lo, hi);

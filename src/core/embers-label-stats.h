@@ -106,9 +106,11 @@ guint     *embers_histogram_compute   (const double *values,
  * @hi: (out): upper edge of the last bin
  * @n_steps: (out) (optional): how many step values were binned
  *
- * The histogram of the value's per-step values over the range (steps
- * without a point count as 0, as for the mean). Counts add up to
- * *n_steps.
+ * The histogram of the value's per-step values over the range: the steps
+ * that have data (with an empty range, all its points). Steps without a
+ * point are left out, unlike for the mean: sparse data (a few local files
+ * over an hour) would otherwise show one bar of zeros and hide the shape.
+ * Counts add up to *n_steps, the number of steps binned.
  *
  * Returns: (transfer full): n_bins counts
  */

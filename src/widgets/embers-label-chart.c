@@ -15,6 +15,8 @@
 
 #define PAD       8.0
 #define BAR_H     18.0
+/* Room on the right for the histogram's last axis label */
+#define HIST_END  24
 
 struct _EmbersLabelChart
 {
@@ -323,7 +325,7 @@ embers_label_chart_snapshot (GtkWidget   *widget,
       embers_chart_paint (self->lines, cr, &style);
       break;
     case EMBERS_LABEL_VIEW_HISTOGRAM:
-      embers_chart_set_size (self->histogram, width, height);
+      embers_chart_set_size (self->histogram, MAX (1, width - HIST_END), height);
       embers_chart_paint (self->histogram, cr, &style);
       break;
     case EMBERS_LABEL_VIEW_TOTAL:
@@ -365,7 +367,7 @@ embers_label_chart_size_allocate (GtkWidget *widget,
   EmbersLabelChart *self = EMBERS_LABEL_CHART (widget);
 
   embers_chart_set_size (self->lines, width, height);
-  embers_chart_set_size (self->histogram, width, height);
+  embers_chart_set_size (self->histogram, MAX (1, width - HIST_END), height);
 }
 
 /* Pointer */

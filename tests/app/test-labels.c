@@ -753,8 +753,11 @@ run_shot (const char *view)
   wait_labels (page);
   embers_labels_page_select_label (page, g_getenv ("EMBERS_LABELS_LABEL") ? g_getenv ("EMBERS_LABELS_LABEL") : "region");
   wait_labels (page);
-  embers_labels_page_mark_baseline (page, "eu");
-  embers_labels_page_mark_comparison (page, "ap");
+  if (g_strcmp0 (embers_labels_page_get_label (page), "region") == 0)
+    {
+      embers_labels_page_mark_baseline (page, "eu");
+      embers_labels_page_mark_comparison (page, "ap");
+    }
   if (g_str_equal (view, "total"))
     embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_TOTAL);
   else if (g_str_equal (view, "maximum"))
