@@ -766,6 +766,8 @@ run_shot (const char *view)
     embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_HISTOGRAM);
   else if (g_str_equal (view, "table"))
     embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_TABLE);
+  else if (g_str_equal (view, "compare"))
+    embers_labels_page_compare (page);
   else if (g_str_equal (view, "explore"))
     {
       AdwTabView *tabs = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (explore), ADW_TYPE_TAB_VIEW));
