@@ -27,6 +27,7 @@ struct _EmbersWindow
   GtkListBox           *recent_list;
 
   GSettings            *settings;
+  AdwTabPage           *titled_tab;  /* weak: the tab whose title the header shows */
   GtkNativeDialog      *chooser;
 };
 

@@ -86,6 +86,13 @@ update_title (EmbersWindow *self)
 {
   EmbersProfilePage *page = embers_window_get_current_page (self);
   const char *title = page != NULL ? embers_profile_page_get_title (page) : NULL;
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+  /* Explore, labels and rules tabs: what their tab says */
+  if ((title == NULL || title[0] == '\0') && tab != NULL)
+    title = adw_tab_page_get_title (tab);
+  if (title != NULL && title[0] == '\0')
+    title = NULL;
 
   adw_window_title_set_subtitle (self->window_title, title != NULL ? title : "");
   if (title != NULL)
@@ -104,6 +111,14 @@ update_title (EmbersWindow *self)
 static void
 on_selected_page_changed (EmbersWindow *self)
 {
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+  /* Follow the selected tab's title (a service picked, a comparison run) */
+  if (self->titled_tab != NULL)
+    g_signal_handlers_disconnect_by_func (self->titled_tab, update_title, self);
+  g_set_weak_pointer (&self->titled_tab, tab);
+  if (tab != NULL)
+    g_signal_connect_object (tab, "notify::title", G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
   update_title (self);
   embers_window_update_actions (self);
 }
@@ -693,6 +708,9 @@ embers_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
+  if (self->titled_tab != NULL)
+    g_signal_handlers_disconnect_by_func (self->titled_tab, update_title, self);
+  g_clear_weak_pointer (&self->titled_tab);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_WINDOW);
   g_clear_object (&self->settings);
 

@@ -612,6 +612,8 @@ test_open_folder (void)
         found = TRUE;
     }
   g_assert_true (found);
+  /* The header names the tab (not just "Embers") */
+  g_assert_true (g_str_has_suffix (gtk_window_get_title (GTK_WINDOW (window)), "— Embers"));
   embers_explore_page_get_time_range (page, &start, &end);
   g_assert_cmpint (end - start, >, 0);
   /* The profiles' own times are inside the range (not "the last hour") */
