@@ -5,7 +5,8 @@
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
- *          explore, labels, rule (FILE is a folder of profiles, then SERVICE)
+ *          explore, labels, rule (FILE is a folder of profiles, then SERVICE),
+ *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *
@@ -15,11 +16,13 @@
 #include "config.h"
 
 #include <locale.h>
+#include <math.h>
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
 #include "embers-compare-page.h"
 #include "embers-explore-page.h"
+#include "embers-labels-page.h"
 #include "embers-local-source.h"
 #include "embers-window.h"
 
@@ -150,6 +153,76 @@ main (int   argc,
       while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
         g_main_context_iteration (NULL, TRUE);
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+    }
+  else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule"))
+    {
+      /* demo|demo-labels|demo-rule [dark] FIXTURES-DIR: a local source with
+       * services over the last two hours (the api slows down in the last
+       * hour; regions and pods as labels), explored like a server */
+      g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+      const char *dir = path != NULL ? path : "tests/fixtures/go";
+      const char *regions[] = { "eu-west", "us-east", "ap-south" };
+      const char *pods[] = { "api-7d4f9", "api-b81c2", "api-c3e07", "api-f0a55" };
+      gint64 now = g_get_real_time () / 1000;
+      GtkWidget *widget;
+      EmbersExplorePage *explore;
+      gint64 end;
+
+      for (int i = 0; i < 24; i++)
+        {
+          gint64 when = now - (115 - i * 5) * 60000;
+          g_autofree char *before = g_build_filename (dir, i < 12 ? "cpu-before.pb.gz" : "cpu-after.pb.gz", NULL);
+          g_autofree char *web = g_build_filename (dir, "cpu-labels.pb.gz", NULL);
+          g_autoptr(GFile) api_file = g_file_new_for_path (before);
+          g_autoptr(GFile) web_file = g_file_new_for_path (web);
+          g_autoptr(EmbersProfile) api = embers_profile_load_file (api_file, NULL, NULL);
+          g_autoptr(EmbersProfile) web_profile = embers_profile_load_file (web_file, NULL, NULL);
+          const char *web_labels[] = { "service_name", "web", "region", regions[(i + 1) % 3], NULL };
+          /* A load that rises and falls: one to four pods report */
+          int n_pods = 1 + (int)(1.5 + 1.5 * sin (i / 3.0));
+
+          if (api == NULL || web_profile == NULL)
+            return 1;
+          for (int p = 0; p < n_pods; p++)
+            {
+              const char *api_labels[] = { "service_name", "api", "region", regions[(i + p) % 3], "pod", pods[p], NULL };
+
+              embers_local_source_add_profile (source, "api", api, when + p * 1000, api_labels);
+            }
+          if (i % 2 == 0)
+            embers_local_source_add_profile (source, "web", web_profile, when, web_labels);
+        }
+      widget = embers_window_open_explore (window, EMBERS_SOURCE (source), NULL);
+      explore = EMBERS_EXPLORE_PAGE (widget);
+      end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+      while (g_list_model_get_n_items (embers_explore_page_get_services (explore)) == 0 &&
+             g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      embers_explore_page_select_service (explore, argc > 4 ? argv[4] : "api");
+      end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+      while ((embers_explore_page_get_loading (explore) ||
+              embers_profile_page_get_busy (embers_explore_page_get_profile_page (explore))) &&
+             g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      for (int i = 0; i < 50; i++)
+        g_main_context_iteration (NULL, FALSE);
+      if (g_str_equal (state, "demo-labels"))
+        {
+          EmbersLabelsPage *labels = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
+
+          end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+          while ((embers_labels_page_get_loading (labels) ||
+                  g_list_model_get_n_items (embers_labels_page_get_names (labels)) == 0) &&
+                 g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+          embers_labels_page_select_label (labels, "region");
+          while (embers_labels_page_get_loading (labels) && g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+          embers_labels_page_mark_baseline (labels, "eu-west");
+          embers_labels_page_mark_comparison (labels, "us-east");
+        }
+      else if (g_str_equal (state, "demo-rule"))
+        gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
     }
   else if (g_str_equal (state, "explore") || g_str_equal (state, "labels") || g_str_equal (state, "rule"))
     {
