@@ -78,6 +78,19 @@ new_window_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+static char *
+about_debug_info (void)
+{
+  return g_strdup_printf ("Embers %s (%s)\n"
+                          "GLib %u.%u.%u\n"
+                          "GTK %u.%u.%u\n"
+                          "libadwaita %u.%u.%u\n",
+                          PACKAGE_VERSION, APP_ID,
+                          glib_major_version, glib_minor_version, glib_micro_version,
+                          gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version (),
+                          adw_get_major_version (), adw_get_minor_version (), adw_get_micro_version ());
+}
+
 static void
 about_action (GSimpleAction *action,
               GVariant      *param,
@@ -85,23 +98,51 @@ about_action (GSimpleAction *action,
 {
   GtkApplication *app = GTK_APPLICATION (user_data);
   static const char *developers[] = { "The Embers Developers", NULL };
+  g_autofree char *debug_info = about_debug_info ();
   GtkWidget *about;
 
   about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
                         "transient-for", gtk_application_get_active_window (app),
                         "application-name", _("Embers"),
-                        "application-icon", BASE_ID,
+                        "application-icon", APP_ID,
                         "developer-name", _("The Embers Developers"),
                         "version", PACKAGE_VERSION,
+                        "release-notes-version", "0.2.0",
+                        "release-notes", _("<p>Pyroscope servers, comparisons and a complete GNOME application.</p>"
+                                           "<ul>"
+                                           "<li>Explore a Pyroscope server or a folder of profiles</li>"
+                                           "<li>Compare two profiles or two queries as a diff flame graph</li>"
+                                           "<li>The label explorer breaks a service down by label values</li>"
+                                           "<li>Create, edit and delete recording rules</li>"
+                                           "<li>German translation, accessible names and keyboard shortcuts throughout</li>"
+                                           "</ul>"),
                         "website", "https://github.com/emberslab/embers",
+                        "support-url", "https://github.com/emberslab/embers#using-embers",
                         "issue-url", "https://github.com/emberslab/embers/issues",
+                        "debug-info", debug_info,
+                        "debug-info-filename", "embers-debug-info.txt",
                         "comments", _("Explore profiles as flame graphs: open pprof, folded stacks and Pyroscope JSON, find the hot path, search, sandwich and export."),
-                        "copyright", "© 2025 The Embers Developers",
+                        "copyright", "© 2025–2026 The Embers Developers",
                         "license-type", GTK_LICENSE_GPL_3_0,
                         "developers", developers,
                         /* Translators: put your names here, one per line */
                         "translator-credits", _("translator-credits"),
                         NULL);
+  adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("User Guide"),
+                             "https://github.com/emberslab/embers#using-embers");
+  adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("Translations"),
+                             "https://github.com/emberslab/embers/tree/main/po");
+  adw_about_window_add_acknowledgement_section (ADW_ABOUT_WINDOW (about), _("Built With"),
+                                                (const char *[]) {
+                                                  "GTK https://gtk.org",
+                                                  "libadwaita https://gnome.pages.gitlab.gnome.org/libadwaita/",
+                                                  "protobuf-c https://github.com/protobuf-c/protobuf-c",
+                                                  "libsoup https://libsoup.org",
+                                                  "JSON-GLib https://gitlab.gnome.org/GNOME/json-glib",
+                                                  NULL });
+  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), "protobuf-c",
+                                      "Copyright © 2008–2023 Dave Benson and the protobuf-c authors",
+                                      GTK_LICENSE_BSD, NULL);
   gtk_window_present (GTK_WINDOW (about));
 }
 
