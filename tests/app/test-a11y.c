@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "embers-explore-page.h"
+#include "embers-labels-page.h"
 #include "embers-render.h"
 #include "embers-window.h"
 
@@ -271,6 +272,27 @@ test_profile (void)
   destroy_window (window);
 }
 
+/* The connect dialog and an empty compare tab */
+static void
+test_dialogs (void)
+{
+  EmbersWindow *window = new_window ();
+  GtkWindow *dialog;
+
+  dialog = embers_window_connect (window, NULL);
+  g_assert_nonnull (dialog);
+  spin (100);
+  assert_all_named (GTK_WIDGET (dialog), "connect dialog");
+  gtk_window_destroy (dialog);
+  spin (20);
+
+  embers_window_open_compare (window);
+  spin (100);
+  assert_all_named (GTK_WIDGET (window), "new comparison");
+
+  destroy_window (window);
+}
+
 static void
 test_comparison (void)
 {
@@ -345,6 +367,48 @@ test_explore (void)
   g_assert_true (embers_explore_page_select_service (page, gtk_string_object_get_string (first)));
   wait_explore (page);
   assert_all_named (GTK_WIDGET (window), "explore, a service");
+
+  /* The recording rule dialog (New Rule… on a folder) */
+  {
+    GtkWindow *dialog = NULL;
+    GList *toplevels;
+
+    gtk_widget_activate_action (GTK_WIDGET (page), "explore.create-rule", NULL);
+    spin (300);
+    toplevels = gtk_window_list_toplevels ();
+    for (GList *l = toplevels; l != NULL; l = l->next)
+      if (l->data != (gpointer)window && gtk_widget_get_mapped (l->data) &&
+          gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
+        dialog = l->data;
+    g_list_free (toplevels);
+    g_assert_nonnull (dialog);
+    assert_all_named (GTK_WIDGET (dialog), "recording rule dialog");
+    gtk_window_destroy (dialog);
+    spin (20);
+  }
+
+  /* The label explorer on the explore tab's service */
+  {
+    GtkWidget *labels = embers_window_open_labels (window, page);
+    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    g_assert_nonnull (labels);
+    spin (100);
+    while (embers_labels_page_get_loading (EMBERS_LABELS_PAGE (labels)) && g_get_monotonic_time () < until)
+      g_main_context_iteration (NULL, TRUE);
+    spin (50);
+    assert_all_named (GTK_WIDGET (window), "labels, no label");
+    if (g_list_model_get_n_items (embers_labels_page_get_names (EMBERS_LABELS_PAGE (labels))) > 0)
+      {
+        g_autoptr(GtkStringObject) name = g_list_model_get_item (embers_labels_page_get_names (EMBERS_LABELS_PAGE (labels)), 0);
+
+        embers_labels_page_select_label (EMBERS_LABELS_PAGE (labels), gtk_string_object_get_string (name));
+        while (embers_labels_page_get_loading (EMBERS_LABELS_PAGE (labels)) && g_get_monotonic_time () < until)
+          g_main_context_iteration (NULL, TRUE);
+        spin (50);
+        assert_all_named (GTK_WIDGET (window), "labels, a label");
+      }
+  }
 
   destroy_window (window);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -605,6 +669,7 @@ main (int   argc,
   g_test_add_func ("/embers/a11y/empty", test_empty);
   g_test_add_func ("/embers/a11y/profile", test_profile);
   g_test_add_func ("/embers/a11y/comparison", test_comparison);
+  g_test_add_func ("/embers/a11y/dialogs", test_dialogs);
   g_test_add_func ("/embers/a11y/explore", test_explore);
   g_test_add_func ("/embers/a11y/shortcuts", test_shortcuts);
 
