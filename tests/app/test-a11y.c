@@ -373,15 +373,21 @@ test_explore (void)
     GtkWindow *dialog = NULL;
     GList *toplevels;
 
+    gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
     gtk_widget_activate_action (GTK_WIDGET (page), "explore.create-rule", NULL);
-    spin (300);
-    toplevels = gtk_window_list_toplevels ();
-    for (GList *l = toplevels; l != NULL; l = l->next)
-      if (l->data != (gpointer)window && gtk_widget_get_mapped (l->data) &&
-          gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
-        dialog = l->data;
-    g_list_free (toplevels);
+    while (dialog == NULL && g_get_monotonic_time () < until)
+      {
+        spin (50);
+        toplevels = gtk_window_list_toplevels ();
+        for (GList *l = toplevels; l != NULL; l = l->next)
+          if (l->data != (gpointer)window && gtk_widget_get_mapped (l->data) &&
+              gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
+            dialog = l->data;
+        g_list_free (toplevels);
+      }
     g_assert_nonnull (dialog);
+    spin (200);
     assert_all_named (GTK_WIDGET (dialog), "recording rule dialog");
     gtk_window_destroy (dialog);
     spin (20);
