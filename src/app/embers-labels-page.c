@@ -356,9 +356,14 @@ update_marks (EmbersLabelsPage *self)
       else
         gtk_widget_remove_css_class (card, "labels-comparison");
     }
-  /* The table's mark column */
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->table_store)); i++)
-    g_list_model_items_changed (G_LIST_MODEL (self->table_store), i, 1, 1);
+  /* The table's mark column: one change for all rows (one per row made the
+   * sorted model and the table redo their work thousands of times) */
+  {
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (self->table_store));
+
+    if (n > 0)
+      g_list_model_items_changed (G_LIST_MODEL (self->table_store), 0, n, n);
+  }
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_COMPARE]);
 }
@@ -392,15 +397,31 @@ value_menu (const char *value)
   return G_MENU_MODEL (menu);
 }
 
+/* The menu is made when it is first opened: a popover menu observes its
+ * actions from the moment it exists, and GTK's action observers cost time
+ * per observer, so a table of thousands of rows made them all at once and
+ * took tens of seconds */
+static void
+create_value_popup (GtkMenuButton *button,
+                    gpointer       user_data)
+{
+  g_autoptr(GMenuModel) menu = NULL;
+
+  if (gtk_menu_button_get_popover (button) != NULL)
+    return;
+  menu = value_menu (g_object_get_data (G_OBJECT (button), "value"));
+  gtk_menu_button_set_menu_model (button, menu);
+}
+
 static GtkWidget *
 value_menu_button (const char *value)
 {
-  g_autoptr(GMenuModel) menu = value_menu (value);
   GtkWidget *button = gtk_menu_button_new ();
   g_autofree char *tip = NULL;
 
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "view-more-symbolic");
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), menu);
+  g_object_set_data_full (G_OBJECT (button), "value", g_strdup (value), g_free);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (button), create_value_popup, NULL, NULL);
   gtk_widget_add_css_class (button, "flat");
   /* Translators: %s is a label value */
   tip = g_strdup_printf (_("Actions for %s"), display_value (value));
@@ -517,8 +538,11 @@ rebuild_values (EmbersLabelsPage *self)
     grand_total += ((EmbersLabelValueStats *)g_ptr_array_index (self->stats, i))->total;
   max_of_max = embers_label_stats_max_of_max (self->stats);
 
+  /* Show All stops at EMBERS_LABELS_MAX_CARDS cards: a pod label can have
+   * thousands of values, and a card is a dozen widgets; the table (a
+   * list view that only makes the rows on screen) holds them all */
   top = embers_label_stats_top (self->stats,
-                                self->show_all ? EMBERS_LABEL_STATS_ALL : EMBERS_LABEL_STATS_DEFAULT_TOP,
+                                self->show_all ? EMBERS_LABELS_MAX_CARDS : EMBERS_LABEL_STATS_DEFAULT_TOP,
                                 &rest);
   for (guint i = 0; i < top->len; i++)
     gtk_flow_box_append (self->cards, build_card (self, g_ptr_array_index (top, i), grand_total, max_of_max));
@@ -530,24 +554,34 @@ rebuild_values (EmbersLabelsPage *self)
       g_autofree char *share = embers_format_percent (rest->share);
       g_autofree char *text = NULL;
 
-      /* Translators: values not shown as cards; count, their total, their share */
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                           "%u more value: %s, %s of the whole (Show All to see it)",
-                                           "%u more values: %s, %s of the whole (Show All to see them)",
-                                           n_rest),
-                              n_rest, total, share);
+      if (self->show_all)
+        /* Translators: values beyond the most cards shown; count, their total, their share */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "%u more value: %s, %s of the whole (the Table view lists it)",
+                                             "%u more values: %s, %s of the whole (the Table view lists them)",
+                                             n_rest),
+                                n_rest, total, share);
+      else
+        /* Translators: values not shown as cards; count, their total, their share */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "%u more value: %s, %s of the whole (Show All to see it)",
+                                             "%u more values: %s, %s of the whole (Show All to see them)",
+                                             n_rest),
+                                n_rest, total, share);
       gtk_label_set_text (self->rest_label, text);
       gtk_widget_set_visible (GTK_WIDGET (self->rest_label), TRUE);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->show_all_button),
                             self->stats->len > EMBERS_LABEL_STATS_DEFAULT_TOP);
 
-  for (guint i = 0; i < self->stats->len; i++)
-    {
-      g_autoptr(EmbersLabelValueRow) row = embers_label_value_row_new (self->stats, i);
+  /* One splice, so that the sorted table re-sorts once, not per row */
+  {
+    g_autoptr(GPtrArray) rows = g_ptr_array_new_full (self->stats->len, g_object_unref);
 
-      g_list_store_append (self->table_store, row);
-    }
+    for (guint i = 0; i < self->stats->len; i++)
+      g_ptr_array_add (rows, embers_label_value_row_new (self->stats, i));
+    g_list_store_splice (self->table_store, 0, 0, rows->pdata, rows->len);
+  }
 
   {
     g_autofree char *heading = NULL;

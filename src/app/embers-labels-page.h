@@ -22,6 +22,9 @@ typedef enum
   EMBERS_LABELS_VIEW_TABLE,      /* one row per value with its statistics */
 } EmbersLabelsView;
 
+/* Show All makes at most this many cards; the table lists every value */
+#define EMBERS_LABELS_MAX_CARDS 120
+
 #define EMBERS_TYPE_LABELS_PAGE (embers_labels_page_get_type ())
 
 G_DECLARE_FINAL_TYPE (EmbersLabelsPage, embers_labels_page, EMBERS, LABELS_PAGE, GtkWidget)

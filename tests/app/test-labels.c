@@ -781,6 +781,70 @@ run_shot (const char *view)
   return 0;
 }
 
+/* A label with thousands of values (pods): Show All stops at
+ * EMBERS_LABELS_MAX_CARDS cards and says the table lists the rest; the
+ * statistics cover every value */
+static void
+test_high_cardinality (void)
+{
+  EmbersLocalSource *local = embers_local_source_new ();
+  g_autoptr(EmbersSource) source = EMBERS_SOURCE (local);
+  EmbersWindow *window = embers_window_new (NULL);
+  gint64 now_ms = g_get_real_time () / 1000;
+  EmbersExplorePage *explore;
+  EmbersLabelsPage *page;
+  guint n_pods = g_getenv ("EMBERS_PODS") ? atoi (g_getenv ("EMBERS_PODS")) : 2000;
+  gint64 t0;
+
+  for (guint i = 0; i < n_pods; i++)
+    {
+      g_autofree char *pod = g_strdup_printf ("shop-%04u", i);
+      const char *labels[] = { "service_name", "shop", "pod", pod, NULL };
+      g_autoptr(EmbersProfile) p = make_profile (now_ms - (i % 50 + 1) * 60000, 10 + i);
+
+      embers_local_source_add_profile (local, pod, p, 0, labels);
+    }
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 850);
+  gtk_window_present (GTK_WINDOW (window));
+  t0 = g_get_monotonic_time ();
+  explore = open_explore (window, source);
+  g_test_message ("explore: %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  t0 = g_get_monotonic_time ();
+  page = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
+  g_assert_nonnull (page);
+  wait_labels (page);
+  g_test_message ("labels page: %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_cmpint (embers_labels_page_get_cardinality (page, "pod"), ==, n_pods);
+
+  t0 = g_get_monotonic_time ();
+  g_assert_true (embers_labels_page_select_label (page, "pod"));
+  wait_labels (page);
+  g_test_message ("select pod: %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_cmpuint (embers_labels_page_get_stats (page)->len, ==, n_pods);
+  g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, EMBERS_LABEL_STATS_DEFAULT_TOP);
+  /* Sorted by total: the heaviest pod first */
+  {
+    g_autofree char *heaviest = g_strdup_printf ("shop-%04u", n_pods - 1);
+
+    g_assert_cmpstr (stats_at (page, 0)->value, ==, heaviest);
+  }
+
+  t0 = g_get_monotonic_time ();
+  embers_labels_page_set_show_all (page, TRUE);
+  spin (30);
+  g_test_message ("Show All with %u values: %.1f ms", n_pods, (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, EMBERS_LABELS_MAX_CARDS);
+
+  t0 = g_get_monotonic_time ();
+  embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_TABLE);
+  spin (30);
+  g_test_message ("Table with %u values: %.1f ms", n_pods, (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_cmpint (embers_labels_page_get_view (page), ==, EMBERS_LABELS_VIEW_TABLE);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -800,6 +864,7 @@ main (int   argc,
   g_test_add_func ("/embers/labels/error-retry", test_error_retry);
   g_test_add_func ("/embers/labels/local-go-file", test_local_go_file);
   g_test_add_func ("/embers/labels/server", test_server);
+  g_test_add_func ("/embers/labels/high-cardinality", test_high_cardinality);
 
   return g_test_run ();
 }
