@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "embers-export.h"
+#include "embers-fold-bin.h"
 #include "embers-profile-page.h"
 #include "embers-query-url.h"
 #include "embers-diff.h"
@@ -46,6 +47,8 @@ struct _EmbersProfilePage
   GtkDropDown       *diff_mode_dropdown;
   GtkDropDown       *diff_width_dropdown;
   GtkWidget         *colors_button;
+  GtkMenuButton     *view_menu_button;
+  EmbersFoldBin     *split;
   GtkStack          *view_stack;
   EmbersFlameGraph  *graph;
   EmbersFlameGraph  *callers_graph;
@@ -76,6 +79,7 @@ struct _EmbersProfilePage
   EmbersDiffWidth    diff_width;
   guint              sample_type;
   GPtrArray         *hidden;
+  int                wide_position;
   char              *focus_function;
   char              *sandwich_function;
   /* The function with the most self time (the first top table row) */
@@ -1269,6 +1273,18 @@ show_profile (EmbersProfilePage *self,
   gtk_widget_set_visible (self->colors_button, !embers_profile_is_diff (profile));
   gtk_stack_set_visible_child_name (self->table_stack,
                                     embers_profile_is_diff (profile) ? "diff" : "top");
+  if (embers_profile_is_diff (profile))
+    {
+      /* Beside the graph, the diff table shows all its columns */
+      int min = 0;
+
+      gtk_widget_measure (GTK_WIDGET (embers_diff_table_get_column_view (self->diff_table)),
+                          GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      if (embers_fold_bin_get_folded (self->split))
+        self->wide_position = MAX (self->wide_position, min);
+      else if (gtk_paned_get_position (self->paned) < min)
+        gtk_paned_set_position (self->paned, min);
+    }
   if (!embers_profile_is_diff (profile))
     embers_diff_table_set_data (self->diff_table, NULL, NULL);
 
@@ -1932,6 +1948,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   g_type_ensure (EMBERS_TYPE_TOP_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_LEGEND);
+  g_type_ensure (EMBERS_TYPE_FOLD_BIN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, stack);
@@ -1957,6 +1974,8 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_mode_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_width_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, colors_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, split);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, graph);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callers_graph);
@@ -1988,6 +2007,51 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "profilepage");
 }
 
+/* ---- Narrow windows ---- */
+
+/* The toolbar's view menu (shown instead of the view buttons when they do
+ * not fit) names the current view */
+static void
+update_view_menu_button (EmbersProfilePage *self)
+{
+  static const char * const labels[] = {
+    [EMBERS_VIEW_ICICLE] = NC_("view", "_Icicle"),
+    [EMBERS_VIEW_FLAME] = NC_("view", "_Flame Graph"),
+    [EMBERS_VIEW_BOTTOM_UP] = NC_("view", "_Bottom-Up"),
+    [EMBERS_VIEW_SANDWICH] = NC_("view", "_Sandwich"),
+  };
+
+  gtk_menu_button_set_label (self->view_menu_button,
+                             g_dpgettext2 (GETTEXT_PACKAGE, "view", labels[self->view]));
+}
+
+/* Stacked (a narrow page), the table is above the graph and the graph gets
+ * most of the height; side by side again, the split is where it was. Set
+ * on the frame after the fold: GtkPaned scales its position by the change
+ * of its size, which across an orientation change means nothing. */
+static gboolean
+place_split (GtkWidget     *paned,
+             GdkFrameClock *clock,
+             gpointer       data)
+{
+  EmbersProfilePage *self = data;
+  int height = gtk_widget_get_height (paned);
+
+  if (embers_fold_bin_get_folded (self->split))
+    gtk_paned_set_position (self->paned, height > 0 ? MAX (120, height * 3 / 10) : 160);
+  else if (self->wide_position > 0)
+    gtk_paned_set_position (self->paned, self->wide_position);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_split_folded (EmbersProfilePage *self)
+{
+  if (embers_fold_bin_get_folded (self->split))
+    self->wide_position = gtk_paned_get_position (self->paned);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), place_split, self, NULL);
+}
+
 static void
 embers_profile_page_init (EmbersProfilePage *self)
 {
@@ -1999,6 +2063,21 @@ embers_profile_page_init (EmbersProfilePage *self)
   self->last_tree_view = EMBERS_VIEW_ICICLE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The diff table's columns scroll sideways rather than hold the page
+   * wide (it gets its width beside the graph, see show_profile) */
+  {
+    GtkWidget *diff_scroller = gtk_widget_get_parent (GTK_WIDGET (embers_diff_table_get_column_view (self->diff_table)));
+
+    if (GTK_IS_SCROLLED_WINDOW (diff_scroller))
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (diff_scroller),
+                                      GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  }
+
+  update_view_menu_button (self);
+  g_signal_connect (self, "notify::view", G_CALLBACK (update_view_menu_button), NULL);
+  g_signal_connect_object (self->split, "notify::folded",
+                           G_CALLBACK (on_split_folded), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->sample_type_dropdown, "notify::selected",
                            G_CALLBACK (on_sample_type_selected), self, G_CONNECT_SWAPPED);

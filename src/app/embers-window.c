@@ -10,6 +10,7 @@
 #include "embers-compare-page.h"
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
+#include "embers-fold-bin.h"
 #include "embers-local-source.h"
 #include "embers-rules-page.h"
 #include "embers-window-private.h"
@@ -728,6 +729,7 @@ embers_window_class_init (EmbersWindowClass *klass)
   window_class->close_request = embers_window_close_request;
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
+  g_type_ensure (EMBERS_TYPE_FOLD_BIN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-window.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, toast_overlay);
