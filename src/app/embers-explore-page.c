@@ -10,6 +10,7 @@
 
 #include "embers-chart.h"
 #include "embers-explore-page.h"
+#include "embers-fold-bin.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
 #include "embers-window.h"
@@ -48,15 +49,17 @@ struct _EmbersExplorePage
   GtkWidget          parent_instance;
 
   /* Template */
-  GtkPaned          *paned;
+  AdwFlap           *flap;
   GtkStack          *services_stack;
   GtkListView       *services_view;
   GtkSpinner        *services_spinner;
   AdwStatusPage     *services_status;
   GtkButton         *services_retry;
+  GtkBox            *toolbar_start;
   GtkBox            *toolbar;
   GtkBox            *filter_bar;
   GtkStack          *chart_stack;
+  EmbersFoldBin     *filter_fold;
   GtkStack          *profile_stack;
 
   /* Built in code */
@@ -69,6 +72,9 @@ struct _EmbersExplorePage
   GtkLabel          *zone_label;
   GtkSpinner        *spinner;
   GtkButton         *compare_button;
+  GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
+  GtkMenuButton     *more_button;     /* narrow: refresh and this menu instead */
+  GtkAdjustment     *max_nodes;
   GtkDropDown       *name_dropdown;
   GtkStringList     *label_names;
   GtkDropDown       *op_dropdown;
@@ -478,6 +484,10 @@ service_selected (EmbersExplorePage *self)
   item = gtk_single_selection_get_selected_item (self->selection);
   if (item == NULL)
     return;
+  /* A narrow page shows the services over the content: picking one shows
+   * its data */
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
   if (g_strcmp0 (self->service, gtk_string_object_get_string (item)) == 0)
     return;
 
@@ -1123,20 +1133,82 @@ centered_spinner (GtkSpinner **out)
 }
 
 static void
+setup_type_label (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (ellipsize != NULL)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 10);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_type_label (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)),
+                       string != NULL ? gtk_string_object_get_string (string) : "");
+}
+
+static GtkListItemFactory *
+type_factory (gboolean ellipsize)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_type_label), GINT_TO_POINTER (ellipsize));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_type_label), NULL);
+  return factory;
+}
+
+/* Narrow (the filter bar in two rows), the chart is lower so the flame
+ * graph keeps its room; set on the next frame, not while the page is
+ * being laid out */
+static gboolean
+size_chart (GtkWidget     *chart_stack,
+            GdkFrameClock *clock,
+            gpointer       data)
+{
+  EmbersExplorePage *self = data;
+
+  gtk_widget_set_size_request (chart_stack, -1, embers_fold_bin_get_folded (self->filter_fold) ? 80 : 160);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_filter_folded (EmbersExplorePage *self)
+{
+  gtk_widget_add_tick_callback (GTK_WIDGET (self->chart_stack), size_chart, self, NULL);
+}
+
+static void
 build_toolbar (EmbersExplorePage *self)
 {
   GtkWidget *presets_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *button;
+  g_autoptr(GtkListItemFactory) ellipsizing = type_factory (TRUE);
+  g_autoptr(GtkListItemFactory) plain = type_factory (FALSE);
+  GtkWidget *button, *squeezer, *narrow_box;
   GtkToggleButton *group = NULL;
 
   self->type_names = gtk_string_list_new (NULL);
   self->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->type_names)), NULL));
+  /* Long type names shorten on the button (not in its list) on a narrow page */
+  gtk_drop_down_set_factory (self->type_dropdown, ellipsizing);
+  gtk_drop_down_set_list_factory (self->type_dropdown, plain);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_dropdown), _("Profile type"));
   g_signal_connect_swapped (self->type_dropdown, "notify::selected", G_CALLBACK (type_selected), self);
-  gtk_box_append (self->toolbar, GTK_WIDGET (self->type_dropdown));
+  gtk_box_append (self->toolbar_start, GTK_WIDGET (self->type_dropdown));
 
   gtk_widget_add_css_class (presets_box, "linked");
-  gtk_widget_set_margin_start (presets_box, 12);
+  gtk_widget_set_margin_start (presets_box, 6);
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {
       g_autofree char *tip = g_strdup_printf (_("The last %s"), _(presets[i].label));
@@ -1152,12 +1224,17 @@ build_toolbar (EmbersExplorePage *self)
       self->preset_buttons[i] = GTK_TOGGLE_BUTTON (button);
       gtk_box_append (GTK_BOX (presets_box), button);
     }
-  gtk_box_append (self->toolbar, presets_box);
+  gtk_box_append (self->toolbar_start, presets_box);
 
   self->from_entry = GTK_ENTRY (gtk_entry_new ());
   self->to_entry = GTK_ENTRY (gtk_entry_new ());
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->from_entry), 19);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->to_entry), 19);
+  /* Room for "YYYY-MM-DD HH:MM:SS"; less when the page is narrow */
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->from_entry), 12);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->to_entry), 12);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->from_entry), 19);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->to_entry), 19);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->from_entry), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->to_entry), TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->from_entry),
                                _("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->to_entry),
@@ -1182,22 +1259,41 @@ build_toolbar (EmbersExplorePage *self)
   gtk_widget_set_halign (GTK_WIDGET (self->spinner), GTK_ALIGN_END);
   gtk_box_append (self->toolbar, GTK_WIDGET (self->spinner));
 
+  /* The actions, or on a narrow page refresh and a menu with the rest */
+  self->actions_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
+  squeezer = adw_squeezer_new ();
+  adw_squeezer_set_xalign (ADW_SQUEEZER (squeezer), 1);
+  adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
+  adw_squeezer_add (ADW_SQUEEZER (squeezer), GTK_WIDGET (self->actions_box));
+  narrow_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_halign (narrow_box, GTK_ALIGN_END);
+  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "explore.refresh");
+  gtk_box_append (GTK_BOX (narrow_box), button);
+  self->more_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_menu_button_set_icon_name (self->more_button, "view-more-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->more_button), _("More Actions"));
+  gtk_box_append (GTK_BOX (narrow_box), GTK_WIDGET (self->more_button));
+  adw_squeezer_add (ADW_SQUEEZER (squeezer), narrow_box);
+  gtk_box_append (self->toolbar, squeezer);
+
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
   gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_explore_page_refresh), self);
-  gtk_box_append (self->toolbar, button);
+  gtk_box_append (self->actions_box, button);
 
   self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare…")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare_button),
                                _("Compare with the previous period of the same length"));
   g_signal_connect_swapped (self->compare_button, "clicked",
                             G_CALLBACK (embers_explore_page_request_compare), self);
-  gtk_box_append (self->toolbar, GTK_WIDGET (self->compare_button));
+  gtk_box_append (self->actions_box, GTK_WIDGET (self->compare_button));
 
   button = gtk_button_new_with_mnemonic (_("_Labels"));
   gtk_widget_set_tooltip_text (button, _("Break this service down by label values (Ctrl+B)"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "explore.labels");
-  gtk_box_append (self->toolbar, button);
+  gtk_box_append (self->actions_box, button);
 }
 
 static void
@@ -1229,7 +1325,8 @@ build_filter_bar (EmbersExplorePage *self)
   /* Translators: placeholder of the entry for a label's value in a filter */
   gtk_entry_set_placeholder_text (self->value_entry, _("value"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->value_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label value"), -1);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 16);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 8);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->value_entry), 16);
   self->value_store = gtk_list_store_new (1, G_TYPE_STRING);
   completion = gtk_entry_completion_new ();
   gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->value_store));
@@ -1328,6 +1425,8 @@ embers_explore_page_dispose (GObject *object)
   g_clear_pointer (&self->chart, embers_chart_unref);
   g_clear_pointer (&self->series, g_ptr_array_unref);
   g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+
+  g_clear_object (&self->max_nodes);
 
   G_OBJECT_CLASS (embers_explore_page_parent_class)->dispose (object);
 }
@@ -1449,6 +1548,27 @@ refresh_action (GtkWidget  *widget,
   embers_explore_page_refresh (EMBERS_EXPLORE_PAGE (widget));
 }
 
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  embers_explore_page_request_compare (EMBERS_EXPLORE_PAGE (widget));
+}
+
+/* F9: the services sidebar, over the content when the page is narrow */
+static void
+services_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+  if (adw_flap_get_reveal_flap (self->flap))
+    gtk_widget_child_focus (GTK_WIDGET (self->services_view), GTK_DIR_TAB_FORWARD);
+}
+
 /* The label explorer for this service, type, filters and range (a tab) */
 static void
 labels_action (GtkWidget  *widget,
@@ -1479,6 +1599,9 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "explore.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "explore.refresh", NULL);
   gtk_widget_class_install_action (widget_class, "explore.labels", NULL, labels_action);
+  gtk_widget_class_install_action (widget_class, "explore.services", NULL, services_action);
+  gtk_widget_class_install_action (widget_class, "explore.compare", NULL, compare_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "explore.services", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, GDK_CONTROL_MASK, "explore.labels", NULL);
 
   properties[PROP_TITLE] =
@@ -1498,7 +1621,9 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/emberslab/Embers/embers-explore-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, paned);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, flap);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, toolbar_start);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, filter_fold);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_view);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_spinner);
@@ -1517,6 +1642,7 @@ embers_explore_page_init (EmbersExplorePage *self)
   GtkListItemFactory *factory;
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
+  g_type_ensure (EMBERS_TYPE_FOLD_BIN);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->service_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
@@ -1540,6 +1666,8 @@ embers_explore_page_init (EmbersExplorePage *self)
 
   build_toolbar (self);
   build_filter_bar (self);
+  g_signal_connect_object (self->filter_fold, "notify::folded",
+                           G_CALLBACK (on_filter_folded), self, G_CONNECT_SWAPPED);
   build_chart (self);
   build_profile (self);
 }
@@ -1604,7 +1732,64 @@ add_max_nodes (EmbersExplorePage *self)
   g_signal_connect_swapped (spin, "value-changed", G_CALLBACK (max_nodes_changed), self);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (spin));
-  gtk_box_insert_child_after (self->toolbar, box, GTK_WIDGET (self->spinner));
+  gtk_box_prepend (self->actions_box, box);
+  self->max_nodes = g_object_ref (gtk_spin_button_get_adjustment (spin));
+}
+
+/* The toolbar's menu on a narrow page: what does not fit, the node limit
+ * too (it shares the toolbar spin button's adjustment) */
+static void
+build_more_menu (EmbersExplorePage *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) actions = g_menu_new ();
+  g_autoptr(GMenu) rules = g_menu_new ();
+  GtkPopover *popover;
+
+  g_menu_append (actions, _("_Compare…"), "explore.compare");
+  g_menu_append (actions, _("_Labels"), "explore.labels");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (actions));
+  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    {
+      g_menu_append (rules, _("_Create Recording Rule…"), "explore.create-rule");
+      g_menu_append (rules, _("_Show Recording Rules"), "explore.show-rules");
+    }
+  else
+    g_menu_append (rules, _("New _Rule…"), "explore.create-rule");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (rules));
+  if (self->max_nodes != NULL)
+    {
+      g_autoptr(GMenu) nodes = g_menu_new ();
+      g_autoptr(GMenuItem) item = g_menu_item_new (NULL, NULL);
+
+      g_menu_item_set_attribute (item, "custom", "s", "nodes");
+      g_menu_append_item (nodes, item);
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (nodes));
+    }
+  gtk_menu_button_set_menu_model (self->more_button, G_MENU_MODEL (menu));
+
+  popover = gtk_menu_button_get_popover (self->more_button);
+  if (self->max_nodes != NULL && GTK_IS_POPOVER_MENU (popover))
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *label = gtk_label_new_with_mnemonic (_("_Nodes"));
+      GtkWidget *spin = gtk_spin_button_new (self->max_nodes, 1024, 0);
+
+      gtk_widget_set_margin_start (box, 12);
+      gtk_widget_set_margin_end (box, 12);
+      gtk_widget_set_margin_top (box, 6);
+      gtk_widget_set_margin_bottom (box, 6);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+      gtk_widget_set_tooltip_text (spin,
+                                   _("Flame graph nodes the server sends; it merges the rest into a frame named “other”"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Flame graph nodes"), -1);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), spin);
+      gtk_popover_menu_add_child (GTK_POPOVER_MENU (popover), box, "nodes");
+    }
 }
 
 /* Recording rules: the server's list, and a new rule from what is on
@@ -1626,7 +1811,7 @@ add_rules_buttons (EmbersExplorePage *self)
       gtk_accessible_update_property (GTK_ACCESSIBLE (rules), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       _("Recording rules"), -1);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (rules), "explore.show-rules");
-      gtk_box_append (self->toolbar, rules);
+      gtk_box_append (self->actions_box, rules);
     }
   else
     {
@@ -1634,7 +1819,7 @@ add_rules_buttons (EmbersExplorePage *self)
 
       gtk_widget_set_tooltip_text (create, _("Create a recording rule from this view, to copy as server configuration (Ctrl+Shift+R)"));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (create), "explore.create-rule");
-      gtk_box_append (self->toolbar, create);
+      gtk_box_append (self->actions_box, create);
     }
 }
 
@@ -1653,6 +1838,7 @@ embers_explore_page_new (EmbersSource *source)
   set_title (self);
   add_max_nodes (self);
   add_rules_buttons (self);
+  build_more_menu (self);
   update_range (self);
   show_range (self);
   load_profile (self);
