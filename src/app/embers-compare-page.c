@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-compare-page.h"
+#include "embers-fold-bin.h"
 #include "embers-diff.h"
 #include "embers-format.h"
 
@@ -962,13 +963,23 @@ static void
 embers_compare_page_init (EmbersComparePage *self)
 {
   g_autoptr(GMenu) presets = g_menu_new ();
-  GtkWidget *panes, *options, *spacer, *empty;
+  GtkWidget *panes, *options, *spacer, *empty, *fold, *sources, *scrolled;
 
+  /* The sources over the result; they scroll when the window is short
+   * (the result keeps its minimum, they get the rest up to their size) */
   self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->root, GTK_WIDGET (self));
+  sources = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), sources);
+  gtk_box_append (GTK_BOX (self->root), scrolled);
 
-  /* The two sides */
+  /* The two sides, side by side or (narrow) one above the other */
   panes = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  fold = embers_fold_bin_new ();
+  embers_fold_bin_set_child (EMBERS_FOLD_BIN (fold), panes);
   gtk_box_set_homogeneous (GTK_BOX (panes), TRUE);
   gtk_widget_set_margin_top (panes, 12);
   gtk_widget_set_margin_start (panes, 12);
@@ -978,7 +989,7 @@ embers_compare_page_init (EmbersComparePage *self)
       side_build (self, &self->sides[i], i == 1);
       gtk_box_append (GTK_BOX (panes), self->sides[i].box);
     }
-  gtk_box_append (GTK_BOX (self->root), panes);
+  gtk_box_append (GTK_BOX (sources), fold);
 
   /* Options and Compare */
   options = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -1017,7 +1028,7 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_add_css_class (self->compare_button, "suggested-action");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->compare_button), "compare.run");
   gtk_box_append (GTK_BOX (options), self->compare_button);
-  gtk_box_append (GTK_BOX (self->root), options);
+  gtk_box_append (GTK_BOX (sources), options);
 
   self->status_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
@@ -1025,7 +1036,7 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_add_css_class (self->status_label, "error");
   gtk_widget_set_margin_start (self->status_label, 12);
   gtk_widget_set_visible (self->status_label, FALSE);
-  gtk_box_append (GTK_BOX (self->root), self->status_label);
+  gtk_box_append (GTK_BOX (sources), self->status_label);
 
   /* The result: legend, diff flame graph, diff table */
   self->result_stack = gtk_stack_new ();

@@ -76,6 +76,8 @@ struct _EmbersLabelsPage
   GtkLabel          *title_label;
   GtkToggleButton   *view_buttons[EMBERS_LABELS_VIEW_TABLE + 1];
   GtkToggleButton   *show_all_button;
+  GtkDropDown       *view_dropdown;   /* instead of view_buttons when narrow */
+  AdwFlap           *flap;            /* label names beside or over the values */
   GtkSpinner        *spinner;
   GtkButton         *compare_button;
   GtkLabel          *baseline_label;
@@ -836,6 +838,9 @@ name_activated (EmbersLabelsPage *self,
 {
   if (self->syncing || row == NULL)
     return;
+  /* On a narrow page the names lie over the values: show the values */
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
   embers_labels_page_select_label (self, g_object_get_data (G_OBJECT (row), "name"));
 }
 
@@ -846,6 +851,16 @@ view_toggled (GtkToggleButton  *button,
   if (self->syncing || !gtk_toggle_button_get_active (button))
     return;
   embers_labels_page_set_view (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "view")));
+}
+
+static void
+view_dropdown_selected (EmbersLabelsPage *self)
+{
+  guint view = gtk_drop_down_get_selected (self->view_dropdown);
+
+  if (self->syncing || view > EMBERS_LABELS_VIEW_TABLE)
+    return;
+  embers_labels_page_set_view (self, view);
 }
 
 static void
@@ -890,6 +905,19 @@ compare_action (GtkWidget  *widget,
                 GVariant   *param)
 {
   embers_labels_page_compare (EMBERS_LABELS_PAGE (widget));
+}
+
+/* F9: the label names, over the values when the page is narrow */
+static void
+names_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+  if (adw_flap_get_reveal_flap (self->flap))
+    gtk_widget_child_focus (GTK_WIDGET (self->names_list), GTK_DIR_TAB_FORWARD);
 }
 
 static void
@@ -1133,10 +1161,21 @@ build_toolbar (EmbersLabelsPage *self)
 {
   GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *views = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *squeezer = adw_squeezer_new ();
+  g_autoptr(GtkStringList) view_list = gtk_string_list_new (NULL);
   GtkWidget *button;
   GtkToggleButton *group = NULL;
 
   gtk_widget_add_css_class (toolbar, "toolbar");
+
+  /* The label names, over the values on a narrow page */
+  button = gtk_toggle_button_new ();
+  gtk_button_set_icon_name (GTK_BUTTON (button), "sidebar-show-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Label Names (F9)"));
+  g_object_bind_property (self->flap, "reveal-flap", button, "active",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (self->flap, "folded", button, "visible", G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (toolbar), button);
 
   self->title_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
@@ -1159,9 +1198,24 @@ build_toolbar (EmbersLabelsPage *self)
       g_signal_connect (button, "toggled", G_CALLBACK (view_toggled), self);
       self->view_buttons[i] = GTK_TOGGLE_BUTTON (button);
       gtk_box_append (GTK_BOX (views), button);
+      {
+        /* The same names without their mnemonics, for the narrow list */
+        g_auto(GStrv) parts = g_strsplit (_(view_names[i].label), "_", -1);
+        g_autofree char *plain = g_strjoinv ("", parts);
+
+        gtk_string_list_append (view_list, plain);
+      }
     }
   gtk_toggle_button_set_active (self->view_buttons[0], TRUE);
-  gtk_box_append (GTK_BOX (toolbar), views);
+  self->view_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&view_list)), NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->view_dropdown), _("View"));
+  gtk_widget_set_halign (GTK_WIDGET (self->view_dropdown), GTK_ALIGN_END);
+  g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (view_dropdown_selected), self);
+  adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
+  adw_squeezer_set_xalign (ADW_SQUEEZER (squeezer), 1);
+  adw_squeezer_add (ADW_SQUEEZER (squeezer), views);
+  adw_squeezer_add (ADW_SQUEEZER (squeezer), GTK_WIDGET (self->view_dropdown));
+  gtk_box_append (GTK_BOX (toolbar), squeezer);
 
   self->show_all_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Show A_ll")));
   {
@@ -1424,6 +1478,8 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   gtk_widget_class_install_action (widget_class, "labels.mark-comparison", "s", value_action);
   gtk_widget_class_install_action (widget_class, "labels.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "labels.refresh", NULL, refresh_action);
+  gtk_widget_class_install_action (widget_class, "labels.names", NULL, names_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "labels.names", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "labels.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "labels.compare", NULL);
 
@@ -1460,7 +1516,7 @@ dark_changed (EmbersLabelsPage *self,
 static void
 embers_labels_page_init (EmbersLabelsPage *self)
 {
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *names;
 
   g_weak_ref_init (&self->explore, NULL);
   self->names = gtk_string_list_new (NULL);
@@ -1469,17 +1525,22 @@ embers_labels_page_init (EmbersLabelsPage *self)
 
   self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->root, GTK_WIDGET (self));
+  /* Names beside the values; over them (F9) when both do not fit */
+  self->flap = ADW_FLAP (adw_flap_new ());
+  adw_flap_set_fold_threshold_policy (self->flap, ADW_FOLD_THRESHOLD_POLICY_MINIMUM);
+  adw_flap_set_swipe_to_open (self->flap, FALSE);
+  adw_flap_set_separator (self->flap, gtk_separator_new (GTK_ORIENTATION_VERTICAL));
   gtk_box_append (GTK_BOX (self->root), build_toolbar (self));
   gtk_box_append (GTK_BOX (self->root), build_marks_bar (self));
   gtk_box_append (GTK_BOX (self->root), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
 
-  gtk_paned_set_start_child (GTK_PANED (paned), build_names (self));
-  gtk_paned_set_end_child (GTK_PANED (paned), build_values (self));
-  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_position (GTK_PANED (paned), 220);
-  gtk_widget_set_vexpand (paned, TRUE);
-  gtk_box_append (GTK_BOX (self->root), paned);
+  names = build_names (self);
+  gtk_widget_set_size_request (names, 220, -1);
+  gtk_widget_add_css_class (names, "background");
+  adw_flap_set_flap (self->flap, names);
+  adw_flap_set_content (self->flap, build_values (self));
+  gtk_widget_set_vexpand (GTK_WIDGET (self->flap), TRUE);
+  gtk_box_append (GTK_BOX (self->root), GTK_WIDGET (self->flap));
 
   update_marks (self);
 
@@ -1667,6 +1728,8 @@ embers_labels_page_set_view (EmbersLabelsPage *self,
   self->view = view;
   self->syncing = TRUE;
   gtk_toggle_button_set_active (self->view_buttons[view], TRUE);
+  if (self->view_dropdown != NULL)
+    gtk_drop_down_set_selected (self->view_dropdown, view);
   self->syncing = FALSE;
   if (view != EMBERS_LABELS_VIEW_TABLE)
     for (guint i = 0; i < self->charts->len; i++)
