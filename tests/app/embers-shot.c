@@ -9,6 +9,7 @@
  *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
+ *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +17,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdio.h>
 #include <math.h>
 #include <glib/gi18n.h>
 #include <adwaita.h>
@@ -108,6 +110,14 @@ main (int   argc,
 
   window = embers_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1360, 860);
+  if (g_getenv ("EMBERS_SHOT_SIZE") != NULL)
+    {
+      /* EMBERS_SHOT_SIZE=600x500: another window size */
+      int w = 0, h = 0;
+
+      if (sscanf (g_getenv ("EMBERS_SHOT_SIZE"), "%dx%d", &w, &h) == 2 && w > 0 && h > 0)
+        gtk_window_set_default_size (GTK_WINDOW (window), w, h);
+    }
   gtk_window_present (GTK_WINDOW (window));
 
   if (g_str_equal (state, "compare"))

@@ -1,0 +1,570 @@
+/* test-narrow.c: every page of the window fits 600 × 500 px (its content's
+ * minimum size), and the key controls stay reachable there
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "embers-compare-page.h"
+#include "embers-connect-dialog.h"
+#include "embers-explore-page.h"
+#include "embers-labels-page.h"
+#include "embers-pyroscope-source.h"
+#include "embers-rule-dialog.h"
+#include "embers-rules-page.h"
+#include "embers-test-server-spawn.h"
+#include "embers-window.h"
+
+#define NARROW_WIDTH 600
+#define NARROW_HEIGHT 500
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *done = data;
+
+  *done = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+spin_until (gboolean (*done) (gpointer),
+            gpointer   data)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (done (data));
+  spin (50);
+}
+
+static gboolean
+page_idle (gpointer data)
+{
+  EmbersProfilePage *page = data;
+
+  return embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_LOADING &&
+         !embers_profile_page_get_busy (page) &&
+         !embers_profile_page_get_search_pending (page);
+}
+
+static gboolean
+explore_idle (gpointer data)
+{
+  EmbersExplorePage *page = data;
+
+  return !embers_explore_page_get_loading (page) &&
+         !embers_profile_page_get_busy (embers_explore_page_get_profile_page (page));
+}
+
+static gboolean
+has_services (gpointer data)
+{
+  return g_list_model_get_n_items (embers_explore_page_get_services (data)) > 0;
+}
+
+static gboolean
+labels_idle (gpointer data)
+{
+  return !embers_labels_page_get_loading (data) &&
+         g_list_model_get_n_items (embers_labels_page_get_names (data)) > 0;
+}
+
+static gboolean
+rules_idle (gpointer data)
+{
+  return !embers_rules_page_get_loading (data);
+}
+
+static gboolean
+compare_idle (gpointer data)
+{
+  return !embers_compare_page_get_busy (data);
+}
+
+/* The window's content, as the window lays it out (header bar included) */
+static GtkWidget *
+window_content (GtkWindow *window)
+{
+  if (ADW_IS_APPLICATION_WINDOW (window))
+    return adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  if (ADW_IS_WINDOW (window))
+    return adw_window_get_content (ADW_WINDOW (window));
+  return gtk_window_get_child (window);
+}
+
+/* The widget deepest in the tree whose minimum width is above @limit: the
+ * one to blame in a failure message */
+static GtkWidget *
+widest_descendant (GtkWidget *widget,
+                   int        limit)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int min = 0;
+
+      if (!gtk_widget_get_visible (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      if (min > limit)
+        return widest_descendant (child, limit);
+    }
+  return widget;
+}
+
+static void
+assert_fits (GtkWindow  *window,
+             const char *state)
+{
+  GtkWidget *content = window_content (window);
+  int min_width = 0, min_height = 0;
+
+  spin (50);
+  gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, NARROW_WIDTH, &min_height, NULL, NULL, NULL);
+  g_test_message ("%s: minimum %d x %d px", state, min_width, min_height);
+  if (min_width > NARROW_WIDTH)
+    {
+      GtkWidget *culprit = widest_descendant (content, NARROW_WIDTH);
+
+      g_test_message ("%s: the widest part is a %s (%s)", state,
+                      G_OBJECT_TYPE_NAME (culprit),
+                      gtk_widget_get_name (culprit));
+    }
+  g_assert_cmpint (min_width, <=, NARROW_WIDTH);
+  g_assert_cmpint (min_height, <=, NARROW_HEIGHT);
+}
+
+/* The window's size on screen (its surface: the frame included) */
+static void
+surface_size (GtkWindow *window,
+              int       *width,
+              int       *height)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+
+  *width = gdk_surface_get_width (surface);
+  *height = gdk_surface_get_height (surface);
+}
+
+/* Resizes the window to @width × @height and waits until it is laid out so */
+static void
+resize (GtkWindow *window,
+        int        width,
+        int        height)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  int w = 0, h = 0;
+
+  gtk_window_set_default_size (window, width, height);
+  for (surface_size (window, &w, &h);
+       (w != width || h != height) && g_get_monotonic_time () < end;
+       surface_size (window, &w, &h))
+    spin (10);
+  spin (100);
+  g_test_message ("window %d x %d (%d x %d inside), content %d x %d", w, h,
+                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)),
+                  gtk_widget_get_width (window_content (window)),
+                  gtk_widget_get_height (window_content (window)));
+  g_assert_cmpint (w, ==, width);
+  g_assert_cmpint (h, ==, height);
+  /* and the content fits in it (not cut off at the bottom or the right) */
+  g_assert_cmpint (gtk_widget_get_width (window_content (window)), <=, gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpint (gtk_widget_get_height (window_content (window)), <=, gtk_widget_get_height (GTK_WIDGET (window)));
+}
+
+static EmbersWindow *
+new_window (void)
+{
+  EmbersWindow *window = embers_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (50);
+  return window;
+}
+
+static void
+destroy_window (GtkWindow *window)
+{
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  gtk_window_destroy (window);
+  spin (20);
+  g_assert_null (window);
+}
+
+/* A widget is on screen with room to use: mapped and some pixels wide
+ * and high inside the window */
+static void
+assert_usable (GtkWidget *widget,
+               int        min_width,
+               int        min_height)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (gtk_widget_get_root (widget)), &bounds));
+  g_assert_cmpfloat (bounds.size.width, >=, min_width);
+  g_assert_cmpfloat (bounds.size.height, >=, min_height);
+}
+
+/* A widget lies inside the window horizontally (not cut off at the right) */
+static void
+assert_inside (GtkWidget *widget)
+{
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (widget));
+  GtkWidget *content = window_content (GTK_WINDOW (root));
+  graphene_rect_t bounds, area;
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  g_assert_true (gtk_widget_compute_bounds (widget, root, &bounds));
+  g_assert_true (gtk_widget_compute_bounds (content, root, &area));
+  g_assert_cmpfloat (bounds.origin.x, >=, area.origin.x - 0.5);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, area.origin.x + area.size.width + 0.5);
+}
+
+static GtkWidget *
+find_actionable (GtkWidget  *widget,
+                 const char *action_name)
+{
+  if (GTK_IS_ACTIONABLE (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A visible (mapped) widget of @type under @widget */
+static GtkWidget *
+find_visible_type (GtkWidget *widget,
+                   GType      type)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return NULL;
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_visible_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The explore page at 600 × 500: its flame graph has room, its toolbar is
+ * on screen, the actions that moved into its menu work by their keys */
+static void
+assert_explore_narrow (EmbersExplorePage *explore)
+{
+  EmbersProfilePage *page = embers_explore_page_get_profile_page (explore);
+  GtkWidget *more;
+
+  assert_usable (GTK_WIDGET (embers_profile_page_get_flame_graph (page)), 300, 40);
+  more = find_visible_type (GTK_WIDGET (explore), GTK_TYPE_MENU_BUTTON);
+  g_assert_nonnull (more);
+  assert_inside (more);
+  assert_inside (GTK_WIDGET (gtk_widget_get_parent (more)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (explore), "explore.refresh", NULL));
+  spin_until (explore_idle, explore);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (explore), "explore.services", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (explore), "explore.services", NULL));
+  spin (50);
+}
+
+/* The page's search: Ctrl+F (win.find) opens the bar and focuses its entry */
+static void
+assert_search_reachable (EmbersWindow      *window,
+                         EmbersProfilePage *page)
+{
+  GtkWidget *bar = find_type (GTK_WIDGET (page), GTK_TYPE_SEARCH_BAR);
+  GtkWidget *entry, *focus;
+
+  g_assert_nonnull (bar);
+  entry = find_type (bar, GTK_TYPE_SEARCH_ENTRY);
+  g_assert_nonnull (entry);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL));
+  spin (100);
+  assert_usable (entry, 120, 16);
+  assert_inside (entry);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus != NULL && (focus == entry || gtk_widget_is_ancestor (focus, entry)));
+  embers_profile_page_set_search (page, "main", FALSE, FALSE);
+  spin_until (page_idle, page);
+  g_assert_nonnull (embers_profile_page_get_search_summary (page));
+}
+
+static void
+test_empty (void)
+{
+  EmbersWindow *window = new_window ();
+
+  assert_fits (GTK_WINDOW (window), "empty");
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  assert_inside (find_actionable (GTK_WIDGET (window), "win.open-sample"));
+  assert_inside (find_actionable (GTK_WIDGET (window), "win.connect"));
+  destroy_window (GTK_WINDOW (window));
+}
+
+static void
+test_loaded (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = embers_window_open_sample (window);
+  EmbersFlameGraph *graph;
+
+  spin_until (page_idle, page);
+  g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+  assert_fits (GTK_WINDOW (window), "loaded");
+
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  graph = embers_profile_page_get_flame_graph (page);
+  assert_usable (GTK_WIDGET (graph), 300, 150);
+  assert_usable (GTK_WIDGET (embers_profile_page_get_top_table (page)), 200, 80);
+  assert_inside (find_actionable (GTK_WIDGET (page), "page.reset"));
+
+  /* The view switch stays reachable by its keys and its action */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.view", "s", "flame"));
+  spin_until (page_idle, page);
+  g_assert_cmpint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_FLAME);
+
+  /* The search bar fits too */
+  assert_search_reachable (window, page);
+  assert_fits (GTK_WINDOW (window), "loaded, searching");
+
+  /* Sandwich: two graphs stacked */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", "main.compress"));
+  spin_until (page_idle, page);
+  assert_fits (GTK_WINDOW (window), "loaded, sandwich");
+
+  /* Wide again: the table and graph side by side as before */
+  embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
+  spin_until (page_idle, page);
+  resize (GTK_WINDOW (window), 1400, 900);
+  assert_usable (GTK_WIDGET (graph), 700, 300);
+  assert_usable (GTK_WIDGET (embers_profile_page_get_top_table (page)), 400, 300);
+  destroy_window (GTK_WINDOW (window));
+}
+
+static void
+test_diff (void)
+{
+  g_autofree char *before = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autofree char *after = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-after.pb.gz", NULL);
+  g_autoptr(GFile) base = g_file_new_for_path (before);
+  g_autoptr(GFile) comp = g_file_new_for_path (after);
+  EmbersWindow *window = new_window ();
+  GtkWidget *compare = embers_window_open_comparison (window, base, comp);
+  EmbersProfilePage *page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
+
+  spin_until (compare_idle, compare);
+  spin_until (page_idle, page);
+  g_assert_nonnull (embers_compare_page_get_diff (EMBERS_COMPARE_PAGE (compare)));
+  assert_fits (GTK_WINDOW (window), "diff");
+
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  assert_usable (embers_compare_page_get_graph (EMBERS_COMPARE_PAGE (compare)), 300, 100);
+  assert_usable (GTK_WIDGET (embers_compare_page_get_legend (EMBERS_COMPARE_PAGE (compare))), 150, 10);
+  assert_inside (GTK_WIDGET (embers_compare_page_get_legend (EMBERS_COMPARE_PAGE (compare))));
+  assert_search_reachable (window, page);
+  destroy_window (GTK_WINDOW (window));
+}
+
+static void
+test_compare_empty (void)
+{
+  EmbersWindow *window = new_window ();
+  GtkWidget *compare = embers_window_open_compare (window);
+
+  assert_fits (GTK_WINDOW (window), "empty comparison");
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  assert_inside (find_actionable (compare, "compare.run"));
+  destroy_window (GTK_WINDOW (window));
+}
+
+static void
+test_explore_folder (void)
+{
+  const char *names[] = { "cpu-labels.pb.gz", "cpu-before.pb.gz", "heap.pb.gz" };
+  g_autofree char *dir = g_dir_make_tmp ("embers-narrow-XXXXXX", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(GtkStringObject) first = NULL;
+  EmbersExplorePage *explore;
+  EmbersWindow *window;
+
+  /* A folder of profiles only (other files would add a toast) */
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *from = g_test_build_filename (G_TEST_DIST, "fixtures", "go", names[i], NULL);
+      g_autofree char *to = g_build_filename (dir, names[i], NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (to, data, len, NULL));
+    }
+  window = new_window ();
+  explore = EMBERS_EXPLORE_PAGE (embers_window_open_folder (window, folder));
+
+  spin_until (has_services, explore);
+  first = g_list_model_get_item (embers_explore_page_get_services (explore), 0);
+  g_assert_true (embers_explore_page_select_service (explore, gtk_string_object_get_string (first)));
+  spin_until (explore_idle, explore);
+  assert_fits (GTK_WINDOW (window), "explore (folder)");
+
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  assert_explore_narrow (explore);
+
+  destroy_window (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *to = g_build_filename (dir, names[i], NULL);
+
+      g_assert_cmpint (g_unlink (to), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_server (void)
+{
+  const char *args[] = { "--recording-rules", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (args, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  EmbersWindow *window;
+  EmbersExplorePage *explore;
+  g_autoptr(GtkStringObject) label = NULL;
+  EmbersLabelsPage *labels;
+  EmbersRuleDialog *rule_dialog;
+  EmbersRulesPage *rules;
+  GtkWindow *dialog;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+
+  window = new_window ();
+
+  /* The connect dialog, before it connects */
+  dialog = embers_window_connect (window, NULL);
+  g_assert_true (EMBERS_IS_CONNECT_DIALOG (dialog));
+  spin (100);
+  assert_fits (dialog, "connect dialog");
+  gtk_window_destroy (dialog);
+  spin (50);
+
+  explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
+  spin_until (has_services, explore);
+  g_assert_true (embers_explore_page_select_service (explore, "api"));
+  spin_until (explore_idle, explore);
+  assert_fits (GTK_WINDOW (window), "explore (server)");
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  assert_explore_narrow (explore);
+
+  labels = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
+  g_assert_nonnull (labels);
+  spin_until (labels_idle, labels);
+  label = g_list_model_get_item (embers_labels_page_get_names (labels), 0);
+  g_assert_true (embers_labels_page_select_label (labels, gtk_string_object_get_string (label)));
+  spin_until (labels_idle, labels);
+  assert_fits (GTK_WINDOW (window), "labels");
+  g_assert_cmpuint (embers_labels_page_get_n_cards (labels), >, 0);
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  /* Its refresh, Compare and the views (a list when narrow) are on screen */
+  assert_inside (find_actionable (GTK_WIDGET (labels), "labels.refresh"));
+  {
+    GtkWidget *views = find_visible_type (GTK_WIDGET (labels), GTK_TYPE_DROP_DOWN);
+
+    g_assert_nonnull (views);
+    assert_inside (views);
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (views), EMBERS_LABELS_VIEW_TABLE);
+    g_assert_cmpint (embers_labels_page_get_view (labels), ==, EMBERS_LABELS_VIEW_TABLE);
+    embers_labels_page_set_view (labels, EMBERS_LABELS_VIEW_SERIES);
+    g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (views)), ==, EMBERS_LABELS_VIEW_SERIES);
+  }
+  /* The label names stay reachable by F9 */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (labels), "labels.names", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (labels), "labels.names", NULL));
+
+  rule_dialog = embers_explore_page_create_rule (explore);
+  g_assert_nonnull (rule_dialog);
+  spin (200);
+  assert_fits (GTK_WINDOW (rule_dialog), "rule dialog");
+  gtk_window_destroy (GTK_WINDOW (rule_dialog));
+  spin (50);
+
+  rules = EMBERS_RULES_PAGE (embers_window_open_rules (window, client));
+  spin_until (rules_idle, rules);
+  g_assert_null (embers_rules_page_get_error (rules));
+  assert_fits (GTK_WINDOW (window), "rules");
+  destroy_window (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/embers/narrow/empty", test_empty);
+  g_test_add_func ("/embers/narrow/loaded", test_loaded);
+  g_test_add_func ("/embers/narrow/diff", test_diff);
+  g_test_add_func ("/embers/narrow/compare-empty", test_compare_empty);
+  g_test_add_func ("/embers/narrow/explore-folder", test_explore_folder);
+  g_test_add_func ("/embers/narrow/server", test_server);
+
+  return g_test_run ();
+}
