@@ -1273,6 +1273,8 @@ show_profile (EmbersProfilePage *self,
   gtk_widget_set_visible (self->colors_button, !embers_profile_is_diff (profile));
   gtk_stack_set_visible_child_name (self->table_stack,
                                     embers_profile_is_diff (profile) ? "diff" : "top");
+  /* The diff table is wider: side by side only with room for the graph */
+  embers_fold_bin_set_threshold (self->split, embers_profile_is_diff (profile) ? 1060 : 880);
   if (embers_profile_is_diff (profile))
     {
       /* Beside the graph, the diff table shows all its columns */
@@ -2038,7 +2040,7 @@ place_split (GtkWidget     *paned,
   int height = gtk_widget_get_height (paned);
 
   if (embers_fold_bin_get_folded (self->split))
-    gtk_paned_set_position (self->paned, height > 0 ? MAX (120, height * 3 / 10) : 160);
+    gtk_paned_set_position (self->paned, height > 0 ? height / 4 : 100);
   else if (self->wide_position > 0)
     gtk_paned_set_position (self->paned, self->wide_position);
   return G_SOURCE_REMOVE;
