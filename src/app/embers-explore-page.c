@@ -1169,6 +1169,40 @@ type_factory (gboolean ellipsize)
   return factory;
 }
 
+/* The page lays out its one child (the flap) on its whole area; below
+ * this width the services lie over the content even when both would fit
+ * side by side, so the toolbar keeps one row */
+#define SIDEBAR_FOLD_WIDTH 860
+
+static void
+measure_page (GtkWidget      *widget,
+              GtkOrientation  orientation,
+              int             for_size,
+              int            *minimum,
+              int            *natural,
+              int            *minimum_baseline,
+              int            *natural_baseline)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
+
+  gtk_widget_measure (GTK_WIDGET (self->flap), orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+allocate_page (GtkWidget *widget,
+               int        width,
+               int        height,
+               int        baseline)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
+  AdwFlapFoldPolicy policy = width < SIDEBAR_FOLD_WIDTH ? ADW_FLAP_FOLD_POLICY_ALWAYS : ADW_FLAP_FOLD_POLICY_AUTO;
+
+  if (adw_flap_get_fold_policy (self->flap) != policy)
+    adw_flap_set_fold_policy (self->flap, policy);
+  gtk_widget_allocate (GTK_WIDGET (self->flap), width, height, baseline, NULL);
+}
+
 /* Narrow (the filter bar in two rows), the chart is lower so the flame
  * graph keeps its room; set on the next frame, not while the page is
  * being laid out */
@@ -1233,8 +1267,6 @@ build_toolbar (EmbersExplorePage *self)
   gtk_editable_set_width_chars (GTK_EDITABLE (self->to_entry), 12);
   gtk_editable_set_max_width_chars (GTK_EDITABLE (self->from_entry), 19);
   gtk_editable_set_max_width_chars (GTK_EDITABLE (self->to_entry), 19);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->from_entry), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->to_entry), TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->from_entry),
                                _("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->to_entry),
@@ -1261,6 +1293,7 @@ build_toolbar (EmbersExplorePage *self)
 
   /* The actions, or on a narrow page refresh and a menu with the rest */
   self->actions_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
+  gtk_widget_set_halign (GTK_WIDGET (self->actions_box), GTK_ALIGN_END);
   squeezer = adw_squeezer_new ();
   adw_squeezer_set_xalign (ADW_SQUEEZER (squeezer), 1);
   adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
@@ -1643,6 +1676,8 @@ embers_explore_page_init (EmbersExplorePage *self)
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
   g_type_ensure (EMBERS_TYPE_FOLD_BIN);
+  gtk_widget_set_layout_manager (GTK_WIDGET (self),
+                                 gtk_custom_layout_new (NULL, measure_page, allocate_page));
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->service_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);

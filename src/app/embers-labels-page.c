@@ -907,6 +907,40 @@ compare_action (GtkWidget  *widget,
   embers_labels_page_compare (EMBERS_LABELS_PAGE (widget));
 }
 
+/* The page lays out its one child on its whole area; below this width the
+ * label names lie over the values (F9) even when both would fit, so the
+ * values keep the room for their cards and the toolbar */
+#define NAMES_FOLD_WIDTH 760
+
+static void
+measure_page (GtkWidget      *widget,
+              GtkOrientation  orientation,
+              int             for_size,
+              int            *minimum,
+              int            *natural,
+              int            *minimum_baseline,
+              int            *natural_baseline)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
+
+  gtk_widget_measure (self->root, orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+allocate_page (GtkWidget *widget,
+               int        width,
+               int        height,
+               int        baseline)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
+  AdwFlapFoldPolicy policy = width < NAMES_FOLD_WIDTH ? ADW_FLAP_FOLD_POLICY_ALWAYS : ADW_FLAP_FOLD_POLICY_AUTO;
+
+  if (adw_flap_get_fold_policy (self->flap) != policy)
+    adw_flap_set_fold_policy (self->flap, policy);
+  gtk_widget_allocate (self->root, width, height, baseline, NULL);
+}
+
 /* F9: the label names, over the values when the page is narrow */
 static void
 names_action (GtkWidget  *widget,
@@ -1171,10 +1205,9 @@ build_toolbar (EmbersLabelsPage *self)
   /* The label names, over the values on a narrow page */
   button = gtk_toggle_button_new ();
   gtk_button_set_icon_name (GTK_BUTTON (button), "sidebar-show-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Label Names (F9)"));
+  gtk_widget_set_tooltip_text (button, _("Show Label Names (F9)"));
   g_object_bind_property (self->flap, "reveal-flap", button, "active",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  g_object_bind_property (self->flap, "folded", button, "visible", G_BINDING_SYNC_CREATE);
   gtk_box_append (GTK_BOX (toolbar), button);
 
   self->title_label = GTK_LABEL (gtk_label_new (NULL));
@@ -1483,7 +1516,6 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "labels.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "labels.compare", NULL);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "labelspage");
 
   /* Marked values: a coloured outline and a tag in words */
@@ -1518,6 +1550,8 @@ embers_labels_page_init (EmbersLabelsPage *self)
 {
   GtkWidget *names;
 
+  gtk_widget_set_layout_manager (GTK_WIDGET (self),
+                                 gtk_custom_layout_new (NULL, measure_page, allocate_page));
   g_weak_ref_init (&self->explore, NULL);
   self->names = gtk_string_list_new (NULL);
   self->cardinality = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
