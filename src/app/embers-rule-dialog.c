@@ -453,7 +453,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
 static void
 embers_rule_dialog_init (EmbersRuleDialog *self)
 {
-  GtkWidget *toolbar, *header, *box, *grid, *buttons, *cancel, *copy1, *copy2, *scrolled;
+  GtkWidget *toolbar, *header, *box, *grid, *buttons, *cancel, *copy1, *copy2;
   AdwWindowTitle *title;
 
   self->cancellable = g_cancellable_new ();
@@ -588,13 +588,7 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   gtk_box_append (GTK_BOX (buttons), copy2);
   gtk_box_append (GTK_BOX (box), buttons);
 
-  /* The fields scroll when the screen (or a tiled window) is short */
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (toolbar), scrolled);
+  gtk_box_append (GTK_BOX (toolbar), box);
   adw_window_set_content (ADW_WINDOW (self), toolbar);
 }
 
