@@ -6,7 +6,8 @@
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE),
- *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours)
+ *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours),
+ *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
@@ -265,6 +266,18 @@ main (int   argc,
         embers_window_open_labels (window, explore);
       else if (g_str_equal (state, "rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
+    }
+  else if (g_str_equal (state, "rules"))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersConnectClient) client = embers_connect_client_new (path != NULL ? path : "http://127.0.0.1:4040/", &error);
+
+      if (client == NULL)
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+      embers_window_open_rules (window, client);
     }
   else if (g_str_equal (state, "recent"))
     {
