@@ -80,6 +80,7 @@ struct _EmbersProfilePage
   guint              sample_type;
   GPtrArray         *hidden;
   int                wide_position;
+  int                fit_diff_frames;
   char              *focus_function;
   char              *sandwich_function;
   /* The function with the most self time (the first top table row) */
@@ -1230,6 +1231,10 @@ embers_profile_page_set_sample_type (EmbersProfilePage *self,
 
 /* Loading */
 
+static gboolean fit_diff_table (GtkWidget     *paned,
+                                GdkFrameClock *clock,
+                                gpointer       data);
+
 static void
 show_profile (EmbersProfilePage *self,
               EmbersProfile     *profile)
@@ -1277,15 +1282,10 @@ show_profile (EmbersProfilePage *self,
   embers_fold_bin_set_threshold (self->split, embers_profile_is_diff (profile) ? 1060 : 880);
   if (embers_profile_is_diff (profile))
     {
-      /* Beside the graph, the diff table shows all its columns */
-      int min = 0;
-
-      gtk_widget_measure (GTK_WIDGET (embers_diff_table_get_column_view (self->diff_table)),
-                          GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-      if (embers_fold_bin_get_folded (self->split))
-        self->wide_position = MAX (self->wide_position, min);
-      else if (gtk_paned_get_position (self->paned) < min)
-        gtk_paned_set_position (self->paned, min);
+      /* Beside the graph, the diff table shows all its columns: their
+       * widths are known once the rows are laid out, a frame or two on */
+      self->fit_diff_frames = 3;
+      gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), fit_diff_table, self, NULL);
     }
   if (!embers_profile_is_diff (profile))
     embers_diff_table_set_data (self->diff_table, NULL, NULL);
@@ -2025,6 +2025,31 @@ update_view_menu_button (EmbersProfilePage *self)
 
   gtk_menu_button_set_label (self->view_menu_button,
                              g_dpgettext2 (GETTEXT_PACKAGE, "view", labels[self->view]));
+}
+
+/* The split beside a diff leaves room for every column of the diff table
+ * (measured once its rows exist), as long as the graph keeps a third of
+ * the page */
+static gboolean
+fit_diff_table (GtkWidget     *paned,
+                GdkFrameClock *clock,
+                gpointer       data)
+{
+  EmbersProfilePage *self = data;
+  int min = 0;
+  int limit;
+
+  gtk_widget_measure (GTK_WIDGET (embers_diff_table_get_column_view (self->diff_table)),
+                      GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  limit = gtk_widget_get_width (paned) * 2 / 3;
+  if (limit > 0)
+    min = MIN (min, limit);
+  if (embers_fold_bin_get_folded (self->split))
+    self->wide_position = MAX (self->wide_position, min);
+  else if (gtk_paned_get_position (self->paned) < min)
+    gtk_paned_set_position (self->paned, min);
+
+  return --self->fit_diff_frames > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 /* Stacked (a narrow page), the table is above the graph and the graph gets

@@ -132,7 +132,8 @@ test_compare_files (void)
   int slow_x = -1, slow_y = -1;
   guint n_rows;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  /* Wide enough for the table beside the graph */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 700);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (GTK_WINDOW (window));
 
@@ -160,6 +161,17 @@ test_compare_files (void)
   g_assert_cmpint (row->comparison_total, ==, 200);
   diff_text = embers_diff_table_get_cell_text (table, 0, 3);
   g_assert_true (g_str_has_prefix (diff_text, "+"));
+
+  /* Beside the graph, every column of the table is on screen */
+  {
+    GtkWidget *view = GTK_WIDGET (embers_diff_table_get_column_view (table));
+    GtkWidget *scroller = gtk_widget_get_parent (view);
+    int min = 0;
+
+    gtk_widget_measure (view, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+    g_assert_cmpint (min, >, 300);
+    g_assert_cmpint (gtk_widget_get_width (scroller), >=, min);
+  }
 
   /* Both ways: what shrank most first */
   embers_diff_table_sort_by_change (table, FALSE);
