@@ -57,18 +57,36 @@ make_row (EmbersRulesPage           *self,
   g_autofree char *escaped = NULL;
   GtkWidget *edit, *delete;
 
+  /* Translators: %s is a profile type such as process_cpu:cpu:nanoseconds:cpu:nanoseconds */
   g_string_append_printf (subtitle, _("Type: %s"), rule->profile_type ? rule->profile_type : "");
-  g_string_append_printf (subtitle, "\n%s", matchers);
+  g_string_append_c (subtitle, '\n');
+  /* Translators: %s is a label selector such as {service_name="api"} */
+  g_string_append_printf (subtitle, _("Matchers: %s"), matchers);
   if (rule->group_by && rule->group_by[0])
     {
       g_autofree char *by = g_strjoinv (", ", rule->group_by);
-      g_string_append_printf (subtitle, "\n%s %s", _("Group by:"), by);
+
+      g_string_append_c (subtitle, '\n');
+      /* Translators: %s is a list of label names */
+      g_string_append_printf (subtitle, _("Group by: %s"), by);
     }
-  for (guint i = 0; rule->external_label_names && rule->external_label_names[i]; i++)
-    g_string_append_printf (subtitle, "%s%s=%s", i == 0 ? "\n" : ", ", rule->external_label_names[i],
-                            rule->external_label_values ? rule->external_label_values[i] : "");
+  if (rule->external_label_names && rule->external_label_names[0])
+    {
+      g_autoptr(GString) labels = g_string_new (NULL);
+
+      for (guint i = 0; rule->external_label_names[i]; i++)
+        g_string_append_printf (labels, "%s%s=%s", i == 0 ? "" : ", ", rule->external_label_names[i],
+                                rule->external_label_values ? rule->external_label_values[i] : "");
+      g_string_append_c (subtitle, '\n');
+      /* Translators: %s is a list of name=value pairs added to the metric */
+      g_string_append_printf (subtitle, _("External labels: %s"), labels->str);
+    }
   if (rule->function_name)
-    g_string_append_printf (subtitle, "\n%s %s", _("Function:"), rule->function_name);
+    {
+      g_string_append_c (subtitle, '\n');
+      /* Translators: %s is a function name; the rule records only stacks through it */
+      g_string_append_printf (subtitle, _("Function: %s"), rule->function_name);
+    }
 
   escaped = g_markup_escape_text (subtitle->str, -1);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), rule->metric_name);
@@ -79,7 +97,7 @@ make_row (EmbersRulesPage           *self,
       /* Translators: a badge on a rule set in the server's configuration, which cannot be edited here */
       GtkWidget *badge = gtk_label_new (_("Provisioned"));
 
-      gtk_widget_add_css_class (badge, "dim-label");
+      gtk_widget_add_css_class (badge, "badge");
       gtk_widget_set_tooltip_text (badge, _("Set in the server’s configuration: read-only here"));
       gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), badge);
@@ -104,6 +122,10 @@ make_row (EmbersRulesPage           *self,
   g_object_set_data_full (G_OBJECT (delete), "rule-id", g_strdup (rule->id), g_free);
   g_signal_connect (delete, "clicked", G_CALLBACK (on_delete_clicked), self);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), delete);
+
+  /* Enter or a click on the row edits the rule */
+  if (!rule->provisioned)
+    adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), edit);
 
   return row;
 }

@@ -266,6 +266,24 @@ rules_idle (gpointer data)
 
 /* The rules page: lists rules, provisioned ones read-only, edit with the
  * current generation (a stale one is explained), delete */
+/* The rules page's row whose title is @title */
+static GtkWidget *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_rules_page (void)
 {
@@ -335,6 +353,40 @@ test_rules_page (void)
   /* Provisioned: read-only */
   g_assert_false (embers_rules_page_delete (page, provisioned_id, TRUE));
   g_assert_null (embers_rules_page_edit (page, provisioned_id));
+
+  /* The row of an editable rule opens it on activation (Enter, click);
+   * the provisioned row does not */
+  {
+    GtkWidget *row = find_row (GTK_WIDGET (page), created->metric_name);
+    GtkWidget *provisioned_row = find_row (GTK_WIDGET (page), "profiles_recorded_gc_total");
+    GtkWindow *opened = NULL;
+    GListModel *toplevels = gtk_window_get_toplevels ();
+
+    g_assert_nonnull (row);
+    g_assert_nonnull (provisioned_row);
+    g_assert_true (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
+    g_assert_false (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (provisioned_row)));
+    g_assert_true (gtk_widget_activate (row));
+    /* The edit button shows it was pressed, then clicks (a quarter second) */
+    for (gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+         opened == NULL && g_get_monotonic_time () < end;)
+      {
+        g_main_context_iteration (NULL, TRUE);
+        for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+          {
+            g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+            /* The one this page opened (an earlier test may leave others) */
+            if (EMBERS_IS_RULE_DIALOG (w) && gtk_window_get_transient_for (w) == window)
+              opened = w;
+          }
+      }
+    g_assert_nonnull (opened);
+    g_assert_cmpstr (embers_rule_dialog_get_field (EMBERS_RULE_DIALOG (opened), EMBERS_RULE_FIELD_METRIC_NAME),
+                     ==, created->metric_name);
+    gtk_window_destroy (opened);
+    spin_until (rules_idle, page);
+  }
 
   /* Edit: saved with the generation it was read with */
   dialog = EMBERS_RULE_DIALOG (embers_rules_page_edit (page, created->id));
