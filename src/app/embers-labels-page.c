@@ -104,6 +104,8 @@ struct _EmbersLabelsPage
   GtkStringList     *names;
   GHashTable        *cardinality;     /* name -> GINT_TO_POINTER (n + 1) */
   guint              pending_counts;
+  GStrv              count_names;     /* label names whose values are counted */
+  guint              count_next;      /* the next of them to ask for */
   char              *label;
   GPtrArray         *stats;
   GPtrArray         *charts;          /* EmbersLabelChart shown */
@@ -687,6 +689,29 @@ show_cardinality (EmbersLabelsPage *self,
     }
 }
 
+static void count_done (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data);
+
+/* Value counts go to the server a few at a time, not one request per
+ * label at once (a service may have dozens of labels) */
+#define MAX_COUNT_REQUESTS 4
+
+static void
+count_next (EmbersLabelsPage *self,
+            Request          *req)
+{
+  const char *m[2];
+  const char *name;
+
+  if (self->count_names == NULL || self->count_names[self->count_next] == NULL)
+    return;
+  name = self->count_names[self->count_next++];
+  embers_source_list_label_values (self->source, name, matchers (self, m),
+                                   self->query->start_ms, self->query->end_ms,
+                                   req->cancellable, count_done, request_share (req, name));
+}
+
 static void
 count_done (GObject      *object,
             GAsyncResult *result,
@@ -706,6 +731,8 @@ count_done (GObject      *object,
   show_cardinality (self, req->name);
   if (--self->pending_counts == 0)
     request_done (self, REQ_NAMES);
+  else
+    count_next (self, req);
 }
 
 static gboolean
@@ -747,7 +774,6 @@ names_done (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(GStrvBuilder) shown = g_strv_builder_new ();
   g_auto(GStrv) list = NULL;
-  const char *m[2];
   GtkWidget *child;
   guint n;
 
@@ -794,10 +820,11 @@ names_done (GObject      *object,
 
   /* How many values each has */
   self->pending_counts = n;
-  for (guint i = 0; i < n; i++)
-    embers_source_list_label_values (self->source, list[i], matchers (self, m),
-                                     self->query->start_ms, self->query->end_ms,
-                                     req->cancellable, count_done, request_share (req, list[i]));
+  g_strfreev (self->count_names);
+  self->count_names = g_strdupv (list);
+  self->count_next = 0;
+  for (guint i = 0; i < MIN (n, MAX_COUNT_REQUESTS); i++)
+    count_next (self, req);
 
   /* Keep the selected label when it is still there */
   if (self->label != NULL && g_strv_contains ((const char * const *)list, self->label))
@@ -1423,6 +1450,7 @@ embers_labels_page_finalize (GObject *object)
   g_weak_ref_clear (&self->explore);
   g_clear_object (&self->names);
   g_clear_pointer (&self->cardinality, g_hash_table_unref);
+  g_clear_pointer (&self->count_names, g_strfreev);
   g_clear_pointer (&self->label, g_free);
   g_clear_pointer (&self->stats, g_ptr_array_unref);
   g_clear_object (&self->table_store);

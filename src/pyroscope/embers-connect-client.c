@@ -260,8 +260,12 @@ embers_connect_client_new (const char  *base_url,
   self = g_object_new (EMBERS_TYPE_CONNECT_CLIENT, NULL);
   self->base_uri = uri;
   self->base_url = g_uri_to_string (uri);
+  /* Six connections as browsers open (libsoup's default is two): a chart,
+   * a flame graph and label counts are asked for at once over HTTP/1.1 */
   self->session = soup_session_new_with_options ("user-agent", "Embers/" PACKAGE_VERSION " ",
                                                  "timeout", EMBERS_CONNECT_DEFAULT_TIMEOUT_S,
+                                                 "max-conns-per-host", 6,
+                                                 "max-conns", 12,
                                                  NULL);
   /* libsoup's decoder hides a gzip stream or a body cut short by a dropped
    * connection: we inflate ourselves and check lengths (no silent short

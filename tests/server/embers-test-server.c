@@ -23,6 +23,7 @@
 #include "ets-server.h"
 
 #define CONTROL_PATH "/embers-test/faults"
+#define STATS_PATH "/embers-test/stats"
 
 typedef struct
 {
@@ -297,6 +298,9 @@ tenant_for (EtsServer         *server,
 
 /* ---- routes -------------------------------------------------------------- */
 
+static void handle_stats (EtsServer         *server,
+                          SoupServerMessage *msg);
+
 static const EtsMethod *
 find_method (EtsServer  *server,
              const char *path)
@@ -345,6 +349,11 @@ route (Request *req)
   if (g_str_equal (path, CONTROL_PATH))
     {
       handle_control (server, msg);
+      return;
+    }
+  if (g_str_equal (path, STATS_PATH))
+    {
+      handle_stats (server, msg);
       return;
     }
 
@@ -433,12 +442,100 @@ process (Request *req)
     soup_server_message_unpause (msg);
 }
 
+/* ---- request statistics --------------------------------------------------- */
+
+static void
+stats_add (GHashTable *table,
+           const char *path,
+           int         delta)
+{
+  int n = GPOINTER_TO_INT (g_hash_table_lookup (table, path)) + delta;
+
+  g_hash_table_replace (table, g_strdup (path), GINT_TO_POINTER (n));
+}
+
+static void
+stats_begin (EtsServer  *server,
+             const char *path)
+{
+  int now;
+
+  stats_add (server->n_requests, path, 1);
+  stats_add (server->in_flight, path, 1);
+  now = GPOINTER_TO_INT (g_hash_table_lookup (server->in_flight, path));
+  if (now > GPOINTER_TO_INT (g_hash_table_lookup (server->max_in_flight, path)))
+    g_hash_table_replace (server->max_in_flight, g_strdup (path), GINT_TO_POINTER (now));
+}
+
+static void
+stats_end (EtsServer  *server,
+           const char *path)
+{
+  stats_add (server->in_flight, path, -1);
+}
+
+static void
+add_table (JsonBuilder *builder,
+           const char  *name,
+           GHashTable  *table)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      json_builder_set_member_name (builder, key);
+      json_builder_add_int_value (builder, GPOINTER_TO_INT (value));
+    }
+  json_builder_end_object (builder);
+}
+
+/* GET: {"requests":{path:n},"maxInFlight":{path:n}}; DELETE: reset */
+static void
+handle_stats (EtsServer         *server,
+              SoupServerMessage *msg)
+{
+  const char *method = soup_server_message_get_method (msg);
+  g_autoptr(JsonBuilder) builder = NULL;
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  if (g_str_equal (method, "DELETE"))
+    {
+      g_hash_table_remove_all (server->n_requests);
+      g_hash_table_remove_all (server->max_in_flight);
+      ets_respond_text (msg, 200, "cleared\n");
+      return;
+    }
+  if (!g_str_equal (method, "GET"))
+    {
+      ets_respond_text (msg, 405, "GET or DELETE\n");
+      return;
+    }
+  builder = json_builder_new ();
+  json_builder_begin_object (builder);
+  add_table (builder, "requests", server->n_requests);
+  add_table (builder, "maxInFlight", server->max_in_flight);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  generator = json_generator_new ();
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  respond_json_text (msg, text);
+}
+
 static gboolean
 on_delay_done (gpointer user_data)
 {
   Request *req = user_data;
 
   process (req);
+  if (!g_str_has_prefix (req->path, "/embers-test/"))
+    stats_end (req->server, req->path);
   request_free (req);
   return G_SOURCE_REMOVE;
 }
@@ -498,6 +595,8 @@ handle (SoupServer        *soup,
       }
   }
 
+  if (!g_str_has_prefix (path, "/embers-test/"))
+    stats_begin (server, path);
   if (req->fault.delay_ms > 0)
     {
       req->paused = TRUE;
@@ -506,6 +605,8 @@ handle (SoupServer        *soup,
       return;
     }
   process (req);
+  if (!g_str_has_prefix (path, "/embers-test/"))
+    stats_end (server, path);
   request_free (req);
 }
 
@@ -631,6 +732,9 @@ main (int    argc,
       server.fault.has_code = TRUE;
     }
   server.fault.message = g_strdup (fault_message);
+  server.n_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  server.in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  server.max_in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   server.fault.delay_ms = MAX (fault_delay, 0);
   server.fault.drop = fault_drop;
   server.fault.truncate = fault_truncate;
@@ -685,5 +789,8 @@ main (int    argc,
   ets_fault_clear (&server.fault);
   g_free (server.basic_auth);
   g_free (server.bearer);
+  g_hash_table_unref (server.n_requests);
+  g_hash_table_unref (server.in_flight);
+  g_hash_table_unref (server.max_in_flight);
   return 0;
 }

@@ -45,6 +45,12 @@ struct _EtsServer
   guint       fault_remaining; /* 0 = no limit */
   guint       fault_every;     /* every Nth request; 0 or 1 = each */
   guint64     n_fault_candidates;
+
+  /* GET /embers-test/stats: requests per path, and the most of them
+   * answered at once (only delayed requests overlap) */
+  GHashTable *n_requests;       /* path -> count */
+  GHashTable *in_flight;        /* path -> count now */
+  GHashTable *max_in_flight;    /* path -> most at once */
 };
 
 void ets_fault_clear (EtsFault *fault);
