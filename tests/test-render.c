@@ -447,6 +447,47 @@ test_paint_search (void)
   canvas_clear (&c);
 }
 
+/* High contrast: the match is outlined in the foreground colour, the
+ * others keep fully opaque labels */
+static void
+test_paint_search_high_contrast (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines (small, "nanoseconds");
+  g_autoptr(EmbersLayout) layout = NULL;
+  g_autoptr(EmbersRender) render = NULL;
+  g_autoptr(EmbersSearch) search = NULL;
+  EmbersViewport vp;
+  EmbersRenderStyle style;
+  EmbersColor base_b;
+  Canvas c;
+
+  embers_viewport_init (&vp, 200);
+  layout = embers_layout_new (p, 0, 0, &vp);
+  search = embers_search_new (p, "b", EMBERS_SEARCH_DEFAULT, NULL);
+  embers_render_style_init (&style, FALSE);
+  render = embers_render_new (layout, search, &style);
+  g_assert_cmpfloat (item_of (render, layout, find_path (p, "c"))->text.alpha, <, 1.0);
+
+  style.high_contrast = TRUE;
+  embers_render_set_style (render, &style);
+  g_assert_cmpfloat (item_of (render, layout, find_path (p, "c"))->text.alpha, ==, 1.0);
+
+  canvas_init (&c, 200, 3 * 22);
+  embers_render_paint (render, c.cr);
+  /* b (0..60 in row 2): its left edge is the foreground, its inside its colour */
+  assert_pixel (&c, 1, 55, &style.foreground);
+  embers_palette_package_color ("b", FALSE, &base_b);
+  assert_pixel (&c, 50, 56, &base_b);
+  /* c, dimmed, has no outline */
+  {
+    guint8 r, g, b, a;
+
+    pixel (&c, 101, 33, &r, &g, &b, &a);
+    g_assert_cmpint (r + g + b, >, 3 * 150);
+  }
+  canvas_clear (&c);
+}
+
 static void
 test_paint_focus_and_highlight (void)
 {
@@ -1524,6 +1565,7 @@ main (int   argc,
   g_test_add_func ("/embers/render/paint-pixels", test_paint_pixels);
   g_test_add_func ("/embers/render/paint-clip", test_paint_clip);
   g_test_add_func ("/embers/render/paint-search", test_paint_search);
+  g_test_add_func ("/embers/render/paint-search-high-contrast", test_paint_search_high_contrast);
   g_test_add_func ("/embers/render/paint-focus-and-highlight", test_paint_focus_and_highlight);
   g_test_add_func ("/embers/render/paint-diff", test_paint_diff);
   g_test_add_func ("/embers/render/diff-colors", test_diff_colors);

@@ -400,7 +400,7 @@ ensure_items (EmbersRender *self)
         item->flags |= EMBERS_RENDER_ITEM_BORDER;
 
       embers_color_contrast_text (&item->fill, &item->text);
-      if (item->flags & EMBERS_RENDER_ITEM_DIMMED)
+      if ((item->flags & EMBERS_RENDER_ITEM_DIMMED) && !self->style.high_contrast)
         item->text.alpha = 0.6f;
     }
 }
@@ -863,6 +863,11 @@ embers_render_paint (EmbersRender *self,
     GHashTableIter iter;
     gpointer value;
 
+    g_autoptr(GArray) outlines = NULL;
+
+    /* High contrast: matches are outlined, not only coloured */
+    if (self->style.high_contrast && self->search != NULL)
+      outlines = g_array_new (FALSE, FALSE, sizeof (Box));
     snap_init (&snap, cr, border);
     groups_reset (self);
     for (guint row = 0; row < n_rows; row++)
@@ -890,6 +895,8 @@ embers_render_paint (EmbersRender *self,
             box.y = by;
             box.h = bh;
             g_array_append_val (group_for (self, &items[i].fill)->boxes, box);
+            if (outlines != NULL && (items[i].flags & EMBERS_RENDER_ITEM_MATCH) && box.w >= 4)
+              g_array_append_val (outlines, box);
           }
       }
 
@@ -908,6 +915,19 @@ embers_render_paint (EmbersRender *self,
             cairo_rectangle (cr, box->x, box->y, box->w, box->h);
           }
         cairo_fill (cr);
+      }
+
+    if (outlines != NULL && outlines->len > 0)
+      {
+        set_source (cr, &self->style.foreground);
+        cairo_set_line_width (cr, 2.0);
+        for (guint b = 0; b < outlines->len; b++)
+          {
+            const Box *box = &g_array_index (outlines, Box, b);
+
+            cairo_rectangle (cr, box->x + 1, box->y + 1, box->w - 2, box->h - 2);
+          }
+        cairo_stroke (cr);
       }
   }
 

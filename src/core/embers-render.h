@@ -32,6 +32,8 @@ G_BEGIN_DECLS
  * @label_min_width: frames at least this wide get a label (default 20)
  * @text_padding: px left of a label (default 4)
  * @border: px of gap between adjacent frames (default 0.5)
+ * @high_contrast: the high-contrast style: a search outlines its matches in
+ *   @foreground and keeps the other frames' labels fully legible
  */
 typedef struct
 {
@@ -47,6 +49,7 @@ typedef struct
   double            label_min_width;
   double            text_padding;
   double            border;
+  gboolean          high_contrast;
 } EmbersRenderStyle;
 
 /* Defaults for a light or dark theme (background white / #242424) */

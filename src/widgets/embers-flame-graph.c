@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <glib/gi18n.h>
+#include <adwaita.h>
 
 #include "embers-flame-graph.h"
 #include "embers-transforms.h"
@@ -197,6 +198,8 @@ ensure_style (EmbersFlameGraph *self)
   if (!lookup_color (widget, "accent_color", &self->style.accent))
     lookup_color (widget, "theme_selected_bg_color", &self->style.accent);
   self->style.scheme = self->color_scheme;
+  self->style.high_contrast = adw_is_initialized () &&
+                              adw_style_manager_get_high_contrast (adw_style_manager_get_default ());
   self->style.diff_palette = self->diff_palette;
   self->style.diff_mode = self->diff_mode;
 
