@@ -381,7 +381,8 @@ test_wire (void)
     { WIRE_FIRST_STRING, EMBERS_PROFILE_ERROR_INVALID, "must start with an empty string" },
     { WIRE_LOCATION_UNDEFINED, EMBERS_PROFILE_ERROR_INVALID, "sample 0 refers to location 7, which does not exist" },
     { WIRE_FUNCTION_UNDEFINED, EMBERS_PROFILE_ERROR_INVALID, "location 2 refers to function 9, which does not exist" },
-    { WIRE_MAPPING_UNDEFINED, EMBERS_PROFILE_ERROR_INVALID, "location 2 refers to mapping 4, which does not exist" },
+    /* go's profile package reads an undefined mapping as none */
+    { WIRE_MAPPING_UNDEFINED, -1, "main;work" },
     { WIRE_NEGATIVE_VALUE, EMBERS_PROFILE_ERROR_INVALID, "sample 0 has a negative samples value (-3)" },
     { WIRE_VALUE_COUNT, EMBERS_PROFILE_ERROR_INVALID, "sample 0 has 2 values, but the profile declares 1 sample type" },
     { WIRE_NO_TYPES, EMBERS_PROFILE_ERROR_INVALID, "no sample types" },

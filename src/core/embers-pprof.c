@@ -414,13 +414,8 @@ read_locations (Reader  *r,
                        _("pprof: location %" PRIu64 " is defined twice"), loc->id);
           return FALSE;
         }
-      if (loc->mapping_id != 0 && !g_hash_table_contains (r->mappings, &loc->mapping_id))
-        {
-          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: location %" PRIu64 " refers to mapping %" PRIu64
-                         ", which does not exist"), loc->id, loc->mapping_id);
-          return FALSE;
-        }
+      /* A mapping id that is not defined is read as no mapping, as go's
+       * profile package does (it fails only for a missing function) */
 
       info.offset = r->frames->len;
       info.n = 0;
