@@ -53,6 +53,61 @@ test_chart_nice_steps (void)
   g_assert_cmpint (embers_chart_nice_time_step (3600000, 6), ==, 15 * 60000);
   g_assert_cmpint (embers_chart_nice_time_step (60000, 4), ==, 15000);
   g_assert_cmpint (embers_chart_nice_time_step (7 * 86400000LL, 7), ==, 86400000);
+
+  /* Durations: below 10 s per step decimal, then seconds, minutes, hours */
+  g_assert_cmpfloat (embers_chart_nice_value_step (7.5e9, 4, "nanoseconds"), ==, 2e9);
+  g_assert_cmpfloat (embers_chart_nice_value_step (3e11, 6, "nanoseconds"), ==, 60e9);     /* 5 min: 1 min, not 50 s */
+  g_assert_cmpfloat (embers_chart_nice_value_step (1e11, 4, "nanoseconds"), ==, 30e9);     /* 100 s: 30 s */
+  g_assert_cmpfloat (embers_chart_nice_value_step (7200e9, 4, "nanoseconds"), ==, 1800e9); /* 2 h: 30 min */
+  g_assert_cmpfloat (embers_chart_nice_value_step (300, 6, "seconds"), ==, 60);
+  g_assert_cmpfloat (embers_chart_nice_value_step (10 * 86400e9, 5, "nanoseconds"), ==, 2 * 86400e9);
+  /* Sizes: 1-2-5 multiples of the binary unit */
+  g_assert_cmpfloat (embers_chart_nice_value_step (1024.0 * 1024 * 1024, 4, "bytes"), ==, 500.0 * 1024 * 1024);
+  g_assert_cmpfloat (embers_chart_nice_value_step (10 * 1024, 5, "bytes"), ==, 2 * 1024);
+  g_assert_cmpfloat (embers_chart_nice_value_step (4096, 4, "kilobytes"), ==, 1024);
+  g_assert_cmpfloat (embers_chart_nice_value_step (800, 4, "bytes"), ==, 200);
+  /* Counts as before */
+  g_assert_cmpfloat (embers_chart_nice_value_step (100, 4, "count"), ==, 50);
+  g_assert_cmpfloat (embers_chart_nice_value_step (0, 4, "nanoseconds"), ==, 1);
+}
+
+/* Value axis labels: whole units of time without trailing zeros */
+static void
+test_chart_axis_labels (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_series_free);
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  g_autoptr(EmbersChart) counts = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  g_autoptr(GPtrArray) count_series = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_series_free);
+  const EmbersChartTick *ticks;
+  guint n;
+
+  /* Up to 5 minutes of CPU per step */
+  g_ptr_array_add (series, series_new ("a", (gint64[]) { 0, 60000 }, (double[]) { 1e11, 3e11 }, 2));
+  embers_chart_set_unit (chart, "nanoseconds");
+  embers_chart_set_series (chart, series, NULL);
+  embers_chart_set_time_range (chart, 0, 60000);
+  embers_chart_set_size (chart, 600, 280);
+  ticks = embers_chart_get_y_ticks (chart, &n);
+  g_assert_cmpuint (n, >=, 3);
+  g_assert_cmpstr (ticks[0].label, ==, "0");
+  g_assert_cmpfloat (ticks[1].value, ==, 60e9);
+  g_assert_cmpstr (ticks[1].label, ==, "1 min");
+  g_assert_cmpstr (ticks[n - 1].label, ==, "5 min");
+  for (guint k = 0; k < n; k++)
+    g_assert_null (strstr (ticks[k].label, ".00"));
+
+  /* Counts keep their thousands separators */
+  g_ptr_array_add (count_series, series_new ("a", (gint64[]) { 0, 60000 }, (double[]) { 10, 30000 }, 2));
+  embers_chart_set_unit (counts, "count");
+  embers_chart_set_series (counts, count_series, NULL);
+  embers_chart_set_time_range (counts, 0, 60000);
+  embers_chart_set_size (counts, 600, 280);
+  ticks = embers_chart_get_y_ticks (counts, &n);
+  g_assert_cmpuint (n, >=, 3);
+  g_assert_cmpfloat (ticks[1].value, ==, 5000);
+  g_assert_true (g_str_has_prefix (ticks[1].label, "5"));
+  g_assert_true (g_str_has_suffix (ticks[1].label, "000"));
 }
 
 static void
@@ -80,7 +135,7 @@ test_chart_lines_geometry (void)
   ticks = embers_chart_get_y_ticks (chart, &n);
   g_assert_cmpuint (n, >=, 2);
   g_assert_cmpfloat (ticks[0].value, ==, 0);
-  g_assert_cmpstr (ticks[0].label, ==, "0 ns");
+  g_assert_cmpstr (ticks[0].label, ==, "0");
   g_assert_cmpfloat (ticks[n - 1].value, ==, embers_chart_get_y_max (chart));
 
   /* Time <-> x both ways */
@@ -249,6 +304,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/embers/chart/nice-steps", test_chart_nice_steps);
+  g_test_add_func ("/embers/chart/axis-labels", test_chart_axis_labels);
   g_test_add_func ("/embers/chart/lines-geometry", test_chart_lines_geometry);
   g_test_add_func ("/embers/chart/bars-histogram", test_chart_bars_histogram);
   g_test_add_func ("/embers/chart/paint", test_chart_paint);

@@ -310,6 +310,54 @@ embers_chart_nice_step (double range,
   return magnitude;
 }
 
+double
+embers_chart_nice_value_step (double      range,
+                              guint       max_ticks,
+                              const char *unit)
+{
+  static const double seconds[] = {
+    10, 15, 20, 30, 60, 2 * 60, 5 * 60, 10 * 60, 15 * 60, 20 * 60, 30 * 60,
+    3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400,
+  };
+  gint64 multiplier = 1;
+  double raw;
+
+  if (!(range > 0) || max_ticks == 0)
+    return 1.0;
+  raw = range / max_ticks;
+
+  switch (embers_unit_kind (unit, &multiplier))
+    {
+    case EMBERS_UNIT_KIND_NANOSECONDS:
+      {
+        double raw_s = raw * (double)multiplier / 1e9;
+
+        if (raw_s < 10.0)
+          break;
+        for (guint i = 0; i < G_N_ELEMENTS (seconds); i++)
+          if (seconds[i] >= raw_s)
+            return seconds[i] * 1e9 / (double)multiplier;
+        return embers_chart_nice_step (range * (double)multiplier / 86400e9, max_ticks) * 86400e9 / (double)multiplier;
+      }
+
+    case EMBERS_UNIT_KIND_BYTES:
+      {
+        double raw_b = raw * (double)multiplier;
+        double base = 1.0;
+
+        while (raw_b / base >= 1024.0 && base < 1e18)
+          base *= 1024.0;
+        return embers_chart_nice_step (range * (double)multiplier / base, max_ticks) * base / (double)multiplier;
+      }
+
+    case EMBERS_UNIT_KIND_COUNT:
+    default:
+      break;
+    }
+
+  return embers_chart_nice_step (range, max_ticks);
+}
+
 gint64
 embers_chart_nice_time_step (gint64 range_ms,
                              guint  max_ticks)
@@ -331,11 +379,49 @@ embers_chart_nice_time_step (gint64 range_ms,
   return steps[G_N_ELEMENTS (steps) - 1] * ((range_ms / max_ticks) / steps[G_N_ELEMENTS (steps) - 1] + 1);
 }
 
+/* An axis label: the value in its unit without trailing zeros
+ * ("15 s", "2.5 min", not "15.00 s") */
 static char *
 format_number (EmbersChart *self,
                double       value)
 {
   return embers_format_value ((gint64)llround (value), self->unit);
+}
+
+static char *
+format_axis_number (EmbersChart *self,
+                    double       value)
+{
+  char *text;
+
+  /* Zero needs no unit (and "0 ns" under "5 s" reads oddly) */
+  if (llround (value) == 0)
+    return g_strdup ("0");
+  text = format_number (self, value);
+  char *end = text;
+  char *sep = NULL;
+  char *last;
+
+  /* Counts carry thousands separators, not decimals */
+  if (embers_unit_kind (self->unit, NULL) == EMBERS_UNIT_KIND_COUNT)
+    return text;
+
+  /* The number ends at the first character that is no digit or separator */
+  while (*end != '\0' && (g_ascii_isdigit (*end) || *end == '.' || *end == ',' || *end == '-'))
+    {
+      if (*end == '.' || *end == ',')
+        sep = end;
+      end++;
+    }
+  if (sep == NULL)
+    return text;
+  last = end - 1;
+  while (last > sep && *last == '0')
+    last--;
+  if (last == sep)
+    last--;
+  memmove (last + 1, end, strlen (end) + 1);
+  return text;
 }
 
 static char *
@@ -409,7 +495,7 @@ ensure_layout (EmbersChart *self)
   if (self->kind == EMBERS_CHART_KIND_HISTOGRAM)
     step = MAX (1.0, embers_chart_nice_step (max, n_y));
   else
-    step = embers_chart_nice_step (max > 0 ? max : 1.0, n_y);
+    step = embers_chart_nice_value_step (max > 0 ? max : 1.0, n_y, self->unit);
   self->y_max = max > 0 ? ceil (max / step) * step : step * n_y;
 
   if (self->kind != EMBERS_CHART_KIND_BARS)
@@ -417,7 +503,7 @@ ensure_layout (EmbersChart *self)
       for (double v = 0; v <= self->y_max + step / 2; v += step)
         {
           char *label = self->kind == EMBERS_CHART_KIND_HISTOGRAM
-                        ? g_strdup_printf ("%.0f", v) : format_number (self, v);
+                        ? g_strdup_printf ("%.0f", v) : format_axis_number (self, v);
 
           label_chars = MAX (label_chars, g_utf8_strlen (label, -1));
           add_tick (self->y_ticks, v, label);
@@ -457,7 +543,7 @@ ensure_layout (EmbersChart *self)
       guint every = MAX (1u, (guint)ceil (self->n_bars / MAX (1.0, self->pw / 80.0)));
 
       for (guint i = 0; i <= self->n_bars; i += every)
-        add_tick (self->x_ticks, self->hist_lo + w * i, format_number (self, self->hist_lo + w * i));
+        add_tick (self->x_ticks, self->hist_lo + w * i, format_axis_number (self, self->hist_lo + w * i));
     }
 }
 

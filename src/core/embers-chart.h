@@ -135,6 +135,13 @@ void         embers_chart_paint             (EmbersChart            *self,
 /* Nice axis helpers (exposed for tests) */
 double       embers_chart_nice_step         (double            range,
                                              guint             max_ticks);
+/* A step for a value axis in @unit (a profile's sample unit): durations
+ * of 10 s and more step in seconds, minutes and hours (30 s, 1 min, 5 min…),
+ * sizes in 1-2-5 multiples of B, KiB, MiB…, other units as
+ * embers_chart_nice_step() */
+double       embers_chart_nice_value_step   (double            range,
+                                             guint             max_ticks,
+                                             const char       *unit);
 gint64       embers_chart_nice_time_step    (gint64            range_ms,
                                              guint             max_ticks);
 
