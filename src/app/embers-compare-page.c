@@ -143,7 +143,8 @@ side_describe (Side *side)
       g_autofree char *from = format_time (side->start_ms);
 
       if (side->selector != NULL && side->selector[0] != '\0' && g_strcmp0 (side->selector, "{}") != 0)
-        /* Translators: one side of a comparison: a label selector and a start time */
+        /* Translators: one side of a comparison: a label selector and its start,
+         * a date and time such as 2026-11-24 07:43 */
         return g_strdup_printf (_("%s at %s"), side->selector, from);
       return g_steal_pointer (&from);
     }

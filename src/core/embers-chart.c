@@ -768,7 +768,8 @@ embers_chart_describe (EmbersChart *self,
       utc = g_date_time_new_from_unix_utc (s->timestamps[index] / 1000);
       local = g_date_time_to_local (utc);
       when = g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
-      /* Translators: series name, value, time */
+      /* Translators: series name, value, and a date and time such as
+       * 2026-11-24 07:43:00 */
       return g_strdup_printf (_("%s — %s at %s"), series_name (self, s), value, when);
     }
 
