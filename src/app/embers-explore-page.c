@@ -1143,7 +1143,7 @@ setup_type_label (GtkSignalListItemFactory *factory,
   if (ellipsize != NULL)
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 10);
+      gtk_label_set_width_chars (GTK_LABEL (label), 8);
     }
   gtk_list_item_set_child (item, label);
 }

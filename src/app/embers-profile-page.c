@@ -31,6 +31,7 @@ struct _EmbersProfilePage
   GtkWidget         *chips_bar;
   GtkBox            *chips;
   GtkDropDown       *sample_type_dropdown;
+  GtkLabel          *view_menu_label;
   GtkStringList     *sample_types;
   GtkSearchBar      *search_bar;
   GtkSearchEntry    *search_entry;
@@ -2013,6 +2014,45 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
 
 /* The toolbar's view menu (shown instead of the view buttons when they do
  * not fit) names the current view */
+/* The sample type on its button ellipsizes (a narrow window, a long unit
+ * in a long language); the list shows it whole */
+static void
+setup_sample_type_label (GtkSignalListItemFactory *factory,
+                         GtkListItem              *item,
+                         gpointer                  ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (ellipsize != NULL)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 8);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_sample_type_label (GtkSignalListItemFactory *factory,
+                        GtkListItem              *item,
+                        gpointer                  data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)),
+                       string != NULL ? gtk_string_object_get_string (string) : "");
+}
+
+static GtkListItemFactory *
+sample_type_factory (gboolean ellipsize)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_sample_type_label), GINT_TO_POINTER (ellipsize));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_sample_type_label), NULL);
+  return factory;
+}
+
 static void
 update_view_menu_button (EmbersProfilePage *self)
 {
@@ -2023,8 +2063,8 @@ update_view_menu_button (EmbersProfilePage *self)
     [EMBERS_VIEW_SANDWICH] = NC_("view", "_Sandwich"),
   };
 
-  gtk_menu_button_set_label (self->view_menu_button,
-                             g_dpgettext2 (GETTEXT_PACKAGE, "view", labels[self->view]));
+  gtk_label_set_text_with_mnemonic (self->view_menu_label,
+                                    g_dpgettext2 (GETTEXT_PACKAGE, "view", labels[self->view]));
 }
 
 /* The split beside a diff leaves room for every column of the diff table
@@ -2101,8 +2141,30 @@ embers_profile_page_init (EmbersProfilePage *self)
                                       GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   }
 
+  /* The view menu's button: the view's name, shortened when the toolbar
+   * is narrow, and the arrow */
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *label = gtk_label_new (NULL);
+
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+    gtk_label_set_width_chars (GTK_LABEL (label), 6);
+    gtk_label_set_xalign (GTK_LABEL (label), 0);
+    gtk_box_append (GTK_BOX (box), label);
+    gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("pan-down-symbolic"));
+    gtk_menu_button_set_child (self->view_menu_button, box);
+    gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->view_menu_button));
+    self->view_menu_label = GTK_LABEL (label);
+  }
   update_view_menu_button (self);
   g_signal_connect (self, "notify::view", G_CALLBACK (update_view_menu_button), NULL);
+  {
+    g_autoptr(GtkListItemFactory) ellipsizing = sample_type_factory (TRUE);
+    g_autoptr(GtkListItemFactory) plain = sample_type_factory (FALSE);
+
+    gtk_drop_down_set_factory (self->sample_type_dropdown, ellipsizing);
+    gtk_drop_down_set_list_factory (self->sample_type_dropdown, plain);
+  }
   g_signal_connect_object (self->split, "notify::folded",
                            G_CALLBACK (on_split_folded), self, G_CONNECT_SWAPPED);
 

@@ -9,6 +9,7 @@
 
 #include "embers-chart.h"
 #include "embers-pyroscope-source.h"
+#include "embers-fold-bin.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
 #include "embers-selector.h"
@@ -586,7 +587,14 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   g_signal_connect_swapped (copy2, "clicked", G_CALLBACK (copy_og), self);
   gtk_box_append (GTK_BOX (buttons), copy1);
   gtk_box_append (GTK_BOX (buttons), copy2);
-  gtk_box_append (GTK_BOX (box), buttons);
+  /* One above the other when they do not fit side by side (a narrow
+   * window, longer words) */
+  {
+    GtkWidget *fold = embers_fold_bin_new ();
+
+    embers_fold_bin_set_child (EMBERS_FOLD_BIN (fold), buttons);
+    gtk_box_append (GTK_BOX (box), fold);
+  }
 
   gtk_box_append (GTK_BOX (toolbar), box);
   adw_window_set_content (ADW_WINDOW (self), toolbar);
