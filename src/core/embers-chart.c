@@ -954,7 +954,22 @@ embers_chart_paint (EmbersChart            *self,
       cairo_line_to (cr, floor (x) + 0.5, self->py + self->ph + 4);
       cairo_stroke (cr);
       set_rgba (cr, style->fg, 1.0);
-      draw_text (cr, layout, t->label, x, self->py + self->ph + 4 + LABEL_HEIGHT / 2, 0, 0.5);
+      /* Centred under its tick, but kept inside the chart at both ends */
+      {
+        int w, h;
+        double left;
+
+        pango_layout_set_text (layout, t->label, -1);
+        pango_layout_set_width (layout, -1);
+        pango_layout_get_pixel_size (layout, &w, &h);
+        left = x - w / 2.0;
+        if (left + w > self->width)
+          left = self->width - w;
+        if (left < 0)
+          left = 0;
+        cairo_move_to (cr, left, self->py + self->ph + 4 + LABEL_HEIGHT / 2 - h / 2.0);
+        pango_cairo_show_layout (cr, layout);
+      }
     }
 
   if (self->kind == EMBERS_CHART_KIND_LINES)
