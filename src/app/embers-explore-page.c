@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "embers-chart.h"
+#include "embers-drop-down.h"
 #include "embers-explore-page.h"
 #include "embers-fold-bin.h"
 #include "embers-pyroscope-source.h"
@@ -1132,43 +1133,6 @@ centered_spinner (GtkSpinner **out)
   return spinner;
 }
 
-static void
-setup_type_label (GtkSignalListItemFactory *factory,
-                  GtkListItem              *item,
-                  gpointer                  ellipsize)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (ellipsize != NULL)
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 8);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_type_label (GtkSignalListItemFactory *factory,
-                 GtkListItem              *item,
-                 gpointer                  data)
-{
-  GtkStringObject *string = gtk_list_item_get_item (item);
-
-  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)),
-                       string != NULL ? gtk_string_object_get_string (string) : "");
-}
-
-static GtkListItemFactory *
-type_factory (gboolean ellipsize)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_type_label), GINT_TO_POINTER (ellipsize));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_type_label), NULL);
-  return factory;
-}
-
 /* The page lays out its one child (the flap) on its whole area; below
  * this width the services lie over the content even when both would fit
  * side by side, so the toolbar keeps one row */
@@ -1227,16 +1191,13 @@ static void
 build_toolbar (EmbersExplorePage *self)
 {
   GtkWidget *presets_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  g_autoptr(GtkListItemFactory) ellipsizing = type_factory (TRUE);
-  g_autoptr(GtkListItemFactory) plain = type_factory (FALSE);
   GtkWidget *button, *squeezer, *narrow_box;
   GtkToggleButton *group = NULL;
 
   self->type_names = gtk_string_list_new (NULL);
   self->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->type_names)), NULL));
   /* Long type names shorten on the button (not in its list) on a narrow page */
-  gtk_drop_down_set_factory (self->type_dropdown, ellipsizing);
-  gtk_drop_down_set_list_factory (self->type_dropdown, plain);
+  embers_drop_down_shorten_on_button (self->type_dropdown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_dropdown), _("Profile type"));
   g_signal_connect_swapped (self->type_dropdown, "notify::selected", G_CALLBACK (type_selected), self);
   gtk_box_append (self->toolbar_start, GTK_WIDGET (self->type_dropdown));

@@ -10,6 +10,7 @@
 
 #include "embers-export.h"
 #include "embers-fold-bin.h"
+#include "embers-drop-down.h"
 #include "embers-profile-page.h"
 #include "embers-query-url.h"
 #include "embers-diff.h"
@@ -2014,45 +2015,6 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
 
 /* The toolbar's view menu (shown instead of the view buttons when they do
  * not fit) names the current view */
-/* The sample type on its button ellipsizes (a narrow window, a long unit
- * in a long language); the list shows it whole */
-static void
-setup_sample_type_label (GtkSignalListItemFactory *factory,
-                         GtkListItem              *item,
-                         gpointer                  ellipsize)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (ellipsize != NULL)
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 8);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_sample_type_label (GtkSignalListItemFactory *factory,
-                        GtkListItem              *item,
-                        gpointer                  data)
-{
-  GtkStringObject *string = gtk_list_item_get_item (item);
-
-  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)),
-                       string != NULL ? gtk_string_object_get_string (string) : "");
-}
-
-static GtkListItemFactory *
-sample_type_factory (gboolean ellipsize)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_sample_type_label), GINT_TO_POINTER (ellipsize));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_sample_type_label), NULL);
-  return factory;
-}
-
 static void
 update_view_menu_button (EmbersProfilePage *self)
 {
@@ -2158,13 +2120,8 @@ embers_profile_page_init (EmbersProfilePage *self)
   }
   update_view_menu_button (self);
   g_signal_connect (self, "notify::view", G_CALLBACK (update_view_menu_button), NULL);
-  {
-    g_autoptr(GtkListItemFactory) ellipsizing = sample_type_factory (TRUE);
-    g_autoptr(GtkListItemFactory) plain = sample_type_factory (FALSE);
-
-    gtk_drop_down_set_factory (self->sample_type_dropdown, ellipsizing);
-    gtk_drop_down_set_list_factory (self->sample_type_dropdown, plain);
-  }
+  /* A long sample type shortens on its button in a narrow toolbar */
+  embers_drop_down_shorten_on_button (self->sample_type_dropdown);
   g_signal_connect_object (self->split, "notify::folded",
                            G_CALLBACK (on_split_folded), self, G_CONNECT_SWAPPED);
 
