@@ -379,8 +379,6 @@ embers_chart_nice_time_step (gint64 range_ms,
   return steps[G_N_ELEMENTS (steps) - 1] * ((range_ms / max_ticks) / steps[G_N_ELEMENTS (steps) - 1] + 1);
 }
 
-/* An axis label: the value in its unit without trailing zeros
- * ("15 s", "2.5 min", not "15.00 s") */
 static char *
 format_number (EmbersChart *self,
                double       value)
@@ -388,25 +386,27 @@ format_number (EmbersChart *self,
   return embers_format_value ((gint64)llround (value), self->unit);
 }
 
+/* An axis label: the value in its unit without trailing zeros
+ * ("15 s", "2.5 min", not "15.00 s") */
 static char *
 format_axis_number (EmbersChart *self,
                     double       value)
 {
   char *text;
+  char *end;
+  char *sep = NULL;
+  char *last;
 
   /* Zero needs no unit (and "0 ns" under "5 s" reads oddly) */
   if (llround (value) == 0)
     return g_strdup ("0");
   text = format_number (self, value);
-  char *end = text;
-  char *sep = NULL;
-  char *last;
-
   /* Counts carry thousands separators, not decimals */
   if (embers_unit_kind (self->unit, NULL) == EMBERS_UNIT_KIND_COUNT)
     return text;
 
   /* The number ends at the first character that is no digit or separator */
+  end = text;
   while (*end != '\0' && (g_ascii_isdigit (*end) || *end == '.' || *end == ',' || *end == '-'))
     {
       if (*end == '.' || *end == ',')
@@ -877,6 +877,7 @@ set_rgba (cairo_t      *cr,
   cairo_set_source_rgba (cr, c[0], c[1], c[2], c[3] * alpha_scale);
 }
 
+/* @within: when > 0, the text is moved to lie inside [0, @within] */
 static void
 draw_text (cairo_t     *cr,
            PangoLayout *layout,
@@ -884,14 +885,19 @@ draw_text (cairo_t     *cr,
            double       x,
            double       y,
            double       max_width,
-           double       align)  /* 0 left, 0.5 centre, 1 right of x */
+           double       align,  /* 0 left, 0.5 centre, 1 right of x */
+           double       within)
 {
   int w, h;
+  double left;
 
   pango_layout_set_text (layout, text, -1);
   pango_layout_set_width (layout, max_width > 0 ? (int)(max_width * PANGO_SCALE) : -1);
   pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, x - w * align, y - h / 2.0);
+  left = x - w * align;
+  if (within > 0)
+    left = MAX (0, MIN (left, within - w));
+  cairo_move_to (cr, left, y - h / 2.0);
   pango_cairo_show_layout (cr, layout);
 }
 
@@ -936,7 +942,7 @@ embers_chart_paint (EmbersChart            *self,
       cairo_line_to (cr, self->px + self->pw, y);
       cairo_stroke (cr);
       set_rgba (cr, style->fg, 1.0);
-      draw_text (cr, layout, t->label, self->px - 6, y, self->px - 8, 1.0);
+      draw_text (cr, layout, t->label, self->px - 6, y, self->px - 8, 1.0, 0);
     }
 
   /* Time or bin labels */
@@ -955,21 +961,7 @@ embers_chart_paint (EmbersChart            *self,
       cairo_stroke (cr);
       set_rgba (cr, style->fg, 1.0);
       /* Centred under its tick, but kept inside the chart at both ends */
-      {
-        int w, h;
-        double left;
-
-        pango_layout_set_text (layout, t->label, -1);
-        pango_layout_set_width (layout, -1);
-        pango_layout_get_pixel_size (layout, &w, &h);
-        left = x - w / 2.0;
-        if (left + w > self->width)
-          left = self->width - w;
-        if (left < 0)
-          left = 0;
-        cairo_move_to (cr, left, self->py + self->ph + 4 + LABEL_HEIGHT / 2 - h / 2.0);
-        pango_cairo_show_layout (cr, layout);
-      }
+      draw_text (cr, layout, t->label, x, self->py + self->ph + 4 + LABEL_HEIGHT / 2, 0, 0.5, self->width);
     }
 
   if (self->kind == EMBERS_CHART_KIND_LINES)
@@ -1060,9 +1052,9 @@ embers_chart_paint (EmbersChart            *self,
               g_autofree char *value = format_number (self, self->bar_values[i]);
 
               set_rgba (cr, style->fg, 1.0);
-              draw_text (cr, layout, self->bar_labels[i], self->px - 6, y + h / 2, self->px - 10, 1.0);
+              draw_text (cr, layout, self->bar_labels[i], self->px - 6, y + h / 2, self->px - 10, 1.0, 0);
               if (w + 80 < self->pw)
-                draw_text (cr, layout, value, x + w + 4, y + h / 2, 0, 0.0);
+                draw_text (cr, layout, value, x + w + 4, y + h / 2, 0, 0.0, 0);
             }
         }
     }
