@@ -154,18 +154,6 @@ assert_fits (GtkWindow  *window,
       g_test_message ("%s: the widest part is a %s (%s)", state,
                       G_OBJECT_TYPE_NAME (culprit),
                       gtk_widget_get_name (culprit));
-      for (GtkWidget *c = gtk_widget_get_first_child (culprit); c != NULL; c = gtk_widget_get_next_sibling (c))
-        {
-          int m = 0;
-
-          if (!gtk_widget_get_visible (c))
-            continue;
-          gtk_widget_measure (c, GTK_ORIENTATION_HORIZONTAL, -1, &m, NULL, NULL, NULL);
-          g_test_message ("%s:   its part %s (%s): %d px", state, G_OBJECT_TYPE_NAME (c),
-                          GTK_IS_LABEL (c) ? gtk_label_get_text (GTK_LABEL (c))
-                          : GTK_IS_BUTTON (c) && gtk_button_get_label (GTK_BUTTON (c)) ? gtk_button_get_label (GTK_BUTTON (c))
-                          : gtk_widget_get_tooltip_text (c) ? gtk_widget_get_tooltip_text (c) : "", m);
-        }
     }
   g_assert_cmpint (min_width, <=, NARROW_WIDTH);
   g_assert_cmpint (min_height, <=, dialog ? DIALOG_HEIGHT : NARROW_HEIGHT);

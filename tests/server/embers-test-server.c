@@ -454,12 +454,21 @@ stats_add (GHashTable *table,
   g_hash_table_replace (table, g_strdup (path), GINT_TO_POINTER (n));
 }
 
+/* The test hooks (/embers-test/…) are not counted */
+static gboolean
+is_counted (const char *path)
+{
+  return !g_str_has_prefix (path, "/embers-test/");
+}
+
 static void
 stats_begin (EtsServer  *server,
              const char *path)
 {
   int now;
 
+  if (!is_counted (path))
+    return;
   stats_add (server->n_requests, path, 1);
   stats_add (server->in_flight, path, 1);
   now = GPOINTER_TO_INT (g_hash_table_lookup (server->in_flight, path));
@@ -471,7 +480,8 @@ static void
 stats_end (EtsServer  *server,
            const char *path)
 {
-  stats_add (server->in_flight, path, -1);
+  if (is_counted (path))
+    stats_add (server->in_flight, path, -1);
 }
 
 static void
@@ -534,8 +544,7 @@ on_delay_done (gpointer user_data)
   Request *req = user_data;
 
   process (req);
-  if (!g_str_has_prefix (req->path, "/embers-test/"))
-    stats_end (req->server, req->path);
+  stats_end (req->server, req->path);
   request_free (req);
   return G_SOURCE_REMOVE;
 }
@@ -595,8 +604,7 @@ handle (SoupServer        *soup,
       }
   }
 
-  if (!g_str_has_prefix (path, "/embers-test/"))
-    stats_begin (server, path);
+  stats_begin (server, path);
   if (req->fault.delay_ms > 0)
     {
       req->paused = TRUE;
@@ -605,8 +613,7 @@ handle (SoupServer        *soup,
       return;
     }
   process (req);
-  if (!g_str_has_prefix (path, "/embers-test/"))
-    stats_end (server, path);
+  stats_end (server, path);
   request_free (req);
 }
 
