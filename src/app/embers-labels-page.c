@@ -698,8 +698,8 @@ static void count_done (GObject      *object,
 #define MAX_COUNT_REQUESTS 4
 
 static void
-count_next (EmbersLabelsPage *self,
-            Request          *req)
+ask_next_count (EmbersLabelsPage *self,
+                Request          *req)
 {
   const char *m[2];
   const char *name;
@@ -732,7 +732,7 @@ count_done (GObject      *object,
   if (--self->pending_counts == 0)
     request_done (self, REQ_NAMES);
   else
-    count_next (self, req);
+    ask_next_count (self, req);
 }
 
 static gboolean
@@ -824,7 +824,7 @@ names_done (GObject      *object,
   self->count_names = g_strdupv (list);
   self->count_next = 0;
   for (guint i = 0; i < MIN (n, MAX_COUNT_REQUESTS); i++)
-    count_next (self, req);
+    ask_next_count (self, req);
 
   /* Keep the selected label when it is still there */
   if (self->label != NULL && g_strv_contains ((const char * const *)list, self->label))
