@@ -2183,6 +2183,50 @@ test_faults_control (void)
   assert_error (r_bad, 400, "invalid_argument", NULL);
 }
 
+/* GET /embers-test/stats counts requests per path and the most answered
+ * at once (they overlap while delayed); the hooks are not counted; DELETE
+ * resets; other methods are refused */
+static void
+test_stats (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *base = embers_test_server_get_url (server);
+  g_autoptr(Reply) r1 = post_json (base, QUERIER "ProfileTypes", "{}");
+  g_autoptr(Reply) r2 = post_json (base, QUERIER "ProfileTypes", "{}");
+  g_autoptr(Reply) r3 = post_json (base, QUERIER "LabelNames", "{}");
+  g_autoptr(Reply) stats = request_full (base, "GET", "embers-test/stats", NULL, NULL, 0, NULL);
+  g_autoptr(Reply) cleared = NULL;
+  g_autoptr(Reply) after = NULL;
+  g_autoptr(Reply) refused = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *requests, *most;
+
+  assert_ok (r1);
+  assert_ok (r2);
+  assert_ok (r3);
+  assert_ok (stats);
+  json_parser_load_from_data (parser, g_bytes_get_data (stats->body, NULL), g_bytes_get_size (stats->body), &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  requests = json_object_get_object_member (root, "requests");
+  most = json_object_get_object_member (root, "maxInFlight");
+  g_assert_cmpint (json_object_get_int_member (requests, "/" QUERIER "ProfileTypes"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (requests, "/" QUERIER "LabelNames"), ==, 1);
+  /* answered one after the other */
+  g_assert_cmpint (json_object_get_int_member (most, "/" QUERIER "ProfileTypes"), ==, 1);
+  g_assert_false (json_object_has_member (requests, "/embers-test/stats"));
+
+  cleared = request_full (base, "DELETE", "embers-test/stats", NULL, NULL, 0, NULL);
+  assert_ok (cleared);
+  after = request_full (base, "GET", "embers-test/stats", NULL, NULL, 0, NULL);
+  assert_ok (after);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (after->body, NULL), g_bytes_get_size (after->body),
+                                  "\"requests\":{}"));
+  refused = request_full (base, "PUT", "embers-test/stats", NULL, NULL, 0, NULL);
+  g_assert_cmpint (refused->status, ==, 405);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2230,6 +2274,7 @@ main (int    argc,
   g_test_add_func ("/embers/server/faults/headers", test_faults_headers);
   g_test_add_func ("/embers/server/faults/global", test_faults_global);
   g_test_add_func ("/embers/server/faults/control", test_faults_control);
+  g_test_add_func ("/embers/server/stats", test_stats);
 
   ret = g_test_run ();
 
