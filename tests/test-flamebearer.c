@@ -784,6 +784,9 @@ test_inconsistent_levels (void)
       "level 1, node 0: offsets overflow" },
     { "{\"names\":[\"total\"],\"levels\":[[0,9223372036854775807,0,0],[0,9223372036854775807,0,0,1,1,1,0]]}", EMBERS_PROFILE_ERROR_INVALID,
       "level 1, node 1: offsets overflow" },
+    /* each side fits, both together do not (found by fuzz-flamebearer) */
+    { "{\"names\":[\"total\"],\"levels\":[[0,9223372036854775807,9223372036854775807,0,3,3,0]]}", EMBERS_PROFILE_ERROR_INVALID,
+      "the two sides of the diff together are larger than 64 bits can hold" },
   };
   check_errors (cases, G_N_ELEMENTS (cases));
 
@@ -796,6 +799,30 @@ test_inconsistent_levels (void)
 
     check_errors (&deep_case, 1);
   }
+}
+
+/* A diff whose sides each fit in 64 bits but not together cannot be written
+ * as levels (widths are both sides): a clear error, not a wrapped total */
+static void
+test_write_diff_too_large (void)
+{
+  const char *huge = "main;a 9223372036854775800\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) left = embers_folded_parse (huge, strlen (huge), &error);
+  g_autoptr(EmbersProfile) right = NULL;
+  g_autoptr(EmbersProfile) diff = NULL;
+  g_autoptr(GBytes) out = NULL;
+
+  g_assert_no_error (error);
+  right = embers_folded_parse (huge, strlen (huge), &error);
+  g_assert_no_error (error);
+  diff = embers_diff_profiles (left, 0, right, 0, &error);
+  g_assert_no_error (error);
+
+  out = embers_flamebearer_write (diff, 0, &error);
+  g_assert_null (out);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "64 bits"));
 }
 
 /* The levels decoder on its own (the Pyroscope client's protobuf path):
@@ -883,6 +910,7 @@ main (int   argc,
   g_test_add_func ("/embers/flamebearer/wrong-types", test_wrong_types);
   g_test_add_func ("/embers/flamebearer/inconsistent-levels", test_inconsistent_levels);
   g_test_add_func ("/embers/flamebearer/levels-api", test_levels_api);
+  g_test_add_func ("/embers/flamebearer/write-diff-too-large", test_write_diff_too_large);
   g_test_add_func ("/embers/flamebearer/large", test_large);
 
   return g_test_run ();

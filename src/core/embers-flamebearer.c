@@ -224,7 +224,7 @@ embers_levels_to_profile (const char * const  *names,
               if (parent == NULL)
                 {
                   set_invalid (error, _("level %zu, node %zu (x %" PRId64 ") lies outside every node of level %zu"),
-                               d, k, node.x[0] + node.x[1], d - 1);
+                               d, k, node.total[0] > 0 ? node.x[0] : node.x[1], d - 1);
                   return NULL;
                 }
 
@@ -1143,8 +1143,15 @@ graph_to_profile (Graph       *g,
   if (profile == NULL)
     return NULL;
 
-  /* Zero is also what protobuf's JSON leaves out: only other values count */
-  total = embers_profile_get_total (profile, 0) + (is_diff ? embers_profile_get_total (profile, 1) : 0);
+  /* Zero is also what protobuf's JSON leaves out: only other values count.
+   * Each side fits in 64 bits (the levels were checked); both together may
+   * not, and the total of a diff is both together. */
+  total = embers_profile_get_total (profile, 0);
+  if (is_diff && __builtin_add_overflow (total, embers_profile_get_total (profile, 1), &total))
+    {
+      set_invalid (error, _("the two sides of the diff together are larger than 64 bits can hold"));
+      return NULL;
+    }
   if (expected_total != 0 && total != expected_total)
     {
       set_invalid (error, _("the total says %" PRId64 " but the root of the levels is %" PRId64 " wide"),
@@ -1328,7 +1335,7 @@ embers_flamebearer_write (EmbersProfile  *profile,
   const guint16 *depths;
   const gint64 *self[2], *total[2];
   const char *units;
-  gint64 max_self = 0, sample_rate;
+  gint64 max_self = 0, sample_rate, both;
   GString *out;
 
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
@@ -1349,6 +1356,13 @@ embers_flamebearer_write (EmbersProfile  *profile,
 
       self[s] = embers_profile_get_self_column (profile, t);
       total[s] = embers_profile_get_total_column (profile, t);
+    }
+  /* Widths are both sides together; every node is within the root */
+  if (is_diff && __builtin_add_overflow (total[0][0], total[1][0], &both))
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   _("The two sides of the diff together are larger than 64 bits can hold"));
+      return NULL;
     }
 
   /* Names: "total" first, then in first-seen (DFS) order */
