@@ -221,8 +221,8 @@ test_folded_round_trip (void)
   static const char *inputs[] = {
     "a 1\n",
     "main 1\nmain;a 7\nmain;b;c 2\n",
-    "java;java.lang.Thread.run 2\njava;java.lang.Thread.run;java.util.HashMap get 3\n"
-    "swapper;do_idle_[k] 120\nzz 1000\n",
+    ("java;java.lang.Thread.run 2\njava;java.lang.Thread.run;java.util.HashMap get 3\n"
+     "swapper;do_idle_[k] 120\nzz 1000\n"),
     "f(a, b);g (inlined) 4\nf(a, b);h 5\nü;日本 6\n",
   };
 

@@ -427,17 +427,17 @@ add_file_thread (GTask        *task,
 
       while ((child_info = g_file_enumerator_next_file (children, cancellable, &error)))
         {
-          g_autoptr(GFileInfo) owned = child_info;
+          g_autoptr(GFileInfo) entry = child_info;
           g_autoptr(GFile) child = NULL;
           g_autoptr(GError) child_error = NULL;
-          const char *name = g_file_info_get_name (child_info);
+          const char *name = g_file_info_get_name (entry);
 
-          if (g_file_info_get_file_type (child_info) != G_FILE_TYPE_REGULAR ||
+          if (g_file_info_get_file_type (entry) != G_FILE_TYPE_REGULAR ||
               g_str_has_suffix (name, ".labels") || name[0] == '.')
             continue;
 
           child = g_file_get_child (file, name);
-          if (add_one_file (self, child, child_info, cancellable, &child_error))
+          if (add_one_file (self, child, entry, cancellable, &child_error))
             added++;
           else if (g_error_matches (child_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             {

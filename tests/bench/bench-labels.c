@@ -123,6 +123,7 @@ main (int   argc,
                                                                     start_ms, end_ms, step_s,
                                                                     N_BINS, &lo, &hi, &n_steps);
 
+        g_assert_nonnull (bins);
         g_assert_cmpuint (n_steps, >, 0);
       }
     hist_ms = (g_get_monotonic_time () - t0) / 1000.0;

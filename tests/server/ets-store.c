@@ -940,7 +940,6 @@ load_service (EtsStore   *self,
   gint64 period_ms = 3600 * 1000;
   JsonArray *profiles;
   g_autoptr(GPtrArray) sets = NULL;
-  g_autoptr(GHashTable) files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   Wave *wave;
 
   if (name == NULL || !json_object_has_member (service, "profiles"))
