@@ -114,11 +114,21 @@ test_diff_units (void)
 
   g_assert_null (d);
   g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED);
-  g_assert_nonnull (strstr (error->message, "units"));
+  g_assert_cmpstr (error->message, ==, "Cannot compare “cpu” in nanoseconds with “cpu” in bytes: the units differ");
   g_clear_error (&error);
 
   d = embers_diff_profiles (left, 0, compatible, 0, &error);
   g_assert_no_error (error);
+
+  /* The same check for callers that only know the types (server queries) */
+  g_assert_false (embers_diff_check_units ("cpu", "nanoseconds", "alloc_space", "bytes", &error));
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED);
+  g_assert_cmpstr (error->message, ==, "Cannot compare “cpu” in nanoseconds with “alloc_space” in bytes: the units differ");
+  g_clear_error (&error);
+  g_assert_true (embers_diff_check_units ("cpu", "nanoseconds", "wall", "seconds", &error));
+  g_assert_true (embers_diff_check_units ("samples", "count", "goroutine", "count", &error));
+  g_assert_false (embers_diff_check_units ("samples", "count", "cpu", "nanoseconds", &error));
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED);
 }
 
 static void
@@ -161,7 +171,7 @@ test_diff_top (void)
   /* main, a, b, c, old */
   g_assert_cmpuint (rows->len, ==, 5);
 
-  embers_diff_top_print (rows, d, 0, out);
+  embers_diff_top_print (rows, d, EMBERS_DIFF_MODE_SHARE, 0, out);
   g_assert_cmpstr (out->str, ==,
                    "0\t90\t0.00\t30.00\tnew\tc\n"
                    "50\t160\t45.45\t53.33\t+17.33\tb\n"
@@ -170,9 +180,76 @@ test_diff_top (void)
                    "10\t0\t9.09\t0.00\tremoved\told\n");
 
   g_string_truncate (out, 0);
-  embers_diff_top_sort (rows, d, FALSE);
-  embers_diff_top_print (rows, d, 1, out);
+  embers_diff_top_sort (rows, d, EMBERS_DIFF_MODE_SHARE, FALSE);
+  embers_diff_top_print (rows, d, EMBERS_DIFF_MODE_SHARE, 1, out);
   g_assert_cmpstr (out->str, ==, "10\t0\t9.09\t0.00\tremoved\told\n");
+
+  /* By the absolute change: "a" stayed (0), "main" grew by 190/110 */
+  g_string_truncate (out, 0);
+  embers_diff_top_sort (rows, d, EMBERS_DIFF_MODE_ABSOLUTE, TRUE);
+  embers_diff_top_print (rows, d, EMBERS_DIFF_MODE_ABSOLUTE, 0, out);
+  g_assert_cmpstr (out->str, ==,
+                   "0\t90\t0.00\t30.00\tnew\tc\n"
+                   "50\t160\t45.45\t53.33\t+220.00\tb\n"
+                   "110\t300\t100.00\t100.00\t+172.73\tmain\n"
+                   "50\t50\t45.45\t16.67\t+0.00\ta\n"
+                   "10\t0\t9.09\t0.00\tremoved\told\n");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const EmbersDiffRow *row = &g_array_index (rows, EmbersDiffRow, i);
+
+      g_assert_cmpfloat (embers_diff_row_change (row, EMBERS_DIFF_MODE_SHARE), ==, row->change);
+      g_assert_cmpfloat (embers_diff_row_change (row, EMBERS_DIFF_MODE_ABSOLUTE), ==, row->absolute_change);
+    }
+}
+
+static void
+test_diff_format (void)
+{
+  static const struct {
+    double      percent;
+    gboolean    sign;
+    const char *text;
+  } percents[] = {
+    { 0, FALSE, "0%" },
+    { 0, TRUE, "0%" },
+    { 0.001, FALSE, "<0.01%" },
+    { 0.05, FALSE, "0.05%" },
+    { 1.234, FALSE, "1.23%" },
+    { 9.999, FALSE, "10.0%" },
+    { 12.34, FALSE, "12.3%" },
+    { 99.97, FALSE, "100%" },
+    { 100, FALSE, "100%" },
+    { 123.4, TRUE, "+123%" },
+    { 1234.5, TRUE, "+1234%" },
+    { -63.333, TRUE, "\xe2\x88\x92" "63.3%" },
+    { -0.5, TRUE, "\xe2\x88\x92" "0.50%" },
+    { 17.33, TRUE, "+17.3%" },
+  };
+  static const struct {
+    gint64      baseline, comparison;
+    const char *unit;
+    const char *text;
+  } deltas[] = {
+    { 100000000, 650000000, "nanoseconds", "+550.00 ms" },
+    { 650000000, 100000000, "nanoseconds", "\xe2\x88\x92" "550.00 ms" },
+    { 5, 5, "nanoseconds", "0 ns" },
+    { 0, 3 * 1024 * 1024, "bytes", "+3.00 MiB" },
+    { 7, 0, "count", "\xe2\x88\x92" "7" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
+    {
+      g_autofree char *text = embers_diff_format_percent (percents[i].percent, percents[i].sign);
+
+      g_assert_cmpstr (text, ==, percents[i].text);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (deltas); i++)
+    {
+      g_autofree char *text = embers_diff_format_delta (deltas[i].baseline, deltas[i].comparison, deltas[i].unit);
+
+      g_assert_cmpstr (text, ==, deltas[i].text);
+    }
 }
 
 int
@@ -185,6 +262,7 @@ main (int   argc,
   g_test_add_func ("/embers/diff/units", test_diff_units);
   g_test_add_func ("/embers/diff/share-change", test_diff_share_change);
   g_test_add_func ("/embers/diff/top", test_diff_top);
+  g_test_add_func ("/embers/diff/format", test_diff_format);
 
   return g_test_run ();
 }

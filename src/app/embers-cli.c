@@ -304,7 +304,7 @@ embers_cli_run (int    argc,
       g_autoptr(GArray) rows = embers_diff_top_compute (profile);
       g_autoptr(GString) out = g_string_new (NULL);
 
-      embers_diff_top_print (rows, profile, opts.top_limit, out);
+      embers_diff_top_print (rows, profile, EMBERS_DIFF_MODE_SHARE, opts.top_limit, out);
       if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
         {
           g_printerr ("embers: %s\n", _("Could not write to standard output"));

@@ -295,6 +295,25 @@ fail:
   return NULL;
 }
 
+gboolean
+embers_diff_check_units (const char  *baseline_type,
+                         const char  *baseline_unit,
+                         const char  *comparison_type,
+                         const char  *comparison_unit,
+                         GError     **error)
+{
+  if (units_compatible (baseline_unit, comparison_unit))
+    return TRUE;
+
+  g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED,
+               _("Cannot compare “%s” in %s with “%s” in %s: the units differ"),
+               baseline_type != NULL ? baseline_type : "?",
+               baseline_unit != NULL && baseline_unit[0] != '\0' ? baseline_unit : "count",
+               comparison_type != NULL ? comparison_type : "?",
+               comparison_unit != NULL && comparison_unit[0] != '\0' ? comparison_unit : "count");
+  return FALSE;
+}
+
 EmbersProfile *
 embers_diff_profiles (EmbersProfile  *baseline,
                       guint           baseline_type,
@@ -314,14 +333,10 @@ embers_diff_profiles (EmbersProfile  *baseline,
 
   unit_l = embers_profile_get_sample_unit (baseline, baseline_type);
   unit_r = embers_profile_get_sample_unit (comparison, comparison_type);
-  if (!units_compatible (unit_l, unit_r))
-    {
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED,
-                   _("Cannot compare “%s” in %s with “%s” in %s: the units differ"),
-                   embers_profile_get_sample_type (baseline, baseline_type), unit_l,
-                   embers_profile_get_sample_type (comparison, comparison_type), unit_r);
-      return NULL;
-    }
+  if (!embers_diff_check_units (embers_profile_get_sample_type (baseline, baseline_type), unit_l,
+                                embers_profile_get_sample_type (comparison, comparison_type), unit_r,
+                                error))
+    return NULL;
 
   /* Same kind, maybe different scale (seconds vs nanoseconds): both sides
    * are expressed in the finer unit. */
@@ -423,23 +438,33 @@ embers_diff_top_compute (EmbersProfile *diff)
       row->change = embers_diff_share_change (row->baseline_total, left_root,
                                               row->comparison_total, right_root,
                                               &row->kind);
+      row->absolute_change = embers_diff_absolute_change (row->baseline_total, row->comparison_total, NULL);
     }
 
-  embers_diff_top_sort (rows, diff, TRUE);
+  embers_diff_top_sort (rows, diff, EMBERS_DIFF_MODE_SHARE, TRUE);
 
   return rows;
 }
 
+double
+embers_diff_row_change (const EmbersDiffRow *row,
+                        EmbersDiffMode       mode)
+{
+  g_return_val_if_fail (row != NULL, 0.0);
+  return mode == EMBERS_DIFF_MODE_ABSOLUTE ? row->absolute_change : row->change;
+}
+
 /* New frames sort above every change, removed ones below. */
 static double
-sort_key (const EmbersDiffRow *row)
+sort_key (const EmbersDiffRow *row,
+          EmbersDiffMode       mode)
 {
   switch (row->kind)
     {
     case EMBERS_DIFF_KIND_NEW:     return INFINITY;
     case EMBERS_DIFF_KIND_REMOVED: return -INFINITY;
     case EMBERS_DIFF_KIND_CHANGED:
-    default:                       return row->change;
+    default:                       return embers_diff_row_change (row, mode);
     }
 }
 
@@ -453,7 +478,8 @@ compare_diff_rows (gconstpointer a,
   gpointer *ctx = user_data;
   EmbersProfile *diff = ctx[0];
   int sign = GPOINTER_TO_INT (ctx[1]);
-  double ka = sort_key (ra), kb = sort_key (rb);
+  EmbersDiffMode mode = GPOINTER_TO_INT (ctx[2]);
+  double ka = sort_key (ra, mode), kb = sort_key (rb, mode);
   double sa, sb;
 
   if (ka != kb)
@@ -470,11 +496,12 @@ compare_diff_rows (gconstpointer a,
 }
 
 void
-embers_diff_top_sort (GArray        *rows,
-                      EmbersProfile *diff,
-                      gboolean       descending)
+embers_diff_top_sort (GArray         *rows,
+                      EmbersProfile  *diff,
+                      EmbersDiffMode  mode,
+                      gboolean        descending)
 {
-  gpointer ctx[2] = { diff, GINT_TO_POINTER (descending ? -1 : 1) };
+  gpointer ctx[3] = { diff, GINT_TO_POINTER (descending ? -1 : 1), GINT_TO_POINTER (mode) };
 
   g_return_if_fail (rows != NULL);
 
@@ -482,10 +509,11 @@ embers_diff_top_sort (GArray        *rows,
 }
 
 void
-embers_diff_top_print (GArray        *rows,
-                       EmbersProfile *diff,
-                       guint          limit,
-                       GString       *out)
+embers_diff_top_print (GArray         *rows,
+                       EmbersProfile  *diff,
+                       EmbersDiffMode  mode,
+                       guint           limit,
+                       GString        *out)
 {
   guint n;
 
@@ -508,7 +536,7 @@ embers_diff_top_print (GArray        *rows,
           break;
         case EMBERS_DIFF_KIND_CHANGED:
         default:
-          g_ascii_formatd (change, sizeof change, "%+.2f", row->change);
+          g_ascii_formatd (change, sizeof change, "%+.2f", embers_diff_row_change (row, mode));
           break;
         }
 
@@ -573,4 +601,46 @@ embers_diff_node_change (EmbersProfile  *diff,
     return 0.0;
 
   return change;
+}
+
+char *
+embers_diff_format_percent (double   percent,
+                            gboolean sign)
+{
+  /* U+2212 MINUS SIGN, as embers_format_signed_percent() writes it */
+  const char *prefix = !sign || percent == 0.0 ? "" : percent > 0 ? "+" : "\xe2\x88\x92";
+  double a = fabs (percent);
+
+  if (!isfinite (percent))
+    return g_strdup ("–");
+  if (a == 0.0)
+    return g_strdup ("0%");
+  if (a < 0.005)
+    return g_strdup_printf ("%s<0.01%%", prefix);
+  /* Rounding decides the digits: 9.996 is "10.0", 99.96 is "100" */
+  if (a < 9.995)
+    return g_strdup_printf ("%s%.2f%%", prefix, a);
+  if (a < 99.95)
+    return g_strdup_printf ("%s%.1f%%", prefix, a);
+  return g_strdup_printf ("%s%.0f%%", prefix, a);
+}
+
+char *
+embers_diff_format_delta (gint64      baseline,
+                          gint64      comparison,
+                          const char *unit)
+{
+  g_autofree char *magnitude = NULL;
+  guint64 delta;
+
+  /* Both are non-negative totals: the difference's magnitude fits in 64
+   * bits unsigned, and embers_format_value takes it up to G_MAXINT64 */
+  if (comparison >= baseline)
+    delta = (guint64) comparison - (guint64) baseline;
+  else
+    delta = (guint64) baseline - (guint64) comparison;
+  magnitude = embers_format_value ((gint64) MIN (delta, (guint64) G_MAXINT64), unit);
+  if (delta == 0)
+    return g_steal_pointer (&magnitude);
+  return g_strconcat (comparison > baseline ? "+" : "\xe2\x88\x92", magnitude, NULL);
 }

@@ -31,6 +31,24 @@ EmbersProfile *embers_diff_profiles (EmbersProfile  *baseline,
                                      guint           comparison_type,
                                      GError        **error);
 
+/**
+ * embers_diff_check_units:
+ * @baseline_type: the baseline's sample type ("cpu"), for the message
+ * @baseline_unit: its unit ("nanoseconds")
+ * @comparison_type: the comparison's sample type
+ * @comparison_unit: its unit
+ *
+ * The check embers_diff_profiles() makes, for callers that only know the
+ * types (two server queries before a Diff RPC): units of one kind (a
+ * duration and a duration, bytes and bytes, counts and counts) compare;
+ * others give %EMBERS_PROFILE_ERROR_UNSUPPORTED with the same message.
+ */
+gboolean       embers_diff_check_units (const char     *baseline_type,
+                                        const char     *baseline_unit,
+                                        const char     *comparison_type,
+                                        const char     *comparison_unit,
+                                        GError        **error);
+
 typedef enum
 {
   EMBERS_DIFF_KIND_CHANGED,
@@ -57,31 +75,6 @@ double embers_diff_share_change (gint64          left,
                                  gint64          right_total,
                                  EmbersDiffKind *kind);
 
-typedef struct
-{
-  guint32        name;
-  gint64         baseline_self;
-  gint64         baseline_total;
-  gint64         comparison_self;
-  gint64         comparison_total;
-  double         baseline_share;    /* of the baseline root, 0..1, total */
-  double         comparison_share;  /* of the comparison root, 0..1, total */
-  double         change;            /* embers_diff_share_change of totals, % */
-  EmbersDiffKind kind;
-} EmbersDiffRow;
-
-/* One row per function of a diff profile, sorted by change, descending
- * (new first, then what grew most ... what shrank most, removed last). */
-GArray *embers_diff_top_compute (EmbersProfile *diff);
-void    embers_diff_top_sort    (GArray        *rows,
-                                 EmbersProfile *diff,
-                                 gboolean       descending);
-/* TSV: baseline value, comparison value, baseline %, comparison %, diff %, name */
-void    embers_diff_top_print   (GArray        *rows,
-                                 EmbersProfile *diff,
-                                 guint          limit,
-                                 GString       *out);
-
 /**
  * EmbersDiffMode:
  * @EMBERS_DIFF_MODE_SHARE: the change of a frame's share of its side's
@@ -98,6 +91,53 @@ typedef enum
   EMBERS_DIFF_MODE_SHARE,
   EMBERS_DIFF_MODE_ABSOLUTE,
 } EmbersDiffMode;
+
+typedef struct
+{
+  guint32        name;
+  gint64         baseline_self;
+  gint64         baseline_total;
+  gint64         comparison_self;
+  gint64         comparison_total;
+  double         baseline_share;    /* of the baseline root, 0..1, total */
+  double         comparison_share;  /* of the comparison root, 0..1, total */
+  double         change;            /* embers_diff_share_change of totals, % */
+  double         absolute_change;   /* embers_diff_absolute_change of totals, % */
+  EmbersDiffKind kind;
+} EmbersDiffRow;
+
+/* The row's change by @mode: change (share) or absolute_change, in % */
+double  embers_diff_row_change  (const EmbersDiffRow *row,
+                                 EmbersDiffMode       mode);
+
+/* One row per function of a diff profile, sorted by the change of share,
+ * descending (new first, then what grew most ... what shrank most,
+ * removed last). */
+GArray *embers_diff_top_compute (EmbersProfile       *diff);
+/* Sorts by the change @mode gives (embers_diff_row_change()) */
+void    embers_diff_top_sort    (GArray              *rows,
+                                 EmbersProfile       *diff,
+                                 EmbersDiffMode       mode,
+                                 gboolean             descending);
+/* TSV: baseline value, comparison value, baseline %, comparison %, diff %
+ * (by @mode), name; @limit 0 prints every row */
+void    embers_diff_top_print   (GArray              *rows,
+                                 EmbersProfile       *diff,
+                                 EmbersDiffMode       mode,
+                                 guint                limit,
+                                 GString             *out);
+
+/* A change in percent with three significant digits and at most two
+ * decimals ("0.05%", "1.23%", "12.3%", "123%"); with @sign, "+" or
+ * U+2212 before it. Shares and changes of the diff table use it. */
+char   *embers_diff_format_percent (double        percent,
+                                    gboolean      sign);
+/* comparison - baseline in @unit with its sign: "+550.00 ms", "−2.00 MiB",
+ * "0 ns" (embers_format_value()) */
+char   *embers_diff_format_delta   (gint64        baseline,
+                                    gint64        comparison,
+                                    const char   *unit);
+
 
 /**
  * embers_diff_absolute_change:
