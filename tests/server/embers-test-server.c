@@ -318,7 +318,12 @@ find_method (EtsServer  *server,
 
         if (path[0] == '/' && strncmp (path + 1, m->service, n) == 0 &&
             path[n + 1] == '/' && g_str_equal (path + n + 2, m->method))
-          return m;
+          {
+            /* --no-diff: a server (or a proxy in front of it) without Diff */
+            if (server->no_diff && tables[t] == ets_querier_methods && g_str_equal (m->method, "Diff"))
+              return NULL;
+            return m;
+          }
       }
   return NULL;
 }
@@ -680,6 +685,7 @@ main (int    argc,
     { "fault-http", 0, 0, G_OPTION_ARG_INT, &fault_http, "Answer with a bare HTTP error page", "STATUS" },
     { "fault-count", 0, 0, G_OPTION_ARG_INT, &fault_count, "Only the first N faulty requests, then recover", "N" },
     { "fault-every", 0, 0, G_OPTION_ARG_INT, &fault_every, "Only every Nth request is faulty", "N" },
+    { "no-diff", 0, 0, G_OPTION_ARG_NONE, &server.no_diff, "Serve no Diff RPC (a plain 404, as without the route)", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &server.verbose, "Log requests on stderr", NULL },
     { NULL }
   };

@@ -33,6 +33,7 @@ struct _EtsServer
   char       *basic_auth;      /* "user:pass" or NULL */
   char       *bearer;          /* token or NULL */
   gboolean    verbose;
+  gboolean    no_diff;         /* --no-diff: Diff is a plain 404 */
 
   /* recording rules */
   gboolean    recording_rules;

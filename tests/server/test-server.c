@@ -1770,6 +1770,21 @@ test_rules_disabled (void)
   g_assert_cmpstr (soup_message_headers_get_content_type (reply->headers, NULL), ==, "text/plain");
 }
 
+/* --no-diff: Diff is a plain 404 (like an unregistered path), the other
+ * querier RPCs still answer */
+static void
+test_no_diff (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server ("--no-diff", NULL);
+  const char *base = embers_test_server_get_url (server);
+  g_autoptr(Reply) diff = post_json (base, QUERIER "Diff", "{}");
+  g_autoptr(Reply) types = post_json (base, QUERIER "ProfileTypes", "{}");
+
+  g_assert_cmpuint (diff->status, ==, 404);
+  g_assert_cmpstr (soup_message_headers_get_content_type (diff->headers, NULL), ==, "text/plain");
+  assert_ok (types);
+}
+
 static void
 test_rules_validation (void)
 {
@@ -2259,6 +2274,7 @@ main (int    argc,
   g_test_add_func ("/embers/server/merge/call-site", test_merge_call_site);
   g_test_add_func ("/embers/server/merge/doc-vectors", test_doc_vectors);
   g_test_add_func ("/embers/server/diff", test_diff_errors_and_shapes);
+  g_test_add_func ("/embers/server/no-diff", test_no_diff);
   g_test_add_func ("/embers/server/merge-profile", test_merge_profile);
   g_test_add_func ("/embers/server/select-series", test_select_series);
   g_test_add_func ("/embers/server/select-series-totals", test_select_series_totals);
