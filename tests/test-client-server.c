@@ -8,8 +8,12 @@
 
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
 #include "embers-diff.h"
 #include "embers-pyroscope-source.h"
+#include "embers-query-url.h"
 #include "embers-test-server-spawn.h"
 #include "embers-top.h"
 
@@ -284,9 +288,182 @@ test_diff_agrees (gconstpointer data)
         g_assert_cmpint (embers_profile_node_self (server_diff, t, i), ==, embers_profile_node_self (local_diff, t, i));
     }
 
+  /* The top tables, row by row: same functions in the same order, same
+   * values and changes */
   server_rows = embers_diff_top_compute (server_diff);
   local_rows = embers_diff_top_compute (local_diff);
   g_assert_cmpuint (server_rows->len, ==, local_rows->len);
+  g_assert_cmpuint (local_rows->len, >, 5);
+  for (guint i = 0; i < local_rows->len; i++)
+    {
+      const EmbersDiffRow *sr = &g_array_index (server_rows, EmbersDiffRow, i);
+      const EmbersDiffRow *lr = &g_array_index (local_rows, EmbersDiffRow, i);
+
+      g_assert_cmpstr (embers_profile_get_string (server_diff, sr->name), ==,
+                       embers_profile_get_string (local_diff, lr->name));
+      g_assert_cmpint (sr->baseline_self, ==, lr->baseline_self);
+      g_assert_cmpint (sr->baseline_total, ==, lr->baseline_total);
+      g_assert_cmpint (sr->comparison_self, ==, lr->comparison_self);
+      g_assert_cmpint (sr->comparison_total, ==, lr->comparison_total);
+      g_assert_cmpint (sr->kind, ==, lr->kind);
+      g_assert_cmpfloat (sr->baseline_share, ==, lr->baseline_share);
+      g_assert_cmpfloat (sr->comparison_share, ==, lr->comparison_share);
+      g_assert_cmpfloat (sr->change, ==, lr->change);
+      g_assert_cmpfloat (sr->absolute_change, ==, lr->absolute_change);
+    }
+}
+
+/* A request to the test server's hooks; its body */
+static char *
+server_control (EmbersTestServer *on,
+                const char       *method,
+                const char       *path)
+{
+  g_autofree char *url = g_strconcat (embers_test_server_get_url (on), path, NULL);
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  body = soup_session_send_and_read (session, msg, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  return g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+}
+
+/* How many requests the server answered on @path (GET /embers-test/stats) */
+static gint64
+server_requests (EmbersTestServer *on,
+                 const char       *path)
+{
+  g_autofree char *text = server_control (on, "GET", "embers-test/stats");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *o;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  o = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "requests");
+  return json_object_get_int_member_with_default (o, path, 0);
+}
+
+#define DIFF_PATH "/querier.v1.QuerierService/Diff"
+#define MERGE_PATH "/querier.v1.QuerierService/SelectMergeStacktraces"
+#define ALLOC "memory:alloc_space:bytes:space:bytes"
+
+/* A query URL on @on, with credentials in it (no keyring is asked) */
+static char *
+query_url (EmbersTestServer *on,
+           const char       *type,
+           const char       *selector,
+           gint64            start,
+           gint64            end)
+{
+  g_autoptr(EmbersQuery) query = embers_query_new (type, selector, start, end);
+  const char *base = embers_test_server_get_url (on);
+
+  g_assert_true (g_str_has_prefix (base, "http://"));
+  {
+    g_autofree char *with_user = g_strconcat ("http://embers:secret@", base + 7, NULL);
+
+    return embers_query_url_build (with_user, query);
+  }
+}
+
+/* CPU time against bytes is not a diff: refused before the server is asked,
+ * with embers_diff_profiles()' words, by the source and by query URLs */
+static void
+test_diff_units (void)
+{
+  g_autoptr(EmbersPyroscopeSource) pyro = make_source (FALSE);
+  EmbersSource *source = EMBERS_SOURCE (pyro);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQuery) left = NULL;
+  g_autoptr(EmbersQuery) right = NULL;
+  g_autoptr(EmbersProfile) diff = NULL;
+  g_autofree char *left_url = NULL;
+  g_autofree char *right_url = NULL;
+  const char *expected = "Cannot compare “cpu” in nanoseconds with “alloc_space” in bytes: the units differ";
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  range (&start, &end);
+  g_free (server_control (server, "DELETE", "embers-test/stats"));
+  left = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+  right = embers_query_new (ALLOC, "{service_name=\"api\"}", start, end);
+
+  embers_source_diff (source, left, right, NULL, on_done, &wait);
+  diff = embers_source_diff_finish (source, wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_null (diff);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+
+  left_url = query_url (server, CPU, "{service_name=\"api\"}", start, end);
+  right_url = query_url (server, ALLOC, "{service_name=\"api\"}", start, end);
+  diff = embers_pyroscope_load_query_url_diff (left_url, right_url, NULL, &error);
+  g_assert_null (diff);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED);
+  g_assert_cmpstr (error->message, ==, expected);
+
+  g_assert_cmpint (server_requests (server, DIFF_PATH), ==, 0);
+  g_assert_cmpint (server_requests (server, MERGE_PATH), ==, 0);
+}
+
+/* A server without Diff (404): two SelectMergeStacktraces and a local
+ * diff, the same as the server's Diff of the same data */
+static void
+test_diff_fallback (void)
+{
+  const char *args[] = { "--no-diff", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) old = embers_test_server_start (args, &error);
+  g_autoptr(EmbersPyroscopeSource) pyro = make_source (FALSE);
+  g_autoptr(EmbersQuery) left = NULL;
+  g_autoptr(EmbersQuery) right = NULL;
+  g_autoptr(EmbersProfile) fallback = NULL;
+  g_autoptr(EmbersProfile) server_diff = NULL;
+  g_autofree char *left_url = NULL;
+  g_autofree char *right_url = NULL;
+  const char *eu = "{service_name=\"api\",region=\"eu-west-1\"}";
+  const char *us = "{service_name=\"api\",region=\"us-east-1\"}";
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  g_assert_no_error (error);
+  /* Whole minutes well inside both servers' data: the same stacks */
+  range (&start, &end);
+  end -= end % 60000 + 5 * 60000;
+  start = end - 30 * 60000;
+
+  left_url = query_url (old, CPU, eu, start, end);
+  right_url = query_url (old, CPU, us, start, end);
+  fallback = embers_pyroscope_load_query_url_diff (left_url, right_url, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (fallback));
+  g_assert_cmpint (server_requests (old, DIFF_PATH), ==, 1);
+  g_assert_cmpint (server_requests (old, MERGE_PATH), ==, 2);
+
+  left = embers_query_new (CPU, eu, start, end);
+  right = embers_query_new (CPU, us, start, end);
+  embers_source_diff (EMBERS_SOURCE (pyro), left, right, NULL, on_done, &wait);
+  server_diff = embers_source_diff_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (embers_profile_get_total (fallback, EMBERS_DIFF_BASELINE), >, 0);
+  g_assert_cmpint (embers_profile_get_total (fallback, EMBERS_DIFF_BASELINE), ==,
+                   embers_profile_get_total (server_diff, EMBERS_DIFF_BASELINE));
+  g_assert_cmpint (embers_profile_get_total (fallback, EMBERS_DIFF_COMPARISON), ==,
+                   embers_profile_get_total (server_diff, EMBERS_DIFF_COMPARISON));
+  g_assert_cmpuint (embers_profile_get_n_nodes (fallback), ==, embers_profile_get_n_nodes (server_diff));
+  for (guint i = 0; i < embers_profile_get_n_nodes (fallback); i++)
+    {
+      g_assert_cmpstr (embers_profile_node_name_str (fallback, i), ==, embers_profile_node_name_str (server_diff, i));
+      for (guint t = 0; t < 2; t++)
+        g_assert_cmpint (embers_profile_node_total (fallback, t, i), ==, embers_profile_node_total (server_diff, t, i));
+    }
 }
 
 /* A server that cuts its answers short (with or without gzip) gives an
@@ -336,6 +513,8 @@ main (int   argc,
   g_test_add_data_func ("/embers/client-server/rpcs/json", GINT_TO_POINTER (TRUE), test_rpcs);
   g_test_add_data_func ("/embers/client-server/diff-agrees/proto", GINT_TO_POINTER (FALSE), test_diff_agrees);
   g_test_add_data_func ("/embers/client-server/diff-agrees/json", GINT_TO_POINTER (TRUE), test_diff_agrees);
+  g_test_add_func ("/embers/client-server/diff-units", test_diff_units);
+  g_test_add_func ("/embers/client-server/diff-fallback", test_diff_fallback);
   g_test_add_func ("/embers/client-server/truncated", test_truncated);
 
   ret = g_test_run ();

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-diff.h"
 #include "embers-format.h"
 #include "embers-pyroscope-source.h"
 #include "embers-readers.h"
@@ -1020,6 +1021,19 @@ pyroscope_merge_profile_finish (EmbersSource  *source,
   return propagate (source, result, pyroscope_merge_profile, error);
 }
 
+/* The server would diff a duration against bytes without a word: refuse
+ * as embers_diff_profiles() does. Both types are valid (check_query). */
+static gboolean
+check_diff_units (const EmbersQuery  *left,
+                  const EmbersQuery  *right,
+                  GError            **error)
+{
+  g_autoptr(EmbersProfileTypeInfo) l = embers_profile_type_info_new (left->profile_type);
+  g_autoptr(EmbersProfileTypeInfo) r = embers_profile_type_info_new (right->profile_type);
+
+  return embers_diff_check_units (l->sample_type, l->sample_unit, r->sample_type, r->sample_unit, error);
+}
+
 static void
 pyroscope_diff (EmbersSource        *source,
                 const EmbersQuery   *left,
@@ -1038,7 +1052,8 @@ pyroscope_diff (EmbersSource        *source,
                                decode_diff, g_object_unref);
   GError *error = NULL;
 
-  if (!check_query (left, rpc, &error) || !check_query (right, NULL, &error))
+  if (!check_query (left, rpc, &error) || !check_query (right, NULL, &error) ||
+      !check_diff_units (left, right, &error))
     {
       rpc_data_free (rpc);
       g_task_return_error (task, error);

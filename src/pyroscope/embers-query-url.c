@@ -5,12 +5,14 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "embers-connect-client.h"
 #include "embers-credentials.h"
+#include "embers-diff.h"
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-selector.h"
@@ -191,6 +193,40 @@ embers_query_url_parse_time (const char  *text,
     *out_ms = g_date_time_to_unix (dt) * 1000 + g_date_time_get_microsecond (dt) / 1000;
     return TRUE;
   }
+}
+
+gboolean
+embers_query_url_parse_local_time (const char  *text,
+                                   gint64       now_ms,
+                                   gint64      *out_ms,
+                                   GError     **error)
+{
+  int y, mo, d, h = 0, mi = 0;
+  double s = 0;
+
+  g_return_val_if_fail (out_ms != NULL, FALSE);
+
+  if (text != NULL &&
+      (sscanf (text, "%d-%d-%d %d:%d:%lf", &y, &mo, &d, &h, &mi, &s) >= 5 ||
+       sscanf (text, "%d-%d-%d %d:%d", &y, &mo, &d, &h, &mi) == 5))
+    {
+      g_autoptr(GDateTime) dt = g_date_time_new_local (y, mo, d, h, mi, s);
+
+      if (dt != NULL)
+        {
+          *out_ms = g_date_time_to_unix (dt) * 1000;
+          return TRUE;
+        }
+    }
+  return embers_query_url_parse_time (text, now_ms, out_ms, error);
+}
+
+char *
+embers_query_url_format_local_time (gint64 ms)
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (ms / 1000);
+
+  return dt != NULL ? g_date_time_format (dt, "%Y-%m-%d %H:%M:%S") : g_strdup ("");
 }
 
 static const char * const ui_pages[] = {
@@ -611,6 +647,34 @@ out:
   return profile;
 }
 
+/* Both queries merged at once on @source, then diffed here */
+static EmbersProfile *
+merge_and_diff (EmbersSource       *source,
+                const EmbersQuery  *left,
+                const EmbersQuery  *right,
+                GMainContext       *context,
+                GCancellable       *cancellable,
+                GError            **error)
+{
+  Waiter waiters[2] = { { NULL }, { NULL } };
+  g_autoptr(EmbersProfile) l = NULL;
+  g_autoptr(EmbersProfile) r = NULL;
+  g_autoptr(GError) r_error = NULL;
+
+  embers_source_merge_profile (source, left, cancellable, on_done, &waiters[0]);
+  embers_source_merge_profile (source, right, cancellable, on_done, &waiters[1]);
+  wait_for (context, &waiters[0]);
+  wait_for (context, &waiters[1]);
+  l = embers_source_merge_profile_finish (source, waiters[0].result, error);
+  r = embers_source_merge_profile_finish (source, waiters[1].result, l != NULL ? error : &r_error);
+  g_object_unref (waiters[0].result);
+  g_object_unref (waiters[1].result);
+  if (l == NULL || r == NULL)
+    return NULL;
+
+  return embers_diff_profiles (l, 0, r, 0, error);
+}
+
 /**
  * embers_pyroscope_load_query_url_diff:
  *
@@ -644,6 +708,15 @@ embers_pyroscope_load_query_url_diff (const char    *baseline_url,
   if (right == NULL)
     return NULL;
 
+  /* A duration against bytes is refused before anything is asked */
+  {
+    g_autoptr(EmbersProfileTypeInfo) l = embers_profile_type_info_new (left->query->profile_type);
+    g_autoptr(EmbersProfileTypeInfo) r = embers_profile_type_info_new (right->query->profile_type);
+
+    if (!embers_diff_check_units (l->sample_type, l->sample_unit, r->sample_type, r->sample_unit, error))
+      return NULL;
+  }
+
   if (!g_str_equal (left->base_url, right->base_url) || g_strcmp0 (left->user, right->user) != 0)
     {
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED,
@@ -661,6 +734,16 @@ embers_pyroscope_load_query_url_diff (const char    *baseline_url,
       wait_for (context, &waiter);
       profile = embers_source_diff_finish (EMBERS_SOURCE (source), waiter.result, &local_error);
       g_object_unref (waiter.result);
+
+      /* A server (or a proxy) without Diff: both merged flame graphs,
+       * diffed here */
+      if (g_error_matches (local_error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED))
+        {
+          g_debug ("Diff unavailable (%s): two merges and a local diff", local_error->message);
+          g_clear_error (&local_error);
+          profile = merge_and_diff (EMBERS_SOURCE (source), left->query, right->query,
+                                    context, cancellable, &local_error);
+        }
     }
 
   g_clear_object (&source);

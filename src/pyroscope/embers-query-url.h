@@ -42,6 +42,17 @@ gboolean        embers_query_url_parse_time   (const char        *text,
                                                gint64             now_ms,
                                                gint64            *out_ms,
                                                GError           **error);
+/* A time typed by a person, as the time range entries take it:
+ * "YYYY-MM-DD HH:MM[:SS]" in the local time zone, or anything
+ * embers_query_url_parse_time() reads (RFC 3339, Unix time, now-2h). */
+gboolean        embers_query_url_parse_local_time  (const char   *text,
+                                                    gint64        now_ms,
+                                                    gint64       *out_ms,
+                                                    GError      **error);
+/* @ms as "YYYY-MM-DD HH:MM:SS" in the local time zone ("" when out of
+ * range): what embers_query_url_parse_local_time() reads back */
+char           *embers_query_url_format_local_time (gint64        ms);
+
 /* The URL for a query, with ms timestamps; parses back to the same query. */
 char           *embers_query_url_build        (const char        *base_url,
                                                const EmbersQuery *query);
@@ -61,8 +72,11 @@ EmbersProfile  *embers_pyroscope_load_query_url_pprof (const char      *url,
                                                        GCancellable    *cancellable,
                                                        GError         **error);
 
-/* Two query URLs on one server: the server's Diff RPC. Queries on two
- * servers give EMBERS_SOURCE_ERROR_NOT_SUPPORTED (diff them locally). */
+/* Two query URLs on one server: the server's Diff RPC; a server without it
+ * (unimplemented, 404) gets two SelectMergeStacktraces diffed here. Queries
+ * on two servers give EMBERS_SOURCE_ERROR_NOT_SUPPORTED (diff them
+ * locally). Types whose units differ (CPU time against bytes) are refused
+ * before any request, with embers_diff_check_units()' error. */
 EmbersProfile  *embers_pyroscope_load_query_url_diff (const char      *baseline_url,
                                                       const char      *comparison_url,
                                                       GCancellable    *cancellable,
