@@ -252,19 +252,11 @@ update_range (EmbersExplorePage *self)
     }
 }
 
-static char *
-format_time (gint64 ms)
-{
-  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (ms / 1000);
-
-  return dt != NULL ? g_date_time_format (dt, "%Y-%m-%d %H:%M:%S") : g_strdup ("");
-}
-
 static void
 show_range (EmbersExplorePage *self)
 {
-  g_autofree char *from = format_time (self->start_ms);
-  g_autofree char *to = format_time (self->end_ms);
+  g_autofree char *from = embers_query_url_format_local_time (self->start_ms);
+  g_autofree char *to = embers_query_url_format_local_time (self->end_ms);
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *zone = g_date_time_format (now, "%Z (UTC%:z)");
 
@@ -1060,22 +1052,8 @@ static gboolean
 parse_entry_time (GtkEntry *entry,
                   gint64   *out_ms)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
-  int y, mo, d, h = 0, mi = 0;
-  double s = 0;
-  g_autoptr(GDateTime) dt = NULL;
-
-  if (sscanf (text, "%d-%d-%d %d:%d:%lf", &y, &mo, &d, &h, &mi, &s) >= 5 ||
-      sscanf (text, "%d-%d-%d %d:%d", &y, &mo, &d, &h, &mi) == 5)
-    {
-      dt = g_date_time_new_local (y, mo, d, h, mi, s);
-      if (dt != NULL)
-        {
-          *out_ms = g_date_time_to_unix (dt) * 1000;
-          return TRUE;
-        }
-    }
-  return embers_query_url_parse_time (text, g_get_real_time () / 1000, out_ms, NULL);
+  return embers_query_url_parse_local_time (gtk_editable_get_text (GTK_EDITABLE (entry)),
+                                            g_get_real_time () / 1000, out_ms, NULL);
 }
 
 static void
