@@ -178,11 +178,125 @@ test_selector_edit (void)
   g_assert_cmpstr (s2, ==, "{__profile_type__=\"process_cpu:cpu:nanoseconds:cpu:nanoseconds\",env=~\"prod|staging\"}");
 
   {
-    const char *bad[] = { "env", NULL };
+    const char *bad[] = { "env=", NULL };
     g_autoptr(EmbersSelector) none = embers_selector_parse_matchers (bad, &error);
 
     g_assert_null (none);
     g_assert_error (error, EMBERS_SELECTOR_ERROR, EMBERS_SELECTOR_ERROR_SYNTAX);
+    g_clear_error (&error);
+  }
+
+  /* A metric name alone is a __name__ matcher; quoted names stay quoted */
+  {
+    const char *list[] = { "cpu", "{\"service.name\"=\"api\"}", "mem{a=\"b\"}", NULL };
+    g_autoptr(EmbersSelector) all = embers_selector_parse_matchers (list, &error);
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    text = embers_selector_to_string (all);
+    g_assert_cmpstr (text, ==, "{__name__=\"cpu\",\"service.name\"=\"api\",__name__=\"mem\",a=\"b\"}");
+  }
+
+  /* An empty or blank entry is an error */
+  {
+    const char *blank[] = { "{a=\"b\"}", "  ", NULL };
+    g_autoptr(EmbersSelector) none = embers_selector_parse_matchers (blank, &error);
+
+    g_assert_null (none);
+    g_assert_error (error, EMBERS_SELECTOR_ERROR, EMBERS_SELECTOR_ERROR_SYNTAX);
+    g_clear_error (&error);
+  }
+}
+
+/* Prometheus' ParseMetricSelector, as Pyroscope parses a rule's matchers */
+static void
+test_selector_metric_selector (void)
+{
+  static const struct {
+    const char *text;
+    const char *canonical;   /* NULL: an error */
+    const char *fragment;    /* in the error */
+  } cases[] = {
+    { "{__profile_type__=\"cpu\", service_name=\"x\"}", "{__profile_type__=\"cpu\",service_name=\"x\"}", NULL },
+    { "metric{a=\"b\"}", "{__name__=\"metric\",a=\"b\"}", NULL },
+    { "a:b_c {a=\"b\"}", "{__name__=\"a:b_c\",a=\"b\"}", NULL },
+    { "metric", "{__name__=\"metric\"}", NULL },
+    { "{}", "{}", NULL },
+    { " \t{a='b',}\n", "{a=\"b\"}", NULL },
+    { "{a=`\\d+`}", "{a=\"\\\\d+\"}", NULL },
+    { "{\"service.name\"=\"x\"}", "{\"service.name\"=\"x\"}", NULL },
+    { "{'k8s.pod'!~\"a.*\"}", "{\"k8s.pod\"!~\"a.*\"}", NULL },
+    { "{a=\"\\u00e9\\x41\\101\\t\"}", "{a=\"éAA\\t\"}", NULL },
+    { "{a=\"say \\\"hi\\\"\"}", "{a=\"say \\\"hi\\\"\"}", NULL },
+    { "a=\"b\"", NULL, "position 2" },
+    { "", NULL, "empty" },
+    { "   ", NULL, "empty" },
+    { "{a=b}", NULL, "quoted value" },
+    { "{a=\"b\" c=\"d\"}", NULL, "“,”" },
+    { "{a=\"b\"", NULL, "not closed" },
+    { "{a=\"b}", NULL, "not closed" },
+    { "{a=\"b\nc\"}", NULL, "not closed" },
+    { "{a=\"\\d\"}", NULL, "Unknown escape" },
+    { "{a=\"\\'\"}", NULL, "Unknown escape" },
+    { "{a=\"\\xff\"}", NULL, "UTF-8" },
+    { "{a=\"\\x4\"}", NULL, "hexadecimal" },
+    { "{a=\"\\400\"}", NULL, "octal" },
+    { "{a=~\"(\"}", NULL, "regular expression" },
+    { "{1a=\"b\"}", NULL, "label name" },
+    { "{,}", NULL, "label name" },
+    { "{a=\"b\"} x", NULL, "after the selector" },
+    { "9lives{}", NULL, "metric name" },
+    { "metric-name", NULL, "after the selector" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector (cases[i].text, &error);
+
+      if (cases[i].canonical != NULL)
+        {
+          g_autofree char *s = NULL;
+
+          if (error != NULL)
+            g_error ("“%s”: %s", cases[i].text, error->message);
+          s = embers_selector_to_string (sel);
+          g_assert_cmpstr (s, ==, cases[i].canonical);
+
+          /* The canonical form parses back to the same */
+          {
+            g_autoptr(EmbersSelector) again = embers_selector_parse_metric_selector (s, &error);
+            g_autofree char *s2 = NULL;
+
+            g_assert_no_error (error);
+            s2 = embers_selector_to_string (again);
+            g_assert_cmpstr (s2, ==, s);
+          }
+        }
+      else
+        {
+          int code = strstr (cases[i].fragment, "regular") != NULL ? EMBERS_SELECTOR_ERROR_REGEX
+                                                                   : EMBERS_SELECTOR_ERROR_SYNTAX;
+
+          if (sel != NULL)
+            g_error ("“%s” parsed, but the server refuses it", cases[i].text);
+          g_assert_error (error, EMBERS_SELECTOR_ERROR, code);
+          if (strstr (error->message, cases[i].fragment) == NULL)
+            g_error ("“%s”: message “%s” lacks “%s”", cases[i].text, error->message, cases[i].fragment);
+        }
+    }
+
+  /* Quoted names survive a copy, and the lenient parser reads them too */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector ("{\"a.b\"=\"c\"}", &error);
+    g_autoptr(EmbersSelector) copy = embers_selector_copy (sel);
+    g_autoptr(EmbersSelector) lenient = embers_selector_parse ("{\"a.b\"=\"c\"}", NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (embers_selector_get_n_matchers (copy), ==, 1);
+    g_assert_cmpstr (embers_selector_get_matcher (copy, 0)->name, ==, "a.b");
+    g_assert_cmpstr (embers_selector_get_matcher (lenient, 0)->name, ==, "a.b");
   }
 }
 
@@ -215,6 +329,7 @@ main (int   argc,
   g_test_add_func ("/embers/selector/matches", test_selector_matches);
   g_test_add_func ("/embers/selector/edit", test_selector_edit);
   g_test_add_func ("/embers/selector/names", test_selector_names);
+  g_test_add_func ("/embers/selector/metric-selector", test_selector_metric_selector);
 
   return g_test_run ();
 }

@@ -46,7 +46,15 @@ EmbersSelector *embers_selector_new           (void);
 EmbersSelector *embers_selector_parse         (const char        *text,
                                                char             **metric_name,
                                                GError           **error);
-/* One matcher "name op value" as the server validates each matcher string */
+/* One matcher string as Pyroscope parses it (Prometheus'
+ * ParseMetricSelector): "{a=\"b\"}", "metric{a=\"b\"}" or "metric" (a
+ * __name__ matcher); label names may be quoted UTF-8 ({"service.name"="x"});
+ * Go escapes only; an empty or blank string is an error. */
+EmbersSelector *embers_selector_parse_metric_selector (const char *text,
+                                                       GError    **error);
+/* Several matcher strings, all matchers in one selector. Each is a metric
+ * selector as above, or (a convenience of local sources, not Prometheus
+ * syntax) one bare matcher such as service_name="api". */
 EmbersSelector *embers_selector_parse_matchers (const char * const *matchers,
                                                 GError           **error);
 EmbersSelector *embers_selector_ref           (EmbersSelector    *self);
@@ -61,6 +69,10 @@ gboolean        embers_selector_add           (EmbersSelector    *self,
                                                EmbersMatchOp      op,
                                                const char        *value,
                                                GError           **error);
+/* Adds a copy of a matcher taken from another selector (names in quotes
+ * included) */
+void            embers_selector_add_matcher   (EmbersSelector      *self,
+                                               const EmbersMatcher *matcher);
 /* Removes every matcher on name (any operator); returns how many */
 guint           embers_selector_remove        (EmbersSelector    *self,
                                                const char        *name);
@@ -73,7 +85,7 @@ gboolean        embers_selector_matches       (EmbersSelector    *self,
                                                gpointer           user_data);
 /* Canonical form: {a="b",c=~"d"} with escapes; "{}" when empty */
 char           *embers_selector_to_string     (EmbersSelector    *self);
-/* One matcher as a string: a="b" */
+/* One matcher as a string: a="b" ("a.b"="c" for a name that needs quotes) */
 char           *embers_matcher_to_string      (const EmbersMatcher *matcher);
 const char     *embers_match_op_to_string     (EmbersMatchOp      op);
 
