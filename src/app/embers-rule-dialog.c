@@ -191,7 +191,7 @@ copy_override (EmbersRuleDialog *self)
 {
   g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
 
-  copy_text (self, embers_recording_rule_to_tenant_override (rule));
+  copy_text (self, embers_recording_rule_to_tenant_override (rule, self->client ? embers_connect_client_get_tenant (self->client) : NULL));
   set_status (self, _("Copied as a per-tenant “recording_rules” override for the server’s configuration"), FALSE);
 }
 
@@ -200,7 +200,7 @@ copy_og (EmbersRuleDialog *self)
 {
   g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
 
-  copy_text (self, embers_recording_rule_to_og_config (rule));
+  copy_text (self, embers_recording_rule_to_og_config (rule, NULL));
   set_status (self, _("Copied as a “metrics-export-rules” entry for the original Pyroscope’s configuration"), FALSE);
 }
 

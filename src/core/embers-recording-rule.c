@@ -86,7 +86,8 @@ is_blank (const char *text)
   return TRUE;
 }
 
-/* Parses every matcher; fills the profile type and counts __profile_type__ */
+/* Parses every matcher as the server does (each one a Prometheus metric
+ * selector; an empty one is an error) into one selector */
 static EmbersSelector *
 parse_rule_matchers (const EmbersRecordingRule  *rule,
                      char                      **message)
@@ -95,25 +96,23 @@ parse_rule_matchers (const EmbersRecordingRule  *rule,
 
   for (guint i = 0; rule->matchers && rule->matchers[i]; i++)
     {
-      const char *one[] = { rule->matchers[i], NULL };
       g_autoptr(GError) error = NULL;
-      g_autoptr(EmbersSelector) sel = NULL;
+      g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector (rule->matchers[i], &error);
 
-      if (is_blank (rule->matchers[i]))
-        continue;
-
-      sel = embers_selector_parse_matchers (one, &error);
       if (sel == NULL)
         {
-          if (message)
+          if (message == NULL)
+            return NULL;
+          if (is_blank (rule->matchers[i]))
+            /* Translators: %u counts the rule's matchers from 1 */
+            *message = g_strdup_printf (_("Matcher %u is empty: remove it or write a selector such as {service_name=\"…\"}"),
+                                        i + 1);
+          else
             *message = g_strdup_printf (_("“%s”: %s"), rule->matchers[i], error->message);
           return NULL;
         }
       for (guint j = 0; j < embers_selector_get_n_matchers (sel); j++)
-        {
-          const EmbersMatcher *m = embers_selector_get_matcher (sel, j);
-          embers_selector_add (all, m->name, m->op, m->value, NULL);
-        }
+        embers_selector_add_matcher (all, embers_selector_get_matcher (sel, j));
     }
 
   return g_steal_pointer (&all);
@@ -183,9 +182,9 @@ embers_recording_rule_check (const EmbersRecordingRule  *rule,
         }
 
       if (other > 0)
-        msg[EMBERS_RULE_FIELD_MATCHERS] = g_strdup (_("The profile type matcher must use “=”, as in __profile_type__=\"…\""));
+        msg[EMBERS_RULE_FIELD_MATCHERS] = g_strdup (_("The profile type matcher must use “=”, as in {__profile_type__=\"…\"}"));
       else if (equal == 0)
-        msg[EMBERS_RULE_FIELD_MATCHERS] = g_strdup (_("Add a profile type matcher: __profile_type__=\"…\""));
+        msg[EMBERS_RULE_FIELD_MATCHERS] = g_strdup (_("Add a profile type matcher: {__profile_type__=\"…\"}"));
       else if (equal > 1)
         msg[EMBERS_RULE_FIELD_MATCHERS] = g_strdup (_("Only one __profile_type__ matcher is allowed"));
     }
@@ -286,6 +285,8 @@ embers_recording_rule_suggest_metric_name (const char *service,
     }
   if (parts && parts[0] && parts[1] && parts[2])
     append_sanitized (out, parts[2], 16);        /* unit suffix */
+  if (out->len < strlen (EMBERS_RECORDING_RULE_METRIC_PREFIX))
+    g_string_append_c (out, '_');                /* nothing known: the prefix */
 
   return g_string_free (out, FALSE);
 }
@@ -309,55 +310,69 @@ yaml_quote (GString    *out,
   g_string_append_c (out, '"');
 }
 
-char *
-embers_recording_rule_to_tenant_override (const EmbersRecordingRule *rule)
+static void
+yaml_list (GString            *out,
+           const char         *indent,
+           const char         *key,
+           const char * const *items)
 {
+  if (items == NULL || items[0] == NULL)
+    return;
+  g_string_append_printf (out, "%s%s:\n", indent, key);
+  for (guint i = 0; items[i]; i++)
+    {
+      g_string_append_printf (out, "%s  - ", indent);
+      yaml_quote (out, items[i]);
+      g_string_append_c (out, '\n');
+    }
+}
+
+char *
+embers_recording_rule_to_tenant_override (const EmbersRecordingRule *rule,
+                                          const char                *tenant)
+{
+  const char *indent = "        ";
+  g_autofree char *metric = NULL;
   GString *out;
 
   g_return_val_if_fail (rule != NULL, NULL);
 
-  out = g_string_new ("recording_rules:\n");
-  g_string_append (out, "  - metric_name: ");
-  yaml_quote (out, rule->metric_name);
+  if (tenant == NULL || tenant[0] == '\0')
+    tenant = EMBERS_RECORDING_RULE_DEFAULT_TENANT;
+
+  /* The runtime configuration's overrides, per tenant. Pyroscope reads a
+   * rule there as settings.v1.RecordingRule in JSON (the proto's field
+   * names); the function filter's metric type TOTAL is the default. */
+  out = g_string_new ("overrides:\n  ");
+  yaml_quote (out, tenant);
+  g_string_append (out, ":\n    recording_rules:\n      - metric_name: ");
+  metric = g_strstrip (g_strdup (rule->metric_name ? rule->metric_name : ""));
+  yaml_quote (out, metric);
   g_string_append_c (out, '\n');
   if (rule->id && *rule->id)
     {
-      g_string_append (out, "    id: ");
+      g_string_append_printf (out, "%sid: ", indent);
       yaml_quote (out, rule->id);
       g_string_append_c (out, '\n');
     }
-  g_string_append (out, "    matchers:\n");
-  for (guint i = 0; rule->matchers && rule->matchers[i]; i++)
-    {
-      g_string_append (out, "      - ");
-      yaml_quote (out, rule->matchers[i]);
-      g_string_append_c (out, '\n');
-    }
-  if (rule->group_by && rule->group_by[0])
-    {
-      g_string_append (out, "    group_by:\n");
-      for (guint i = 0; rule->group_by[i]; i++)
-        {
-          g_string_append (out, "      - ");
-          yaml_quote (out, rule->group_by[i]);
-          g_string_append_c (out, '\n');
-        }
-    }
+  yaml_list (out, indent, "matchers", (const char * const *)rule->matchers);
+  yaml_list (out, indent, "group_by", (const char * const *)rule->group_by);
   if (rule->external_label_names && rule->external_label_names[0])
     {
-      g_string_append (out, "    external_labels:\n");
+      g_string_append_printf (out, "%sexternal_labels:\n", indent);
       for (guint i = 0; rule->external_label_names[i]; i++)
         {
-          g_string_append (out, "      - name: ");
+          g_string_append_printf (out, "%s  - name: ", indent);
           yaml_quote (out, rule->external_label_names[i]);
-          g_string_append (out, "\n        value: ");
+          g_string_append_printf (out, "\n%s    value: ", indent);
           yaml_quote (out, rule->external_label_values ? rule->external_label_values[i] : "");
           g_string_append_c (out, '\n');
         }
     }
   if (rule->function_name && *rule->function_name)
     {
-      g_string_append (out, "    function_name: ");
+      g_string_append_printf (out, "%sstacktrace_filter:\n%s  function_name:\n%s    function_name: ",
+                              indent, indent, indent);
       yaml_quote (out, rule->function_name);
       g_string_append_c (out, '\n');
     }
@@ -373,36 +388,75 @@ regex_escape_exact (const char *text)
   return g_strdup_printf ("^%s$", escaped);
 }
 
+/* The original Pyroscope's name for a profile type (the suffix of
+ * app.<type>), or NULL when it had none */
+static const char *
+og_type_name (const char *profile_type)
+{
+  static const struct {
+    const char *name;         /* profile type's name */
+    const char *sample_type;  /* NULL: any */
+    const char *og;
+  } map[] = {
+    { "process_cpu", NULL, "cpu" },
+    { "memory", "alloc_objects", "alloc_objects" },
+    { "memory", "alloc_space", "alloc_space" },
+    { "memory", "inuse_objects", "inuse_objects" },
+    { "memory", "inuse_space", "inuse_space" },
+    { "goroutines", NULL, "goroutines" },
+    { "goroutine", NULL, "goroutines" },
+    { "mutex", "contentions", "mutex_count" },
+    { "mutex", "delay", "mutex_duration" },
+    { "block", "contentions", "block_count" },
+    { "block", "delay", "block_duration" },
+  };
+  g_auto(GStrv) parts = g_strsplit (profile_type ? profile_type : "", ":", -1);
+
+  if (parts[0] == NULL || parts[1] == NULL)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (g_str_equal (parts[0], map[i].name) &&
+        (map[i].sample_type == NULL || g_str_equal (parts[1], map[i].sample_type)))
+      return map[i].og;
+  return NULL;
+}
+
 char *
-embers_recording_rule_to_og_config (const EmbersRecordingRule *rule)
+embers_recording_rule_to_og_config (const EmbersRecordingRule  *rule,
+                                    char                      **warning)
 {
   g_autoptr(EmbersSelector) sel = NULL;
   g_autoptr(GString) tags = g_string_new (NULL);
+  g_autoptr(GString) warnings = g_string_new (NULL);
   g_autofree char *profile_type = NULL;
-  g_auto(GStrv) parts = NULL;
-  const char *app = "app";
-  const char *kind = "cpu";
+  g_autofree char *expr = NULL;
+  g_autofree char *kind_owned = NULL;
+  const char *app = NULL;
+  const char *kind;
+  gboolean app_regex = FALSE;
   GString *out;
 
   g_return_val_if_fail (rule != NULL, NULL);
 
   sel = parse_rule_matchers (rule, NULL);
   profile_type = embers_recording_rule_derive_profile_type (rule);
-  parts = g_strsplit (profile_type, ":", -1);
-  if (parts[0] && parts[1])
-    kind = parts[1];
+  kind = og_type_name (profile_type);
 
   for (guint i = 0; sel && i < embers_selector_get_n_matchers (sel); i++)
     {
       const EmbersMatcher *m = embers_selector_get_matcher (sel, i);
       g_autofree char *one = NULL;
 
-      if (g_str_equal (m->name, "__profile_type__"))
+      if (g_str_equal (m->name, "__profile_type__") || g_str_equal (m->name, "__name__"))
         continue;
-      if (g_str_equal (m->name, "service_name") && m->op == EMBERS_MATCH_EQUAL)
+      if (g_str_equal (m->name, "service_name"))
         {
-          app = m->value;
-          continue;
+          if (m->op == EMBERS_MATCH_EQUAL && app == NULL)
+            {
+              app = m->value;
+              continue;
+            }
+          app_regex = TRUE;
         }
       one = embers_matcher_to_string (m);
       if (tags->len > 0)
@@ -410,13 +464,39 @@ embers_recording_rule_to_og_config (const EmbersRecordingRule *rule)
       g_string_append (tags, one);
     }
 
+  if (app == NULL)
+    {
+      app = EMBERS_RECORDING_RULE_OG_APP_PLACEHOLDER;
+      /* Translators: %s is a placeholder in the configuration, APP_NAME */
+      g_string_append_printf (warnings,
+                              app_regex
+                              ? _("The original Pyroscope needs one application name, and service_name is not "
+                                  "one exact value here: replace %s in “expr” with the application’s name "
+                                  "(one rule per application).")
+                              : _("The rule has no service_name=\"…\" matcher, and the original Pyroscope needs "
+                                  "an application name: replace %s in “expr” with it."),
+                              EMBERS_RECORDING_RULE_OG_APP_PLACEHOLDER);
+    }
+  if (kind == NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (profile_type, ":", -1);
+
+      kind_owned = g_strdup (parts[0] && parts[1] ? parts[1] : profile_type);
+      kind = kind_owned;
+      if (warnings->len > 0)
+        g_string_append_c (warnings, ' ');
+      /* Translators: %s is a profile type id such as wall:wall:nanoseconds:wall:nanoseconds */
+      g_string_append_printf (warnings,
+                              _("The original Pyroscope has no profile type like “%s”: check the type after "
+                                "the application’s name in “expr”."),
+                              profile_type);
+    }
+  expr = g_strdup_printf ("%s.%s{%s}", app, kind, tags->str);
+
   out = g_string_new ("metrics-export-rules:\n  ");
   g_string_append (out, rule->metric_name ? rule->metric_name : "");
   g_string_append (out, ":\n    expr: ");
-  {
-    g_autofree char *expr = g_strdup_printf ("%s.%s{%s}", app, kind, tags->str);
-    yaml_quote (out, expr);
-  }
+  yaml_quote (out, expr);
   g_string_append (out, "\n    node: ");
   if (rule->function_name && *rule->function_name)
     {
@@ -426,16 +506,72 @@ embers_recording_rule_to_og_config (const EmbersRecordingRule *rule)
   else
     g_string_append (out, "\"total\"");
   g_string_append_c (out, '\n');
-  if (rule->group_by && rule->group_by[0])
+  yaml_list (out, "    ", "group_by", (const char * const *)rule->group_by);
+
+  if (warning != NULL)
+    *warning = warnings->len > 0 ? g_strdup (warnings->str) : NULL;
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+embers_recording_rule_place_server_problems (const char  *message,
+                                             char       **messages)
+{
+  static const struct {
+    const char      *prefix;
+    EmbersRuleField  field;
+  } prefixes[] = {
+    { "id ", EMBERS_RULE_FIELD_ID },
+    { "metric_name ", EMBERS_RULE_FIELD_METRIC_NAME },
+    { "matcher ", EMBERS_RULE_FIELD_MATCHERS },
+    { "matchers ", EMBERS_RULE_FIELD_MATCHERS },
+    { "group_by ", EMBERS_RULE_FIELD_GROUP_BY },
+    { "external_labels ", EMBERS_RULE_FIELD_EXTERNAL_LABELS },
+    { "generation ", EMBERS_RULE_FIELD_GENERATION },
+  };
+  g_auto(GStrv) lines = g_strsplit (message ? message : "", "\n", -1);
+  GString *placed[EMBERS_RULE_N_FIELDS] = { NULL, };
+  g_autoptr(GString) rest = g_string_new (NULL);
+
+  g_return_val_if_fail (messages != NULL, NULL);
+
+  for (guint i = 0; lines[i]; i++)
     {
-      g_string_append (out, "    group_by:\n");
-      for (guint i = 0; rule->group_by[i]; i++)
+      const char *line = lines[i];
+      const char *request = strstr (line, "invalid request: ");
+      gboolean done = FALSE;
+
+      if (request != NULL)
+        line = request + strlen ("invalid request: ");
+      while (g_ascii_isspace (*line))
+        line++;
+      if (*line == '\0')
+        continue;
+
+      for (guint p = 0; p < G_N_ELEMENTS (prefixes) && !done; p++)
         {
-          g_string_append (out, "      - ");
-          yaml_quote (out, rule->group_by[i]);
-          g_string_append_c (out, '\n');
+          EmbersRuleField f = prefixes[p].field;
+
+          if (!g_str_has_prefix (line, prefixes[p].prefix))
+            continue;
+          if (placed[f] == NULL)
+            placed[f] = g_string_new (NULL);
+          else
+            g_string_append_c (placed[f], '\n');
+          g_string_append (placed[f], line);
+          done = TRUE;
+        }
+      if (!done)
+        {
+          if (rest->len > 0)
+            g_string_append_c (rest, '\n');
+          g_string_append (rest, line);
         }
     }
 
-  return g_string_free (out, FALSE);
+  for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
+    messages[f] = placed[f] != NULL ? g_string_free (placed[f], FALSE) : NULL;
+
+  return rest->len > 0 ? g_strdup (rest->str) : NULL;
 }

@@ -64,15 +64,43 @@ gboolean  embers_recording_rule_check          (const EmbersRecordingRule *rule,
 /* The profile type named by the __profile_type__= matcher, or "unknown" */
 char     *embers_recording_rule_derive_profile_type (const EmbersRecordingRule *rule);
 
-/* profiles_recorded_<service>_<function>_<unit>, sanitized; NULL parts skipped */
+/* profiles_recorded_<service>_<sample type>_<function>_<unit>, sanitized;
+ * NULL parts skipped; with none, the prefix alone (valid, to complete) */
 char     *embers_recording_rule_suggest_metric_name (const char *service,
                                                      const char *profile_type,
                                                      const char *function_name);
 
 /* Server configuration for servers without the rules API */
-/* YAML for the per-tenant "recording_rules" override */
-char     *embers_recording_rule_to_tenant_override  (const EmbersRecordingRule *rule);
-/* The original Pyroscope's metrics-export-rules entry (FlameQL expr) */
-char     *embers_recording_rule_to_og_config        (const EmbersRecordingRule *rule);
+
+/* The tenant of a server without multi-tenancy */
+#define EMBERS_RECORDING_RULE_DEFAULT_TENANT "anonymous"
+/* In the original Pyroscope's expr when the rule names no one service */
+#define EMBERS_RECORDING_RULE_OG_APP_PLACEHOLDER "APP_NAME"
+
+/* YAML for Pyroscope's runtime configuration (-runtime-config.file):
+ * overrides: <tenant>: recording_rules: [the rule], the rule's keys as
+ * settings.v1.RecordingRule's field names (stacktrace_filter:
+ * function_name: function_name:, external_labels as name/value).
+ * tenant NULL or "": "anonymous" (a server without multi-tenancy) */
+char     *embers_recording_rule_to_tenant_override  (const EmbersRecordingRule *rule,
+                                                     const char                *tenant);
+/* The original Pyroscope's metrics-export-rules entry: expr
+ * "<app>.<type>{<other matchers>}" with the service_name= value as the app
+ * and the type by its old name (cpu, alloc_space, goroutines,
+ * mutex_count…), node "total" or the function as an exact regex,
+ * group_by. @warning (out) (optional): what a person must fix by hand
+ * (no single service, a type the original lacked), or NULL */
+char     *embers_recording_rule_to_og_config        (const EmbersRecordingRule  *rule,
+                                                     char                      **warning);
+
+/* Places the problems of a server's invalid_argument answer ("… invalid
+ * request: <problem>\n<problem>…", one per line, each starting with the
+ * field's name: id, metric_name, matcher(s), group_by, external_labels,
+ * generation) next to their fields: @messages (out caller-allocates)
+ * gets EMBERS_RULE_N_FIELDS entries, each NULL or that field's problems
+ * (one per line). Returns the problems that name no field, or NULL. Free
+ * everything with g_free. */
+char     *embers_recording_rule_place_server_problems (const char  *message,
+                                                       char       **messages);
 
 G_END_DECLS
