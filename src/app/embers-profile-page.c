@@ -1324,32 +1324,6 @@ load_query_url_thread (GTask        *task,
     g_task_return_pointer (task, profile, g_object_unref);
 }
 
-/* Two profiles as one comparison: both loaded and diffed on a thread */
-static void
-load_comparison_thread (GTask        *task,
-                        gpointer      source_object,
-                        gpointer      task_data,
-                        GCancellable *cancellable)
-{
-  GPtrArray *files = task_data;
-  g_autoptr(EmbersProfile) base = NULL;
-  g_autoptr(EmbersProfile) comp = NULL;
-  GError *error = NULL;
-  EmbersProfile *diff = NULL;
-
-  base = embers_profile_load_file (g_ptr_array_index (files, 0), cancellable, &error);
-  if (base != NULL)
-    comp = embers_profile_load_file (g_ptr_array_index (files, 1), cancellable, &error);
-  if (base != NULL && comp != NULL)
-    diff = embers_diff_profiles (base, embers_profile_get_default_sample_type (base),
-                                 comp, embers_profile_get_default_sample_type (comp), &error);
-
-  if (diff == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, diff, g_object_unref);
-}
-
 static void
 load_done (GObject      *source,
            GAsyncResult *result,
@@ -1361,8 +1335,7 @@ load_done (GObject      *source,
   g_autoptr(GError) error = NULL;
   gboolean current = load->cancellable == self->load_cancellable;
 
-  if (g_task_get_source_tag (G_TASK (result)) == load_query_url_thread ||
-      g_task_get_source_tag (G_TASK (result)) == load_comparison_thread)
+  if (g_task_get_source_tag (G_TASK (result)) == load_query_url_thread)
     profile = g_task_propagate_pointer (G_TASK (result), &error);
   else
     profile = embers_profile_load_file_finish (result, &error);
@@ -1453,51 +1426,6 @@ embers_profile_page_load (EmbersProfilePage *self,
     }
 
   embers_profile_load_file_async (file, self->load_cancellable, load_done, load);
-}
-
-void
-embers_profile_page_load_comparison (EmbersProfilePage *self,
-                                     GFile             *baseline,
-                                     GFile             *comparison)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *a = NULL;
-  g_autofree char *b = NULL;
-  g_autofree char *title = NULL;
-  GPtrArray *files;
-  Load *load;
-
-  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
-  g_return_if_fail (G_IS_FILE (baseline));
-  g_return_if_fail (G_IS_FILE (comparison));
-
-  a = g_file_get_basename (baseline);
-  b = g_file_get_basename (comparison);
-  /* Translators: a tab title comparing a baseline with a comparison */
-  title = g_strdup_printf (_("%s → %s"), a, b);
-  g_set_object (&self->file, comparison);
-  set_title (self, title);
-  adw_status_page_set_description (self->loading_page, self->title);
-  g_clear_pointer (&self->error, g_free);
-
-  if (self->load_cancellable != NULL)
-    g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  self->load_cancellable = g_cancellable_new ();
-  set_state (self, EMBERS_PAGE_STATE_LOADING);
-  update_actions (self);
-
-  load = g_new0 (Load, 1);
-  load->self = g_object_ref (self);
-  load->cancellable = g_object_ref (self->load_cancellable);
-
-  files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (files, g_object_ref (baseline));
-  g_ptr_array_add (files, g_object_ref (comparison));
-  task = g_task_new (NULL, self->load_cancellable, load_done, load);
-  g_task_set_source_tag (task, load_comparison_thread);
-  g_task_set_task_data (task, files, (GDestroyNotify)g_ptr_array_unref);
-  g_task_run_in_thread (task, load_comparison_thread);
 }
 
 void

@@ -43,10 +43,6 @@ void               embers_profile_page_load             (EmbersProfilePage   *se
                                                          GFile               *file,
                                                          const char          *title);
 /* Shows an already loaded profile */
-/* Loads two profiles and shows their diff (baseline → comparison) */
-void               embers_profile_page_load_comparison  (EmbersProfilePage   *self,
-                                                         GFile               *baseline,
-                                                         GFile               *comparison);
 void               embers_profile_page_set_profile      (EmbersProfilePage   *self,
                                                          EmbersProfile       *profile,
                                                          const char          *title);
