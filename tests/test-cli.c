@@ -209,10 +209,98 @@ test_cli_diff (void)
     g_assert_nonnull (strstr (contents, "\"format\":\"double\""));
   }
 
+  /* By the absolute change: the diff % column and the order follow it */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--diff", "--diff-mode=absolute", "--top", base, comp, NULL }, &out, &err), ==, 0);
+  g_assert_cmpstr (out, ==,
+                   "0\t10\t0.00\t7.14\tnew\tnew\n"
+                   "10\t40\t9.52\t28.57\t+300.00\tslow\n"
+                   "105\t140\t100.00\t100.00\t+33.33\tmain\n"
+                   "90\t90\t85.71\t64.29\t+0.00\tfast\n"
+                   "5\t0\t4.76\t0.00\tremoved\tgone\n");
+
   g_unlink (base);
   g_unlink (comp);
   g_unlink (svg);
   g_unlink (json);
+}
+
+/* An exported diff's palette, mode and widths */
+static void
+test_cli_diff_export_options (void)
+{
+  g_autofree char *base = g_build_filename (tmpdir, "base.folded", NULL);
+  g_autofree char *comp = g_build_filename (tmpdir, "comp.folded", NULL);
+  g_autofree char *svg = g_build_filename (tmpdir, "diff.svg", NULL);
+  g_autofree char *plain = NULL, *red_green = NULL, *comparison = NULL, *absolute = NULL;
+  static const struct {
+    const char *args[4];
+    const char *fragment;
+  } errors[] = {
+    { { "--diff", "--palette=purple", NULL }, "--palette takes one of red-blue, red-green, not “purple”" },
+    { { "--diff", "--diff-mode=relative", NULL }, "--diff-mode takes one of share, absolute, not “relative”" },
+    { { "--diff", "--diff-width=baseline", NULL }, "--diff-width takes one of both, comparison, not “baseline”" },
+    { { "--palette=red-green", NULL }, "need --diff" },
+  };
+
+  g_file_set_contents (base, "main;slow 10\nmain;fast 90\nmain;gone 5\n", -1, NULL);
+  g_file_set_contents (comp, "main;slow 40\nmain;fast 90\nmain;new 10\n", -1, NULL);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *option[] = { NULL, "--palette=red-green", "--diff-width=comparison", "--diff-mode=absolute" };
+      char **contents[] = { &plain, &red_green, &comparison, &absolute };
+      const char *args[8] = { "--diff", "--export", svg, base, comp, NULL, NULL, NULL };
+      g_autofree char *out = NULL, *err = NULL;
+
+      if (option[i] != NULL)
+        {
+          args[5] = args[4];
+          args[4] = args[3];
+          args[3] = option[i];
+        }
+      g_assert_cmpint (run (args, &out, &err), ==, 0);
+      g_assert_true (g_file_get_contents (svg, contents[i], NULL, NULL));
+    }
+
+  /* "slow" grew: the palette's red at +100 %, rgb(220,50,32) or rgb(200,0,0);
+   * "fast" and "gone" shrank: blue rgb(26,133,255) or green rgb(0,170,0) */
+  g_assert_nonnull (strstr (plain, "rgb(86.27451"));
+  g_assert_nonnull (strstr (plain, "rgb(10.196"));
+  g_assert_null (strstr (plain, "rgb(78.43"));
+  g_assert_nonnull (strstr (red_green, "rgb(78.43"));
+  g_assert_nonnull (strstr (red_green, "rgb(0%,66.66"));
+  g_assert_null (strstr (red_green, "rgb(10.196"));
+  g_assert_nonnull (strstr (plain, "red/blue · change of share of total"));
+  g_assert_nonnull (strstr (red_green, "red/green · change of share of total"));
+  g_assert_nonnull (strstr (absolute, "red/blue · change of absolute value"));
+  /* Widths: the comparison only ("gone" is not drawn), and the SVG says so */
+  g_assert_nonnull (strstr (plain, "Bar widths: baseline + comparison"));
+  g_assert_null (strstr (comparison, "Bar widths: baseline + comparison"));
+  g_assert_cmpstr (plain, !=, comparison);
+
+  for (guint i = 0; i < G_N_ELEMENTS (errors); i++)
+    {
+      const char *args[8] = { NULL, };
+      g_autofree char *out = NULL, *err = NULL;
+      guint n = 0;
+
+      for (guint k = 0; errors[i].args[k] != NULL; k++)
+        args[n++] = errors[i].args[k];
+      args[n++] = "--top";
+      args[n++] = base;
+      if (g_str_equal (errors[i].args[0], "--diff"))
+        args[n++] = comp;
+      g_assert_cmpint (run (args, &out, &err), !=, 0);
+      g_assert_cmpstr (out, ==, "");
+      if (strstr (err, errors[i].fragment) == NULL)
+        g_error ("case %u: stderr “%s” lacks “%s”", i, err, errors[i].fragment);
+    }
+
+  g_unlink (base);
+  g_unlink (comp);
+  g_unlink (svg);
 }
 
 int
@@ -228,6 +316,7 @@ main (int   argc,
   g_test_add_func ("/embers/cli/errors", test_cli_errors);
   g_test_add_func ("/embers/cli/export", test_cli_export);
   g_test_add_func ("/embers/cli/diff", test_cli_diff);
+  g_test_add_func ("/embers/cli/diff-export-options", test_cli_diff_export_options);
 
   ret = g_test_run ();
   g_rmdir (tmpdir);

@@ -18,7 +18,9 @@
 #include "embers-render.h"
 #include "embers-top.h"
 
-static const char * const cli_flags[] = { "--top", "--export", "--sample-type", "--diff" };
+static const char * const cli_flags[] = {
+  "--top", "--export", "--sample-type", "--diff", "--palette", "--diff-mode", "--diff-width",
+};
 
 gboolean
 embers_cli_wants (int    argc,
@@ -49,7 +51,61 @@ typedef struct
   guint     top_limit;
   char     *export_path;
   char     *sample_type;
+  char     *palette;
+  char     *diff_mode;
+  char     *diff_width;
 } CliOptions;
+
+/* One of @names (the enum value is its index), or an error naming them */
+static gboolean
+parse_choice (const char          *option,
+              const char          *value,
+              const char * const  *names,
+              int                 *out,
+              GError             **error)
+{
+  g_autofree char *known = NULL;
+
+  if (value == NULL)
+    return TRUE;
+  for (int i = 0; names[i] != NULL; i++)
+    if (g_str_equal (value, names[i]))
+      {
+        *out = i;
+        return TRUE;
+      }
+  known = g_strjoinv (", ", (char **) names);
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               /* Translators: an option's value is not one of its choices; the last %s lists them */
+               _("%s takes one of %s, not “%s”"), option, known, value);
+  return FALSE;
+}
+
+/* --palette, --diff-mode, --diff-width into export options (defaults:
+ * red-blue, share, both) */
+static gboolean
+diff_options (const CliOptions     *opts,
+              EmbersExportOptions  *export,
+              EmbersDiffMode       *mode,
+              GError              **error)
+{
+  static const char * const palettes[] = { "red-blue", "red-green", NULL };
+  static const char * const modes[] = { "share", "absolute", NULL };
+  static const char * const widths[] = { "both", "comparison", NULL };
+  int palette = 0, diff_mode = 0, width = 0;
+
+  if (!parse_choice ("--palette", opts->palette, palettes, &palette, error) ||
+      !parse_choice ("--diff-mode", opts->diff_mode, modes, &diff_mode, error) ||
+      !parse_choice ("--diff-width", opts->diff_width, widths, &width, error))
+    return FALSE;
+
+  embers_export_options_init (export);
+  export->style.diff_palette = palette == 1 ? EMBERS_DIFF_PALETTE_RED_GREEN : EMBERS_DIFF_PALETTE_RED_BLUE;
+  export->style.diff_mode = diff_mode == 1 ? EMBERS_DIFF_MODE_ABSOLUTE : EMBERS_DIFF_MODE_SHARE;
+  export->diff_width = width == 1 ? EMBERS_DIFF_WIDTH_COMPARISON : EMBERS_DIFF_WIDTH_SUM;
+  *mode = export->style.diff_mode;
+  return TRUE;
+}
 
 static CliOptions *cli_options_current;
 
@@ -108,10 +164,11 @@ resolve_sample_type (EmbersProfile *profile,
 }
 
 static gboolean
-export_profile (EmbersProfile *profile,
-                guint          sample_type,
-                const char    *path,
-                GError       **error)
+export_profile (EmbersProfile             *profile,
+                guint                      sample_type,
+                const EmbersExportOptions *options,
+                const char                *path,
+                GError                   **error)
 {
   EmbersFormat format = embers_format_for_filename (path);
   g_autoptr(GBytes) bytes = NULL;
@@ -123,7 +180,7 @@ export_profile (EmbersProfile *profile,
     case EMBERS_FORMAT_PNG:
     case EMBERS_FORMAT_SVG:
     case EMBERS_FORMAT_PDF:
-      return embers_render_export (profile, sample_type, NULL, path, error);
+      return embers_render_export (profile, sample_type, options, path, error);
 
     case EMBERS_FORMAT_PPROF:
     case EMBERS_FORMAT_FOLDED:
@@ -186,9 +243,11 @@ embers_cli_run (int    argc,
   gboolean full_pprof;
   g_auto(GStrv) owned_argv = NULL;
   g_autoptr(EmbersProfile) server_diff = NULL;
+  EmbersExportOptions export_options;
+  EmbersDiffMode diff_mode = EMBERS_DIFF_MODE_SHARE;
   guint sample_type = 0;
   int status = 1;
-  /* Translators: N, OUT, TYPE, FILE|URL, BASE and COMP are placeholders in --help */
+  /* Translators: N, OUT, TYPE, PALETTE, MODE, WIDTH, FILE|URL, BASE and COMP are placeholders in --help */
   GOptionEntry entries[] = {
     { "top", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_top,
       N_("Print the top functions as TSV: self, total, name (all, or the first N)"), N_("N") },
@@ -198,6 +257,12 @@ embers_cli_run (int    argc,
       N_("Compare two profiles, BASE and COMP: --top prints baseline, comparison, baseline %, comparison %, diff %, name"), NULL },
     { "sample-type", 0, 0, G_OPTION_ARG_STRING, &opts.sample_type,
       N_("Sample type by name or index (default: the profile’s default)"), N_("TYPE") },
+    { "palette", 0, 0, G_OPTION_ARG_STRING, &opts.palette,
+      N_("With --diff: colours of an exported diff, red-blue (default, colour-blind safe) or red-green"), N_("PALETTE") },
+    { "diff-mode", 0, 0, G_OPTION_ARG_STRING, &opts.diff_mode,
+      N_("With --diff: colour, label and sort by the change of each function’s share of its side’s total (share, default) or of its value (absolute)"), N_("MODE") },
+    { "diff-width", 0, 0, G_OPTION_ARG_STRING, &opts.diff_width,
+      N_("With --diff: frame widths of an exported diff, both sides summed (both, default) or the comparison only (comparison)"), N_("WIDTH") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE|URL") },
     { NULL }
   };
@@ -245,6 +310,17 @@ embers_cli_run (int    argc,
   if (opts.diff && (files[1] == NULL || files[2] != NULL))
     {
       g_printerr ("embers: %s\n", _("--diff takes exactly two profiles: BASE COMP"));
+      goto out;
+    }
+
+  if (!opts.diff && (opts.palette != NULL || opts.diff_mode != NULL || opts.diff_width != NULL))
+    {
+      g_printerr ("embers: %s\n", _("--palette, --diff-mode and --diff-width need --diff"));
+      goto out;
+    }
+  if (!diff_options (&opts, &export_options, &diff_mode, &error))
+    {
+      g_printerr ("embers: %s\n", error->message);
       goto out;
     }
 
@@ -304,7 +380,8 @@ embers_cli_run (int    argc,
       g_autoptr(GArray) rows = embers_diff_top_compute (profile);
       g_autoptr(GString) out = g_string_new (NULL);
 
-      embers_diff_top_print (rows, profile, EMBERS_DIFF_MODE_SHARE, opts.top_limit, out);
+      embers_diff_top_sort (rows, profile, diff_mode, TRUE);
+      embers_diff_top_print (rows, profile, diff_mode, opts.top_limit, out);
       if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
         {
           g_printerr ("embers: %s\n", _("Could not write to standard output"));
@@ -325,7 +402,7 @@ embers_cli_run (int    argc,
     }
 
   if (opts.export_path != NULL &&
-      !export_profile (profile, sample_type, opts.export_path, &error))
+      !export_profile (profile, sample_type, &export_options, opts.export_path, &error))
     {
       g_printerr ("embers: %s\n", error->message);
       goto out;
@@ -337,6 +414,9 @@ out:
   cli_options_current = NULL;
   g_free (opts.export_path);
   g_free (opts.sample_type);
+  g_free (opts.palette);
+  g_free (opts.diff_mode);
+  g_free (opts.diff_width);
 
   return status;
 }
