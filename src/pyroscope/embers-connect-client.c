@@ -511,6 +511,36 @@ sanitize_text (const char *text,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* The same, line by line (at most max_lines), for answers that list one
+ * problem per line */
+static char *
+sanitize_lines (const char *text,
+                guint       max_chars,
+                guint       max_lines)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autofree char *line = sanitize_text (lines[i], -1, max_chars);
+
+      if (line[0] == '\0')
+        continue;
+      if (n == max_lines)
+        {
+          g_string_append (s, "\n…");
+          break;
+        }
+      if (n++ > 0)
+        g_string_append_c (s, '\n');
+      g_string_append (s, line);
+    }
+
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 static gboolean
 looks_like_html (const char   *content_type,
                  const guint8 *body,
@@ -554,6 +584,7 @@ html_title (const guint8 *body,
 static gboolean
 parse_connect_error (const guint8  *body,
                      gsize          len,
+                     gboolean       keep_lines,
                      char         **code,
                      char         **message)
 {
@@ -583,7 +614,7 @@ parse_connect_error (const guint8  *body,
       json_node_get_value_type (json_object_get_member (object, "message")) == G_TYPE_STRING)
     {
       const char *m = json_object_get_string_member (object, "message");
-      *message = sanitize_text (m, -1, 400);
+      *message = keep_lines ? sanitize_lines (m, 400, 20) : sanitize_text (m, -1, 400);
     }
 
   return TRUE;
@@ -628,7 +659,17 @@ error_from_connect_code (EmbersSourceError  code,
                          gboolean           have_tenant)
 {
   const char *said = server_message != NULL && server_message[0] != '\0' ? server_message : NULL;
+  gboolean rules = g_strcmp0 (service, "settings.v1.RecordingRulesService") == 0;
   g_autofree char *lead = NULL;
+
+  /* Recording rules: the server judged a rule, not a query. Its problems
+   * come last, one per line, so that they can be shown by their fields. */
+  if (rules && code == EMBERS_SOURCE_ERROR_INVALID_ARGUMENT)
+    {
+      if (said != NULL)
+        return g_error_new (EMBERS_SOURCE_ERROR, code, _("the server rejected the rule: %s"), said);
+      return g_error_new_literal (EMBERS_SOURCE_ERROR, code, _("the server rejected the rule"));
+    }
 
   switch (code)
     {
@@ -657,11 +698,16 @@ error_from_connect_code (EmbersSourceError  code,
       lead = g_strdup (_("deadline exceeded: the server gave up on the query — try a shorter time range"));
       break;
     case EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED:
-      lead = g_strdup (_("resource exhausted: the query is too large for the server — try a shorter time range or fewer nodes"));
+      if (rules)
+        lead = g_strdup (_("rule limit reached: the server takes no more recording rules for this tenant — "
+                           "delete one you no longer need, or raise its recording-rules.max-rules-per-tenant limit"));
+      else
+        lead = g_strdup (_("resource exhausted: the query is too large for the server — try a shorter time range or fewer nodes"));
       break;
     case EMBERS_SOURCE_ERROR_UNIMPLEMENTED:
       lead = g_strdup_printf (_("unimplemented: the server does not support %s — it may be an older Pyroscope"),
-                              method ? method : "this call");
+                              /* Translators: completes “the server does not support %s” when the method is unknown */
+                              method ? method : _("this call"));
       break;
     case EMBERS_SOURCE_ERROR_UNAVAILABLE:
       lead = g_strdup (_("unavailable: the server is not ready — try again in a moment"));
@@ -722,7 +768,9 @@ embers_connect_error_from_response (guint         status,
     len = 0;
 
   /* A Connect error body: trust its code, whatever the status. */
-  if (parse_connect_error (body, len, &code_name, &server_message))
+  /* Recording rules: the server lists a rule's problems one per line */
+  if (parse_connect_error (body, len, g_strcmp0 (service, "settings.v1.RecordingRulesService") == 0,
+                           &code_name, &server_message))
     return error_from_connect_code (embers_connect_code_from_string (code_name),
                                     server_message, service, method, have_auth, have_tenant);
 
