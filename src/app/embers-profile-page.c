@@ -1119,6 +1119,7 @@ embers_profile_page_set_diff_mode (EmbersProfilePage *self,
     return;
 
   self->diff_mode = mode;
+  embers_diff_table_set_mode (self->diff_table, mode);
   embers_flame_graph_set_diff_mode (self->graph, mode);
   embers_flame_graph_set_diff_mode (self->callers_graph, mode);
   embers_flame_graph_set_diff_mode (self->callees_graph, mode);

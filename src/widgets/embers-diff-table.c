@@ -67,7 +67,8 @@ item_name (EmbersDiffItem *item)
 
 /* The change as a sort key: new above everything, removed below */
 static double
-item_change_key (EmbersDiffItem *item)
+item_change_key (EmbersDiffItem *item,
+                 EmbersDiffMode  mode)
 {
   switch (item->row.kind)
     {
@@ -77,8 +78,15 @@ item_change_key (EmbersDiffItem *item)
       return -INFINITY;
     case EMBERS_DIFF_KIND_CHANGED:
     default:
-      return item->row.change;
+      return embers_diff_row_change (&item->row, mode);
     }
+}
+
+/* comparison - baseline, without overflow (both are non-negative) */
+static double
+item_delta (EmbersDiffItem *item)
+{
+  return (double) item->row.comparison_total - (double) item->row.baseline_total;
 }
 
 enum {
@@ -88,12 +96,14 @@ enum {
   COLUMN_CHANGE,
   COLUMN_BASELINE_VALUE,
   COLUMN_COMPARISON_VALUE,
+  COLUMN_DELTA,
   N_COLUMNS
 };
 
 static char *
 item_cell_text (EmbersDiffItem *item,
-                guint           column)
+                guint           column,
+                EmbersDiffMode  mode)
 {
   const char *unit = embers_profile_get_sample_unit (item->profile, EMBERS_DIFF_COMPARISON);
 
@@ -102,19 +112,21 @@ item_cell_text (EmbersDiffItem *item,
     case COLUMN_NAME:
       return g_strdup (item_name (item));
     case COLUMN_BASELINE_SHARE:
-      return embers_format_percent (item->row.baseline_share);
+      return embers_diff_format_percent (item->row.baseline_share * 100.0, FALSE);
     case COLUMN_COMPARISON_SHARE:
-      return embers_format_percent (item->row.comparison_share);
+      return embers_diff_format_percent (item->row.comparison_share * 100.0, FALSE);
     case COLUMN_CHANGE:
       if (item->row.kind == EMBERS_DIFF_KIND_NEW)
         return g_strdup (C_("diff", "new"));
       if (item->row.kind == EMBERS_DIFF_KIND_REMOVED)
         return g_strdup (C_("diff", "removed"));
-      return embers_format_signed_percent (item->row.change / 100.0);
+      return embers_diff_format_percent (embers_diff_row_change (&item->row, mode), TRUE);
     case COLUMN_BASELINE_VALUE:
       return embers_format_value (item->row.baseline_total, unit);
     case COLUMN_COMPARISON_VALUE:
       return embers_format_value (item->row.comparison_total, unit);
+    case COLUMN_DELTA:
+      return embers_diff_format_delta (item->row.baseline_total, item->row.comparison_total, unit);
     default:
       g_return_val_if_reached (NULL);
     }
@@ -134,6 +146,14 @@ cmp_int64 (gint64 a,
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+typedef struct
+{
+  EmbersDiffTable *table;
+  guint            column;
+} SortContext;
+
+static EmbersDiffMode table_mode (EmbersDiffTable *self);
+
 static int
 compare_items (gconstpointer a,
                gconstpointer b,
@@ -141,9 +161,11 @@ compare_items (gconstpointer a,
 {
   EmbersDiffItem *ia = (EmbersDiffItem *) a;
   EmbersDiffItem *ib = (EmbersDiffItem *) b;
+  SortContext *ctx = user_data;
+  EmbersDiffMode mode = table_mode (ctx->table);
   int r = 0;
 
-  switch (GPOINTER_TO_UINT (user_data))
+  switch (ctx->column)
     {
     case COLUMN_NAME:
       return g_utf8_collate (item_name (ia), item_name (ib));
@@ -154,9 +176,12 @@ compare_items (gconstpointer a,
       r = cmp_double (ia->row.comparison_share, ib->row.comparison_share);
       break;
     case COLUMN_CHANGE:
-      r = cmp_double (item_change_key (ia), item_change_key (ib));
+      r = cmp_double (item_change_key (ia, mode), item_change_key (ib, mode));
       if (r == 0)
         r = cmp_int64 (ia->row.comparison_total, ib->row.comparison_total);
+      break;
+    case COLUMN_DELTA:
+      r = cmp_double (item_delta (ia), item_delta (ib));
       break;
     case COLUMN_BASELINE_VALUE:
       r = cmp_int64 (ia->row.baseline_total, ib->row.baseline_total);
@@ -186,6 +211,8 @@ struct _EmbersDiffTable
   GtkSingleSelection *selection;
   EmbersProfile      *profile;
   char               *selected_name;
+  EmbersDiffMode      mode;
+  SortContext         sort_contexts[N_COLUMNS];
 };
 
 G_DEFINE_FINAL_TYPE (EmbersDiffTable, embers_diff_table, GTK_TYPE_WIDGET)
@@ -205,12 +232,18 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static EmbersDiffMode
+table_mode (EmbersDiffTable *self)
+{
+  return self->mode;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             gpointer                  user_data)
 {
-  guint column = GPOINTER_TO_UINT (user_data);
+  guint column = ((SortContext *) user_data)->column;
   GtkWidget *label = gtk_label_new (NULL);
 
   if (column == COLUMN_NAME)
@@ -232,10 +265,11 @@ bind_cell (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            gpointer                  user_data)
 {
-  guint column = GPOINTER_TO_UINT (user_data);
+  SortContext *ctx = user_data;
+  guint column = ctx->column;
   EmbersDiffItem *item = gtk_list_item_get_item (list_item);
   GtkWidget *label = gtk_list_item_get_child (list_item);
-  g_autofree char *text = item_cell_text (item, column);
+  g_autofree char *text = item_cell_text (item, column, ctx->table->mode);
 
   gtk_label_set_text (GTK_LABEL (label), text);
   if (column == COLUMN_NAME)
@@ -362,6 +396,17 @@ embers_diff_table_class_init (EmbersDiffTableClass *klass)
   gtk_widget_class_set_css_name (widget_class, "embers-diff-table");
 }
 
+/* The Diff column says which change it shows: the colour mode's */
+static const char *
+change_title (EmbersDiffMode mode)
+{
+  return mode == EMBERS_DIFF_MODE_ABSOLUTE
+    /* Translators: a diff table column: the change of a function's value, in percent */
+    ? C_("diff table", "Value Diff")
+    /* Translators: a diff table column: the change of a function's share of its side's total, in percent */
+    : C_("diff table", "Share Diff");
+}
+
 static void
 embers_diff_table_init (EmbersDiffTable *self)
 {
@@ -369,9 +414,11 @@ embers_diff_table_init (EmbersDiffTable *self)
     N_("Function"),
     N_("Baseline %"),
     N_("Comparison %"),
-    N_("Diff"),
+    NULL,  /* change_title () */
     N_("Baseline"),
     N_("Comparison"),
+    /* Translators: a diff table column: comparison value minus baseline value, e.g. "+550 ms" */
+    N_("Change"),
   };
   GtkSorter *sorter;
 
@@ -393,12 +440,14 @@ embers_diff_table_init (EmbersDiffTable *self)
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       GtkColumnViewColumn *column;
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
-      column = gtk_column_view_column_new (_(titles[i]), factory);
+      self->sort_contexts[i].table = self;
+      self->sort_contexts[i].column = i;
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), &self->sort_contexts[i]);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), &self->sort_contexts[i]);
+      column = gtk_column_view_column_new (i == COLUMN_CHANGE ? change_title (self->mode) : _(titles[i]), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_sorter (column,
-                                         GTK_SORTER (gtk_custom_sorter_new (compare_items, GUINT_TO_POINTER (i), NULL)));
+                                         GTK_SORTER (gtk_custom_sorter_new (compare_items, &self->sort_contexts[i], NULL)));
       if (i == COLUMN_NAME)
         gtk_column_view_column_set_expand (column, TRUE);
       gtk_column_view_append_column (self->column_view, column);
@@ -522,7 +571,42 @@ embers_diff_table_get_cell_text (EmbersDiffTable *self,
   g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
   g_return_val_if_fail (column < N_COLUMNS, NULL);
   item = get_item (self, position);
-  return item != NULL ? item_cell_text (item, column) : NULL;
+  return item != NULL ? item_cell_text (item, column, self->mode) : NULL;
+}
+
+EmbersDiffMode
+embers_diff_table_get_mode (EmbersDiffTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), EMBERS_DIFF_MODE_SHARE);
+  return self->mode;
+}
+
+void
+embers_diff_table_set_mode (EmbersDiffTable *self,
+                            EmbersDiffMode   mode)
+{
+  g_autofree char *selected = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  guint n;
+
+  g_return_if_fail (EMBERS_IS_DIFF_TABLE (self));
+
+  if (self->mode == mode)
+    return;
+  self->mode = mode;
+  gtk_column_view_column_set_title (self->columns[COLUMN_CHANGE], change_title (mode));
+
+  /* The Diff cells show the other change, and sort by it: the rows go
+   * out and back in (rebound, resorted), the selection stays */
+  selected = g_strdup (self->selected_name);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  items = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (self->store), i));
+  gtk_sorter_changed (gtk_column_view_column_get_sorter (self->columns[COLUMN_CHANGE]),
+                      GTK_SORTER_CHANGE_DIFFERENT);
+  g_list_store_splice (self->store, 0, n, items->pdata, n);
+  embers_diff_table_select_name (self, selected);
 }
 
 GtkColumnView *

@@ -18,9 +18,13 @@ G_DECLARE_FINAL_TYPE (EmbersDiffTable, embers_diff_table, EMBERS, DIFF_TABLE, Gt
 /*
  * EmbersDiffTable: a GtkColumnView (in its own scroller) with one row per
  * function of a diff profile: Function, Baseline %, Comparison %, Diff
- * (signed change of share, or "new" / "removed" in words), Baseline and
- * Comparison values (formatted in the profile's unit). Every column sorts
- * both ways; initially by Diff, descending (what grew most first).
+ * (the signed change in percent by the colour mode: "Share Diff", the
+ * change of its share of its side's total, or "Value Diff", of its value;
+ * "new" / "removed" in words), Baseline and Comparison values and Change
+ * (comparison - baseline, "+550.00 ms"), values in the profile's unit.
+ * Percentages have three significant digits (embers_diff_format_percent()).
+ * Every column sorts both ways; initially by Diff, descending (what grew
+ * most first).
  *
  * Signal "row-activated" (const char *name): a row was activated (double
  * click, Enter).
@@ -43,7 +47,7 @@ const EmbersDiffRow *embers_diff_table_get_row   (EmbersDiffTable *self,
                                                   guint            position);
 const char    *embers_diff_table_get_row_name    (EmbersDiffTable *self,
                                                   guint            position);
-/* Texts of the cells of a row as shown: column 0..5 */
+/* Texts of the cells of a row as shown: column 0..6 */
 char          *embers_diff_table_get_cell_text   (EmbersDiffTable *self,
                                                   guint            position,
                                                   guint            column);
@@ -54,5 +58,9 @@ const char    *embers_diff_table_get_selected_name (EmbersDiffTable *self);
 void           embers_diff_table_select_name     (EmbersDiffTable *self,
                                                   const char      *name);
 GtkColumnView *embers_diff_table_get_column_view (EmbersDiffTable *self);
+/* Which change the Diff column shows and sorts by (the colour mode) */
+EmbersDiffMode embers_diff_table_get_mode        (EmbersDiffTable *self);
+void           embers_diff_table_set_mode        (EmbersDiffTable *self,
+                                                  EmbersDiffMode   mode);
 
 G_END_DECLS

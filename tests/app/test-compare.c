@@ -181,6 +181,74 @@ test_compare_files (void)
   embers_diff_table_sort_by_change (table, TRUE);
   g_assert_cmpstr (embers_diff_table_get_row_name (table, 0), ==, "slow");
 
+  /* The cells: shares with three digits, the change of share, the values
+   * and their difference in the unit */
+  {
+    static const char *slow_share[] = { "slow", "10.0%", "18.2%", "+81.8%", "100", "200", "+100" };
+    static const char *slow_value[] = { "slow", "10.0%", "18.2%", "+100%", "100", "200", "+100" };
+    GtkColumnView *view = embers_diff_table_get_column_view (table);
+    GListModel *columns = gtk_column_view_get_columns (view);
+    g_autoptr(GtkColumnViewColumn) diff_column = g_list_model_get_item (columns, 3);
+    g_autoptr(GtkColumnViewColumn) change_column = g_list_model_get_item (columns, 6);
+    guint idle = G_MAXUINT;
+
+    g_assert_cmpuint (g_list_model_get_n_items (columns), ==, 7);
+    g_assert_cmpstr (gtk_column_view_column_get_title (diff_column), ==, "Share Diff");
+    g_assert_cmpstr (gtk_column_view_column_get_title (change_column), ==, "Change");
+    for (guint c = 0; c < G_N_ELEMENTS (slow_share); c++)
+      {
+        g_autofree char *text = embers_diff_table_get_cell_text (table, 0, c);
+
+        g_assert_cmpstr (text, ==, slow_share[c]);
+      }
+    for (guint i = 0; i < n_rows; i++)
+      if (g_str_equal (embers_diff_table_get_row_name (table, i), "idle"))
+        idle = i;
+    g_assert_cmpuint (idle, <, n_rows);
+    {
+      g_autofree char *share = embers_diff_table_get_cell_text (table, idle, 3);
+      g_autofree char *delta = embers_diff_table_get_cell_text (table, idle, 6);
+
+      g_assert_cmpstr (share, ==, "\xe2\x88\x92" "9.09%");  /* 60% of 1000 -> 54.5% of 1100 */
+      g_assert_cmpstr (delta, ==, "0");
+    }
+
+    /* The colour mode "absolute": the Diff column follows it, title,
+     * cells and order; "idle" did not change */
+    embers_compare_page_set_mode (page, EMBERS_DIFF_MODE_ABSOLUTE);
+    g_assert_cmpuint (embers_diff_table_get_mode (table), ==, EMBERS_DIFF_MODE_ABSOLUTE);
+    g_assert_cmpstr (gtk_column_view_column_get_title (diff_column), ==, "Value Diff");
+    g_assert_cmpstr (embers_diff_table_get_row_name (table, 0), ==, "slow");
+    for (guint c = 0; c < G_N_ELEMENTS (slow_value); c++)
+      {
+        g_autofree char *text = embers_diff_table_get_cell_text (table, 0, c);
+
+        g_assert_cmpstr (text, ==, slow_value[c]);
+      }
+    for (guint i = 0; i < n_rows; i++)
+      if (g_str_equal (embers_diff_table_get_row_name (table, i), "idle"))
+        {
+          g_autofree char *text = embers_diff_table_get_cell_text (table, i, 3);
+
+          g_assert_cmpstr (text, ==, "0%");
+        }
+    /* Sorted both ways by the absolute change: "slow" (+100 %) first,
+     * then "main" and "work" (+10 %, +25 %), "idle" and "fast" (0) last */
+    embers_diff_table_sort_by_change (table, FALSE);
+    {
+      const EmbersDiffRow *last = embers_diff_table_get_row (table, n_rows - 1);
+
+      g_assert_cmpstr (embers_diff_table_get_row_name (table, n_rows - 1), ==, "slow");
+      g_assert_cmpfloat (last->absolute_change, ==, 100.0);
+      g_assert_cmpfloat (embers_diff_table_get_row (table, 0)->absolute_change, ==, 0.0);
+    }
+    embers_diff_table_sort_by_change (table, TRUE);
+    embers_compare_page_set_mode (page, EMBERS_DIFF_MODE_SHARE);
+    g_assert_cmpstr (gtk_column_view_column_get_title (diff_column), ==, "Share Diff");
+    wait_shown (page);
+    spin (200);
+  }
+
   /* The legend follows the palette and says what it means */
   legend = embers_compare_page_get_legend (page);
   g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_BLUE);
