@@ -285,6 +285,103 @@ test_local_select_series (void)
 }
 
 static void
+add_folder_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(guint *)user_data = embers_local_source_add_file_finish (EMBERS_LOCAL_SOURCE (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* The Go profiles of tests/fixtures/go over the range the explore page
+ * gives a folder (its span and a minute each side), and ranges that start
+ * off any step boundary: every point lies in [start, end] at start + k·step,
+ * and the points add up to every profile's total (none is cut off) */
+static void
+test_local_series_in_range (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "fixtures", "go", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  g_autofree char *name = NULL;
+  gint64 start, end;
+  guint n = 0;
+
+  name = embers_source_dup_display_name (EMBERS_SOURCE (source));
+  g_assert_cmpstr (name, ==, "0 local profiles");
+  g_clear_pointer (&name, g_free);
+  embers_local_source_add_file_async (source, folder, NULL, add_folder_done, &n);
+  /* Not "0 local profiles" while the folder is read */
+  g_assert_true (embers_local_source_get_loading (source));
+  name = embers_source_dup_display_name (EMBERS_SOURCE (source));
+  g_assert_cmpstr (name, ==, "Loading local profiles…");
+  while (n == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (embers_local_source_get_loading (source));
+  g_assert_cmpuint (n, ==, 6);
+  embers_local_source_get_time_range (source, &start, &end);
+
+  for (guint r = 0; r < 4; r++)
+    {
+      /* The folder's range as the window sets it, then shifted by odd amounts */
+      static const gint64 shifts[] = { 0, 7, 12345, 59999 };
+      gint64 from = start - 60000 - shifts[r];
+      gint64 to = end + 60000 + shifts[r];
+      static const double steps[] = { 0, 1, 15, 60, 3600 };
+
+      for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+        {
+          double step = steps[k] > 0 ? steps[k] : embers_source_step_for_range (from, to);
+          gint64 step_ms = (gint64)(step * 1000);
+          g_autoptr(EmbersQuery) query = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+                                                           "{}", from, to);
+          g_autoptr(GAsyncResult) result = NULL;
+          g_autoptr(GPtrArray) series = NULL;
+          g_autoptr(GError) error = NULL;
+          const char *by_service[] = { "service_name", NULL };
+          double sum = 0;
+          guint n_series_with_points = 0;
+
+          embers_source_select_series (EMBERS_SOURCE (source), query, by_service, step,
+                                       EMBERS_AGGREGATION_SUM, 0, NULL, store_result, &result);
+          series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (series->len, >, 1);
+          for (guint i = 0; i < series->len; i++)
+            {
+              EmbersSeries *s = g_ptr_array_index (series, i);
+
+              if (s->n_points > 0)
+                n_series_with_points++;
+              for (guint p = 0; p < s->n_points; p++)
+                {
+                  g_assert_cmpint (s->timestamps[p], >=, from);
+                  g_assert_cmpint (s->timestamps[p], <=, to);
+                  g_assert_cmpint ((s->timestamps[p] - from) % step_ms, ==, 0);
+                  if (p > 0)
+                    g_assert_cmpint (s->timestamps[p], >, s->timestamps[p - 1]);
+                  sum += s->values[p];
+                }
+            }
+          /* Every service has its chart */
+          g_assert_cmpuint (n_series_with_points, ==, series->len);
+          /* Nothing cut off: the points hold every profile's CPU time */
+          {
+            g_autoptr(EmbersProfile) merged = NULL;
+
+            g_clear_object (&result);
+            embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+            merged = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+            g_assert_no_error (error);
+            g_assert_cmpfloat (sum, ==, (double)embers_profile_get_total (merged, 0));
+          }
+        }
+    }
+}
+
+static void
 test_local_parse_name (void)
 {
   g_autofree char *service = NULL;
@@ -369,6 +466,7 @@ main (int   argc,
   g_test_add_func ("/embers/local-source/merge", test_local_merge);
   g_test_add_func ("/embers/local-source/diff", test_local_diff);
   g_test_add_func ("/embers/local-source/select-series", test_local_select_series);
+  g_test_add_func ("/embers/local-source/series-in-range", test_local_series_in_range);
   g_test_add_func ("/embers/local-source/parse-name", test_local_parse_name);
   g_test_add_func ("/embers/local-source/folder", test_local_folder);
 

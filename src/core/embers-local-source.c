@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -51,6 +52,7 @@ struct _EmbersLocalSource
   GMutex     mutex;
   GPtrArray *entries;   /* Entry, only appended to */
   guint      n_skipped;
+  int        n_loading; /* files and folders being added (atomic) */
 };
 
 static void source_iface_init (EmbersSourceInterface *iface);
@@ -114,6 +116,14 @@ embers_local_source_get_n_profiles (EmbersLocalSource *self)
   g_mutex_unlock (&self->mutex);
 
   return n;
+}
+
+gboolean
+embers_local_source_get_loading (EmbersLocalSource *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LOCAL_SOURCE (self), FALSE);
+
+  return g_atomic_int_get (&self->n_loading) > 0;
 }
 
 guint
@@ -389,25 +399,24 @@ add_one_file (EmbersLocalSource  *self,
   return TRUE;
 }
 
-static void
-add_file_thread (GTask        *task,
-                 gpointer      source_object,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
+/* The number of profiles added, or -1 with @error set */
+static gssize
+add_file_run (EmbersLocalSource  *self,
+              GFile              *file,
+              GCancellable       *cancellable,
+              GError            **out_error)
 {
-  EmbersLocalSource *self = source_object;
-  GFile *file = task_data;
   g_autoptr(GFileInfo) info = NULL;
   GError *error = NULL;
-  guint added = 0;
+  gssize added = 0;
 
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_TIME_MODIFIED ","
                             G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
                             G_FILE_QUERY_INFO_NONE, cancellable, &error);
   if (info == NULL)
     {
-      g_task_return_error (task, error);
-      return;
+      g_propagate_error (out_error, error);
+      return -1;
     }
 
   if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
@@ -421,8 +430,8 @@ add_file_thread (GTask        *task,
                                             G_FILE_QUERY_INFO_NONE, cancellable, &error);
       if (children == NULL)
         {
-          g_task_return_error (task, error);
-          return;
+          g_propagate_error (out_error, error);
+          return -1;
         }
 
       while ((child_info = g_file_enumerator_next_file (children, cancellable, &error)))
@@ -441,8 +450,8 @@ add_file_thread (GTask        *task,
             added++;
           else if (g_error_matches (child_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             {
-              g_task_return_error (task, g_steal_pointer (&child_error));
-              return;
+              g_propagate_error (out_error, g_steal_pointer (&child_error));
+              return -1;
             }
           else
             {
@@ -453,21 +462,39 @@ add_file_thread (GTask        *task,
 
       if (error != NULL)
         {
-          g_task_return_error (task, error);
-          return;
+          g_propagate_error (out_error, error);
+          return -1;
         }
     }
   else
     {
       if (!add_one_file (self, file, info, cancellable, &error))
         {
-          g_task_return_error (task, error);
-          return;
+          g_propagate_error (out_error, error);
+          return -1;
         }
       added = 1;
     }
 
-  g_task_return_int (task, added);
+  return added;
+}
+
+static void
+add_file_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  EmbersLocalSource *self = source_object;
+  GError *error = NULL;
+  gssize added = add_file_run (self, task_data, cancellable, &error);
+
+  /* Done before the answer, which may be read at once on the main thread */
+  g_atomic_int_dec_and_test (&self->n_loading);
+  if (added < 0)
+    g_task_return_error (task, error);
+  else
+    g_task_return_int (task, added);
 }
 
 void
@@ -485,6 +512,7 @@ embers_local_source_add_file_async (EmbersLocalSource   *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, embers_local_source_add_file_async);
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_atomic_int_inc (&self->n_loading);
   g_task_run_in_thread (task, add_file_thread);
 }
 
@@ -629,6 +657,9 @@ local_dup_display_name (EmbersSource *source)
   EmbersLocalSource *self = EMBERS_LOCAL_SOURCE (source);
   guint n = embers_local_source_get_n_profiles (self);
 
+  /* Not "0 local profiles" while a folder is still being read */
+  if (n == 0 && embers_local_source_get_loading (self))
+    return g_strdup (_("Loading local profiles…"));
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u local profile", "%u local profiles", n), n);
 }
 
@@ -1237,7 +1268,7 @@ local_diff (EmbersSource        *source,
   g_task_run_in_thread (task, diff_thread);
 }
 
-/* SelectSeries: one point per profile at its time, bucketed by step */
+/* SelectSeries: one point per step that has profiles, stamped start + k·step */
 
 typedef struct
 {
@@ -1264,7 +1295,7 @@ select_series_thread (GTask        *task,
   g_autoptr(EmbersSelector) selector = parse_query_selector_or_return (task, op->query);
   g_autoptr(GHashTable) groups = NULL;
   g_autoptr(GPtrArray) result = NULL;
-  gint64 step_ms;
+  gint64 step_ms, origin;
 
   if (selector == NULL)
     return;
@@ -1275,7 +1306,19 @@ select_series_thread (GTask        *task,
                                _("The step must be at least 1 ms"));
       return;
     }
-  step_ms = MAX ((gint64)1, (gint64)(op->step_s * 1000.0));
+  step_ms = MAX ((gint64)1, (gint64)llround (op->step_s * 1000.0));
+
+  /* Steps start at the range's start, as Pyroscope and the test server
+   * stamp them (start + k·step): a step stamped on an epoch multiple
+   * could lie before the start and be cut off. Without a range, at the
+   * earliest profile. */
+  origin = op->query->start_ms;
+  if (op->query->start_ms <= 0 && op->query->end_ms <= 0)
+    {
+      origin = G_MAXINT64;
+      for (guint i = 0; i < op->entries->len; i++)
+        origin = MIN (origin, ((Entry *)g_ptr_array_index (op->entries, i))->time_ms);
+    }
 
   groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)group_free);
   result = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
@@ -1299,7 +1342,7 @@ select_series_thread (GTask        *task,
       id = embers_local_source_profile_type_id (p, t);
       type_name = g_strdup (id);
       *strchr (type_name, ':') = '\0';
-      bucket = (e->time_ms / step_ms) * step_ms;
+      bucket = origin + ((e->time_ms - origin) / step_ms) * step_ms;
 
       for (guint s = 0; s < MAX (n_samples, 1u); s++)
         {

@@ -39,6 +39,9 @@ guint              embers_local_source_add_file_finish  (EmbersLocalSource   *se
                                                          GError             **error);
 guint              embers_local_source_get_n_profiles   (EmbersLocalSource   *self);
 guint              embers_local_source_get_n_skipped    (EmbersLocalSource   *self);
+/* TRUE while files or folders are being read (the display name says so
+ * instead of "0 local profiles") */
+gboolean           embers_local_source_get_loading      (EmbersLocalSource   *self);
 /* The time span covered by the profiles, in ms (0, 0 when empty) */
 void               embers_local_source_get_time_range   (EmbersLocalSource   *self,
                                                          gint64              *start_ms,
