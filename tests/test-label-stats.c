@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "embers-label-stats.h"
 
 static EmbersSeries *
@@ -77,20 +79,27 @@ test_stats_gaps (void)
   g_assert_cmpfloat (eu->max, ==, 20);
   g_assert_cmpint (eu->max_time_ms, ==, 30000);
   g_assert_cmpuint (eu->n_steps, ==, 5);
-  /* steps [10, 0, 20, 0, 0]: mean 6, variance 64 */
-  g_assert_cmpfloat_with_epsilon (eu->mean, 6.0, 1e-9);
-  g_assert_cmpfloat_with_epsilon (eu->stddev, 8.0, 1e-9);
+  /* steps [10, -, 20, -, -]: the two with data average 15, deviate by 5
+   * (not 6 and 8, as if the empty steps were zeros) */
+  g_assert_cmpuint (eu->n_data_steps, ==, 2);
+  g_assert_cmpfloat_with_epsilon (eu->mean, 15.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (eu->stddev, 5.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (eu->share, 0.3, 1e-9);
 
+  /* One step of five has data: its average is that step */
   g_assert_cmpfloat (us->total, ==, 70);
   g_assert_cmpfloat (us->max, ==, 70);
-  g_assert_cmpfloat_with_epsilon (us->mean, 14.0, 1e-9);
+  g_assert_cmpuint (us->n_data_steps, ==, 1);
+  g_assert_cmpfloat_with_epsilon (us->mean, 70.0, 1e-9);
+  g_assert_cmpfloat (us->stddev, ==, 0);
   g_assert_cmpfloat_with_epsilon (us->share, 0.7, 1e-9);
 
   /* Sorting */
   embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_VALUE, FALSE);
   g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "eu");
   embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_STDDEV, TRUE);
+  g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "eu");
+  embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_MEAN, TRUE);
   g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "us");
   embers_label_stats_sort (stats, EMBERS_LABEL_STATS_SORT_MAX, FALSE);
   g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "eu");
@@ -163,13 +172,124 @@ test_series_steps (void)
   g_autofree double *steps = NULL;
   guint n;
 
-  /* start not on a boundary: the first step is the one containing it */
-  steps = embers_series_steps (s, 20000, 60000, 15, &n);
-  g_assert_cmpuint (n, ==, 4);   /* 15 s, 30 s, 45 s, 60 s */
+  /* Steps start at the range's start, as SelectSeries stamps them:
+   * 0 s, 15 s, 30 s, 45 s, 60 s */
+  steps = embers_series_steps (s, 0, 60000, 15, &n);
+  g_assert_cmpuint (n, ==, 5);
   g_assert_cmpfloat (steps[0], ==, 0);
-  g_assert_cmpfloat (steps[1], ==, 1);
-  g_assert_cmpfloat (steps[2], ==, 2);
+  g_assert_cmpfloat (steps[1], ==, 0);
+  g_assert_cmpfloat (steps[2], ==, 1);
+  g_assert_cmpfloat (steps[3], ==, 2);
+  g_assert_cmpfloat (steps[4], ==, 0);
+  g_clear_pointer (&steps, g_free);
+
+  /* A start off the epoch's boundaries: steps 20 s, 35 s, 50 s, 65 s; the
+   * points at 30 s and 45 s fall in the second and third (a point is never
+   * put before the start) */
+  steps = embers_series_steps (s, 20000, 65000, 15, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpfloat (steps[0], ==, 1);
+  g_assert_cmpfloat (steps[1], ==, 2);
+  g_assert_cmpfloat (steps[2], ==, 0);
   g_assert_cmpfloat (steps[3], ==, 0);
+}
+
+/* A label whose points all have one time (local files without time) */
+static void
+test_has_time (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) stats = NULL;
+  double lo, hi;
+
+  stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
+  g_assert_false (embers_label_stats_has_time (stats));
+  g_clear_pointer (&stats, g_ptr_array_unref);
+
+  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 15000 }, (double[]) { 3 }, 1));
+  g_ptr_array_add (series, series_new ("us", "b", (gint64[]) { 15000 }, (double[]) { 9 }, 1));
+  stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
+  g_assert_false (embers_label_stats_has_time (stats));
+  /* Per-step values across the values: 3 to 9 */
+  embers_label_stats_step_range (stats, 0, 60000, 15, &lo, &hi);
+  g_assert_cmpfloat (lo, ==, 3);
+  g_assert_cmpfloat (hi, ==, 9);
+  g_clear_pointer (&stats, g_ptr_array_unref);
+
+  g_ptr_array_add (series, series_new ("us", "c", (gint64[]) { 30000 }, (double[]) { 1 }, 1));
+  stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
+  g_assert_true (embers_label_stats_has_time (stats));
+  embers_label_stats_step_range (stats, 0, 60000, 15, &lo, &hi);
+  g_assert_cmpfloat (lo, ==, 1);
+  g_assert_cmpfloat (hi, ==, 9);
+}
+
+/* Include and exclude stack on the label's one filter */
+static void
+check_merge (EmbersMatchOp  op,
+             const char    *value,
+             const char    *add,
+             gboolean       exclude,
+             EmbersMatchOp  want_op,
+             const char    *want_value)
+{
+  EmbersMatcher existing = { (char *)"region", op, (char *)value };
+  g_autofree char *merged = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersMatchOp got;
+
+  g_assert_true (embers_label_filter_merge (value != NULL ? &existing : NULL, add, exclude,
+                                            &got, &merged, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (got, ==, want_op);
+  g_assert_cmpstr (merged, ==, want_value);
+}
+
+static void
+test_filter_merge (void)
+{
+  g_autofree char *merged = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersMatchOp op;
+
+  /* Nothing yet */
+  check_merge (0, NULL, "eu", FALSE, EMBERS_MATCH_EQUAL, "eu");
+  check_merge (0, NULL, "eu", TRUE, EMBERS_MATCH_NOT_EQUAL, "eu");
+  /* Excludes stack: neither eu nor us (nor ap) */
+  check_merge (EMBERS_MATCH_NOT_EQUAL, "eu", "us", TRUE, EMBERS_MATCH_NOT_REGEX, "eu|us");
+  check_merge (EMBERS_MATCH_NOT_REGEX, "eu|us", "ap", TRUE, EMBERS_MATCH_NOT_REGEX, "eu|us|ap");
+  check_merge (EMBERS_MATCH_NOT_REGEX, "eu|us", "us", TRUE, EMBERS_MATCH_NOT_REGEX, "eu|us");
+  check_merge (EMBERS_MATCH_NOT_EQUAL, "eu", "eu", TRUE, EMBERS_MATCH_NOT_EQUAL, "eu");
+  /* Includes stack too: either */
+  check_merge (EMBERS_MATCH_EQUAL, "eu", "us", FALSE, EMBERS_MATCH_REGEX, "eu|us");
+  check_merge (EMBERS_MATCH_EQUAL, "eu", "eu", FALSE, EMBERS_MATCH_EQUAL, "eu");
+  check_merge (EMBERS_MATCH_REGEX, "eu|us", "ap", FALSE, EMBERS_MATCH_REGEX, "eu|us|ap");
+  /* Values are escaped, and read back */
+  check_merge (EMBERS_MATCH_EQUAL, "eu-west-1", "us.east", FALSE, EMBERS_MATCH_REGEX, "eu-west-1|us\\.east");
+  check_merge (EMBERS_MATCH_REGEX, "eu-west-1|us\\.east", "us.east", TRUE, EMBERS_MATCH_EQUAL, "eu-west-1");
+  check_merge (EMBERS_MATCH_NOT_EQUAL, "a|b", "(c)", TRUE, EMBERS_MATCH_NOT_REGEX, "a\\|b|\\(c\\)");
+  /* The missing value "" in a set */
+  check_merge (EMBERS_MATCH_NOT_EQUAL, "", "eu", TRUE, EMBERS_MATCH_NOT_REGEX, "|eu");
+  check_merge (EMBERS_MATCH_NOT_REGEX, "|eu", "us", TRUE, EMBERS_MATCH_NOT_REGEX, "|eu|us");
+  /* An include replaces an exclusion */
+  check_merge (EMBERS_MATCH_NOT_REGEX, "eu|us", "us", FALSE, EMBERS_MATCH_EQUAL, "us");
+  /* Excluding from an include takes the value out; all of it: != */
+  check_merge (EMBERS_MATCH_REGEX, "eu|us|ap", "us", TRUE, EMBERS_MATCH_REGEX, "eu|ap");
+  check_merge (EMBERS_MATCH_REGEX, "eu|us", "us", TRUE, EMBERS_MATCH_EQUAL, "eu");
+  check_merge (EMBERS_MATCH_EQUAL, "eu", "eu", TRUE, EMBERS_MATCH_NOT_EQUAL, "eu");
+  /* ...and a value that is not included stays out */
+  check_merge (EMBERS_MATCH_EQUAL, "eu", "us", TRUE, EMBERS_MATCH_EQUAL, "eu");
+  /* A regex of the user's own gets one more alternative */
+  check_merge (EMBERS_MATCH_REGEX, "eu.*", "us", FALSE, EMBERS_MATCH_REGEX, "eu.*|us");
+  check_merge (EMBERS_MATCH_NOT_REGEX, "eu.*", "us", TRUE, EMBERS_MATCH_NOT_REGEX, "eu.*|us");
+  /* ...but cannot lose one: said so */
+  {
+    EmbersMatcher existing = { (char *)"region", EMBERS_MATCH_REGEX, (char *)"eu.*" };
+
+    g_assert_false (embers_label_filter_merge (&existing, "eu-west-1", TRUE, &op, &merged, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+    g_assert_null (merged);
+  }
 }
 
 /* Histograms of a value's per-step values, ties, top N and "show all" */
@@ -191,8 +311,9 @@ test_value_histogram_empty (void)
   g_assert_cmpuint (counts[0] + counts[1] + counts[2] + counts[3], ==, 0);
   g_assert_cmpfloat (lo, ==, 0);
   g_assert_cmpfloat (hi, ==, 0);
-  /* (the mean still counts its five empty steps) */
+  /* Five steps in the range, none with data */
   g_assert_cmpuint (((EmbersLabelValueStats *)stats->pdata[0])->n_steps, ==, 5);
+  g_assert_cmpuint (((EmbersLabelValueStats *)stats->pdata[0])->n_data_steps, ==, 0);
   g_clear_pointer (&counts, g_free);
 
   /* No range and no points: nothing binned */
@@ -262,6 +383,18 @@ test_value_histogram_gaps (void)
   for (guint i = 0; i < 3; i++)
     sum += counts[i];
   g_assert_cmpuint (sum, ==, n);
+  /* The mean and deviation are of the same four steps */
+  g_assert_cmpuint (((EmbersLabelValueStats *)stats->pdata[0])->n_data_steps, ==, 4);
+  g_assert_cmpfloat_with_epsilon (((EmbersLabelValueStats *)stats->pdata[0])->mean, 4.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (((EmbersLabelValueStats *)stats->pdata[0])->stddev, sqrt (2.0), 1e-9);
+  g_clear_pointer (&counts, g_free);
+
+  /* On a shared axis [0, 12] in 3 bins of 4: 2 | 4,4,6 | none (not its own [2, 6]) */
+  counts = embers_label_value_stats_histogram_range (stats->pdata[0], 0, 90000, 15, 3, 0, 12, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (counts[0], ==, 1);
+  g_assert_cmpuint (counts[1], ==, 3);
+  g_assert_cmpuint (counts[2], ==, 0);
 }
 
 static void
@@ -350,6 +483,8 @@ main (int   argc,
   g_test_add_func ("/embers/label-stats/value-histogram/one-point", test_value_histogram_one_point);
   g_test_add_func ("/embers/label-stats/value-histogram/gaps", test_value_histogram_gaps);
   g_test_add_func ("/embers/label-stats/equal-values-and-top", test_equal_values_and_top);
+  g_test_add_func ("/embers/label-stats/has-time", test_has_time);
+  g_test_add_func ("/embers/label-stats/filter-merge", test_filter_merge);
 
   return g_test_run ();
 }

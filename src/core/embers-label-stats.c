@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "embers-label-stats.h"
 
@@ -49,8 +50,8 @@ embers_series_steps (const EmbersSeries *series,
       return g_memdup2 (series->values, sizeof (double) * MAX (1u, series->n_points));
     }
 
-  /* Points are stamped at step boundaries */
-  first = start_ms - (start_ms % step_ms);
+  /* Points are stamped start + k·step (SelectSeries' buckets) */
+  first = start_ms;
   n = (guint)MIN ((end_ms - first) / step_ms + 1, (gint64)G_MAXINT32);
   steps = g_new0 (double, n);
 
@@ -64,6 +65,42 @@ embers_series_steps (const EmbersSeries *series,
     }
 
   *n_steps = n;
+  return steps;
+}
+
+/* The per-step values of the steps that have data, in time order: the
+ * points in [start, end] summed per step (with no range, the points) */
+static double *
+data_steps (const EmbersSeries *s,
+            gint64              start_ms,
+            gint64              end_ms,
+            double              step_s,
+            guint              *n_out)
+{
+  gint64 step_ms = step_ms_for (step_s);
+  double *steps = g_new0 (double, MAX (1u, s->n_points));
+  gint64 last_idx = -1;
+  guint n = 0;
+
+  for (guint i = 0; i < s->n_points; i++)
+    {
+      gint64 idx;
+
+      if (end_ms <= start_ms)
+        {
+          steps[n++] = s->values[i];
+          continue;
+        }
+      if (s->timestamps[i] < start_ms || s->timestamps[i] > end_ms)
+        continue;
+      idx = (s->timestamps[i] - start_ms) / step_ms;
+      if (n > 0 && idx == last_idx)
+        steps[n - 1] += s->values[i];
+      else
+        steps[n++] = s->values[i];
+      last_idx = idx;
+    }
+  *n_out = n;
   return steps;
 }
 
@@ -161,7 +198,7 @@ embers_label_stats_compute (GPtrArray  *series,
       const EmbersSeries *s = stats->series;
       g_autofree double *steps = NULL;
       double sum = 0.0, sq = 0.0;
-      guint n_steps = 0;
+      guint n_data = 0;
 
       stats->max = 0.0;
       stats->max_time_ms = 0;
@@ -175,14 +212,19 @@ embers_label_stats_compute (GPtrArray  *series,
             }
         }
 
-      steps = embers_series_steps (s, start_ms, end_ms, step_s, &n_steps);
-      stats->n_steps = n_steps;
-      for (guint k = 0; k < n_steps; k++)
+      /* Over the steps that have data: sparse data (a few files in an
+       * hour) would otherwise average mostly zeros */
+      steps = data_steps (s, start_ms, end_ms, step_s, &n_data);
+      stats->n_steps = end_ms > start_ms
+                       ? (guint)MIN ((end_ms - start_ms) / step_ms_for (step_s) + 1, (gint64)G_MAXINT32)
+                       : n_data;
+      stats->n_data_steps = n_data;
+      for (guint k = 0; k < n_data; k++)
         sum += steps[k];
-      stats->mean = n_steps > 0 ? sum / n_steps : 0.0;
-      for (guint k = 0; k < n_steps; k++)
+      stats->mean = n_data > 0 ? sum / n_data : 0.0;
+      for (guint k = 0; k < n_data; k++)
         sq += (steps[k] - stats->mean) * (steps[k] - stats->mean);
-      stats->stddev = n_steps > 0 ? sqrt (sq / n_steps) : 0.0;
+      stats->stddev = n_data > 0 ? sqrt (sq / n_data) : 0.0;
 
       grand_total += stats->total;
     }
@@ -281,6 +323,32 @@ embers_label_stats_top (GPtrArray              *stats,
 }
 
 guint *
+embers_histogram_compute_range (const double *values,
+                                guint         n_values,
+                                guint         n_bins,
+                                double        lo,
+                                double        hi)
+{
+  guint *counts;
+
+  g_return_val_if_fail (n_bins >= 1, NULL);
+
+  counts = g_new0 (guint, n_bins);
+  for (guint i = 0; i < n_values; i++)
+    {
+      double pos;
+      guint bin;
+
+      if (values[i] < lo || values[i] > hi)
+        continue;
+      pos = hi > lo ? (values[i] - lo) / (hi - lo) * n_bins : 0;
+      bin = pos >= n_bins ? n_bins - 1 : (guint)pos;
+      counts[bin]++;
+    }
+  return counts;
+}
+
+guint *
 embers_histogram_compute (const double *values,
                           guint         n_values,
                           guint         n_bins,
@@ -343,29 +411,90 @@ embers_label_value_stats_histogram (const EmbersLabelValueStats *stats,
   g_return_val_if_fail (stats != NULL, NULL);
   g_return_val_if_fail (n_bins >= 1, NULL);
 
-  if (stats->series != NULL && stats->series->n_points > 0)
-    {
-      const EmbersSeries *s = stats->series;
-      gint64 step_ms = step_ms_for (step_s);
-      gint64 first = start_ms - (start_ms % step_ms);
-
-      /* The points in the range, merged per step as embers_series_steps() does */
-      steps = g_new0 (double, s->n_points);
-      for (guint i = 0; i < s->n_points; i++)
-        {
-          if (end_ms > start_ms && (s->timestamps[i] < first || s->timestamps[i] > end_ms))
-            continue;
-          if (n > 0 && end_ms > start_ms &&
-              (s->timestamps[i] - first) / step_ms == (s->timestamps[i - 1] - first) / step_ms &&
-              s->timestamps[i - 1] >= first)
-            steps[n - 1] += s->values[i];
-          else
-            steps[n++] = s->values[i];
-        }
-    }
+  if (stats->series != NULL)
+    steps = data_steps (stats->series, start_ms, end_ms, step_s, &n);
   if (n_steps != NULL)
     *n_steps = n;
   return embers_histogram_compute (steps, n, n_bins, lo, hi);
+}
+
+guint *
+embers_label_value_stats_histogram_range (const EmbersLabelValueStats *stats,
+                                          gint64                       start_ms,
+                                          gint64                       end_ms,
+                                          double                       step_s,
+                                          guint                        n_bins,
+                                          double                       lo,
+                                          double                       hi,
+                                          guint                       *n_steps)
+{
+  g_autofree double *steps = NULL;
+  guint n = 0;
+
+  g_return_val_if_fail (stats != NULL, NULL);
+  g_return_val_if_fail (n_bins >= 1, NULL);
+
+  if (stats->series != NULL)
+    steps = data_steps (stats->series, start_ms, end_ms, step_s, &n);
+  if (n_steps != NULL)
+    *n_steps = n;
+  return embers_histogram_compute_range (steps, n, n_bins, lo, hi);
+}
+
+void
+embers_label_stats_step_range (GPtrArray *stats,
+                               gint64     start_ms,
+                               gint64     end_ms,
+                               double     step_s,
+                               double    *lo,
+                               double    *hi)
+{
+  gboolean any = FALSE;
+
+  g_return_if_fail (stats != NULL);
+
+  *lo = *hi = 0.0;
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const EmbersLabelValueStats *s = g_ptr_array_index (stats, i);
+      g_autofree double *steps = NULL;
+      guint n = 0;
+
+      if (s->series == NULL)
+        continue;
+      steps = data_steps (s->series, start_ms, end_ms, step_s, &n);
+      for (guint k = 0; k < n; k++)
+        {
+          if (!any || steps[k] < *lo)
+            *lo = steps[k];
+          if (!any || steps[k] > *hi)
+            *hi = steps[k];
+          any = TRUE;
+        }
+    }
+}
+
+gboolean
+embers_label_stats_has_time (GPtrArray *stats)
+{
+  gboolean any = FALSE;
+  gint64 first = 0;
+
+  g_return_val_if_fail (stats != NULL, FALSE);
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const EmbersLabelValueStats *s = g_ptr_array_index (stats, i);
+
+      for (guint k = 0; s->series != NULL && k < s->series->n_points; k++)
+        {
+          if (any && s->series->timestamps[k] != first)
+            return TRUE;
+          first = s->series->timestamps[k];
+          any = TRUE;
+        }
+    }
+  return FALSE;
 }
 
 double
@@ -398,4 +527,159 @@ embers_label_stats_find (GPtrArray  *stats,
         return (int)i;
     }
   return -1;
+}
+
+/* Filters from the label explorer */
+
+static const char regex_specials[] = "\\|()[]{}^$*+?.";
+
+/* The values of a regex that is a plain alternation of escaped literals
+ * ("eu|us\\.east"), or NULL when it is any other regex */
+static GPtrArray *
+parse_literal_set (const char *regex)
+{
+  g_autoptr(GPtrArray) set = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) item = g_string_new (NULL);
+
+  for (const char *p = regex; ; p++)
+    {
+      if (*p == '\0' || *p == '|')
+        {
+          if (!g_ptr_array_find_with_equal_func (set, item->str, g_str_equal, NULL))
+            g_ptr_array_add (set, g_strdup (item->str));
+          g_string_truncate (item, 0);
+          if (*p == '\0')
+            break;
+        }
+      else if (*p == '\\')
+        {
+          if (p[1] == '\0' || strchr (regex_specials, p[1]) == NULL)
+            return NULL;
+          g_string_append_c (item, p[1]);
+          p++;
+        }
+      else if (strchr (regex_specials, *p) != NULL)
+        return NULL;
+      else
+        g_string_append_c (item, *p);
+    }
+  return g_steal_pointer (&set);
+}
+
+static char *
+literal_set_to_regex (GPtrArray *set)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < set->len; i++)
+    {
+      g_autofree char *escaped = g_regex_escape_string (g_ptr_array_index (set, i), -1);
+
+      if (i > 0)
+        g_string_append_c (out, '|');
+      g_string_append (out, escaped);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* A set of values as one matcher: = or != for one, =~ or !~ for more */
+static void
+set_to_matcher (GPtrArray     *set,
+                gboolean       negative,
+                EmbersMatchOp *op,
+                char         **value)
+{
+  if (set->len == 1)
+    {
+      *op = negative ? EMBERS_MATCH_NOT_EQUAL : EMBERS_MATCH_EQUAL;
+      *value = g_strdup (g_ptr_array_index (set, 0));
+    }
+  else
+    {
+      *op = negative ? EMBERS_MATCH_NOT_REGEX : EMBERS_MATCH_REGEX;
+      *value = literal_set_to_regex (set);
+    }
+}
+
+gboolean
+embers_label_filter_merge (const EmbersMatcher  *existing,
+                           const char           *value,
+                           gboolean              exclude,
+                           EmbersMatchOp        *op,
+                           char                **merged,
+                           GError              **error)
+{
+  g_autoptr(GPtrArray) set = NULL;
+  gboolean existing_negative;
+
+  g_return_val_if_fail (value != NULL, FALSE);
+  g_return_val_if_fail (op != NULL && merged != NULL, FALSE);
+
+  *merged = NULL;
+  existing_negative = existing != NULL &&
+                      (existing->op == EMBERS_MATCH_NOT_EQUAL || existing->op == EMBERS_MATCH_NOT_REGEX);
+
+  /* Nothing on this label yet, or the other kind: the value alone (an
+   * include is narrower than any exclusion, so it replaces it) */
+  if (existing == NULL || (!exclude && existing_negative))
+    {
+      *op = exclude ? EMBERS_MATCH_NOT_EQUAL : EMBERS_MATCH_EQUAL;
+      *merged = g_strdup (value);
+      return TRUE;
+    }
+
+  if (existing->op == EMBERS_MATCH_EQUAL || existing->op == EMBERS_MATCH_NOT_EQUAL)
+    {
+      set = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (set, g_strdup (existing->value != NULL ? existing->value : ""));
+    }
+  else
+    set = parse_literal_set (existing->value != NULL ? existing->value : "");
+
+  if (exclude == existing_negative)
+    {
+      /* Same kind: one more value in the set (include: any of them;
+       * exclude: none of them) */
+      if (set == NULL)
+        {
+          /* A regex of the user's own: one more alternative */
+          g_autofree char *escaped = g_regex_escape_string (value, -1);
+
+          *op = existing->op;
+          *merged = g_strdup_printf ("%s|%s", existing->value, escaped);
+          return TRUE;
+        }
+      if (!g_ptr_array_find_with_equal_func (set, value, g_str_equal, NULL))
+        g_ptr_array_add (set, g_strdup (value));
+      set_to_matcher (set, exclude, op, merged);
+      return TRUE;
+    }
+
+  /* Excluding a value from an include */
+  if (set == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("The filter %s=~\"%s\" cannot also leave out “%s”: remove it first"),
+                   existing->name, existing->value, value);
+      return FALSE;
+    }
+  {
+    guint index;
+
+    if (!g_ptr_array_find_with_equal_func (set, value, g_str_equal, &index))
+      {
+        /* Not included anyway: the filter stays as it is */
+        set_to_matcher (set, FALSE, op, merged);
+        return TRUE;
+      }
+    g_ptr_array_remove_index (set, index);
+    if (set->len == 0)
+      {
+        *op = EMBERS_MATCH_NOT_EQUAL;
+        *merged = g_strdup (value);
+        return TRUE;
+      }
+    set_to_matcher (set, FALSE, op, merged);
+  }
+  return TRUE;
 }
