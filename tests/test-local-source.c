@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -381,6 +382,36 @@ test_local_series_in_range (void)
     }
 }
 
+/* The step rule: about 100 steps, a whole number of 15 s scrapes, round */
+static void
+test_step_for_range (void)
+{
+  static const struct { gint64 range_s; double step_s; } cases[] = {
+    { 0, 15 }, { 60, 15 }, { 600, 15 }, { 1500, 15 }, { 1501, 30 },
+    { 3000, 30 }, { 3600, 60 },          /* an hour: 60 s, not 36 s */
+    { 6000, 60 }, { 6001, 120 }, { 3 * 3600, 120 }, { 6 * 3600, 300 },
+    { 12 * 3600, 600 }, { 86400, 900 }, { 2 * 86400, 1800 },
+    { 7 * 86400, 7200 }, { 30 * 86400, 43200 }, { 90 * 86400, 86400 },
+    { 365 * 86400, 4 * 86400 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double step = embers_source_step_for_range (1700000000000, 1700000000000 + cases[i].range_s * 1000);
+      guint n_steps = (guint)(cases[i].range_s / step) + 1;
+
+      g_test_message ("%" G_GINT64_FORMAT " s: step %g s, %u steps", cases[i].range_s, step, n_steps);
+      g_assert_cmpfloat (step, ==, cases[i].step_s);
+      /* A whole number of 15 s scrape intervals */
+      g_assert_cmpfloat (fmod (step, 15.0), ==, 0);
+      /* Never finer than Pyroscope's own rule, at most 101 points */
+      g_assert_cmpfloat (step, >=, MAX (15.0, ceil (cases[i].range_s / 100.0)));
+      g_assert_cmpuint (n_steps, <=, 101);
+    }
+  /* An empty or reversed range */
+  g_assert_cmpfloat (embers_source_step_for_range (5000, 1000), ==, 15);
+}
+
 static void
 test_local_parse_name (void)
 {
@@ -467,6 +498,7 @@ main (int   argc,
   g_test_add_func ("/embers/local-source/diff", test_local_diff);
   g_test_add_func ("/embers/local-source/select-series", test_local_select_series);
   g_test_add_func ("/embers/local-source/series-in-range", test_local_series_in_range);
+  g_test_add_func ("/embers/source/step-for-range", test_step_for_range);
   g_test_add_func ("/embers/local-source/parse-name", test_local_parse_name);
   g_test_add_func ("/embers/local-source/folder", test_local_folder);
 

@@ -1542,7 +1542,7 @@ test_mock_series (void)
   wait_clear (&wait);
   g_assert_no_error (error);
   sent = (gpointer) mock_request (mock, &querier__v1__select_series_request__descriptor);
-  g_assert_cmpfloat (sent->step, ==, 36.0);   /* max(15, 3600/100) */
+  g_assert_cmpfloat (sent->step, ==, 60.0);   /* max(15, 3600/100) = 36, rounded up to 1 min */
   g_assert_false (sent->has_aggregation);
   g_assert_false (sent->has_limit);
   g_assert_cmpuint (sent->n_group_by, ==, 0);

@@ -223,13 +223,27 @@ report_not_supported (EmbersSource        *self,
                            _("%s cannot answer this query"), name);
 }
 
+/* Pyroscope's UI asks for max(15, ⌈range_s / 100⌉) seconds; that step is
+ * rounded up to the next of these, so that a step holds the same number
+ * of 15 s scrape intervals everywhere (36 s steps held 2 or 3 profiles in
+ * turn and every chart zigzagged) and lands on round times */
+static const guint nice_steps_s[] = {
+  15, 30, 60, 2 * 60, 5 * 60, 10 * 60, 15 * 60, 30 * 60,
+  3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400,
+};
+
 double
 embers_source_step_for_range (gint64 start_ms,
                               gint64 end_ms)
 {
   double range_s = (double)MAX (0, end_ms - start_ms) / 1000.0;
+  double raw = MAX (15.0, ceil (range_s / 100.0));
 
-  return MAX (15.0, ceil (range_s / 100.0));
+  for (guint i = 0; i < G_N_ELEMENTS (nice_steps_s); i++)
+    if (raw <= nice_steps_s[i])
+      return nice_steps_s[i];
+  /* Whole days beyond */
+  return ceil (raw / 86400.0) * 86400.0;
 }
 
 void

@@ -235,7 +235,10 @@ EmbersProfile *embers_source_diff_finish               (EmbersSource        *sel
                                                         GAsyncResult        *result,
                                                         GError             **error);
 
-/* Step rule shared by charts: max(15 s, ceil(range_s / 100)) */
+/* Step rule shared by charts: Pyroscope's max(15 s, ⌈range_s / 100⌉)
+ * rounded up to a multiple of the 15 s scrape interval that is a round
+ * time: 15 s, 30 s, 1 min, 2 min, 5 min, 10 min, 15 min, 30 min, 1 h, 2 h,
+ * 3 h, 6 h, 12 h, 1 d, then whole days (40 to 100 steps per range) */
 double         embers_source_step_for_range            (gint64               start_ms,
                                                         gint64               end_ms);
 
