@@ -220,13 +220,140 @@ test_chart_bars_histogram (void)
   g_assert_cmpfloat (embers_chart_get_y_max (hist), >=, 5);
   g_assert_true (embers_chart_hit (hist, px + pw * 0.6, py + ph - 1, &s, &i));
   g_assert_cmpuint (i, ==, 2);
+  /* Ticks at nice values (0, 50, 100 for about 4 ticks' room), not at the
+   * edges of the 4 bins */
   ticks = embers_chart_get_x_ticks (hist, &n);
-  g_assert_cmpuint (n, ==, 5);
-  g_assert_cmpfloat (ticks[4].value, ==, 100);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpfloat (ticks[0].value, ==, 0);
+  g_assert_cmpfloat (ticks[1].value, ==, 50);
+  g_assert_cmpfloat (ticks[2].value, ==, 100);
   {
     g_autofree char *text = embers_chart_describe (hist, 0, 0);
     g_assert_cmpstr (text, ==, "0 to 25: 5 steps");
   }
+}
+
+/* No label twice on an axis; histogram ticks at round values */
+static void
+assert_unique_labels (const EmbersChartTick *ticks,
+                      guint                  n)
+{
+  for (guint i = 1; i < n; i++)
+    g_assert_cmpstr (ticks[i].label, !=, ticks[i - 1].label);
+}
+
+static void
+test_chart_ticks_unique (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_series_free);
+  g_autoptr(EmbersChart) tiny = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  g_autoptr(EmbersChart) hist = embers_chart_new (EMBERS_CHART_KIND_HISTOGRAM);
+  const EmbersChartTick *ticks;
+  guint counts[12] = { 1, 2, 5, 3, 0, 0, 1, 0, 2, 4, 1, 1 };
+  guint n;
+
+  /* Values of 1 and 2 ns on a tall chart: 0, 1 ns, 2 ns, not "1 ns" twice */
+  g_ptr_array_add (series, series_new ("a", (gint64[]) { 0, 60000 }, (double[]) { 1, 2 }, 2));
+  embers_chart_set_unit (tiny, "nanoseconds");
+  embers_chart_set_series (tiny, series, NULL);
+  embers_chart_set_time_range (tiny, 0, 60000);
+  embers_chart_set_size (tiny, 300, 240);
+  ticks = embers_chart_get_y_ticks (tiny, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpstr (ticks[0].label, ==, "0");
+  g_assert_cmpstr (ticks[1].label, ==, "1 ns");
+  g_assert_cmpstr (ticks[2].label, ==, "2 ns");
+  assert_unique_labels (ticks, n);
+
+  /* A histogram of per-step CPU from 1.37 s to 2.9 s: ticks on round
+   * tenths of a second inside the range, each label once */
+  embers_chart_set_unit (hist, "nanoseconds");
+  embers_chart_set_histogram (hist, counts, 12, 1.37e9, 2.9e9);
+  embers_chart_set_size (hist, 300, 120);
+  ticks = embers_chart_get_x_ticks (hist, &n);
+  g_assert_cmpuint (n, >=, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpfloat (ticks[i].value, >=, 1.37e9);
+      g_assert_cmpfloat (ticks[i].value, <=, 2.9e9);
+      g_assert_cmpfloat (fmod (ticks[i].value, 1e8), ==, 0);
+    }
+  g_assert_cmpstr (ticks[0].label, ==, "1.5 s");
+  assert_unique_labels (ticks, n);
+  ticks = embers_chart_get_y_ticks (hist, &n);
+  assert_unique_labels (ticks, n);
+}
+
+/* Every step the same value: one bar, one label, a tooltip that says so */
+static void
+test_chart_histogram_degenerate (void)
+{
+  g_autoptr(EmbersChart) hist = embers_chart_new (EMBERS_CHART_KIND_HISTOGRAM);
+  g_autoptr(EmbersChart) empty = embers_chart_new (EMBERS_CHART_KIND_HISTOGRAM);
+  guint counts[12] = { 3 };
+  guint none[12] = { 0 };
+  const EmbersChartTick *ticks;
+  double px, py, pw, ph;
+  guint n, s, i;
+
+  embers_chart_set_unit (hist, "nanoseconds");
+  embers_chart_set_histogram (hist, counts, 12, 1.22e9, 1.22e9);
+  embers_chart_set_size (hist, 300, 120);
+  g_assert_cmpuint (embers_chart_get_n_series (hist), ==, 1);
+  ticks = embers_chart_get_x_ticks (hist, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpstr (ticks[0].label, ==, "1.22 s");
+  embers_chart_get_plot_area (hist, &px, &py, &pw, &ph);
+  /* The bar stands in the middle; hovering it says what it holds */
+  g_assert_true (embers_chart_hit (hist, px + pw / 2, py + ph - 2, &s, &i));
+  g_assert_cmpuint (i, ==, 0);
+  g_assert_false (embers_chart_hit (hist, px + 2, py + ph - 2, &s, &i));
+  {
+    g_autofree char *text = embers_chart_describe (hist, 0, 0);
+
+    g_assert_cmpstr (text, ==, "All 3 steps: 1.22 s");
+  }
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 300, 120);
+    cairo_t *cr = cairo_create (surface);
+
+    embers_chart_paint (hist, cr, NULL);
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+
+  /* No data at all: no label, nothing to hover */
+  embers_chart_set_histogram (empty, none, 12, 0, 0);
+  embers_chart_set_size (empty, 300, 120);
+  ticks = embers_chart_get_x_ticks (empty, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_null (embers_chart_describe (empty, 0, 0));
+}
+
+/* Charts on one scale: the value axis reaches the shared maximum */
+static void
+test_chart_value_max (void)
+{
+  g_autoptr(GPtrArray) series = two_series ();
+  g_autoptr(GPtrArray) one = g_ptr_array_new ();
+  g_autoptr(EmbersChart) own = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  g_autoptr(EmbersChart) shared = embers_chart_new (EMBERS_CHART_KIND_LINES);
+
+  /* eu alone peaks at 3 s; us reaches 7.5 s */
+  g_ptr_array_add (one, g_ptr_array_index (series, 0));
+  embers_chart_set_unit (own, "nanoseconds");
+  embers_chart_set_series (own, one, "region");
+  embers_chart_set_size (own, 300, 160);
+  embers_chart_set_unit (shared, "nanoseconds");
+  embers_chart_set_series (shared, one, "region");
+  embers_chart_set_size (shared, 300, 160);
+  embers_chart_set_value_max (shared, 7.5e9);
+  g_assert_cmpfloat (embers_chart_get_y_max (own), <, 5e9);
+  g_assert_cmpfloat (embers_chart_get_y_max (shared), >=, 7.5e9);
+  /* eu's 3 s sits lower on the shared scale */
+  g_assert_cmpfloat (embers_chart_y_for_value (shared, 3e9), >, embers_chart_y_for_value (own, 3e9));
+  embers_chart_set_value_max (shared, 0);
+  g_assert_cmpfloat (embers_chart_get_y_max (shared), ==, embers_chart_get_y_max (own));
 }
 
 static void
@@ -308,6 +435,9 @@ main (int   argc,
   g_test_add_func ("/embers/chart/lines-geometry", test_chart_lines_geometry);
   g_test_add_func ("/embers/chart/bars-histogram", test_chart_bars_histogram);
   g_test_add_func ("/embers/chart/paint", test_chart_paint);
+  g_test_add_func ("/embers/chart/ticks-unique", test_chart_ticks_unique);
+  g_test_add_func ("/embers/chart/histogram-degenerate", test_chart_histogram_degenerate);
+  g_test_add_func ("/embers/chart/value-max", test_chart_value_max);
 
   ret = g_test_run ();
   pango_cairo_font_map_set_default (NULL);

@@ -35,6 +35,8 @@ struct _EmbersChart
   guint            n_bars;
   double           hist_lo;
   double           hist_hi;
+  gboolean         hist_single;  /* every value was the same: one bar, one label */
+  double           value_max;    /* > 0: the value axis ends here (shared scales) */
 
   int              highlight;
   guint            hover_series;
@@ -251,9 +253,28 @@ embers_chart_set_histogram (EmbersChart *self,
 
   for (guint i = 0; i < n_bins; i++)
     values[i] = counts[i];
+  /* Every value the same (lo == hi): one bar of them all, not n_bins bars
+   * of an empty range with their labels drawn over each other */
+  self->hist_single = !(hi > lo);
+  if (self->hist_single && n_bins > 0)
+    {
+      for (guint i = 1; i < n_bins; i++)
+        values[0] += values[i];
+      n_bins = 1;
+    }
   embers_chart_set_bars (self, NULL, values, n_bins);
   self->hist_lo = lo;
-  self->hist_hi = hi;
+  self->hist_hi = self->hist_single ? lo : hi;
+}
+
+void
+embers_chart_set_value_max (EmbersChart *self,
+                            double       max)
+{
+  g_return_if_fail (self != NULL);
+
+  self->value_max = max > 0 ? max : 0;
+  self->dirty = TRUE;
 }
 
 guint
@@ -489,28 +510,44 @@ ensure_layout (EmbersChart *self)
   g_array_set_size (self->x_ticks, 0);
   g_array_set_size (self->y_ticks, 0);
 
-  /* Value axis: about one tick per 40 px */
-  max = data_max (self);
+  /* Value axis: about one tick per 40 px, in whole units (values are
+   * whole numbers of the unit: a step of 0.5 ns printed "1 ns" twice) */
+  max = MAX (data_max (self), self->kind != EMBERS_CHART_KIND_BARS ? self->value_max : 0);
   n_y = (guint)CLAMP (self->height / 40.0, 2, 6);
   if (self->kind == EMBERS_CHART_KIND_HISTOGRAM)
     step = MAX (1.0, embers_chart_nice_step (max, n_y));
   else
-    step = embers_chart_nice_value_step (max > 0 ? max : 1.0, n_y, self->unit);
-  self->y_max = max > 0 ? ceil (max / step) * step : step * n_y;
+    step = MAX (1.0, embers_chart_nice_value_step (max > 0 ? max : 1.0, n_y, self->unit));
 
   if (self->kind != EMBERS_CHART_KIND_BARS)
     {
-      for (double v = 0; v <= self->y_max + step / 2; v += step)
+      /* Fewer ticks until no two labels read the same */
+      for (guint attempt = 0; ; attempt++)
         {
-          char *label = self->kind == EMBERS_CHART_KIND_HISTOGRAM
-                        ? g_strdup_printf ("%.0f", v) : format_axis_number (self, v);
+          gboolean repeated = FALSE;
 
-          label_chars = MAX (label_chars, g_utf8_strlen (label, -1));
-          add_tick (self->y_ticks, v, label);
+          g_array_set_size (self->y_ticks, 0);
+          label_chars = 4;
+          self->y_max = max > 0 ? ceil (max / step) * step : step * n_y;
+          for (double v = 0; v <= self->y_max + step / 2; v += step)
+            {
+              char *label = self->kind == EMBERS_CHART_KIND_HISTOGRAM
+                            ? g_strdup_printf ("%.0f", v) : format_axis_number (self, v);
+
+              if (self->y_ticks->len > 0 &&
+                  g_str_equal (g_array_index (self->y_ticks, EmbersChartTick, self->y_ticks->len - 1).label, label))
+                repeated = TRUE;
+              label_chars = MAX (label_chars, g_utf8_strlen (label, -1));
+              add_tick (self->y_ticks, v, label);
+            }
+          if (!repeated || attempt >= 8)
+            break;
+          step *= 2;
         }
     }
   else
     {
+      self->y_max = max > 0 ? ceil (max / step) * step : step * n_y;
       /* Category labels on the left, at most 18 characters */
       for (guint i = 0; i < self->n_bars; i++)
         label_chars = MAX (label_chars, MIN (18, g_utf8_strlen (self->bar_labels[i], -1)));
@@ -537,14 +574,63 @@ ensure_layout (EmbersChart *self)
       for (; t <= self->end_ms; t += tstep)
         add_tick (self->x_ticks, (double)t, format_time (t, tstep));
     }
+  else if (self->kind == EMBERS_CHART_KIND_HISTOGRAM && self->n_bars > 0 && self->hist_single)
+    {
+      /* One value: its label under its one bar */
+      if (data_max (self) > 0)
+        add_tick (self->x_ticks, self->hist_lo, format_axis_number (self, self->hist_lo));
+    }
   else if (self->kind == EMBERS_CHART_KIND_HISTOGRAM && self->n_bars > 0)
     {
-      double w = (self->hist_hi - self->hist_lo) / self->n_bars;
-      guint every = MAX (1u, (guint)ceil (self->n_bars / MAX (1.0, self->pw / 80.0)));
+      /* Nice values (1 min, 2 min…; 500 MiB…) where they fall, not the
+       * bins' edges (1.37 s, 1.52 s…); no two labels alike */
+      double range = self->hist_hi - self->hist_lo;
+      guint max_ticks = (guint)CLAMP (self->pw / 80.0, 2, 8);
 
-      for (guint i = 0; i <= self->n_bars; i += every)
-        add_tick (self->x_ticks, self->hist_lo + w * i, format_axis_number (self, self->hist_lo + w * i));
+      /* The coarsest nice step that puts two ticks or more in the range */
+      for (guint want = max_ticks; want <= max_ticks + 6; want++)
+        {
+          double tstep = MAX (1.0, embers_chart_nice_value_step (range, want, self->unit));
+          gboolean repeated = FALSE;
+
+          g_array_set_size (self->x_ticks, 0);
+          for (double v = ceil (self->hist_lo / tstep - 1e-9) * tstep; v <= self->hist_hi + tstep * 1e-9; v += tstep)
+            {
+              char *label = format_axis_number (self, v);
+
+              if (self->x_ticks->len > 0 &&
+                  g_str_equal (g_array_index (self->x_ticks, EmbersChartTick, self->x_ticks->len - 1).label, label))
+                repeated = TRUE;
+              add_tick (self->x_ticks, v, label);
+            }
+          if (repeated)
+            {
+              /* Finer steps only repeat more: the last good one */
+              g_array_set_size (self->x_ticks, 0);
+              if (want > max_ticks)
+                {
+                  tstep = MAX (1.0, embers_chart_nice_value_step (range, want - 1, self->unit));
+                  for (double v = ceil (self->hist_lo / tstep - 1e-9) * tstep; v <= self->hist_hi + tstep * 1e-9; v += tstep)
+                    add_tick (self->x_ticks, v, format_axis_number (self, v));
+                }
+              else
+                add_tick (self->x_ticks, self->hist_lo, format_axis_number (self, self->hist_lo));
+              break;
+            }
+          if (self->x_ticks->len >= 2)
+            break;
+        }
     }
+}
+
+/* Where a histogram's value (on its x axis) is */
+static double
+hist_x (EmbersChart *self,
+        double       value)
+{
+  if (self->hist_single)
+    return self->px + self->pw / 2;
+  return self->px + (value - self->hist_lo) / MAX (1e-12, self->hist_hi - self->hist_lo) * self->pw;
 }
 
 void
@@ -649,6 +735,14 @@ bar_rect (EmbersChart *self,
       *y = self->py + row * i + row * 0.15;
       *h = row * 0.7;
       *w = self->y_max > 0 ? self->bar_values[i] / self->y_max * self->pw : 0;
+    }
+  else if (self->hist_single)
+    {
+      /* One bar in the middle, as wide as a bar of a few bins */
+      *w = MAX (1.0, MIN (self->pw, MAX (24.0, self->pw / 6)) - 2);
+      *x = self->px + (self->pw - *w) / 2;
+      *y = embers_chart_y_for_value (self, self->bar_values[i]);
+      *h = self->py + self->ph - *y;
     }
   else
     {
@@ -789,6 +883,15 @@ embers_chart_describe (EmbersChart *self,
       g_autofree char *hi = format_number (self, self->hist_lo + w * (index + 1));
       guint count = (guint)self->bar_values[index];
 
+      if (self->hist_single)
+        {
+          if (count == 0)
+            return NULL;
+          /* Translators: a histogram whose steps all have one value: how
+           * many steps, the value */
+          return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u step: %s", "All %u steps: %s", count),
+                                  count, lo);
+        }
       /* Translators: a histogram bin: from, to, how many steps fell in it */
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s to %s: %u step", "%s to %s: %u steps", count),
                               lo, hi, count);
@@ -954,7 +1057,7 @@ embers_chart_paint (EmbersChart            *self,
       if (self->kind == EMBERS_CHART_KIND_LINES)
         x = embers_chart_x_for_time (self, (gint64)t->value);
       else
-        x = self->px + (t->value - self->hist_lo) / MAX (1e-12, self->hist_hi - self->hist_lo) * self->pw;
+        x = hist_x (self, t->value);
       set_rgba (cr, style->grid, 1.0);
       cairo_move_to (cr, floor (x) + 0.5, self->py + self->ph);
       cairo_line_to (cr, floor (x) + 0.5, self->py + self->ph + 4);

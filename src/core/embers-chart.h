@@ -74,7 +74,12 @@ void         embers_chart_set_histogram     (EmbersChart      *self,
                                              guint             n_bins,
                                              double            lo,
                                              double            hi);
+/* Every value equal (hi <= lo) is drawn as one bar with one label */
 guint        embers_chart_get_n_series      (EmbersChart      *self);
+/* Lines and histograms: the value axis reaches at least @max (several
+ * charts on one scale); 0 for the data's own maximum */
+void         embers_chart_set_value_max     (EmbersChart      *self,
+                                             double            max);
 /* Highlights one series (others dimmed); -1 for none */
 void         embers_chart_set_highlight     (EmbersChart      *self,
                                              int               series);
