@@ -11,6 +11,7 @@
 #include "embers-chart.h"
 #include "embers-drop-down.h"
 #include "embers-explore-page.h"
+#include "embers-filter-bar.h"
 #include "embers-fold-bin.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
@@ -25,8 +26,6 @@
 typedef enum
 {
   REQ_SERVICES,
-  REQ_LABEL_NAMES,
-  REQ_LABEL_VALUES,
   REQ_CHART,
   REQ_PROFILE,
   N_REQ
@@ -58,7 +57,7 @@ struct _EmbersExplorePage
   GtkButton         *services_retry;
   GtkBox            *toolbar_start;
   GtkBox            *toolbar;
-  GtkBox            *filter_bar;
+  EmbersFilterBar   *filter_bar;
   GtkStack          *chart_stack;
   EmbersFoldBin     *filter_fold;
   GtkStack          *profile_stack;
@@ -76,13 +75,7 @@ struct _EmbersExplorePage
   GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
   GtkMenuButton     *more_button;     /* narrow: refresh and this menu instead */
   GtkAdjustment     *max_nodes;
-  GtkDropDown       *name_dropdown;
-  GtkStringList     *label_names;
-  GtkDropDown       *op_dropdown;
-  GtkEntry          *value_entry;
-  GtkListStore      *value_store;
   GtkBox            *chips;
-  GtkBox            *filter_box;
   GtkBox            *time_box;
   GtkDrawingArea    *chart_area;
   AdwStatusPage     *chart_status;
@@ -100,7 +93,6 @@ struct _EmbersExplorePage
   GHashTable        *service_types;   /* service -> GStrv of type ids */
   char              *service;
   char              *profile_type;
-  EmbersSelector    *filters;
   gint64             preset_s;        /* 0: absolute */
   gint64             start_ms;
   gint64             end_ms;
@@ -232,7 +224,7 @@ set_error (EmbersExplorePage *self,
 static EmbersSelector *
 build_selector (EmbersExplorePage *self)
 {
-  EmbersSelector *selector = embers_selector_copy (self->filters);
+  EmbersSelector *selector = embers_selector_copy (embers_filter_bar_get_filters (self->filter_bar));
 
   if (self->service != NULL)
     {
@@ -560,186 +552,27 @@ bind_service_row (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (box, text->str);
 }
 
-/* Label filters */
-
-static void
-label_values_done (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(Request) req = user_data;
-  EmbersExplorePage *self = req->self;
-  g_auto(GStrv) values = NULL;
-  g_autoptr(GError) error = NULL;
-
-  values = embers_source_list_label_values_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_finish (req))
-    return;
-  gtk_list_store_clear (self->value_store);
-  if (values == NULL)
-    {
-      /* Only completion: the filter bar still works without it */
-      g_debug ("Label values: %s", error->message);
-      return;
-    }
-  for (guint i = 0; values[i] != NULL; i++)
-    gtk_list_store_insert_with_values (self->value_store, NULL, -1, 0, values[i], -1);
-}
-
-static const char *
-selected_label_name (EmbersExplorePage *self)
-{
-  GtkStringObject *item = gtk_drop_down_get_selected_item (self->name_dropdown);
-
-  return item != NULL ? gtk_string_object_get_string (item) : NULL;
-}
-
-static void
-load_label_values (EmbersExplorePage *self)
-{
-  const char *name = selected_label_name (self);
-  g_autoptr(EmbersSelector) selector = NULL;
-  g_autofree char *text = NULL;
-  const char *matchers[2] = { NULL, NULL };
-  Request *req;
-
-  gtk_list_store_clear (self->value_store);
-  if (name == NULL || self->service == NULL)
-    return;
-  selector = build_selector (self);
-  embers_selector_remove (selector, name);
-  text = embers_selector_to_string (selector);
-  matchers[0] = text;
-  req = request_start (self, REQ_LABEL_VALUES);
-  embers_source_list_label_values (self->source, name, matchers, self->start_ms, self->end_ms,
-                                   req->cancellable, label_values_done, req);
-}
-
-static void
-label_names_done (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(Request) req = user_data;
-  EmbersExplorePage *self = req->self;
-  g_auto(GStrv) names = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) shown = g_ptr_array_new ();
-  g_autofree char *previous = g_strdup (selected_label_name (self));
-  guint pick = 0;
-
-  names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_finish (req))
-    return;
-  if (names == NULL)
-    {
-      g_debug ("Label names: %s", error->message);
-      return;
-    }
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      if (g_str_has_prefix (names[i], "__") || g_str_equal (names[i], SERVICE_LABEL))
-        continue;
-      if (g_strcmp0 (names[i], previous) == 0)
-        pick = shown->len;
-      g_ptr_array_add (shown, names[i]);
-    }
-  g_ptr_array_add (shown, NULL);
-
-  self->syncing = TRUE;
-  gtk_string_list_splice (self->label_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->label_names)),
-                          (const char * const *)shown->pdata);
-  gtk_drop_down_set_selected (self->name_dropdown, shown->len > 1 ? pick : GTK_INVALID_LIST_POSITION);
-  self->syncing = FALSE;
-  gtk_widget_set_sensitive (GTK_WIDGET (self->filter_box), shown->len > 1);
-  load_label_values (self);
-}
+/* Label filters: the filter bar offers this service's labels */
 
 static void
 load_label_names (EmbersExplorePage *self)
 {
-  g_autofree char *text = NULL;
-  const char *matchers[2] = { NULL, NULL };
-  Request *req;
+  g_autofree char *quoted = NULL;
+  g_autofree char *scope = NULL;
 
   if (self->service == NULL)
     return;
-  {
-    g_autofree char *quoted = embers_selector_quote (self->service);
-
-    text = g_strdup_printf ("{" SERVICE_LABEL "=%s}", quoted);
-  }
-  matchers[0] = text;
-  req = request_start (self, REQ_LABEL_NAMES);
-  embers_source_list_label_names (self->source, matchers, self->start_ms, self->end_ms,
-                                  req->cancellable, label_names_done, req);
+  quoted = embers_selector_quote (self->service);
+  scope = g_strdup_printf ("{" SERVICE_LABEL "=%s}", quoted);
+  embers_filter_bar_set_scope (self->filter_bar, scope, self->start_ms, self->end_ms);
 }
 
 static void
-name_selected (EmbersExplorePage *self)
+filters_changed (EmbersExplorePage *self)
 {
-  if (!self->syncing)
-    load_label_values (self);
-}
-
-static void
-chip_clicked (GtkButton         *button,
-              EmbersExplorePage *self)
-{
-  const char *name = g_object_get_data (G_OBJECT (button), "label-name");
-
-  embers_explore_page_remove_filter (self, name);
-}
-
-static void
-rebuild_chips (EmbersExplorePage *self)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chips))) != NULL)
-    gtk_box_remove (self->chips, child);
-
-  for (guint i = 0; i < embers_selector_get_n_matchers (self->filters); i++)
-    {
-      const EmbersMatcher *m = embers_selector_get_matcher (self->filters, i);
-      g_autofree char *text = embers_matcher_to_string (m);
-      g_autofree char *a11y = g_strdup_printf (_("Remove filter %s"), text);
-      GtkWidget *button = gtk_button_new ();
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-
-      gtk_box_append (GTK_BOX (box), gtk_label_new (text));
-      gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
-      gtk_button_set_child (GTK_BUTTON (button), box);
-      gtk_widget_add_css_class (button, "chip");
-      gtk_widget_set_tooltip_text (button, a11y);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-      g_object_set_data_full (G_OBJECT (button), "label-name", g_strdup (m->name), g_free);
-      g_signal_connect (button, "clicked", G_CALLBACK (chip_clicked), self);
-      gtk_box_append (self->chips, button);
-    }
-}
-
-static void
-add_clicked (EmbersExplorePage *self)
-{
-  const char *name = selected_label_name (self);
-  const char *value = gtk_editable_get_text (GTK_EDITABLE (self->value_entry));
-  guint op = gtk_drop_down_get_selected (self->op_dropdown);
-  g_autoptr(GError) error = NULL;
-
-  if (name == NULL)
-    return;
-  if (!embers_explore_page_add_filter (self, name, op, value, &error))
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (self->value_entry), "error");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->value_entry), error->message);
-      return;
-    }
-  gtk_widget_remove_css_class (GTK_WIDGET (self->value_entry), "error");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->value_entry), NULL);
-  gtk_editable_set_text (GTK_EDITABLE (self->value_entry), "");
+  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+  load_chart (self);
+  load_profile (self);
 }
 
 /* Chart */
@@ -1271,55 +1104,8 @@ build_toolbar (EmbersExplorePage *self)
 static void
 build_filter_bar (EmbersExplorePage *self)
 {
-  static const char * const ops[] = { "=", "!=", "=~", "!~", NULL };
-  GtkEntryCompletion *completion;
-  GtkWidget *button;
-  GtkWidget *label = gtk_label_new (_("Filter"));
-
-  self->filter_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
-  gtk_box_append (self->filter_bar, GTK_WIDGET (self->filter_box));
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (self->filter_box, label);
-
-  self->label_names = gtk_string_list_new (NULL);
-  self->name_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->label_names)), NULL));
-  gtk_drop_down_set_enable_search (self->name_dropdown, TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->name_dropdown), _("Label name"));
-  g_signal_connect_swapped (self->name_dropdown, "notify::selected", G_CALLBACK (name_selected), self);
-  gtk_box_append (self->filter_box, GTK_WIDGET (self->name_dropdown));
-
-  self->op_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (ops));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->op_dropdown),
-                               _("= equals, != differs, =~ matches the regular expression, !~ does not match"));
-  gtk_box_append (self->filter_box, GTK_WIDGET (self->op_dropdown));
-
-  self->value_entry = GTK_ENTRY (gtk_entry_new ());
-  /* Translators: placeholder of the entry for a label's value in a filter */
-  gtk_entry_set_placeholder_text (self->value_entry, _("value"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->value_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label value"), -1);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 8);
-  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->value_entry), 16);
-  self->value_store = gtk_list_store_new (1, G_TYPE_STRING);
-  completion = gtk_entry_completion_new ();
-  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->value_store));
-  gtk_entry_completion_set_text_column (completion, 0);
-  gtk_entry_completion_set_minimum_key_length (completion, 0);
-  gtk_entry_completion_set_inline_completion (completion, TRUE);
-  gtk_entry_set_completion (self->value_entry, completion);
-  g_object_unref (completion);
-  g_signal_connect_swapped (self->value_entry, "activate", G_CALLBACK (add_clicked), self);
-  gtk_box_append (self->filter_box, GTK_WIDGET (self->value_entry));
-
-  button = gtk_button_new_from_icon_name ("list-add-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Add filter"));
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_clicked), self);
-  gtk_box_append (self->filter_box, button);
-
-  self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->chips), 8);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), TRUE);
-  gtk_box_append (self->filter_bar, GTK_WIDGET (self->chips));
-  gtk_box_append (self->filter_bar, GTK_WIDGET (self->time_box));
+  g_signal_connect_object (self->filter_bar, "changed", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (self->filter_bar), GTK_WIDGET (self->time_box));
 }
 
 static void
@@ -1389,11 +1175,8 @@ embers_explore_page_dispose (GObject *object)
   g_clear_object (&self->services);
   g_clear_object (&self->selection);
   g_clear_object (&self->type_names);
-  g_clear_object (&self->label_names);
-  g_clear_object (&self->value_store);
   g_clear_pointer (&self->service_types, g_hash_table_unref);
   g_clear_pointer (&self->type_ids, g_ptr_array_unref);
-  g_clear_pointer (&self->filters, embers_selector_unref);
   g_clear_pointer (&self->chart, embers_chart_unref);
   g_clear_pointer (&self->series, g_ptr_array_unref);
   g_clear_pointer (&self->restore_path, g_ptr_array_unref);
@@ -1456,8 +1239,13 @@ on_rule_created (EmbersRuleDialog    *dialog,
                  EmbersExplorePage   *self)
 {
   g_autofree char *text = g_strdup_printf (_("Recording rule “%s” created"), rule->metric_name);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
   gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
+  /* An open rules tab of this server lists it */
+  if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    embers_window_reload_rules (EMBERS_WINDOW (root),
+                                embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source)));
   gtk_window_close (GTK_WINDOW (dialog));
 }
 
@@ -1492,8 +1280,7 @@ show_rules (EmbersExplorePage *self)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
   if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    embers_window_open_rules (EMBERS_WINDOW (root),
-                              embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source)));
+    embers_window_show_rules (EMBERS_WINDOW (root), EMBERS_PYROSCOPE_SOURCE (self->source));
 }
 
 static void
@@ -1615,13 +1402,13 @@ embers_explore_page_init (EmbersExplorePage *self)
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
   g_type_ensure (EMBERS_TYPE_FOLD_BIN);
+  g_type_ensure (EMBERS_TYPE_FILTER_BAR);
   gtk_widget_set_layout_manager (GTK_WIDGET (self),
                                  gtk_custom_layout_new (NULL, measure_page, allocate_page));
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->service_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
   self->type_ids = g_ptr_array_new_with_free_func (g_free);
-  self->filters = embers_selector_new ();
   self->preset_s = DEFAULT_PRESET_S;
 
   self->services = gtk_string_list_new (NULL);
@@ -1806,6 +1593,7 @@ embers_explore_page_new (EmbersSource *source)
 
   self = g_object_new (EMBERS_TYPE_EXPLORE_PAGE, NULL);
   self->source = g_object_ref (source);
+  embers_filter_bar_set_source (self->filter_bar, source);
   self->source_name = embers_source_dup_display_name (source);
   if (self->source_name == NULL)
     self->source_name = g_strdup (_("Profiles"));
@@ -1910,21 +1698,8 @@ embers_explore_page_add_filter (EmbersExplorePage *self,
                                 const char        *value,
                                 GError           **error)
 {
-  g_autoptr(EmbersSelector) filters = NULL;
-
   g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), FALSE);
-
-  filters = embers_selector_copy (self->filters);
-  embers_selector_remove (filters, name);
-  if (!embers_selector_add (filters, name, op, value, error))
-    return FALSE;
-  embers_selector_unref (self->filters);
-  self->filters = g_steal_pointer (&filters);
-  rebuild_chips (self);
-  g_clear_pointer (&self->restore_path, g_ptr_array_unref);
-  load_chart (self);
-  load_profile (self);
-  return TRUE;
+  return embers_filter_bar_add_filter (self->filter_bar, name, op, value, error);
 }
 
 void
@@ -1932,12 +1707,7 @@ embers_explore_page_remove_filter (EmbersExplorePage *self,
                                    const char        *name)
 {
   g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
-
-  if (embers_selector_remove (self->filters, name) == 0)
-    return;
-  rebuild_chips (self);
-  load_chart (self);
-  load_profile (self);
+  embers_filter_bar_remove_filter (self->filter_bar, name);
 }
 
 char *

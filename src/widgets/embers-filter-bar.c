@@ -1,0 +1,581 @@
+/* embers-filter-bar.c: label filters as chips, with completion
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "embers-filter-bar.h"
+
+struct _EmbersFilterBar
+{
+  GtkBox          parent_instance;
+
+  GtkBox         *controls;
+  GtkDropDown    *name_dropdown;
+  GtkStringList  *names;
+  GtkDropDown    *op_dropdown;
+  GtkEntry       *value_entry;
+  GtkListStore   *values;
+  GtkBox         *chips;
+
+  EmbersSource   *source;
+  EmbersSelector *scope;
+  EmbersSelector *filters;
+  gint64          start_ms;
+  gint64          end_ms;
+
+  GCancellable   *names_cancellable;
+  GCancellable   *values_cancellable;
+  gboolean        syncing;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersFilterBar, embers_filter_bar, GTK_TYPE_BOX)
+
+enum {
+  SIGNAL_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void load_values (EmbersFilterBar *self);
+
+/* A request for names or values: a newer one cancels it, and its answer
+ * counts only while it is the current one */
+typedef struct
+{
+  EmbersFilterBar *self;
+  GCancellable    *cancellable;
+} Request;
+
+static Request *
+request_new (EmbersFilterBar  *self,
+             GCancellable    **slot)
+{
+  Request *req = g_new0 (Request, 1);
+
+  g_cancellable_cancel (*slot);
+  g_clear_object (slot);
+  *slot = g_cancellable_new ();
+  req->self = g_object_ref (self);
+  req->cancellable = g_object_ref (*slot);
+  return req;
+}
+
+static void
+request_free (Request *req)
+{
+  g_object_unref (req->self);
+  g_object_unref (req->cancellable);
+  g_free (req);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
+
+/* TRUE when @req is the newest of its kind (then it is done) */
+static gboolean
+request_current (Request       *req,
+                 GCancellable **slot)
+{
+  if (*slot != req->cancellable || g_cancellable_is_cancelled (req->cancellable))
+    return FALSE;
+  g_clear_object (slot);
+  return TRUE;
+}
+
+static const char *
+selected_name (EmbersFilterBar *self)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (self->name_dropdown);
+
+  return item != NULL ? gtk_string_object_get_string (item) : NULL;
+}
+
+/* The scope fixes this label ({service_name="api"}): not offered */
+static gboolean
+scope_fixes (EmbersFilterBar *self,
+             const char      *name)
+{
+  if (self->scope == NULL)
+    return FALSE;
+  for (guint i = 0; i < embers_selector_get_n_matchers (self->scope); i++)
+    {
+      const EmbersMatcher *m = embers_selector_get_matcher (self->scope, i);
+
+      if (m->op == EMBERS_MATCH_EQUAL && g_str_equal (m->name, name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The scope and the filters, as one matcher string */
+static char *
+matcher_text (EmbersFilterBar *self,
+              const char      *without)
+{
+  g_autoptr(EmbersSelector) all = self->scope != NULL ? embers_selector_copy (self->scope)
+                                                      : embers_selector_new ();
+
+  for (guint i = 0; i < embers_selector_get_n_matchers (self->filters); i++)
+    {
+      const EmbersMatcher *m = embers_selector_get_matcher (self->filters, i);
+
+      if (g_strcmp0 (m->name, without) != 0)
+        embers_selector_add_matcher (all, m);
+    }
+  return embers_selector_to_string (all);
+}
+
+/* Values */
+
+static void
+values_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersFilterBar *self = req->self;
+  g_auto(GStrv) values = NULL;
+  g_autoptr(GError) error = NULL;
+
+  values = embers_source_list_label_values_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_current (req, &self->values_cancellable))
+    return;
+  gtk_list_store_clear (self->values);
+  if (values == NULL)
+    {
+      /* Only completion: the bar works without it */
+      g_debug ("Label values: %s", error->message);
+      return;
+    }
+  for (guint i = 0; values[i] != NULL; i++)
+    gtk_list_store_insert_with_values (self->values, NULL, -1, 0, values[i], -1);
+}
+
+static void
+load_values (EmbersFilterBar *self)
+{
+  const char *name = selected_name (self);
+  g_autofree char *text = NULL;
+  const char *matchers[2] = { NULL, NULL };
+  Request *req;
+
+  g_cancellable_cancel (self->values_cancellable);
+  g_clear_object (&self->values_cancellable);
+  gtk_list_store_clear (self->values);
+  if (name == NULL || self->source == NULL)
+    return;
+
+  text = matcher_text (self, name);
+  matchers[0] = text;
+  req = request_new (self, &self->values_cancellable);
+  embers_source_list_label_values (self->source, name, matchers, self->start_ms, self->end_ms,
+                                   req->cancellable, values_done, req);
+}
+
+/* Names */
+
+static void
+names_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(Request) req = user_data;
+  EmbersFilterBar *self = req->self;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) shown = g_ptr_array_new ();
+  g_autofree char *previous = NULL;
+  guint pick = 0;
+
+  names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
+  if (!request_current (req, &self->names_cancellable))
+    return;
+  if (names == NULL)
+    {
+      g_debug ("Label names: %s", error->message);
+      return;
+    }
+
+  previous = g_strdup (selected_name (self));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (names[i], "__") || scope_fixes (self, names[i]))
+        continue;
+      if (g_strcmp0 (names[i], previous) == 0)
+        pick = shown->len;
+      g_ptr_array_add (shown, names[i]);
+    }
+  g_ptr_array_add (shown, NULL);
+
+  self->syncing = TRUE;
+  gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)),
+                          (const char * const *) shown->pdata);
+  gtk_drop_down_set_selected (self->name_dropdown, shown->len > 1 ? pick : GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->controls), shown->len > 1);
+  load_values (self);
+}
+
+static void
+load_names (EmbersFilterBar *self)
+{
+  g_autofree char *text = NULL;
+  const char *matchers[2] = { NULL, NULL };
+  Request *req;
+
+  g_cancellable_cancel (self->names_cancellable);
+  g_clear_object (&self->names_cancellable);
+  if (self->source == NULL)
+    {
+      gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)), NULL);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->controls), FALSE);
+      return;
+    }
+
+  if (self->scope != NULL && embers_selector_get_n_matchers (self->scope) > 0)
+    {
+      text = embers_selector_to_string (self->scope);
+      matchers[0] = text;
+    }
+  req = request_new (self, &self->names_cancellable);
+  embers_source_list_label_names (self->source, matchers, self->start_ms, self->end_ms,
+                                  req->cancellable, names_done, req);
+}
+
+static void
+name_selected (EmbersFilterBar *self)
+{
+  if (!self->syncing)
+    load_values (self);
+}
+
+/* Chips */
+
+static void
+filters_changed (EmbersFilterBar *self);
+
+static void
+chip_clicked (GtkButton       *button,
+              EmbersFilterBar *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "matcher-index"));
+  g_autoptr(EmbersSelector) rest = embers_selector_new ();
+
+  /* This matcher only (a typed selector may have two on one name) */
+  for (guint i = 0; i < embers_selector_get_n_matchers (self->filters); i++)
+    if (i != index)
+      embers_selector_add_matcher (rest, embers_selector_get_matcher (self->filters, i));
+  embers_selector_unref (self->filters);
+  self->filters = g_steal_pointer (&rest);
+  filters_changed (self);
+}
+
+static void
+rebuild_chips (EmbersFilterBar *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chips))) != NULL)
+    gtk_box_remove (self->chips, child);
+
+  for (guint i = 0; i < embers_selector_get_n_matchers (self->filters); i++)
+    {
+      const EmbersMatcher *m = embers_selector_get_matcher (self->filters, i);
+      g_autofree char *text = embers_matcher_to_string (m);
+      g_autofree char *a11y = g_strdup_printf (_("Remove filter %s"), text);
+      GtkWidget *button = gtk_button_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+      GtkWidget *label = gtk_label_new (text);
+
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
+      gtk_button_set_child (GTK_BUTTON (button), box);
+      gtk_widget_add_css_class (button, "chip");
+      gtk_widget_set_tooltip_text (button, a11y);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+      g_object_set_data (G_OBJECT (button), "matcher-index", GUINT_TO_POINTER (i));
+      g_signal_connect (button, "clicked", G_CALLBACK (chip_clicked), self);
+      gtk_box_append (self->chips, button);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->chips), embers_selector_get_n_matchers (self->filters) > 0);
+}
+
+static void
+filters_changed (EmbersFilterBar *self)
+{
+  rebuild_chips (self);
+  /* Other labels' values depend on the filters */
+  load_values (self);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+add_clicked (EmbersFilterBar *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!embers_filter_bar_commit_pending (self, &error))
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->value_entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->value_entry), error->message);
+    }
+}
+
+/* GObject */
+
+static void
+embers_filter_bar_dispose (GObject *object)
+{
+  EmbersFilterBar *self = EMBERS_FILTER_BAR (object);
+
+  g_cancellable_cancel (self->names_cancellable);
+  g_clear_object (&self->names_cancellable);
+  g_cancellable_cancel (self->values_cancellable);
+  g_clear_object (&self->values_cancellable);
+  g_clear_object (&self->source);
+  g_clear_object (&self->names);
+  g_clear_object (&self->values);
+  g_clear_pointer (&self->scope, embers_selector_unref);
+  g_clear_pointer (&self->filters, embers_selector_unref);
+
+  G_OBJECT_CLASS (embers_filter_bar_parent_class)->dispose (object);
+}
+
+static void
+embers_filter_bar_class_init (EmbersFilterBarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = embers_filter_bar_dispose;
+
+  /**
+   * EmbersFilterBar::changed:
+   *
+   * The filters changed (a chip added or removed).
+   */
+  signals[SIGNAL_CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_css_name (widget_class, "filterbar");
+}
+
+static void
+embers_filter_bar_init (EmbersFilterBar *self)
+{
+  static const char * const ops[] = { "=", "!=", "=~", "!~", NULL };
+  GtkEntryCompletion *completion;
+  GtkWidget *button;
+  GtkWidget *label = gtk_label_new (_("Filter"));
+
+  self->filters = embers_selector_new ();
+  gtk_box_set_spacing (GTK_BOX (self), 6);
+
+  self->controls = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->controls), FALSE);
+  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->controls));
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (self->controls, label);
+
+  self->names = gtk_string_list_new (NULL);
+  self->name_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->names)), NULL));
+  gtk_drop_down_set_enable_search (self->name_dropdown, TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->name_dropdown), _("Label name"));
+  g_signal_connect_swapped (self->name_dropdown, "notify::selected", G_CALLBACK (name_selected), self);
+  gtk_box_append (self->controls, GTK_WIDGET (self->name_dropdown));
+
+  self->op_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (ops));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->op_dropdown),
+                               _("= equals, != differs, =~ matches the regular expression, !~ does not match"));
+  gtk_box_append (self->controls, GTK_WIDGET (self->op_dropdown));
+
+  self->value_entry = GTK_ENTRY (gtk_entry_new ());
+  /* Translators: placeholder of the entry for a label's value in a filter */
+  gtk_entry_set_placeholder_text (self->value_entry, _("value"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->value_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label value"), -1);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 8);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->value_entry), 16);
+  self->values = gtk_list_store_new (1, G_TYPE_STRING);
+  completion = gtk_entry_completion_new ();
+  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->values));
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_minimum_key_length (completion, 0);
+  gtk_entry_completion_set_inline_completion (completion, TRUE);
+  gtk_entry_set_completion (self->value_entry, completion);
+  g_object_unref (completion);
+  g_signal_connect_swapped (self->value_entry, "activate", G_CALLBACK (add_clicked), self);
+  gtk_box_append (self->controls, GTK_WIDGET (self->value_entry));
+
+  button = gtk_button_new_from_icon_name ("list-add-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Add filter"));
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_clicked), self);
+  gtk_box_append (self->controls, button);
+
+  self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->chips), 8);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), TRUE);
+  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->chips));
+  rebuild_chips (self);
+}
+
+GtkWidget *
+embers_filter_bar_new (void)
+{
+  return g_object_new (EMBERS_TYPE_FILTER_BAR, NULL);
+}
+
+void
+embers_filter_bar_set_source (EmbersFilterBar *self,
+                              EmbersSource    *source)
+{
+  g_return_if_fail (EMBERS_IS_FILTER_BAR (self));
+  g_return_if_fail (source == NULL || EMBERS_IS_SOURCE (source));
+
+  if (!g_set_object (&self->source, source))
+    return;
+  load_names (self);
+}
+
+void
+embers_filter_bar_set_scope (EmbersFilterBar *self,
+                             const char      *scope,
+                             gint64           start_ms,
+                             gint64           end_ms)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (EMBERS_IS_FILTER_BAR (self));
+
+  g_clear_pointer (&self->scope, embers_selector_unref);
+  if (scope != NULL)
+    {
+      self->scope = embers_selector_parse (scope, NULL, &error);
+      if (self->scope == NULL)
+        g_warning ("Filter bar scope “%s”: %s", scope, error->message);
+    }
+  self->start_ms = start_ms;
+  self->end_ms = end_ms;
+  load_names (self);
+}
+
+EmbersSelector *
+embers_filter_bar_get_filters (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
+  return self->filters;
+}
+
+void
+embers_filter_bar_set_filters (EmbersFilterBar *self,
+                               EmbersSelector  *filters)
+{
+  g_return_if_fail (EMBERS_IS_FILTER_BAR (self));
+
+  embers_selector_unref (self->filters);
+  self->filters = filters != NULL ? embers_selector_copy (filters) : embers_selector_new ();
+  rebuild_chips (self);
+  load_values (self);
+}
+
+gboolean
+embers_filter_bar_add_filter (EmbersFilterBar  *self,
+                              const char       *name,
+                              EmbersMatchOp     op,
+                              const char       *value,
+                              GError          **error)
+{
+  g_autoptr(EmbersSelector) filters = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  filters = embers_selector_copy (self->filters);
+  embers_selector_remove (filters, name);
+  if (!embers_selector_add (filters, name, op, value != NULL ? value : "", error))
+    return FALSE;
+  embers_selector_unref (self->filters);
+  self->filters = g_steal_pointer (&filters);
+  filters_changed (self);
+  return TRUE;
+}
+
+gboolean
+embers_filter_bar_remove_filter (EmbersFilterBar *self,
+                                 const char      *name)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), FALSE);
+
+  if (embers_selector_remove (self->filters, name) == 0)
+    return FALSE;
+  filters_changed (self);
+  return TRUE;
+}
+
+gboolean
+embers_filter_bar_commit_pending (EmbersFilterBar  *self,
+                                  GError          **error)
+{
+  const char *name;
+  const char *value;
+  guint op;
+
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), FALSE);
+
+  name = selected_name (self);
+  value = gtk_editable_get_text (GTK_EDITABLE (self->value_entry));
+  op = gtk_drop_down_get_selected (self->op_dropdown);
+  if (name == NULL || value[0] == '\0' || op == GTK_INVALID_LIST_POSITION)
+    return TRUE;
+  if (!embers_filter_bar_add_filter (self, name, (EmbersMatchOp) op, value, error))
+    return FALSE;
+  gtk_widget_remove_css_class (GTK_WIDGET (self->value_entry), "error");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->value_entry), NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->value_entry), "");
+  return TRUE;
+}
+
+GtkDropDown *
+embers_filter_bar_get_name_dropdown (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
+  return self->name_dropdown;
+}
+
+GtkEditable *
+embers_filter_bar_get_value_entry (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
+  return GTK_EDITABLE (self->value_entry);
+}
+
+GListModel *
+embers_filter_bar_get_names (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
+  return G_LIST_MODEL (self->names);
+}
+
+GtkTreeModel *
+embers_filter_bar_get_values (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
+  return GTK_TREE_MODEL (self->values);
+}
+
+gboolean
+embers_filter_bar_get_loading (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), FALSE);
+  return self->names_cancellable != NULL || self->values_cancellable != NULL;
+}
