@@ -10,6 +10,8 @@
 #include "embers-series-chart.h"
 
 #define MIN_DRAG_PX 3.0
+/* The keyboard moves a selection by this fraction of the time range */
+#define KEY_STEPS 20
 
 struct _EmbersSeriesChart
 {
@@ -24,6 +26,12 @@ struct _EmbersSeriesChart
   gboolean     had_selection;
   gint64       old_from_ms;
   gint64       old_to_ms;
+
+  /* The selection as last applied (dragged, Enter or set): Escape goes
+   * back to it */
+  gboolean     applied;
+  gint64       applied_from_ms;
+  gint64       applied_to_ms;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersSeriesChart, embers_series_chart, GTK_TYPE_WIDGET)
@@ -89,6 +97,18 @@ G_GNUC_END_IGNORE_DEPRECATIONS
   embers_chart_set_size (self->chart, width, height);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   embers_chart_paint (self->chart, cr, &style);
+
+  /* Keyboard focus: an outline in the text colour, dashed */
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      static const double dash[] = { 3.0, 2.0 };
+
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+      cairo_set_line_width (cr, 1.0);
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+      cairo_rectangle (cr, 0.5, 0.5, width - 1.0, height - 1.0);
+      cairo_stroke (cr);
+    }
   cairo_destroy (cr);
 }
 
@@ -222,6 +242,49 @@ embers_series_chart_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
+/* Keyboard */
+
+static void
+remember_applied (EmbersSeriesChart *self)
+{
+  self->applied = embers_chart_get_selection (self->chart, &self->applied_from_ms, &self->applied_to_ms);
+}
+
+static void
+move_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  int steps;
+  gboolean resize;
+
+  g_variant_get (parameter, "(ib)", &steps, &resize);
+  embers_series_chart_move_selection (EMBERS_SERIES_CHART (widget), steps, resize);
+}
+
+static void
+apply_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  embers_series_chart_apply_selection (EMBERS_SERIES_CHART (widget));
+}
+
+static void
+revert_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  EmbersSeriesChart *self = EMBERS_SERIES_CHART (widget);
+
+  if (self->applied)
+    embers_chart_set_selection (self->chart, self->applied_from_ms, self->applied_to_ms);
+  else
+    embers_chart_clear_selection (self->chart);
+  update_accessible (self);
+  gtk_widget_queue_draw (widget);
+}
+
 static void
 embers_series_chart_finalize (GObject *object)
 {
@@ -258,6 +321,20 @@ embers_series_chart_class_init (EmbersSeriesChartClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
 
+  /* Arrows move the selection, Shift+arrows move its end, Enter applies
+   * it as a drag would, Escape goes back to the applied one */
+  gtk_widget_class_install_action (widget_class, "chart.move", "(ib)", move_action);
+  gtk_widget_class_install_action (widget_class, "chart.apply", NULL, apply_action);
+  gtk_widget_class_install_action (widget_class, "chart.revert", NULL, revert_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "chart.move", "(ib)", -1, FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "chart.move", "(ib)", 1, FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_SHIFT_MASK, "chart.move", "(ib)", -1, TRUE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_SHIFT_MASK, "chart.move", "(ib)", 1, TRUE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "chart.apply", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "chart.apply", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "chart.apply", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "chart.revert", NULL);
+
   gtk_widget_class_set_css_name (widget_class, "embers-series-chart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -283,8 +360,10 @@ embers_series_chart_init (EmbersSeriesChart *self)
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time series; drag to select a time range"),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Time series; drag, or use the arrow keys and Enter, to select a time range"),
                                   -1);
   update_accessible (self);
 }
@@ -350,6 +429,7 @@ embers_series_chart_set_selection (EmbersSeriesChart *self,
   g_return_if_fail (EMBERS_IS_SERIES_CHART (self));
 
   embers_chart_set_selection (self->chart, MIN (from_ms, to_ms), MAX (from_ms, to_ms));
+  remember_applied (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -369,6 +449,7 @@ embers_series_chart_clear_selection (EmbersSeriesChart *self)
   g_return_if_fail (EMBERS_IS_SERIES_CHART (self));
 
   embers_chart_clear_selection (self->chart);
+  self->applied = FALSE;
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -399,8 +480,60 @@ embers_series_chart_drag (EmbersSeriesChart *self,
     return FALSE;
 
   embers_chart_set_selection (self->chart, from, to);
+  remember_applied (self);
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SIGNAL_RANGE_SELECTED], 0, from, to);
+  return TRUE;
+}
+
+gboolean
+embers_series_chart_move_selection (EmbersSeriesChart *self,
+                                    int                steps,
+                                    gboolean           resize)
+{
+  gint64 range, step, from, to, min_len;
+
+  g_return_val_if_fail (EMBERS_IS_SERIES_CHART (self), FALSE);
+
+  range = self->end_ms - self->start_ms;
+  if (range <= 0)
+    return FALSE;
+  step = MAX (range / KEY_STEPS, 1);
+  min_len = step;
+
+  if (!embers_chart_get_selection (self->chart, &from, &to) || to <= from)
+    {
+      /* Nothing selected yet: the middle fifth, then the step */
+      from = self->start_ms + range * 2 / 5;
+      to = self->start_ms + range * 3 / 5;
+    }
+  else if (resize)
+    to = CLAMP (to + steps * step, from + min_len, self->end_ms);
+  else
+    {
+      gint64 len = to - from;
+
+      from = CLAMP (from + steps * step, self->start_ms, self->end_ms - len);
+      to = from + len;
+    }
+
+  embers_chart_set_selection (self->chart, from, to);
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+gboolean
+embers_series_chart_apply_selection (EmbersSeriesChart *self)
+{
+  gint64 from, to;
+
+  g_return_val_if_fail (EMBERS_IS_SERIES_CHART (self), FALSE);
+
+  if (!embers_chart_get_selection (self->chart, &from, &to) || to <= from)
+    return FALSE;
+  remember_applied (self);
   g_signal_emit (self, signals[SIGNAL_RANGE_SELECTED], 0, from, to);
   return TRUE;
 }

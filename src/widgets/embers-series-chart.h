@@ -18,7 +18,12 @@ G_DECLARE_FINAL_TYPE (EmbersSeriesChart, embers_series_chart, EMBERS, SERIES_CHA
 /*
  * EmbersSeriesChart shows the lines of a core EmbersChart. Dragging
  * across it selects a time range (drawn shaded) and emits
- * "range-selected" (gint64 from_ms, gint64 to_ms) when the drag ends;
+ * "range-selected" (gint64 from_ms, gint64 to_ms) when the drag ends.
+ * It takes keyboard focus: Left/Right move the selection by a twentieth
+ * of the time range, Shift+Left/Right move its end, Enter (or Space)
+ * emits "range-selected" for it, Escape goes back to the last one
+ * applied (actions chart.move "(ib)" steps, resize; chart.apply;
+ * chart.revert);
  * hovering shows the nearest point ("eu — 12.3 ms at 14:05:00") as a
  * tooltip. Its accessible description is embers_chart_accessible_text().
  */
@@ -52,6 +57,15 @@ void         embers_series_chart_clear_selection (EmbersSeriesChart *self);
 gboolean     embers_series_chart_drag           (EmbersSeriesChart *self,
                                                  double             x_from,
                                                  double             x_to);
+
+/* The keyboard's moves: by @steps twentieths of the time range, the whole
+ * selection or (@resize) its end; a chart without a selection gets the
+ * middle fifth. Emits nothing. FALSE without a time range. */
+gboolean     embers_series_chart_move_selection (EmbersSeriesChart *self,
+                                                 int                steps,
+                                                 gboolean           resize);
+/* Enter: emits "range-selected" for the selection; FALSE without one */
+gboolean     embers_series_chart_apply_selection (EmbersSeriesChart *self);
 
 EmbersChart *embers_series_chart_get_chart      (EmbersSeriesChart *self);
 
