@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-accessible.h"
 #include "embers-connect-dialog.h"
 #include "embers-pyroscope-source.h"
 
@@ -493,6 +494,8 @@ static void
 embers_connect_dialog_init (EmbersConnectDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* "_Cancel", "C_onnect": named by their text, not its underscores */
+  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   g_signal_connect_swapped (self->url_row, "changed", G_CALLBACK (url_changed), self);
   g_signal_connect_swapped (self->url_row, "entry-activated",

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-accessible.h"
 #include "embers-chart.h"
 #include "embers-drop-down.h"
 #include "embers-explore-page.h"
@@ -1010,6 +1011,7 @@ build_toolbar (EmbersExplorePage *self)
   /* Long type names shorten on the button (not in its list) on a narrow page */
   embers_drop_down_shorten_on_button (self->type_dropdown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_dropdown), _("Profile type"));
+  embers_accessible_set_label (GTK_WIDGET (self->type_dropdown), _("Profile Type"));
   g_signal_connect_swapped (self->type_dropdown, "notify::selected", G_CALLBACK (type_selected), self);
   gtk_box_append (self->toolbar_start, GTK_WIDGET (self->type_dropdown));
 
@@ -1074,17 +1076,21 @@ build_toolbar (EmbersExplorePage *self)
   gtk_widget_set_halign (narrow_box, GTK_ALIGN_END);
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
   gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refresh"), -1);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "explore.refresh");
   gtk_box_append (GTK_BOX (narrow_box), button);
   self->more_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
   gtk_menu_button_set_icon_name (self->more_button, "view-more-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->more_button), _("More Actions"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->more_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("More Actions"), -1);
   gtk_box_append (GTK_BOX (narrow_box), GTK_WIDGET (self->more_button));
   adw_squeezer_add (ADW_SQUEEZER (squeezer), narrow_box);
   gtk_box_append (self->toolbar, squeezer);
 
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
   gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refresh"), -1);
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_explore_page_refresh), self);
   gtk_box_append (self->actions_box, button);
 
@@ -1601,6 +1607,8 @@ embers_explore_page_new (EmbersSource *source)
   add_max_nodes (self);
   add_rules_buttons (self);
   build_more_menu (self);
+  /* "_Compare…", "_Retry"…: named by their text, not its underscores */
+  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
   update_range (self);
   show_range (self);
   load_profile (self);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-accessible.h"
 #include "embers-export.h"
 #include "embers-fold-bin.h"
 #include "embers-drop-down.h"
@@ -2010,6 +2011,23 @@ on_split_folded (EmbersProfilePage *self)
   gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), place_split, self, NULL);
 }
 
+/* GtkSearchBar's close button (GTK 4.8) is an icon without a name */
+static void
+name_search_close_button (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_BUTTON (child) &&
+          g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (child)), "window-close-symbolic") == 0)
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _("Close Search"), -1);
+      else if (!GTK_IS_SEARCH_ENTRY (child))
+        name_search_close_button (child);
+    }
+}
+
 static void
 embers_profile_page_init (EmbersProfilePage *self)
 {
@@ -2021,6 +2039,16 @@ embers_profile_page_init (EmbersProfilePage *self)
   self->last_tree_view = EMBERS_VIEW_ICICLE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Accessible names GTK 4.8 would not give: the view buttons without
+   * their underscores, the drop-downs with their buttons, the search
+   * bar's close button */
+  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
+  embers_accessible_set_label (GTK_WIDGET (self->sample_type_dropdown), _("Sample Type"));
+  embers_accessible_set_label (GTK_WIDGET (self->diff_width_dropdown), _("Frame Widths"));
+  embers_accessible_set_label (GTK_WIDGET (self->diff_mode_dropdown), _("Color Frames By"));
+  embers_accessible_set_label (GTK_WIDGET (self->diff_palette_dropdown), _("Diff Colors"));
+  name_search_close_button (GTK_WIDGET (self->search_bar));
 
   /* The diff table's columns scroll sideways rather than hold the page
    * wide (it gets its width beside the graph, see show_profile) */
