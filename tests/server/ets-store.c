@@ -52,6 +52,7 @@ struct _EtsSeries
   Wave      *wave;
   gint64     every_ms;
   gint64     first_k;
+  gint64     wave_origin;  /* the step where the wave's index 0 falls (shapes: first_k) */
   /* ingested */
   GPtrArray *samples;  /* Sample*, by time */
 };
@@ -657,7 +658,8 @@ ets_series_merge (EtsStore     *self,
       gint64 sums[N_PHASES];
 
       for (guint p = 0; p < N_PHASES; p++)
-        sums[p] = wave_prefix (series->wave, p, b + 1) - wave_prefix (series->wave, p, a);
+        sums[p] = wave_prefix (series->wave, p, b + 1 - series->wave_origin) -
+                  wave_prefix (series->wave, p, a - series->wave_origin);
       for (guint i = 0; i < series->gen->len; i++)
         {
           GenStack *g = &g_array_index (series->gen, GenStack, i);
@@ -730,7 +732,7 @@ ets_series_foreach_sample (EtsStore     *self,
         gint64 v = 0;
         for (guint p = 0; p < N_PHASES; p++)
           if (per_phase[p] != 0)
-            v += per_phase[p] * wave_at (series->wave, p, k);
+            v += per_phase[p] * wave_at (series->wave, p, k - series->wave_origin);
         func (t, v, user_data);
       }
     }
@@ -769,6 +771,66 @@ wave_new (guint  period,
           pre[i + 1] = pre[i] + m[i];
         }
     }
+  return wave;
+}
+
+static const char *member_string (JsonObject *object,
+                                  const char *name,
+                                  const char *fallback);
+
+/* A "shape": {"every": "5m", "values": [4, 4, 12, 4]}: whole multiples of
+ * the stacks' values, each for "every", repeating; index 0 at the first
+ * generated profile. The same for every phase, so numbers stay exact. */
+static Wave *
+shape_new (JsonObject *shape,
+           gint64      every_ms,
+           GError    **error)
+{
+  JsonArray *values = json_object_has_member (shape, "values")
+                      ? json_object_get_array_member (shape, "values") : NULL;
+  gint64 shape_every_ms = every_ms;
+  guint n, repeat;
+  Wave *wave;
+
+  if (json_object_has_member (shape, "every") &&
+      !parse_duration_ms (member_string (shape, "every", NULL), &shape_every_ms))
+    shape_every_ms = 0;
+  n = values != NULL ? json_array_get_length (values) : 0;
+  if (n == 0 || shape_every_ms < every_ms || shape_every_ms % every_ms != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "manifest: a \"shape\" needs \"values\" and an \"every\" that is a multiple of the data's");
+      return NULL;
+    }
+  repeat = (guint) (shape_every_ms / every_ms);
+
+  wave = g_new0 (Wave, 1);
+  wave->period = n * repeat;
+  wave->m = g_new0 (gint64, (gsize) N_PHASES * wave->period);
+  wave->pre = g_new0 (gint64, (gsize) N_PHASES * (wave->period + 1));
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (values, i);
+      gint64 v = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64
+                 ? json_node_get_int (node) : -1;
+
+      if (v < 0)
+        {
+          g_free (wave->m);
+          g_free (wave->pre);
+          g_free (wave);
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                               "manifest: a shape's values are whole numbers from 0");
+          return NULL;
+        }
+      for (guint p = 0; p < N_PHASES; p++)
+        for (guint r = 0; r < repeat; r++)
+          wave->m[(gsize) p * wave->period + i * repeat + r] = v;
+    }
+  for (guint p = 0; p < N_PHASES; p++)
+    for (guint i = 0; i < wave->period; i++)
+      wave->pre[(gsize) p * (wave->period + 1) + i + 1] =
+        wave->pre[(gsize) p * (wave->period + 1) + i] + wave->m[(gsize) p * wave->period + i];
   return wave;
 }
 
@@ -941,6 +1003,7 @@ load_service (EtsStore   *self,
   JsonArray *profiles;
   g_autoptr(GPtrArray) sets = NULL;
   Wave *wave;
+  Wave *service_shape = NULL;
 
   if (name == NULL || !json_object_has_member (service, "profiles"))
     {
@@ -958,6 +1021,14 @@ load_service (EtsStore   *self,
 
   wave = wave_new (MAX (1, period_ms / every_ms), amplitude, hash_str (name, 0));
   g_ptr_array_add (self->waves, wave);
+  /* A shape (the service's, or a variant's) replaces the wave */
+  if (json_object_has_member (service, "shape"))
+    {
+      service_shape = shape_new (json_object_get_object_member (service, "shape"), every_ms, error);
+      if (service_shape == NULL)
+        return FALSE;
+      g_ptr_array_add (self->waves, service_shape);
+    }
 
   sets = expand_dimensions (json_object_has_member (service, "dimensions")
                             ? json_object_get_array_member (service, "dimensions") : NULL);
@@ -972,6 +1043,7 @@ load_service (EtsStore   *self,
       JsonArray *variants = json_object_has_member (profile, "variants")
                             ? json_object_get_array_member (profile, "variants") : NULL;
       g_autoptr(EtsProfileType) type = NULL;
+      g_autoptr(GPtrArray) variant_shapes = g_ptr_array_new ();   /* Wave* or NULL, per variant */
 
       if (type_id == NULL || file == NULL)
         {
@@ -982,6 +1054,20 @@ load_service (EtsStore   *self,
       type = ets_profile_type_parse (type_id, error);
       if (type == NULL)
         return FALSE;
+      for (guint v = 0; variants != NULL && v < json_array_get_length (variants); v++)
+        {
+          JsonObject *variant = json_array_get_object_element (variants, v);
+          Wave *shape = NULL;
+
+          if (json_object_has_member (variant, "shape"))
+            {
+              shape = shape_new (json_object_get_object_member (variant, "shape"), every_ms, error);
+              if (shape == NULL)
+                return FALSE;
+              g_ptr_array_add (self->waves, shape);
+            }
+          g_ptr_array_add (variant_shapes, shape);
+        }
 
       for (guint s = 0; s < sets->len; s++)
         {
@@ -989,6 +1075,7 @@ load_service (EtsStore   *self,
           g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (label_free);
           g_autoptr(GString) id = g_string_new (NULL);
           const char *use_file = file;
+          Wave *use_shape = service_shape;
           g_autofree char *path = NULL;
           Stacks stacks = { 0 };
           EtsSeries *series;
@@ -1008,7 +1095,11 @@ load_service (EtsStore   *self,
             {
               JsonObject *variant = json_array_get_object_element (variants, v);
               if (labels_match_object (labels, json_object_get_object_member (variant, "match")))
-                use_file = member_string (variant, "file", use_file);
+                {
+                  use_file = member_string (variant, "file", use_file);
+                  if (g_ptr_array_index (variant_shapes, v) != NULL)
+                    use_shape = g_ptr_array_index (variant_shapes, v);
+                }
             }
 
           path = g_build_filename (dir, use_file, NULL);
@@ -1017,9 +1108,10 @@ load_service (EtsStore   *self,
 
           series = series_new (self, NULL, labels);
           series->gen = g_array_new (FALSE, FALSE, sizeof (GenStack));
-          series->wave = wave;
+          series->wave = use_shape != NULL ? use_shape : wave;
           series->every_ms = every_ms;
           series->first_k = first_k;
+          series->wave_origin = use_shape != NULL ? first_k : 0;
 
           for (guint i = 0; i < labels->len; i++)
             {
@@ -1039,7 +1131,7 @@ load_service (EtsStore   *self,
 
               g.node = node;
               g.phase = (h >> 16) % N_PHASES;
-              if (amplitude <= 0)
+              if (amplitude <= 0 || use_shape != NULL)
                 g.c = (gint64) round (base * scale * w);
               else
                 g.c = MAX (1, (gint64) round (base * scale * w / 100.0));
