@@ -5,19 +5,25 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "embers-compare-page.h"
-#include "embers-fold-bin.h"
 #include "embers-diff.h"
+#include "embers-drop-down.h"
+#include "embers-fold-bin.h"
 #include "embers-format.h"
+#include "embers-query-url.h"
+#include "embers-units.h"
 
-#define HOUR_MS ((gint64) 3600 * 1000)
+#define MINUTE_MS ((gint64) 60 * 1000)
+#define HOUR_MS   ((gint64) 3600 * 1000)
 
 typedef enum
 {
   SIDE_NONE,
   SIDE_FILE,
+  SIDE_URL,
   SIDE_QUERY,
 } SideKind;
 
@@ -26,12 +32,20 @@ typedef struct
   EmbersComparePage *page;
   gboolean           comparison;
   SideKind           kind;
+
+  /* A file: its profile once loaded (for its sample types) */
   GFile             *file;
+  EmbersProfile     *profile;
+  char              *sample_type;  /* chosen by name; NULL: the file's default */
+  GCancellable      *load_cancellable;
+  /* A Pyroscope query URL */
+  char              *url;
+  /* A query on the page's source */
   char              *profile_type;
-  char              *selector;
-  gint64             start_ms;    /* the selected range */
+  char              *selector;     /* as applied, canonical */
+  gint64             start_ms;     /* the selected range */
   gint64             end_ms;
-  gint64             win_start;   /* the chart's window */
+  gint64             win_start;    /* the chart's window */
   gint64             win_end;
 
   GtkWidget         *box;
@@ -40,12 +54,17 @@ typedef struct
   GtkWidget         *query_toggle;
   GtkWidget         *file_box;
   GtkWidget         *file_label;
+  GtkWidget         *sample_box;
+  GtkDropDown       *sample_dropdown;
+  GtkStringList     *samples;
   GtkWidget         *query_box;
   GtkDropDown       *type_dropdown;
   GtkStringList     *types;
   GtkWidget         *selector_entry;
+  EmbersFilterBar   *filter_bar;
   EmbersSeriesChart *chart;
-  GtkWidget         *range_label;
+  GtkWidget         *from_entry;
+  GtkWidget         *to_entry;
   GCancellable      *series_cancellable;
   gboolean           updating;
 } Side;
@@ -94,8 +113,21 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void side_fetch_series (Side *side);
+static void side_show_range   (Side *side);
 
 /* Helpers */
+
+static Side *
+other_side (Side *side)
+{
+  return &side->page->sides[side->comparison ? 0 : 1];
+}
+
+static gboolean
+has_range (Side *side)
+{
+  return side->end_ms > side->start_ms;
+}
 
 static char *
 format_time (gint64 ms)
@@ -103,6 +135,13 @@ format_time (gint64 ms)
   g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (ms / 1000);
 
   return dt != NULL ? g_date_time_format (dt, "%F %H:%M") : g_strdup ("?");
+}
+
+static gboolean
+is_cancelled (const GError *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+         g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_CANCELED);
 }
 
 static void
@@ -129,6 +168,86 @@ set_busy (EmbersComparePage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+static gboolean
+sync_on (EmbersComparePage *self)
+{
+  return gtk_check_button_get_active (GTK_CHECK_BUTTON (self->sync_check));
+}
+
+/* A request of one side (series, a file's load): a newer one cancels it,
+ * and its answer counts only while it is the current one */
+typedef struct
+{
+  EmbersComparePage *page;
+  guint              side;
+  GCancellable      *cancellable;
+} SideRequest;
+
+static SideRequest *
+side_request_new (Side          *side,
+                  GCancellable **slot)
+{
+  SideRequest *req = g_new0 (SideRequest, 1);
+
+  g_cancellable_cancel (*slot);
+  g_clear_object (slot);
+  *slot = g_cancellable_new ();
+  req->page = g_object_ref (side->page);
+  req->side = side->comparison ? 1 : 0;
+  req->cancellable = g_object_ref (*slot);
+  return req;
+}
+
+static void
+side_request_free (SideRequest *req)
+{
+  g_object_unref (req->page);
+  g_object_unref (req->cancellable);
+  g_free (req);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SideRequest, side_request_free)
+
+/* The side when @req is its newest request of that kind (then it is done) */
+static Side *
+side_request_current (SideRequest *req,
+                      gsize        slot_offset)
+{
+  Side *side = &req->page->sides[req->side];
+  GCancellable **slot = (GCancellable **) G_STRUCT_MEMBER_P (side, slot_offset);
+
+  if (*slot != req->cancellable || g_cancellable_is_cancelled (req->cancellable))
+    return NULL;
+  g_clear_object (slot);
+  return side;
+}
+
+/* A Pyroscope query URL for people: "process_cpu:cpu {service_name="api"}
+ * on host:port"; the URL itself when it does not parse */
+static char *
+describe_url (const char *url)
+{
+  g_autoptr(EmbersQueryUrl) parsed = embers_query_url_parse (url, g_get_real_time () / 1000, NULL);
+  g_autoptr(EmbersProfileTypeInfo) info = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *host = NULL;
+
+  if (parsed == NULL)
+    return g_strdup (url);
+  info = embers_profile_type_info_new (parsed->query->profile_type);
+  uri = g_uri_parse (parsed->base_url, G_URI_FLAGS_NONE, NULL);
+  if (uri != NULL && g_uri_get_port (uri) > 0)
+    host = g_strdup_printf ("%s:%d", g_uri_get_host (uri), g_uri_get_port (uri));
+  else
+    host = g_strdup (uri != NULL ? g_uri_get_host (uri) : parsed->base_url);
+  /* Translators: a query URL as one side of a comparison: profile type,
+   * label selector, then the server, e.g. process_cpu:cpu {service_name="api"} on localhost:4040 */
+  return g_strdup_printf (_("%s:%s %s on %s"),
+                          info != NULL ? info->name : parsed->query->profile_type,
+                          info != NULL ? info->sample_type : "",
+                          parsed->query->label_selector, host);
+}
+
 /* The result: the diff in a profile page, so that it has everything a
  * flame graph has (focus, search, sandwich, keyboard, export, context
  * menu) plus the legend, the switches and the diff table */
@@ -138,7 +257,9 @@ side_describe (Side *side)
 {
   if (side->kind == SIDE_FILE && side->file != NULL)
     return g_file_get_basename (side->file);
-  if (side->kind == SIDE_QUERY && side->end_ms > side->start_ms)
+  if (side->kind == SIDE_URL && side->url != NULL)
+    return describe_url (side->url);
+  if (side->kind == SIDE_QUERY && has_range (side))
     {
       g_autofree char *from = format_time (side->start_ms);
 
@@ -186,26 +307,7 @@ show_diff (EmbersComparePage *self,
                                     diff != NULL ? "result" : "empty");
 }
 
-/* Sides */
-
-static void
-side_update_range_label (Side *side)
-{
-  g_autofree char *a = NULL;
-  g_autofree char *b = NULL;
-  g_autofree char *text = NULL;
-
-  if (side->end_ms <= side->start_ms)
-    {
-      gtk_label_set_text (GTK_LABEL (side->range_label), _("Drag across the chart to select a time range"));
-      return;
-    }
-  a = format_time (side->start_ms);
-  b = format_time (side->end_ms);
-  /* Translators: a time range */
-  text = g_strdup_printf (_("%s to %s"), a, b);
-  gtk_label_set_text (GTK_LABEL (side->range_label), text);
-}
+/* Sides: which kind */
 
 static void
 side_set_kind (Side     *side,
@@ -218,60 +320,422 @@ side_set_kind (Side     *side,
   side->updating = FALSE;
   gtk_widget_set_visible (side->file_box, kind != SIDE_QUERY);
   gtk_widget_set_visible (side->query_box, kind == SIDE_QUERY);
+  gtk_widget_set_visible (side->sample_box, kind == SIDE_FILE && side->profile != NULL);
+}
+
+/* Files and their sample types */
+
+static char *
+sample_type_text (EmbersProfile *profile,
+                  guint          index)
+{
+  const char *unit = embers_profile_get_sample_unit (profile, index);
+
+  if (unit == NULL || unit[0] == '\0')
+    return g_strdup (embers_profile_get_sample_type (profile, index));
+  /* Translators: a sample type and its unit, e.g. cpu (nanoseconds) */
+  return g_strdup_printf (_("%s (%s)"), embers_profile_get_sample_type (profile, index), unit);
+}
+
+/* The sample type index a file side compares: the chosen one, else the
+ * file's default */
+static guint
+side_sample_index (Side          *side,
+                   EmbersProfile *profile)
+{
+  int index = side->sample_type != NULL ? embers_profile_find_sample_type (profile, side->sample_type) : -1;
+
+  return index >= 0 ? (guint) index : embers_profile_get_default_sample_type (profile);
 }
 
 static void
-side_set_file (Side  *side,
-               GFile *file)
+side_fill_samples (Side *side)
+{
+  guint n = side->profile != NULL ? embers_profile_get_n_sample_types (side->profile) : 0;
+  g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (shown, sample_type_text (side->profile, i));
+  g_ptr_array_add (shown, NULL);
+
+  side->updating = TRUE;
+  gtk_string_list_splice (side->samples, 0, g_list_model_get_n_items (G_LIST_MODEL (side->samples)),
+                          (const char * const *) shown->pdata);
+  if (n > 0)
+    gtk_drop_down_set_selected (side->sample_dropdown, side_sample_index (side, side->profile));
+  side->updating = FALSE;
+  gtk_widget_set_visible (side->sample_box, side->kind == SIDE_FILE && n > 0);
+}
+
+/* Both files loaded: are the chosen types comparable? Says so at once */
+static void
+check_samples (EmbersComparePage *self)
+{
+  Side *b = &self->sides[0], *c = &self->sides[1];
+  g_autoptr(GError) error = NULL;
+  guint bi, ci;
+
+  if (b->kind != SIDE_FILE || c->kind != SIDE_FILE || b->profile == NULL || c->profile == NULL)
+    return;
+  bi = side_sample_index (b, b->profile);
+  ci = side_sample_index (c, c->profile);
+  if (!embers_diff_check_units (embers_profile_get_sample_type (b->profile, bi),
+                                embers_profile_get_sample_unit (b->profile, bi),
+                                embers_profile_get_sample_type (c->profile, ci),
+                                embers_profile_get_sample_unit (c->profile, ci), &error))
+    set_error (self, error->message);
+  else if (!self->busy)
+    set_error (self, NULL);
+}
+
+static gboolean
+side_choose_sample (Side       *side,
+                    const char *name)
+{
+  if (side->profile != NULL && embers_profile_find_sample_type (side->profile, name) < 0)
+    return FALSE;
+  g_free (side->sample_type);
+  side->sample_type = g_strdup (name);
+  if (side->profile != NULL)
+    {
+      side->updating = TRUE;
+      gtk_drop_down_set_selected (side->sample_dropdown, side_sample_index (side, side->profile));
+      side->updating = FALSE;
+    }
+  return TRUE;
+}
+
+static void
+sample_changed (GtkDropDown *dropdown,
+                GParamSpec  *pspec,
+                Side        *side)
+{
+  EmbersComparePage *self = side->page;
+  guint selected = gtk_drop_down_get_selected (dropdown);
+  const char *name;
+  Side *other = other_side (side);
+
+  if (side->updating || side->profile == NULL || selected == GTK_INVALID_LIST_POSITION ||
+      selected >= embers_profile_get_n_sample_types (side->profile))
+    return;
+  name = embers_profile_get_sample_type (side->profile, selected);
+  g_free (side->sample_type);
+  side->sample_type = g_strdup (name);
+
+  /* The other file follows when it has that type: cpu with cpu */
+  if (other->kind == SIDE_FILE && other->profile != NULL &&
+      embers_profile_find_sample_type (other->profile, name) >= 0)
+    side_choose_sample (other, name);
+  check_samples (self);
+
+  /* Two files already compared: the new type at once (local work) */
+  if (self->diff != NULL && self->error == NULL && !self->busy &&
+      other->kind == SIDE_FILE && other->profile != NULL)
+    embers_compare_page_compare (self);
+}
+
+static void
+load_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(SideRequest) req = user_data;
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  Side *side;
+
+  profile = embers_profile_load_file_finish (result, &error);
+  side = side_request_current (req, G_STRUCT_OFFSET (Side, load_cancellable));
+  if (side == NULL)
+    return;
+  if (profile == NULL)
+    {
+      g_autofree char *name = g_file_get_basename (side->file);
+      g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
+
+      if (!is_cancelled (error))
+        set_error (side->page, message);
+      return;
+    }
+  g_set_object (&side->profile, profile);
+  side_fill_samples (side);
+  check_samples (side->page);
+}
+
+static void
+side_set_file (Side     *side,
+               GFile    *file,
+               gboolean  preload)
 {
   g_autofree char *name = NULL;
 
+  g_cancellable_cancel (side->load_cancellable);
+  g_clear_object (&side->load_cancellable);
+  g_clear_object (&side->profile);
+  g_clear_pointer (&side->url, g_free);
+  /* Another file starts from its own default type */
+  if (file == NULL || side->file == NULL || !g_file_equal (file, side->file))
+    g_clear_pointer (&side->sample_type, g_free);
   g_set_object (&side->file, file);
   if (file != NULL)
     name = g_file_get_basename (file);
   gtk_label_set_text (GTK_LABEL (side->file_label), name != NULL ? name : _("No file chosen"));
   gtk_widget_set_tooltip_text (side->file_label, file != NULL ? g_file_peek_path (file) : NULL);
   side_set_kind (side, file != NULL ? SIDE_FILE : SIDE_NONE);
+  side_fill_samples (side);
+
+  /* Its sample types, before anything is compared */
+  if (file != NULL && preload)
+    {
+      SideRequest *req = side_request_new (side, &side->load_cancellable);
+
+      embers_profile_load_file_async (file, req->cancellable, load_done, req);
+    }
 }
 
-/* The chart window around a selected range: half its length either side */
+static void
+side_set_url (Side       *side,
+              const char *url)
+{
+  g_autofree char *text = describe_url (url);
+
+  g_cancellable_cancel (side->load_cancellable);
+  g_clear_object (&side->load_cancellable);
+  g_clear_object (&side->profile);
+  g_clear_object (&side->file);
+  g_free (side->url);
+  side->url = g_strdup (url);
+  gtk_label_set_text (GTK_LABEL (side->file_label), text);
+  gtk_widget_set_tooltip_text (side->file_label, url);
+  side_set_kind (side, SIDE_URL);
+}
+
+/* Queries: type, selector, range */
+
+static void
+side_update_scope (Side *side)
+{
+  g_autofree char *quoted = NULL;
+  g_autofree char *scope = NULL;
+
+  if (side->profile_type == NULL || side->win_end <= side->win_start)
+    return;
+  /* The labels of this type's series, in what the chart shows */
+  quoted = embers_selector_quote (side->profile_type);
+  scope = g_strdup_printf ("{__profile_type__=%s}", quoted);
+  embers_filter_bar_set_scope (side->filter_bar, scope, side->win_start, side->win_end);
+}
+
+/* The selector as applied, into the typed entry and (@chips) the filter
+ * chips */
+static void
+side_show_selector (Side     *side,
+                    gboolean  chips)
+{
+  g_autoptr(EmbersSelector) parsed = NULL;
+
+  side->updating = TRUE;
+  if (chips)
+    parsed = embers_selector_parse (side->selector != NULL ? side->selector : "", NULL, NULL);
+  if (parsed != NULL)
+    embers_filter_bar_set_filters (side->filter_bar, parsed);
+  gtk_editable_set_text (GTK_EDITABLE (side->selector_entry), side->selector != NULL ? side->selector : "");
+  gtk_widget_remove_css_class (side->selector_entry, "error");
+  gtk_widget_set_tooltip_text (side->selector_entry, NULL);
+  side->updating = FALSE;
+}
+
+static void
+filters_changed (EmbersFilterBar *bar,
+                 Side            *side)
+{
+  g_free (side->selector);
+  side->selector = embers_selector_to_string (embers_filter_bar_get_filters (bar));
+  side_show_selector (side, FALSE);
+  side_fetch_series (side);
+}
+
+/* The typed selector, when it differs from the applied one: parsed and
+ * applied; FALSE with @error when it is not valid */
+static gboolean
+side_commit_selector (Side    *side,
+                      GError **error)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (side->selector_entry));
+  g_autoptr(EmbersSelector) parsed = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  if (g_strcmp0 (text, side->selector != NULL ? side->selector : "") == 0)
+    return TRUE;
+  parsed = embers_selector_parse (text, NULL, &local_error);
+  if (parsed == NULL)
+    {
+      gtk_widget_add_css_class (side->selector_entry, "error");
+      gtk_widget_set_tooltip_text (side->selector_entry, local_error->message);
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   side->comparison ? _("The comparison’s label selector is not valid: %s")
+                                    : _("The baseline’s label selector is not valid: %s"),
+                   local_error->message);
+      return FALSE;
+    }
+  g_free (side->selector);
+  side->selector = embers_selector_to_string (parsed);
+  side_show_selector (side, TRUE);
+  side_fetch_series (side);
+  return TRUE;
+}
+
+static void
+selector_activate (GtkEntry *entry,
+                   Side     *side)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!side_commit_selector (side, &error))
+    set_error (side->page, error->message);
+  else
+    set_error (side->page, NULL);
+}
+
+/* The chart window around a selected range: half its length either side,
+ * so that the selection is always half the chart, however far apart the
+ * two sides are */
 static void
 side_window_for_range (Side *side)
 {
-  gint64 len = MAX (side->end_ms - side->start_ms, 60 * 1000);
+  gint64 len = MAX (side->end_ms - side->start_ms, MINUTE_MS);
 
   side->win_start = side->start_ms - len / 2;
   side->win_end = side->end_ms + len / 2;
 }
 
 static void
-sync_windows (EmbersComparePage *self)
+side_show_range (Side *side)
 {
-  gboolean sync = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->sync_check));
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
 
-  for (guint i = 0; i < 2; i++)
-    side_window_for_range (&self->sides[i]);
-  if (sync && self->sides[0].kind == SIDE_QUERY && self->sides[1].kind == SIDE_QUERY)
+  if (has_range (side))
     {
-      gint64 a = MIN (self->sides[0].win_start, self->sides[1].win_start);
-      gint64 b = MAX (self->sides[0].win_end, self->sides[1].win_end);
-
-      for (guint i = 0; i < 2; i++)
-        {
-          self->sides[i].win_start = a;
-          self->sides[i].win_end = b;
-        }
-    }
-  for (guint i = 0; i < 2; i++)
-    {
-      Side *side = &self->sides[i];
-
+      side_window_for_range (side);
       embers_series_chart_set_time_range (side->chart, side->win_start, side->win_end);
-      if (side->end_ms > side->start_ms)
-        embers_series_chart_set_selection (side->chart, side->start_ms, side->end_ms);
-      side_update_range_label (side);
-      side_fetch_series (side);
+      embers_series_chart_set_selection (side->chart, side->start_ms, side->end_ms);
+      from = embers_query_url_format_local_time (side->start_ms);
+      to = embers_query_url_format_local_time (side->end_ms);
     }
+  side->updating = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (side->from_entry), from != NULL ? from : "");
+  gtk_editable_set_text (GTK_EDITABLE (side->to_entry), to != NULL ? to : "");
+  gtk_widget_remove_css_class (side->from_entry, "error");
+  gtk_widget_remove_css_class (side->to_entry, "error");
+  side->updating = FALSE;
+  side_update_scope (side);
+  side_fetch_series (side);
+}
+
+/* Sets a side's range; with sync, the other query side moves by as much
+ * as this one's start moved and takes its length */
+static void
+side_set_range (Side     *side,
+                gint64    start_ms,
+                gint64    end_ms,
+                gboolean  propagate)
+{
+  Side *other = other_side (side);
+  gboolean move_other = propagate && sync_on (side->page) && other->kind == SIDE_QUERY &&
+                        has_range (other) && has_range (side);
+  gint64 gap = other->start_ms - side->start_ms;
+
+  side->start_ms = start_ms;
+  side->end_ms = end_ms;
+  side_show_range (side);
+  if (move_other)
+    {
+      other->start_ms = start_ms + gap;
+      other->end_ms = end_ms + gap;
+      side_show_range (other);
+    }
+}
+
+static void
+range_selected (EmbersSeriesChart *chart,
+                gint64             from_ms,
+                gint64             to_ms,
+                Side              *side)
+{
+  side_set_range (side, from_ms, to_ms, TRUE);
+}
+
+/* The typed From and To: TRUE and the range in @start, @end when they
+ * parse; @changed says whether they differ from the applied range */
+static gboolean
+side_read_range (Side     *side,
+                 gint64   *start_ms,
+                 gint64   *end_ms,
+                 gboolean *changed,
+                 GError  **error)
+{
+  gint64 now = g_get_real_time () / 1000;
+  const char *from = gtk_editable_get_text (GTK_EDITABLE (side->from_entry));
+  const char *to = gtk_editable_get_text (GTK_EDITABLE (side->to_entry));
+  g_autoptr(GError) from_error = NULL;
+  g_autoptr(GError) to_error = NULL;
+  gboolean ok_from, ok_to;
+
+  *changed = FALSE;
+  /* Nothing typed and nothing selected: Compare says what is missing */
+  if (!has_range (side) && from[0] == '\0' && to[0] == '\0')
+    return TRUE;
+  ok_from = embers_query_url_parse_local_time (from, now, start_ms, &from_error);
+  ok_to = embers_query_url_parse_local_time (to, now, end_ms, &to_error);
+
+  if (ok_from)
+    gtk_widget_remove_css_class (side->from_entry, "error");
+  else
+    gtk_widget_add_css_class (side->from_entry, "error");
+  if (ok_to)
+    gtk_widget_remove_css_class (side->to_entry, "error");
+  else
+    gtk_widget_add_css_class (side->to_entry, "error");
+  if (!ok_from || !ok_to)
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   side->comparison ? _("The comparison’s time range: %s") : _("The baseline’s time range: %s"),
+                   (ok_from ? to_error : from_error)->message);
+      return FALSE;
+    }
+  if (*start_ms >= *end_ms)
+    {
+      gtk_widget_add_css_class (side->to_entry, "error");
+      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                           side->comparison ? _("The comparison’s time range ends before it starts")
+                                            : _("The baseline’s time range ends before it starts"));
+      return FALSE;
+    }
+  /* The entries show whole seconds */
+  *changed = !has_range (side) || *start_ms / 1000 != side->start_ms / 1000 ||
+             *end_ms / 1000 != side->end_ms / 1000;
+  return TRUE;
+}
+
+static void
+range_entry_activate (GtkEntry *entry,
+                      Side     *side)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 start, end;
+  gboolean changed = FALSE;
+
+  if (side->updating)
+    return;
+  if (!side_read_range (side, &start, &end, &changed, &error))
+    {
+      set_error (side->page, error->message);
+      return;
+    }
+  set_error (side->page, NULL);
+  if (changed)
+    side_set_range (side, start, end, TRUE);
 }
 
 static void
@@ -279,15 +743,15 @@ series_done (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  Side *side = user_data;
+  g_autoptr(SideRequest) req = user_data;
   g_autoptr(GPtrArray) series = NULL;
   g_autoptr(GError) error = NULL;
+  Side *side;
 
   series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-      g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_CANCELED))
+  side = side_request_current (req, G_STRUCT_OFFSET (Side, series_cancellable));
+  if (side == NULL)
     return;
-  /* The page is alive: dispose cancels this call before the side goes */
   if (series != NULL)
     {
       g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (side->profile_type);
@@ -304,6 +768,7 @@ side_fetch_series (Side *side)
 {
   EmbersComparePage *self = side->page;
   g_autoptr(EmbersQuery) query = NULL;
+  SideRequest *req;
 
   g_cancellable_cancel (side->series_cancellable);
   g_clear_object (&side->series_cancellable);
@@ -312,32 +777,12 @@ side_fetch_series (Side *side)
       !(embers_source_get_capabilities (self->source) & EMBERS_SOURCE_CAN_TIME_SERIES))
     return;
 
-  side->series_cancellable = g_cancellable_new ();
+  req = side_request_new (side, &side->series_cancellable);
   query = embers_query_new (side->profile_type, side->selector, side->win_start, side->win_end);
   embers_source_select_series (self->source, query, NULL,
                                embers_source_step_for_range (side->win_start, side->win_end),
                                EMBERS_AGGREGATION_SUM, 0,
-                               side->series_cancellable, series_done, side);
-}
-
-static void
-side_range_selected (EmbersSeriesChart *chart,
-                     gint64             from_ms,
-                     gint64             to_ms,
-                     Side              *side)
-{
-  side->start_ms = from_ms;
-  side->end_ms = to_ms;
-  side_update_range_label (side);
-}
-
-static void
-side_selector_activate (GtkEntry *entry,
-                        Side     *side)
-{
-  g_free (side->selector);
-  side->selector = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
-  side_fetch_series (side);
+                               req->cancellable, series_done, req);
 }
 
 static void
@@ -355,6 +800,7 @@ side_type_changed (GtkDropDown *dropdown,
     return;
   g_free (side->profile_type);
   side->profile_type = g_strdup (id);
+  side_update_scope (side);
   side_fetch_series (side);
 }
 
@@ -378,6 +824,40 @@ side_select_type (Side *side)
   side->updating = FALSE;
 }
 
+/* A side turned into a query: a type and a range to start from */
+static void
+side_become_query (Side *side)
+{
+  Side *other = other_side (side);
+  gint64 now = g_get_real_time () / 1000;
+
+  if (side->profile_type == NULL && other->profile_type != NULL)
+    side->profile_type = g_strdup (other->profile_type);
+  side_set_kind (side, SIDE_QUERY);
+  side_select_type (side);
+  if (!has_range (side))
+    {
+      gint64 len = has_range (other) && other->kind == SIDE_QUERY ? other->end_ms - other->start_ms : HOUR_MS;
+
+      if (!side->comparison)
+        {
+          /* The period before the comparison's, or the hour before the last */
+          gint64 end = has_range (other) && other->kind == SIDE_QUERY ? other->start_ms : now - HOUR_MS;
+
+          side->start_ms = end - len;
+          side->end_ms = end;
+        }
+      else
+        {
+          /* The last period of the baseline's length */
+          side->start_ms = now - len;
+          side->end_ms = now;
+        }
+    }
+  side_show_selector (side, TRUE);
+  side_show_range (side);
+}
+
 static void
 side_kind_toggled (GtkToggleButton *button,
                    Side            *side)
@@ -385,15 +865,9 @@ side_kind_toggled (GtkToggleButton *button,
   if (side->updating || !gtk_toggle_button_get_active (button))
     return;
   if (GTK_WIDGET (button) == side->query_toggle)
-    {
-      side_set_kind (side, SIDE_QUERY);
-      if (side->end_ms <= side->start_ms)
-        embers_compare_page_apply_preset (side->page, EMBERS_COMPARE_PRESET_HOUR_BEFORE, 0);
-      else
-        side_fetch_series (side);
-    }
+    side_become_query (side);
   else
-    side_set_kind (side, side->file != NULL ? SIDE_FILE : SIDE_NONE);
+    side_set_kind (side, side->url != NULL ? SIDE_URL : side->file != NULL ? SIDE_FILE : SIDE_NONE);
 }
 
 static void
@@ -405,7 +879,7 @@ file_chosen (GtkNativeDialog *dialog,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
-      side_set_file (side, file);
+      side_set_file (side, file, TRUE);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
@@ -428,12 +902,29 @@ choose_file_clicked (GtkButton *button,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static GtkWidget *
+time_entry (const char *tooltip,
+            const char *a11y_name,
+            Side       *side)
+{
+  GtkWidget *entry = gtk_entry_new ();
+
+  /* Room for "YYYY-MM-DD HH:MM:SS"; less when the pane is narrow */
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 12);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), 19);
+  gtk_widget_set_hexpand (entry, TRUE);
+  gtk_widget_set_tooltip_text (entry, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y_name, -1);
+  g_signal_connect (entry, "activate", G_CALLBACK (range_entry_activate), side);
+  return entry;
+}
+
 static void
 side_build (EmbersComparePage *self,
             Side              *side,
             gboolean           comparison)
 {
-  GtkWidget *title, *button, *row;
+  GtkWidget *title, *button, *row, *label, *fold;
 
   side->page = self;
   side->comparison = comparison;
@@ -465,29 +956,54 @@ side_build (EmbersComparePage *self,
   gtk_box_append (GTK_BOX (row), side->kind_switch);
   gtk_box_append (GTK_BOX (side->box), row);
 
-  /* File */
-  side->file_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  /* File (or a query URL) and its sample type */
+  side->file_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_margin_start (side->file_box, 8);
   gtk_widget_set_margin_end (side->file_box, 8);
   gtk_widget_set_margin_bottom (side->file_box, 8);
-  button = gtk_button_new_with_mnemonic (_("Choose _File…"));
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  /* Two buttons on one page: each its own access key */
+  button = gtk_button_new_with_mnemonic (comparison ? _("Choose Compa_rison…") : _("Choose Base_line…"));
+  gtk_widget_set_tooltip_text (button, comparison ? _("Choose the comparison profile file")
+                                                  : _("Choose the baseline profile file"));
   g_signal_connect (button, "clicked", G_CALLBACK (choose_file_clicked), side);
-  gtk_box_append (GTK_BOX (side->file_box), button);
+  gtk_box_append (GTK_BOX (row), button);
   side->file_label = gtk_label_new (_("No file chosen"));
   gtk_label_set_ellipsize (GTK_LABEL (side->file_label), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_xalign (GTK_LABEL (side->file_label), 0);
   gtk_widget_set_hexpand (side->file_label, TRUE);
-  gtk_box_append (GTK_BOX (side->file_box), side->file_label);
+  gtk_box_append (GTK_BOX (row), side->file_label);
+  gtk_box_append (GTK_BOX (side->file_box), row);
+
+  side->sample_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  label = gtk_label_new_with_mnemonic (comparison ? _("Sample _type") : _("Sample t_ype"));
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (side->sample_box), label);
+  side->samples = gtk_string_list_new (NULL);
+  side->sample_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (side->samples)), NULL));
+  embers_drop_down_shorten_on_button (side->sample_dropdown);
+  gtk_widget_set_hexpand (GTK_WIDGET (side->sample_dropdown), TRUE);
+  gtk_widget_set_halign (GTK_WIDGET (side->sample_dropdown), GTK_ALIGN_START);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (side->sample_dropdown));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (side->sample_dropdown),
+                               _("Which values of the file to compare; the other file follows when it has the same type"));
+  g_signal_connect (side->sample_dropdown, "notify::selected", G_CALLBACK (sample_changed), side);
+  gtk_box_append (GTK_BOX (side->sample_box), GTK_WIDGET (side->sample_dropdown));
+  gtk_widget_set_visible (side->sample_box, FALSE);
+  gtk_box_append (GTK_BOX (side->file_box), side->sample_box);
   gtk_box_append (GTK_BOX (side->box), side->file_box);
 
-  /* Query */
+  /* Query: type and typed selector, label filters, chart, time range */
   side->query_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_margin_start (side->query_box, 8);
   gtk_widget_set_margin_end (side->query_box, 8);
   gtk_widget_set_margin_bottom (side->query_box, 8);
   row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   side->types = gtk_string_list_new (NULL);
-  side->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (side->types), NULL));
+  side->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (side->types)), NULL));
+  /* Long type ids shorten on the button (not in its list) */
+  embers_drop_down_shorten_on_button (side->type_dropdown);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (side->type_dropdown), _("Profile type"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (side->type_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Profile type"), -1);
   g_signal_connect (side->type_dropdown, "notify::selected", G_CALLBACK (side_type_changed), side);
@@ -495,21 +1011,36 @@ side_build (EmbersComparePage *self,
   side->selector_entry = gtk_entry_new ();
   gtk_entry_set_placeholder_text (GTK_ENTRY (side->selector_entry), "{service_name=\"api\"}");
   gtk_widget_set_hexpand (side->selector_entry, TRUE);
+  gtk_editable_set_width_chars (GTK_EDITABLE (side->selector_entry), 10);
+  gtk_widget_set_tooltip_text (side->selector_entry,
+                               _("Label selector: the filters below as text; type one such as {service_name=\"api\",region=~\"eu.*\"}"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (side->selector_entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label selector"), -1);
-  g_signal_connect (side->selector_entry, "activate", G_CALLBACK (side_selector_activate), side);
+  g_signal_connect (side->selector_entry, "activate", G_CALLBACK (selector_activate), side);
   gtk_box_append (GTK_BOX (row), side->selector_entry);
   gtk_box_append (GTK_BOX (side->query_box), row);
+
+  side->filter_bar = EMBERS_FILTER_BAR (embers_filter_bar_new ());
+  g_signal_connect (side->filter_bar, "changed", G_CALLBACK (filters_changed), side);
+  fold = embers_fold_bin_new ();
+  embers_fold_bin_set_child (EMBERS_FOLD_BIN (fold), GTK_WIDGET (side->filter_bar));
+  gtk_box_append (GTK_BOX (side->query_box), fold);
+
   side->chart = EMBERS_SERIES_CHART (embers_series_chart_new ());
-  g_signal_connect (side->chart, "range-selected", G_CALLBACK (side_range_selected), side);
+  g_signal_connect (side->chart, "range-selected", G_CALLBACK (range_selected), side);
   gtk_box_append (GTK_BOX (side->query_box), GTK_WIDGET (side->chart));
-  side->range_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (side->range_label), 0);
-  gtk_widget_add_css_class (side->range_label, "dim-label");
-  gtk_box_append (GTK_BOX (side->query_box), side->range_label);
+
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  side->from_entry = time_entry (_("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"),
+                                 /* Translators: accessible names of the start and end of the time range */
+                                 _("From"), side);
+  side->to_entry = time_entry (_("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"), _("To"), side);
+  gtk_box_append (GTK_BOX (row), side->from_entry);
+  gtk_box_append (GTK_BOX (row), gtk_label_new ("–"));
+  gtk_box_append (GTK_BOX (row), side->to_entry);
+  gtk_box_append (GTK_BOX (side->query_box), row);
   gtk_box_append (GTK_BOX (side->box), side->query_box);
 
-  side_update_range_label (side);
   side_set_kind (side, SIDE_NONE);
 }
 
@@ -518,7 +1049,14 @@ side_clear (Side *side)
 {
   g_cancellable_cancel (side->series_cancellable);
   g_clear_object (&side->series_cancellable);
+  g_cancellable_cancel (side->load_cancellable);
+  g_clear_object (&side->load_cancellable);
   g_clear_object (&side->file);
+  g_clear_object (&side->profile);
+  g_clear_object (&side->samples);
+  g_clear_object (&side->types);
+  g_clear_pointer (&side->url, g_free);
+  g_clear_pointer (&side->sample_type, g_free);
   g_clear_pointer (&side->profile_type, g_free);
   g_clear_pointer (&side->selector, g_free);
 }
@@ -526,12 +1064,41 @@ side_clear (Side *side)
 static EmbersQuery *
 side_dup_query (Side *side)
 {
-  EmbersQuery *query;
-
-  if (side->kind != SIDE_QUERY || side->profile_type == NULL || side->end_ms <= side->start_ms)
+  if (side->kind != SIDE_QUERY || side->profile_type == NULL || !has_range (side))
     return NULL;
-  query = embers_query_new (side->profile_type, side->selector, side->start_ms, side->end_ms);
-  return query;
+  return embers_query_new (side->profile_type, side->selector, side->start_ms, side->end_ms);
+}
+
+/* What is on screen but not applied yet (a typed selector, filter value or
+ * time): applied now, as Enter would. Typed times on both sides both
+ * count; on one side they move the other with sync, as a drag does. */
+static gboolean
+commit_on_screen (EmbersComparePage  *self,
+                  GError            **error)
+{
+  gint64 starts[2], ends[2];
+  gboolean changed[2] = { FALSE, FALSE };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      Side *side = &self->sides[i];
+
+      if (side->kind != SIDE_QUERY)
+        continue;
+      if (!embers_filter_bar_commit_pending (side->filter_bar, error))
+        {
+          g_prefix_error (error, "%s", i == 0 ? _("A baseline filter: ") : _("A comparison filter: "));
+          return FALSE;
+        }
+      if (!side_commit_selector (side, error))
+        return FALSE;
+      if (!side_read_range (side, &starts[i], &ends[i], &changed[i], error))
+        return FALSE;
+    }
+  for (guint i = 0; i < 2; i++)
+    if (changed[i])
+      side_set_range (&self->sides[i], starts[i], ends[i], !changed[1 - i]);
+  return TRUE;
 }
 
 /* Comparing */
@@ -540,11 +1107,34 @@ typedef struct
 {
   EmbersComparePage *self;
   GCancellable      *cancellable;
+  EmbersQuery       *queries[2];
   GFile             *files[2];
-  EmbersProfile     *profiles[2];
+  char              *urls[2];
+  char              *sample_types[2];
+  EmbersProfile     *profiles[2];   /* merged, or a file loaded before */
   guint              pending;
   GError            *error;
 } Job;
+
+/* The thread's answer: the diff or an error, and the files it loaded
+ * (their sides offer their sample types, also when the types chosen do
+ * not compare) */
+typedef struct
+{
+  EmbersProfile *diff;
+  GError        *error;
+  EmbersProfile *loaded[2];
+} JobResult;
+
+static void
+job_result_free (JobResult *result)
+{
+  g_clear_object (&result->diff);
+  g_clear_error (&result->error);
+  g_clear_object (&result->loaded[0]);
+  g_clear_object (&result->loaded[1]);
+  g_free (result);
+}
 
 static void
 job_free (Job *job)
@@ -553,7 +1143,10 @@ job_free (Job *job)
   g_clear_object (&job->cancellable);
   for (guint i = 0; i < 2; i++)
     {
+      g_clear_pointer (&job->queries[i], embers_query_free);
       g_clear_object (&job->files[i]);
+      g_clear_pointer (&job->urls[i], g_free);
+      g_clear_pointer (&job->sample_types[i], g_free);
       g_clear_object (&job->profiles[i]);
     }
   g_clear_error (&job->error);
@@ -576,14 +1169,41 @@ job_finish (Job           *job,
           set_error (self, NULL);
           show_diff (self, diff);
         }
-      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-               g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_CANCELED))
+      else if (is_cancelled (error))
         set_error (self, _("Comparison cancelled"));
       else
         set_error (self, error != NULL ? error->message : _("The comparison failed"));
       g_signal_emit (self, signals[SIGNAL_COMPARED], 0);
     }
   job_free (job);
+}
+
+/* A side's profile on the thread: a query URL through the Pyroscope
+ * client, a file from disk */
+static EmbersProfile *
+load_side (Job           *job,
+           guint          i,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  EmbersProfile *profile;
+
+  if (job->urls[i] != NULL)
+    {
+      profile = embers_pyroscope_load_query_url (job->urls[i], cancellable, error);
+      if (profile == NULL)
+        g_prefix_error (error, "%s", i == 0 ? _("Baseline: ") : _("Comparison: "));
+      return profile;
+    }
+
+  profile = embers_profile_load_file (job->files[i], cancellable, error);
+  if (profile == NULL)
+    {
+      g_autofree char *name = g_file_get_basename (job->files[i]);
+
+      g_prefix_error (error, "%s: ", name);
+    }
+  return profile;
 }
 
 static void
@@ -593,56 +1213,75 @@ diff_thread (GTask        *task,
              GCancellable *cancellable)
 {
   Job *job = task_data;
-  g_autoptr(EmbersProfile) loaded0 = NULL;
-  g_autoptr(EmbersProfile) loaded1 = NULL;
-  EmbersProfile **loaded[2] = { &loaded0, &loaded1 };
+  JobResult *result = g_new0 (JobResult, 1);
   EmbersProfile *profiles[2];
-  GError *error = NULL;
-  EmbersProfile *diff;
-  guint base_type;
-  int comp_type;
+  GError **error = &result->error;
+  guint types[2];
+
+  /* Two query URLs: the server's Diff when they are on one server */
+  if (job->urls[0] != NULL && job->urls[1] != NULL)
+    {
+      result->diff = embers_pyroscope_load_query_url_diff (job->urls[0], job->urls[1], cancellable, error);
+      if (result->diff != NULL ||
+          !g_error_matches (*error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED))
+        goto out;
+      g_clear_error (error);
+    }
 
   for (guint i = 0; i < 2; i++)
     {
       profiles[i] = job->profiles[i];
       if (profiles[i] == NULL)
         {
-          *loaded[i] = embers_profile_load_file (job->files[i], cancellable, &error);
-          if (*loaded[i] == NULL)
-            {
-              g_autofree char *name = g_file_get_basename (job->files[i]);
+          EmbersProfile *loaded = load_side (job, i, cancellable, error);
 
-              g_prefix_error (&error, "%s: ", name);
-              g_task_return_error (task, error);
-              return;
-            }
-          profiles[i] = *loaded[i];
+          if (loaded == NULL)
+            goto out;
+          if (job->files[i] != NULL)
+            result->loaded[i] = g_object_ref (loaded);
+          profiles[i] = loaded;
+          /* job_free drops it */
+          job->profiles[i] = loaded;
         }
+      if (job->sample_types[i] != NULL && embers_profile_find_sample_type (profiles[i], job->sample_types[i]) >= 0)
+        types[i] = (guint) embers_profile_find_sample_type (profiles[i], job->sample_types[i]);
+      else
+        types[i] = embers_profile_get_default_sample_type (profiles[i]);
     }
 
-  base_type = embers_profile_get_default_sample_type (profiles[0]);
-  comp_type = embers_profile_find_sample_type (profiles[1],
-                                               embers_profile_get_sample_type (profiles[0], base_type));
-  if (comp_type < 0)
-    comp_type = embers_profile_get_default_sample_type (profiles[1]);
+  result->diff = embers_diff_profiles (profiles[0], types[0], profiles[1], types[1], error);
 
-  diff = embers_diff_profiles (profiles[0], base_type, profiles[1], comp_type, &error);
-  if (diff == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, diff, g_object_unref);
+out:
+  g_task_return_pointer (task, result, (GDestroyNotify) job_result_free);
 }
 
 static void
 diff_thread_done (GObject      *object,
-                  GAsyncResult *result,
+                  GAsyncResult *res,
                   gpointer      user_data)
 {
   Job *job = user_data;
+  EmbersComparePage *self = job->self;
   g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersProfile) diff = g_task_propagate_pointer (G_TASK (result), &error);
+  JobResult *result = g_task_propagate_pointer (G_TASK (res), &error);
 
-  job_finish (job, diff, error);
+  /* Files loaded on the way: their sides offer their sample types */
+  for (guint i = 0; result != NULL && i < 2; i++)
+    {
+      Side *side = &self->sides[i];
+
+      if (result->loaded[i] != NULL && side->kind == SIDE_FILE && side->profile == NULL &&
+          side->file != NULL && job->files[i] != NULL && g_file_equal (side->file, job->files[i]))
+        {
+          g_set_object (&side->profile, result->loaded[i]);
+          side_fill_samples (side);
+        }
+    }
+  if (result != NULL && result->error != NULL)
+    g_propagate_error (&error, g_steal_pointer (&result->error));
+  job_finish (job, result != NULL ? result->diff : NULL, error);
+  if (result != NULL)
+    job_result_free (result);
 }
 
 static void
@@ -687,6 +1326,29 @@ merge_done (GObject      *object,
     job_run_local (job);
 }
 
+/* Query sides merged by the source, then diffed with the rest locally */
+static void
+job_run_merges (Job *job)
+{
+  for (guint i = 0; i < 2; i++)
+    if (job->queries[i] != NULL)
+      job->pending++;
+  if (job->pending == 0)
+    {
+      job_run_local (job);
+      return;
+    }
+  for (guint i = 0; i < 2; i++)
+    if (job->queries[i] != NULL)
+      {
+        MergeCall *call = g_new0 (MergeCall, 1);
+
+        call->job = job;
+        call->index = i;
+        embers_source_merge_profile (job->self->source, job->queries[i], job->cancellable, merge_done, call);
+      }
+}
+
 static void
 source_diff_done (GObject      *object,
                   GAsyncResult *result,
@@ -696,19 +1358,31 @@ source_diff_done (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersProfile) diff = embers_source_diff_finish (EMBERS_SOURCE (object), result, &error);
 
+  /* A server without Diff (unimplemented, 404): two merges, diffed here */
+  if (diff == NULL && g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED) &&
+      !g_cancellable_is_cancelled (job->cancellable))
+    {
+      g_debug ("Diff unavailable (%s): two merges and a local diff", error->message);
+      job_run_merges (job);
+      return;
+    }
   job_finish (job, diff, error);
 }
 
 void
 embers_compare_page_compare (EmbersComparePage *self)
 {
-  g_autoptr(EmbersQuery) query0 = NULL;
-  g_autoptr(EmbersQuery) query1 = NULL;
-  EmbersQuery **slots[2] = { &query0, &query1 };
+  g_autoptr(GError) error = NULL;
   EmbersQuery *queries[2] = { NULL, NULL };
   Job *job;
 
   g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
+
+  if (!commit_on_screen (self, &error))
+    {
+      set_error (self, error->message);
+      return;
+    }
 
   for (guint i = 0; i < 2; i++)
     {
@@ -716,17 +1390,36 @@ embers_compare_page_compare (EmbersComparePage *self)
 
       if (side->kind == SIDE_QUERY)
         {
-          queries[i] = *slots[i] = side_dup_query (side);
+          queries[i] = side_dup_query (side);
           if (queries[i] == NULL || self->source == NULL)
             {
+              g_clear_pointer (&queries[0], embers_query_free);
+              g_clear_pointer (&queries[1], embers_query_free);
               set_error (self, i == 0 ? _("The baseline query needs a profile type and a time range")
                                       : _("The comparison query needs a profile type and a time range"));
               return;
             }
         }
-      else if (side->file == NULL)
+      else if (side->kind == SIDE_NONE || (side->file == NULL && side->url == NULL))
         {
+          g_clear_pointer (&queries[0], embers_query_free);
           set_error (self, i == 0 ? _("Choose a baseline profile") : _("Choose a comparison profile"));
+          return;
+        }
+    }
+
+  /* CPU time against bytes is no diff, wherever it would be computed */
+  if (queries[0] != NULL && queries[1] != NULL)
+    {
+      g_autoptr(EmbersProfileTypeInfo) l = embers_profile_type_info_new (queries[0]->profile_type);
+      g_autoptr(EmbersProfileTypeInfo) r = embers_profile_type_info_new (queries[1]->profile_type);
+
+      if (l != NULL && r != NULL &&
+          !embers_diff_check_units (l->sample_type, l->sample_unit, r->sample_type, r->sample_unit, &error))
+        {
+          embers_query_free (queries[0]);
+          embers_query_free (queries[1]);
+          set_error (self, error->message);
           return;
         }
     }
@@ -739,6 +1432,21 @@ embers_compare_page_compare (EmbersComparePage *self)
   job = g_new0 (Job, 1);
   job->self = g_object_ref (self);
   job->cancellable = g_object_ref (self->cancellable);
+  for (guint i = 0; i < 2; i++)
+    {
+      Side *side = &self->sides[i];
+
+      job->queries[i] = queries[i];
+      if (side->kind == SIDE_FILE)
+        {
+          job->files[i] = g_object_ref (side->file);
+          job->sample_types[i] = g_strdup (side->sample_type);
+          if (side->profile != NULL)
+            job->profiles[i] = g_object_ref (side->profile);
+        }
+      else if (side->kind == SIDE_URL)
+        job->urls[i] = g_strdup (side->url);
+    }
 
   if (queries[0] != NULL && queries[1] != NULL &&
       (embers_source_get_capabilities (self->source) & EMBERS_SOURCE_CAN_DIFF))
@@ -746,29 +1454,7 @@ embers_compare_page_compare (EmbersComparePage *self)
       embers_source_diff (self->source, queries[0], queries[1], job->cancellable, source_diff_done, job);
       return;
     }
-
-  for (guint i = 0; i < 2; i++)
-    {
-      if (queries[i] == NULL)
-        job->files[i] = g_object_ref (self->sides[i].file);
-    }
-  for (guint i = 0; i < 2; i++)
-    if (queries[i] != NULL)
-      job->pending++;
-  if (job->pending == 0)
-    {
-      job_run_local (job);
-      return;
-    }
-  for (guint i = 0; i < 2; i++)
-    if (queries[i] != NULL)
-      {
-        MergeCall *call = g_new0 (MergeCall, 1);
-
-        call->job = job;
-        call->index = i;
-        embers_source_merge_profile (self->source, queries[i], job->cancellable, merge_done, call);
-      }
+  job_run_merges (job);
 }
 
 void
@@ -804,7 +1490,7 @@ embers_compare_page_apply_preset (EmbersComparePage   *self,
   switch (preset)
     {
     case EMBERS_COMPARE_PRESET_PREVIOUS_PERIOD:
-      if (comp->end_ms <= comp->start_ms)
+      if (comp->kind != SIDE_QUERY || !has_range (comp))
         {
           comp->start_ms = now_ms - HOUR_MS;
           comp->end_ms = now_ms;
@@ -834,15 +1520,19 @@ embers_compare_page_apply_preset (EmbersComparePage   *self,
 
       if (side->kind != SIDE_QUERY && self->source != NULL)
         {
-          if (side->profile_type == NULL && i == 1 && base->profile_type != NULL)
-            side->profile_type = g_strdup (base->profile_type);
-          if (side->profile_type == NULL && i == 0 && comp->profile_type != NULL)
-            side->profile_type = g_strdup (comp->profile_type);
+          Side *other = other_side (side);
+
+          if (side->profile_type == NULL && other->profile_type != NULL)
+            side->profile_type = g_strdup (other->profile_type);
           side_set_kind (side, SIDE_QUERY);
           side_select_type (side);
+          side_show_selector (side, TRUE);
         }
     }
-  sync_windows (self);
+  /* Each chart around its own selection: an hour a week ago is half its
+   * chart, not a sliver of an eight-day one */
+  side_show_range (base);
+  side_show_range (comp);
 }
 
 static void
@@ -870,11 +1560,20 @@ cancel_action (GtkWidget  *widget,
   embers_compare_page_cancel (EMBERS_COMPARE_PAGE (widget));
 }
 
+/* Sync on: the baseline takes the comparison's length, keeping its end */
 static void
 sync_toggled (GtkCheckButton    *button,
               EmbersComparePage *self)
 {
-  sync_windows (self);
+  Side *base = &self->sides[0], *comp = &self->sides[1];
+
+  if (!sync_on (self) || base->kind != SIDE_QUERY || comp->kind != SIDE_QUERY ||
+      !has_range (base) || !has_range (comp))
+    return;
+  if (base->end_ms - base->start_ms == comp->end_ms - comp->start_ms)
+    return;
+  base->start_ms = base->end_ms - (comp->end_ms - comp->start_ms);
+  side_show_range (base);
 }
 
 /* GObject */
@@ -998,6 +1697,8 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_set_margin_end (options, 12);
 
   self->sync_check = gtk_check_button_new_with_mnemonic (_("_Sync time ranges"));
+  gtk_widget_set_tooltip_text (self->sync_check,
+                               _("Both time ranges have the same length; moving one moves the other by as much"));
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->sync_check), TRUE);
   g_signal_connect (self->sync_check, "toggled", G_CALLBACK (sync_toggled), self);
   gtk_box_append (GTK_BOX (options), self->sync_check);
@@ -1007,7 +1708,8 @@ embers_compare_page_init (EmbersComparePage *self)
   g_menu_append (presets, _("24 Hours Ago vs Now"), "compare.preset(2)");
   g_menu_append (presets, _("A Week Ago vs Now"), "compare.preset(3)");
   self->preset_button = gtk_menu_button_new ();
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->preset_button), _("Presets"));
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->preset_button), _("_Presets"));
+  gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (self->preset_button), TRUE);
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->preset_button), G_MENU_MODEL (presets));
   gtk_widget_set_tooltip_text (self->preset_button, _("Set both time ranges"));
   gtk_widget_set_visible (self->preset_button, FALSE);
@@ -1031,11 +1733,15 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_box_append (GTK_BOX (options), self->compare_button);
   gtk_box_append (GTK_BOX (sources), options);
 
+  /* Errors wrap (a long URL too) and can be copied */
   self->status_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->status_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (self->status_label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (self->status_label), 0);
   gtk_widget_add_css_class (self->status_label, "error");
   gtk_widget_set_margin_start (self->status_label, 12);
+  gtk_widget_set_margin_end (self->status_label, 12);
   gtk_widget_set_visible (self->status_label, FALSE);
   gtk_box_append (GTK_BOX (sources), self->status_label);
 
@@ -1043,6 +1749,7 @@ embers_compare_page_init (EmbersComparePage *self)
   self->result_stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->result_stack, TRUE);
   empty = gtk_label_new (_("Choose a baseline and a comparison, then Compare"));
+  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
   gtk_widget_add_css_class (empty, "dim-label");
   gtk_stack_add_named (GTK_STACK (self->result_stack), empty, "empty");
 
@@ -1060,6 +1767,18 @@ embers_compare_page_new (void)
   return g_object_new (EMBERS_TYPE_COMPARE_PAGE, NULL);
 }
 
+static void
+side_set_file_or_url (Side  *side,
+                      GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+
+  if (!g_file_is_native (file) && embers_query_url_is_url (uri))
+    side_set_url (side, uri);
+  else
+    side_set_file (side, file, FALSE);
+}
+
 void
 embers_compare_page_set_files (EmbersComparePage *self,
                                GFile             *baseline,
@@ -1069,8 +1788,12 @@ embers_compare_page_set_files (EmbersComparePage *self,
   g_return_if_fail (G_IS_FILE (baseline));
   g_return_if_fail (G_IS_FILE (comparison));
 
-  side_set_file (&self->sides[0], baseline);
-  side_set_file (&self->sides[1], comparison);
+  /* The comparison loads them (once), then their sample types show, each
+   * file's default first */
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->sides[i].sample_type, g_free);
+  side_set_file_or_url (&self->sides[0], baseline);
+  side_set_file_or_url (&self->sides[1], comparison);
   embers_compare_page_compare (self);
 }
 
@@ -1084,9 +1807,10 @@ types_done (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   types = embers_source_list_profile_types_finish (EMBERS_SOURCE (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-      g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_CANCELED))
+  if (is_cancelled (error))
     return;
+  /* Not cancelled: the page is alive (dispose cancels) */
+  g_clear_object (&self->types_cancellable);
   if (types == NULL)
     {
       set_error (self, error != NULL ? error->message : NULL);
@@ -1107,11 +1831,23 @@ types_done (GObject      *object,
       side->updating = FALSE;
       if (side->profile_type == NULL && types->len > 0)
         {
-          EmbersProfileTypeInfo *info = g_ptr_array_index (types, 0);
+          EmbersProfileTypeInfo *pick = g_ptr_array_index (types, 0);
 
-          side->profile_type = g_strdup (info->id);
+          /* CPU first, as the explore page picks */
+          for (guint i = 0; i < types->len; i++)
+            {
+              EmbersProfileTypeInfo *info = g_ptr_array_index (types, i);
+
+              if (strstr (info->id, ":cpu:") != NULL)
+                {
+                  pick = info;
+                  break;
+                }
+            }
+          side->profile_type = g_strdup (pick->id);
         }
       side_select_type (side);
+      side_update_scope (side);
       side_fetch_series (side);
     }
 }
@@ -1132,11 +1868,13 @@ embers_compare_page_set_source (EmbersComparePage *self,
   g_clear_object (&self->types_cancellable);
   for (guint i = 0; i < 2; i++)
     {
-      gtk_widget_set_visible (self->sides[i].kind_switch, source != NULL);
-      gtk_string_list_splice (self->sides[i].types, 0,
-                              g_list_model_get_n_items (G_LIST_MODEL (self->sides[i].types)), NULL);
-      if (source == NULL && self->sides[i].kind == SIDE_QUERY)
-        side_set_kind (&self->sides[i], self->sides[i].file != NULL ? SIDE_FILE : SIDE_NONE);
+      Side *side = &self->sides[i];
+
+      gtk_widget_set_visible (side->kind_switch, source != NULL);
+      gtk_string_list_splice (side->types, 0, g_list_model_get_n_items (G_LIST_MODEL (side->types)), NULL);
+      embers_filter_bar_set_source (side->filter_bar, source);
+      if (source == NULL && side->kind == SIDE_QUERY)
+        side_set_kind (side, side->url != NULL ? SIDE_URL : side->file != NULL ? SIDE_FILE : SIDE_NONE);
     }
   /* Time ranges only mean something for queries */
   gtk_widget_set_visible (self->preset_button, source != NULL);
@@ -1168,21 +1906,39 @@ embers_compare_page_set_queries (EmbersComparePage *self,
   for (guint i = 0; i < 2; i++)
     {
       Side *side = &self->sides[i];
+      g_autoptr(EmbersSelector) parsed = NULL;
 
       if (queries[i] == NULL)
         continue;
       g_free (side->profile_type);
       side->profile_type = g_strdup (queries[i]->profile_type);
+      /* Canonical, as the chips write it back */
+      parsed = embers_selector_parse (queries[i]->label_selector != NULL ? queries[i]->label_selector : "",
+                                      NULL, NULL);
       g_free (side->selector);
-      side->selector = g_strdup (queries[i]->label_selector);
-      gtk_editable_set_text (GTK_EDITABLE (side->selector_entry),
-                             side->selector != NULL ? side->selector : "");
+      side->selector = parsed != NULL ? embers_selector_to_string (parsed)
+                                      : g_strdup (queries[i]->label_selector);
       side->start_ms = queries[i]->start_ms;
       side->end_ms = queries[i]->end_ms;
       side_set_kind (side, SIDE_QUERY);
       side_select_type (side);
+      side_show_selector (side, TRUE);
     }
-  sync_windows (self);
+  for (guint i = 0; i < 2; i++)
+    if (queries[i] != NULL)
+      side_show_range (&self->sides[i]);
+}
+
+void
+embers_compare_page_set_time_range (EmbersComparePage *self,
+                                    gboolean           comparison,
+                                    gint64             start_ms,
+                                    gint64             end_ms)
+{
+  g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
+  g_return_if_fail (start_ms < end_ms);
+
+  side_set_range (&self->sides[comparison ? 1 : 0], start_ms, end_ms, TRUE);
 }
 
 EmbersQuery *
@@ -1197,7 +1953,7 @@ gboolean
 embers_compare_page_get_sync_ranges (EmbersComparePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), FALSE);
-  return gtk_check_button_get_active (GTK_CHECK_BUTTON (self->sync_check));
+  return sync_on (self);
 }
 
 void
@@ -1206,6 +1962,34 @@ embers_compare_page_set_sync_ranges (EmbersComparePage *self,
 {
   g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->sync_check), sync);
+}
+
+const char *
+embers_compare_page_get_sample_type (EmbersComparePage *self,
+                                     gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return self->sides[comparison ? 1 : 0].sample_type;
+}
+
+gboolean
+embers_compare_page_set_sample_type (EmbersComparePage *self,
+                                     gboolean           comparison,
+                                     const char        *sample_type)
+{
+  Side *side;
+
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), FALSE);
+
+  side = &self->sides[comparison ? 1 : 0];
+  if (side->profile == NULL)
+    return side_choose_sample (side, sample_type);
+  if (embers_profile_find_sample_type (side->profile, sample_type) < 0)
+    return FALSE;
+  /* As the user would: the drop-down, and the other file follows */
+  gtk_drop_down_set_selected (side->sample_dropdown,
+                              (guint) embers_profile_find_sample_type (side->profile, sample_type));
+  return TRUE;
 }
 
 gboolean
@@ -1293,4 +2077,60 @@ embers_compare_page_get_chart (EmbersComparePage *self,
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
   return self->sides[comparison ? 1 : 0].chart;
+}
+
+EmbersFilterBar *
+embers_compare_page_get_filter_bar (EmbersComparePage *self,
+                                    gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return self->sides[comparison ? 1 : 0].filter_bar;
+}
+
+GtkEditable *
+embers_compare_page_get_selector_entry (EmbersComparePage *self,
+                                        gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return GTK_EDITABLE (self->sides[comparison ? 1 : 0].selector_entry);
+}
+
+GtkEditable *
+embers_compare_page_get_from_entry (EmbersComparePage *self,
+                                    gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return GTK_EDITABLE (self->sides[comparison ? 1 : 0].from_entry);
+}
+
+GtkEditable *
+embers_compare_page_get_to_entry (EmbersComparePage *self,
+                                  gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return GTK_EDITABLE (self->sides[comparison ? 1 : 0].to_entry);
+}
+
+GtkDropDown *
+embers_compare_page_get_type_dropdown (EmbersComparePage *self,
+                                       gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return self->sides[comparison ? 1 : 0].type_dropdown;
+}
+
+GtkDropDown *
+embers_compare_page_get_sample_type_dropdown (EmbersComparePage *self,
+                                              gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return self->sides[comparison ? 1 : 0].sample_dropdown;
+}
+
+const char *
+embers_compare_page_get_file_label (EmbersComparePage *self,
+                                    gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return gtk_label_get_text (GTK_LABEL (self->sides[comparison ? 1 : 0].file_label));
 }

@@ -9,6 +9,7 @@
 
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
+#include "embers-filter-bar.h"
 #include "embers-profile-page.h"
 #include "embers-series-chart.h"
 #include "embers-source.h"
@@ -21,11 +22,17 @@ G_DECLARE_FINAL_TYPE (EmbersComparePage, embers_compare_page, EMBERS, COMPARE_PA
 
 /*
  * EmbersComparePage: a baseline pane and a comparison pane, each with its
- * own source (a local file, or a query on the page's EmbersSource with a
- * profile type, a label selector and a series chart whose dragged range
- * is the query's time range); "Sync time ranges"; presets; palette and
- * mode; Compare (off the main thread, cancellable). The result: the diff
- * legend, the diff flame graph and the diff table.
+ * own source: a local file (with its sample type), a Pyroscope query URL,
+ * or a query on the page's EmbersSource (a profile type, label filters as
+ * chips or a typed selector, a series chart and From/To entries for its
+ * time range: drag across the chart, use its arrow keys and Enter, or
+ * type the times). "Sync time ranges" keeps both ranges the same length
+ * and moves the other side by as much as one side moved. Presets set both.
+ * Compare uses what is on screen (typed selectors, times and filter values
+ * count without Enter) and runs off the main thread, cancellable: the
+ * server's Diff for two queries on one source (two merges and a local
+ * diff when the server has no Diff), a local diff otherwise. The result:
+ * the diff legend, the diff flame graph and the diff table.
  *
  * Property "busy" (boolean, read-only): a comparison is running.
  * Signal "compared": a comparison finished (successfully or not; see
@@ -34,8 +41,10 @@ G_DECLARE_FINAL_TYPE (EmbersComparePage, embers_compare_page, EMBERS, COMPARE_PA
 
 GtkWidget         *embers_compare_page_new          (void);
 
-/* Sets both sides to files and starts the comparison (embers BASE COMP,
- * two dropped files) */
+/* Sets both sides and starts the comparison (embers BASE COMP, two
+ * dropped files). A file whose URI is a Pyroscope query URL
+ * (embers_query_url_is_url()) is that query, fetched by the Pyroscope
+ * client; two on one server use its Diff RPC. */
 void               embers_compare_page_set_files    (EmbersComparePage *self,
                                                      GFile             *baseline,
                                                      GFile             *comparison);
@@ -49,7 +58,7 @@ void               embers_compare_page_set_queries  (EmbersComparePage *self,
                                                      const EmbersQuery *baseline,
                                                      const EmbersQuery *comparison);
 
-/* Runs the comparison of the two sides as they are set */
+/* Runs the comparison of the two sides as they are on screen */
 void               embers_compare_page_compare      (EmbersComparePage *self);
 void               embers_compare_page_cancel       (EmbersComparePage *self);
 gboolean           embers_compare_page_get_busy     (EmbersComparePage *self);
@@ -78,13 +87,30 @@ typedef enum
 void               embers_compare_page_apply_preset (EmbersComparePage  *self,
                                                      EmbersComparePreset preset,
                                                      gint64              now_ms);
+/* Sets one side's range as a drag on its chart would: with sync on, the
+ * other side moves by as much and takes the same length */
+void               embers_compare_page_set_time_range (EmbersComparePage *self,
+                                                       gboolean           comparison,
+                                                       gint64             start_ms,
+                                                       gint64             end_ms);
 /* The query a side would run (NULL when that side is a file or unset);
  * free with embers_query_free */
 EmbersQuery       *embers_compare_page_dup_query    (EmbersComparePage *self,
                                                      gboolean           comparison);
+/* On: both ranges have the same length, and moving one moves the other by
+ * as much (the gap between them stays). Turning it on gives the baseline
+ * the comparison's length, keeping the baseline's end. */
 gboolean           embers_compare_page_get_sync_ranges (EmbersComparePage *self);
 void               embers_compare_page_set_sync_ranges (EmbersComparePage *self,
                                                      gboolean           sync);
+/* A file side's sample type as chosen (NULL: the file's default) */
+const char        *embers_compare_page_get_sample_type (EmbersComparePage *self,
+                                                        gboolean           comparison);
+/* Chooses a file side's sample type by name; the other file follows when
+ * it has a type of that name. FALSE when the loaded file has none. */
+gboolean           embers_compare_page_set_sample_type (EmbersComparePage *self,
+                                                        gboolean           comparison,
+                                                        const char        *sample_type);
 
 /* Parts, for tests and the window. The diff is shown by a profile page
  * (its legend, diff table and flame graph are the ones below). */
@@ -95,5 +121,22 @@ EmbersDiffTable   *embers_compare_page_get_table    (EmbersComparePage *self);
 GtkWidget         *embers_compare_page_get_graph    (EmbersComparePage *self);
 EmbersSeriesChart *embers_compare_page_get_chart    (EmbersComparePage *self,
                                                      gboolean           comparison);
+EmbersFilterBar   *embers_compare_page_get_filter_bar (EmbersComparePage *self,
+                                                       gboolean           comparison);
+/* A query side's typed label selector, From and To entries, type */
+GtkEditable       *embers_compare_page_get_selector_entry (EmbersComparePage *self,
+                                                           gboolean           comparison);
+GtkEditable       *embers_compare_page_get_from_entry (EmbersComparePage *self,
+                                                       gboolean           comparison);
+GtkEditable       *embers_compare_page_get_to_entry (EmbersComparePage *self,
+                                                     gboolean           comparison);
+GtkDropDown       *embers_compare_page_get_type_dropdown (EmbersComparePage *self,
+                                                          gboolean           comparison);
+/* A file side's sample types (hidden until the file is loaded) */
+GtkDropDown       *embers_compare_page_get_sample_type_dropdown (EmbersComparePage *self,
+                                                                 gboolean           comparison);
+/* What a file side shows for its file or query URL */
+const char        *embers_compare_page_get_file_label (EmbersComparePage *self,
+                                                       gboolean           comparison);
 
 G_END_DECLS
