@@ -39,6 +39,13 @@ const char          *embers_rule_dialog_get_message  (EmbersRuleDialog    *self,
                                                       EmbersRuleField      field);
 /* The server's answer or the state, for people */
 const char          *embers_rule_dialog_get_status   (EmbersRuleDialog    *self);
+/* Why the rule can only be copied as configuration here (no server, or
+ * the server's rules API is off: then with the flag that turns it on),
+ * or NULL */
+const char          *embers_rule_dialog_get_notice   (EmbersRuleDialog    *self);
+/* A field as text, as a person would type it. Matchers: one matcher
+ * string per line (a row each in the dialog); external labels: one
+ * name=value per line (split at the first "="). */
 void                 embers_rule_dialog_set_field    (EmbersRuleDialog    *self,
                                                       EmbersRuleField      field,
                                                       const char          *text);
@@ -48,9 +55,17 @@ const char          *embers_rule_dialog_get_field    (EmbersRuleDialog    *self,
 void                 embers_rule_dialog_create       (EmbersRuleDialog    *self);
 gboolean             embers_rule_dialog_get_busy     (EmbersRuleDialog    *self);
 /* The preview's data: SelectSeries with the rule's matchers and group-by
- * over the last hour (needs a source) */
+ * over the last hour; the group-by toggles; for a new rule, the source's
+ * profile types to choose from; and whether the server takes rules at all
+ * (a Pyroscope source that knows they are off) */
 void                 embers_rule_dialog_set_source   (EmbersRuleDialog    *self,
                                                       EmbersSource        *source);
+/* New rules with a source: the profile types offered (0 until loaded),
+ * and choosing one as a person would (replaces the __profile_type__
+ * matcher; a suggested metric name follows) */
+guint                embers_rule_dialog_get_n_profile_types (EmbersRuleDialog *self);
+gboolean             embers_rule_dialog_set_profile_type (EmbersRuleDialog *self,
+                                                          const char       *type);
 guint                embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self);
 /* What the preview says (series count, or why there is none) */
 const char          *embers_rule_dialog_get_preview_text (EmbersRuleDialog *self);

@@ -7,18 +7,24 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-pyroscope-source.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
 #include "embers-rules-page.h"
+
+/* The flag that turns the rules API on */
+#define RULES_FLAG "-tenant-settings.recording-rules.enabled=true"
 
 struct _EmbersRulesPage
 {
   GtkWidget            parent_instance;
 
+  EmbersPyroscopeSource *source;   /* for the dialogs: preview, labels, types */
   EmbersConnectClient *client;
   GCancellable        *cancellable;
   GPtrArray           *rules;
   char                *error;
+  gboolean             disabled;  /* the server's rules API is off */
   gboolean             loading;
 
   GtkWidget           *box;
@@ -26,6 +32,8 @@ struct _EmbersRulesPage
   GtkListBox          *list;
   AdwStatusPage       *error_page;
   AdwStatusPage       *empty_page;
+  AdwStatusPage       *disabled_page;
+  GtkLabel            *disabled_details;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersRulesPage, embers_rules_page, GTK_TYPE_WIDGET)
@@ -107,7 +115,12 @@ make_row (EmbersRulesPage           *self,
   gtk_widget_set_valign (edit, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (edit, "flat");
   gtk_widget_set_tooltip_text (edit, _("Edit"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (edit), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit"), -1);
+  {
+    /* Translators: the accessible name of a rule's Edit button; %s is the rule's metric name */
+    g_autofree char *name = g_strdup_printf (_("Edit “%s”"), rule->metric_name);
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (edit), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  }
   gtk_widget_set_sensitive (edit, !rule->provisioned);
   g_object_set_data_full (G_OBJECT (edit), "rule-id", g_strdup (rule->id), g_free);
   g_signal_connect (edit, "clicked", G_CALLBACK (on_edit_clicked), self);
@@ -117,7 +130,12 @@ make_row (EmbersRulesPage           *self,
   gtk_widget_set_valign (delete, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (delete, "flat");
   gtk_widget_set_tooltip_text (delete, _("Delete"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (delete), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete"), -1);
+  {
+    /* Translators: the accessible name of a rule's Delete button; %s is the rule's metric name */
+    g_autofree char *name = g_strdup_printf (_("Delete “%s”"), rule->metric_name);
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (delete), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  }
   gtk_widget_set_sensitive (delete, !rule->provisioned);
   g_object_set_data_full (G_OBJECT (delete), "rule-id", g_strdup (rule->id), g_free);
   g_signal_connect (delete, "clicked", G_CALLBACK (on_delete_clicked), self);
@@ -138,6 +156,13 @@ show_rules (EmbersRulesPage *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
     gtk_list_box_remove (self->list, child);
 
+  if (self->disabled)
+    {
+      gtk_label_set_text (self->disabled_details, self->error ? self->error : "");
+      gtk_widget_set_visible (GTK_WIDGET (self->disabled_details), self->error != NULL);
+      gtk_stack_set_visible_child_name (self->stack, "disabled");
+      return;
+    }
   if (self->error != NULL)
     {
       adw_status_page_set_description (self->error_page, self->error);
@@ -170,10 +195,14 @@ list_done (GObject      *object,
   self->loading = FALSE;
   g_clear_pointer (&self->rules, g_ptr_array_unref);
   g_clear_pointer (&self->error, g_free);
+  /* Not served (404): the rules API is off; the source's dialogs say so too */
+  self->disabled = g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
   if (rules == NULL)
     self->error = g_strdup (error->message);
   else
     self->rules = rules;
+  if (self->disabled)
+    embers_pyroscope_source_mark_unavailable (self->source, EMBERS_SOURCE_CAN_RECORDING_RULES, error->message);
   show_rules (self);
 }
 
@@ -233,10 +262,19 @@ embers_rules_page_delete (EmbersRulesPage *self,
   if (!confirmed)
     {
       GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-      g_autofree char *body = g_strdup_printf (_("The server stops recording “%s”. The metric’s past data stays where it is stored."),
-                                               rule->metric_name);
       GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                  _("Delete Recording Rule?"), body);
+                                                  _("Delete Recording Rule?"),
+                                                  _("The server stops recording this metric. Its past data "
+                                                    "stays where it is stored."));
+      GtkWidget *name = gtk_label_new (rule->metric_name);
+
+      /* The metric name whole, never hyphenated: shortened in the middle
+       * when it is too long, and selectable to copy */
+      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_selectable (GTK_LABEL (name), TRUE);
+      gtk_widget_set_tooltip_text (name, rule->metric_name);
+      gtk_widget_add_css_class (name, "monospace");
+      adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), name);
 
       adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
                                         "delete", _("_Delete"), NULL);
@@ -259,10 +297,36 @@ on_delete_clicked (GtkButton       *button,
   embers_rules_page_delete (self, g_object_get_data (G_OBJECT (button), "rule-id"), FALSE);
 }
 
-static void
-on_dialog_closed (EmbersRulesPage *self)
+/* "close-request": the list shows what the dialog may have changed; the
+ * dialog closes (FALSE lets it) */
+static gboolean
+on_dialog_close_request (EmbersRulesPage *self)
 {
   embers_rules_page_reload (self);
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_dialog_saved (EmbersRuleDialog    *dialog,
+                 EmbersRecordingRule *rule,
+                 EmbersRulesPage     *self)
+{
+  /* Translators: %s is a recording rule's metric name */
+  g_autofree char *text = g_strdup_printf (_("Recording rule “%s” saved"), rule->metric_name);
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+static void
+present_dialog (EmbersRulesPage  *self,
+                EmbersRuleDialog *dialog)
+{
+  embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (self->source));
+  g_signal_connect_object (dialog, "created", G_CALLBACK (on_dialog_saved), self, 0);
+  g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_close_request), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 GtkWindow *
@@ -281,8 +345,7 @@ embers_rules_page_edit (EmbersRulesPage *self,
 
   root = gtk_widget_get_root (GTK_WIDGET (self));
   dialog = embers_rule_dialog_new_for_rule (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->client, rule);
-  g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_closed), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  present_dialog (self, dialog);
   return GTK_WINDOW (dialog);
 }
 
@@ -293,15 +356,20 @@ on_edit_clicked (GtkButton       *button,
   embers_rules_page_edit (self, g_object_get_data (G_OBJECT (button), "rule-id"));
 }
 
-static void
-new_rule (EmbersRulesPage *self)
+GtkWindow *
+embers_rules_page_new_rule (EmbersRulesPage *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  EmbersRuleDialog *dialog = embers_rule_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                     self->client, NULL, NULL, NULL, NULL);
+  GtkRoot *root;
+  EmbersRuleDialog *dialog;
 
-  g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_closed), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
+
+  /* The profile type is offered from the server's types */
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  dialog = embers_rule_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   self->client, NULL, NULL, NULL, NULL);
+  present_dialog (self, dialog);
+  return GTK_WINDOW (dialog);
 }
 
 static void
@@ -313,6 +381,7 @@ embers_rules_page_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->client);
+  g_clear_object (&self->source);
   g_clear_pointer (&self->rules, g_ptr_array_unref);
   g_clear_pointer (&self->error, g_free);
 
@@ -339,7 +408,7 @@ embers_rules_page_init (EmbersRulesPage *self)
   toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (toolbar, "toolbar");
   button = gtk_button_new_with_mnemonic (_("_New Rule…"));
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (new_rule), self);
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_rules_page_new_rule), self);
   gtk_box_append (GTK_BOX (toolbar), button);
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
   gtk_widget_set_tooltip_text (button, _("Reload"));
@@ -389,20 +458,94 @@ embers_rules_page_init (EmbersRulesPage *self)
   adw_status_page_set_child (self->error_page, retry);
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->error_page), "error");
 
+  /* The rules API is off: what turns it on, as text to select and copy;
+   * no "Try Again", which would only fail the same way */
+  self->disabled_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->disabled_page, "action-unavailable-symbolic");
+  adw_status_page_set_title (self->disabled_page, _("Recording Rules Are Off"));
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+    GtkWidget *intro = gtk_label_new (_("This server does not serve the recording rules API. It is an "
+                                        "experimental part of Pyroscope, off unless the server starts with:"));
+    GtkWidget *flag = gtk_label_new (RULES_FLAG);
+    GtkWidget *after = gtk_label_new (_("Meanwhile, New Rule… and the flame graph’s Create Recording Rule… "
+                                        "still build a rule and copy it as server configuration."));
+
+    gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
+    gtk_label_set_justify (GTK_LABEL (intro), GTK_JUSTIFY_CENTER);
+    gtk_label_set_selectable (GTK_LABEL (intro), TRUE);
+    /* The flag whole on one line, never broken at its dashes */
+    gtk_label_set_selectable (GTK_LABEL (flag), TRUE);
+    gtk_widget_add_css_class (flag, "monospace");
+    gtk_widget_add_css_class (flag, "card");
+    gtk_widget_set_halign (flag, GTK_ALIGN_CENTER);
+    gtk_label_set_wrap (GTK_LABEL (after), TRUE);
+    gtk_label_set_justify (GTK_LABEL (after), GTK_JUSTIFY_CENTER);
+    gtk_label_set_selectable (GTK_LABEL (after), TRUE);
+    gtk_widget_add_css_class (after, "dim-label");
+    self->disabled_details = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_wrap (self->disabled_details, TRUE);
+    gtk_label_set_justify (self->disabled_details, GTK_JUSTIFY_CENTER);
+    gtk_label_set_selectable (self->disabled_details, TRUE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->disabled_details), "dim-label");
+    gtk_widget_add_css_class (GTK_WIDGET (self->disabled_details), "caption");
+    gtk_box_append (GTK_BOX (box), intro);
+    gtk_box_append (GTK_BOX (box), flag);
+    gtk_box_append (GTK_BOX (box), after);
+    gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->disabled_details));
+    adw_status_page_set_child (self->disabled_page, box);
+  }
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->disabled_page), "disabled");
+
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->stack));
+}
+
+EmbersRulesPage *
+embers_rules_page_new_for_source (EmbersPyroscopeSource *source)
+{
+  EmbersRulesPage *self;
+
+  g_return_val_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (source), NULL);
+
+  self = g_object_new (EMBERS_TYPE_RULES_PAGE, NULL);
+  self->source = g_object_ref (source);
+  self->client = g_object_ref (embers_pyroscope_source_get_client (source));
+
+  /* Already known to be off: say so at once (the list asks again) */
+  if (embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES) != NULL)
+    {
+      self->disabled = TRUE;
+      self->error = g_strdup (embers_pyroscope_source_get_unavailable_reason (source,
+                                                                              EMBERS_SOURCE_CAN_RECORDING_RULES));
+      show_rules (self);
+    }
+  embers_rules_page_reload (self);
+  return self;
 }
 
 EmbersRulesPage *
 embers_rules_page_new (EmbersConnectClient *client)
 {
-  EmbersRulesPage *self;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
 
   g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
 
-  self = g_object_new (EMBERS_TYPE_RULES_PAGE, NULL);
-  self->client = g_object_ref (client);
-  embers_rules_page_reload (self);
-  return self;
+  source = embers_pyroscope_source_new (client);
+  return embers_rules_page_new_for_source (source);
+}
+
+EmbersConnectClient *
+embers_rules_page_get_client (EmbersRulesPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
+  return self->client;
+}
+
+gboolean
+embers_rules_page_get_disabled (EmbersRulesPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), FALSE);
+  return self->disabled;
 }
 
 gboolean

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "embers-connect-client.h"
+#include "embers-pyroscope-source.h"
 #include "embers-recording-rule.h"
 
 G_BEGIN_DECLS
@@ -16,7 +17,12 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (EmbersRulesPage, embers_rules_page, EMBERS, RULES_PAGE, GtkWidget)
 
+/* The dialogs it opens get the source (preview, group-by labels, profile
+ * types, whether the server takes rules) */
+EmbersRulesPage *embers_rules_page_new_for_source (EmbersPyroscopeSource *source);
+/* The same with a source of its own for the client */
 EmbersRulesPage *embers_rules_page_new         (EmbersConnectClient *client);
+EmbersConnectClient *embers_rules_page_get_client (EmbersRulesPage  *self);
 /* Reloads the list from the server */
 void             embers_rules_page_reload      (EmbersRulesPage     *self);
 gboolean         embers_rules_page_get_loading (EmbersRulesPage     *self);
@@ -24,6 +30,11 @@ gboolean         embers_rules_page_get_loading (EmbersRulesPage     *self);
 GPtrArray       *embers_rules_page_get_rules   (EmbersRulesPage     *self);
 /* The error shown in place (rules disabled, unreachable...), or NULL */
 const char      *embers_rules_page_get_error   (EmbersRulesPage     *self);
+/* TRUE when the server does not serve the rules API (404): the page says
+ * so, with the flag that turns it on */
+gboolean         embers_rules_page_get_disabled (EmbersRulesPage    *self);
+/* New Rule…: a rule dialog with the page's source (profile types offered) */
+GtkWindow       *embers_rules_page_new_rule    (EmbersRulesPage     *self);
 /* Deletes a rule after the person confirmed (the page asks first when
  * confirmed is FALSE); provisioned rules cannot be deleted */
 gboolean         embers_rules_page_delete      (EmbersRulesPage     *self,

@@ -13,6 +13,7 @@
 #include "embers-explore-page.h"
 #include "embers-fold-bin.h"
 #include "embers-local-source.h"
+#include "embers-pyroscope-source.h"
 #include "embers-rules-page.h"
 #include "embers-window-private.h"
 
@@ -401,25 +402,85 @@ embers_window_open_folder (EmbersWindow *self,
   return page;
 }
 
-/* A server's recording rules in a new tab */
-GtkWidget *
-embers_window_open_rules (EmbersWindow        *self,
-                          EmbersConnectClient *client)
+/* The rules tab of the same server and tenant, if there is one */
+static AdwTabPage *
+find_rules_tab (EmbersWindow        *self,
+                EmbersConnectClient *client)
 {
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
+      GtkWidget *child = adw_tab_page_get_child (tab);
+      EmbersConnectClient *other;
+
+      if (!EMBERS_IS_RULES_PAGE (child))
+        continue;
+      other = embers_rules_page_get_client (EMBERS_RULES_PAGE (child));
+      if (other == client ||
+          (g_strcmp0 (embers_connect_client_get_base_url (other), embers_connect_client_get_base_url (client)) == 0 &&
+           g_strcmp0 (embers_connect_client_get_tenant (other), embers_connect_client_get_tenant (client)) == 0))
+        return tab;
+    }
+  return NULL;
+}
+
+/* A server's recording rules: its tab if one is open (reloaded), else a
+ * new tab */
+GtkWidget *
+embers_window_show_rules (EmbersWindow          *self,
+                          EmbersPyroscopeSource *source)
+{
+  EmbersConnectClient *client;
   EmbersRulesPage *page;
   AdwTabPage *tab;
   g_autofree char *title = NULL;
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
-  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
+  g_return_val_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (source), NULL);
 
-  page = embers_rules_page_new (client);
+  client = embers_pyroscope_source_get_client (source);
+  tab = find_rules_tab (self, client);
+  if (tab != NULL)
+    {
+      page = EMBERS_RULES_PAGE (adw_tab_page_get_child (tab));
+      embers_rules_page_reload (page);
+      adw_tab_view_set_selected_page (self->tab_view, tab);
+      return GTK_WIDGET (page);
+    }
+
+  page = embers_rules_page_new_for_source (source);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
   /* Translators: a tab title; %s is a server address */
   title = g_strdup_printf (_("Recording Rules — %s"), embers_connect_client_get_base_url (client));
   adw_tab_page_set_title (tab, title);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   return GTK_WIDGET (page);
+}
+
+GtkWidget *
+embers_window_open_rules (EmbersWindow        *self,
+                          EmbersConnectClient *client)
+{
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
+
+  source = embers_pyroscope_source_new (client);
+  return embers_window_show_rules (self, source);
+}
+
+void
+embers_window_reload_rules (EmbersWindow        *self,
+                            EmbersConnectClient *client)
+{
+  AdwTabPage *tab;
+
+  g_return_if_fail (EMBERS_IS_WINDOW (self));
+
+  tab = client != NULL ? find_rules_tab (self, client) : NULL;
+  if (tab != NULL)
+    embers_rules_page_reload (EMBERS_RULES_PAGE (adw_tab_page_get_child (tab)));
 }
 
 static void

@@ -11,6 +11,7 @@
 #include "embers-profile-page.h"
 
 #include "embers-connect-client.h"
+#include "embers-pyroscope-source.h"
 #include "embers-source.h"
 
 G_BEGIN_DECLS
@@ -44,8 +45,15 @@ GtkWidget         *embers_window_open_explore     (EmbersWindow      *self,
  * types, labels and times from the files) */
 GtkWidget         *embers_window_open_folder      (EmbersWindow      *self,
                                                    GFile             *folder);
-/* A server's recording rules in a new tab */
+/* A server's recording rules: its open tab (reloaded) if there is one for
+ * the same server and tenant, else a new tab */
 GtkWidget         *embers_window_open_rules       (EmbersWindow      *self,
+                                                   EmbersConnectClient *client);
+/* The same with the source whose dialogs and probe the rules tab shares */
+GtkWidget         *embers_window_show_rules       (EmbersWindow      *self,
+                                                   EmbersPyroscopeSource *source);
+/* After a rule changed elsewhere: the server's rules tab, if open, reloads */
+void               embers_window_reload_rules     (EmbersWindow      *self,
                                                    EmbersConnectClient *client);
 /* Shows the connect dialog; with a URL it connects at once */
 GtkWindow         *embers_window_connect          (EmbersWindow      *self,

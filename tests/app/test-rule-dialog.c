@@ -1,5 +1,6 @@
 /* test-rule-dialog.c: right-click a frame → recording rule dialog prefilled
- * → create → the rule is on the server
+ * → create → the rule is on the rules page → delete it; editing stored
+ * rules; closing dialogs as a person does; servers without the rules API
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 
 #include "embers-explore-page.h"
 #include "embers-flame-graph.h"
@@ -18,8 +20,31 @@
 #include "embers-rule-dialog.h"
 #include "embers-rules-page.h"
 #include "embers-test-server-spawn.h"
+#include "embers-window-private.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+#define ALLOC "memory:alloc_space:bytes:space:bytes"
+
+/* ---- waiting ------------------------------------------------------------- */
+
+static void
+spin (int n)
+{
+  for (int i = 0; i < n; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+spin_until (gboolean (*done) (gpointer),
+            gpointer   data)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (done (data));
+  spin (20);
+}
 
 static gboolean
 page_idle (gpointer data)
@@ -34,26 +59,22 @@ dialog_idle (gpointer data)
   return !embers_rule_dialog_get_busy (data);
 }
 
-static gboolean preview_ready (gpointer data);
-static gboolean rules_idle (gpointer data);
-
-static void
-spin_until (gboolean (*done) (gpointer),
-            gpointer   data)
+static gboolean
+rules_idle (gpointer data)
 {
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (data) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (done (data));
-  for (int i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
+  return !embers_rules_page_get_loading (data);
 }
 
 static gboolean
 preview_ready (gpointer data)
 {
   return embers_rule_dialog_get_n_preview_series (data) > 0;
+}
+
+static gboolean
+types_ready (gpointer data)
+{
+  return embers_rule_dialog_get_n_profile_types (data) > 0;
 }
 
 static void
@@ -64,6 +85,280 @@ on_done (GObject      *object,
   g_set_object ((GAsyncResult **)user_data, result);
 }
 
+static GPtrArray *
+list_rules (EmbersConnectClient *client)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *rules;
+
+  embers_recording_rules_list_async (client, NULL, on_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  rules = embers_recording_rules_list_finish (result, &error);
+  g_assert_no_error (error);
+  return rules;
+}
+
+static EmbersRecordingRule *
+upsert (EmbersConnectClient *client,
+        EmbersRecordingRule *rule)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersRecordingRule *stored;
+
+  embers_recording_rules_upsert_async (client, rule, NULL, on_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  stored = embers_recording_rules_upsert_finish (result, &error);
+  g_assert_no_error (error);
+  return stored;
+}
+
+/* ---- finding what a person sees ------------------------------------------ */
+
+/* The open windows of @type (a dialog of ours, a message dialog) */
+static GPtrArray *
+toplevels_of (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        g_ptr_array_add (found, w);
+    }
+  return found;
+}
+
+/* The one window of @type that is not in @before (NULL when none) */
+static GtkWindow *
+new_toplevel (GType      type,
+              GPtrArray *before)
+{
+  g_autoptr(GPtrArray) now = toplevels_of (type);
+  GtkWindow *found = NULL;
+
+  for (guint i = 0; i < now->len; i++)
+    if (!g_ptr_array_find (before, g_ptr_array_index (now, i), NULL))
+      {
+        g_assert_null (found);  /* one, not two */
+        found = g_ptr_array_index (now, i);
+      }
+  return found;
+}
+
+static gboolean
+is_toplevel (gpointer window)
+{
+  g_autoptr(GPtrArray) all = toplevels_of (GTK_TYPE_WINDOW);
+
+  return g_ptr_array_find (all, window, NULL);
+}
+
+/* A button (or model button) whose label is @label, among @widget's
+ * descendants */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  if (g_str_equal (G_OBJECT_TYPE_NAME (widget), "GtkModelButton"))
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (widget, "text", &text, NULL);
+      if (g_strcmp0 (text, label) == 0)
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A label whose text is @text */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The rules page's row whose title is @title */
+static GtkWidget *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A row's button by its tooltip ("Edit", "Delete") */
+static GtkWidget *
+row_button (GtkWidget  *row,
+            const char *tooltip)
+{
+  if (GTK_IS_BUTTON (row) && g_strcmp0 (gtk_widget_get_tooltip_text (row), tooltip) == 0)
+    return row;
+  for (GtkWidget *child = gtk_widget_get_first_child (row); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = row_button (child, tooltip);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The entry that has the keyboard focus in @window, or NULL */
+static GtkWidget *
+focused_entry (GtkWindow *window)
+{
+  GtkWidget *focus = gtk_window_get_focus (window);
+
+  return focus ? gtk_widget_get_ancestor (focus, GTK_TYPE_ENTRY) : NULL;
+}
+
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @ms milliseconds */
+static void
+spin_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* A press as GTK does it for the keyboard (Enter or Space): the button
+ * shows it is pressed, then clicks a quarter second later */
+static void
+press (GtkWidget *widget)
+{
+  g_assert_nonnull (widget);
+  g_assert_true (gtk_widget_is_sensitive (widget));
+  g_assert_true (gtk_widget_activate (widget));
+  spin_for (400);
+}
+
+/* Waits (up to 5 s) for a window of @type to appear after @before */
+static GtkWindow *
+wait_new_toplevel (GType      type,
+                   GPtrArray *before)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  GtkWindow *found = NULL;
+
+  while ((found = new_toplevel (type, before)) == NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (found);
+  spin (20);
+  return found;
+}
+
+/* (window may be gone already: only its address is compared) */
+static void
+wait_closed (gpointer window)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (is_toplevel (window) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (is_toplevel (window));
+}
+
+static void
+keep_up_for_shot (const char *variable)
+{
+  gint64 until;
+
+  if (g_getenv (variable) == NULL)
+    return;
+  until = g_get_monotonic_time () + 6 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The frame's context menu as a person opens it (the Menu key or a
+ * right-click on the selected frame), then "Create Recording Rule…" */
+static EmbersRuleDialog *
+create_rule_from_menu (EmbersFlameGraph *graph)
+{
+  g_autoptr(GPtrArray) before = toplevels_of (EMBERS_TYPE_RULE_DIALOG);
+  GtkWidget *popover;
+  GtkWidget *item;
+  EmbersRuleDialog *dialog;
+
+  gtk_widget_grab_focus (GTK_WIDGET (graph));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.context-menu", NULL));
+  spin (50);
+  popover = find_type (GTK_WIDGET (graph), GTK_TYPE_POPOVER_MENU);
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (popover));
+  /* (a model button shows its label without the mnemonic's underscore) */
+  item = find_button (popover, "Create Recording Rule…");
+  g_assert_nonnull (item);
+  press (item);
+
+  dialog = EMBERS_RULE_DIALOG (wait_new_toplevel (EMBERS_TYPE_RULE_DIALOG, before));
+  /* The menu closed; one dialog, not two */
+  g_assert_false (gtk_widget_get_visible (popover));
+  return dialog;
+}
+
+/* ---- from a frame to the rules page and back ------------------------------ */
+
 static void
 test_rule_from_frame (void)
 {
@@ -72,15 +367,19 @@ test_rule_from_frame (void)
   g_autoptr(EmbersTestServer) server = embers_test_server_start (args, &error);
   g_autoptr(EmbersConnectClient) client = NULL;
   g_autoptr(EmbersPyroscopeSource) source = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GPtrArray) rules = NULL;
+  EmbersWindow *window;
   EmbersExplorePage *page;
+  EmbersRulesPage *rules_page;
   EmbersFlameGraph *graph;
   EmbersProfile *profile;
   EmbersRuleDialog *dialog;
-  GtkWindow *window;
+  AdwTabPage *explore_tab;
+  GtkWidget *entry;
+  GtkWidget *copy;
   const char *frame = NULL;
   guint32 node = 0;
+  guint n_tabs;
   gboolean found = FALSE;
 
   g_assert_no_error (error);
@@ -88,14 +387,30 @@ test_rule_from_frame (void)
   g_assert_no_error (error);
   source = embers_pyroscope_source_new (client);
 
-  page = embers_explore_page_new (EMBERS_SOURCE (source));
-  window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (window, 1200, 800);
-  gtk_window_set_child (window, GTK_WIDGET (page));
-  gtk_window_present (window);
+  window = embers_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  page = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
+  explore_tab = adw_tab_view_get_selected_page (window->tab_view);
   spin_until (page_idle, page);
   g_assert_true (embers_explore_page_select_service (page, "api"));
   spin_until (page_idle, page);
+
+  /* Show Recording Rules: one tab per server, twice is the same tab */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
+  n_tabs = embers_window_get_n_pages (window);
+  rules_page = EMBERS_RULES_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)));
+  g_assert_true (EMBERS_IS_RULES_PAGE (rules_page));
+  spin_until (rules_idle, rules_page);
+  g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, 0);
+  adw_tab_view_set_selected_page (window->tab_view, explore_tab);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_tabs);
+  g_assert_true (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)) ==
+                 GTK_WIDGET (rules_page));
+  spin_until (rules_idle, rules_page);
+  adw_tab_view_set_selected_page (window->tab_view, explore_tab);
+  spin (50);
 
   /* Select a frame below the root */
   graph = embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (page));
@@ -110,10 +425,7 @@ test_rule_from_frame (void)
   g_assert_cmpuint (node, !=, 0);
   frame = embers_profile_node_name_str (profile, node);
   embers_flame_graph_set_selected_node (graph, node);
-
-  /* The context menu's item is there on an explore page */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "explore.create-rule", NULL));
-  dialog = embers_explore_page_create_rule (page);
+  dialog = create_rule_from_menu (graph);
 
   /* Prefilled: function, matchers with the type and the service, a valid name */
   g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, frame);
@@ -124,6 +436,15 @@ test_rule_from_frame (void)
   g_assert_true (g_str_has_prefix (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME),
                                    "profiles_recorded_api_cpu_"));
   g_assert_true (embers_rule_dialog_get_valid (dialog));
+  g_assert_null (embers_rule_dialog_get_notice (dialog));
+
+  /* Keyboard: the metric name has the focus, Create is the default */
+  entry = focused_entry (GTK_WINDOW (dialog));
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==,
+                   embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (gtk_window_get_default_widget (GTK_WINDOW (dialog)))),
+                   ==, "C_reate");
 
   /* The preview: what the rule records over the last hour (by service_name: one series) */
   spin_until (preview_ready, dialog);
@@ -151,38 +472,47 @@ test_rule_from_frame (void)
   g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_GROUP_BY), ==, "service_name");
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "");
 
-  /* Live validation, with the reason next to the field */
+  /* Live validation, with the reason next to the field; an invalid rule
+   * has no preview (the old chart goes) and cannot be copied */
+  copy = find_button (GTK_WIDGET (dialog), "Copy as _Tenant Override");
+  g_assert_nonnull (copy);
+  g_assert_true (gtk_widget_get_sensitive (copy));
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "cpu_gc");
   g_assert_false (embers_rule_dialog_get_valid (dialog));
   g_assert_nonnull (strstr (embers_rule_dialog_get_message (dialog, EMBERS_RULE_FIELD_METRIC_NAME),
                             "profiles_recorded_"));
+  g_assert_cmpuint (embers_rule_dialog_get_n_preview_series (dialog), ==, 0);
+  g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "once the rule is valid"));
+  g_assert_false (gtk_widget_get_sensitive (copy));
+  g_assert_false (gtk_widget_get_sensitive (gtk_window_get_default_widget (GTK_WINDOW (dialog))));
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region, k8s.pod");
   g_assert_nonnull (embers_rule_dialog_get_message (dialog, EMBERS_RULE_FIELD_GROUP_BY));
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region");
+  /* A bare matcher is not what the server parses */
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_MATCHERS, "__profile_type__=\"" CPU "\"");
+  g_assert_nonnull (embers_rule_dialog_get_message (dialog, EMBERS_RULE_FIELD_MATCHERS));
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_MATCHERS,
+                                "{__profile_type__=\"" CPU "\"}\n{service_name=\"api\"}");
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "profiles_recorded_api_frame_nanoseconds");
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_EXTERNAL_LABELS, "env=prod");
   g_assert_true (embers_rule_dialog_get_valid (dialog));
+  g_assert_true (gtk_widget_get_sensitive (copy));
+  spin_until (preview_ready, dialog);
 
-  /* For screenshots: EMBERS_RULE_SHOT=1 keeps the dialog up a while */
-  if (g_getenv ("EMBERS_RULE_SHOT") != NULL)
-    {
-      gint64 until = g_get_monotonic_time () + 6 * G_USEC_PER_SEC;
+  keep_up_for_shot ("EMBERS_RULE_SHOT");
 
-      while (g_get_monotonic_time () < until)
-        g_main_context_iteration (NULL, FALSE);
-    }
-
-  /* Create: it is on the server */
+  /* Enter in a field creates it (Create is the default); the dialog
+   * closes, and the open rules tab lists the rule */
   g_object_ref (dialog);
-  embers_rule_dialog_create (dialog);
+  entry = focused_entry (GTK_WINDOW (dialog));
+  g_assert_nonnull (entry);
+  g_signal_emit_by_name (gtk_widget_get_first_child (entry), "activate");
+  spin_for (400);
   spin_until (dialog_idle, dialog);
+  wait_closed (dialog);
   g_object_unref (dialog);
 
-  embers_recording_rules_list_async (client, NULL, on_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  rules = embers_recording_rules_list_finish (result, &error);
-  g_assert_no_error (error);
+  rules = list_rules (client);
   for (guint i = 0; i < rules->len; i++)
     {
       EmbersRecordingRule *rule = g_ptr_array_index (rules, i);
@@ -191,97 +521,256 @@ test_rule_from_frame (void)
         {
           found = TRUE;
           g_assert_cmpstr (rule->function_name, ==, frame);
+          g_assert_cmpuint (g_strv_length (rule->matchers), ==, 2);
           g_assert_cmpstr (rule->group_by[0], ==, "region");
           g_assert_cmpstr (rule->external_label_values[0], ==, "prod");
         }
     }
   g_assert_true (found);
+  spin_until (rules_idle, rules_page);
+  g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, 1);
 
-  /* It is on the rules page; delete it there (confirmed), and it is gone */
+  /* The root: no function filter; Escape closes the dialog */
+  embers_flame_graph_set_selected_node (graph, 0);
+  dialog = create_rule_from_menu (graph);
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, "");
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME), ==,
+                   "profiles_recorded_api_cpu_nanoseconds");
+  g_assert_true (embers_rule_dialog_get_valid (dialog));
   {
-    EmbersRulesPage *rules_page = embers_rules_page_new (client);
-    const char *id = NULL;
-    GPtrArray *listed;
-    guint n_before;
+    g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (dialog);
 
-    gtk_window_set_child (window, GTK_WIDGET (rules_page));
-    spin_until (rules_idle, rules_page);
-    listed = embers_rules_page_get_rules (rules_page);
-    for (guint i = 0; i < listed->len; i++)
-      {
-        EmbersRecordingRule *rule = g_ptr_array_index (listed, i);
-
-        if (g_str_equal (rule->metric_name, "profiles_recorded_api_frame_nanoseconds"))
-          id = rule->id;
-      }
-    g_assert_nonnull (id);
-    n_before = listed->len;
-    g_assert_true (embers_rules_page_delete (rules_page, id, TRUE));
-    {
-      gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-      while (embers_rules_page_get_rules (rules_page)->len != n_before - 1 &&
-             g_get_monotonic_time () < until)
-        g_main_context_iteration (NULL, TRUE);
-    }
-    listed = embers_rules_page_get_rules (rules_page);
-    g_assert_cmpuint (listed->len, ==, n_before - 1);
-    for (guint i = 0; i < listed->len; i++)
-      g_assert_cmpstr (((EmbersRecordingRule *)g_ptr_array_index (listed, i))->metric_name, !=,
-                       "profiles_recorded_api_frame_nanoseconds");
+    g_assert_null (rule->function_name);
   }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+  wait_closed (dialog);
 
-  gtk_window_destroy (window);
+  /* On the rules page: Delete asks first; Cancel keeps it, Delete deletes */
+  adw_tab_view_set_selected_page (window->tab_view, adw_tab_view_get_page (window->tab_view, GTK_WIDGET (rules_page)));
+  spin (50);
+  for (int attempt = 0; attempt < 2; attempt++)
+    {
+      g_autoptr(GPtrArray) before = toplevels_of (ADW_TYPE_MESSAGE_DIALOG);
+      GtkWidget *row = find_row (GTK_WIDGET (rules_page), "profiles_recorded_api_frame_nanoseconds");
+      GtkWindow *confirm;
+
+      g_assert_nonnull (row);
+      press (row_button (row, "Delete"));
+      confirm = wait_new_toplevel (ADW_TYPE_MESSAGE_DIALOG, before);
+      /* The metric name whole in its own label, not hyphenated in the body */
+      g_assert_nonnull (find_label (GTK_WIDGET (confirm), "profiles_recorded_api_frame_nanoseconds"));
+      g_assert_null (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (confirm)), "profiles_recorded"));
+      keep_up_for_shot ("EMBERS_RULES_SHOT");
+      /* Its buttons, as a person presses them */
+      press (find_button (GTK_WIDGET (confirm), attempt == 0 ? "_Cancel" : "_Delete"));
+      wait_closed (confirm);
+      spin_until (rules_idle, rules_page);
+      {
+        gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+        while (embers_rules_page_get_rules (rules_page)->len != (attempt == 0 ? 1u : 0u) &&
+               g_get_monotonic_time () < end)
+          g_main_context_iteration (NULL, TRUE);
+      }
+      g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, attempt == 0 ? 1 : 0);
+    }
+  g_clear_pointer (&rules, g_ptr_array_unref);
+  rules = list_rules (client);
+  g_assert_cmpuint (rules->len, ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (20);
 }
 
-/* A server without the rules API: the rejection says why, nothing typed is lost */
+/* ---- servers without the rules API ---------------------------------------- */
+
+/* The rejection says why, up front from then on; nothing typed is lost;
+ * copying is what is left to do */
 static void
 test_rule_disabled (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
   g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
   EmbersRuleDialog *dialog;
+  GtkWidget *copy;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+
+  /* Not known yet: Create tries, and the answer turns the dialog around */
+  dialog = embers_rule_dialog_new (NULL, client, "api", CPU, "{service_name=\"api\"}", "runtime.GC");
+  g_object_ref_sink (dialog);
+  embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_true (embers_rule_dialog_get_valid (dialog));
+  g_assert_null (embers_rule_dialog_get_notice (dialog));
+  embers_rule_dialog_create (dialog);
+  spin_until (dialog_idle, dialog);
+  g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
+  g_assert_nonnull (strstr (embers_rule_dialog_get_notice (dialog), "-tenant-settings.recording-rules.enabled=true"));
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, "runtime.GC");
+  g_assert_nonnull (embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES));
+  copy = find_button (GTK_WIDGET (dialog), "Copy as _Tenant Override");
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == copy);
+  g_assert_true (gtk_widget_has_css_class (copy, "suggested-action"));
+  g_assert_false (gtk_widget_get_sensitive (find_button (GTK_WIDGET (dialog), "C_reate")));
+  gtk_window_close (GTK_WINDOW (dialog));
+  wait_closed (dialog);
+  g_object_unref (dialog);
+
+  /* Known: said up front, when the dialog opens */
+  dialog = embers_rule_dialog_new (NULL, client, "api", CPU, "{service_name=\"api\"}", NULL);
+  g_object_ref_sink (dialog);
+  embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
+  gtk_window_present (GTK_WINDOW (dialog));
+  spin (50);
+  g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
+  g_assert_true (gtk_widget_get_mapped (find_label (GTK_WIDGET (dialog),
+                                                    "-tenant-settings.recording-rules.enabled=true")));
+  g_assert_false (gtk_label_get_wrap (GTK_LABEL (find_label (GTK_WIDGET (dialog),
+                                                             "-tenant-settings.recording-rules.enabled=true"))));
+  g_assert_false (gtk_widget_get_sensitive (find_button (GTK_WIDGET (dialog), "C_reate")));
+  copy = find_button (GTK_WIDGET (dialog), "Copy as _Tenant Override");
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == copy);
+  /* Copying says where it goes */
+  press (copy);
+  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "anonymous"));
+  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "runtime"));
+  keep_up_for_shot ("EMBERS_RULE_SHOT");
+  /* Cancel closes it */
+  press (find_button (GTK_WIDGET (dialog), "_Cancel"));
+  wait_closed (dialog);
+  g_object_unref (dialog);
+
+  /* Not from a server at all (a local file): copy only, no Create */
+  dialog = embers_rule_dialog_new (NULL, NULL, NULL, CPU, NULL, NULL);
+  g_object_ref_sink (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
+  g_assert_false (gtk_widget_get_visible (find_button (GTK_WIDGET (dialog), "C_reate")));
+  /* Original Pyroscope without a service: a warning, not a silent "app" */
+  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "profiles_recorded_cpu");
+  press (find_button (GTK_WIDGET (dialog), "Copy for _Original Pyroscope"));
+  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "APP_NAME"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_object_unref (dialog);
+}
+
+/* The rules page of a server without the rules API: a page of its own with
+ * the flag to select, no pointless Try Again; its dialogs know */
+static void
+test_rules_page_disabled (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(GPtrArray) before = toplevels_of (EMBERS_TYPE_RULE_DIALOG);
+  EmbersRulesPage *page;
+  GtkWindow *window;
+  GtkWidget *flag;
+  GtkWindow *dialog;
 
   g_assert_no_error (error);
   client = embers_connect_client_new (embers_test_server_get_url (server), &error);
   g_assert_no_error (error);
 
-  dialog = embers_rule_dialog_new (NULL, client, "api", CPU, "{service_name=\"api\"}", "runtime.GC");
-  g_object_ref_sink (dialog);
-  g_assert_true (embers_rule_dialog_get_valid (dialog));
-  embers_rule_dialog_create (dialog);
-  spin_until (dialog_idle, dialog);
-  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "recording-rules.enabled"));
-  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, "runtime.GC");
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  g_object_unref (dialog);
+  page = embers_rules_page_new (client);
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 700, 600);
+  gtk_window_set_child (window, GTK_WIDGET (page));
+  gtk_window_present (window);
+  spin_until (rules_idle, page);
+
+  g_assert_true (embers_rules_page_get_disabled (page));
+  flag = find_label (GTK_WIDGET (page), "-tenant-settings.recording-rules.enabled=true");
+  g_assert_nonnull (flag);
+  g_assert_true (gtk_widget_get_mapped (flag));
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (flag)));
+  g_assert_false (gtk_label_get_wrap (GTK_LABEL (flag)));
+  {
+    GtkWidget *retry = find_button (GTK_WIDGET (page), "_Try Again");
+
+    g_assert_true (retry == NULL || !gtk_widget_get_mapped (retry));
+  }
+  keep_up_for_shot ("EMBERS_RULES_SHOT");
+
+  /* New Rule…: the dialog says so up front */
+  press (find_button (GTK_WIDGET (page), "_New Rule…"));
+  dialog = wait_new_toplevel (EMBERS_TYPE_RULE_DIALOG, before);
+  g_assert_nonnull (embers_rule_dialog_get_notice (EMBERS_RULE_DIALOG (dialog)));
+  gtk_window_close (dialog);
+  wait_closed (dialog);
+
+  gtk_window_destroy (window);
+  spin (20);
 }
 
-static gboolean
-rules_idle (gpointer data)
-{
-  return !embers_rules_page_get_loading (data);
-}
+/* ---- the rules page ------------------------------------------------------- */
 
-/* The rules page: lists rules, provisioned ones read-only, edit with the
- * current generation (a stale one is explained), delete */
-/* The rules page's row whose title is @title */
-static GtkWidget *
-find_row (GtkWidget  *widget,
-          const char *title)
+/* A request to the test server's control paths (faults) */
+static void
+server_control (EmbersTestServer *server,
+                const char       *method,
+                const char       *path,
+                const char       *json)
 {
-  if (ADW_IS_ACTION_ROW (widget) &&
-      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+  g_autofree char *url = g_strconcat (embers_test_server_get_url (server), path, NULL);
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (json != NULL)
     {
-      GtkWidget *found = find_row (child, title);
+      g_autoptr(GBytes) request = g_bytes_new (json, strlen (json));
 
-      if (found != NULL)
-        return found;
+      soup_message_set_request_body_from_bytes (msg, "application/json", request);
     }
+  body = soup_session_send_and_read (session, msg, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+}
+
+static void
+assert_same_rule (const EmbersRecordingRule *a,
+                  const EmbersRecordingRule *b)
+{
+  g_assert_cmpstr (a->metric_name, ==, b->metric_name);
+  g_assert_true (g_strv_equal ((const char * const *)a->matchers, (const char * const *)b->matchers));
+  g_assert_true (g_strv_equal ((const char * const *)a->group_by, (const char * const *)b->group_by));
+  g_assert_true (g_strv_equal ((const char * const *)a->external_label_names,
+                               (const char * const *)b->external_label_names));
+  g_assert_true (g_strv_equal ((const char * const *)a->external_label_values,
+                               (const char * const *)b->external_label_values));
+  g_assert_cmpstr (a->function_name, ==, b->function_name);
+}
+
+static const EmbersRecordingRule *
+rule_by_id (GPtrArray  *rules,
+            const char *id)
+{
+  for (guint i = 0; i < rules->len; i++)
+    if (g_str_equal (((EmbersRecordingRule *)g_ptr_array_index (rules, i))->id, id))
+      return g_ptr_array_index (rules, i);
   return NULL;
+}
+
+/* Opens a rule's dialog from its row, as Enter or a click on it does */
+static EmbersRuleDialog *
+open_row (EmbersRulesPage *page,
+          const char      *title)
+{
+  g_autoptr(GPtrArray) before = toplevels_of (EMBERS_TYPE_RULE_DIALOG);
+  GtkWidget *row = find_row (GTK_WIDGET (page), title);
+
+  g_assert_nonnull (row);
+  g_assert_true (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
+  g_assert_true (gtk_widget_activate (row));
+  return EMBERS_RULE_DIALOG (wait_new_toplevel (EMBERS_TYPE_RULE_DIALOG, before));
 }
 
 static void
@@ -296,7 +785,6 @@ test_rules_page (void)
   g_autoptr(EmbersConnectClient) client = NULL;
   g_autoptr(EmbersRecordingRule) rule = embers_recording_rule_new ();
   g_autoptr(EmbersRecordingRule) created = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   EmbersRulesPage *page;
   EmbersRuleDialog *dialog;
   GtkWindow *window;
@@ -314,15 +802,21 @@ test_rules_page (void)
   client = embers_connect_client_new (embers_test_server_get_url (server), &error);
   g_assert_no_error (error);
 
+  /* A rule as other tools store it: several matcher strings, external
+   * labels whose values hold commas, "=", quotes and spaces */
   rule->metric_name = g_strdup ("profiles_recorded_api_cpu_nanoseconds");
   g_strfreev (rule->matchers);
-  rule->matchers = g_strdupv ((char *[]) { (char *)"{__profile_type__=\"" CPU "\",service_name=\"api\"}", NULL });
-  embers_recording_rules_upsert_async (client, rule, NULL, on_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  created = embers_recording_rules_upsert_finish (result, &error);
-  g_assert_no_error (error);
-  g_clear_object (&result);
+  rule->matchers = g_strdupv ((char *[]) { (char *)"{__profile_type__=\"" CPU "\"}",
+                                           (char *)"{service_name=\"api\", region=~\"eu-.*\"}",
+                                           (char *)"{\"k8s.pod\"!=\"canary\"}", NULL });
+  g_strfreev (rule->group_by);
+  rule->group_by = g_strdupv ((char *[]) { (char *)"region", (char *)"service_name", NULL });
+  g_strfreev (rule->external_label_names);
+  g_strfreev (rule->external_label_values);
+  rule->external_label_names = g_strdupv ((char *[]) { (char *)"team", (char *)"note", (char *)"empty", NULL });
+  rule->external_label_values = g_strdupv ((char *[]) { (char *)"a,b", (char *)" x=y \"z\" ", (char *)"", NULL });
+  rule->function_name = g_strdup ("main.(*Server).handle");
+  created = upsert (client, rule);
 
   page = embers_rules_page_new (client);
   window = GTK_WINDOW (gtk_window_new ());
@@ -331,6 +825,7 @@ test_rules_page (void)
   gtk_window_present (window);
   spin_until (rules_idle, page);
   g_assert_null (embers_rules_page_get_error (page));
+  g_assert_false (embers_rules_page_get_disabled (page));
   rules = embers_rules_page_get_rules (page);
   g_assert_cmpuint (rules->len, ==, 2);
   for (guint i = 0; i < rules->len; i++)
@@ -342,63 +837,99 @@ test_rules_page (void)
     }
   g_assert_nonnull (provisioned_id);
 
-  if (g_getenv ("EMBERS_RULES_SHOT") != NULL)
-    {
-      gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-      while (g_get_monotonic_time () < until)
-        g_main_context_iteration (NULL, FALSE);
-    }
+  keep_up_for_shot ("EMBERS_RULES_SHOT");
 
   /* Provisioned: read-only */
   g_assert_false (embers_rules_page_delete (page, provisioned_id, TRUE));
   g_assert_null (embers_rules_page_edit (page, provisioned_id));
+  g_assert_false (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (find_row (GTK_WIDGET (page),
+                                                                                "profiles_recorded_gc_total"))));
 
-  /* The row of an editable rule opens it on activation (Enter, click);
-   * the provisioned row does not */
+  /* Each row's buttons are named after its rule for screen readers */
   {
     GtkWidget *row = find_row (GTK_WIDGET (page), created->metric_name);
-    GtkWidget *provisioned_row = find_row (GTK_WIDGET (page), "profiles_recorded_gc_total");
-    GtkWindow *opened = NULL;
-    GListModel *toplevels = gtk_window_get_toplevels ();
+    g_autofree char *want = g_strdup_printf ("Delete “%s”", created->metric_name);
+    GtkWidget *delete = row_button (row, "Delete");
+    GtkAccessible *accessible = GTK_ACCESSIBLE (delete);
 
-    g_assert_nonnull (row);
-    g_assert_nonnull (provisioned_row);
-    g_assert_true (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
-    g_assert_false (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (provisioned_row)));
-    g_assert_true (gtk_widget_activate (row));
-    /* The edit button shows it was pressed, then clicks (a quarter second) */
-    for (gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-         opened == NULL && g_get_monotonic_time () < end;)
-      {
-        g_main_context_iteration (NULL, TRUE);
-        for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-          {
-            g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
-
-            /* The one this page opened (an earlier test may leave others) */
-            if (EMBERS_IS_RULE_DIALOG (w) && gtk_window_get_transient_for (w) == window)
-              opened = w;
-          }
-      }
-    g_assert_nonnull (opened);
-    g_assert_cmpstr (embers_rule_dialog_get_field (EMBERS_RULE_DIALOG (opened), EMBERS_RULE_FIELD_METRIC_NAME),
-                     ==, created->metric_name);
-    gtk_window_destroy (opened);
-    spin_until (rules_idle, page);
+    gtk_test_accessible_assert_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL, want);
   }
 
-  /* Edit: saved with the generation it was read with */
-  dialog = EMBERS_RULE_DIALOG (embers_rules_page_edit (page, created->id));
-  g_assert_nonnull (dialog);
-  embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region");
-  embers_rule_dialog_create (dialog);
-  spin_until (dialog_idle, dialog);
-  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "Saved"));
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  /* Dialogs close as a person closes them: Cancel, Escape, the window's
+   * close; each time the page lists again and takes input again */
+  for (int how = 0; how < 3; how++)
+    {
+      dialog = open_row (page, created->metric_name);
+      g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+      if (how == 0)
+        press (find_button (GTK_WIDGET (dialog), "_Cancel"));
+      else if (how == 1)
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+      else
+        gtk_window_close (GTK_WINDOW (dialog));
+      wait_closed (dialog);
+      spin_until (rules_idle, page);
+    }
+
+  /* Edit → Save unchanged: the stored rule comes back exactly */
+  dialog = open_row (page, created->metric_name);
+  g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_MATCHERS), ==,
+                   "{__profile_type__=\"" CPU "\"}\n{service_name=\"api\", region=~\"eu-.*\"}\n{\"k8s.pod\"!=\"canary\"}");
+  g_assert_true (embers_rule_dialog_get_valid (dialog));
+  {
+    g_autoptr(EmbersRecordingRule) shown = embers_rule_dialog_dup_rule (dialog);
+
+    assert_same_rule (shown, created);
+  }
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (gtk_window_get_default_widget (GTK_WINDOW (dialog)))),
+                   ==, "_Save");
+  press (find_button (GTK_WIDGET (dialog), "_Save"));
+  /* Saved: the page closes the dialog and lists the new generation */
+  wait_closed (dialog);
+  spin_until (rules_idle, page);
+  {
+    g_autoptr(GPtrArray) stored = list_rules (client);
+    const EmbersRecordingRule *now = rule_by_id (stored, created->id);
+
+    g_assert_nonnull (now);
+    assert_same_rule (now, created);
+    g_assert_cmpint (now->generation, ==, created->generation + 1);
+  }
+
+  /* What the server says about a field stands next to it, until the next
+   * edit (a dialog without a source: its only request is the save) */
+  {
+    g_autoptr(GPtrArray) stored = list_rules (client);
+    EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (NULL, client, rule_by_id (stored, created->id));
+
+    g_object_ref_sink (edit);
+    server_control (server, "POST", "embers-test/faults",
+                    "{\"code\":\"invalid_argument\",\"count\":1,\"message\":\"invalid request: group_by label "
+                    "\\\"region\\\" must match ^[a-zA-Z_][a-zA-Z0-9_]*$\\nsomething else\"}");
+    embers_rule_dialog_create (edit);
+    spin_until (dialog_idle, edit);
+    g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "the server rejected the rule"));
+    g_assert_null (strstr (embers_rule_dialog_get_status (edit), "query"));
+    g_assert_nonnull (embers_rule_dialog_get_message (edit, EMBERS_RULE_FIELD_GROUP_BY));
+    g_assert_nonnull (strstr (embers_rule_dialog_get_message (edit, EMBERS_RULE_FIELD_GROUP_BY), "group_by label"));
+    g_assert_null (embers_rule_dialog_get_message (edit, EMBERS_RULE_FIELD_METRIC_NAME));
+    embers_rule_dialog_set_field (edit, EMBERS_RULE_FIELD_FUNCTION, "main.other");
+    g_assert_null (embers_rule_dialog_get_message (edit, EMBERS_RULE_FIELD_GROUP_BY));
+    g_assert_cmpstr (embers_rule_dialog_get_status (edit), ==, "");
+
+    /* The rule limit: in its own words */
+    server_control (server, "POST", "embers-test/faults",
+                    "{\"code\":\"resource_exhausted\",\"count\":1,\"message\":\"the maximum number of "
+                    "recording rules (25) has been reached for this tenant\"}");
+    embers_rule_dialog_create (edit);
+    spin_until (dialog_idle, edit);
+    g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "rule limit reached"));
+    g_assert_null (strstr (embers_rule_dialog_get_status (edit), "time range"));
+    gtk_window_destroy (GTK_WINDOW (edit));
+    g_object_unref (edit);
+  }
 
   /* A second dialog on the old copy: the server refuses, and it says why */
-  spin_until (rules_idle, page);
   {
     g_autoptr(EmbersRecordingRule) old = embers_recording_rule_copy (created);
     EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (NULL, client, old);
@@ -410,21 +941,19 @@ test_rules_page (void)
     g_assert_true (embers_rule_dialog_get_conflict (stale));
     if (g_getenv ("EMBERS_RULES_SHOT") != NULL)
       {
-        gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
         gtk_window_present (GTK_WINDOW (stale));
-        while (g_get_monotonic_time () < until)
-          g_main_context_iteration (NULL, FALSE);
+        keep_up_for_shot ("EMBERS_RULES_SHOT");
       }
 
-    /* Load Current Version: the fields become the server's (the group
-     * by saved above) and a save now goes through */
+    /* Load Current Version: the fields become the server's and a save
+     * now goes through */
     embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS, "team=perf");
     embers_rule_dialog_reload (stale, FALSE);
     spin_until (dialog_idle, stale);
     g_assert_false (embers_rule_dialog_get_conflict (stale));
-    g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_GROUP_BY), ==, "region");
-    g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS), ==, "");
+    g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_GROUP_BY), ==, "region, service_name");
+    g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS), ==,
+                     "team=a,b\nnote= x=y \"z\" \nempty=");
     gtk_window_destroy (GTK_WINDOW (stale));
     g_object_unref (stale);
 
@@ -447,8 +976,49 @@ test_rules_page (void)
     g_object_unref (stale);
   }
 
-  /* Delete (confirmed): gone */
-  g_assert_true (embers_rules_page_delete (page, created->id, TRUE));
+  /* New Rule…: a profile type to choose from the server's, a valid start */
+  {
+    GtkWindow *window_before = window;
+    EmbersRuleDialog *fresh = EMBERS_RULE_DIALOG (embers_rules_page_new_rule (page));
+    g_autofree char *matchers = NULL;
+
+    g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (fresh)) == window_before);
+    spin_until (types_ready, fresh);
+    g_assert_true (embers_rule_dialog_get_valid (fresh));
+    g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_METRIC_NAME), ==,
+                     "profiles_recorded_cpu_nanoseconds");
+    g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_MATCHERS), ==,
+                     "{__profile_type__=\"" CPU "\"}");
+    g_assert_true (focused_entry (GTK_WINDOW (fresh)) != NULL);
+    /* Another type: the matcher and the suggested name follow */
+    g_assert_true (embers_rule_dialog_set_profile_type (fresh, ALLOC));
+    g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_MATCHERS), ==,
+                     "{__profile_type__=\"" ALLOC "\"}");
+    g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_METRIC_NAME), ==,
+                     "profiles_recorded_alloc_space_bytes");
+    /* A name someone typed stays */
+    embers_rule_dialog_set_field (fresh, EMBERS_RULE_FIELD_METRIC_NAME, "profiles_recorded_mine");
+    g_assert_true (embers_rule_dialog_set_profile_type (fresh, CPU));
+    g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_METRIC_NAME), ==,
+                     "profiles_recorded_mine");
+    matchers = g_strdup (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_MATCHERS));
+    g_assert_cmpstr (matchers, ==, "{__profile_type__=\"" CPU "\"}");
+    keep_up_for_shot ("EMBERS_RULES_SHOT");
+    gtk_window_close (GTK_WINDOW (fresh));
+    wait_closed (fresh);
+  }
+
+  /* Delete through the confirmation: gone */
+  spin_until (rules_idle, page);
+  {
+    g_autoptr(GPtrArray) before = toplevels_of (ADW_TYPE_MESSAGE_DIALOG);
+    GtkWindow *confirm;
+
+    g_assert_true (embers_rules_page_delete (page, created->id, FALSE));
+    confirm = wait_new_toplevel (ADW_TYPE_MESSAGE_DIALOG, before);
+    press (find_button (GTK_WIDGET (confirm), "_Delete"));
+    wait_closed (confirm);
+  }
   {
     gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
@@ -458,6 +1028,7 @@ test_rules_page (void)
   g_assert_cmpuint (embers_rules_page_get_rules (page)->len, ==, 1);
 
   gtk_window_destroy (window);
+  spin (20);
   g_unlink (provisioned);
   g_rmdir (dir);
 }
@@ -471,6 +1042,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/app/rule-from-frame", test_rule_from_frame);
   g_test_add_func ("/embers/app/rule-disabled", test_rule_disabled);
+  g_test_add_func ("/embers/app/rules-page-disabled", test_rules_page_disabled);
   g_test_add_func ("/embers/app/rules-page", test_rules_page);
 
   return g_test_run ();
