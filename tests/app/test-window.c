@@ -924,6 +924,91 @@ test_sample (void)
   destroy_window (window);
 }
 
+/* The window's drop target, wherever it sits */
+static GtkDropTarget *
+find_drop_target (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropTarget *found = find_drop_target (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Files dropped on the window, as GTK hands them to its drop target */
+static gboolean
+drop_files (EmbersWindow *window,
+            GSList       *files)
+{
+  GtkDropTarget *target = find_drop_target (GTK_WIDGET (window));
+  GValue value = G_VALUE_INIT;
+  gboolean handled = FALSE;
+
+  g_assert_nonnull (target);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
+  g_value_unset (&value);
+  return handled;
+}
+
+/* Two files dropped: their comparison, the first as the baseline; one:
+ * its own tab */
+static void
+test_drop (void)
+{
+  EmbersWindow *window = new_window ();
+  AdwTabView *view = ADW_TAB_VIEW (find_widget_of_type (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
+  g_autofree char *before = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autofree char *after = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-after.pb.gz", NULL);
+  g_autoptr(GFile) before_file = g_file_new_for_path (before);
+  g_autoptr(GFile) after_file = g_file_new_for_path (after);
+  GSList *two = g_slist_append (g_slist_append (NULL, before_file), after_file);
+  GSList *one = g_slist_append (NULL, after_file);
+  EmbersComparePage *compare;
+  EmbersDiffTable *table;
+  gint64 end;
+
+  g_assert_true (drop_files (window, two));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  compare = EMBERS_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)));
+  g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  table = embers_compare_page_get_table (compare);
+  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((embers_compare_page_get_busy (compare) ||
+          embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare)) ||
+          embers_diff_table_get_n_rows (table) == 0) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (embers_compare_page_get_error (compare));
+  g_assert_cmpstr (embers_compare_page_get_file_label (compare, FALSE), ==, "cpu-before.pb.gz");
+  g_assert_cmpstr (embers_compare_page_get_file_label (compare, TRUE), ==, "cpu-after.pb.gz");
+  /* main.checksum does twice the work in the second */
+  g_assert_cmpstr (embers_diff_table_get_row_name (table, 0), ==, "main.checksum");
+
+  g_assert_true (drop_files (window, one));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  wait_page (embers_window_get_current_page (window));
+  g_assert_false (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (window))));
+
+  g_slist_free (two);
+  g_slist_free (one);
+  destroy_window (window);
+}
+
 static void
 test_application (void)
 {
@@ -1001,6 +1086,7 @@ main (int   argc,
   g_test_add_func ("/embers/window/new-comparison", test_new_comparison);
   g_test_add_func ("/embers/window/close-while-busy", test_close_while_busy);
   g_test_add_func ("/embers/window/sample", test_sample);
+  g_test_add_func ("/embers/window/drop", test_drop);
   g_test_add_func ("/embers/application/open-files", test_application);
 
   return g_test_run ();
