@@ -1743,7 +1743,8 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_set_margin_start (self->status_label, 12);
   gtk_widget_set_margin_end (self->status_label, 12);
   gtk_widget_set_visible (self->status_label, FALSE);
-  gtk_box_append (GTK_BOX (sources), self->status_label);
+  /* Under the scrolled sources, so that all its lines show */
+  gtk_box_append (GTK_BOX (self->root), self->status_label);
 
   /* The result: legend, diff flame graph, diff table */
   self->result_stack = gtk_stack_new ();
