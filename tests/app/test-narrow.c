@@ -15,6 +15,7 @@
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
 #include "embers-labels-page.h"
+#include "embers-local-source.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
 #include "embers-rules-page.h"
@@ -438,6 +439,47 @@ test_compare_empty (void)
   destroy_window (GTK_WINDOW (window));
 }
 
+/* Both sides as queries: type, typed selector, filter bar, chart and
+ * From/To of each still fit and stay reachable */
+static void
+test_compare_queries (void)
+{
+  g_autofree char *before_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autoptr(GFile) before_file = g_file_new_for_path (before_path);
+  g_autoptr(EmbersProfile) before = embers_profile_load_file (before_file, NULL, NULL);
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  const char *labels[] = { "service_name", "api", "region", "eu-west", NULL };
+  gint64 now = g_get_real_time () / 1000;
+  g_autofree char *type = NULL;
+  g_autoptr(EmbersQuery) q1 = NULL;
+  g_autoptr(EmbersQuery) q2 = NULL;
+  EmbersWindow *window = new_window ();
+  EmbersComparePage *compare;
+
+  g_assert_nonnull (before);
+  embers_local_source_add_profile (source, "before", before, now - 90 * 60000, labels);
+  embers_local_source_add_profile (source, "after", before, now - 30 * 60000, labels);
+  type = embers_local_source_profile_type_id (before, embers_profile_get_default_sample_type (before));
+  q1 = embers_query_new (type, "{service_name=\"api\",region=\"eu-west\"}", now - 2 * 3600000, now - 3600000);
+  q2 = embers_query_new (type, "{service_name=\"api\",region=\"eu-west\"}", now - 3600000, now);
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, EMBERS_SOURCE (source), q1, q2, TRUE));
+  spin_until (compare_idle, compare);
+  spin_until (page_idle, embers_compare_page_get_profile_page (compare));
+  g_assert_null (embers_compare_page_get_error (compare));
+  assert_fits (GTK_WINDOW (window), "compared queries");
+
+  resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  for (guint i = 0; i < 2; i++)
+    {
+      assert_inside (GTK_WIDGET (embers_compare_page_get_filter_bar (compare, i)));
+      assert_inside (GTK_WIDGET (embers_compare_page_get_to_entry (compare, i)));
+      assert_inside (GTK_WIDGET (embers_compare_page_get_selector_entry (compare, i)));
+    }
+  assert_inside (find_actionable (GTK_WIDGET (compare), "compare.run"));
+  assert_usable (embers_compare_page_get_graph (compare), 300, 100);
+  destroy_window (GTK_WINDOW (window));
+}
+
 static void
 test_explore_folder (void)
 {
@@ -583,6 +625,7 @@ main (int   argc,
   g_test_add_func ("/embers/narrow/loaded", test_loaded);
   g_test_add_func ("/embers/narrow/diff", test_diff);
   g_test_add_func ("/embers/narrow/compare-empty", test_compare_empty);
+  g_test_add_func ("/embers/narrow/compare-queries", test_compare_queries);
   g_test_add_func ("/embers/narrow/explore-folder", test_explore_folder);
   g_test_add_func ("/embers/narrow/server", test_server);
 
