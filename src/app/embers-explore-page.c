@@ -1096,7 +1096,7 @@ build_toolbar (EmbersExplorePage *self)
 
   self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare…")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare_button),
-                               _("Compare with the previous period of the same length"));
+                               _("Compare with the previous period of the same length (Ctrl+D)"));
   g_signal_connect_swapped (self->compare_button, "clicked",
                             G_CALLBACK (embers_explore_page_request_compare), self);
   gtk_box_append (self->actions_box, GTK_WIDGET (self->compare_button));
@@ -1368,6 +1368,7 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   gtk_widget_class_install_action (widget_class, "explore.compare", NULL, compare_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "explore.services", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, GDK_CONTROL_MASK, "explore.labels", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK, "explore.compare", NULL);
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,

@@ -1938,6 +1938,24 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_install_property_action (widget_class, "page.collapse-recursion", "collapse-recursion");
   gtk_widget_class_install_property_action (widget_class, "page.colors", "colors");
 
+  /* Keys anywhere on the page (the flame graph has its own, see
+   * embers-flame-graph.c); each is listed in the shortcuts window */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "page.view", "s", "icicle");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "page.view", "s", "flame");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "page.view", "s", "bottom-up");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "page.view", "s", "sandwich");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "page.search-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "page.search-previous", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "page.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "page.forward", NULL);
+  /* Escape cancels a load, or resets the zoom: one of them is enabled */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "page.cancel", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "page.reset", NULL);
+  /* A file's page reads the file again; a server's page has no file and
+   * leaves these keys to the explore page's Refresh */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "page.reload", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "page.reload", NULL);
+
   gtk_widget_class_set_css_name (widget_class, "profilepage");
 }
 

@@ -1989,9 +1989,15 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "flame.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "flame.zoom-reset", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "flame.sandwich", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "flame.copy-name", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "flame.copy-stack", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "flame.hide-frame", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "flame.hide-frame", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "flame.focus-function", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "flame.context-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "flame.context-menu", NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_i, 0, forward_binding, "s", "page.invert");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_r, 0, forward_binding, "s", "page.collapse-recursion");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_slash, 0, forward_binding, "s", "page.search");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Divide, 0, forward_binding, "s", "page.search");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, forward_binding, "s", "page.search");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "embers-explore-page.h"
+#include "embers-flame-graph.h"
 #include "embers-labels-page.h"
 #include "embers-render.h"
 #include "embers-window.h"
@@ -817,8 +818,16 @@ collect_widget_shortcuts (GtkWidget *widget,
           /* Our actions, and our own key handlers (callbacks) on our
            * widgets; the window's callbacks and signals are GTK's and
            * libadwaita's (focus moves, tab switching) */
+          GVariant *args = gtk_shortcut_get_arguments (shortcut);
+
+          /* An action with its target ("page.view::icicle"); a callback
+           * that forwards to an action names it as its argument */
           if (GTK_IS_NAMED_ACTION (action))
-            what = g_strdup (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)));
+            what = g_action_print_detailed_name (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)), args);
+          else if (GTK_IS_CALLBACK_ACTION (action) && args != NULL &&
+                   g_variant_is_of_type (args, G_VARIANT_TYPE_STRING) &&
+                   strchr (g_variant_get_string (args, NULL), '.') != NULL)
+            what = g_variant_dup_string (args, NULL);
           else if (GTK_IS_CALLBACK_ACTION (action) && !GTK_IS_WINDOW (widget))
             what = gtk_shortcut_action_to_string (action);
           else
@@ -856,6 +865,172 @@ collect_tree_shortcuts (GtkWidget  *widget,
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     collect_tree_shortcuts (child, seen_types, out);
+}
+
+/* Runs what @accel triggers on @widget as GTK runs a key press: the
+ * shortcuts of its controllers, the last added first, until one acts */
+static gboolean
+press (GtkWidget  *widget,
+       const char *accel)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint keyval = 0;
+  GdkModifierType mods = 0;
+
+  g_assert_true (gtk_accelerator_parse (accel, &keyval, &mods));
+  for (guint i = g_list_model_get_n_items (controllers); i-- > 0;)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = g_list_model_get_n_items (G_LIST_MODEL (controller)); j-- > 0;)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == mods &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                            gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (widget));
+  g_auto(GValue) value = G_VALUE_INIT;
+
+  if (content == NULL)
+    return NULL;
+  g_value_init (&value, G_TYPE_STRING);
+  if (!gdk_content_provider_get_value (content, &value, NULL))
+    return NULL;
+  return g_value_dup_string (&value);
+}
+
+/* The new keys do what the shortcuts window says */
+static void
+test_keys (void)
+{
+  EmbersWindow *window = new_window ();
+  g_autoptr(GFile) file = fixture ("cpu-labels.pb.gz");
+  EmbersProfilePage *page = embers_window_open_file (window, file);
+  EmbersFlameGraph *graph;
+  EmbersProfile *profile;
+  g_autofree char *copied = NULL;
+  g_autofree char *stack = NULL;
+  gboolean collapsed = FALSE;
+  guint32 node;
+
+  wait_page (page);
+  graph = embers_profile_page_get_flame_graph (page);
+  profile = embers_flame_graph_get_profile (graph);
+
+  /* Ctrl+1…4: the views */
+  g_assert_true (press (GTK_WIDGET (page), "<Control>2"));
+  wait_page (page);
+  g_assert_cmpint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_FLAME);
+  g_assert_true (press (GTK_WIDGET (page), "<Control>3"));
+  wait_page (page);
+  g_assert_cmpint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_BOTTOM_UP);
+  g_assert_true (press (GTK_WIDGET (page), "<Control>1"));
+  wait_page (page);
+  g_assert_cmpint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_ICICLE);
+  graph = embers_profile_page_get_flame_graph (page);
+  profile = embers_flame_graph_get_profile (graph);
+
+  /* r: Collapse Recursion, on and off */
+  g_assert_true (press (GTK_WIDGET (graph), "r"));
+  wait_page (page);
+  g_object_get (page, "collapse-recursion", &collapsed, NULL);
+  g_assert_true (collapsed);
+  g_assert_true (press (GTK_WIDGET (graph), "r"));
+  wait_page (page);
+  g_object_get (page, "collapse-recursion", &collapsed, NULL);
+  g_assert_false (collapsed);
+  profile = embers_flame_graph_get_profile (graph);
+
+  /* Ctrl+C and Ctrl+Shift+C: the selected frame's name and stack */
+  node = embers_profile_get_n_nodes (profile) / 2;
+  embers_flame_graph_set_selected_node (graph, node);
+  g_assert_true (press (GTK_WIDGET (graph), "<Control>c"));
+  copied = clipboard_text (GTK_WIDGET (graph));
+  g_assert_cmpstr (copied, ==, embers_profile_node_name_str (profile, node));
+  g_assert_true (press (GTK_WIDGET (graph), "<Control><Shift>c"));
+  g_clear_pointer (&copied, g_free);
+  copied = clipboard_text (GTK_WIDGET (graph));
+  stack = embers_profile_node_stack (profile, node, "\n");
+  g_assert_cmpstr (copied, ==, stack);
+
+  /* Enter focuses the frame; Escape on the page (the table, say) resets */
+  g_assert_true (press (GTK_WIDGET (graph), "Return"));
+  g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, node);
+  spin (20);
+  g_assert_true (press (GTK_WIDGET (page), "Escape"));
+  g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, 0);
+  /* …and with nothing to reset, lets the key go on */
+  spin (20);
+  g_assert_false (press (GTK_WIDGET (page), "Escape"));
+
+  destroy_window (window);
+}
+
+/* Actions without a shortcut of their own, and why. Every other action
+ * of the application, the window, a profile page, its flame graph and an
+ * explore page has one, listed in the shortcuts window (test_shortcuts) */
+static const char * const no_shortcut[] = {
+  /* With a parameter, reached from a menu, a row or another action */
+  "app.color-scheme",           /* the main menu's Style submenu */
+  "win.open-uri",               /* a recent file's row on the start page */
+  "win.show-toast",             /* pages' messages to their window */
+  "win.add-recent",             /* pages' files to the recent list */
+  "page.sandwich",              /* a function: s (flame.sandwich), the table's Enter */
+  "page.hide-frame",            /* a function: Delete (flame.hide-frame) */
+  "page.focus-function",        /* a function: f (flame.focus-function) */
+  "page.unhide",                /* a function: its transform chip's button */
+  "page.colors",                /* the Frame Colors menu */
+  /* One button in one place, which GNOME apps give no shortcut */
+  "app.about",                  /* the main menu */
+  "win.open-sample",            /* the start page and the main menu: a first look */
+  "win.clear-recent",           /* the start page's recent files; it forgets them */
+  "page.unfocus-function",      /* its transform chip's button */
+  "explore.show-rules",         /* the Rules button and the More Actions menu */
+  NULL
+};
+
+/* @group's actions, prefixed */
+static void
+list_actions (GActionGroup *group,
+              const char   *prefix,
+              GPtrArray    *out)
+{
+  g_auto(GStrv) names = g_action_group_list_actions (group);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    g_ptr_array_add (out, g_strconcat (prefix, names[i], NULL));
+}
+
+/* The actions @type installs (not GTK's: window.close, default.activate…) */
+static void
+list_class_actions (GType      type,
+                    GPtrArray *out)
+{
+  GtkWidgetClass *klass = g_type_class_ref (type);
+  const char *name = NULL;
+  const char *property = NULL;
+  const GVariantType *parameter = NULL;
+  GType owner;
+
+  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &name, &parameter, &property); i++)
+    if (g_str_has_prefix (g_type_name (owner), "Embers"))
+      g_ptr_array_add (out, g_strdup (name));
+  g_type_class_unref (klass);
 }
 
 static void
@@ -942,6 +1117,73 @@ test_shortcuts (void)
     g_test_message ("not in the shortcuts window: %s", (char *)unlisted->pdata[i]);
   g_assert_cmpuint (unlisted->len, ==, 0);
 
+  /* Every action has a shortcut (all of them listed, above), or is on
+   * the list of those without one */
+  {
+    g_autoptr(GHashTable) covered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    g_autoptr(GPtrArray) installed = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GPtrArray) uncovered = g_ptr_array_new_with_free_func (g_free);
+    static const char * const views[] = { "icicle", "flame", "bottom-up", "sandwich" };
+
+    for (guint i = 0; actions[i] != NULL; i++)
+      {
+        g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+
+        if (accels[0] != NULL)
+          g_hash_table_add (covered, g_strdup (actions[i]));
+      }
+    for (guint i = 0; i < widget_shortcuts->len; i++)
+      {
+        g_auto(GStrv) parts = g_strsplit (widget_shortcuts->pdata[i], "\t", 3);
+        g_autofree char *name = NULL;
+        g_autoptr(GVariant) target = NULL;
+
+        g_hash_table_add (covered, g_strdup (parts[1]));
+        /* "page.view::icicle" also covers "page.view" */
+        if (g_action_parse_detailed_name (parts[1], &name, &target, NULL))
+          g_hash_table_add (covered, g_steal_pointer (&name));
+      }
+
+    list_actions (G_ACTION_GROUP (app), "app.", installed);
+    list_actions (G_ACTION_GROUP (window), "win.", installed);
+    list_class_actions (EMBERS_TYPE_WINDOW, installed);
+    list_class_actions (EMBERS_TYPE_PROFILE_PAGE, installed);
+    list_class_actions (EMBERS_TYPE_FLAME_GRAPH, installed);
+    list_class_actions (EMBERS_TYPE_EXPLORE_PAGE, installed);
+    g_assert_cmpuint (installed->len, >=, 40);
+
+    for (guint i = 0; i < installed->len; i++)
+      {
+        const char *name = installed->pdata[i];
+        gboolean exempt = g_strv_contains (no_shortcut, name);
+
+        if (exempt && g_hash_table_contains (covered, name))
+          g_test_fail_printf ("%s has a shortcut: take it off no_shortcut", name);
+        else if (!exempt && !g_hash_table_contains (covered, name))
+          g_ptr_array_add (uncovered, g_strdup (name));
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+      {
+        g_autofree char *view = g_strdup_printf ("page.view::%s", views[i]);
+
+        if (!g_hash_table_contains (covered, view))
+          g_ptr_array_add (uncovered, g_steal_pointer (&view));
+      }
+    /* The exemptions name real actions */
+    for (guint i = 0; no_shortcut[i] != NULL; i++)
+      {
+        gboolean found = FALSE;
+
+        for (guint j = 0; j < installed->len && !found; j++)
+          found = g_str_equal (installed->pdata[j], no_shortcut[i]);
+        if (!found)
+          g_test_fail_printf ("%s on no_shortcut is no action of the window", no_shortcut[i]);
+      }
+    for (guint i = 0; i < uncovered->len; i++)
+      g_test_message ("no shortcut: %s", (char *)uncovered->pdata[i]);
+    g_assert_cmpuint (uncovered->len, ==, 0);
+  }
+
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
   spin (20);
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
@@ -961,6 +1203,7 @@ main (int   argc,
   g_test_add_func ("/embers/a11y/dialogs", test_dialogs);
   g_test_add_func ("/embers/a11y/explore", test_explore);
   g_test_add_func ("/embers/a11y/shortcuts", test_shortcuts);
+  g_test_add_func ("/embers/a11y/keys", test_keys);
 
   return g_test_run ();
 }
