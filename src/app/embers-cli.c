@@ -242,6 +242,7 @@ embers_cli_run (int    argc,
   CliOptions opts = { 0, };
   gboolean full_pprof;
   g_auto(GStrv) owned_argv = NULL;
+  g_autofree char **parse_argv = NULL;
   g_autoptr(EmbersProfile) server_diff = NULL;
   EmbersExportOptions export_options;
   EmbersDiffMode diff_mode = EMBERS_DIFF_MODE_SHARE;
@@ -268,15 +269,18 @@ embers_cli_run (int    argc,
   };
 
   /* GOption gives an optional argument the next word when it has no "=";
-   * a bare --top must not swallow the file name. */
-  argv = g_strdupv (argv);
+   * a bare --top must not swallow the file name. The parser drops what it
+   * took from the vector it is given: it gets a shallow copy, and the
+   * strings are freed from owned_argv. */
+  owned_argv = g_strdupv (argv);
   for (int i = 1; i < argc; i++)
-    if (g_str_equal (argv[i], "--top"))
+    if (g_str_equal (owned_argv[i], "--top"))
       {
-        g_free (argv[i]);
-        argv[i] = g_strdup ("--top=0");
+        g_free (owned_argv[i]);
+        owned_argv[i] = g_strdup ("--top=0");
       }
-  owned_argv = argv;
+  parse_argv = g_memdup2 (owned_argv, sizeof (char *) * (argc + 1));
+  argv = parse_argv;
 
   cli_options_current = &opts;
   context = g_option_context_new (_("FILE|URL — headless profile tools"));
