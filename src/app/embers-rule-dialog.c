@@ -577,12 +577,13 @@ set_disabled (EmbersRuleDialog *self,
   g_free (self->disabled_reason);
   self->disabled_reason = g_strdup (reason);
 
+  /* The server's own answer only when it says more than the flag */
   if (reason != NULL)
     show_notice (self,
                  _("Recording Rules Are Off on This Server"),
                  _("The server does not take recording rules, so Embers cannot create this one there. "
                    "Copy it as server configuration below, or start Pyroscope with:"),
-                 TRUE, reason);
+                 TRUE, strstr (reason, RULES_FLAG) == NULL ? reason : NULL);
   else if (self->client != NULL)
     {
       gtk_widget_set_visible (self->notice, FALSE);
@@ -630,8 +631,7 @@ copy_override (EmbersRuleDialog *self)
     return;
   copy_text (self, embers_recording_rule_to_tenant_override (rule, tenant (self)));
   /* Translators: %s is a tenant id, e.g. anonymous */
-  text = g_strdup_printf (_("Copied as a per-tenant “recording_rules” override for tenant “%s”: add it to the "
-                            "server’s runtime configuration file (-runtime-config.file)."), tenant (self));
+  text = g_strdup_printf (_("Copied as a per-tenant “recording_rules” override for tenant “%s”"), tenant (self));
   set_status (self, text, STATUS_INFO);
 }
 
@@ -1045,9 +1045,16 @@ profile_types_done (GObject      *object,
         position = 0;
       if (position != GTK_INVALID_LIST_POSITION)
         {
+          GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+          GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
+
           gtk_drop_down_set_selected (self->type_drop_down, position);
           self->syncing_type = FALSE;
           apply_profile_type (self, gtk_string_list_get_string (self->type_ids, position));
+          /* The empty matcher had the focus only for want of a type: the
+           * name comes first now that the rule is valid */
+          if (focus != NULL && first != NULL && gtk_widget_is_ancestor (focus, first))
+            gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->metric_entry));
           return;
         }
     }
@@ -1523,7 +1530,7 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   self->type_ids = gtk_string_list_new (NULL);
 
   gtk_window_set_title (GTK_WINDOW (self), _("Create Recording Rule"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, -1);
+  gtk_window_set_default_size (GTK_WINDOW (self), 700, 800);
   gtk_window_set_modal (GTK_WINDOW (self), TRUE);
 
   toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -1703,22 +1710,32 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
    * window, longer words) */
   fold = embers_fold_bin_new ();
   embers_fold_bin_set_child (EMBERS_FOLD_BIN (fold), buttons);
-  gtk_box_append (GTK_BOX (box), fold);
   self->override_note = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->override_note, 0);
   gtk_label_set_wrap (self->override_note, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->override_note), "dim-label");
   gtk_widget_add_css_class (GTK_WIDGET (self->override_note), "caption");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->override_note));
 
-  /* Scrolls when the window is smaller than the form */
+  /* The form scrolls when the window is smaller than it */
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 760);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 700);
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
   gtk_box_append (GTK_BOX (toolbar), scrolled);
+
+  /* The copies stay in sight below it: without the rules API they are
+   * the way forward */
+  gtk_box_append (GTK_BOX (toolbar), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_top (column, 12);
+  gtk_widget_set_margin_bottom (column, 12);
+  gtk_widget_set_margin_start (column, 18);
+  gtk_widget_set_margin_end (column, 18);
+  gtk_box_append (GTK_BOX (column), fold);
+  gtk_box_append (GTK_BOX (column), GTK_WIDGET (self->override_note));
+  gtk_box_append (GTK_BOX (toolbar), column);
   adw_window_set_content (ADW_WINDOW (self), toolbar);
 
   set_labels (self, NULL, NULL);

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "embers-pyroscope-source.h"
@@ -158,8 +160,10 @@ show_rules (EmbersRulesPage *self)
 
   if (self->disabled)
     {
+      /* The server's own answer only when it says more than the flag */
       gtk_label_set_text (self->disabled_details, self->error ? self->error : "");
-      gtk_widget_set_visible (GTK_WIDGET (self->disabled_details), self->error != NULL);
+      gtk_widget_set_visible (GTK_WIDGET (self->disabled_details),
+                              self->error != NULL && strstr (self->error, RULES_FLAG) == NULL);
       gtk_stack_set_visible_child_name (self->stack, "disabled");
       return;
     }
@@ -470,6 +474,7 @@ embers_rules_page_init (EmbersRulesPage *self)
     GtkWidget *flag = gtk_label_new (RULES_FLAG);
     GtkWidget *after = gtk_label_new (_("Meanwhile, New Rule… and the flame graph’s Create Recording Rule… "
                                         "still build a rule and copy it as server configuration."));
+    GtkWidget *flag_card = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
     gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
     gtk_label_set_justify (GTK_LABEL (intro), GTK_JUSTIFY_CENTER);
@@ -477,8 +482,13 @@ embers_rules_page_init (EmbersRulesPage *self)
     /* The flag whole on one line, never broken at its dashes */
     gtk_label_set_selectable (GTK_LABEL (flag), TRUE);
     gtk_widget_add_css_class (flag, "monospace");
-    gtk_widget_add_css_class (flag, "card");
-    gtk_widget_set_halign (flag, GTK_ALIGN_CENTER);
+    gtk_widget_set_margin_top (flag, 8);
+    gtk_widget_set_margin_bottom (flag, 8);
+    gtk_widget_set_margin_start (flag, 12);
+    gtk_widget_set_margin_end (flag, 12);
+    gtk_widget_add_css_class (flag_card, "card");
+    gtk_widget_set_halign (flag_card, GTK_ALIGN_CENTER);
+    gtk_box_append (GTK_BOX (flag_card), flag);
     gtk_label_set_wrap (GTK_LABEL (after), TRUE);
     gtk_label_set_justify (GTK_LABEL (after), GTK_JUSTIFY_CENTER);
     gtk_label_set_selectable (GTK_LABEL (after), TRUE);
@@ -490,7 +500,7 @@ embers_rules_page_init (EmbersRulesPage *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->disabled_details), "dim-label");
     gtk_widget_add_css_class (GTK_WIDGET (self->disabled_details), "caption");
     gtk_box_append (GTK_BOX (box), intro);
-    gtk_box_append (GTK_BOX (box), flag);
+    gtk_box_append (GTK_BOX (box), flag_card);
     gtk_box_append (GTK_BOX (box), after);
     gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->disabled_details));
     adw_status_page_set_child (self->disabled_page, box);

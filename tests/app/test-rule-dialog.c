@@ -639,7 +639,9 @@ test_rule_disabled (void)
   /* Copying says where it goes */
   press (copy);
   g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "anonymous"));
-  g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "runtime"));
+  g_assert_nonnull (find_label (GTK_WIDGET (dialog),
+                                "A tenant override goes into Pyroscope’s runtime configuration file "
+                                "(-runtime-config.file), under overrides for tenant “anonymous”."));
   keep_up_for_shot ("EMBERS_RULE_SHOT");
   /* Cancel closes it */
   press (find_button (GTK_WIDGET (dialog), "_Cancel"));
@@ -881,6 +883,7 @@ test_rules_page (void)
 
     assert_same_rule (shown, created);
   }
+  keep_up_for_shot ("EMBERS_RULES_SHOT");
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (gtk_window_get_default_widget (GTK_WINDOW (dialog)))),
                    ==, "_Save");
   press (find_button (GTK_WIDGET (dialog), "_Save"));
@@ -989,7 +992,9 @@ test_rules_page (void)
                      "profiles_recorded_cpu_nanoseconds");
     g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_MATCHERS), ==,
                      "{__profile_type__=\"" CPU "\"}");
-    g_assert_true (focused_entry (GTK_WINDOW (fresh)) != NULL);
+    /* The metric name has the focus once the rule is valid */
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focused_entry (GTK_WINDOW (fresh)))), ==,
+                     "profiles_recorded_cpu_nanoseconds");
     /* Another type: the matcher and the suggested name follow */
     g_assert_true (embers_rule_dialog_set_profile_type (fresh, ALLOC));
     g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_MATCHERS), ==,
