@@ -91,6 +91,145 @@ about_debug_info (void)
                           adw_get_major_version (), adw_get_minor_version (), adw_get_micro_version ());
 }
 
+#define METAINFO_RESOURCE RESOURCE_PATH "/metainfo.xml"
+
+#if !ADW_CHECK_VERSION (1, 4, 0)
+/* The release notes of one version in the metainfo, as AdwAboutWindow
+ * takes them (<p>, <ul>, <ol>, <li>, <em>, <code>); libadwaita 1.4 and
+ * later read them itself (adw_about_window_new_from_appdata) */
+typedef struct
+{
+  const char *version;
+  gboolean    in_release;
+  gboolean    in_description;
+  gboolean    done;
+  gboolean    after_block;  /* the notes end with <p>, </li>… */
+  GString    *notes;
+} ReleaseNotes;
+
+static gboolean
+is_block (const char *element)
+{
+  return g_str_equal (element, "p") || g_str_equal (element, "ul") ||
+         g_str_equal (element, "ol") || g_str_equal (element, "li");
+}
+
+/* <tag> or </tag>, and no space before or after a paragraph's or an
+ * item's tags */
+static void
+append_tag (ReleaseNotes *notes,
+            const char   *element,
+            gboolean      end)
+{
+  gboolean block = is_block (element);
+
+  if (block && notes->notes->len > 0 && notes->notes->str[notes->notes->len - 1] == ' ')
+    g_string_truncate (notes->notes, notes->notes->len - 1);
+  g_string_append_printf (notes->notes, end ? "</%s>" : "<%s>", element);
+  notes->after_block = block;
+}
+
+static void
+notes_start (GMarkupParseContext  *context,
+             const char           *element,
+             const char          **names,
+             const char          **values,
+             gpointer              data,
+             GError              **error)
+{
+  ReleaseNotes *notes = data;
+
+  if (notes->done)
+    return;
+  if (g_str_equal (element, "release"))
+    {
+      for (guint i = 0; names[i] != NULL; i++)
+        if (g_str_equal (names[i], "version"))
+          notes->in_release = g_str_equal (values[i], notes->version);
+    }
+  else if (notes->in_release && g_str_equal (element, "description"))
+    notes->in_description = TRUE;
+  else if (notes->in_description)
+    append_tag (notes, element, FALSE);
+}
+
+static void
+notes_end (GMarkupParseContext  *context,
+           const char           *element,
+           gpointer              data,
+           GError              **error)
+{
+  ReleaseNotes *notes = data;
+
+  if (notes->done)
+    return;
+  if (notes->in_description && g_str_equal (element, "description"))
+    {
+      notes->in_description = FALSE;
+      notes->done = TRUE;
+    }
+  else if (notes->in_description)
+    append_tag (notes, element, TRUE);
+  else if (g_str_equal (element, "release"))
+    notes->in_release = FALSE;
+}
+
+static void
+notes_text (GMarkupParseContext  *context,
+            const char           *text,
+            gsize                 len,
+            gpointer              data,
+            GError              **error)
+{
+  ReleaseNotes *notes = data;
+  g_autofree char *escaped = NULL;
+  gboolean space = FALSE;
+
+  if (!notes->in_description || notes->done)
+    return;
+  /* The file's line breaks and indentation are no part of the text: each
+   * run of white space is one space, none next to a paragraph or item */
+  escaped = g_markup_escape_text (text, len);
+  for (const char *c = escaped; *c != '\0'; c++)
+    {
+      if (g_ascii_isspace (*c))
+        {
+          space = TRUE;
+          continue;
+        }
+      if (space && notes->notes->len > 0 && !notes->after_block)
+        g_string_append_c (notes->notes, ' ');
+      g_string_append_c (notes->notes, *c);
+      space = FALSE;
+      notes->after_block = FALSE;
+    }
+  if (space && !notes->after_block)
+    g_string_append_c (notes->notes, ' ');
+}
+
+static char *
+release_notes (const char *version)
+{
+  static const GMarkupParser parser = { notes_start, notes_end, notes_text, NULL, NULL };
+  g_autoptr(GBytes) bytes = g_resources_lookup_data (METAINFO_RESOURCE, 0, NULL);
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  ReleaseNotes notes = { version, FALSE, FALSE, FALSE, TRUE, text };
+  gsize len = 0;
+  const char *data;
+
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &len);
+  context = g_markup_parse_context_new (&parser, 0, &notes, NULL);
+  if (!g_markup_parse_context_parse (context, data, len, NULL) ||
+      !g_markup_parse_context_end_parse (context, NULL) ||
+      !notes.done || text->len == 0)
+    return NULL;
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+#endif
+
 static void
 about_action (GSimpleAction *action,
               GVariant      *param,
@@ -101,33 +240,41 @@ about_action (GSimpleAction *action,
   g_autofree char *debug_info = about_debug_info ();
   GtkWidget *about;
 
-  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                        "transient-for", gtk_application_get_active_window (app),
-                        "application-name", _("Embers"),
-                        "application-icon", APP_ID,
-                        "developer-name", _("The Embers Developers"),
-                        "version", PACKAGE_VERSION,
-                        "release-notes-version", "0.2.0",
-                        "release-notes", _("<p>Pyroscope servers, comparisons and a complete GNOME application.</p>"
-                                           "<ul>"
-                                           "<li>Explore a Pyroscope server or a folder of profiles</li>"
-                                           "<li>Compare two profiles or two queries as a diff flame graph</li>"
-                                           "<li>The label explorer breaks a service down by label values</li>"
-                                           "<li>Create, edit and delete recording rules</li>"
-                                           "<li>German translation, accessible names and keyboard shortcuts throughout</li>"
-                                           "</ul>"),
-                        "website", "https://github.com/emberslab/embers",
-                        "support-url", "https://github.com/emberslab/embers#using-embers",
-                        "issue-url", "https://github.com/emberslab/embers/issues",
-                        "debug-info", debug_info,
-                        "debug-info-filename", "embers-debug-info.txt",
-                        "comments", _("Explore profiles as flame graphs: open pprof, folded stacks and Pyroscope JSON, find the hot path, search, sandwich and export."),
-                        "copyright", "© 2025–2026 The Embers Developers",
-                        "license-type", GTK_LICENSE_GPL_3_0,
-                        "developers", developers,
-                        /* Translators: put your names here, one per line */
-                        "translator-credits", _("translator-credits"),
-                        NULL);
+  /* Name, icon, links, licence and this version's release notes come
+   * from the metainfo (data/…metainfo.xml.in), the version from meson */
+#if ADW_CHECK_VERSION (1, 4, 0)
+  about = adw_about_window_new_from_appdata (METAINFO_RESOURCE, PACKAGE_VERSION);
+#else
+  {
+    g_autofree char *notes = release_notes (PACKAGE_VERSION);
+
+    about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                          "application-name", _("Embers"),
+                          "application-icon", APP_ID,
+                          "developer-name", _("The Embers Developers"),
+                          "website", "https://github.com/emberslab/embers",
+                          "support-url", "https://github.com/emberslab/embers#using-embers",
+                          "issue-url", "https://github.com/emberslab/embers/issues",
+                          "license-type", GTK_LICENSE_GPL_3_0,
+                          NULL);
+    if (notes != NULL)
+      g_object_set (about,
+                    "release-notes-version", PACKAGE_VERSION,
+                    "release-notes", notes,
+                    NULL);
+  }
+#endif
+  g_object_set (about,
+                "transient-for", gtk_application_get_active_window (app),
+                "version", PACKAGE_VERSION,
+                "debug-info", debug_info,
+                "debug-info-filename", "embers-debug-info.txt",
+                "comments", _("Explore profiles as flame graphs: open pprof, folded stacks and Pyroscope JSON, find the hot path, search, sandwich and export."),
+                "copyright", "© 2025–2026 The Embers Developers",
+                "developers", developers,
+                /* Translators: put your names here, one per line */
+                "translator-credits", _("translator-credits"),
+                NULL);
   adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("User Guide"),
                              "https://github.com/emberslab/embers#using-embers");
   adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("Translations"),

@@ -5,10 +5,13 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include "embers-compare-page.h"
+#include "embers-query-url.h"
 #include "embers-explore-page.h"
 #include "embers-local-source.h"
 #include "embers-window.h"
@@ -1052,7 +1055,18 @@ test_application (void)
   for (GList *l = toplevels; l != NULL; l = l->next)
     if (ADW_IS_ABOUT_WINDOW (l->data))
       {
+        AdwAboutWindow *window_about = l->data;
+
+        /* The version from meson, its release notes from the metainfo */
         about = TRUE;
+        g_assert_cmpstr (adw_about_window_get_version (window_about), ==, PACKAGE_VERSION);
+        g_assert_cmpstr (adw_about_window_get_release_notes_version (window_about), ==, PACKAGE_VERSION);
+        g_assert_nonnull (strstr (adw_about_window_get_release_notes (window_about),
+                                  "<p>Pyroscope servers, comparisons and a complete GNOME application.</p><ul><li>"));
+        g_assert_cmpint (adw_about_window_get_license_type (window_about), ==, GTK_LICENSE_GPL_3_0);
+        g_assert_cmpstr (adw_about_window_get_application_icon (window_about), ==, APP_ID);
+        g_assert_cmpstr (adw_about_window_get_issue_url (window_about), ==, "https://github.com/emberslab/embers/issues");
+        g_assert_nonnull (strstr (adw_about_window_get_debug_info (window_about), PACKAGE_VERSION));
         gtk_window_destroy (l->data);
       }
   g_list_free (toplevels);
@@ -1062,6 +1076,58 @@ test_application (void)
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
   spin (20);
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
+/* embers URL1 URL2: two Pyroscope query URLs open as a comparison whose
+ * sides say which query (not "/"); nobody listens here, so it fails in
+ * words, on the page */
+static void
+test_application_urls (void)
+{
+  g_autoptr(EmbersApplication) app = embers_application_new ();
+  g_autoptr(EmbersQuery) eu = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+                                                "{service_name=\"api\",region=\"eu\"}", 1700000000000, 1700003600000);
+  g_autoptr(EmbersQuery) us = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+                                                "{service_name=\"api\",region=\"us\"}", 1700000000000, 1700003600000);
+  g_autofree char *eu_url = embers_query_url_build ("http://u:p@127.0.0.1:9/", eu);
+  g_autofree char *us_url = embers_query_url_build ("http://u:p@127.0.0.1:9/", us);
+  g_autoptr(GError) error = NULL;
+  AdwTabView *view;
+  EmbersComparePage *compare;
+  GtkWindow *window;
+  GFile *files[2];
+  gint64 end;
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  /* As the command line makes them */
+  files[0] = g_file_new_for_commandline_arg (eu_url);
+  files[1] = g_file_new_for_commandline_arg (us_url);
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_assert_true (EMBERS_IS_WINDOW (window));
+  view = ADW_TAB_VIEW (find_widget_of_type (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
+  compare = EMBERS_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)));
+  g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  g_assert_cmpstr (embers_compare_page_get_file_label (compare, FALSE), ==,
+                   "process_cpu:cpu {region=\"eu\",service_name=\"api\"} on 127.0.0.1:9");
+  g_assert_cmpstr (embers_compare_page_get_file_label (compare, TRUE), ==,
+                   "process_cpu:cpu {region=\"us\",service_name=\"api\"} on 127.0.0.1:9");
+  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (embers_compare_page_get_busy (compare) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (embers_compare_page_get_error (compare));
+  g_assert_nonnull (strstr (embers_compare_page_get_error (compare), "refused"));
+  g_assert_null (strstr (embers_compare_page_get_error (compare), "Could not open"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  spin (20);
 }
 
 int
@@ -1088,6 +1154,7 @@ main (int   argc,
   g_test_add_func ("/embers/window/sample", test_sample);
   g_test_add_func ("/embers/window/drop", test_drop);
   g_test_add_func ("/embers/application/open-files", test_application);
+  g_test_add_func ("/embers/application/open-urls", test_application_urls);
 
   return g_test_run ();
 }
