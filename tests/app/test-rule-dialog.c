@@ -912,6 +912,15 @@ test_rules_page (void)
     embers_rule_dialog_create (edit);
     spin_until (dialog_idle, edit);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "the server rejected the rule"));
+    /* Screen readers read the error itself: no name over the text */
+    {
+      GtkWidget *status = find_label (GTK_WIDGET (edit), embers_rule_dialog_get_status (edit));
+
+      g_assert_nonnull (status);
+      gtk_test_accessible_assert_property (GTK_ACCESSIBLE (status), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                           embers_rule_dialog_get_status (edit));
+      g_assert_true (gtk_label_get_selectable (GTK_LABEL (status)));
+    }
     g_assert_null (strstr (embers_rule_dialog_get_status (edit), "query"));
     g_assert_nonnull (embers_rule_dialog_get_message (edit, EMBERS_RULE_FIELD_GROUP_BY));
     g_assert_nonnull (strstr (embers_rule_dialog_get_message (edit, EMBERS_RULE_FIELD_GROUP_BY), "group_by label"));
