@@ -789,6 +789,41 @@ test_sample_types (void)
   g_assert_cmpstr (embers_profile_get_sample_unit (embers_compare_page_get_diff (page), 1), ==, "count");
 }
 
+/* Every access key of the page is its own: the two file buttons and the
+ * two sample type labels do not share one */
+static void
+collect_mnemonics (GtkWidget *widget,
+                   GArray    *keys)
+{
+  if (GTK_IS_LABEL (widget) && gtk_label_get_use_underline (GTK_LABEL (widget)))
+    {
+      guint key = gdk_keyval_to_lower (gtk_label_get_mnemonic_keyval (GTK_LABEL (widget)));
+
+      if (key != GDK_KEY_VoidSymbol && key != 0)
+        g_array_append_val (keys, key);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (!EMBERS_IS_PROFILE_PAGE (child))
+      collect_mnemonics (child, keys);
+}
+
+static void
+test_mnemonics (void)
+{
+  g_autoptr(EmbersComparePage) page = g_object_ref_sink (EMBERS_COMPARE_PAGE (embers_compare_page_new ()));
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  collect_mnemonics (GTK_WIDGET (page), keys);
+  /* Base_line, Compa_rison, Sample _type, Sample t_ype, _Sync, _Presets,
+   * _Cancel, C_ompare */
+  g_assert_cmpuint (keys->len, >=, 8);
+  for (guint i = 0; i < keys->len; i++)
+    for (guint j = i + 1; j < keys->len; j++)
+      if (g_array_index (keys, guint, i) == g_array_index (keys, guint, j))
+        g_error ("two access keys %s", gdk_keyval_name (g_array_index (keys, guint, i)));
+}
+
 /* Two queries on one source: the source's diff */
 static void
 test_compare_queries (void)
@@ -1066,6 +1101,7 @@ main (int   argc,
   g_test_add_func ("/embers/compare/files", test_compare_files);
   g_test_add_func ("/embers/compare/series-chart-drag", test_series_chart_drag);
   g_test_add_func ("/embers/compare/presets", test_presets);
+  g_test_add_func ("/embers/compare/mnemonics", test_mnemonics);
   g_test_add_func ("/embers/compare/sync", test_sync);
   g_test_add_func ("/embers/compare/on-screen", test_on_screen);
   g_test_add_func ("/embers/compare/file-vs-query", test_file_vs_query);
