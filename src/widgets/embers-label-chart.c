@@ -37,7 +37,13 @@ struct _EmbersLabelChart
   double           max;
   gint64           max_time_ms;
   double           mean;
+  guint            n_data_steps;
   double           max_of_max;
+  /* One scale for every value of the label (0, 0, 0: the chart's own) */
+  double           value_max;
+  double           hist_lo;
+  double           hist_hi;
+  gboolean         has_time;
 
   EmbersChart     *lines;
   EmbersChart     *histogram;
@@ -134,9 +140,17 @@ embers_label_chart_dup_summary (EmbersLabelChart *self)
         g_autofree char *mean = format_value (self, self->mean);
         g_autofree char *when = format_when (self->max_time_ms);
 
-        /* Translators: value, its largest step value, when, its average per step */
-        return g_strdup_printf (_("Maximum of %s: %s at %s; average per step %s"),
-                                display_value (self), max, when, mean);
+        if (!self->has_time)
+          /* Translators: value, its largest value, when (the profiles
+           * have one time, so there is no average over time) */
+          return g_strdup_printf (_("Maximum of %s: %s at %s"), display_value (self), max, when);
+        /* Translators: value, its largest step value, when, the average
+         * of its steps that have data, how many steps have data */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Maximum of %s: %s at %s; average %s over the %u step with data",
+                                             "Maximum of %s: %s at %s; average %s over the %u steps with data",
+                                             self->n_data_steps),
+                                display_value (self), max, when, mean, self->n_data_steps);
       }
     case EMBERS_LABEL_VIEW_HISTOGRAM:
     default:
@@ -153,10 +167,43 @@ static void
 update_accessible (EmbersLabelChart *self)
 {
   g_autofree char *text = embers_label_chart_dup_summary (self);
+  g_autofree char *name = NULL;
 
+  if (self->value != NULL)
+    /* Translators: the accessible name of a label value's chart; the
+     * first %s is a label name, the second its value ("region eu") */
+    name = g_strdup_printf (_("Chart of %s %s"), self->label_name != NULL ? self->label_name : "",
+                            display_value (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name != NULL ? name : _("Chart"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
                                   -1);
+}
+
+/* The series on the label's one scale or its own; the histogram over
+ * the range of every value's steps or its own */
+static void
+update_scale (EmbersLabelChart *self)
+{
+  EmbersLabelValueStats one = { 0 };
+  g_autofree guint *counts = NULL;
+  double lo = 0, hi = 0;
+
+  if (self->series == NULL)
+    return;
+  embers_chart_set_value_max (self->lines, self->value_max);
+  one.series = self->series;
+  if (self->hist_hi > self->hist_lo)
+    {
+      lo = self->hist_lo;
+      hi = self->hist_hi;
+      counts = embers_label_value_stats_histogram_range (&one, self->start_ms, self->end_ms, self->step_s,
+                                                         EMBERS_LABEL_CHART_HISTOGRAM_BINS, lo, hi, NULL);
+    }
+  else
+    counts = embers_label_value_stats_histogram (&one, self->start_ms, self->end_ms, self->step_s,
+                                                 EMBERS_LABEL_CHART_HISTOGRAM_BINS, &lo, &hi, NULL);
+  embers_chart_set_histogram (self->histogram, counts, EMBERS_LABEL_CHART_HISTOGRAM_BINS, lo, hi);
 }
 
 /* Painting */
@@ -270,8 +317,14 @@ paint_bar (EmbersLabelChart       *self,
       /* Translators: the largest per-step value of a label value */
       top_left = g_strdup_printf (_("Maximum %s"), max);
       top_right = local != NULL ? g_date_time_format (local, "%H:%M:%S") : NULL;
-      /* Translators: the marker on the bar of a value's maximum */
-      bottom = g_strdup_printf (_("┃ average per step %s"), mean);
+      if (self->has_time)
+        /* Translators: the marker on the bar of a value's maximum: the
+         * average of the steps that have data (empty steps left out) */
+        bottom = g_strdup_printf (_("┃ average of steps with data %s"), mean);
+      else
+        /* Translators: under the bar of a value's maximum when every
+         * profile has the same time */
+        bottom = g_strdup (_("of the largest of all values"));
     }
   fraction = CLAMP (fraction, 0.0, 1.0);
 
@@ -286,7 +339,7 @@ paint_bar (EmbersLabelChart       *self,
       cairo_fill (cr);
     }
 
-  if (self->view == EMBERS_LABEL_VIEW_MAXIMUM && self->max_of_max > 0)
+  if (self->view == EMBERS_LABEL_VIEW_MAXIMUM && self->max_of_max > 0 && self->has_time)
     {
       double mx = x + w * CLAMP (self->mean / self->max_of_max, 0.0, 1.0);
 
@@ -545,10 +598,8 @@ embers_label_chart_init (EmbersLabelChart *self)
   g_signal_connect (controller, "leave", G_CALLBACK (leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
+  self->has_time = TRUE;
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label value chart"),
-                                  -1);
   update_accessible (self);
 }
 
@@ -570,8 +621,6 @@ embers_label_chart_set_data (EmbersLabelChart            *self,
                              double                       max_of_max)
 {
   g_autoptr(GPtrArray) one = g_ptr_array_new ();
-  g_autofree guint *counts = NULL;
-  double lo = 0, hi = 0;
 
   g_return_if_fail (EMBERS_IS_LABEL_CHART (self));
   g_return_if_fail (stats != NULL);
@@ -593,18 +642,47 @@ embers_label_chart_set_data (EmbersLabelChart            *self,
   self->max = stats->max;
   self->max_time_ms = stats->max_time_ms;
   self->mean = stats->mean;
+  self->n_data_steps = stats->n_data_steps;
   self->max_of_max = max_of_max;
 
   g_ptr_array_add (one, self->series);
   embers_chart_set_unit (self->lines, unit);
   embers_chart_set_series (self->lines, one, label_name);
   embers_chart_set_time_range (self->lines, start_ms, end_ms);
-
-  counts = embers_label_value_stats_histogram (stats, start_ms, end_ms, step_s,
-                                               EMBERS_LABEL_CHART_HISTOGRAM_BINS, &lo, &hi, NULL);
   embers_chart_set_unit (self->histogram, unit);
-  embers_chart_set_histogram (self->histogram, counts, EMBERS_LABEL_CHART_HISTOGRAM_BINS, lo, hi);
+  update_scale (self);
 
+  update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+embers_label_chart_set_scale (EmbersLabelChart *self,
+                              double            value_max,
+                              double            hist_lo,
+                              double            hist_hi)
+{
+  g_return_if_fail (EMBERS_IS_LABEL_CHART (self));
+
+  if (self->value_max == value_max && self->hist_lo == hist_lo && self->hist_hi == hist_hi)
+    return;
+  self->value_max = value_max;
+  self->hist_lo = hist_lo;
+  self->hist_hi = hist_hi;
+  update_scale (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+embers_label_chart_set_has_time (EmbersLabelChart *self,
+                                 gboolean          has_time)
+{
+  g_return_if_fail (EMBERS_IS_LABEL_CHART (self));
+
+  has_time = !!has_time;
+  if (self->has_time == has_time)
+    return;
+  self->has_time = has_time;
   update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -51,6 +51,17 @@ void             embers_label_chart_set_data     (EmbersLabelChart            *s
                                                   double                       step_s,
                                                   double                       grand_total,
                                                   double                       max_of_max);
+/* One scale for all values of a label: the series' value axis reaches
+ * @value_max and the histogram bins [@hist_lo, @hist_hi]; 0 (and
+ * @hist_lo >= @hist_hi) for the chart's own scale */
+void             embers_label_chart_set_scale    (EmbersLabelChart            *self,
+                                                  double                       value_max,
+                                                  double                       hist_lo,
+                                                  double                       hist_hi);
+/* FALSE when every profile has the same time: the maximum view leaves out
+ * the average over time */
+void             embers_label_chart_set_has_time (EmbersLabelChart            *self,
+                                                  gboolean                     has_time);
 void             embers_label_chart_set_view     (EmbersLabelChart            *self,
                                                   EmbersLabelView              view);
 EmbersLabelView  embers_label_chart_get_view     (EmbersLabelChart            *self);
