@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-accessible.h"
 #include "embers-label-chart.h"
 #include "embers-labels-page.h"
 #include "embers-selector.h"
@@ -22,6 +23,20 @@ typedef enum
   REQ_VALUES,
   N_REQ
 } RequestKind;
+
+/* The table's columns */
+typedef enum
+{
+  COL_VALUE,
+  COL_TOTAL,
+  COL_SHARE,
+  COL_MEAN,
+  COL_STDDEV,
+  COL_MAX,
+  COL_STEPS,
+  COL_MARK,
+  COL_ACTIONS,
+} Column;
 
 /* A row of the table: one value's statistics (the array is shared) */
 
@@ -87,10 +102,17 @@ struct _EmbersLabelsPage
   AdwStatusPage     *names_status;
   GtkStack          *values_stack;
   GtkLabel          *values_heading;
+  GtkCheckButton    *same_scale_check;
+  GtkLabel          *no_time_label;
+  GtkWidget         *hint_label;
+  GtkWidget         *toolbar;
+  GtkWidget         *values_box;      /* the flap's content */
   GtkFlowBox        *cards;
   GtkLabel          *rest_label;
   GtkColumnView     *table;
   GListStore        *table_store;
+  GPtrArray         *table_stats;     /* the stats the table's rows are of */
+  gboolean           table_marks_stale; /* marks changed while the table was hidden */
   AdwStatusPage     *values_status;
   GtkButton         *values_retry;
 
@@ -111,6 +133,17 @@ struct _EmbersLabelsPage
   GPtrArray         *charts;          /* EmbersLabelChart shown */
   EmbersLabelsView   view;
   gboolean           show_all;
+  gboolean           same_scale;      /* one scale for every value's chart */
+  gboolean           has_time;        /* the values' points have more than one time */
+  double             grand_total;
+  double             max_of_max;
+  double             hist_lo;         /* every value's per-step range */
+  double             hist_hi;
+  GPtrArray         *top;             /* the values shown as cards */
+  guint              n_built;         /* of top */
+  guint              build_source;    /* the tick that builds the rest of the cards */
+  GListModel        *sorted;          /* the table's rows as sorted */
+  int                sort_column;     /* the table's primary sort column (GTK < 4.10) */
 
   char              *baseline_name;
   char              *baseline_value;
@@ -151,13 +184,14 @@ static const struct
 } view_names[] = {
   { N_("_Series"), N_("Each value's time series") },
   { N_("T_otal"), N_("Each value's total over the range, as a share of the whole") },
-  { N_("_Maximum"), N_("Each value's largest step, with its average per step marked") },
+  { N_("_Maximum"), N_("Each value's largest step, with the average of its steps with data marked") },
   { N_("_Histogram"), N_("How each value's per-step values spread") },
-  { N_("T_able"), N_("Total, share, average per step, standard deviation and maximum per value") },
+  { N_("T_able"), N_("Total, share, average and standard deviation of the steps with data, and maximum per value") },
 };
 
-static void load_names  (EmbersLabelsPage *self);
-static void load_values (EmbersLabelsPage *self);
+static void load_names        (EmbersLabelsPage *self);
+static void load_values       (EmbersLabelsPage *self);
+static void mark_current_name (EmbersLabelsPage *self);
 
 /* Requests (as on the explore page: a newer one cancels the older) */
 
@@ -254,6 +288,33 @@ format_value (EmbersLabelsPage *self,
   return embers_format_value ((gint64)llround (value), self->unit);
 }
 
+/* What the cards show: the time views need points at more than one time */
+static EmbersLabelView
+chart_view (EmbersLabelsPage *self)
+{
+  EmbersLabelsView view = MIN (self->view, EMBERS_LABELS_VIEW_HISTOGRAM);
+
+  if (!self->has_time && (view == EMBERS_LABELS_VIEW_SERIES || view == EMBERS_LABELS_VIEW_HISTOGRAM))
+    return EMBERS_LABEL_VIEW_TOTAL;
+  return (EmbersLabelView)view;
+}
+
+static gboolean
+is_baseline (EmbersLabelsPage *self,
+             const char       *value)
+{
+  return self->baseline_name != NULL && g_strcmp0 (self->baseline_name, self->label) == 0 &&
+         g_strcmp0 (self->baseline_value, value) == 0;
+}
+
+static gboolean
+is_comparison (EmbersLabelsPage *self,
+               const char       *value)
+{
+  return self->comparison_name != NULL && g_strcmp0 (self->comparison_name, self->label) == 0 &&
+         g_strcmp0 (self->comparison_value, value) == 0;
+}
+
 static char *
 describe_mark (const char *name,
                const char *value)
@@ -266,11 +327,13 @@ describe_mark (const char *name,
   return g_strdup_printf ("%s=%s", name, quoted);
 }
 
-/* The page's query with name=value added (replacing any matcher on name) */
+/* The page's query with name=value (or name!=value) added, replacing any
+ * matcher on name */
 static EmbersQuery *
-query_with (EmbersLabelsPage *self,
-            const char       *name,
-            const char       *value)
+query_with_op (EmbersLabelsPage *self,
+               const char       *name,
+               EmbersMatchOp     op,
+               const char       *value)
 {
   g_autoptr(EmbersSelector) selector = NULL;
   g_autoptr(GError) error = NULL;
@@ -283,12 +346,20 @@ query_with (EmbersLabelsPage *self,
   if (selector == NULL)
     selector = embers_selector_new ();
   embers_selector_remove (selector, name);
-  embers_selector_add (selector, name, EMBERS_MATCH_EQUAL, value, NULL);
+  embers_selector_add (selector, name, op, value, NULL);
   text = embers_selector_to_string (selector);
   query = embers_query_copy (self->query);
   g_free (query->label_selector);
   query->label_selector = g_steal_pointer (&text);
   return query;
+}
+
+static EmbersQuery *
+query_with (EmbersLabelsPage *self,
+            const char       *name,
+            const char       *value)
+{
+  return query_with_op (self, name, EMBERS_MATCH_EQUAL, value);
 }
 
 static const char * const *
@@ -317,7 +388,50 @@ show_status (EmbersLabelsPage *self,
 /* Marks */
 
 static void
-update_marks (EmbersLabelsPage *self)
+refresh_table_marks (EmbersLabelsPage *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->table_store));
+
+  self->table_marks_stale = FALSE;
+  if (n > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self->table_store), 0, n, n);
+}
+
+/* What a screen reader says on a card (the focusable flow box child):
+ * label, value, total, share and its mark */
+static void
+update_card_name (EmbersLabelsPage *self,
+                  GtkWidget        *card)
+{
+  GtkWidget *child = gtk_widget_get_parent (card);
+  const EmbersLabelValueStats *stats = g_object_get_data (G_OBJECT (card), "stats");
+  g_autofree char *total = NULL;
+  g_autofree char *share = NULL;
+  g_autofree char *name = NULL;
+
+  if (child == NULL || stats == NULL)
+    return;
+  total = format_value (self, stats->total);
+  share = embers_format_percent (stats->share);
+  if (is_baseline (self, stats->value))
+    /* Translators: a card's accessible name: label name, value, total,
+     * share of the whole, when it is marked as the baseline */
+    name = g_strdup_printf (_("%s %s: %s, %s, baseline"), self->label, display_value (stats->value), total, share);
+  else if (is_comparison (self, stats->value))
+    /* Translators: the same when the value is marked as the comparison */
+    name = g_strdup_printf (_("%s %s: %s, %s, comparison"), self->label, display_value (stats->value), total, share);
+  else
+    /* Translators: label name, value, total, share (a card's accessible name) */
+    name = g_strdup_printf (_("%s %s: %s, %s"), self->label, display_value (stats->value), total, share);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (card), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
+/* The marks as the page shows them; @changed: they changed (the table's
+ * mark column follows) */
+static void
+update_marks (EmbersLabelsPage *self,
+              gboolean          changed)
 {
   g_autofree char *baseline = embers_labels_page_dup_baseline (self);
   g_autofree char *comparison = embers_labels_page_dup_comparison (self);
@@ -333,7 +447,7 @@ update_marks (EmbersLabelsPage *self)
   gtk_label_set_text (self->comparison_label, c);
   gtk_widget_set_sensitive (GTK_WIDGET (self->compare_button), can);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare_button),
-                               can ? _("Open the comparison of the baseline and the comparison value")
+                               can ? _("Open the comparison of the baseline and the comparison value (Ctrl+Enter)")
                                    : _("Mark one value as baseline and another as comparison first"));
 
   /* Tags on the cards */
@@ -344,10 +458,8 @@ update_marks (EmbersLabelsPage *self)
       GtkWidget *card = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
       const char *value = g_object_get_data (G_OBJECT (card), "value");
       GtkLabel *tag = g_object_get_data (G_OBJECT (card), "tag");
-      gboolean is_b = self->baseline_name != NULL && g_strcmp0 (self->baseline_name, self->label) == 0 &&
-                      g_strcmp0 (self->baseline_value, value) == 0;
-      gboolean is_c = self->comparison_name != NULL && g_strcmp0 (self->comparison_name, self->label) == 0 &&
-                      g_strcmp0 (self->comparison_value, value) == 0;
+      gboolean is_b = is_baseline (self, value);
+      gboolean is_c = is_comparison (self, value);
 
       gtk_widget_set_visible (GTK_WIDGET (tag), is_b || is_c);
       gtk_label_set_text (tag, is_b ? _("Baseline") : is_c ? _("Comparison") : "");
@@ -359,62 +471,88 @@ update_marks (EmbersLabelsPage *self)
         gtk_widget_add_css_class (card, "labels-comparison");
       else
         gtk_widget_remove_css_class (card, "labels-comparison");
+      update_card_name (self, card);
     }
   /* The table's mark column: one change for all rows (one per row made the
-   * sorted model and the table redo their work thousands of times) */
-  {
-    guint n = g_list_model_get_n_items (G_LIST_MODEL (self->table_store));
-
-    if (n > 0)
-      g_list_model_items_changed (G_LIST_MODEL (self->table_store), 0, n, n);
-  }
+   * sorted model and the table redo their work thousands of times), and
+   * only when the table shows: with thousands of rows it re-sorts them all */
+  if (changed && self->view == EMBERS_LABELS_VIEW_TABLE)
+    refresh_table_marks (self);
+  else if (changed)
+    self->table_marks_stale = TRUE;
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_COMPARE]);
 }
 
 /* Cards */
 
+static void
+append_item (GMenu      *section,
+             const char *label,
+             const char *action,
+             const char *value)
+{
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, action, g_variant_new_string (value));
+  g_menu_append_item (section, item);
+}
+
 static GMenuModel *
-value_menu (const char *value)
+value_menu (const char  *value,
+            GMenu      **compare)
 {
   GMenu *menu = g_menu_new ();
-  GMenu *filters = g_menu_new ();
-  GMenu *marks = g_menu_new ();
-  struct { GMenu *section; const char *label; const char *action; } items[] = {
-    { filters, N_("_Include as Filter"), "labels.include" },
-    { filters, N_("_Exclude as Filter"), "labels.exclude" },
-    { marks, N_("Mark as _Baseline"), "labels.mark-baseline" },
-    { marks, N_("Mark as _Comparison"), "labels.mark-comparison" },
-  };
+  g_autoptr(GMenu) filters = g_menu_new ();
+  g_autoptr(GMenu) marks = g_menu_new ();
 
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-    {
-      g_autoptr(GMenuItem) item = g_menu_item_new (_(items[i].label), NULL);
-
-      g_menu_item_set_action_and_target_value (item, items[i].action, g_variant_new_string (value));
-      g_menu_append_item (items[i].section, item);
-    }
+  append_item (filters, _("_Include as Filter"), "labels.include", value);
+  append_item (filters, _("_Exclude as Filter"), "labels.exclude", value);
+  append_item (marks, _("Mark as _Baseline"), "labels.mark-baseline", value);
+  append_item (marks, _("Mark as _Comparison"), "labels.mark-comparison", value);
+  *compare = g_menu_new ();
   g_menu_append_section (menu, NULL, G_MENU_MODEL (filters));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (marks));
-  g_object_unref (filters);
-  g_object_unref (marks);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (*compare));
   return G_MENU_MODEL (menu);
+}
+
+/* One click to a comparison: with the baseline once one is marked (and
+ * it is not this value), and with all the other values */
+static void
+fill_compare_section (EmbersLabelsPage *self,
+                      GMenu            *section,
+                      const char       *value)
+{
+  g_menu_remove_all (section);
+  if (self != NULL && self->baseline_name != NULL && !is_baseline (self, value))
+    append_item (section, _("Compare _with Baseline"), "labels.compare-with-baseline", value);
+  append_item (section, _("Compare with the _Rest"), "labels.compare-with-rest", value);
 }
 
 /* The menu is made when it is first opened: a popover menu observes its
  * actions from the moment it exists, and GTK's action observers cost time
  * per observer, so a table of thousands of rows made them all at once and
- * took tens of seconds */
+ * took tens of seconds. GTK calls this on every opening: the comparison
+ * items follow the marks. */
 static void
 create_value_popup (GtkMenuButton *button,
                     gpointer       user_data)
 {
-  g_autoptr(GMenuModel) menu = NULL;
+  const char *value = g_object_get_data (G_OBJECT (button), "value");
+  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (button), EMBERS_TYPE_LABELS_PAGE);
+  GMenu *compare = g_object_get_data (G_OBJECT (button), "compare-section");
 
-  if (gtk_menu_button_get_popover (button) != NULL)
-    return;
-  menu = value_menu (g_object_get_data (G_OBJECT (button), "value"));
-  gtk_menu_button_set_menu_model (button, menu);
+  if (compare == NULL)
+    {
+      g_autoptr(GMenuModel) menu = value_menu (value, &compare);
+
+      g_object_set_data_full (G_OBJECT (button), "compare-section", compare, g_object_unref);
+      fill_compare_section (page != NULL ? EMBERS_LABELS_PAGE (page) : NULL, compare, value);
+      gtk_menu_button_set_menu_model (button, menu);
+      return;
+    }
+  fill_compare_section (page != NULL ? EMBERS_LABELS_PAGE (page) : NULL, compare, value);
 }
 
 static GtkWidget *
@@ -434,11 +572,19 @@ value_menu_button (const char *value)
   return button;
 }
 
+static void
+apply_scale (EmbersLabelsPage *self,
+             EmbersLabelChart *chart)
+{
+  if (self->same_scale)
+    embers_label_chart_set_scale (chart, self->max_of_max, self->hist_lo, self->hist_hi);
+  else
+    embers_label_chart_set_scale (chart, 0, 0, 0);
+}
+
 static GtkWidget *
 build_card (EmbersLabelsPage            *self,
-            const EmbersLabelValueStats *stats,
-            double                       grand_total,
-            double                       max_of_max)
+            const EmbersLabelValueStats *stats)
 {
   GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -449,7 +595,6 @@ build_card (EmbersLabelsPage            *self,
   g_autofree char *share_text = NULL;
   GtkWidget *share_label;
   GtkWidget *chart = embers_label_chart_new ();
-  g_autofree char *accessible = NULL;
 
   gtk_widget_add_css_class (card, "card");
   gtk_widget_add_css_class (card, "labels-card");
@@ -458,7 +603,15 @@ build_card (EmbersLabelsPage            *self,
   gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_widget_add_css_class (name, "heading");
-  gtk_widget_set_tooltip_text (name, display_value (stats->value));
+  if (stats->value == NULL || stats->value[0] == '\0')
+    {
+      /* Translators: the tooltip of the "(none)" value; %s is a label name */
+      g_autofree char *tip = g_strdup_printf (_("Series without a %s label"), self->label);
+
+      gtk_widget_set_tooltip_text (name, tip);
+    }
+  else
+    gtk_widget_set_tooltip_text (name, stats->value);
   gtk_box_append (GTK_BOX (header), name);
 
   gtk_widget_add_css_class (tag, "caption-heading");
@@ -485,20 +638,31 @@ build_card (EmbersLabelsPage            *self,
   embers_label_chart_set_data (EMBERS_LABEL_CHART (chart), stats, self->label, self->unit,
                                self->query->start_ms, self->query->end_ms,
                                embers_source_step_for_range (self->query->start_ms, self->query->end_ms),
-                               grand_total, max_of_max);
-  embers_label_chart_set_view (EMBERS_LABEL_CHART (chart), (EmbersLabelView)MIN (self->view, EMBERS_LABELS_VIEW_HISTOGRAM));
+                               self->grand_total, self->max_of_max);
+  embers_label_chart_set_has_time (EMBERS_LABEL_CHART (chart), self->has_time);
+  apply_scale (self, EMBERS_LABEL_CHART (chart));
+  embers_label_chart_set_view (EMBERS_LABEL_CHART (chart), chart_view (self));
   gtk_widget_set_margin_start (chart, 6);
   gtk_widget_set_margin_end (chart, 6);
   gtk_widget_set_margin_bottom (chart, 6);
   gtk_box_append (GTK_BOX (card), chart);
   g_ptr_array_add (self->charts, chart);
 
-  /* Translators: label name, value, total, share (a card's accessible name) */
-  accessible = g_strdup_printf (_("%s %s: %s, %s"), self->label, display_value (stats->value), total, share);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (card), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
   g_object_set_data_full (G_OBJECT (card), "value", g_strdup (stats->value), g_free);
+  g_object_set_data (G_OBJECT (card), "stats", (gpointer)stats);
   g_object_set_data (G_OBJECT (card), "tag", tag);
   return card;
+}
+
+static void
+stop_building (EmbersLabelsPage *self)
+{
+  if (self->build_source != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->build_source);
+      self->build_source = 0;
+      update_loading (self);
+    }
 }
 
 static void
@@ -506,16 +670,105 @@ clear_values (EmbersLabelsPage *self)
 {
   GtkWidget *child;
 
+  stop_building (self);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->cards))) != NULL)
     gtk_flow_box_remove (self->cards, child);
   g_ptr_array_set_size (self->charts, 0);
-  g_list_store_remove_all (self->table_store);
+  g_clear_pointer (&self->top, g_ptr_array_unref);
+  self->n_built = 0;
   gtk_widget_set_visible (GTK_WIDGET (self->rest_label), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->no_time_label), FALSE);
+}
+
+static void
+update_sensitivity (EmbersLabelsPage *self)
+{
+  gboolean have_values = self->stats != NULL && self->stats->len > 0;
+  gboolean time_views = self->stats == NULL || self->has_time;
+  const char *why = _("Every profile here has the same time: a time series and a histogram need profiles from different times");
+
+  /* Show All: a label with more values than cards, in a card view */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->show_all_button),
+                            self->stats != NULL && self->stats->len > EMBERS_LABEL_STATS_DEFAULT_TOP &&
+                            self->view != EMBERS_LABELS_VIEW_TABLE);
+  gtk_widget_set_visible (self->hint_label, have_values);
+  gtk_widget_set_visible (GTK_WIDGET (self->same_scale_check),
+                          have_values && self->has_time &&
+                          (self->view == EMBERS_LABELS_VIEW_SERIES || self->view == EMBERS_LABELS_VIEW_HISTOGRAM));
+  for (EmbersLabelsView v = EMBERS_LABELS_VIEW_SERIES; v <= EMBERS_LABELS_VIEW_HISTOGRAM; v += EMBERS_LABELS_VIEW_HISTOGRAM)
+    {
+      gtk_widget_set_sensitive (GTK_WIDGET (self->view_buttons[v]), time_views);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->view_buttons[v]), time_views ? _(view_names[v].tooltip) : why);
+    }
+}
+
+/* The heading: how many values (the sidebar's count, which leaves out the
+ * missing value, with "(none)" named when there is one) and their order */
+static void
+update_heading (EmbersLabelsPage *self)
+{
+  g_autofree char *count = NULL;
+  g_autofree char *heading = NULL;
+  guint n;
+  gboolean none;
+
+  if (self->stats == NULL)
+    {
+      gtk_label_set_text (self->values_heading, "");
+      return;
+    }
+  none = embers_label_stats_find (self->stats, "") >= 0;
+  n = self->stats->len - (none ? 1 : 0);
+  /* Translators: label name, number of its values */
+  count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u value", "%s: %u values", n), self->label, n);
+  if (none)
+    {
+      /* Translators: "region: 3 values" and the missing value, "(none)" */
+      g_autofree char *with_none = g_strdup_printf (_("%s and (none)"), count);
+
+      g_free (count);
+      count = g_steal_pointer (&with_none);
+    }
+
+  if (self->view != EMBERS_LABELS_VIEW_TABLE || self->sort_column < 0)
+    /* Translators: the values heading; %s is "region: 3 values" */
+    heading = g_strdup_printf (_("%s, by total"), count);
+  else
+    {
+      GListModel *columns = gtk_column_view_get_columns (self->table);
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, self->sort_column);
+      const char *title = column != NULL ? gtk_column_view_column_get_title (column) : "";
+      gboolean ascending = FALSE;
+
+      if (g_list_model_get_n_items (self->sorted) >= 2)
+        {
+          g_autoptr(GObject) first = g_list_model_get_item (self->sorted, 0);
+          g_autoptr(GObject) second = g_list_model_get_item (self->sorted, 1);
+          GtkSorter *sorter = gtk_column_view_column_get_sorter (column);
+
+          ascending = gtk_sorter_compare (sorter, first, second) == GTK_ORDERING_SMALLER;
+        }
+      if (self->sort_column == 0)
+        /* Translators: %s is "region: 3 values"; sorted by name */
+        heading = g_strdup_printf (ascending ? _("%s, by name, A to Z") : _("%s, by name, Z to A"), count);
+      else if (ascending)
+        /* Translators: %s is "region: 3 values", then a column title */
+        heading = g_strdup_printf (_("%s, by %s, smallest first"), count, title);
+      else
+        /* Translators: %s is "region: 3 values", then a column title */
+        heading = g_strdup_printf (_("%s, by %s, largest first"), count, title);
+    }
+  gtk_label_set_text (self->values_heading, heading);
 }
 
 static void
 show_values_view (EmbersLabelsPage *self)
 {
+  /* (while the page is being built) */
+  if (self->values_stack == NULL || self->show_all_button == NULL)
+    return;
+  update_sensitivity (self);
+  update_heading (self);
   if (self->stats == NULL)
     return;
   if (self->stats->len == 0)
@@ -523,37 +776,87 @@ show_values_view (EmbersLabelsPage *self)
       show_status (self, _("No Values"), _("No series carry this label in the time range."), FALSE);
       return;
     }
+  gtk_widget_set_visible (GTK_WIDGET (self->no_time_label),
+                          !self->has_time && self->view != EMBERS_LABELS_VIEW_TABLE);
   gtk_stack_set_visible_child_name (self->values_stack,
                                     self->view == EMBERS_LABELS_VIEW_TABLE ? "table" : "cards");
+}
+
+/* Cards are built a batch per frame, each batch for a few milliseconds:
+ * Show All on a label with thousands of values made 120 cards in one go
+ * and held the main loop for a quarter of a second. A frame tick, not an
+ * idle: an idle waits behind drawing, which a slow display (Xvfb) keeps
+ * busy all the time. */
+#define BUILD_BUDGET_US 6000
+
+static gboolean
+build_some_cards (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
+  gint64 until = g_get_monotonic_time () + BUILD_BUDGET_US;
+
+  while (self->top != NULL && self->n_built < self->top->len)
+    {
+      GtkWidget *card = build_card (self, g_ptr_array_index (self->top, self->n_built++));
+
+      gtk_flow_box_append (self->cards, card);
+      update_card_name (self, card);
+      if (g_get_monotonic_time () >= until)
+        break;
+    }
+  if (self->top != NULL && self->n_built < self->top->len)
+    return G_SOURCE_CONTINUE;
+  self->build_source = 0;
+  update_marks (self, FALSE);
+  update_loading (self);
+  return G_SOURCE_REMOVE;
 }
 
 static void
 rebuild_values (EmbersLabelsPage *self)
 {
-  g_autoptr(GPtrArray) top = NULL;
   g_autoptr(EmbersLabelValueStats) rest = NULL;
-  double grand_total = 0, max_of_max;
+  double step_s = embers_source_step_for_range (self->query->start_ms, self->query->end_ms);
 
   clear_values (self);
   if (self->stats == NULL)
-    return;
+    {
+      show_values_view (self);
+      return;
+    }
 
+  self->grand_total = 0;
   for (guint i = 0; i < self->stats->len; i++)
-    grand_total += ((EmbersLabelValueStats *)g_ptr_array_index (self->stats, i))->total;
-  max_of_max = embers_label_stats_max_of_max (self->stats);
+    self->grand_total += ((EmbersLabelValueStats *)g_ptr_array_index (self->stats, i))->total;
+  self->max_of_max = embers_label_stats_max_of_max (self->stats);
+  self->has_time = embers_label_stats_has_time (self->stats);
+  embers_label_stats_step_range (self->stats, self->query->start_ms, self->query->end_ms, step_s,
+                                 &self->hist_lo, &self->hist_hi);
 
   /* Show All stops at EMBERS_LABELS_MAX_CARDS cards: a pod label can have
    * thousands of values, and a card is a dozen widgets; the table (a
    * list view that only makes the rows on screen) holds them all */
-  top = embers_label_stats_top (self->stats,
-                                self->show_all ? EMBERS_LABELS_MAX_CARDS : EMBERS_LABEL_STATS_DEFAULT_TOP,
-                                &rest);
-  for (guint i = 0; i < top->len; i++)
-    gtk_flow_box_append (self->cards, build_card (self, g_ptr_array_index (top, i), grand_total, max_of_max));
+  self->top = embers_label_stats_top (self->stats,
+                                      self->show_all ? EMBERS_LABELS_MAX_CARDS : EMBERS_LABEL_STATS_DEFAULT_TOP,
+                                      &rest);
+  /* The top few at once (what a label shows first), the rest at idle */
+  while (self->n_built < MIN (self->top->len, (guint)EMBERS_LABEL_STATS_DEFAULT_TOP))
+    {
+      GtkWidget *card = build_card (self, g_ptr_array_index (self->top, self->n_built++));
+
+      gtk_flow_box_append (self->cards, card);
+    }
+  if (self->n_built < self->top->len)
+    {
+      self->build_source = gtk_widget_add_tick_callback (GTK_WIDGET (self), build_some_cards, NULL, NULL);
+      update_loading (self);
+    }
 
   if (rest != NULL)
     {
-      guint n_rest = self->stats->len - top->len;
+      guint n_rest = self->stats->len - self->top->len;
       g_autofree char *total = format_value (self, rest->total);
       g_autofree char *share = embers_format_percent (rest->share);
       g_autofree char *text = NULL;
@@ -575,28 +878,32 @@ rebuild_values (EmbersLabelsPage *self)
       gtk_label_set_text (self->rest_label, text);
       gtk_widget_set_visible (GTK_WIDGET (self->rest_label), TRUE);
     }
-  gtk_widget_set_sensitive (GTK_WIDGET (self->show_all_button),
-                            self->stats->len > EMBERS_LABEL_STATS_DEFAULT_TOP);
 
-  /* One splice, so that the sorted table re-sorts once, not per row */
-  {
-    g_autoptr(GPtrArray) rows = g_ptr_array_new_full (self->stats->len, g_object_unref);
+  /* The table's rows: one splice that replaces them all, so that the
+   * sorted table re-sorts once, not per row; not again for the same
+   * values (Show All changes only the cards) */
+  if (self->table_stats != self->stats)
+    {
+      g_autoptr(GPtrArray) rows = g_ptr_array_new_full (self->stats->len, g_object_unref);
 
-    for (guint i = 0; i < self->stats->len; i++)
-      g_ptr_array_add (rows, embers_label_value_row_new (self->stats, i));
-    g_list_store_splice (self->table_store, 0, 0, rows->pdata, rows->len);
-  }
+      for (guint i = 0; i < self->stats->len; i++)
+        g_ptr_array_add (rows, embers_label_value_row_new (self->stats, i));
+      g_list_store_splice (self->table_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->table_store)),
+                           rows->pdata, rows->len);
+      g_clear_pointer (&self->table_stats, g_ptr_array_unref);
+      self->table_stats = g_ptr_array_ref (self->stats);
+      self->table_marks_stale = FALSE;
+    }
+  /* Averages over time say nothing when every profile has one time */
+  for (guint c = COL_MEAN; c <= COL_STEPS; c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (self->table), c);
 
-  {
-    g_autofree char *heading = NULL;
+      if (c != COL_MAX)
+        gtk_column_view_column_set_visible (column, self->has_time);
+    }
 
-    /* Translators: label name, number of values */
-    heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u value, by total",
-                                            "%s: %u values, by total", self->stats->len),
-                               self->label, self->stats->len);
-    gtk_label_set_text (self->values_heading, heading);
-  }
-  update_marks (self);
+  update_marks (self, FALSE);
   show_values_view (self);
 }
 
@@ -623,6 +930,7 @@ values_done (GObject      *object,
       return;
     }
 
+  clear_values (self);
   g_clear_pointer (&self->stats, g_ptr_array_unref);
   self->stats = embers_label_stats_compute (series, self->label,
                                             self->query->start_ms, self->query->end_ms,
@@ -637,8 +945,10 @@ load_values (EmbersLabelsPage *self)
   const char *group_by[2] = { self->label, NULL };
   Request *req;
 
-  g_clear_pointer (&self->stats, g_ptr_array_unref);
   clear_values (self);
+  g_clear_pointer (&self->stats, g_ptr_array_unref);
+  update_sensitivity (self);
+  update_heading (self);
   if (self->label == NULL)
     {
       show_status (self, _("Pick a Label"), _("Its values show here, sorted by total."), FALSE);
@@ -663,6 +973,29 @@ find_name_row (EmbersLabelsPage *self,
         g_strcmp0 (g_object_get_data (G_OBJECT (child), "name"), name) == 0)
       return GTK_LIST_BOX_ROW (child);
   return NULL;
+}
+
+/* The row of the label shown: highlighted as a selection is, and said to
+ * be selected (the list itself selects nothing: moving through it with
+ * the keyboard must not load every label on the way) */
+static void
+mark_current_name (EmbersLabelsPage *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->names_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      gboolean current;
+
+      if (!GTK_IS_LIST_BOX_ROW (child))
+        continue;
+      current = g_strcmp0 (g_object_get_data (G_OBJECT (child), "name"), self->label) == 0;
+      if (current)
+        gtk_widget_add_css_class (child, "labels-current");
+      else
+        gtk_widget_remove_css_class (child, "labels-current");
+      gtk_accessible_update_state (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_STATE_SELECTED, current, -1);
+    }
 }
 
 static void
@@ -805,6 +1138,7 @@ names_done (GObject      *object,
   for (guint i = 0; i < n; i++)
     gtk_list_box_append (self->names_list, name_row (list[i]));
   self->syncing = FALSE;
+  mark_current_name (self);
 
   if (n == 0)
     {
@@ -871,6 +1205,34 @@ name_activated (EmbersLabelsPage *self,
   embers_labels_page_select_label (self, g_object_get_data (G_OBJECT (row), "name"));
 }
 
+/* The label names are one Tab stop: GtkListBox takes Tab to its next row,
+ * so Tab walked every label before it reached the values. Tab and
+ * Shift+Tab from a name leave the list; the arrows move in it, Enter or
+ * a click shows the label (GtkWindow moves the focus on Tab by asking
+ * the widgets on the focus's path, this page among them) */
+static gboolean
+embers_labels_page_focus (GtkWidget        *widget,
+                          GtkDirectionType  direction)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if ((direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD) &&
+      focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->names_list)))
+    {
+      gboolean moved;
+
+      /* The page's own order (the flap's, the toolbar's) past the list:
+       * the list takes no focus meanwhile, so its next row is no stop */
+      gtk_widget_set_can_focus (GTK_WIDGET (self->names_list), FALSE);
+      moved = GTK_WIDGET_CLASS (embers_labels_page_parent_class)->focus (widget, direction);
+      gtk_widget_set_can_focus (GTK_WIDGET (self->names_list), TRUE);
+      return moved;
+    }
+  return GTK_WIDGET_CLASS (embers_labels_page_parent_class)->focus (widget, direction);
+}
+
 static void
 view_toggled (GtkToggleButton  *button,
               EmbersLabelsPage *self)
@@ -888,6 +1250,14 @@ view_dropdown_selected (EmbersLabelsPage *self)
   if (self->syncing || view > EMBERS_LABELS_VIEW_TABLE)
     return;
   embers_labels_page_set_view (self, view);
+}
+
+static void
+same_scale_toggled (EmbersLabelsPage *self)
+{
+  if (self->syncing)
+    return;
+  embers_labels_page_set_same_scale (self, gtk_check_button_get_active (self->same_scale_check));
 }
 
 static void
@@ -924,6 +1294,10 @@ value_action (GtkWidget  *widget,
     embers_labels_page_mark_baseline (self, value);
   else if (g_str_equal (action_name, "labels.mark-comparison"))
     embers_labels_page_mark_comparison (self, value);
+  else if (g_str_equal (action_name, "labels.compare-with-baseline"))
+    embers_labels_page_compare_with_baseline (self, value);
+  else if (g_str_equal (action_name, "labels.compare-with-rest"))
+    embers_labels_page_compare_with_rest (self, value);
 }
 
 static void
@@ -978,7 +1352,13 @@ names_action (GtkWidget  *widget,
 
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
   if (adw_flap_get_reveal_flap (self->flap))
-    gtk_widget_child_focus (GTK_WIDGET (self->names_list), GTK_DIR_TAB_FORWARD);
+    {
+      /* On the label shown, else the first */
+      GtkListBoxRow *row = self->label != NULL ? find_name_row (self, self->label) : NULL;
+
+      if (row == NULL || !gtk_widget_grab_focus (GTK_WIDGET (row)))
+        gtk_widget_child_focus (GTK_WIDGET (self->names_list), GTK_DIR_TAB_FORWARD);
+    }
 }
 
 static void
@@ -990,18 +1370,6 @@ refresh_action (GtkWidget  *widget,
 }
 
 /* Table */
-
-typedef enum
-{
-  COL_VALUE,
-  COL_TOTAL,
-  COL_SHARE,
-  COL_MEAN,
-  COL_STDDEV,
-  COL_MAX,
-  COL_MARK,
-  COL_ACTIONS,
-} Column;
 
 static void
 setup_cell (GtkSignalListItemFactory *factory,
@@ -1058,6 +1426,10 @@ bind_cell (GtkSignalListItemFactory *factory,
     case COL_MAX:
       text = format_value (self, s->max);
       break;
+    case COL_STEPS:
+      /* Translators: steps that have data, of the steps in the range */
+      text = g_strdup_printf (_("%u of %u"), s->n_data_steps, s->n_steps);
+      break;
     case COL_MARK:
       {
         GtkWidget *label = gtk_list_item_get_child (item);
@@ -1092,6 +1464,12 @@ bind_cell (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
+typedef struct
+{
+  EmbersLabelsPage *page;
+  Column            column;
+} SortKey;
+
 static int
 compare_rows (gconstpointer a,
               gconstpointer b,
@@ -1099,23 +1477,50 @@ compare_rows (gconstpointer a,
 {
   const EmbersLabelValueStats *sa = EMBERS_LABEL_VALUE_ROW ((gpointer)a)->stats;
   const EmbersLabelValueStats *sb = EMBERS_LABEL_VALUE_ROW ((gpointer)b)->stats;
-  Column column = GPOINTER_TO_UINT (user_data);
+  SortKey *key = user_data;
   double ka = 0, kb = 0;
 
-  switch (column)
+  /* Values differ, so this never returns "equal", and the column view asks
+   * only its primary column: the heading knows the table's order by it
+   * (GTK 4.8 has no call for the primary column) */
+  key->page->sort_column = key->column;
+  switch (key->column)
     {
     case COL_TOTAL:  ka = sa->total;  kb = sb->total;  break;
     case COL_SHARE:  ka = sa->share;  kb = sb->share;  break;
     case COL_MEAN:   ka = sa->mean;   kb = sb->mean;   break;
     case COL_STDDEV: ka = sa->stddev; kb = sb->stddev; break;
     case COL_MAX:    ka = sa->max;    kb = sb->max;    break;
+    case COL_STEPS:  ka = sa->n_data_steps; kb = sb->n_data_steps; break;
     case COL_VALUE:
+    case COL_MARK:
+    case COL_ACTIONS:
     default:
       return g_strcmp0 (sa->value, sb->value);
     }
   if (ka != kb)
     return ka < kb ? -1 : 1;
   return g_strcmp0 (sa->value, sb->value);
+}
+
+static void
+table_sorted (EmbersLabelsPage *self)
+{
+#if GTK_CHECK_VERSION (4, 10, 0)
+  GtkColumnViewSorter *sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (self->table));
+  GtkColumnViewColumn *primary = gtk_column_view_sorter_get_primary_sort_column (sorter);
+  GListModel *columns = gtk_column_view_get_columns (self->table);
+
+  self->sort_column = -1;
+  for (guint i = 0; primary != NULL && i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (column == primary)
+        self->sort_column = (int)i;
+    }
+#endif
+  update_heading (self);
 }
 
 static void
@@ -1131,9 +1536,10 @@ build_table (EmbersLabelsPage *self,
     { N_("Value"), NULL, TRUE },
     { N_("Total"), N_("Sum over the time range"), TRUE },
     { N_("Share"), N_("Share of all values' total"), TRUE },
-    { N_("Average per Step"), N_("Mean per chart step; steps without data count as zero"), TRUE },
-    { N_("Std. Deviation"), N_("Standard deviation of the per-step values"), TRUE },
+    { N_("Average per Step with Data"), N_("The mean of the chart steps that have data; steps without data are left out (Steps with Data says how many count)"), TRUE },
+    { N_("Std. Deviation"), N_("Standard deviation of the steps that have data"), TRUE },
     { N_("Maximum"), N_("The largest per-step value"), TRUE },
+    { N_("Steps with Data"), N_("Chart steps that have data, of the steps in the range"), TRUE },
     { N_("Mark"), NULL, FALSE },
     { "", NULL, FALSE },
   };
@@ -1158,7 +1564,12 @@ build_table (EmbersLabelsPage *self,
       column = gtk_column_view_column_new (columns[i].title[0] ? _(columns[i].title) : "", factory);
       if (columns[i].sortable)
         {
-          GtkCustomSorter *sorter = gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (i), NULL);
+          SortKey *key = g_new0 (SortKey, 1);
+          GtkCustomSorter *sorter;
+
+          key->page = self;
+          key->column = i;
+          sorter = gtk_custom_sorter_new (compare_rows, key, g_free);
 
           gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
           g_object_unref (sorter);
@@ -1173,6 +1584,8 @@ build_table (EmbersLabelsPage *self,
 
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->table_store)),
                                     g_object_ref (gtk_column_view_get_sorter (self->table)));
+  self->sorted = G_LIST_MODEL (sorted);
+  g_signal_connect_object (sorted, "items-changed", G_CALLBACK (table_sorted), self, G_CONNECT_SWAPPED);
   {
     GtkNoSelection *selection = gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&sorted)));
 
@@ -1180,6 +1593,7 @@ build_table (EmbersLabelsPage *self,
     g_object_unref (selection);
   }
   gtk_column_view_sort_by_column (self->table, total_column, GTK_SORT_DESCENDING);
+  self->sort_column = COL_TOTAL;
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->table));
 }
 
@@ -1228,11 +1642,13 @@ build_toolbar (EmbersLabelsPage *self)
   GtkToggleButton *group = NULL;
 
   gtk_widget_add_css_class (toolbar, "toolbar");
+  self->toolbar = toolbar;
 
   /* The label names, over the values on a narrow page */
   button = gtk_toggle_button_new ();
   gtk_button_set_icon_name (GTK_BUTTON (button), "sidebar-show-symbolic");
   gtk_widget_set_tooltip_text (button, _("Show Label Names (F9)"));
+  embers_accessible_set_label (button, _("Show Label Names"));
   g_object_bind_property (self->flap, "reveal-flap", button, "active",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   gtk_box_append (GTK_BOX (toolbar), button);
@@ -1269,6 +1685,7 @@ build_toolbar (EmbersLabelsPage *self)
   gtk_toggle_button_set_active (self->view_buttons[0], TRUE);
   self->view_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&view_list)), NULL));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->view_dropdown), _("View"));
+  embers_accessible_set_label (GTK_WIDGET (self->view_dropdown), _("View"));
   gtk_widget_set_halign (GTK_WIDGET (self->view_dropdown), GTK_ALIGN_END);
   g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (view_dropdown_selected), self);
   adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
@@ -1296,6 +1713,7 @@ build_toolbar (EmbersLabelsPage *self)
 
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
   gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
+  embers_accessible_set_label (button, _("Refresh"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "labels.refresh");
   gtk_box_append (GTK_BOX (toolbar), button);
 
@@ -1311,15 +1729,23 @@ static GtkWidget *
 build_marks_bar (EmbersLabelsPage *self)
 {
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
-  GtkWidget *hint = gtk_label_new (_("Pick a value's ⋮ menu to filter by it or to mark it for a comparison"));
+  GtkWidget *hint = gtk_label_new (_("Pick a value's ⋮ menu to filter by it, to mark it or to compare it"));
 
   gtk_widget_set_margin_start (bar, 12);
   gtk_widget_set_margin_end (bar, 12);
   gtk_widget_set_margin_bottom (bar, 6);
   self->baseline_label = GTK_LABEL (gtk_label_new (NULL));
   self->comparison_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->baseline_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_ellipsize (self->comparison_label, PANGO_ELLIPSIZE_MIDDLE);
+  /* On a narrow page the marks wrap rather than lose their middle */
+  for (GtkLabel *label = self->baseline_label; label != NULL;
+       label = label == self->baseline_label ? self->comparison_label : NULL)
+    {
+      gtk_label_set_wrap (label, TRUE);
+      gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_xalign (label, 0);
+      gtk_label_set_max_width_chars (label, 40);
+      gtk_widget_set_valign (GTK_WIDGET (label), GTK_ALIGN_START);
+    }
   gtk_widget_add_css_class (GTK_WIDGET (self->baseline_label), "labels-baseline-text");
   gtk_widget_add_css_class (GTK_WIDGET (self->comparison_label), "labels-comparison-text");
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->baseline_label));
@@ -1328,6 +1754,9 @@ build_marks_bar (EmbersLabelsPage *self)
   gtk_widget_set_hexpand (hint, TRUE);
   gtk_label_set_xalign (GTK_LABEL (hint), 1);
   gtk_label_set_ellipsize (GTK_LABEL (hint), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_valign (hint, GTK_ALIGN_START);
+  gtk_widget_set_visible (hint, FALSE);
+  self->hint_label = hint;
   gtk_box_append (GTK_BOX (bar), hint);
   return bar;
 }
@@ -1350,7 +1779,10 @@ build_names (EmbersLabelsPage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->names_list), "navigation-sidebar");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->names_list), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Label names and their number of values"), -1);
-  g_signal_connect_swapped (self->names_list, "row-selected", G_CALLBACK (name_activated), self);
+  /* A click or Enter shows a label; arrows only move through the list,
+   * and Tab leaves it (embers_labels_page_focus) */
+  gtk_list_box_set_selection_mode (self->names_list, GTK_SELECTION_NONE);
+  g_signal_connect_swapped (self->names_list, "row-activated", G_CALLBACK (name_activated), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->names_list));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scrolled, TRUE);
@@ -1373,12 +1805,41 @@ build_values (EmbersLabelsPage *self)
   GtkWidget *table_scrolled = gtk_scrolled_window_new ();
   GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
-  self->values_heading = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->values_heading), "heading");
-  gtk_label_set_xalign (self->values_heading, 0);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->values_heading), 12);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->values_heading), 6);
-  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->values_heading));
+  self->values_box = outer;
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+    self->values_heading = GTK_LABEL (gtk_label_new (NULL));
+    gtk_widget_add_css_class (GTK_WIDGET (self->values_heading), "heading");
+    gtk_label_set_xalign (self->values_heading, 0);
+    gtk_label_set_ellipsize (self->values_heading, PANGO_ELLIPSIZE_END);
+    gtk_widget_set_hexpand (GTK_WIDGET (self->values_heading), TRUE);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->values_heading));
+
+    /* One scale for all values, so that sizes and shapes compare at a
+     * glance; off, each chart fills its card */
+    self->same_scale_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("Same _Scale")));
+    gtk_check_button_set_active (self->same_scale_check, TRUE);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->same_scale_check),
+                                 _("Draw every value on one scale, so that their sizes compare; off, each chart uses its own"));
+    g_signal_connect_swapped (self->same_scale_check, "toggled", G_CALLBACK (same_scale_toggled), self);
+    gtk_widget_set_visible (GTK_WIDGET (self->same_scale_check), FALSE);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->same_scale_check));
+
+    gtk_widget_set_margin_start (row, 12);
+    gtk_widget_set_margin_end (row, 12);
+    gtk_widget_set_margin_top (row, 6);
+    gtk_box_append (GTK_BOX (outer), row);
+  }
+
+  self->no_time_label = GTK_LABEL (gtk_label_new (_("Every profile here has the same time, so there is no time series, histogram or average over time: each value shows its total and largest profile")));
+  gtk_widget_add_css_class (GTK_WIDGET (self->no_time_label), "dim-label");
+  gtk_label_set_wrap (self->no_time_label, TRUE);
+  gtk_label_set_xalign (self->no_time_label, 0);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->no_time_label), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->no_time_label), 12);
+  gtk_widget_set_visible (GTK_WIDGET (self->no_time_label), FALSE);
+  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->no_time_label));
 
   self->cards = GTK_FLOW_BOX (gtk_flow_box_new ());
   gtk_flow_box_set_selection_mode (self->cards, GTK_SELECTION_NONE);
@@ -1432,6 +1893,8 @@ embers_labels_page_dispose (GObject *object)
         g_cancellable_cancel (self->cancellables[i]);
       g_clear_object (&self->cancellables[i]);
     }
+  stop_building (self);
+  g_clear_pointer (&self->top, g_ptr_array_unref);
   g_clear_pointer (&self->root, gtk_widget_unparent);
   g_clear_pointer (&self->charts, g_ptr_array_unref);
   G_OBJECT_CLASS (embers_labels_page_parent_class)->dispose (object);
@@ -1454,6 +1917,7 @@ embers_labels_page_finalize (GObject *object)
   g_clear_pointer (&self->label, g_free);
   g_clear_pointer (&self->stats, g_ptr_array_unref);
   g_clear_object (&self->table_store);
+  g_clear_pointer (&self->table_stats, g_ptr_array_unref);
   g_clear_pointer (&self->baseline_name, g_free);
   g_clear_pointer (&self->baseline_value, g_free);
   g_clear_pointer (&self->comparison_name, g_free);
@@ -1492,11 +1956,11 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
 
   object_class->dispose = embers_labels_page_dispose;
   object_class->finalize = embers_labels_page_finalize;
   object_class->get_property = embers_labels_page_get_property;
+  widget_class->focus = embers_labels_page_focus;
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
@@ -1537,6 +2001,8 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   gtk_widget_class_install_action (widget_class, "labels.exclude", "s", value_action);
   gtk_widget_class_install_action (widget_class, "labels.mark-baseline", "s", value_action);
   gtk_widget_class_install_action (widget_class, "labels.mark-comparison", "s", value_action);
+  gtk_widget_class_install_action (widget_class, "labels.compare-with-baseline", "s", value_action);
+  gtk_widget_class_install_action (widget_class, "labels.compare-with-rest", "s", value_action);
   gtk_widget_class_install_action (widget_class, "labels.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "labels.refresh", NULL, refresh_action);
   gtk_widget_class_install_action (widget_class, "labels.names", NULL, names_action);
@@ -1544,21 +2010,8 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "labels.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "labels.compare", NULL);
 
+  /* Marked values and the shown label are styled in ui/style.css */
   gtk_widget_class_set_css_name (widget_class, "labelspage");
-
-  /* Marked values: a coloured outline and a tag in words */
-  gtk_css_provider_load_from_data (css,
-                                   ".labels-baseline { box-shadow: inset 0 0 0 2px alpha(#3584e4, 0.9); }\n"
-                                   ".labels-comparison { box-shadow: inset 0 0 0 2px alpha(#e66100, 0.9); }\n"
-                                   ".labels-baseline .labels-tag, .labels-baseline-text { color: #1c71d8; }\n"
-                                   ".labels-comparison .labels-tag, .labels-comparison-text { color: #c64600; }\n"
-                                   "labelspage.dark .labels-baseline .labels-tag, labelspage.dark .labels-baseline-text { color: #62a0ea; }\n"
-                                   "labelspage.dark .labels-comparison .labels-tag, labelspage.dark .labels-comparison-text { color: #ffa348; }\n"
-                                   "labelspage .labels-card { padding-bottom: 2px; }\n",
-                                   -1);
-  if (gdk_display_get_default () != NULL)
-    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
 
 /* Lighter mark colours on a dark background */
@@ -1584,6 +2037,8 @@ embers_labels_page_init (EmbersLabelsPage *self)
   self->names = gtk_string_list_new (NULL);
   self->cardinality = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->charts = g_ptr_array_new ();
+  self->same_scale = TRUE;
+  self->has_time = TRUE;
 
   self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->root, GTK_WIDGET (self));
@@ -1604,7 +2059,9 @@ embers_labels_page_init (EmbersLabelsPage *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->flap), TRUE);
   gtk_box_append (GTK_BOX (self->root), GTK_WIDGET (self->flap));
 
-  update_marks (self);
+  update_marks (self, FALSE);
+  /* Mnemonic buttons named by their visible label (GTK 4.8) */
+  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (dark_changed), self, G_CONNECT_SWAPPED);
@@ -1729,9 +2186,7 @@ embers_labels_page_select_label (EmbersLabelsPage *self,
     return TRUE;
   g_free (self->label);
   self->label = g_strdup (name);
-  self->syncing = TRUE;
-  gtk_list_box_select_row (self->names_list, row);
-  self->syncing = FALSE;
+  mark_current_name (self);
   load_values (self);
   return TRUE;
 }
@@ -1795,8 +2250,41 @@ embers_labels_page_set_view (EmbersLabelsPage *self,
   self->syncing = FALSE;
   if (view != EMBERS_LABELS_VIEW_TABLE)
     for (guint i = 0; i < self->charts->len; i++)
-      embers_label_chart_set_view (g_ptr_array_index (self->charts, i), (EmbersLabelView)view);
+      embers_label_chart_set_view (g_ptr_array_index (self->charts, i), chart_view (self));
+  else if (self->table_marks_stale)
+    refresh_table_marks (self);
   show_values_view (self);
+}
+
+void
+embers_labels_page_set_same_scale (EmbersLabelsPage *self,
+                                   gboolean          same_scale)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+
+  same_scale = !!same_scale;
+  if (self->same_scale == same_scale)
+    return;
+  self->same_scale = same_scale;
+  self->syncing = TRUE;
+  gtk_check_button_set_active (self->same_scale_check, same_scale);
+  self->syncing = FALSE;
+  for (guint i = 0; i < self->charts->len; i++)
+    apply_scale (self, g_ptr_array_index (self->charts, i));
+}
+
+gboolean
+embers_labels_page_get_same_scale (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), TRUE);
+  return self->same_scale;
+}
+
+gboolean
+embers_labels_page_get_has_time (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), TRUE);
+  return self->stats == NULL || self->has_time;
 }
 
 EmbersLabelsView
@@ -1850,10 +2338,23 @@ embers_labels_page_include_value (EmbersLabelsPage  *self,
                            _("The explore tab this page was opened from is closed"));
       return FALSE;
     }
-  if (!embers_explore_page_add_filter (explore, self->label,
-                                       exclude ? EMBERS_MATCH_NOT_EQUAL : EMBERS_MATCH_EQUAL,
-                                       value, error))
-    return FALSE;
+  /* Stacked on the label's filter there (!~"eu|us" after excluding both),
+   * as the explore page holds one filter per label */
+  {
+    g_autofree char *text = embers_explore_page_dup_selector (explore);
+    g_autoptr(EmbersSelector) current = embers_selector_parse (text != NULL ? text : "{}", NULL, NULL);
+    const EmbersMatcher *existing = NULL;
+    g_autofree char *merged = NULL;
+    EmbersMatchOp op;
+
+    for (guint i = 0; current != NULL && i < embers_selector_get_n_matchers (current); i++)
+      if (g_str_equal (embers_selector_get_matcher (current, i)->name, self->label))
+        existing = embers_selector_get_matcher (current, i);
+    if (!embers_label_filter_merge (existing, value, exclude, &op, &merged, error))
+      return FALSE;
+    if (!embers_explore_page_add_filter (explore, self->label, op, merged, error))
+      return FALSE;
+  }
   g_signal_emit (self, signals[SIGNAL_FILTER_ADDED], 0, self->label, value, exclude);
   return TRUE;
 }
@@ -1883,7 +2384,7 @@ embers_labels_page_mark_baseline (EmbersLabelsPage *self,
   /* One value cannot be both */
   if (g_strcmp0 (self->comparison_name, self->label) == 0 && g_strcmp0 (self->comparison_value, value) == 0)
     set_mark (&self->comparison_name, &self->comparison_value, NULL, NULL);
-  update_marks (self);
+  update_marks (self, TRUE);
 }
 
 void
@@ -1898,7 +2399,7 @@ embers_labels_page_mark_comparison (EmbersLabelsPage *self,
   set_mark (&self->comparison_name, &self->comparison_value, self->label, value);
   if (g_strcmp0 (self->baseline_name, self->label) == 0 && g_strcmp0 (self->baseline_value, value) == 0)
     set_mark (&self->baseline_name, &self->baseline_value, NULL, NULL);
-  update_marks (self);
+  update_marks (self, TRUE);
 }
 
 char *
@@ -1938,6 +2439,37 @@ embers_labels_page_compare (EmbersLabelsPage *self)
   return TRUE;
 }
 
+gboolean
+embers_labels_page_compare_with_baseline (EmbersLabelsPage *self,
+                                          const char       *value)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  if (self->label == NULL || self->baseline_name == NULL || is_baseline (self, value))
+    return FALSE;
+  embers_labels_page_mark_comparison (self, value);
+  return embers_labels_page_compare (self);
+}
+
+gboolean
+embers_labels_page_compare_with_rest (EmbersLabelsPage *self,
+                                      const char       *value)
+{
+  g_autoptr(EmbersQuery) rest = NULL;
+  g_autoptr(EmbersQuery) one = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  if (self->label == NULL)
+    return FALSE;
+  rest = query_with_op (self, self->label, EMBERS_MATCH_NOT_EQUAL, value);
+  one = query_with (self, self->label, value);
+  g_signal_emit (self, signals[SIGNAL_COMPARE_REQUESTED], 0, rest, one);
+  return TRUE;
+}
+
 void
 embers_labels_page_refresh (EmbersLabelsPage *self)
 {
@@ -1964,7 +2496,8 @@ embers_labels_page_get_loading (EmbersLabelsPage *self)
   for (guint i = 0; i < N_REQ; i++)
     if (self->cancellables[i] != NULL)
       return TRUE;
-  return FALSE;
+  /* Cards still being built */
+  return self->build_source != 0;
 }
 
 const char *
@@ -1972,4 +2505,11 @@ embers_labels_page_get_error (EmbersLabelsPage *self)
 {
   g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
   return self->errors[REQ_NAMES] != NULL ? self->errors[REQ_NAMES] : self->errors[REQ_VALUES];
+}
+
+const char *
+embers_labels_page_get_heading (EmbersLabelsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
+  return gtk_label_get_text (self->values_heading);
 }

@@ -43,7 +43,8 @@ G_DECLARE_FINAL_TYPE (EmbersLabelsPage, embers_labels_page, EMBERS, LABELS_PAGE,
  * label filter, the same range).
  *
  * Requests are async with their own GCancellable (a newer cancels the
- * older); errors show in place with Retry.
+ * older); errors show in place with Retry. Cards beyond the first few
+ * are built at idle; "loading" stays TRUE until they are all there.
  *
  * Signals:
  *   compare-requested (EmbersQuery *baseline, EmbersQuery *comparison)
@@ -80,9 +81,19 @@ void               embers_labels_page_set_show_all      (EmbersLabelsPage  *self
                                                          gboolean           show_all);
 gboolean           embers_labels_page_get_show_all      (EmbersLabelsPage  *self);
 
+/* The view picked; when the values have no time (every point at one
+ * time), Series and Histogram are unavailable and the cards show totals */
 void               embers_labels_page_set_view          (EmbersLabelsPage  *self,
                                                          EmbersLabelsView   view);
 EmbersLabelsView   embers_labels_page_get_view          (EmbersLabelsPage  *self);
+/* Whether the selected label's values have points at more than one time
+ * (TRUE before they are loaded) */
+gboolean           embers_labels_page_get_has_time      (EmbersLabelsPage  *self);
+/* One scale for every value's series and histogram (the default), or each
+ * card its own */
+void               embers_labels_page_set_same_scale    (EmbersLabelsPage  *self,
+                                                         gboolean           same_scale);
+gboolean           embers_labels_page_get_same_scale    (EmbersLabelsPage  *self);
 /* The table view (for tests: sorting) */
 GtkColumnView     *embers_labels_page_get_table         (EmbersLabelsPage  *self);
 /* The value at a row of the table as it is sorted, or NULL */
@@ -104,10 +115,21 @@ char              *embers_labels_page_dup_comparison    (EmbersLabelsPage  *self
 gboolean           embers_labels_page_get_can_compare   (EmbersLabelsPage  *self);
 /* Emits compare-requested; FALSE when both are not marked */
 gboolean           embers_labels_page_compare           (EmbersLabelsPage  *self);
+/* One step: marks @value as the comparison and compares it with the
+ * baseline; FALSE without a baseline or when @value is the baseline */
+gboolean           embers_labels_page_compare_with_baseline (EmbersLabelsPage *self,
+                                                             const char       *value);
+/* Compares every other value of the label (label!=value, the baseline)
+ * with @value (label=value, the comparison) */
+gboolean           embers_labels_page_compare_with_rest (EmbersLabelsPage  *self,
+                                                         const char        *value);
 
 void               embers_labels_page_refresh           (EmbersLabelsPage  *self);
 void               embers_labels_page_retry             (EmbersLabelsPage  *self);
 gboolean           embers_labels_page_get_loading       (EmbersLabelsPage  *self);
+/* The values' heading: the label, how many values, their order
+ * ("region: 3 values, by total") */
+const char        *embers_labels_page_get_heading       (EmbersLabelsPage  *self);
 /* The error shown in place, or NULL */
 const char        *embers_labels_page_get_error         (EmbersLabelsPage  *self);
 

@@ -252,6 +252,9 @@ is_control (GtkWidget *widget)
       GTK_IS_ENTRY (widget) || GTK_IS_SEARCH_ENTRY (widget) || GTK_IS_PASSWORD_ENTRY (widget) ||
       GTK_IS_SPIN_BUTTON (widget) || ADW_IS_SPLIT_BUTTON (widget))
     return TRUE;
+  /* Rows and cards that take the focus are announced by their name */
+  if ((GTK_IS_LIST_BOX_ROW (widget) || GTK_IS_FLOW_BOX_CHILD (widget)) && gtk_widget_get_focusable (widget))
+    return TRUE;
   /* Custom widgets that take the keyboard: the flame graph, charts */
   return gtk_widget_get_focusable (widget) &&
          !GTK_IS_TEXT (widget) && !GTK_IS_LIST_VIEW (widget) && !GTK_IS_COLUMN_VIEW (widget) &&
@@ -275,7 +278,6 @@ skip_children (GtkWidget *widget)
  * once its controls are named. */
 static const char * const pending_types[] = {
   "EmbersComparePage",
-  "EmbersLabelsPage",
   "EmbersRuleDialog",
   "EmbersRulesPage",
   "EmbersFilterBar",

@@ -31,8 +31,9 @@ static const char *regions[] = { "eu", "us", "ap" };
 
 /* Data: pod i (0..11) in region i % 3, version 1.5.0 when i % 4 == 3;
  * six profiles each in the last hour, pod i's k-th worth 100 (i + 1) + 10 k
- * ns. Per pod: 600 (i + 1) + 150, so eu (pods 0 3 6 9) 13800, us 16200,
- * ap 18600. */
+ * ns, and 500 more for k = 3 in ap (a spike: the regions differ in shape).
+ * Per pod: 600 (i + 1) + 150 (+ 500 in ap), so eu (pods 0 3 6 9) 13800,
+ * us 16200, ap 18600 + 4 × 500 = 20600. */
 
 static EmbersProfile *
 make_profile (gint64 time_ms,
@@ -68,7 +69,8 @@ make_source (void)
 
       for (int k = 0; k < 6; k++)
         {
-          g_autoptr(EmbersProfile) p = make_profile (now_ms - (50 - k * 8) * 60000, 100 * (i + 1) + 10 * k);
+          gint64 spike = i % 3 == 2 && k == 3 ? 500 : 0;
+          g_autoptr(EmbersProfile) p = make_profile (now_ms - (50 - k * 8) * 60000, 100 * (i + 1) + 10 * k + spike);
 
           embers_local_source_add_profile (local, pod, p, 0, labels);
         }
@@ -152,6 +154,34 @@ find_one (GtkWidget *root,
   return all->len > 0 ? g_ptr_array_index (all, all->len - 1) : NULL;
 }
 
+/* The button whose label is @label, shown or not (the view buttons give
+ * way to a drop-down when narrow) */
+static GtkWidget *
+find_button_in (GtkWidget  *widget,
+                const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_in (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  GtkWidget *button = find_button_in (root, label);
+
+  g_assert_nonnull (button);
+  return button;
+}
+
 static const EmbersLabelValueStats *
 stats_at (EmbersLabelsPage *page,
           guint             i)
@@ -161,6 +191,44 @@ stats_at (EmbersLabelsPage *page,
   g_assert_nonnull (stats);
   g_assert_cmpuint (i, <, stats->len);
   return g_ptr_array_index (stats, i);
+}
+
+/* The explore page's flame graph total once it has loaded */
+static gint64
+explore_total (EmbersExplorePage *explore)
+{
+  wait_explore (explore);
+  return embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (explore)), 0);
+}
+
+static void
+assert_selector (EmbersExplorePage *explore,
+                 const char        *want)
+{
+  g_autofree char *selector = embers_explore_page_dup_selector (explore);
+
+  g_assert_cmpstr (selector, ==, want);
+}
+
+/* Whether a menu (or one of its sections) has an item for @action */
+static gboolean
+menu_has_action (GMenuModel *menu,
+                 const char *action)
+{
+  if (menu == NULL)
+    return FALSE;
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name) &&
+          g_str_equal (name, action))
+        return TRUE;
+      if (section != NULL && menu_has_action (section, action))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static EmbersExplorePage *
@@ -240,13 +308,22 @@ test_local_values (void)
   g_assert_cmpstr (stats_at (page, 0)->value, ==, "ap");
   g_assert_cmpstr (stats_at (page, 1)->value, ==, "us");
   g_assert_cmpstr (stats_at (page, 2)->value, ==, "eu");
-  g_assert_cmpfloat (stats_at (page, 0)->total, ==, 18600);
+  g_assert_cmpfloat (stats_at (page, 0)->total, ==, 20600);
   g_assert_cmpfloat (stats_at (page, 1)->total, ==, 16200);
   g_assert_cmpfloat (stats_at (page, 2)->total, ==, 13800);
-  g_assert_cmpfloat_with_epsilon (stats_at (page, 0)->share, 18600.0 / 48600.0, 1e-9);
-  /* ap's largest step: its four pods' last profiles, 100 (3+6+9+12) + 4·50 */
-  g_assert_cmpfloat (stats_at (page, 0)->max, ==, 3200);
+  g_assert_cmpfloat_with_epsilon (stats_at (page, 0)->share, 20600.0 / 50600.0, 1e-9);
+  /* ap's largest step: its spike, four pods' k = 3 profiles,
+   * 100 (3 + 6 + 9 + 12) + 4 · 30 + 4 · 500; us's: its last, 100 (2 + 5 + 8 + 11) + 4 · 50 */
+  g_assert_cmpfloat (stats_at (page, 0)->max, ==, 5120);
+  g_assert_cmpfloat (stats_at (page, 1)->max, ==, 2800);
+  /* Six steps with data (one per profile time, 60 s steps over the hour);
+   * us averages 16200 / 6 over them */
+  g_assert_cmpuint (stats_at (page, 1)->n_data_steps, ==, 6);
+  g_assert_cmpuint (stats_at (page, 1)->n_steps, ==, 61);
+  g_assert_cmpfloat_with_epsilon (stats_at (page, 1)->mean, 16200.0 / 6, 1e-9);
+  g_assert_true (embers_labels_page_get_has_time (page));
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, 3);
+  g_assert_cmpstr (embers_labels_page_get_heading (page), ==, "region: 3 values, by total");
 
   /* The four views: every card's chart follows, and says what it shows */
   charts = find_all (GTK_WIDGET (page), EMBERS_TYPE_LABEL_CHART);
@@ -263,7 +340,9 @@ test_local_values (void)
       summary = embers_label_chart_dup_summary (g_ptr_array_index (charts, 0));
       g_assert_nonnull (strstr (summary, "ap"));
       if (v == EMBERS_LABELS_VIEW_TOTAL)
-        g_assert_nonnull (strstr (summary, "38.3%"));
+        g_assert_nonnull (strstr (summary, "40.7%"));
+      if (v == EMBERS_LABELS_VIEW_MAXIMUM)
+        g_assert_nonnull (strstr (summary, "over the 6 steps with data"));
       if (v == EMBERS_LABELS_VIEW_HISTOGRAM)
         g_assert_nonnull (strstr (summary, "12 bins"));
       {
@@ -294,24 +373,44 @@ test_local_values (void)
     g_autoptr(GtkColumnViewColumn) max_col = g_list_model_get_item (columns, 5);
 
     g_assert_cmpstr (gtk_column_view_column_get_title (max_col), ==, "Maximum");
+    /* The heading says how the table is sorted */
+    g_assert_cmpstr (embers_labels_page_get_heading (page), ==, "region: 3 values, by Total, largest first");
     gtk_column_view_sort_by_column (table, total_col, GTK_SORT_ASCENDING);
     g_assert_cmpstr (embers_labels_page_get_table_value (page, 0), ==, "eu");
+    g_assert_cmpstr (embers_labels_page_get_heading (page), ==, "region: 3 values, by Total, smallest first");
     gtk_column_view_sort_by_column (table, value_col, GTK_SORT_DESCENDING);
     g_assert_cmpstr (embers_labels_page_get_table_value (page, 0), ==, "us");
+    g_assert_cmpstr (embers_labels_page_get_heading (page), ==, "region: 3 values, by name, Z to A");
     gtk_column_view_sort_by_column (table, max_col, GTK_SORT_DESCENDING);
     g_assert_cmpstr (embers_labels_page_get_table_value (page, 0), ==, "ap");
+    g_assert_cmpstr (embers_labels_page_get_heading (page), ==, "region: 3 values, by Maximum, largest first");
+    /* The average is of the steps with data, and says so */
+    {
+      g_autoptr(GtkColumnViewColumn) mean_col = g_list_model_get_item (columns, 3);
+      g_autoptr(GtkColumnViewColumn) steps_col = g_list_model_get_item (columns, 6);
+
+      g_assert_cmpstr (gtk_column_view_column_get_title (mean_col), ==, "Average per Step with Data");
+      g_assert_cmpstr (gtk_column_view_column_get_title (steps_col), ==, "Steps with Data");
+      g_assert_true (gtk_column_view_column_get_visible (mean_col));
+    }
+    /* Show All has nothing to do in the table */
+    g_assert_false (gtk_widget_get_sensitive (find_button (GTK_WIDGET (page), "Show A_ll")));
   }
   embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_SERIES);
+  g_assert_cmpstr (embers_labels_page_get_heading (page), ==, "region: 3 values, by total");
 
   /* pod: top 8 by total, Show All for the other 4 */
   g_assert_true (embers_labels_page_select_label (page, "pod"));
   wait_labels (page);
   g_assert_cmpuint (embers_labels_page_get_stats (page)->len, ==, 12);
   g_assert_cmpstr (stats_at (page, 0)->value, ==, "shop-11");
-  g_assert_cmpfloat (stats_at (page, 0)->total, ==, 600 * 12 + 150);
+  g_assert_cmpfloat (stats_at (page, 0)->total, ==, 600 * 12 + 150 + 500);
   g_assert_cmpstr (stats_at (page, 11)->value, ==, "shop-00");
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, 8);
+  g_assert_true (gtk_widget_get_sensitive (find_button (GTK_WIDGET (page), "Show A_ll")));
   embers_labels_page_set_show_all (page, TRUE);
+  /* The cards after the first few are built at idle */
+  wait_labels (page);
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, 12);
 
   /* version: 2 values */
@@ -319,8 +418,8 @@ test_local_values (void)
   wait_labels (page);
   g_assert_cmpuint (embers_labels_page_get_stats (page)->len, ==, 2);
   g_assert_cmpstr (stats_at (page, 0)->value, ==, "1.4.2");
-  /* 1.5.0: pods 3, 7, 11 = 600 (4 + 8 + 12) + 3·150 */
-  g_assert_cmpfloat (stats_at (page, 1)->total, ==, 600 * 24 + 450);
+  /* 1.5.0: pods 3, 7, 11 = 600 (4 + 8 + 12) + 3·150, and pod 11's spike (ap) */
+  g_assert_cmpfloat (stats_at (page, 1)->total, ==, 600 * 24 + 450 + 500);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -385,6 +484,46 @@ test_local_actions (void)
     g_assert_cmpuint (n_comparison, ==, 1);
   }
 
+  /* A screen reader hears each card (the focusable flow box child) by its
+   * value, total, share and mark, and each chart by its value */
+  {
+    g_autoptr(GPtrArray) children = find_all (GTK_WIDGET (page), GTK_TYPE_FLOW_BOX_CHILD);
+    g_autoptr(GPtrArray) charts = find_all (GTK_WIDGET (page), EMBERS_TYPE_LABEL_CHART);
+    guint checked = 0;
+
+    g_assert_cmpuint (children->len, ==, 3);
+    for (guint i = 0; i < children->len; i++)
+      {
+        GtkWidget *card = gtk_flow_box_child_get_child (children->pdata[i]);
+        const char *value = g_object_get_data (G_OBJECT (card), "value");
+        g_autofree char *mismatch = NULL;
+
+        if (g_strcmp0 (value, "eu") == 0)
+          mismatch = gtk_test_accessible_check_property (children->pdata[i], GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                         "region eu: 13.80 µs, 27.3%, baseline");
+        else if (g_strcmp0 (value, "ap") == 0)
+          mismatch = gtk_test_accessible_check_property (children->pdata[i], GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                         "region ap: 20.60 µs, 40.7%, comparison");
+        else
+          mismatch = gtk_test_accessible_check_property (children->pdata[i], GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                         "region us: 16.20 µs, 32.0%");
+        g_assert_null (mismatch);
+        checked++;
+      }
+    g_assert_cmpuint (checked, ==, 3);
+    for (guint i = 0; i < charts->len; i++)
+      {
+        g_autofree char *a = gtk_test_accessible_check_property (charts->pdata[i], GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                                 "Chart of region ap");
+        g_autofree char *b = gtk_test_accessible_check_property (charts->pdata[i], GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                                 "Chart of region us");
+        g_autofree char *c = gtk_test_accessible_check_property (charts->pdata[i], GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                                 "Chart of region eu");
+
+        g_assert_true (a == NULL || b == NULL || c == NULL);
+      }
+  }
+
   /* Compare: a compare tab with both label filters and the same range */
   n_pages = embers_window_get_n_pages (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "labels.compare", NULL));
@@ -412,7 +551,7 @@ test_local_actions (void)
   g_assert_null (embers_compare_page_get_error (compare));
   g_assert_nonnull (embers_compare_page_get_diff (compare));
   g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 0), ==, 13800);
-  g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 1), ==, 18600);
+  g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 1), ==, 20600);
 
   /* Marking the baseline value as comparison moves the mark */
   embers_labels_page_mark_comparison (page, "eu");
@@ -426,17 +565,233 @@ test_local_actions (void)
   g_assert_cmpstr (selector, ==, "{region=\"eu\",service_name=\"shop\"}");
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (explore)));
   wait_explore (explore);
-  g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (explore)), 0),
-                   ==, 13800);
+  g_assert_cmpint (explore_total (explore), ==, 13800);
 
-  /* Exclude replaces it */
-  g_clear_pointer (&selector, g_free);
-  g_assert_true (embers_labels_page_include_value (page, "us", TRUE, NULL));
-  selector = embers_explore_page_dup_selector (explore);
-  g_assert_cmpstr (selector, ==, "{region!=\"us\",service_name=\"shop\"}");
-  wait_explore (explore);
-  g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (explore)), 0),
-                   ==, 13800 + 18600);
+  /* A second include keeps both: either value */
+  g_assert_true (embers_labels_page_include_value (page, "us", FALSE, NULL));
+  assert_selector (explore, "{region=~\"eu|us\",service_name=\"shop\"}");
+  g_assert_cmpint (explore_total (explore), ==, 13800 + 16200);
+  /* Excluding one of them leaves the other */
+  g_assert_true (embers_labels_page_include_value (page, "eu", TRUE, NULL));
+  assert_selector (explore, "{region=\"us\",service_name=\"shop\"}");
+  g_assert_cmpint (explore_total (explore), ==, 16200);
+
+  /* Excludes stack: neither eu nor us */
+  embers_explore_page_remove_filter (explore, "region");
+  g_assert_true (embers_labels_page_include_value (page, "eu", TRUE, NULL));
+  assert_selector (explore, "{region!=\"eu\",service_name=\"shop\"}");
+  g_assert_cmpint (explore_total (explore), ==, 16200 + 20600);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "labels.exclude", "s", "us"));
+  assert_selector (explore, "{region!~\"eu|us\",service_name=\"shop\"}");
+  g_assert_cmpint (explore_total (explore), ==, 20600);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Two clicks to a comparison: a value's ⋮ menu compares it with the
+ * baseline once one is marked, or with the rest of the values */
+static void
+test_compare_shortcuts (void)
+{
+  g_autoptr(EmbersSource) source = make_source ();
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersExplorePage *explore;
+  EmbersLabelsPage *page;
+  EmbersComparePage *compare;
+  g_autoptr(EmbersQuery) left = NULL;
+  g_autoptr(EmbersQuery) right = NULL;
+  GtkMenuButton *us_menu = NULL;
+  guint n_pages;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 850);
+  gtk_window_present (GTK_WINDOW (window));
+  explore = open_explore (window, source);
+  page = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
+  wait_labels (page);
+  g_assert_true (embers_labels_page_select_label (page, "region"));
+  wait_labels (page);
+
+  {
+    g_autoptr(GPtrArray) buttons = find_all (GTK_WIDGET (page), GTK_TYPE_MENU_BUTTON);
+
+    for (guint i = 0; i < buttons->len; i++)
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (buttons->pdata[i]), "value"), "us") == 0)
+        us_menu = buttons->pdata[i];
+  }
+  g_assert_nonnull (us_menu);
+
+  /* Without a baseline: compare with the rest only */
+  gtk_menu_button_popup (us_menu);
+  spin (20);
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.include"));
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.exclude"));
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.mark-baseline"));
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.mark-comparison"));
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.compare-with-rest"));
+  g_assert_false (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.compare-with-baseline"));
+  gtk_menu_button_popdown (us_menu);
+  g_assert_false (embers_labels_page_compare_with_baseline (page, "us"));
+
+  /* Click one: the baseline; the next value's menu offers the comparison */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "labels.mark-baseline", "s", "eu"));
+  gtk_menu_button_popup (us_menu);
+  spin (20);
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.compare-with-baseline"));
+  gtk_menu_button_popdown (us_menu);
+
+  /* Click two: the comparison opens, eu against us, over the same range */
+  n_pages = embers_window_get_n_pages (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "labels.compare-with-baseline", "s", "us"));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_pages + 1);
+  compare = EMBERS_COMPARE_PAGE (find_one (GTK_WIDGET (window), EMBERS_TYPE_COMPARE_PAGE));
+  left = embers_compare_page_dup_query (compare, FALSE);
+  right = embers_compare_page_dup_query (compare, TRUE);
+  g_assert_cmpstr (left->label_selector, ==, "{service_name=\"shop\",region=\"eu\"}");
+  g_assert_cmpstr (right->label_selector, ==, "{service_name=\"shop\",region=\"us\"}");
+  g_assert_cmpint (right->start_ms, ==, embers_labels_page_get_query (page)->start_ms);
+  {
+    g_autofree char *comparison = embers_labels_page_dup_comparison (page);
+
+    g_assert_cmpstr (comparison, ==, "region=\"us\"");
+  }
+  /* The baseline's own menu does not offer it */
+  g_assert_false (embers_labels_page_compare_with_baseline (page, "eu"));
+  g_clear_pointer (&left, embers_query_free);
+  g_clear_pointer (&right, embers_query_free);
+
+  /* With the rest: every other value as the baseline */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "labels.compare-with-rest", "s", "ap"));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_pages + 2);
+  {
+    g_autoptr(GPtrArray) pages = find_all (GTK_WIDGET (window), EMBERS_TYPE_COMPARE_PAGE);
+    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    compare = g_ptr_array_index (pages, pages->len - 1);
+    left = embers_compare_page_dup_query (compare, FALSE);
+    right = embers_compare_page_dup_query (compare, TRUE);
+    g_assert_cmpstr (left->label_selector, ==, "{service_name=\"shop\",region!=\"ap\"}");
+    g_assert_cmpstr (right->label_selector, ==, "{service_name=\"shop\",region=\"ap\"}");
+    while (g_get_monotonic_time () < end &&
+           (embers_compare_page_get_busy (compare) || embers_compare_page_get_diff (compare) == NULL))
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_nonnull (embers_compare_page_get_diff (compare));
+    g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 0), ==, 13800 + 16200);
+    g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 1), ==, 20600);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The keyboard: Enter on a label name shows it; Tab leaves the names
+ * without changing the label and reaches every card's ⋮ menu (which holds
+ * mark, include and exclude) and Compare; Shift+Tab comes back */
+static GtkWidget *
+focus_widget (EmbersWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+static void
+test_keyboard (void)
+{
+  g_autoptr(EmbersSource) source = make_source ();
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersExplorePage *explore;
+  EmbersLabelsPage *page;
+  GtkListBoxRow *pod_row = NULL;
+  GtkWidget *names;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) menus = NULL;
+  g_autoptr(GHashTable) reached = g_hash_table_new (NULL, NULL);
+  GtkWidget *compare;
+  guint tabs_in_names = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 850);
+  gtk_window_present (GTK_WINDOW (window));
+  explore = open_explore (window, source);
+  page = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
+  wait_labels (page);
+  g_assert_null (embers_labels_page_get_label (page));
+
+  /* The names: the arrows' way through them is focus, not a choice */
+  rows = find_all (GTK_WIDGET (page), GTK_TYPE_LIST_BOX_ROW);
+  g_assert_cmpuint (rows->len, ==, 3);
+  names = gtk_widget_get_parent (g_ptr_array_index (rows, 0));
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (rows->pdata[i]), "name"), "pod") == 0)
+      pod_row = rows->pdata[i];
+  g_assert_nonnull (pod_row);
+  g_assert_true (gtk_widget_grab_focus (g_ptr_array_index (rows, 0)));
+  /* Down, as its key binding does */
+  g_signal_emit_by_name (names, "move-cursor", GTK_MOVEMENT_DISPLAY_LINES, 1, FALSE, FALSE);
+  spin (20);
+  g_assert_true (focus_widget (window) == g_ptr_array_index (rows, 1));
+  g_assert_null (embers_labels_page_get_label (page));
+  /* Enter (a row's activation) shows the label under the focus */
+  gtk_widget_grab_focus (GTK_WIDGET (pod_row));
+  gtk_widget_activate (GTK_WIDGET (pod_row));
+  wait_labels (page);
+  g_assert_cmpstr (embers_labels_page_get_label (page), ==, "pod");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pod_row), "labels-current"));
+
+  /* Baseline and comparison, so that Compare takes the focus */
+  embers_labels_page_mark_baseline (page, "shop-11");
+  embers_labels_page_mark_comparison (page, "shop-10");
+  spin (20);
+
+  /* Tab from the name: out of the list at once, then through the page
+   * (as GtkWindow moves the focus on Tab); the label stays */
+  gtk_widget_grab_focus (GTK_WIDGET (pod_row));
+  for (guint i = 0; i < 200; i++)
+    {
+      GtkWidget *focus;
+
+      g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
+      spin (2);
+      focus = focus_widget (window);
+      g_assert_nonnull (focus);
+      g_assert_cmpstr (embers_labels_page_get_label (page), ==, "pod");
+      if (gtk_widget_is_ancestor (focus, names))
+        {
+          tabs_in_names++;
+          /* Back at the names: round the whole window */
+          if (i > 0)
+            break;
+        }
+      g_hash_table_add (reached, focus);
+    }
+  /* One stop in the names, and only on the way round */
+  g_assert_cmpuint (tabs_in_names, <=, 1);
+
+  /* Every card's ⋮ menu and Compare were reached */
+  menus = find_all (GTK_WIDGET (page), GTK_TYPE_MENU_BUTTON);
+  g_assert_cmpuint (menus->len, ==, 8);
+  for (guint i = 0; i < menus->len; i++)
+    {
+      GtkWidget *menu = g_ptr_array_index (menus, i);
+      gboolean found = g_hash_table_contains (reached, menu);
+      GHashTableIter iter;
+      gpointer key;
+
+      /* (the focus lands on the menu button's inner toggle button) */
+      g_hash_table_iter_init (&iter, reached);
+      while (!found && g_hash_table_iter_next (&iter, &key, NULL))
+        found = gtk_widget_is_ancestor (key, menu);
+      g_assert_true (found);
+    }
+  compare = find_button (GTK_WIDGET (page), "_Compare");
+  g_assert_true (g_hash_table_contains (reached, compare));
+
+  /* Shift+Tab from a name leaves the list backwards, label unchanged */
+  gtk_widget_grab_focus (GTK_WIDGET (pod_row));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_BACKWARD));
+  spin (2);
+  g_assert_false (gtk_widget_is_ancestor (focus_widget (window), names));
+  g_assert_cmpstr (embers_labels_page_get_label (page), ==, "pod");
+  /* ...and Tab comes back to the list, on the label shown */
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
+  spin (2);
+  g_assert_true (gtk_widget_is_ancestor (focus_widget (window), names) || focus_widget (window) == names);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -625,8 +980,41 @@ test_local_go_file (void)
   g_assert_cmpfloat (stats_at (page, 0)->total, ==, 122);
   g_assert_cmpstr (stats_at (page, 1)->value, ==, "eu");
   g_assert_cmpfloat (stats_at (page, 1)->total, ==, 118);
-  /* One profile: one point in time */
+  /* One profile: one point in time, inside the range (it was stamped on
+   * a step boundary before the range's start, and cut off) */
   g_assert_cmpuint (stats_at (page, 0)->series->n_points, ==, 1);
+  g_assert_cmpint (stats_at (page, 0)->series->timestamps[0], >=, start - 60000);
+  g_assert_cmpint (stats_at (page, 0)->max_time_ms, >=, start - 60000);
+
+  /* No time views for one time: Series and Histogram are off and say why,
+   * the cards show totals, the table leaves out the averages */
+  g_assert_false (embers_labels_page_get_has_time (page));
+  g_assert_false (gtk_widget_get_sensitive (find_button (GTK_WIDGET (page), "_Series")));
+  g_assert_false (gtk_widget_get_sensitive (find_button (GTK_WIDGET (page), "_Histogram")));
+  g_assert_true (gtk_widget_get_sensitive (find_button (GTK_WIDGET (page), "T_otal")));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (find_button (GTK_WIDGET (page), "_Series")), "same time"));
+  embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_HISTOGRAM);
+  {
+    g_autoptr(GPtrArray) charts = find_all (GTK_WIDGET (page), EMBERS_TYPE_LABEL_CHART);
+    g_autofree char *summary = NULL;
+
+    g_assert_cmpuint (charts->len, ==, embers_labels_page_get_stats (page)->len);
+    for (guint i = 0; i < charts->len; i++)
+      g_assert_cmpint (embers_label_chart_get_view (charts->pdata[i]), ==, EMBERS_LABEL_VIEW_TOTAL);
+    embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_MAXIMUM);
+    summary = embers_label_chart_dup_summary (charts->pdata[0]);
+    g_assert_null (strstr (summary, "average"));
+  }
+  embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_TABLE);
+  {
+    GListModel *columns = gtk_column_view_get_columns (embers_labels_page_get_table (page));
+    g_autoptr(GtkColumnViewColumn) mean_col = g_list_model_get_item (columns, 3);
+    g_autoptr(GtkColumnViewColumn) max_col = g_list_model_get_item (columns, 5);
+
+    g_assert_false (gtk_column_view_column_get_visible (mean_col));
+    g_assert_true (gtk_column_view_column_get_visible (max_col));
+  }
+  embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_SERIES);
 
   /* cache: only some samples carry it; the rest have no value */
   g_assert_true (embers_labels_page_select_label (page, "cache"));
@@ -634,6 +1022,9 @@ test_local_go_file (void)
   g_assert_cmpstr (stats_at (page, 0)->value, ==, "");
   g_assert_cmpfloat (stats_at (page, 1)->total, ==, 64);
   g_assert_cmpstr (stats_at (page, 1)->value, ==, "miss");
+  /* The heading counts values as the sidebar does, and names (none) */
+  g_assert_cmpint (embers_labels_page_get_cardinality (page, "cache"), ==, 1);
+  g_assert_cmpstr (embers_labels_page_get_heading (page), ==, "cache: 1 value and (none), by total");
 
   gtk_window_destroy (window);
 }
@@ -681,8 +1072,12 @@ server_stat (EmbersTestServer *server,
 }
 
 /* The Pyroscope test server with tests/fixtures/labels: store's 12 pods in
- * 3 regions, 2 versions; constant values (wave 0): 600 per step for 1.0.0,
- * 1000 for 1.1.0 (pods 7 and 10, in us-east-1) */
+ * 3 regions, 2 versions; a profile every 15 s worth 600 for 1.0.0, 1000
+ * for 1.1.0 (pods 7 and 10, in us-east-1), times its region's shape: 4 in
+ * eu-west-1 (flat); 4 in us-east-1 but 12 in the hour's 11th five minutes
+ * (a spike); in ap-south-1 2, 3, 3, 4, 4 … 7, 7, 8 per five minutes (rising).
+ * The hour starts at --now minus one hour, so the last 10 minutes are its
+ * 11th and 12th five minutes: 20 steps each. */
 
 #define SERVER_NOW_MS G_GINT64_CONSTANT (1700000000000)
 
@@ -701,7 +1096,6 @@ test_server (void)
   EmbersExplorePage *explore;
   EmbersLabelsPage *page;
   EmbersComparePage *compare;
-  double step;
 
   g_assert_no_error (error);
   client = embers_connect_client_new (embers_test_server_get_url (server), &error);
@@ -744,27 +1138,55 @@ test_server (void)
   wait_labels (page);
   g_assert_null (embers_labels_page_get_error (page));
   g_assert_cmpuint (embers_labels_page_get_stats (page)->len, ==, 3);
-  /* us-east-1: 2 × 600 + 2 × 1000 per step; the others 4 × 600 (a tie, by name) */
+  /* Per step: us-east-1 (2 × 600 + 2 × 1000) × 12 = 38400 for 20 steps,
+   * then × 4 = 12800; ap-south-1 4 × 600 × 7 = 16800, then × 8 = 19200;
+   * eu-west-1 4 × 600 × 4 = 9600. Totals: 3200 × (20 × 12 + 20 × 4),
+   * 2400 × (20 × 7 + 20 × 8), 9600 × 40. */
   g_assert_cmpstr (stats_at (page, 0)->value, ==, "us-east-1");
   g_assert_cmpstr (stats_at (page, 1)->value, ==, "ap-south-1");
   g_assert_cmpstr (stats_at (page, 2)->value, ==, "eu-west-1");
-  step = stats_at (page, 1)->total / 2400.0;
-  g_assert_cmpfloat (step, >, 0);
-  g_assert_cmpfloat_with_epsilon (stats_at (page, 0)->total, 3200.0 * step, 1e-6 * stats_at (page, 0)->total);
-  g_assert_cmpfloat_with_epsilon (stats_at (page, 2)->total, 2400.0 * step, 1e-6 * stats_at (page, 2)->total);
-  g_assert_cmpfloat_with_epsilon (stats_at (page, 0)->share, 3200.0 / 8000.0, 1e-9);
+  g_assert_cmpfloat (stats_at (page, 0)->total, ==, 1024000);
+  g_assert_cmpfloat (stats_at (page, 1)->total, ==, 720000);
+  g_assert_cmpfloat (stats_at (page, 2)->total, ==, 384000);
+  g_assert_cmpfloat_with_epsilon (stats_at (page, 0)->share, 1024000.0 / 2128000.0, 1e-9);
+  /* Their shapes differ: one point per 15 s step, the spike, the rise, flat */
+  g_assert_true (embers_labels_page_get_has_time (page));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpuint (stats_at (page, i)->series->n_points, ==, 40);
+      g_assert_cmpuint (stats_at (page, i)->n_data_steps, ==, 40);
+      for (guint k = 0; k < 40; k++)
+        g_assert_cmpint (stats_at (page, i)->series->timestamps[k], ==, SERVER_NOW_MS - 600000 + k * 15000);
+    }
+  g_assert_cmpfloat (stats_at (page, 0)->max, ==, 38400);
+  g_assert_cmpint (stats_at (page, 0)->max_time_ms, ==, SERVER_NOW_MS - 600000);
+  g_assert_cmpfloat (stats_at (page, 0)->series->values[19], ==, 38400);
+  g_assert_cmpfloat (stats_at (page, 0)->series->values[20], ==, 12800);
+  g_assert_cmpfloat (stats_at (page, 0)->mean, ==, 25600);
+  g_assert_cmpfloat (stats_at (page, 0)->stddev, ==, 12800);
+  g_assert_cmpfloat (stats_at (page, 1)->series->values[0], ==, 16800);
+  g_assert_cmpfloat (stats_at (page, 1)->series->values[39], ==, 19200);
+  g_assert_cmpfloat (stats_at (page, 1)->mean, ==, 18000);
+  g_assert_cmpfloat (stats_at (page, 1)->stddev, ==, 1200);
+  g_assert_cmpfloat (stats_at (page, 2)->max, ==, 9600);
+  g_assert_cmpfloat (stats_at (page, 2)->stddev, ==, 0);
 
   g_assert_true (embers_labels_page_select_label (page, "pod"));
   wait_labels (page);
   g_assert_cmpuint (embers_labels_page_get_stats (page)->len, ==, 12);
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, 8);
+  /* 1000 × (20 × 12 + 20 × 4) each */
   g_assert_cmpstr (stats_at (page, 0)->value, ==, "store-07");
   g_assert_cmpstr (stats_at (page, 1)->value, ==, "store-10");
+  g_assert_cmpfloat (stats_at (page, 0)->total, ==, 320000);
 
   g_assert_true (embers_labels_page_select_label (page, "version"));
   wait_labels (page);
+  /* 1.0.0: eu 4 × 600 × 4 × 40, us 2 × 600 × 320, ap 4 × 600 × 300 */
   g_assert_cmpstr (stats_at (page, 0)->value, ==, "1.0.0");
   g_assert_cmpstr (stats_at (page, 1)->value, ==, "1.1.0");
+  g_assert_cmpfloat (stats_at (page, 0)->total, ==, 384000 + 384000 + 720000);
+  g_assert_cmpfloat (stats_at (page, 1)->total, ==, 640000);
   embers_labels_page_mark_baseline (page, "1.0.0");
   embers_labels_page_mark_comparison (page, "1.1.0");
   g_assert_true (embers_labels_page_compare (page));
@@ -885,10 +1307,38 @@ test_high_cardinality (void)
     g_assert_cmpstr (stats_at (page, 0)->value, ==, heaviest);
   }
 
-  t0 = g_get_monotonic_time ();
-  embers_labels_page_set_show_all (page, TRUE);
-  spin (30);
-  g_test_message ("Show All with %u values: %.1f ms", n_pods, (g_get_monotonic_time () - t0) / 1000.0);
+  /* Show All: how long the call holds the main loop, the longest main
+   * loop iteration until every card is built and drawn (what a person
+   * waits for a key press or a frame), and the whole time */
+  {
+    gint64 call, longest = 0, until;
+
+    t0 = g_get_monotonic_time ();
+    embers_labels_page_set_show_all (page, TRUE);
+    call = g_get_monotonic_time () - t0;
+    until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+    while (g_get_monotonic_time () < until &&
+           (embers_labels_page_get_loading (page) ||
+            embers_labels_page_get_n_cards (page) < EMBERS_LABELS_MAX_CARDS))
+      {
+        gint64 a = g_get_monotonic_time ();
+
+        g_main_context_iteration (NULL, FALSE);
+        longest = MAX (longest, g_get_monotonic_time () - a);
+      }
+    /* The frames after the last card */
+    for (gint64 end = g_get_monotonic_time () + 100000; g_get_monotonic_time () < end; )
+      {
+        gint64 a = g_get_monotonic_time ();
+
+        g_main_context_iteration (NULL, FALSE);
+        longest = MAX (longest, g_get_monotonic_time () - a);
+      }
+    g_test_message ("Show All with %u values: the call %.1f ms, longest main loop iteration %.1f ms, "
+                    "all %u cards in %.1f ms",
+                    n_pods, call / 1000.0, longest / 1000.0, embers_labels_page_get_n_cards (page),
+                    (g_get_monotonic_time () - t0 - 100000) / 1000.0);
+  }
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, EMBERS_LABELS_MAX_CARDS);
 
   t0 = g_get_monotonic_time ();
@@ -916,6 +1366,8 @@ main (int   argc,
 
   g_test_add_func ("/embers/labels/local-values", test_local_values);
   g_test_add_func ("/embers/labels/local-actions", test_local_actions);
+  g_test_add_func ("/embers/labels/compare-shortcuts", test_compare_shortcuts);
+  g_test_add_func ("/embers/labels/keyboard", test_keyboard);
   g_test_add_func ("/embers/labels/error-retry", test_error_retry);
   g_test_add_func ("/embers/labels/local-go-file", test_local_go_file);
   g_test_add_func ("/embers/labels/server", test_server);
