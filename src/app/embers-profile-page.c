@@ -677,6 +677,7 @@ set_summary (EmbersProfilePage *self,
   g_free (self->summary);
   self->summary = g_strdup (summary);
   gtk_label_set_text (self->search_summary, summary != NULL ? summary : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_summary), summary);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_SUMMARY]);
 }
 
