@@ -108,6 +108,14 @@ static void clear_preview    (EmbersRuleDialog *self,
 static void sync_chips       (EmbersRuleDialog *self);
 static void update_buttons   (EmbersRuleDialog *self);
 
+/* An answer that arrives after the dialog was destroyed finds nothing
+ * to show it in */
+static gboolean
+disposed (EmbersRuleDialog *self)
+{
+  return self->cancellable == NULL;
+}
+
 static gboolean
 is_blank (const char *text)
 {
@@ -669,7 +677,7 @@ upsert_done (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersRecordingRule) rule = embers_recording_rules_upsert_finish (result, &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   self->busy = FALSE;
@@ -796,7 +804,7 @@ preview_done (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   g_clear_object (&self->preview_cancellable);
 
@@ -1014,6 +1022,8 @@ profile_types_done (GObject      *object,
   g_autofree char *current = NULL;
   guint position;
 
+  if (disposed (self))
+    return;
   if (types == NULL)
     {
       /* Only a convenience: the matchers still take any type */
@@ -1132,7 +1142,7 @@ reload_done (GObject      *object,
   g_autoptr(EmbersRecordingRule) rule = embers_recording_rules_get_finish (result, &error);
   gboolean keep_mine = GPOINTER_TO_INT (g_object_steal_data (G_OBJECT (self), "embers-keep-mine"));
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   self->busy = FALSE;
@@ -1257,6 +1267,8 @@ label_names_done (GObject      *object,
   g_auto(GStrv) names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
   guint shown = 0;
 
+  if (disposed (self))
+    return;
   if (names == NULL)
     {
       /* Only a convenience: the entry still takes any name */
@@ -1417,6 +1429,7 @@ embers_rule_dialog_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->source, on_capabilities, self);
   g_clear_object (&self->source);
   g_clear_pointer (&self->chart, embers_chart_unref);
+  g_clear_object (&self->type_ids);
   for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
     {
       g_clear_pointer (&self->message_text[f], g_free);
