@@ -8,6 +8,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "embers-accessible.h"
 #include "embers-compare-page.h"
 #include "embers-diff.h"
 #include "embers-drop-down.h"
@@ -987,6 +988,7 @@ side_build (EmbersComparePage *self,
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (side->sample_dropdown));
   gtk_widget_set_tooltip_text (GTK_WIDGET (side->sample_dropdown),
                                _("Which values of the file to compare; the other file follows when it has the same type"));
+  embers_accessible_set_label (GTK_WIDGET (side->sample_dropdown), _("Sample Type"));
   g_signal_connect (side->sample_dropdown, "notify::selected", G_CALLBACK (sample_changed), side);
   gtk_box_append (GTK_BOX (side->sample_box), GTK_WIDGET (side->sample_dropdown));
   gtk_widget_set_visible (side->sample_box, FALSE);
@@ -1004,8 +1006,7 @@ side_build (EmbersComparePage *self,
   /* Long type ids shorten on the button (not in its list) */
   embers_drop_down_shorten_on_button (side->type_dropdown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (side->type_dropdown), _("Profile type"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (side->type_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Profile type"), -1);
+  embers_accessible_set_label (GTK_WIDGET (side->type_dropdown), _("Profile Type"));
   g_signal_connect (side->type_dropdown, "notify::selected", G_CALLBACK (side_type_changed), side);
   gtk_box_append (GTK_BOX (row), GTK_WIDGET (side->type_dropdown));
   side->selector_entry = gtk_entry_new ();
@@ -1760,6 +1761,9 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_stack_add_named (GTK_STACK (self->result_stack), GTK_WIDGET (self->profile_page), "result");
   gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack), "empty");
   gtk_box_append (GTK_BOX (self->root), self->result_stack);
+
+  /* Mnemonic buttons are named by their visible label alone */
+  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -94,6 +94,21 @@ selected_name (EmbersFilterBar *self)
   return item != NULL ? gtk_string_object_get_string (item) : NULL;
 }
 
+/* A control's accessible name; for a drop-down also the toggle button
+ * inside it, which GTK 4.8 leaves unnamed and which takes the focus (as
+ * embers_accessible_set_label() in the app does) */
+static void
+set_accessible_label (GtkWidget  *widget,
+                      const char *label)
+{
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  if (GTK_IS_DROP_DOWN (widget))
+    for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      if (GTK_IS_TOGGLE_BUTTON (child))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
 /* The scope fixes this label ({service_name="api"}): not offered */
 static gboolean
 scope_fixes (EmbersFilterBar *self,
@@ -392,12 +407,15 @@ embers_filter_bar_init (EmbersFilterBar *self)
   self->name_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->names)), NULL));
   gtk_drop_down_set_enable_search (self->name_dropdown, TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->name_dropdown), _("Label name"));
+  set_accessible_label (GTK_WIDGET (self->name_dropdown), _("Label Name"));
   g_signal_connect_swapped (self->name_dropdown, "notify::selected", G_CALLBACK (name_selected), self);
   gtk_box_append (self->controls, GTK_WIDGET (self->name_dropdown));
 
   self->op_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (ops));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->op_dropdown),
                                _("= equals, != differs, =~ matches the regular expression, !~ does not match"));
+  /* Translators: accessible name of the drop-down with =, !=, =~ and !~ */
+  set_accessible_label (GTK_WIDGET (self->op_dropdown), _("Operator"));
   gtk_box_append (self->controls, GTK_WIDGET (self->op_dropdown));
 
   self->value_entry = GTK_ENTRY (gtk_entry_new ());
@@ -419,6 +437,7 @@ embers_filter_bar_init (EmbersFilterBar *self)
 
   button = gtk_button_new_from_icon_name ("list-add-symbolic");
   gtk_widget_set_tooltip_text (button, _("Add filter"));
+  set_accessible_label (button, _("Add Filter"));
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_clicked), self);
   gtk_box_append (self->controls, button);
 
