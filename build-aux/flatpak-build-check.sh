@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Proves the Flatpak app module's build commands without the GNOME runtime:
-# configures with the manifest's own meson options and prefix /app, builds,
-# runs the manifest's test commands and installs into a DESTDIR, then checks
-# what was installed. Prints TAP-style lines. Usage: flatpak-build-check.sh
+# Proves the Flatpak app module's build commands without the GNOME runtime,
+# for the stable and the development manifest: configures with the
+# manifest's own meson options and prefix /app, builds, runs the manifest's
+# test commands without a display (as flatpak-builder runs them) and
+# installs into a DESTDIR, then checks what was installed under the
+# manifest's id: the program, desktop file, metainfo, schema, icons, the
+# German catalog and the licence. Prints TAP-style lines.
+# Usage: flatpak-build-check.sh
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
-manifest=flatpak/io.github.emberslab.Embers.json
-build=_build/flatpak
-dest=$(mktemp -d)
-trap 'rm -rf "$dest"' EXIT
 n=0
 status=0
 
@@ -27,36 +27,51 @@ step() {
   fi
 }
 
-mkdir -p _build
-mapfile -t opts < <(python3 -c '
+manifest_field() {
+  python3 -c '
 import json, sys
 m = json.load(open(sys.argv[1]))
 app = [x for x in m["modules"] if isinstance(x, dict) and x["name"] == "embers"][0]
-print("\n".join(app.get("config-opts", [])))' "$manifest")
-mapfile -t tests < <(python3 -c '
-import json, sys
-m = json.load(open(sys.argv[1]))
-app = [x for x in m["modules"] if isinstance(x, dict) and x["name"] == "embers"][0]
-print("\n".join(app.get("test-commands", [])))' "$manifest")
+value = m.get(sys.argv[2]) if sys.argv[2] in ("id", "command") else app.get(sys.argv[2], [])
+print("\n".join(value) if isinstance(value, list) else value)' "$@"
+}
 
-rm -rf "$build"
-label="configure as the manifest does (--prefix=/app ${opts[*]})"
-step meson setup "$build" --prefix=/app "${opts[@]}"
-label="build"
-step ninja -C "$build"
-for t in "${tests[@]}"; do
-  label="manifest test command: $t"
-  step bash -c "cd '$build' && $t"
+mkdir -p _build
+for manifest in flatpak/io.github.emberslab.Embers.json flatpak/io.github.emberslab.Embers.Devel.json; do
+  id=$(manifest_field "$manifest" id)
+  command=$(manifest_field "$manifest" command)
+  mapfile -t opts < <(manifest_field "$manifest" config-opts)
+  mapfile -t tests < <(manifest_field "$manifest" test-commands)
+  build=_build/flatpak-${id##*.}
+  dest=$(mktemp -d)
+
+  rm -rf "$build"
+  label="$id: configure as the manifest does (--prefix=/app ${opts[*]})"
+  step meson setup "$build" --prefix=/app "${opts[@]}"
+  label="$id: build"
+  step ninja -C "$build"
+  for t in "${tests[@]}"; do
+    label="$id: manifest test command, without a display: $t"
+    step env -u DISPLAY -u WAYLAND_DISPLAY bash -c "cd '$build' && $t"
+  done
+  label="$id: install into a DESTDIR"
+  step env DESTDIR="$dest" meson install -C "$build" --no-rebuild
+  for f in "bin/$command" \
+           "share/applications/$id.desktop" \
+           "share/metainfo/$id.metainfo.xml" \
+           "share/glib-2.0/schemas/$id.gschema.xml" \
+           "share/icons/hicolor/scalable/apps/$id.svg" \
+           "share/icons/hicolor/symbolic/apps/$id-symbolic.svg" \
+           "share/locale/de/LC_MESSAGES/embers.mo" \
+           "share/licenses/$id/COPYING"; do
+    label="$id: installs /app/$f"
+    step test -s "$dest/app/$f"
+  done
+  label="$id: the installed catalog is German (Language: de)"
+  step bash -c "msgunfmt '$dest/app/share/locale/de/LC_MESSAGES/embers.mo' | grep -q '^\"Language: de'"
+  label="$id: the installed licence is the GPL version 3"
+  step grep -q 'GNU GENERAL PUBLIC LICENSE' "$dest/app/share/licenses/$id/COPYING"
+  rm -rf "$dest"
 done
-label="install into a DESTDIR"
-step env DESTDIR="$dest" meson install -C "$build" --no-rebuild
-for f in bin/embers \
-         share/applications/io.github.emberslab.Embers.desktop \
-         share/metainfo/io.github.emberslab.Embers.metainfo.xml \
-         share/glib-2.0/schemas/io.github.emberslab.Embers.gschema.xml \
-         share/icons/hicolor/scalable/apps/io.github.emberslab.Embers.svg \
-         share/icons/hicolor/symbolic/apps/io.github.emberslab.Embers-symbolic.svg; do
-  label="installs /app/$f"
-  step test -e "$dest/app/$f"
-done
+echo "1..$n"
 exit $status
