@@ -6,7 +6,8 @@
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE),
- *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours),
+ *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours;
+ *          demo-labels: EMBERS_SHOT_VIEW=series|total|maximum|histogram|table, EMBERS_SHOT_LABEL=region|pod),
  *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
@@ -181,7 +182,11 @@ main (int   argc,
       g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
       const char *dir = path != NULL ? path : "tests/fixtures/go";
       const char *regions[] = { "eu-west", "us-east", "ap-south" };
-      const char *pods[] = { "api-7d4f9", "api-b81c2", "api-c3e07", "api-f0a55" };
+      const char *pods[3][6] = {
+        { "api-7d4f9", "api-b81c2", "api-0e6d1", "api-5a2c8", "api-93f40", "api-c7b15" },
+        { "api-c3e07", "api-f0a55", "api-2b9e4", "api-6d013", "api-a8c72", "api-e41f9" },
+        { "api-19d3a", "api-4c8e2", "api-7fa60", "api-b2d5e", "api-d06b7", "api-f83c1" },
+      };
       gint64 now = g_get_real_time () / 1000;
       GtkWidget *widget;
       EmbersExplorePage *explore;
@@ -197,17 +202,21 @@ main (int   argc,
           g_autoptr(EmbersProfile) api = embers_profile_load_file (api_file, NULL, NULL);
           g_autoptr(EmbersProfile) web_profile = embers_profile_load_file (web_file, NULL, NULL);
           const char *web_labels[] = { "service_name", "web", "region", regions[(i + 1) % 3], NULL };
-          /* A load that rises and falls: one to four pods report */
-          int n_pods = 1 + (int)(1.5 + 1.5 * sin (i / 3.0));
+          /* Each region its own course (profiles per 5 minutes): eu-west
+           * steady at two pods, us-east two with a burst to six half an
+           * hour ago, ap-south growing from one pod to five */
+          int n_pods[3] = { 2, i == 18 || i == 19 ? 6 : 2, 1 + i * 4 / 23 };
 
           if (api == NULL || web_profile == NULL)
             return 1;
-          for (int p = 0; p < n_pods; p++)
-            {
-              const char *api_labels[] = { "service_name", "api", "region", regions[(i + p) % 3], "pod", pods[p], NULL };
+          for (int r = 0; r < 3; r++)
+            for (int p = 0; p < n_pods[r]; p++)
+              {
+                const char *api_labels[] = { "service_name", "api", "region", regions[r], "pod", pods[r][p], NULL };
 
-              embers_local_source_add_profile (source, "api", api, when + p * 1000, api_labels);
-            }
+                /* A few seconds apart, all in the same minute */
+                embers_local_source_add_profile (source, "api", api, when - 30000 + (r * 6 + p) * 1000, api_labels);
+              }
           if (i % 2 == 0)
             embers_local_source_add_profile (source, "web", web_profile, when, web_labels);
         }
@@ -234,11 +243,17 @@ main (int   argc,
                   g_list_model_get_n_items (embers_labels_page_get_names (labels)) == 0) &&
                  g_get_monotonic_time () < end)
             g_main_context_iteration (NULL, TRUE);
-          embers_labels_page_select_label (labels, "region");
+          const char *view = g_getenv ("EMBERS_SHOT_VIEW");
+          const char *views[] = { "series", "total", "maximum", "histogram", "table" };
+
+          embers_labels_page_select_label (labels, g_getenv ("EMBERS_SHOT_LABEL") ? g_getenv ("EMBERS_SHOT_LABEL") : "region");
           while (embers_labels_page_get_loading (labels) && g_get_monotonic_time () < end)
             g_main_context_iteration (NULL, TRUE);
           embers_labels_page_mark_baseline (labels, "eu-west");
           embers_labels_page_mark_comparison (labels, "us-east");
+          for (guint v = 0; view != NULL && v < G_N_ELEMENTS (views); v++)
+            if (g_str_equal (view, views[v]))
+              embers_labels_page_set_view (labels, (EmbersLabelsView)v);
         }
       else if (g_str_equal (state, "demo-rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
