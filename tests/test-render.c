@@ -1468,7 +1468,7 @@ test_diff_export (void)
   g_assert_nonnull (strstr (svg_text, "red/blue · change of share of total"));
   g_assert_nonnull (strstr (svg_text, "shrank"));
   g_assert_nonnull (strstr (svg_text, "grew"));
-  g_assert_nonnull (strstr (svg_text, "blue: shrank, grey: unchanged, red: grew"));
+  g_assert_nonnull (strstr (svg_text, "blue: shrank, gray: unchanged, red: grew"));
   g_assert_nonnull (strstr (svg_text, "Bar widths: baseline + comparison"));
   g_assert_nonnull (strstr (svg_text, "</svg>"));
   /* The fills are there: the root's grey (148,142,142), slow's red

@@ -39,9 +39,13 @@ static const struct
 } presets[] = {
   /* Translators: short time range buttons: 15 minutes, 1 hour, 6 hours, 24 hours, 7 days */
   { N_("15m"), 15 * 60 },
+  /* Translators: a short time range button: the last hour */
   { N_("1h"), 60 * 60 },
+  /* Translators: a short time range button: the last 6 hours */
   { N_("6h"), 6 * 60 * 60 },
+  /* Translators: a short time range button: the last 24 hours */
   { N_("24h"), 24 * 60 * 60 },
+  /* Translators: a short time range button: the last 7 days */
   { N_("7d"), 7 * 24 * 60 * 60 },
 };
 
@@ -1047,6 +1051,7 @@ build_toolbar (EmbersExplorePage *self)
                                _("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"));
   /* Translators: accessible names of the start and end of the time range */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->from_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("From"), -1);
+  /* Translators: the accessible name of the end of the time range */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->to_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("To"), -1);
   g_signal_connect_swapped (self->from_entry, "activate", G_CALLBACK (range_entry_activated), self);
   g_signal_connect_swapped (self->to_entry, "activate", G_CALLBACK (range_entry_activated), self);

@@ -265,7 +265,9 @@ make_chip (const char *text,
   gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
   gtk_button_set_child (GTK_BUTTON (button), box);
   gtk_widget_add_css_class (button, "chip");
-  gtk_widget_set_tooltip_text (button, _("Remove"));
+  /* Translators: the tooltip of a transform's chip (a hidden frame, a
+   * function focused everywhere): clicking it removes the transform */
+  gtk_widget_set_tooltip_text (button, C_("transform", "Remove"));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_halign (button, GTK_ALIGN_START);
   if (target != NULL)
@@ -1532,6 +1534,8 @@ embers_profile_page_suggest_name (EmbersProfilePage *self,
 
   g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
 
+  /* Translators: the file name offered for an export of a profile
+   * without a name of its own (an extension follows) */
   base = g_strdup (self->title != NULL ? self->title : _("profile"));
   for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
     {

@@ -125,7 +125,10 @@ embers_levels_to_profile (const char * const  *names,
   if (n_levels > EMBERS_PROFILE_MAX_DEPTH)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                   _("the flame graph is %zu levels deep; the limit is %u"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "the flame graph is %zu level deep; the limit is %u",
+                                "the flame graph is %zu levels deep; the limit is %u",
+                                n_levels),
                    n_levels, EMBERS_PROFILE_MAX_DEPTH);
       return NULL;
     }
@@ -1361,7 +1364,7 @@ embers_flamebearer_write (EmbersProfile  *profile,
   if (is_diff && __builtin_add_overflow (total[0][0], total[1][0], &both))
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                   _("The two sides of the diff together are larger than 64 bits can hold"));
+                   _("the two sides of the diff together are larger than 64 bits can hold"));
       return NULL;
     }
 

@@ -126,8 +126,12 @@ embers_folded_parse (const char  *data,
 
       if (stack->len > EMBERS_PROFILE_MAX_DEPTH)
         {
+          /* Translators: the plural follows the second number, the limit */
           g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                       _("folded: the stack on line %u is more than %u frames deep"),
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "folded: the stack on line %u is more than %u frame deep",
+                                    "folded: the stack on line %u is more than %u frames deep",
+                                    EMBERS_PROFILE_MAX_DEPTH),
                        line_no, EMBERS_PROFILE_MAX_DEPTH);
           return NULL;
         }

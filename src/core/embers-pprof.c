@@ -500,9 +500,22 @@ read_header (Reader  *r,
 
   if (msg->n_sample_type > EMBERS_PROFILE_MAX_SAMPLE_TYPES)
     {
+      g_autofree char *declared = NULL;
+
+      /* Translators: the start of the next message */
+      declared = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "the profile declares %zu sample type",
+                                               "the profile declares %zu sample types",
+                                               msg->n_sample_type),
+                                  msg->n_sample_type);
+      /* Translators: %s is the previous message ("the profile declares 20
+       * sample types"), %u the most sample types Embers reads */
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                   _("pprof: the profile declares %zu sample types; at most %u are supported"),
-                   msg->n_sample_type, EMBERS_PROFILE_MAX_SAMPLE_TYPES);
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "pprof: %s; at most %u is supported",
+                                "pprof: %s; at most %u are supported",
+                                EMBERS_PROFILE_MAX_SAMPLE_TYPES),
+                   declared, EMBERS_PROFILE_MAX_SAMPLE_TYPES);
       return FALSE;
     }
 
@@ -619,8 +632,13 @@ read_samples (Reader        *r,
           g_array_append_vals (stack, &g_array_index (r->frames, guint32, loc->offset), loc->n);
           if G_UNLIKELY (stack->len > EMBERS_PROFILE_MAX_DEPTH)
             {
+              /* Translators: the plural follows the second number, the limit */
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                           _("pprof: sample %zu is more than %u frames deep"), i, EMBERS_PROFILE_MAX_DEPTH);
+                           g_dngettext (GETTEXT_PACKAGE,
+                                        "pprof: sample %zu is more than %u frame deep",
+                                        "pprof: sample %zu is more than %u frames deep",
+                                        EMBERS_PROFILE_MAX_DEPTH),
+                           i, EMBERS_PROFILE_MAX_DEPTH);
               goto out;
             }
         }

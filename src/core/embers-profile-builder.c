@@ -686,7 +686,11 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
   if G_UNLIKELY (n_names > EMBERS_PROFILE_MAX_DEPTH)
     {
       builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                    _("A stack is %u frames deep; the limit is %u"), n_names, EMBERS_PROFILE_MAX_DEPTH);
+                    g_dngettext (GETTEXT_PACKAGE,
+                                 "a stack is %u frame deep; the limit is %u",
+                                 "a stack is %u frames deep; the limit is %u",
+                                 n_names),
+                    n_names, EMBERS_PROFILE_MAX_DEPTH);
       return 0;
     }
 

@@ -1272,6 +1272,8 @@ diff_cells (EmbersProfile *diff,
   g_ptr_array_add (cells, g_strdup (""));
   g_ptr_array_add (cells, g_strdup (_("Baseline")));
   g_ptr_array_add (cells, g_strdup (_("Comparison")));
+  /* Translators: a column heading of the comparison tooltip: the change
+   * from the baseline to the comparison */
   g_ptr_array_add (cells, g_strdup (_("Diff")));
 
   /* xgettext:no-c-format */
@@ -1619,8 +1621,8 @@ insert_svg_description (GString                   *svg,
       break;
     }
   colours = style->diff_palette == EMBERS_DIFF_PALETTE_RED_GREEN ?
-            _("green: shrank, grey: unchanged, red: grew") :
-            _("blue: shrank, grey: unchanged, red: grew");
+            _("green: shrank, gray: unchanged, red: grew") :
+            _("blue: shrank, gray: unchanged, red: grew");
 
   /* Translators: the description of an exported diff flame graph */
   desc = g_strdup_printf (_("Baseline vs comparison. Legend: %s; %s. "

@@ -597,7 +597,7 @@ test_compare_files (void)
   g_assert_cmpint (rgb[2], >, rgb[0]);
 
   /* The palette switch: legend, graph and the setting follow */
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_accessible_dropdown (GTK_WIDGET (page), "Diff colours")), 1);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_accessible_dropdown (GTK_WIDGET (page), "Diff colors")), 1);
   g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_GREEN);
   g_assert_cmpuint (embers_flame_graph_get_diff_palette (EMBERS_FLAME_GRAPH (graph)), ==,
                     EMBERS_DIFF_PALETTE_RED_GREEN);
@@ -713,7 +713,7 @@ test_compare_export (void)
   g_assert_true (g_file_get_contents (svg, &contents, &len, NULL));
   g_assert_nonnull (g_strstr_len (contents, len, "<svg"));
   g_assert_nonnull (g_strstr_len (contents, len, "<title>Diff flame graph</title>"));
-  g_assert_nonnull (g_strstr_len (contents, len, "blue: shrank, grey: unchanged, red: grew"));
+  g_assert_nonnull (g_strstr_len (contents, len, "blue: shrank, gray: unchanged, red: grew"));
 
   /* JSON: the diff, as Pyroscope's diff levels */
   export_to (page, json);
