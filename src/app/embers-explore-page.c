@@ -271,6 +271,12 @@ show_range (EmbersExplorePage *self)
 static void
 set_title (EmbersExplorePage *self)
 {
+  /* The source's name changes as it loads ("Loading local profiles…",
+   * then "6 local profiles") */
+  g_free (self->source_name);
+  self->source_name = embers_source_dup_display_name (self->source);
+  if (self->source_name == NULL)
+    self->source_name = g_strdup (_("Profiles"));
   g_free (self->title);
   if (self->service != NULL)
     self->title = g_strdup_printf ("%s — %s", self->service, self->source_name);
@@ -373,6 +379,7 @@ services_done (GObject      *object,
   if (!request_finish (req))
     return;
   gtk_spinner_set_spinning (self->services_spinner, FALSE);
+  set_title (self);
 
   if (series == NULL)
     {
@@ -1758,6 +1765,14 @@ embers_explore_page_set_preset (EmbersExplorePage *self,
   update_range (self);
   show_range (self);
   load_services (self);
+}
+
+gint64
+embers_explore_page_get_preset (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), 0);
+
+  return self->preset_s;
 }
 
 void

@@ -72,6 +72,8 @@ EmbersQuery       *embers_explore_page_dup_query         (EmbersExplorePage *sel
  * an absolute range stays. */
 void               embers_explore_page_set_preset        (EmbersExplorePage *self,
                                                           gint64             seconds);
+/* The preset's seconds, or 0 for an absolute range */
+gint64             embers_explore_page_get_preset        (EmbersExplorePage *self);
 void               embers_explore_page_set_time_range    (EmbersExplorePage *self,
                                                           gint64             start_ms,
                                                           gint64             end_ms);

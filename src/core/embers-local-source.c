@@ -53,6 +53,7 @@ struct _EmbersLocalSource
   GPtrArray *entries;   /* Entry, only appended to */
   guint      n_skipped;
   int        n_loading; /* files and folders being added (atomic) */
+  int        n_loaded;  /* files and folders read (atomic) */
 };
 
 static void source_iface_init (EmbersSourceInterface *iface);
@@ -490,6 +491,7 @@ add_file_thread (GTask        *task,
   gssize added = add_file_run (self, task_data, cancellable, &error);
 
   /* Done before the answer, which may be read at once on the main thread */
+  g_atomic_int_inc (&self->n_loaded);
   g_atomic_int_dec_and_test (&self->n_loading);
   if (added < 0)
     g_task_return_error (task, error);
@@ -657,9 +659,12 @@ local_dup_display_name (EmbersSource *source)
   EmbersLocalSource *self = EMBERS_LOCAL_SOURCE (source);
   guint n = embers_local_source_get_n_profiles (self);
 
-  /* Not "0 local profiles" while a folder is still being read */
+  /* Not "0 local profiles" while a folder is still being read, nor
+   * before one is (the count is not known yet) */
   if (n == 0 && embers_local_source_get_loading (self))
     return g_strdup (_("Loading local profiles…"));
+  if (n == 0 && g_atomic_int_get (&self->n_loaded) == 0)
+    return g_strdup (_("Local profiles"));
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u local profile", "%u local profiles", n), n);
 }
 

@@ -40,7 +40,8 @@ guint              embers_local_source_add_file_finish  (EmbersLocalSource   *se
 guint              embers_local_source_get_n_profiles   (EmbersLocalSource   *self);
 guint              embers_local_source_get_n_skipped    (EmbersLocalSource   *self);
 /* TRUE while files or folders are being read (the display name says so
- * instead of "0 local profiles") */
+ * instead of "0 local profiles"; before anything is added or read it is
+ * "Local profiles", without a count) */
 gboolean           embers_local_source_get_loading      (EmbersLocalSource   *self);
 /* The time span covered by the profiles, in ms (0, 0 when empty) */
 void               embers_local_source_get_time_range   (EmbersLocalSource   *self,

@@ -592,6 +592,18 @@ test_open_folder (void)
   gtk_window_present (GTK_WINDOW (window));
   page = EMBERS_EXPLORE_PAGE (embers_window_open_folder (window, folder));
   g_assert_nonnull (page);
+  /* Not "0 local profiles" before or while the folder is read */
+  g_assert_null (strstr (embers_explore_page_get_title (page), "0 local"));
+  {
+    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    while (embers_explore_page_get_loading (page) && g_get_monotonic_time () < until &&
+           g_list_model_get_n_items (embers_explore_page_get_services (page)) == 0)
+      {
+        g_assert_null (strstr (embers_explore_page_get_title (page), "0 local"));
+        g_main_context_iteration (NULL, TRUE);
+      }
+  }
 
   /* Loaded off the main thread; then the range covers the files */
   {
@@ -612,6 +624,8 @@ test_open_folder (void)
         found = TRUE;
     }
   g_assert_true (found);
+  /* The tab counts the profiles once they are read */
+  g_assert_nonnull (strstr (embers_explore_page_get_title (page), "2 local profiles"));
   /* The header names the tab (not just "Embers") */
   g_assert_true (g_str_has_suffix (gtk_window_get_title (GTK_WINDOW (window)), "— Embers"));
   embers_explore_page_get_time_range (page, &start, &end);
