@@ -104,7 +104,7 @@ struct _EmbersLabelsPage
   GtkLabel          *values_heading;
   GtkCheckButton    *same_scale_check;
   GtkLabel          *no_time_label;
-  GtkWidget         *hint_label;
+  GtkWidget         *hint_label;      /* in a squeezer: whole or not at all */
   GtkWidget         *toolbar;
   GtkWidget         *values_box;      /* the flap's content */
   GtkFlowBox        *cards;
@@ -144,6 +144,8 @@ struct _EmbersLabelsPage
   guint              build_source;    /* the tick that builds the rest of the cards */
   GListModel        *sorted;          /* the table's rows as sorted */
   int                sort_column;     /* the table's primary sort column (GTK < 4.10) */
+
+  gint64             preset_s;        /* > 0: the range is the last preset_s seconds */
 
   char              *baseline_name;
   char              *baseline_value;
@@ -692,9 +694,14 @@ update_sensitivity (EmbersLabelsPage *self)
                             self->stats != NULL && self->stats->len > EMBERS_LABEL_STATS_DEFAULT_TOP &&
                             self->view != EMBERS_LABELS_VIEW_TABLE);
   gtk_widget_set_visible (self->hint_label, have_values);
-  gtk_widget_set_visible (GTK_WIDGET (self->same_scale_check),
-                          have_values && self->has_time &&
-                          (self->view == EMBERS_LABELS_VIEW_SERIES || self->view == EMBERS_LABELS_VIEW_HISTOGRAM));
+  {
+    gboolean scale = have_values && self->has_time &&
+                     (self->view == EMBERS_LABELS_VIEW_SERIES || self->view == EMBERS_LABELS_VIEW_HISTOGRAM);
+    GtkWidget *check = GTK_WIDGET (self->same_scale_check);
+    GtkStack *keep = GTK_STACK (gtk_widget_get_parent (check));
+
+    gtk_stack_set_visible_child (keep, scale ? check : gtk_widget_get_last_child (GTK_WIDGET (keep)));
+  }
   for (EmbersLabelsView v = EMBERS_LABELS_VIEW_SERIES; v <= EMBERS_LABELS_VIEW_HISTOGRAM; v += EMBERS_LABELS_VIEW_HISTOGRAM)
     {
       gtk_widget_set_sensitive (GTK_WIDGET (self->view_buttons[v]), time_views);
@@ -1751,13 +1758,21 @@ build_marks_bar (EmbersLabelsPage *self)
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->baseline_label));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->comparison_label));
   gtk_widget_add_css_class (hint, "dim-label");
-  gtk_widget_set_hexpand (hint, TRUE);
   gtk_label_set_xalign (GTK_LABEL (hint), 1);
-  gtk_label_set_ellipsize (GTK_LABEL (hint), PANGO_ELLIPSIZE_END);
   gtk_widget_set_valign (hint, GTK_ALIGN_START);
-  gtk_widget_set_visible (hint, FALSE);
-  self->hint_label = hint;
-  gtk_box_append (GTK_BOX (bar), hint);
+  /* The hint whole or not at all (half of it said nothing when narrow) */
+  {
+    GtkWidget *squeezer = adw_squeezer_new ();
+
+    adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
+    adw_squeezer_set_xalign (ADW_SQUEEZER (squeezer), 1);
+    adw_squeezer_add (ADW_SQUEEZER (squeezer), hint);
+    adw_squeezer_add (ADW_SQUEEZER (squeezer), gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0));
+    gtk_widget_set_hexpand (squeezer, TRUE);
+    gtk_widget_set_visible (squeezer, FALSE);
+    self->hint_label = squeezer;
+    gtk_box_append (GTK_BOX (bar), squeezer);
+  }
   return bar;
 }
 
@@ -1823,8 +1838,19 @@ build_values (EmbersLabelsPage *self)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->same_scale_check),
                                  _("Draw every value on one scale, so that their sizes compare; off, each chart uses its own"));
     g_signal_connect_swapped (self->same_scale_check, "toggled", G_CALLBACK (same_scale_toggled), self);
-    gtk_widget_set_visible (GTK_WIDGET (self->same_scale_check), FALSE);
-    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->same_scale_check));
+    /* In a stack of its size, so that the heading keeps its height when
+     * the check is not there (views without a scale to share) */
+    {
+      GtkWidget *keep = gtk_stack_new ();
+
+      gtk_stack_set_vhomogeneous (GTK_STACK (keep), TRUE);
+      gtk_stack_set_hhomogeneous (GTK_STACK (keep), FALSE);
+      gtk_stack_add_child (GTK_STACK (keep), GTK_WIDGET (self->same_scale_check));
+      gtk_stack_add_child (GTK_STACK (keep), gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0));
+      gtk_stack_set_visible_child (GTK_STACK (keep), gtk_widget_get_last_child (keep));
+      gtk_stack_set_interpolate_size (GTK_STACK (keep), FALSE);
+      gtk_box_append (GTK_BOX (row), keep);
+    }
 
     gtk_widget_set_margin_start (row, 12);
     gtk_widget_set_margin_end (row, 12);
@@ -2068,6 +2094,26 @@ embers_labels_page_init (EmbersLabelsPage *self)
   dark_changed (self, NULL, adw_style_manager_get_default ());
 }
 
+/* The selector, type and range over the toolbar */
+static void
+update_title_label (EmbersLabelsPage *self)
+{
+  g_autoptr(EmbersProfileTypeInfo) info = NULL;
+  g_autoptr(GDateTime) a = g_date_time_new_from_unix_local (self->query->start_ms / 1000);
+  g_autoptr(GDateTime) b = g_date_time_new_from_unix_local (self->query->end_ms / 1000);
+  g_autofree char *start = a != NULL ? g_date_time_format (a, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+  g_autofree char *end = b != NULL ? g_date_time_format (b, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+  g_autofree char *heading = NULL;
+
+  info = self->query->profile_type != NULL ? embers_profile_type_info_new (self->query->profile_type) : NULL;
+  /* Translators: selector, profile type name, from, to */
+  heading = g_strdup_printf (_("%s · %s · %s – %s"),
+                             self->query->label_selector != NULL ? self->query->label_selector : "{}",
+                             info != NULL ? info->name : self->query->profile_type, start, end);
+  gtk_label_set_text (self->title_label, heading);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), heading);
+}
+
 /* API */
 
 EmbersLabelsPage *
@@ -2077,9 +2123,6 @@ embers_labels_page_new (EmbersSource      *source,
 {
   EmbersLabelsPage *self;
   g_autoptr(EmbersProfileTypeInfo) info = NULL;
-  g_autofree char *start = NULL;
-  g_autofree char *end = NULL;
-  g_autofree char *heading = NULL;
 
   g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
   g_return_val_if_fail (query != NULL, NULL);
@@ -2093,19 +2136,7 @@ embers_labels_page_new (EmbersSource      *source,
 
   /* Translators: a tab title; %s is a service name */
   self->title = service != NULL ? g_strdup_printf (_("Labels — %s"), service) : g_strdup (_("Labels"));
-  {
-    g_autoptr(GDateTime) a = g_date_time_new_from_unix_local (query->start_ms / 1000);
-    g_autoptr(GDateTime) b = g_date_time_new_from_unix_local (query->end_ms / 1000);
-
-    start = a != NULL ? g_date_time_format (a, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
-    end = b != NULL ? g_date_time_format (b, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
-  }
-  /* Translators: selector, profile type name, from, to */
-  heading = g_strdup_printf (_("%s · %s · %s – %s"),
-                             query->label_selector != NULL ? query->label_selector : "{}",
-                             info != NULL ? info->name : query->profile_type, start, end);
-  gtk_label_set_text (self->title_label, heading);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), heading);
+  update_title_label (self);
 
   load_names (self);
   return self;
@@ -2139,6 +2170,8 @@ embers_labels_page_set_explore_page (EmbersLabelsPage  *self,
   g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
   g_return_if_fail (explore == NULL || EMBERS_IS_EXPLORE_PAGE (explore));
   g_weak_ref_set (&self->explore, explore);
+  /* A range relative to now ("the last hour") stays so on refresh */
+  self->preset_s = explore != NULL ? embers_explore_page_get_preset (explore) : 0;
 }
 
 EmbersExplorePage *
@@ -2474,6 +2507,14 @@ void
 embers_labels_page_refresh (EmbersLabelsPage *self)
 {
   g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+
+  /* "The last hour" is the last hour now */
+  if (self->preset_s > 0)
+    {
+      self->query->end_ms = g_get_real_time () / 1000;
+      self->query->start_ms = self->query->end_ms - self->preset_s * 1000;
+      update_title_label (self);
+    }
   load_names (self);
 }
 

@@ -124,6 +124,8 @@ gboolean           embers_labels_page_compare_with_baseline (EmbersLabelsPage *s
 gboolean           embers_labels_page_compare_with_rest (EmbersLabelsPage  *self,
                                                          const char        *value);
 
+/* Loads again; a range relative to now (the explore page's preset when
+ * it was set as this page's explore page) moves to now */
 void               embers_labels_page_refresh           (EmbersLabelsPage  *self);
 void               embers_labels_page_retry             (EmbersLabelsPage  *self);
 gboolean           embers_labels_page_get_loading       (EmbersLabelsPage  *self);

@@ -421,6 +421,20 @@ test_local_values (void)
   /* 1.5.0: pods 3, 7, 11 = 600 (4 + 8 + 12) + 3·150, and pod 11's spike (ap) */
   g_assert_cmpfloat (stats_at (page, 1)->total, ==, 600 * 24 + 450 + 500);
 
+  /* Refresh: "the last hour" (the explore page's preset) is the last hour now */
+  {
+    gint64 old_end = embers_labels_page_get_query (page)->end_ms;
+
+    g_usleep (1100 * 1000);
+    embers_labels_page_refresh (page);
+    wait_labels (page);
+    g_assert_cmpint (embers_labels_page_get_query (page)->end_ms, >=, old_end + 1000);
+    g_assert_cmpint (embers_labels_page_get_query (page)->end_ms - embers_labels_page_get_query (page)->start_ms,
+                     ==, 3600000);
+    g_assert_cmpstr (embers_labels_page_get_label (page), ==, "version");
+    g_assert_cmpuint (embers_labels_page_get_stats (page)->len, ==, 2);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

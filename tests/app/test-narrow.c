@@ -583,6 +583,38 @@ test_server (void)
     embers_labels_page_set_view (labels, EMBERS_LABELS_VIEW_SERIES);
     g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (views)), ==, EMBERS_LABELS_VIEW_SERIES);
   }
+  /* The marks read in full: they wrap rather than lose their middle */
+  {
+    GPtrArray *stats = embers_labels_page_get_stats (labels);
+    guint n_marks = 0;
+
+    g_assert_cmpuint (stats->len, >=, 2);
+    embers_labels_page_mark_baseline (labels, ((EmbersLabelValueStats *)g_ptr_array_index (stats, 0))->value);
+    embers_labels_page_mark_comparison (labels, ((EmbersLabelValueStats *)g_ptr_array_index (stats, 1))->value);
+    spin (50);
+    {
+      GPtrArray *todo = g_ptr_array_new ();
+
+      g_ptr_array_add (todo, labels);
+      while (todo->len > 0)
+        {
+          GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+
+          if (!gtk_widget_get_mapped (w))
+            continue;
+          if (GTK_IS_LABEL (w) && gtk_widget_has_css_class (w, "labels-baseline-text"))
+            {
+              g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (w))));
+              assert_inside (w);
+              n_marks++;
+            }
+          for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+            g_ptr_array_add (todo, c);
+        }
+      g_ptr_array_unref (todo);
+    }
+    g_assert_cmpuint (n_marks, ==, 1);
+  }
   /* The label names stay reachable by F9 */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (labels), "labels.names", NULL));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (labels), "labels.names", NULL));
