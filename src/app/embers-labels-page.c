@@ -783,8 +783,7 @@ show_values_view (EmbersLabelsPage *self)
       show_status (self, _("No Values"), _("No series carry this label in the time range."), FALSE);
       return;
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->no_time_label),
-                          !self->has_time && self->view != EMBERS_LABELS_VIEW_TABLE);
+  gtk_widget_set_visible (GTK_WIDGET (self->no_time_label), !self->has_time);
   gtk_stack_set_visible_child_name (self->values_stack,
                                     self->view == EMBERS_LABELS_VIEW_TABLE ? "table" : "cards");
 }
@@ -1858,7 +1857,7 @@ build_values (EmbersLabelsPage *self)
     gtk_box_append (GTK_BOX (outer), row);
   }
 
-  self->no_time_label = GTK_LABEL (gtk_label_new (_("Every profile here has the same time, so there is no time series, histogram or average over time: each value shows its total and largest profile")));
+  self->no_time_label = GTK_LABEL (gtk_label_new (_("Every profile here has the same time, so there is no time series, histogram or average over time")));
   gtk_widget_add_css_class (GTK_WIDGET (self->no_time_label), "dim-label");
   gtk_label_set_wrap (self->no_time_label, TRUE);
   gtk_label_set_xalign (self->no_time_label, 0);

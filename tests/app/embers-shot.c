@@ -5,9 +5,11 @@
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
- *          explore, labels, rule (FILE is a folder of profiles, then SERVICE),
+ *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
+ *          labels: EMBERS_SHOT_LABEL and EMBERS_SHOT_VIEW as for demo-labels),
  *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours;
- *          demo-labels: EMBERS_SHOT_VIEW=series|total|maximum|histogram|table, EMBERS_SHOT_LABEL=region|pod),
+ *          demo-labels: EMBERS_SHOT_VIEW=series|total|maximum|histogram|table, EMBERS_SHOT_LABEL=region|pod,
+ *          EMBERS_SHOT_SAME_SCALE=0),
  *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
@@ -251,6 +253,9 @@ main (int   argc,
             g_main_context_iteration (NULL, TRUE);
           embers_labels_page_mark_baseline (labels, "eu-west");
           embers_labels_page_mark_comparison (labels, "us-east");
+          /* EMBERS_SHOT_SAME_SCALE=0: each card its own scale */
+          if (g_strcmp0 (g_getenv ("EMBERS_SHOT_SAME_SCALE"), "0") == 0)
+            embers_labels_page_set_same_scale (labels, FALSE);
           for (guint v = 0; view != NULL && v < G_N_ELEMENTS (views); v++)
             if (g_str_equal (view, views[v]))
               embers_labels_page_set_view (labels, (EmbersLabelsView)v);
@@ -286,7 +291,24 @@ main (int   argc,
       for (int i = 0; i < 50; i++)
         g_main_context_iteration (NULL, FALSE);
       if (g_str_equal (state, "labels"))
-        embers_window_open_labels (window, explore);
+        {
+          /* EMBERS_SHOT_LABEL, EMBERS_SHOT_VIEW: a label and a view as for demo-labels */
+          EmbersLabelsPage *labels = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
+          const char *view = g_getenv ("EMBERS_SHOT_VIEW");
+          const char *views[] = { "series", "total", "maximum", "histogram", "table" };
+
+          end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+          while (labels != NULL && g_getenv ("EMBERS_SHOT_LABEL") != NULL &&
+                 (embers_labels_page_get_loading (labels) ||
+                  g_list_model_get_n_items (embers_labels_page_get_names (labels)) == 0) &&
+                 g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+          if (labels != NULL && g_getenv ("EMBERS_SHOT_LABEL") != NULL)
+            embers_labels_page_select_label (labels, g_getenv ("EMBERS_SHOT_LABEL"));
+          for (guint v = 0; labels != NULL && view != NULL && v < G_N_ELEMENTS (views); v++)
+            if (g_str_equal (view, views[v]))
+              embers_labels_page_set_view (labels, (EmbersLabelsView)v);
+        }
       else if (g_str_equal (state, "rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
     }
