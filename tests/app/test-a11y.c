@@ -555,6 +555,48 @@ test_top_table (void)
   destroy_window (window);
 }
 
+static guint
+count_mapped (GtkWidget *widget,
+              GType      type)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_mapped (widget))
+    return 0;
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    n++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_mapped (child, type);
+  return n;
+}
+
+/* A narrow window: the toolbars fold into menus (the view menu, More
+ * Actions), which need names of their own */
+static void
+test_narrow (void)
+{
+  EmbersWindow *window = embers_window_new (NULL);
+  g_autoptr(GFile) file = fixture ("cpu-labels.pb.gz");
+  EmbersProfilePage *page;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 500);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (20);
+  page = embers_window_open_file (window, file);
+  wait_page (page);
+  spin (100);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (embers_profile_page_get_flame_graph (page))));
+  /* The view menu stands for the view buttons, beside Frame Colors */
+  g_assert_cmpuint (count_mapped (GTK_WIDGET (page), GTK_TYPE_MENU_BUTTON), >=, 2);
+  assert_all_named (GTK_WIDGET (window), "narrow profile");
+  embers_profile_page_set_search (page, "main", FALSE, FALSE);
+  wait_page (page);
+  assert_all_named (GTK_WIDGET (window), "narrow search");
+  destroy_window (window);
+}
+
 /* The connect dialog and an empty compare tab */
 static void
 test_dialogs (void)
@@ -1199,6 +1241,7 @@ main (int   argc,
   g_test_add_func ("/embers/a11y/empty", test_empty);
   g_test_add_func ("/embers/a11y/profile", test_profile);
   g_test_add_func ("/embers/a11y/top-table", test_top_table);
+  g_test_add_func ("/embers/a11y/narrow", test_narrow);
   g_test_add_func ("/embers/a11y/comparison", test_comparison);
   g_test_add_func ("/embers/a11y/dialogs", test_dialogs);
   g_test_add_func ("/embers/a11y/explore", test_explore);
