@@ -1033,9 +1033,11 @@ side_build (EmbersComparePage *self,
 
   row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   side->from_entry = time_entry (_("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"),
-                                 /* Translators: accessible names of the start and end of the time range */
-                                 _("From"), side);
-  side->to_entry = time_entry (_("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"), _("To"), side);
+                                 /* Translators: the accessible name of the start of a time range */
+                                 C_("time range", "From"), side);
+  side->to_entry = time_entry (_("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"),
+                               /* Translators: the accessible name of the end of a time range */
+                               C_("time range", "To"), side);
   gtk_box_append (GTK_BOX (row), side->from_entry);
   gtk_box_append (GTK_BOX (row), gtk_label_new ("–"));
   gtk_box_append (GTK_BOX (row), side->to_entry);

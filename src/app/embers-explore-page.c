@@ -1057,9 +1057,9 @@ build_toolbar (EmbersExplorePage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->to_entry),
                                _("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"));
   /* Translators: accessible names of the start and end of the time range */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->from_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("From"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->from_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, C_("time range", "From"), -1);
   /* Translators: the accessible name of the end of the time range */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->to_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("To"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->to_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, C_("time range", "To"), -1);
   g_signal_connect_swapped (self->from_entry, "activate", G_CALLBACK (range_entry_activated), self);
   g_signal_connect_swapped (self->to_entry, "activate", G_CALLBACK (range_entry_activated), self);
   self->time_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-accessible.h"
 #include "embers-chart.h"
 #include "embers-drop-down.h"
 #include "embers-fold-bin.h"
@@ -1614,6 +1615,7 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   /* New Rule…: the profile type, from the source's types */
   self->type_drop_down = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->type_ids)), NULL));
   embers_drop_down_shorten_on_button (self->type_drop_down);
+  embers_accessible_set_label (GTK_WIDGET (self->type_drop_down), _("Profile Type"));
   gtk_widget_set_hexpand (GTK_WIDGET (self->type_drop_down), TRUE);
   g_signal_connect_object (self->type_drop_down, "notify::selected", G_CALLBACK (on_type_selected), self,
                            G_CONNECT_SWAPPED);
@@ -1752,6 +1754,7 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   adw_window_set_content (ADW_WINDOW (self), toolbar);
 
   set_labels (self, NULL, NULL);
+  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 }
 
 /* Where the tenant override goes: said once the client is known */

@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-accessible.h"
 #include "embers-pyroscope-source.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
@@ -116,7 +117,8 @@ make_row (EmbersRulesPage           *self,
   edit = gtk_button_new_from_icon_name ("document-edit-symbolic");
   gtk_widget_set_valign (edit, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (edit, "flat");
-  gtk_widget_set_tooltip_text (edit, _("Edit"));
+  /* Translators: a button's tooltip: edit this recording rule */
+  gtk_widget_set_tooltip_text (edit, C_("recording rule", "Edit"));
   {
     /* Translators: the accessible name of a rule's Edit button; %s is the rule's metric name */
     g_autofree char *name = g_strdup_printf (_("Edit “%s”"), rule->metric_name);
@@ -415,8 +417,10 @@ embers_rules_page_init (EmbersRulesPage *self)
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_rules_page_new_rule), self);
   gtk_box_append (GTK_BOX (toolbar), button);
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Reload"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Reload"), -1);
+  /* Translators: a button: load the server's list of recording rules again */
+  gtk_widget_set_tooltip_text (button, C_("recording rules", "Reload"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  C_("recording rules", "Reload"), -1);
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_rules_page_reload), self);
   gtk_box_append (GTK_BOX (toolbar), button);
   gtk_box_append (GTK_BOX (self->box), toolbar);
@@ -508,6 +512,7 @@ embers_rules_page_init (EmbersRulesPage *self)
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->disabled_page), "disabled");
 
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->stack));
+  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 }
 
 EmbersRulesPage *

@@ -35,14 +35,14 @@ embers_diff_legend_describe (EmbersDiffPalette palette,
                              EmbersDiffMode    mode)
 {
   const char *colours = palette == EMBERS_DIFF_PALETTE_RED_GREEN
-    ? _("red = grew, green = shrank, grey = unchanged")
-    : _("red = grew, blue = shrank, grey = unchanged");
+    ? _("red = grew, green = shrank, gray = unchanged")
+    : _("red = grew, blue = shrank, gray = unchanged");
   const char *what = mode == EMBERS_DIFF_MODE_ABSOLUTE
     ? _("absolute change")
     : _("change of share of total");
 
-  /* Translators: "Diff colours: red = grew, blue = shrank, grey = unchanged; change of share of total" */
-  return g_strdup_printf (_("Diff colours: %s; %s"), colours, what);
+  /* Translators: "Diff colors: red = grew, blue = shrank, gray = unchanged; change of share of total" */
+  return g_strdup_printf (_("Diff colors: %s; %s"), colours, what);
 }
 
 static gboolean

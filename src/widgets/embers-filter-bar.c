@@ -392,7 +392,8 @@ embers_filter_bar_init (EmbersFilterBar *self)
   static const char * const ops[] = { "=", "!=", "=~", "!~", NULL };
   GtkEntryCompletion *completion;
   GtkWidget *button;
-  GtkWidget *label = gtk_label_new (_("Filter"));
+  /* Translators: a label before the label filters (a noun: the filter bar) */
+  GtkWidget *label = gtk_label_new (C_("label filters", "Filter"));
 
   self->filters = embers_selector_new ();
   gtk_box_set_spacing (GTK_BOX (self), 6);
