@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "embers-compare-page.h"
 #include "embers-explore-page.h"
 #include "embers-flame-graph.h"
 #include "embers-labels-page.h"
@@ -277,7 +278,6 @@ skip_children (GtkWidget *widget)
  * page inside one of them is checked in full. Take a type off this list
  * once its controls are named. */
 static const char * const pending_types[] = {
-  "EmbersRuleDialog",
   "EmbersRulesPage",
 };
 
@@ -498,21 +498,18 @@ focus_is_inside (GtkWidget *window,
   return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
 }
 
-/* The top table: each row has an accessible label (GTK 4.8 gives a list
- * row none), roles as GTK exposes them, and the table is one Tab stop */
+/* A table (the top table, the diff table): each row has an accessible
+ * label (GTK 4.8 gives a list row none), roles as GTK exposes them, and
+ * the table is one Tab stop */
 static void
-test_top_table (void)
+check_table (GtkWidget  *window,
+             GtkWidget  *table,
+             const char *what)
 {
-  EmbersWindow *window = new_window ();
-  g_autoptr(GFile) file = fixture ("cpu-labels.pb.gz");
-  EmbersProfilePage *page = embers_window_open_file (window, file);
-  GtkWidget *table;
   GtkWidget *view;
   GtkWidget *list;
   guint n_rows = 0;
 
-  wait_page (page);
-  table = GTK_WIDGET (embers_profile_page_get_top_table (page));
   view = find_descendant (table, GTK_TYPE_COLUMN_VIEW);
   g_assert_nonnull (view);
   g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL));
@@ -530,28 +527,38 @@ test_top_table (void)
       g_assert_true (gtk_widget_get_focusable (row));
       g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (row)), ==, GTK_ACCESSIBLE_ROLE_ROW);
       if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL))
-        g_test_fail_printf ("row %u of the top table has no accessible label", n_rows);
+        g_test_fail_printf ("row %u of the %s has no accessible label", n_rows, what);
     }
   g_assert_cmpuint (n_rows, >, 3);
 
   /* Into the table: a row has the focus */
   g_assert_true (gtk_widget_child_focus (table, GTK_DIR_TAB_FORWARD));
-  g_assert_true (focus_is_inside (GTK_WIDGET (window), list));
+  g_assert_true (focus_is_inside (window, list));
 
   /* Tab leaves it from the first row; so does Shift+Tab */
   g_signal_emit_by_name (window, "move-focus", GTK_DIR_TAB_FORWARD);
-  g_assert_false (focus_is_inside (GTK_WIDGET (window), table));
+  g_assert_false (focus_is_inside (window, table));
   g_signal_emit_by_name (window, "move-focus", GTK_DIR_TAB_BACKWARD);
-  g_assert_true (focus_is_inside (GTK_WIDGET (window), list));
+  g_assert_true (focus_is_inside (window, list));
   g_signal_emit_by_name (window, "move-focus", GTK_DIR_TAB_BACKWARD);
-  g_assert_false (focus_is_inside (GTK_WIDGET (window), table));
+  g_assert_false (focus_is_inside (window, table));
   g_signal_emit_by_name (window, "move-focus", GTK_DIR_TAB_FORWARD);
-  g_assert_true (focus_is_inside (GTK_WIDGET (window), list));
+  g_assert_true (focus_is_inside (window, list));
 
   /* Down moves between rows and stays in the table */
   g_signal_emit_by_name (window, "move-focus", GTK_DIR_DOWN);
-  g_assert_true (focus_is_inside (GTK_WIDGET (window), list));
+  g_assert_true (focus_is_inside (window, list));
+}
 
+static void
+test_top_table (void)
+{
+  EmbersWindow *window = new_window ();
+  g_autoptr(GFile) file = fixture ("cpu-labels.pb.gz");
+  EmbersProfilePage *page = embers_window_open_file (window, file);
+
+  wait_page (page);
+  check_table (GTK_WIDGET (window), GTK_WIDGET (embers_profile_page_get_top_table (page)), "top table");
   destroy_window (window);
 }
 
@@ -626,14 +633,22 @@ test_comparison (void)
   g_autoptr(GFile) comp = fixture ("cpu-after.pb.gz");
   EmbersProfilePage *page;
 
-  embers_window_open_comparison (window, base, comp);
+  EmbersComparePage *compare;
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_comparison (window, base, comp));
+  g_assert_nonnull (compare);
   spin (20);
-  page = embers_window_get_current_page (window);
-  if (page != NULL)
-    wait_page (page);
-  else
-    spin (2000);
+  while (embers_compare_page_get_busy (compare) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (embers_compare_page_get_busy (compare));
+  page = embers_compare_page_get_profile_page (compare);
+  g_assert_nonnull (page);
+  wait_page (page);
   assert_all_named (GTK_WIDGET (window), "comparison");
+
+  /* The diff table: named rows, one Tab stop */
+  check_table (GTK_WIDGET (window), GTK_WIDGET (embers_profile_page_get_diff_table (page)), "diff table");
   destroy_window (window);
 }
 
