@@ -16,7 +16,10 @@
 #include "embers-explore-page.h"
 #include "embers-flame-graph.h"
 #include "embers-labels-page.h"
+#include "embers-recording-rules.h"
 #include "embers-render.h"
+#include "embers-rules-page.h"
+#include "embers-test-server-spawn.h"
 #include "embers-window.h"
 
 static gboolean
@@ -272,40 +275,15 @@ skip_children (GtkWidget *widget)
          GTK_IS_POPOVER (widget) || ADW_IS_COMBO_ROW (widget) || GTK_IS_SCALE (widget);
 }
 
-/* Widgets whose owners have yet to name their controls for GTK before
- * 4.14 (tooltips are no names there): what is unnamed inside them is
- * listed in the log as pending but does not fail the test. A profile
- * page inside one of them is checked in full. Take a type off this list
- * once its controls are named. */
-static const char * const pending_types[] = {
-  "EmbersRulesPage",
-};
-
-static gboolean
-is_pending_type (GtkWidget *widget)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (pending_types); i++)
-    if (g_str_equal (G_OBJECT_TYPE_NAME (widget), pending_types[i]))
-      return TRUE;
-  return FALSE;
-}
-
 static void
 collect_unnamed (GtkWidget *widget,
-                 gboolean   pending,
                  GString   *path,
-                 GPtrArray *unnamed,
-                 GPtrArray *unnamed_pending)
+                 GPtrArray *unnamed)
 {
   gsize len = path->len;
 
   if (!gtk_widget_get_mapped (widget))
     return;
-
-  if (is_pending_type (widget))
-    pending = TRUE;
-  else if (EMBERS_IS_PROFILE_PAGE (widget))
-    pending = FALSE;
 
   g_string_append_printf (path, "/%s", G_OBJECT_TYPE_NAME (widget));
   if (has_text (gtk_widget_get_name (widget)) &&
@@ -322,7 +300,7 @@ collect_unnamed (GtkWidget *widget,
           const char *icon = GTK_IS_BUTTON (widget) ? gtk_button_get_icon_name (GTK_BUTTON (widget)) : NULL;
           const char *tooltip = gtk_widget_get_tooltip_text (widget);
 
-          g_ptr_array_add (pending ? unnamed_pending : unnamed,
+          g_ptr_array_add (unnamed,
                            g_strdup_printf ("%s: %s (action %s, icon %s, tooltip “%s”)", path->str, why->str,
                                             action ? action : "-", icon ? icon : "-",
                                             tooltip ? tooltip : ""));
@@ -333,7 +311,7 @@ collect_unnamed (GtkWidget *widget,
     for (GtkWidget *child = gtk_widget_get_first_child (widget);
          child != NULL;
          child = gtk_widget_get_next_sibling (child))
-      collect_unnamed (child, pending, path, unnamed, unnamed_pending);
+      collect_unnamed (child, path, unnamed);
 
   g_string_truncate (path, len);
 }
@@ -343,12 +321,9 @@ assert_all_named (GtkWidget  *root,
                   const char *state)
 {
   g_autoptr(GPtrArray) unnamed = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) unnamed_pending = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GString) path = g_string_new (NULL);
 
-  collect_unnamed (root, FALSE, path, unnamed, unnamed_pending);
-  for (guint i = 0; i < unnamed_pending->len; i++)
-    g_test_message ("%s: pending, no accessible name: %s", state, (char *)unnamed_pending->pdata[i]);
+  collect_unnamed (root, path, unnamed);
   for (guint i = 0; i < unnamed->len; i++)
     g_test_message ("%s: no accessible name: %s", state, (char *)unnamed->pdata[i]);
   /* Every state is checked and every unnamed control listed */
@@ -650,6 +625,92 @@ test_comparison (void)
   /* The diff table: named rows, one Tab stop */
   check_table (GTK_WIDGET (window), GTK_WIDGET (embers_profile_page_get_diff_table (page)), "diff table");
   destroy_window (window);
+}
+
+static void
+rule_upserted (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  EmbersRecordingRule **out = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *out = embers_recording_rules_upsert_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+static void
+wait_rules (EmbersRulesPage *page)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  spin (20);
+  while (embers_rules_page_get_loading (page) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (embers_rules_page_get_loading (page));
+  spin (50);
+}
+
+/* The recording rules page: a provisioned rule and a stored one (their
+ * Edit and Delete buttons), and a server without the rules API */
+static void
+test_rules_page (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-a11y-rules-XXXXXX", NULL);
+  g_autofree char *provisioned = g_build_filename (dir, "provisioned.json", NULL);
+  g_autofree char *arg = g_strdup_printf ("--provisioned=%s", provisioned);
+  const char *args[] = { "--recording-rules", arg, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = NULL;
+  g_autoptr(EmbersTestServer) no_rules = NULL;
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersConnectClient) no_rules_client = NULL;
+  g_autoptr(EmbersRecordingRule) rule = embers_recording_rule_new ();
+  g_autoptr(EmbersRecordingRule) created = NULL;
+  EmbersWindow *window;
+  EmbersRulesPage *page;
+
+  g_file_set_contents (provisioned,
+                       "[{\"metricName\":\"profiles_recorded_gc_total\","
+                       "\"matchers\":[\"{__profile_type__=\\\"process_cpu:cpu:nanoseconds:cpu:nanoseconds\\\"}\"]}]",
+                       -1, &error);
+  g_assert_no_error (error);
+  server = embers_test_server_start (args, &error);
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+
+  rule->metric_name = g_strdup ("profiles_recorded_api_cpu_nanoseconds");
+  g_strfreev (rule->matchers);
+  rule->matchers = g_strdupv ((char *[]) { (char *)"{__profile_type__=\"process_cpu:cpu:nanoseconds:cpu:nanoseconds\", service_name=\"api\"}", NULL });
+  g_strfreev (rule->group_by);
+  rule->group_by = g_strdupv ((char *[]) { (char *)"region", NULL });
+  rule->function_name = g_strdup ("runtime.gcBgMarkWorker");
+  embers_recording_rules_upsert_async (client, rule, NULL, rule_upserted, &created);
+  while (created == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  window = new_window ();
+  page = EMBERS_RULES_PAGE (embers_window_open_rules (window, client));
+  g_assert_nonnull (page);
+  wait_rules (page);
+  g_assert_null (embers_rules_page_get_error (page));
+  g_assert_cmpuint (embers_rules_page_get_rules (page)->len, ==, 2);
+  assert_all_named (GTK_WIDGET (window), "recording rules");
+
+  /* Recording rules off on the server: a page of its own */
+  no_rules = embers_test_server_start (NULL, &error);
+  g_assert_no_error (error);
+  no_rules_client = embers_connect_client_new (embers_test_server_get_url (no_rules), &error);
+  g_assert_no_error (error);
+  page = EMBERS_RULES_PAGE (embers_window_open_rules (window, no_rules_client));
+  wait_rules (page);
+  g_assert_true (embers_rules_page_get_disabled (page));
+  assert_all_named (GTK_WIDGET (window), "recording rules off");
+
+  destroy_window (window);
+  g_unlink (provisioned);
+  g_rmdir (dir);
 }
 
 static void
@@ -1259,6 +1320,7 @@ main (int   argc,
   g_test_add_func ("/embers/a11y/narrow", test_narrow);
   g_test_add_func ("/embers/a11y/comparison", test_comparison);
   g_test_add_func ("/embers/a11y/dialogs", test_dialogs);
+  g_test_add_func ("/embers/a11y/rules-page", test_rules_page);
   g_test_add_func ("/embers/a11y/explore", test_explore);
   g_test_add_func ("/embers/a11y/shortcuts", test_shortcuts);
   g_test_add_func ("/embers/a11y/keys", test_keys);
