@@ -583,15 +583,24 @@ test_compare_files (void)
   g_assert_cmpfloat (row->change, >, 50.0);
   g_assert_cmpint (row->comparison_total, >, row->baseline_total);
 
-  /* Red/blue by default: the slowed function red, one that lost share
-   * bluish */
+  /* Red/blue by default: the slowed function red, the one that lost
+   * most share (main.encode, -15.5%) bluish, one whose share held
+   * (main.tokenize, -0.9%) the neutral gray */
   g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_BLUE);
   spin (50);
   frame_point (EMBERS_FLAME_GRAPH (graph), "main.checksum", &sx, &sy);
   widget_pixel (graph, sx, sy, rgb);
   g_assert_cmpint (rgb[0], >, rgb[1] + 40);
   g_assert_cmpint (rgb[0], >, rgb[2] + 40);
-  frame_point (EMBERS_FLAME_GRAPH (graph), "main.tokenize", &x, &y);
+  {
+    int neutral_x, neutral_y;
+
+    frame_point (EMBERS_FLAME_GRAPH (graph), "main.tokenize", &neutral_x, &neutral_y);
+    widget_pixel (graph, neutral_x, neutral_y, rgb);
+    g_assert_cmpint (ABS (rgb[0] - rgb[2]), <, 12);
+    g_assert_cmpint (ABS (rgb[0] - rgb[1]), <, 12);
+  }
+  frame_point (EMBERS_FLAME_GRAPH (graph), "main.encode", &x, &y);
   widget_pixel (graph, x, y, rgb);
   g_assert_cmpint (rgb[2], >, rgb[1]);
   g_assert_cmpint (rgb[2], >, rgb[0]);
