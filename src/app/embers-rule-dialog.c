@@ -1287,7 +1287,9 @@ label_names_done (GObject      *object,
         continue;
       toggle = gtk_toggle_button_new_with_label (names[i]);
       gtk_widget_add_css_class (toggle, "caption");
-      gtk_widget_set_halign (toggle, GTK_ALIGN_START);
+      /* A flow box's columns are equally wide: chips fill them, as a grid,
+       * rather than leave gaps of different widths after short names */
+      gtk_widget_set_halign (toggle, GTK_ALIGN_FILL);
       g_object_set_data_full (G_OBJECT (toggle), "label-name", g_strdup (names[i]), g_free);
       gtk_widget_set_tooltip_text (toggle, _("Record one series per value of this label"));
       g_signal_connect (toggle, "toggled", G_CALLBACK (chip_toggled), self);

@@ -10,7 +10,9 @@
  *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours;
  *          demo-labels: EMBERS_SHOT_VIEW=series|total|maximum|histogram|table, EMBERS_SHOT_LABEL=region|pod,
  *          EMBERS_SHOT_SAME_SCALE=0),
- *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules)
+ *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules),
+ *          server-rule (FILE is a server's URL, then SERVICE and FUNCTION: the rule dialog
+ *          from that function's frame)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
@@ -30,6 +32,7 @@
 #include "embers-explore-page.h"
 #include "embers-labels-page.h"
 #include "embers-local-source.h"
+#include "embers-pyroscope-source.h"
 #include "embers-window.h"
 
 static void
@@ -311,6 +314,39 @@ main (int   argc,
         }
       else if (g_str_equal (state, "rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
+    }
+  else if (g_str_equal (state, "server-rule"))
+    {
+      /* server-rule [dark] URL SERVICE FUNCTION */
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersConnectClient) client = embers_connect_client_new (path != NULL ? path : "http://127.0.0.1:4040/", &error);
+      g_autoptr(EmbersPyroscopeSource) source = NULL;
+      EmbersExplorePage *explore;
+      EmbersProfile *profile;
+      gint64 end;
+
+      if (client == NULL)
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+      source = embers_pyroscope_source_new (client);
+      explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
+      end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+      while (g_list_model_get_n_items (embers_explore_page_get_services (explore)) == 0 &&
+             g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      embers_explore_page_select_service (explore, argc > 4 ? argv[4] : "api");
+      end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+      while ((embers_explore_page_get_loading (explore) ||
+              embers_profile_page_get_busy (embers_explore_page_get_profile_page (explore))) &&
+             g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      graph = embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (explore));
+      profile = embers_flame_graph_get_profile (graph);
+      if (profile != NULL && argc > 5)
+        embers_flame_graph_set_selected_node (graph, find_node (profile, argv[5]));
+      embers_explore_page_create_rule (explore);
     }
   else if (g_str_equal (state, "rules"))
     {
