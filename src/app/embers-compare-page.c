@@ -1699,7 +1699,7 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_set_margin_start (options, 12);
   gtk_widget_set_margin_end (options, 12);
 
-  self->sync_check = gtk_check_button_new_with_mnemonic (_("_Sync time ranges"));
+  self->sync_check = gtk_check_button_new_with_mnemonic (_("Sy_nc time ranges"));
   gtk_widget_set_tooltip_text (self->sync_check,
                                _("Both time ranges have the same length; moving one moves the other by as much"));
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->sync_check), TRUE);

@@ -1106,7 +1106,7 @@ build_toolbar (EmbersExplorePage *self)
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_explore_page_refresh), self);
   gtk_box_append (self->actions_box, button);
 
-  self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare…")));
+  self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Com_pare…")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare_button),
                                _("Compare with the previous period of the same length (Ctrl+D)"));
   g_signal_connect_swapped (self->compare_button, "clicked",
@@ -1526,7 +1526,7 @@ build_more_menu (EmbersExplorePage *self)
   g_autoptr(GMenu) rules = g_menu_new ();
   GtkPopover *popover;
 
-  g_menu_append (actions, _("_Compare…"), "explore.compare");
+  g_menu_append (actions, _("Com_pare…"), "explore.compare");
   g_menu_append (actions, _("_Labels"), "explore.labels");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (actions));
   if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
@@ -1620,7 +1620,7 @@ embers_explore_page_new (EmbersSource *source)
   add_max_nodes (self);
   add_rules_buttons (self);
   build_more_menu (self);
-  /* "_Compare…", "_Retry"…: named by their text, not its underscores */
+  /* "Com_pare…", "_Retry"…: named by their text, not its underscores */
   embers_accessible_fix_mnemonics (GTK_WIDGET (self));
   update_range (self);
   show_range (self);
