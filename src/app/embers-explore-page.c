@@ -19,6 +19,7 @@
 #include "embers-window.h"
 #include "embers-flame-graph.h"
 #include "embers-query-url.h"
+#include "embers-request.h"
 
 #define DEFAULT_PRESET_S (60 * 60)
 #define SERVICE_LABEL    "service_name"
@@ -143,13 +144,6 @@ static void load_profile   (EmbersExplorePage *self);
 
 /* Requests: one cancellable per kind; a newer request cancels the older */
 
-typedef struct
-{
-  EmbersExplorePage *self;
-  GCancellable      *cancellable;
-  RequestKind        kind;
-} Request;
-
 static void
 update_loading (EmbersExplorePage *self)
 {
@@ -160,21 +154,13 @@ update_loading (EmbersExplorePage *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
-static Request *
+static EmbersRequest *
 request_start (EmbersExplorePage *self,
                RequestKind        kind)
 {
-  Request *req = g_new0 (Request, 1);
+  EmbersRequest *req = embers_request_start (self, &self->cancellables[kind], kind);
 
-  if (self->cancellables[kind] != NULL)
-    g_cancellable_cancel (self->cancellables[kind]);
-  g_clear_object (&self->cancellables[kind]);
   g_clear_pointer (&self->errors[kind], g_free);
-  self->cancellables[kind] = g_cancellable_new ();
-
-  req->self = g_object_ref (self);
-  req->cancellable = g_object_ref (self->cancellables[kind]);
-  req->kind = kind;
   update_loading (self);
   return req;
 }
@@ -183,37 +169,19 @@ static void
 request_cancel (EmbersExplorePage *self,
                 RequestKind        kind)
 {
-  if (self->cancellables[kind] != NULL)
-    g_cancellable_cancel (self->cancellables[kind]);
-  g_clear_object (&self->cancellables[kind]);
+  embers_request_cancel (&self->cancellables[kind]);
   g_clear_pointer (&self->errors[kind], g_free);
 }
 
 /* TRUE when the answer is the newest of its kind (then it is done) */
 static gboolean
-request_finish (Request *req)
+request_finish (EmbersRequest *req)
 {
-  EmbersExplorePage *self = req->self;
-  gboolean current = self->cancellables[req->kind] == req->cancellable &&
-                     !g_cancellable_is_cancelled (req->cancellable);
-
-  if (current)
-    {
-      g_clear_object (&self->cancellables[req->kind]);
-      update_loading (self);
-    }
-  return current;
+  if (!embers_request_finish (req))
+    return FALSE;
+  update_loading (req->owner);
+  return TRUE;
 }
-
-static void
-request_free (Request *req)
-{
-  g_object_unref (req->self);
-  g_object_unref (req->cancellable);
-  g_free (req);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
 
 static void
 set_error (EmbersExplorePage *self,
@@ -365,8 +333,8 @@ services_done (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersExplorePage *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersExplorePage *self = req->owner;
   g_autoptr(GPtrArray) series = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GHashTable) sets = NULL;
@@ -460,7 +428,7 @@ static void
 load_services (EmbersExplorePage *self)
 {
   static const char * const label_names[] = { SERVICE_LABEL, TYPE_LABEL, NULL };
-  Request *req = request_start (self, REQ_SERVICES);
+  EmbersRequest *req = request_start (self, REQ_SERVICES);
 
   if (g_list_model_get_n_items (G_LIST_MODEL (self->services)) == 0)
     {
@@ -672,8 +640,8 @@ chart_done (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersExplorePage *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersExplorePage *self = req->owner;
   g_autoptr(GPtrArray) series = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersProfileTypeInfo) info = NULL;
@@ -714,7 +682,7 @@ static void
 load_chart (EmbersExplorePage *self)
 {
   g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);
-  Request *req;
+  EmbersRequest *req;
 
   if (query == NULL)
     {
@@ -816,8 +784,8 @@ profile_done (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersExplorePage *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersExplorePage *self = req->owner;
   g_autoptr(EmbersProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -846,7 +814,7 @@ static void
 load_profile (EmbersExplorePage *self)
 {
   g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);
-  Request *req;
+  EmbersRequest *req;
 
   if (query == NULL)
     {
@@ -1183,9 +1151,7 @@ embers_explore_page_dispose (GObject *object)
 
   for (guint i = 0; i < N_REQ; i++)
     {
-      if (self->cancellables[i] != NULL)
-        g_cancellable_cancel (self->cancellables[i]);
-      g_clear_object (&self->cancellables[i]);
+      embers_request_cancel (&self->cancellables[i]);
       g_clear_pointer (&self->errors[i], g_free);
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);

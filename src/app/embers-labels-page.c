@@ -12,6 +12,7 @@
 #include "embers-accessible.h"
 #include "embers-label-chart.h"
 #include "embers-labels-page.h"
+#include "embers-request.h"
 #include "embers-selector.h"
 #include "embers-units.h"
 
@@ -197,14 +198,6 @@ static void mark_current_name (EmbersLabelsPage *self);
 
 /* Requests (as on the explore page: a newer one cancels the older) */
 
-typedef struct
-{
-  EmbersLabelsPage *self;
-  GCancellable     *cancellable;
-  RequestKind       kind;
-  char             *name;
-} Request;
-
 static void
 update_loading (EmbersLabelsPage *self)
 {
@@ -215,44 +208,15 @@ update_loading (EmbersLabelsPage *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
-static Request *
+static EmbersRequest *
 request_start (EmbersLabelsPage *self,
                RequestKind       kind)
 {
-  Request *req = g_new0 (Request, 1);
+  EmbersRequest *req = embers_request_start (self, &self->cancellables[kind], kind);
 
-  if (self->cancellables[kind] != NULL)
-    g_cancellable_cancel (self->cancellables[kind]);
-  g_clear_object (&self->cancellables[kind]);
   g_clear_pointer (&self->errors[kind], g_free);
-  self->cancellables[kind] = g_cancellable_new ();
-
-  req->self = g_object_ref (self);
-  req->cancellable = g_object_ref (self->cancellables[kind]);
-  req->kind = kind;
   update_loading (self);
   return req;
-}
-
-/* A further request under the same cancellable (label value counts) */
-static Request *
-request_share (Request    *req,
-               const char *name)
-{
-  Request *copy = g_new0 (Request, 1);
-
-  copy->self = g_object_ref (req->self);
-  copy->cancellable = g_object_ref (req->cancellable);
-  copy->kind = req->kind;
-  copy->name = g_strdup (name);
-  return copy;
-}
-
-static gboolean
-request_is_current (Request *req)
-{
-  return req->self->cancellables[req->kind] == req->cancellable &&
-         !g_cancellable_is_cancelled (req->cancellable);
 }
 
 static void
@@ -262,17 +226,6 @@ request_done (EmbersLabelsPage *self,
   g_clear_object (&self->cancellables[kind]);
   update_loading (self);
 }
-
-static void
-request_free (Request *req)
-{
-  g_object_unref (req->self);
-  g_object_unref (req->cancellable);
-  g_free (req->name);
-  g_free (req);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
 
 /* Helpers */
 
@@ -920,13 +873,13 @@ values_done (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersLabelsPage *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersLabelsPage *self = req->owner;
   g_autoptr(GPtrArray) series = NULL;
   g_autoptr(GError) error = NULL;
 
   series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_is_current (req))
+  if (!embers_request_is_current (req))
     return;
   request_done (self, REQ_VALUES);
   if (series == NULL)
@@ -949,7 +902,7 @@ static void
 load_values (EmbersLabelsPage *self)
 {
   const char *group_by[2] = { self->label, NULL };
-  Request *req;
+  EmbersRequest *req;
 
   clear_values (self);
   g_clear_pointer (&self->stats, g_ptr_array_unref);
@@ -1038,7 +991,7 @@ static void count_done (GObject      *object,
 
 static void
 ask_next_count (EmbersLabelsPage *self,
-                Request          *req)
+                EmbersRequest    *req)
 {
   const char *m[2];
   const char *name;
@@ -1048,7 +1001,7 @@ ask_next_count (EmbersLabelsPage *self,
   name = self->count_names[self->count_next++];
   embers_source_list_label_values (self->source, name, matchers (self, m),
                                    self->query->start_ms, self->query->end_ms,
-                                   req->cancellable, count_done, request_share (req, name));
+                                   req->cancellable, count_done, embers_request_share (req, name));
 }
 
 static void
@@ -1056,13 +1009,13 @@ count_done (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersLabelsPage *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersLabelsPage *self = req->owner;
   g_auto(GStrv) values = NULL;
   g_autoptr(GError) error = NULL;
 
   values = embers_source_list_label_values_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_is_current (req))
+  if (!embers_request_is_current (req))
     return;
   if (values != NULL)
     g_hash_table_insert (self->cardinality, g_strdup (req->name),
@@ -1107,8 +1060,8 @@ names_done (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersLabelsPage *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersLabelsPage *self = req->owner;
   g_auto(GStrv) names = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GStrvBuilder) shown = g_strv_builder_new ();
@@ -1117,7 +1070,7 @@ names_done (GObject      *object,
   guint n;
 
   names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_is_current (req))
+  if (!embers_request_is_current (req))
     return;
   if (names == NULL)
     {
@@ -1184,7 +1137,7 @@ names_done (GObject      *object,
 static void
 load_names (EmbersLabelsPage *self)
 {
-  Request *req = request_start (self, REQ_NAMES);
+  EmbersRequest *req = request_start (self, REQ_NAMES);
   const char *m[2];
 
   self->pending_counts = 0;
@@ -1914,9 +1867,7 @@ embers_labels_page_dispose (GObject *object)
 
   for (guint i = 0; i < N_REQ; i++)
     {
-      if (self->cancellables[i] != NULL)
-        g_cancellable_cancel (self->cancellables[i]);
-      g_clear_object (&self->cancellables[i]);
+      embers_request_cancel (&self->cancellables[i]);
     }
   stop_building (self);
   g_clear_pointer (&self->top, g_ptr_array_unref);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-filter-bar.h"
+#include "embers-request.h"
 
 struct _EmbersFilterBar
 {
@@ -42,49 +43,6 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void load_values (EmbersFilterBar *self);
-
-/* A request for names or values: a newer one cancels it, and its answer
- * counts only while it is the current one */
-typedef struct
-{
-  EmbersFilterBar *self;
-  GCancellable    *cancellable;
-} Request;
-
-static Request *
-request_new (EmbersFilterBar  *self,
-             GCancellable    **slot)
-{
-  Request *req = g_new0 (Request, 1);
-
-  g_cancellable_cancel (*slot);
-  g_clear_object (slot);
-  *slot = g_cancellable_new ();
-  req->self = g_object_ref (self);
-  req->cancellable = g_object_ref (*slot);
-  return req;
-}
-
-static void
-request_free (Request *req)
-{
-  g_object_unref (req->self);
-  g_object_unref (req->cancellable);
-  g_free (req);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
-
-/* TRUE when @req is the newest of its kind (then it is done) */
-static gboolean
-request_current (Request       *req,
-                 GCancellable **slot)
-{
-  if (*slot != req->cancellable || g_cancellable_is_cancelled (req->cancellable))
-    return FALSE;
-  g_clear_object (slot);
-  return TRUE;
-}
 
 static const char *
 selected_name (EmbersFilterBar *self)
@@ -151,13 +109,13 @@ values_done (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersFilterBar *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersFilterBar *self = req->owner;
   g_auto(GStrv) values = NULL;
   g_autoptr(GError) error = NULL;
 
   values = embers_source_list_label_values_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_current (req, &self->values_cancellable))
+  if (!embers_request_finish (req))
     return;
   gtk_list_store_clear (self->values);
   if (values == NULL)
@@ -176,17 +134,16 @@ load_values (EmbersFilterBar *self)
   const char *name = selected_name (self);
   g_autofree char *text = NULL;
   const char *matchers[2] = { NULL, NULL };
-  Request *req;
+  EmbersRequest *req;
 
-  g_cancellable_cancel (self->values_cancellable);
-  g_clear_object (&self->values_cancellable);
+  embers_request_cancel (&self->values_cancellable);
   gtk_list_store_clear (self->values);
   if (name == NULL || self->source == NULL)
     return;
 
   text = matcher_text (self, name);
   matchers[0] = text;
-  req = request_new (self, &self->values_cancellable);
+  req = embers_request_start (self, &self->values_cancellable, 0);
   embers_source_list_label_values (self->source, name, matchers, self->start_ms, self->end_ms,
                                    req->cancellable, values_done, req);
 }
@@ -198,8 +155,8 @@ names_done (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(Request) req = user_data;
-  EmbersFilterBar *self = req->self;
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersFilterBar *self = req->owner;
   g_auto(GStrv) names = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) shown = g_ptr_array_new ();
@@ -207,7 +164,7 @@ names_done (GObject      *object,
   guint pick = 0;
 
   names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_current (req, &self->names_cancellable))
+  if (!embers_request_finish (req))
     return;
   if (names == NULL)
     {
@@ -240,10 +197,9 @@ load_names (EmbersFilterBar *self)
 {
   g_autofree char *text = NULL;
   const char *matchers[2] = { NULL, NULL };
-  Request *req;
+  EmbersRequest *req;
 
-  g_cancellable_cancel (self->names_cancellable);
-  g_clear_object (&self->names_cancellable);
+  embers_request_cancel (&self->names_cancellable);
   if (self->source == NULL)
     {
       gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)), NULL);
@@ -256,7 +212,7 @@ load_names (EmbersFilterBar *self)
       text = embers_selector_to_string (self->scope);
       matchers[0] = text;
     }
-  req = request_new (self, &self->names_cancellable);
+  req = embers_request_start (self, &self->names_cancellable, 0);
   embers_source_list_label_names (self->source, matchers, self->start_ms, self->end_ms,
                                   req->cancellable, names_done, req);
 }
@@ -350,10 +306,8 @@ embers_filter_bar_dispose (GObject *object)
 {
   EmbersFilterBar *self = EMBERS_FILTER_BAR (object);
 
-  g_cancellable_cancel (self->names_cancellable);
-  g_clear_object (&self->names_cancellable);
-  g_cancellable_cancel (self->values_cancellable);
-  g_clear_object (&self->values_cancellable);
+  embers_request_cancel (&self->names_cancellable);
+  embers_request_cancel (&self->values_cancellable);
   g_clear_object (&self->source);
   g_clear_object (&self->names);
   g_clear_object (&self->values);
