@@ -11,6 +11,7 @@
 
 #include "embers-accessible.h"
 #include "embers-label-chart.h"
+#include "embers-focus.h"
 #include "embers-labels-page.h"
 #include "embers-request.h"
 #include "embers-selector.h"
@@ -1174,11 +1175,8 @@ embers_labels_page_focus (GtkWidget        *widget,
                           GtkDirectionType  direction)
 {
   EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
 
-  if ((direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD) &&
-      focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->names_list)))
+  if (embers_focus_is_tab_out_of (GTK_WIDGET (self->names_list), direction))
     {
       gboolean moved;
 

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-diff-table.h"
+#include "embers-focus.h"
 #include "embers-units.h"
 
 /* One row of the table */
@@ -353,12 +354,8 @@ embers_diff_table_focus (GtkWidget        *widget,
                          GtkDirectionType  direction)
 {
   EmbersDiffTable *self = EMBERS_DIFF_TABLE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-  GtkWidget *view = GTK_WIDGET (self->column_view);
 
-  if ((direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD) &&
-      focus != NULL && (focus == view || gtk_widget_is_ancestor (focus, view)))
+  if (embers_focus_is_tab_out_of (GTK_WIDGET (self->column_view), direction))
     return FALSE;
 
   return GTK_WIDGET_CLASS (embers_diff_table_parent_class)->focus (widget, direction);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-focus.h"
 #include "embers-top.h"
 #include "embers-top-item.h"
 #include "embers-top-table.h"
@@ -372,12 +373,8 @@ embers_top_table_focus (GtkWidget        *widget,
                         GtkDirectionType  direction)
 {
   EmbersTopTable *self = EMBERS_TOP_TABLE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-  GtkWidget *view = GTK_WIDGET (self->column_view);
 
-  if ((direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD) &&
-      focus != NULL && (focus == view || gtk_widget_is_ancestor (focus, view)))
+  if (embers_focus_is_tab_out_of (GTK_WIDGET (self->column_view), direction))
     return FALSE;
 
   return GTK_WIDGET_CLASS (embers_top_table_parent_class)->focus (widget, direction);
