@@ -318,6 +318,34 @@ test_selector_names (void)
   g_assert_false (embers_metric_name_is_valid (""));
 }
 
+/* Input that is not UTF-8 is echoed in an error message as valid UTF-8
+ * (it is shown in labels and toasts); found by fuzz-selector */
+static void
+test_selector_error_utf8 (void)
+{
+  static const char * const inputs[] = {
+    "{\"servic\x8d\x39 e.nam\\u=\"x\", po\"=\\adus|eu`}",
+    "{ser\xffvice=\"x\"}",
+    "{a=\"b\"} tr\xc3" "ailing",
+    "{na\xe9me~\"x\"}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr(GError) e1 = NULL;
+      g_autoptr(GError) e2 = NULL;
+      g_autoptr(EmbersSelector) lenient = embers_selector_parse (inputs[i], NULL, &e1);
+      g_autoptr(EmbersSelector) strict = embers_selector_parse_metric_selector (inputs[i], &e2);
+
+      g_assert_null (lenient);
+      g_assert_error (e1, EMBERS_SELECTOR_ERROR, e1->code);
+      g_assert_true (g_utf8_validate (e1->message, -1, NULL));
+      g_assert_null (strict);
+      g_assert_nonnull (e2);
+      g_assert_true (g_utf8_validate (e2->message, -1, NULL));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -330,6 +358,7 @@ main (int   argc,
   g_test_add_func ("/embers/selector/edit", test_selector_edit);
   g_test_add_func ("/embers/selector/names", test_selector_names);
   g_test_add_func ("/embers/selector/metric-selector", test_selector_metric_selector);
+  g_test_add_func ("/embers/selector/error-utf8", test_selector_error_utf8);
 
   return g_test_run ();
 }

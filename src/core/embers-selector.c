@@ -149,9 +149,11 @@ add_matcher (EmbersSelector  *self,
 
   if (any_name ? !g_utf8_validate (name, -1, NULL) : !embers_label_name_is_valid (name))
     {
+      g_autofree char *shown = g_utf8_make_valid (name, -1);
+
       g_set_error (error, EMBERS_SELECTOR_ERROR, EMBERS_SELECTOR_ERROR_NAME,
                    _("“%s” is not a valid label name: use letters, digits and “_”, not starting with a digit"),
-                   name);
+                   shown);
       return FALSE;
     }
 
@@ -160,8 +162,10 @@ add_matcher (EmbersSelector  *self,
 
   if (!g_utf8_validate (value, -1, NULL))
     {
+      g_autofree char *shown = g_utf8_make_valid (name, -1);
+
       g_set_error (error, EMBERS_SELECTOR_ERROR, EMBERS_SELECTOR_ERROR_SYNTAX,
-                   _("The value for “%s” is not valid UTF-8"), name);
+                   _("The value for “%s” is not valid UTF-8"), shown);
       return FALSE;
     }
 
@@ -478,9 +482,11 @@ parse_matcher (Parser          *ps,
     op = EMBERS_MATCH_EQUAL, ps->p += 1;
   else
     {
+      g_autofree char *shown = g_utf8_make_valid (name, -1);
+
       g_set_error (error, EMBERS_SELECTOR_ERROR, EMBERS_SELECTOR_ERROR_SYNTAX,
                    _("Expected “=”, “!=”, “=~” or “!~” after “%s” at position %zu"),
-                   name, position (ps));
+                   shown, position (ps));
       return FALSE;
     }
 
@@ -791,7 +797,11 @@ strict_braces (Parser          *ps,
       else if (ps->p[0] == '=')
         op = EMBERS_MATCH_EQUAL, ps->p += 1;
       else
-        return strict_fail (ps, error, _("Expected “=”, “!=”, “=~” or “!~” after “%s”"), name);
+        {
+          g_autofree char *shown = g_utf8_make_valid (name, -1);
+
+          return strict_fail (ps, error, _("Expected “=”, “!=”, “=~” or “!~” after “%s”"), shown);
+        }
 
       strict_skip_space (ps);
       if (*ps->p != '"' && *ps->p != '\'' && *ps->p != '`')
@@ -908,8 +918,10 @@ embers_selector_parse_matchers (const char * const  *matchers,
           skip_space (&ps);
           if (*ps.p != '\0')
             {
+              g_autofree char *shown = g_utf8_make_valid (text, -1);
+
               g_set_error (error, EMBERS_SELECTOR_ERROR, EMBERS_SELECTOR_ERROR_SYNTAX,
-                           _("Unexpected text after the matcher “%s” at position %zu"), text, position (&ps));
+                           _("Unexpected text after the matcher “%s” at position %zu"), shown, position (&ps));
               return NULL;
             }
         }
