@@ -313,40 +313,6 @@ test_diff_agrees (gconstpointer data)
     }
 }
 
-/* A request to the test server's hooks; its body */
-static char *
-server_control (EmbersTestServer *on,
-                const char       *method,
-                const char       *path)
-{
-  g_autofree char *url = g_strconcat (embers_test_server_get_url (on), path, NULL);
-  g_autoptr(SoupSession) session = soup_session_new ();
-  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
-  g_autoptr(GBytes) body = NULL;
-  g_autoptr(GError) error = NULL;
-
-  body = soup_session_send_and_read (session, msg, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  return g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-}
-
-/* How many requests the server answered on @path (GET /embers-test/stats) */
-static gint64
-server_requests (EmbersTestServer *on,
-                 const char       *path)
-{
-  g_autofree char *text = server_control (on, "GET", "embers-test/stats");
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *o;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  o = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "requests");
-  return json_object_get_int_member_with_default (o, path, 0);
-}
-
 #define DIFF_PATH "/querier.v1.QuerierService/Diff"
 #define MERGE_PATH "/querier.v1.QuerierService/SelectMergeStacktraces"
 #define ALLOC "memory:alloc_space:bytes:space:bytes"
@@ -388,7 +354,7 @@ test_diff_units (void)
   gint64 start, end;
 
   range (&start, &end);
-  g_free (server_control (server, "DELETE", "embers-test/stats"));
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   left = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
   right = embers_query_new (ALLOC, "{service_name=\"api\"}", start, end);
 
@@ -407,8 +373,8 @@ test_diff_units (void)
   g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED);
   g_assert_cmpstr (error->message, ==, expected);
 
-  g_assert_cmpint (server_requests (server, DIFF_PATH), ==, 0);
-  g_assert_cmpint (server_requests (server, MERGE_PATH), ==, 0);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", DIFF_PATH), ==, 0);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 0);
 }
 
 /* A server without Diff (404): two SelectMergeStacktraces and a local
@@ -442,8 +408,8 @@ test_diff_fallback (void)
   fallback = embers_pyroscope_load_query_url_diff (left_url, right_url, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (embers_profile_is_diff (fallback));
-  g_assert_cmpint (server_requests (old, DIFF_PATH), ==, 1);
-  g_assert_cmpint (server_requests (old, MERGE_PATH), ==, 2);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", DIFF_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", MERGE_PATH), ==, 2);
 
   left = embers_query_new (CPU, eu, start, end);
   right = embers_query_new (CPU, us, start, end);

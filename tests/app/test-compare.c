@@ -871,40 +871,6 @@ test_compare_queries (void)
 
 /* Against the Pyroscope test server, through the real client */
 
-/* A request to the test server's hooks; its body */
-static char *
-server_control (EmbersTestServer *server,
-                const char       *method,
-                const char       *path)
-{
-  g_autofree char *url = g_strconcat (embers_test_server_get_url (server), path, NULL);
-  g_autoptr(SoupSession) session = soup_session_new ();
-  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
-  g_autoptr(GBytes) body = NULL;
-  g_autoptr(GError) error = NULL;
-
-  body = soup_session_send_and_read (session, msg, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  return g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-}
-
-/* Requests the server answered on @path (GET /embers-test/stats) */
-static gint64
-server_requests (EmbersTestServer *server,
-                 const char       *path)
-{
-  g_autofree char *text = server_control (server, "GET", "embers-test/stats");
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *o;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  o = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "requests");
-  return json_object_get_int_member_with_default (o, path, 0);
-}
-
 #define DIFF_PATH  "/querier.v1.QuerierService/Diff"
 #define MERGE_PATH "/querier.v1.QuerierService/SelectMergeStacktraces"
 #define ALLOC_TYPE "memory:alloc_space:bytes:space:bytes"
@@ -988,28 +954,28 @@ test_server_diff (void)
 
   /* Two queries on one server: its Diff RPC, nothing merged here */
   embers_compare_page_set_source (page, EMBERS_SOURCE (pyro));
-  g_free (server_control (server, "DELETE", "embers-test/stats"));
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   compare_queries (page, CPU_TYPE, EU, CPU_TYPE, US, start, end);
   g_assert_null (embers_compare_page_get_error (page));
   server_diff = g_object_ref (embers_compare_page_get_diff (page));
   g_assert_cmpint (embers_profile_get_total (server_diff, 0), >, 0);
   g_assert_cmpint (embers_profile_get_total (server_diff, 1), >, 0);
-  g_assert_cmpint (server_requests (server, DIFF_PATH), ==, 1);
-  g_assert_cmpint (server_requests (server, MERGE_PATH), ==, 0);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", DIFF_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 0);
 
   /* CPU time against allocated bytes: refused in words, nothing asked */
   compare_queries (page, CPU_TYPE, EU, ALLOC_TYPE, US, start, end);
   g_assert_cmpstr (embers_compare_page_get_error (page), ==,
                    "Cannot compare “cpu” in nanoseconds with “alloc_space” in bytes: the units differ");
-  g_assert_cmpint (server_requests (server, DIFF_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", DIFF_PATH), ==, 1);
 
   /* A server without Diff: two merges and a local diff, the same diff;
    * the next comparison goes straight to the merges */
   embers_compare_page_set_source (old_page, EMBERS_SOURCE (old_pyro));
   compare_queries (old_page, CPU_TYPE, EU, CPU_TYPE, US, start, end);
   g_assert_null (embers_compare_page_get_error (old_page));
-  g_assert_cmpint (server_requests (old, DIFF_PATH), ==, 1);
-  g_assert_cmpint (server_requests (old, MERGE_PATH), ==, 2);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", DIFF_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", MERGE_PATH), ==, 2);
   {
     EmbersProfile *local = embers_compare_page_get_diff (old_page);
 
@@ -1019,8 +985,8 @@ test_server_diff (void)
   }
   compare_queries (old_page, CPU_TYPE, EU, CPU_TYPE, US, start, end);
   g_assert_null (embers_compare_page_get_error (old_page));
-  g_assert_cmpint (server_requests (old, DIFF_PATH), ==, 1);
-  g_assert_cmpint (server_requests (old, MERGE_PATH), ==, 4);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", DIFF_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", MERGE_PATH), ==, 4);
 }
 
 /* embers URL1 URL2: query URLs through the Pyroscope client (two on one
@@ -1049,14 +1015,14 @@ test_server_urls (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (GTK_WINDOW (window));
 
-  g_free (server_control (server, "DELETE", "embers-test/stats"));
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   embers_compare_page_set_files (page, eu, us);
   g_assert_true (embers_compare_page_get_busy (page));
   wait_compared (page);
   g_assert_null (embers_compare_page_get_error (page));
   g_assert_true (embers_profile_is_diff (embers_compare_page_get_diff (page)));
-  g_assert_cmpint (server_requests (server, DIFF_PATH), ==, 1);
-  g_assert_cmpint (server_requests (server, MERGE_PATH), ==, 0);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", DIFF_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 0);
   /* Each side says which query, not "/" */
   expected = g_strdup_printf ("process_cpu:cpu " EU " on %s",
                               embers_test_server_get_url (server) + strlen ("http://"));
@@ -1068,8 +1034,8 @@ test_server_urls (void)
   embers_compare_page_set_files (page, eu, after_file);
   wait_compared (page);
   g_assert_null (embers_compare_page_get_error (page));
-  g_assert_cmpint (server_requests (server, DIFF_PATH), ==, 1);
-  g_assert_cmpint (server_requests (server, MERGE_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", DIFF_PATH), ==, 1);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 1);
   g_assert_cmpstr (embers_compare_page_get_file_label (page, TRUE), ==, "cpu-after.pb.gz");
   wait_shown (page);
 

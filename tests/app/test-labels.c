@@ -1043,48 +1043,6 @@ test_local_go_file (void)
   gtk_window_destroy (window);
 }
 
-/* A request to the test server's control paths (faults, stats); its body */
-static char *
-server_control (EmbersTestServer *server,
-                const char       *method,
-                const char       *path,
-                const char       *json)
-{
-  g_autofree char *url = g_strconcat (embers_test_server_get_url (server), path, NULL);
-  g_autoptr(SoupSession) session = soup_session_new ();
-  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
-  g_autoptr(GBytes) body = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (json != NULL)
-    {
-      g_autoptr(GBytes) request = g_bytes_new (json, strlen (json));
-
-      soup_message_set_request_body_from_bytes (msg, "application/json", request);
-    }
-  body = soup_session_send_and_read (session, msg, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  return g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-}
-
-/* One figure of GET /embers-test/stats: @table is "requests" or "maxInFlight" */
-static gint64
-server_stat (EmbersTestServer *server,
-             const char       *table,
-             const char       *path)
-{
-  g_autofree char *text = server_control (server, "GET", "embers-test/stats", NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *o;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  o = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), table);
-  return json_object_get_int_member_with_default (o, path, 0);
-}
-
 /* The Pyroscope test server with tests/fixtures/labels: store's 12 pods in
  * 3 regions, 2 versions; a profile every 15 s worth 600 for 1.0.0, 1000
  * for 1.1.0 (pods 7 and 10, in us-east-1), times its region's shape: 4 in
@@ -1128,16 +1086,16 @@ test_server (void)
   g_assert_null (embers_explore_page_get_error (explore));
 
   /* Slow answers: the page asks for its 8 labels' values a few at a time */
-  g_free (server_control (server, "DELETE", "embers-test/stats", NULL));
-  g_free (server_control (server, "POST", "embers-test/faults", "{\"delay_ms\":50}"));
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
+  g_free (embers_test_server_control (server, "POST", "embers-test/faults", "{\"delay_ms\":50}"));
   page = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
   g_assert_nonnull (page);
   wait_labels (page);
-  g_free (server_control (server, "DELETE", "embers-test/faults", NULL));
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/faults", NULL));
   g_assert_null (embers_labels_page_get_error (page));
-  g_assert_cmpint (server_stat (server, "requests", "/querier.v1.QuerierService/LabelValues"), >=, 8);
-  g_assert_cmpint (server_stat (server, "maxInFlight", "/querier.v1.QuerierService/LabelValues"), <=, 4);
-  g_assert_cmpint (server_stat (server, "maxInFlight", "/querier.v1.QuerierService/LabelValues"), >=, 2);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", "/querier.v1.QuerierService/LabelValues"), >=, 8);
+  g_assert_cmpint (embers_test_server_stat (server, "maxInFlight", "/querier.v1.QuerierService/LabelValues"), <=, 4);
+  g_assert_cmpint (embers_test_server_stat (server, "maxInFlight", "/querier.v1.QuerierService/LabelValues"), >=, 2);
   g_assert_cmpint (embers_labels_page_get_cardinality (page, "zone"), ==, 6);
   g_assert_cmpint (embers_labels_page_get_cardinality (page, "node"), ==, 6);
   g_assert_cmpint (embers_labels_page_get_cardinality (page, "tier"), ==, 1);

@@ -713,30 +713,6 @@ test_rules_page_disabled (void)
 
 /* ---- the rules page ------------------------------------------------------- */
 
-/* A request to the test server's control paths (faults) */
-static void
-server_control (EmbersTestServer *server,
-                const char       *method,
-                const char       *path,
-                const char       *json)
-{
-  g_autofree char *url = g_strconcat (embers_test_server_get_url (server), path, NULL);
-  g_autoptr(SoupSession) session = soup_session_new ();
-  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
-  g_autoptr(GBytes) body = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (json != NULL)
-    {
-      g_autoptr(GBytes) request = g_bytes_new (json, strlen (json));
-
-      soup_message_set_request_body_from_bytes (msg, "application/json", request);
-    }
-  body = soup_session_send_and_read (session, msg, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-}
-
 static void
 assert_same_rule (const EmbersRecordingRule *a,
                   const EmbersRecordingRule *b)
@@ -906,9 +882,9 @@ test_rules_page (void)
     EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (NULL, client, rule_by_id (stored, created->id));
 
     g_object_ref_sink (edit);
-    server_control (server, "POST", "embers-test/faults",
-                    "{\"code\":\"invalid_argument\",\"count\":1,\"message\":\"invalid request: group_by label "
-                    "\\\"region\\\" must match ^[a-zA-Z_][a-zA-Z0-9_]*$\\nsomething else\"}");
+    g_free (embers_test_server_control (server, "POST", "embers-test/faults",
+                                        "{\"code\":\"invalid_argument\",\"count\":1,\"message\":\"invalid request: group_by label "
+                                        "\\\"region\\\" must match ^[a-zA-Z_][a-zA-Z0-9_]*$\\nsomething else\"}"));
     embers_rule_dialog_create (edit);
     spin_until (dialog_idle, edit);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "the server rejected the rule"));
@@ -930,9 +906,9 @@ test_rules_page (void)
     g_assert_cmpstr (embers_rule_dialog_get_status (edit), ==, "");
 
     /* The rule limit: in its own words */
-    server_control (server, "POST", "embers-test/faults",
-                    "{\"code\":\"resource_exhausted\",\"count\":1,\"message\":\"the maximum number of "
-                    "recording rules (25) has been reached for this tenant\"}");
+    g_free (embers_test_server_control (server, "POST", "embers-test/faults",
+                                        "{\"code\":\"resource_exhausted\",\"count\":1,\"message\":\"the maximum number of "
+                                        "recording rules (25) has been reached for this tenant\"}"));
     embers_rule_dialog_create (edit);
     spin_until (dialog_idle, edit);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "rule limit reached"));

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -270,4 +272,45 @@ embers_test_server_stop (EmbersTestServer *self)
   g_clear_object (&self->process);
   g_free (self->url);
   g_free (self);
+}
+
+char *
+embers_test_server_control (EmbersTestServer *self,
+                            const char       *method,
+                            const char       *path,
+                            const char       *json)
+{
+  g_autofree char *url = g_strconcat (self->url, path, NULL);
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (json != NULL)
+    {
+      g_autoptr(GBytes) request = g_bytes_new (json, strlen (json));
+
+      soup_message_set_request_body_from_bytes (msg, "application/json", request);
+    }
+  body = soup_session_send_and_read (session, msg, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  return g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+}
+
+gint64
+embers_test_server_stat (EmbersTestServer *self,
+                         const char       *table,
+                         const char       *path)
+{
+  g_autofree char *text = embers_test_server_control (self, "GET", "embers-test/stats", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *o;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  o = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), table);
+  g_assert_nonnull (o);
+  return json_object_get_int_member_with_default (o, path, 0);
 }

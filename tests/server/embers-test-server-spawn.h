@@ -41,6 +41,20 @@ const char       *embers_test_server_get_url  (EmbersTestServer   *self);
 guint16           embers_test_server_get_port (EmbersTestServer   *self);
 /* The --data directory the helper passes by default */
 const char       *embers_test_server_get_default_data_dir (void);
+/* A request to the server's control paths (embers-test/faults,
+ * embers-test/stats; see the README): @method on @path (relative to the
+ * URL), with @json as the body when not NULL. Asserts that it answered
+ * 200 and returns its body. */
+char             *embers_test_server_control  (EmbersTestServer   *self,
+                                               const char         *method,
+                                               const char         *path,
+                                               const char         *json);
+/* One figure of GET embers-test/stats: @table is "requests" (answered) or
+ * "maxInFlight" (most at once), @path an RPC path such as
+ * "/querier.v1.QuerierService/Diff"; 0 for a path not asked */
+gint64            embers_test_server_stat     (EmbersTestServer   *self,
+                                               const char         *table,
+                                               const char         *path);
 /* Stops the process (SIGTERM, then SIGKILL after 5 s) and frees self. */
 void              embers_test_server_stop     (EmbersTestServer   *self);
 
