@@ -20,11 +20,12 @@ embers_request_start (gpointer       owner,
                       GCancellable **slot,
                       guint          kind)
 {
-  EmbersRequest *req = g_new0 (EmbersRequest, 1);
+  EmbersRequest *req;
 
   g_return_val_if_fail (G_IS_OBJECT (owner), NULL);
   g_return_val_if_fail (slot != NULL, NULL);
 
+  req = g_new0 (EmbersRequest, 1);
   embers_request_cancel (slot);
   *slot = g_cancellable_new ();
   req->owner = g_object_ref (owner);
