@@ -270,7 +270,7 @@ test_cli_diff_export_options (void)
   g_assert_nonnull (strstr (plain, "rgb(10.196"));
   g_assert_null (strstr (plain, "rgb(78.43"));
   g_assert_nonnull (strstr (red_green, "rgb(78.43"));
-  g_assert_nonnull (strstr (red_green, "rgb(0%,66.66"));
+  g_assert_nonnull (strstr (red_green, "rgb(0%, 66.66"));
   g_assert_null (strstr (red_green, "rgb(10.196"));
   g_assert_nonnull (strstr (plain, "red/blue · change of share of total"));
   g_assert_nonnull (strstr (red_green, "red/green · change of share of total"));

@@ -456,6 +456,7 @@ format_time (gint64 time_ms,
     return g_strdup ("?");
   if (step_ms >= 86400000)
     /* Translators: a short date on a chart axis, see g_date_time_format() */
+    /* xgettext:no-c-format */
     return g_date_time_format (local, _("%b %d"));
   if (step_ms < 60000)
     return g_date_time_format (local, "%H:%M:%S");

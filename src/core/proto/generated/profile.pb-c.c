@@ -522,7 +522,7 @@ static const ProtobufCFieldDescriptor google__v1__profile__field_descriptors[14]
     offsetof(Google__V1__Profile, comment),
     NULL,
     NULL,
-    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
@@ -636,7 +636,7 @@ static const ProtobufCFieldDescriptor google__v1__sample__field_descriptors[3] =
     offsetof(Google__V1__Sample, location_id),
     NULL,
     NULL,
-    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
@@ -648,7 +648,7 @@ static const ProtobufCFieldDescriptor google__v1__sample__field_descriptors[3] =
     offsetof(Google__V1__Sample, value),
     NULL,
     NULL,
-    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {

@@ -1072,7 +1072,7 @@ static const ProtobufCFieldDescriptor querier__v1__level__field_descriptors[1] =
     offsetof(Querier__V1__Level, values),
     NULL,
     NULL,
-    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
 };
