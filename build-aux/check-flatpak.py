@@ -9,10 +9,16 @@ metainfo (id, launchable, binary), GSettings schema (id and path), icons,
 translations and licence all carry and install under the manifest's id.
 Prints TAP lines.
 
-Usage: check-flatpak.py SOURCE_ROOT
+The runtime must be released, not past its end of life, the newest one
+out, and (with --tested) have the GTK and libadwaita versions that CI ran
+the window tests on.
+
+Usage: check-flatpak.py SOURCE_ROOT [--runtime-only] [--tested GTK_VERSION ADW_VERSION]
 """
 import configparser
+import datetime
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -31,6 +37,70 @@ ALLOWED_FINISH_ARGS = {
 
 n = 0
 failed = 0
+
+# The GNOME runtimes: GTK and libadwaita of each, as GNOME's own build
+# metadata pins them (gnome-build-meta, branch gnome-NN, files
+# elements/sdk/gtk.bst and elements/sdk/libadwaita.bst), and the release day.
+GNOME_RUNTIMES = {
+    "47": ("4.16", "1.6", datetime.date(2024, 9, 18)),
+    "48": ("4.18", "1.7", datetime.date(2025, 3, 19)),
+    "49": ("4.20", "1.8", datetime.date(2025, 9, 17)),
+    "50": ("4.22", "1.9", datetime.date(2026, 3, 18)),
+    "51": ("4.24", "1.10", datetime.date(2026, 9, 16)),
+}
+
+
+def release_day(version):
+    """GNOME releases in March (even numbers) and September (odd ones)"""
+    if version in GNOME_RUNTIMES:
+        return GNOME_RUNTIMES[version][2]
+    v = int(version)
+    if v % 2 == 0:
+        return datetime.date(2001 + v // 2, 3, 15)
+    return datetime.date(2000 + (v + 1) // 2, 9, 15)
+
+
+def end_of_life(version):
+    """A GNOME runtime is supported until the release after the next one:
+    only the two newest stable runtimes get updates"""
+    return release_day(str(int(version) + 2))
+
+
+def runtime_problems(version, today, tested=None):
+    """Why the runtime @version cannot ship on @today (empty when it can).
+    @tested is the (GTK, libadwaita) pair CI ran the window tests on."""
+    try:
+        v = int(version)
+    except (TypeError, ValueError):
+        return [f"runtime-version {version!r} is not a GNOME release number"]
+    problems = []
+    if today >= end_of_life(version):
+        problems.append(f"GNOME {v} is past its end of life ({end_of_life(version)})")
+    if release_day(version) > today:
+        problems.append(f"GNOME {v} is not released yet ({release_day(version)})")
+    if version not in GNOME_RUNTIMES:
+        problems.append(f"GNOME {v}'s GTK and libadwaita are not in the table (add them from gnome-build-meta)")
+    elif tested is not None:
+        gtk, adw, _ = GNOME_RUNTIMES[version]
+        tgtk = ".".join(tested[0].split(".")[:2])
+        tadw = ".".join(tested[1].split(".")[:2])
+        if (gtk, adw) != (tgtk, tadw):
+            problems.append(f"GNOME {v} has GTK {gtk} and libadwaita {adw}, "
+                            f"CI tests GTK {tgtk} and libadwaita {tadw}")
+    following = str(int(max(GNOME_RUNTIMES, key=int)) + 1)
+    if release_day(following) <= today:
+        problems.append(f"GNOME {following} should be out by now: add it to the table and move up")
+    # the newest released runtime that has not ended
+    newest = max((k for k in GNOME_RUNTIMES if release_day(k) <= today), key=int)
+    if v < int(newest):
+        problems.append(f"GNOME {newest} is out; move up from {v}")
+    return problems
+
+
+def today():
+    if os.environ.get("EMBERS_TODAY"):
+        return datetime.date.fromisoformat(os.environ["EMBERS_TODAY"])
+    return datetime.date.today()
 
 
 def check(ok, what, detail=""):
@@ -141,8 +211,44 @@ def check_generated(root, app_id, manifest, app):
             check(f in installed, f"{app_id}: installs {f}")
 
 
+def self_test():
+    """The runtime rule itself, on fixed days"""
+    day = datetime.date(2026, 11, 25)
+    check(any("end of life" in p for p in runtime_problems("49", day)),
+          "an end-of-life runtime is refused (GNOME 49 on 2026-11-25)")
+    check(any("end of life" in p for p in runtime_problems("48", datetime.date(2026, 3, 18))),
+          "a runtime ends on the day the release after next comes out (GNOME 48, 2026-03-18)")
+    check(not runtime_problems("51", day, ("4.24.1", "1.10.0")),
+          "GNOME 51 with GTK 4.24 and libadwaita 1.10 is accepted on 2026-11-25")
+    check(any("CI tests" in p for p in runtime_problems("51", day, ("4.22.0", "1.9.1"))),
+          "a runtime whose GTK CI did not test is refused")
+    check(any("move up" in p for p in runtime_problems("50", day)),
+          "an older runtime is refused once a newer one is out (GNOME 50 after 51)")
+    check(any("not released" in p for p in runtime_problems("53", day)),
+          "an unreleased runtime is refused")
+
+
 def main():
-    root = Path(sys.argv[1])
+    args = sys.argv[1:]
+    tested = None
+    if "--tested" in args:
+        i = args.index("--tested")
+        tested = (args[i + 1], args[i + 2])
+        del args[i:i + 3]
+    runtime_only = "--runtime-only" in args
+    if runtime_only:
+        args.remove("--runtime-only")
+    root = Path(args[0])
+    self_test()
+    if runtime_only:
+        # Only the runtimes of the manifests against what CI tested
+        for path in sorted((root / "flatpak").glob("*.json")):
+            m = json.loads(path.read_text(encoding="utf-8"))
+            problems = runtime_problems(m.get("runtime-version"), today(), tested)
+            check(not problems, f"{path.name} runtime GNOME {m.get('runtime-version')} has the "
+                  f"GTK and libadwaita CI tested", "; ".join(problems))
+        print(f"1..{n}")
+        return 1 if failed else 0
     manifests = {
         "io.github.emberslab.Embers": root / "flatpak/io.github.emberslab.Embers.json",
         "io.github.emberslab.Embers.Devel": root / "flatpak/io.github.emberslab.Embers.Devel.json",
@@ -160,11 +266,9 @@ def main():
         check(m.get("id") == app_id, f"{path.name} id is {app_id}", m.get("id", ""))
         check(m.get("runtime") == "org.gnome.Platform" and m.get("sdk") == "org.gnome.Sdk",
               f"{path.name} uses the GNOME runtime and SDK")
-        try:
-            version_ok = int(m.get("runtime-version", "0")) >= 49
-        except ValueError:
-            version_ok = False
-        check(version_ok, f"{path.name} runtime is GNOME 49 or newer", m.get("runtime-version", ""))
+        problems = runtime_problems(m.get("runtime-version"), today(), tested)
+        check(not problems, f"{path.name} runtime GNOME {m.get('runtime-version')} is current and supported",
+              "; ".join(problems))
         check(m.get("command") == "embers", f"{path.name} runs embers")
         extra = set(m.get("finish-args", [])) - ALLOWED_FINISH_ARGS
         check(not extra, f"{path.name} asks only for network, ipc, wayland, fallback-x11, dri",

@@ -177,6 +177,15 @@ run_window_suite() {
   local failed_steps=0
   xvfb-run -a -s "-screen 0 1400x900x24" meson test -C "$dir" --suite app --suite data \
     --print-errorlogs --num-processes 2 || failed_steps=1
+  # The Flatpak's runtime must be the GNOME release whose GTK and libadwaita
+  # these window tests just ran on
+  local out
+  out=$(mktemp)
+  python3 build-aux/check-flatpak.py . --runtime-only \
+    --tested "$(pkg-config --modversion gtk4)" "$(pkg-config --modversion libadwaita-1)" \
+    | tee "$out" || failed_steps=$((failed_steps + 1))
+  tap_counts "$out"
+  rm -f "$out"
   count_logs "$result" "$failed_steps" "$dir/meson-logs/testlog.json"
   trap - ERR
 }
