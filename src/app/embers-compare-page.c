@@ -1752,6 +1752,9 @@ embers_compare_page_init (EmbersComparePage *self)
   /* The result: legend, diff flame graph, diff table */
   self->result_stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->result_stack, TRUE);
+  /* Room for the diff's toolbar, legend and graph before the sources
+   * take what they would like (they scroll) */
+  gtk_widget_set_size_request (self->result_stack, -1, 280);
   empty = gtk_label_new (_("Choose a baseline and a comparison, then Compare"));
   gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
   gtk_widget_add_css_class (empty, "dim-label");

@@ -163,12 +163,10 @@ embers_fold_bin_measure (GtkWidget      *widget,
         gtk_widget_measure (self->child, orientation, for_size, &min, &nat, NULL, NULL);
       else
         {
-          int child_min = 0, child_nat = 0;
-
+          /* Not the child as it is laid out now: @for_size may be less
+           * than its minimum in that orientation */
           measure_parts (self, fold ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL,
                          orientation, &min, &nat);
-          gtk_widget_measure (self->child, orientation, for_size, &child_min, &child_nat, NULL, NULL);
-          nat = MAX (child_nat, min);
         }
     }
 
