@@ -493,7 +493,7 @@ on_connected (EmbersConnectDialog *dialog,
 }
 
 /* The connect dialog; with a URL it starts connecting right away */
-GtkWindow *
+EmbersConnectDialog *
 embers_window_connect (EmbersWindow *self,
                        const char   *url)
 {
@@ -501,16 +501,16 @@ embers_window_connect (EmbersWindow *self,
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
 
-  dialog = embers_connect_dialog_new (GTK_WINDOW (self));
+  dialog = embers_connect_dialog_new ();
   g_signal_connect_object (dialog, "connected", G_CALLBACK (on_connected), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (self));
   if (url != NULL)
     {
       embers_connect_dialog_set_url (dialog, url);
       if (embers_connect_dialog_get_url_valid (dialog))
         embers_connect_dialog_connect (dialog);
     }
-  return GTK_WINDOW (dialog);
+  return dialog;
 }
 
 /* Compare tabs */
