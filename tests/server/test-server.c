@@ -1369,10 +1369,12 @@ test_select_series (void)
     g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (labels, 0), "name"), ==, "region");
     g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (labels, 0), "value"), ==, "eu-west-1");
     points = json_object_get_array_member (s, "points");
-    /* Steps at -50, -35, -20, -5 s land in the buckets starting at the
-     * request's start + k * 15 s (-60, -45, -30, -15 s) */
-    g_assert_cmpuint (json_array_get_length (points), ==, 4);
-    for (guint i = 0; i < 4; i++)
+    /* Profiles every 15 s at -65, -50, -35, -20, -5 s (multiples of 15 s);
+     * points at start + k * 15 s from start to end (-60 … 0 s), each
+     * holding (T - 15 s, T]: -65 → -60, -50 → -45, …, -5 → 0 (upstream's
+     * pkg/model/timeseries/range.go; see test_select_series_buckets) */
+    g_assert_cmpuint (json_array_get_length (points), ==, 5);
+    for (guint i = 0; i < 5; i++)
       {
         p = json_array_get_object_element (points, i);
         g_assert_cmpfloat (json_object_get_double_member (p, "value"), ==, 6.0);
@@ -1387,9 +1389,12 @@ test_select_series (void)
   g_assert_cmpuint (json_array_get_length (series), ==, 1);
   g_assert_false (json_object_has_member (json_array_get_object_element (series, 0), "labels"));
   points = json_object_get_array_member (json_array_get_object_element (series, 0), "points");
-  /* the step starting at exactly end holds nothing: no point (sparse) */
-  g_assert_cmpuint (json_array_get_length (points), ==, 1);
+  /* points at -60 s ((-120, -60]: -110, -95, -80, -65) and at 0 ((-60, 0]:
+   * -50, -35, -20, -5): 4 profiles x 2 regions x 6 each */
+  g_assert_cmpuint (json_array_get_length (points), ==, 2);
   g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (points, 0), "value"), ==, 48.0);
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (points, 1), "value"), ==, 48.0);
+  g_assert_cmpint (json_int64 (json_object_get_member (json_array_get_object_element (points, 1), "timestamp")), ==, NOW_MS);
 
   assert_ok (average);
   aroot = parse_json (average->body);
@@ -1401,6 +1406,72 @@ test_select_series (void)
   assert_error (no_step, 400, "invalid_argument", "step");
   assert_error (no_range, 400, "invalid_argument", "missing time range");
   assert_error (too_fine, 400, "invalid_argument", "exceeded maximum resolution of 11000 points");
+}
+
+/* Buckets worked out by hand from upstream's rule, with profiles exactly on
+ * step boundaries. grafana/pyroscope pkg/model/timeseries/range.go
+ * (RangeSeries) walks the steps T = start, start + step, … while T ≤ end
+ * and puts a profile into the first step T with t ≤ T, so the point at T
+ * holds (T − step, T]; the v2 query frontend
+ * (pkg/frontend/readpath/queryfrontend/query_select_time_series.go) reads
+ * from start − step, inclusive. With start S, step 10 s, end S + 30 s:
+ *
+ *   t = S − 20 s      1000  before start − step: not read
+ *   t = S − 10 s         1  = start − step: read, t ≤ S → point S
+ *   t = S                2  point S
+ *   t = S + 1 ms         4  point S + 10 s
+ *   t = S + 10 s         8  point S + 10 s
+ *   t = S + 20 s        16  point S + 20 s
+ *   t = S + 30 s = end  32  point S + 30 s
+ *   t = S + 30 s + 1 ms 64  after end: not read
+ *
+ * Points: S = 3, S + 10 s = 12, S + 20 s = 16, S + 30 s = 32. */
+static void
+test_select_series_buckets (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *base = embers_test_server_get_url (server);
+  const gint64 S = 1700000100000;
+  static const struct { gint64 offset; int value; } profiles[] = {
+    { -20000, 1000 }, { -10000, 1 }, { 0, 2 }, { 1, 4 }, { 10000, 8 },
+    { 20000, 16 }, { 30000, 32 }, { 30001, 64 },
+  };
+  static const struct { gint64 offset; double value; } expected[] = {
+    { 0, 3 }, { 10000, 12 }, { 20000, 16 }, { 30000, 32 },
+  };
+  g_autofree char *query = NULL;
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *series, *points;
+
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("ingest?name=edges.alloc_objects&from=%" G_GINT64_FORMAT,
+                                               S + profiles[i].offset);
+      g_autofree char *body = g_strdup_printf ("main;work %d\n", profiles[i].value);
+      g_autoptr(Reply) r = request_full (base, "POST", path, "text/plain", body, strlen (body), NULL);
+
+      assert_ok (r);
+    }
+
+  query = g_strdup_printf ("{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\","
+                           "\"labelSelector\":\"{service_name=\\\"edges\\\"}\","
+                           "\"start\":\"%" G_GINT64_FORMAT "\",\"end\":\"%" G_GINT64_FORMAT "\",\"step\":10}",
+                           S, S + 30000);
+  reply = post_json (base, QUERIER "SelectSeries", query);
+  assert_ok (reply);
+  root = parse_json (reply->body);
+  series = json_array_member (root, "series");
+  g_assert_cmpuint (json_array_get_length (series), ==, 1);
+  points = json_object_get_array_member (json_array_get_object_element (series, 0), "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      JsonObject *p = json_array_get_object_element (points, i);
+
+      g_assert_cmpint (json_int64 (json_object_get_member (p, "timestamp")), ==, S + expected[i].offset);
+      g_assert_cmpfloat (json_object_get_double_member (p, "value"), ==, expected[i].value);
+    }
 }
 
 /* Points add up to the flame graph total; limit keeps the biggest series */
@@ -1452,7 +1523,10 @@ test_select_series_totals (void)
       sum += s;
     }
 
-  g = merge_graph (main_server, CPU, "{service_name=\"api\"}", start, end, 0);
+  /* the points cover (start - step, last point], as upstream reads them:
+   * profiles after the last step that fits before end are in no point */
+  g = merge_graph (main_server, CPU, "{service_name=\"api\"}", start - 60000 + 1,
+                   start + (end - start) / 60000 * 60000, 0);
   g_assert_cmpfloat (sum, ==, (double) g->total);
 
   req.limit = 1;
@@ -1656,6 +1730,106 @@ test_ingest (void)
   assert_ok (types);
   troot = parse_json (types->body);
   g_assert_cmpuint (json_array_get_length (json_array_member (troot, "profileTypes")), ==, 5);
+}
+
+/* Tags with dots, as the official Node SDK sends them
+ * (process.runtime.name, otel.scope.name): Pyroscope 1.x turns the dots
+ * into underscores (pkg/validation/validate.go, SanitizeLegacyLabelName,
+ * called for every series by pkg/distributor/distributor.go), on /ingest
+ * and Push alike; group_by is not validated (a name no series has groups
+ * everything into one series without labels) */
+static void
+test_ingest_dotted_tags (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *base = embers_test_server_get_url (server);
+  const char *folded = "main;work 10\n";
+  g_autoptr(Reply) dotted = request_full (base, "POST",
+                                          "ingest?name=nodeapp.alloc_objects%7Bprocess.runtime.name%3Dnodejs%2Cotel.scope.name%3Dpyroscope%7D&from=1699999990",
+                                          "text/plain", folded, strlen (folded), NULL);
+  g_autoptr(Reply) bad_key = request_full (base, "POST", "ingest?name=x.cpu%7Ba-b%3D1%7D", "text/plain",
+                                           folded, strlen (folded), NULL);
+  g_autoptr(Reply) digit_key = request_full (base, "POST", "ingest?name=x.cpu%7B1a%3D1%7D", "text/plain",
+                                             folded, strlen (folded), NULL);
+  g_autoptr(Reply) names = NULL;
+  g_autoptr(Reply) grouped = NULL;
+  g_autoptr(Reply) odd_group = NULL;
+  g_autoptr(Reply) pushed = NULL;
+  g_autoptr(Reply) clash = NULL;
+  g_autoptr(JsonNode) nroot = NULL, groot = NULL, oroot = NULL;
+  g_autoptr(GBytes) pprof = make_pprof ();
+  Push__V1__PushRequest push = PUSH__V1__PUSH_REQUEST__INIT;
+  Push__V1__RawProfileSeries series = PUSH__V1__RAW_PROFILE_SERIES__INIT;
+  Push__V1__RawProfileSeries *series_list[] = { &series };
+  Push__V1__RawSample sample = PUSH__V1__RAW_SAMPLE__INIT;
+  Push__V1__RawSample *samples[] = { &sample };
+  Types__V1__LabelPair name = TYPES__V1__LABEL_PAIR__INIT, svc = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__LabelPair dot = TYPES__V1__LABEL_PAIR__INIT, under = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__LabelPair *pairs[] = { &name, &svc, &dot, &under };
+  JsonArray *series_json;
+
+  assert_ok (dotted);
+  assert_error (bad_key, 400, "invalid_argument", "a-b");
+  assert_error (digit_key, 400, "invalid_argument", "1a");
+
+  names = post_json (base, QUERIER "LabelNames", "{\"matchers\":[\"{service_name=\\\"nodeapp\\\"}\"]}");
+  assert_ok (names);
+  nroot = parse_json (names->body);
+  g_assert_true (json_array_has_string (json_array_member (nroot, "names"), "process_runtime_name"));
+  g_assert_true (json_array_has_string (json_array_member (nroot, "names"), "otel_scope_name"));
+  g_assert_false (json_array_has_string (json_array_member (nroot, "names"), "process.runtime.name"));
+
+  grouped = post_json (base, QUERIER "SelectSeries",
+                       "{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\",\"labelSelector\":\"{service_name=\\\"nodeapp\\\"}\","
+                       "\"start\":\"1699999940000\",\"end\":\"1700000000000\",\"step\":60,\"groupBy\":[\"process_runtime_name\"]}");
+  assert_ok (grouped);
+  groot = parse_json (grouped->body);
+  series_json = json_array_member (groot, "series");
+  g_assert_cmpuint (json_array_get_length (series_json), ==, 1);
+  {
+    JsonArray *labels = json_object_get_array_member (json_array_get_object_element (series_json, 0), "labels");
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (labels, 0), "value"), ==, "nodejs");
+  }
+
+  /* a group_by name that is not a valid label name is no error */
+  odd_group = post_json (base, QUERIER "SelectSeries",
+                         "{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\",\"labelSelector\":\"{service_name=\\\"nodeapp\\\"}\","
+                         "\"start\":\"1699999940000\",\"end\":\"1700000000000\",\"step\":60,\"groupBy\":[\"process.runtime.name\",\"not valid!\"]}");
+  assert_ok (odd_group);
+  oroot = parse_json (odd_group->body);
+  series_json = json_array_member (oroot, "series");
+  g_assert_cmpuint (json_array_get_length (series_json), ==, 1);
+  g_assert_false (json_object_has_member (json_array_get_object_element (series_json, 0), "labels"));
+
+  /* Push: the same sanitisation, and a clash after it is an error */
+  name.name = (char *) "__name__";
+  name.value = (char *) "process_cpu";
+  svc.name = (char *) "service_name";
+  svc.value = (char *) "pushed";
+  dot.name = (char *) "k8s.pod.name";
+  dot.value = (char *) "pod-1";
+  under.name = (char *) "k8s_pod_name";
+  under.value = (char *) "pod-1";
+  series.n_labels = 3;
+  series.labels = pairs;
+  sample.raw_profile.data = (guint8 *) g_bytes_get_data (pprof, NULL);
+  sample.raw_profile.len = g_bytes_get_size (pprof);
+  sample.has_raw_profile = TRUE;
+  series.n_samples = 1;
+  series.samples = samples;
+  push.n_series = 1;
+  push.series = series_list;
+  pushed = post_proto (base, "push.v1.PusherService/Push", &push.base);
+  assert_ok (pushed);
+  {
+    g_autoptr(Graph) g = merge_graph (server, CPU, "{service_name=\"pushed\",k8s_pod_name=\"pod-1\"}",
+                                      NOW_MS - 60000, NOW_MS, 0);
+    g_assert_cmpint (g->total, ==, 100000000);
+  }
+  series.n_labels = 4;
+  under.value = (char *) "pod-2";
+  clash = post_proto (base, "push.v1.PusherService/Push", &push.base);
+  assert_error (clash, 400, "invalid_argument", "duplicate label name");
 }
 
 static void
@@ -2281,6 +2455,8 @@ main (int    argc,
   g_test_add_func ("/embers/server/auth/basic-and-bearer", test_basic_auth);
   g_test_add_func ("/embers/server/auth/tenants", test_tenants);
   g_test_add_func ("/embers/server/ingest/text-and-pprof", test_ingest);
+  g_test_add_func ("/embers/server/select-series/buckets", test_select_series_buckets);
+  g_test_add_func ("/embers/server/ingest/dotted-tags", test_ingest_dotted_tags);
   g_test_add_func ("/embers/server/ingest/multipart-and-push", test_ingest_multipart_and_push);
   g_test_add_func ("/embers/server/rules/disabled", test_rules_disabled);
   g_test_add_func ("/embers/server/rules/validation", test_rules_validation);
