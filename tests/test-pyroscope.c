@@ -2535,10 +2535,11 @@ test_server_round_trips (gconstpointer data)
   g_assert_cmpuint (other, !=, EMBERS_NODE_NONE);
   g_assert_cmpint (embers_profile_node_total (small, 0, other), >, 0);
 
-  /* SelectSeries: the points add up to the merged total */
+  /* SelectSeries for a chart of (start, end]: points T = end - k·60 s,
+   * each holding (T - 60 s, T], add up to the merged total of [start, end] */
   query->max_nodes = 0;
-  embers_source_select_series (EMBERS_SOURCE (source), query, group_by, 60, EMBERS_AGGREGATION_SUM, 0,
-                               NULL, on_done, &wait);
+  embers_source_select_chart_series (EMBERS_SOURCE (source), query, group_by, EMBERS_AGGREGATION_SUM, 0,
+                                     NULL, on_done, &wait);
   wait_result (&wait);
   series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait.result, &error);
   wait_clear (&wait);
@@ -2551,8 +2552,9 @@ test_server_round_trips (gconstpointer data)
       g_assert_cmpuint (one->n_points, >, 0);
       for (guint j = 0; j < one->n_points; j++)
         {
-          g_assert_cmpint (one->timestamps[j], >=, start);
-          g_assert_cmpint (one->timestamps[j], <, end);
+          g_assert_cmpint (one->timestamps[j], >, start);
+          g_assert_cmpint (one->timestamps[j], <=, end);
+          g_assert_cmpint ((end - one->timestamps[j]) % 60000, ==, 0);
           series_sum += one->values[j];
         }
     }

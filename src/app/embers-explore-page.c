@@ -694,10 +694,8 @@ load_chart (EmbersExplorePage *self)
   /* Nothing stale: the old chart goes while the new one loads */
   gtk_spinner_set_spinning (self->chart_spinner, TRUE);
   gtk_stack_set_visible_child_name (self->chart_stack, "loading");
-  embers_source_select_series (self->source, query, NULL,
-                               embers_source_step_for_range (query->start_ms, query->end_ms),
-                               EMBERS_AGGREGATION_SUM, 0,
-                               req->cancellable, chart_done, req);
+  embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
+                                     req->cancellable, chart_done, req);
 }
 
 /* Flame graph */
