@@ -77,7 +77,7 @@ names_rank (Names *names)
 
   for (guint i = 0; i < n; i++)
     order[i] = i;
-  g_qsort_with_data (order, (gint)n, sizeof (guint32), compare_string_ptrs, names->strings);
+  g_sort_array (order, n, sizeof (guint32), compare_string_ptrs, names->strings);
   names->rank = g_new (guint32, MAX (n, 1u));
   for (guint i = 0; i < n; i++)
     names->rank[order[i]] = i;
@@ -505,7 +505,7 @@ embers_diff_top_sort (GArray         *rows,
 
   g_return_if_fail (rows != NULL);
 
-  g_qsort_with_data (rows->data, (gint)rows->len, sizeof (EmbersDiffRow), compare_diff_rows, ctx);
+  g_sort_array (rows->data, rows->len, sizeof (EmbersDiffRow), compare_diff_rows, ctx);
 }
 
 void

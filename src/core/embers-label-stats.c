@@ -304,7 +304,7 @@ embers_label_stats_sort (GPtrArray            *stats,
 
   g_return_if_fail (stats != NULL);
 
-  g_qsort_with_data (stats->pdata, (gint)stats->len, sizeof (gpointer), compare_stats, args);
+  g_sort_array (stats->pdata, stats->len, sizeof (gpointer), compare_stats, args);
 }
 
 GPtrArray *

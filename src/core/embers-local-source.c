@@ -1131,7 +1131,6 @@ merge_query (GPtrArray          *entries,
   g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
   g_autoptr(EmbersProfileTypeInfo) info = NULL;
   gboolean have_type = FALSE;
-  guint matched = 0;
 
   info = query->profile_type ? embers_profile_type_info_new (query->profile_type) : NULL;
   if (query->profile_type != NULL && info == NULL)
@@ -1176,7 +1175,6 @@ merge_query (GPtrArray          *entries,
       if (!any)
         continue;
       embers_profile_builder_add_profile (b, e->profile, t, 0, self_values);
-      matched++;
     }
 
   if (!have_type)

@@ -908,7 +908,7 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
 
     for (guint i = 0; i < n_strings; i++)
       order[i] = i;
-    g_qsort_with_data (order, (gint)n_strings, sizeof (guint32), compare_string_ids, &ctx);
+    g_sort_array (order, n_strings, sizeof (guint32), compare_string_ids, &ctx);
     rank = g_new (guint32, n_strings);
     for (guint i = 0; i < n_strings; i++)
       rank[order[i]] = i;

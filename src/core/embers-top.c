@@ -144,7 +144,7 @@ embers_top_sort (GArray        *rows,
   g_return_if_fail (rows != NULL);
   g_return_if_fail (EMBERS_IS_PROFILE (profile));
 
-  g_qsort_with_data (rows->data, (gint)rows->len, sizeof (EmbersTopRow), compare_rows, &ctx);
+  g_sort_array (rows->data, rows->len, sizeof (EmbersTopRow), compare_rows, &ctx);
 }
 
 void

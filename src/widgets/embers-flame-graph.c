@@ -75,6 +75,8 @@ struct _EmbersFlameGraph
   guint                  vscroll_policy : 1;
   guint                  style_valid : 1;
   guint                  in_configure : 1;
+  int                    configured_width;    /* the size the adjustments */
+  int                    configured_height;   /* were last set up for */
   guint                  dragging : 1;
   guint                  has_pointer : 1;
 };
@@ -125,26 +127,33 @@ clear_paint (EmbersFlameGraph *self)
   g_clear_pointer (&self->highlight_cache, gsk_render_node_unref);
 }
 
+static void configure_adjustments (EmbersFlameGraph *self);
+
 static void
-invalidate_layout (EmbersFlameGraph *self)
+drop_layout (EmbersFlameGraph *self)
 {
   g_clear_pointer (&self->layout, embers_layout_unref);
   if (self->render != NULL)
     embers_render_set_layout (self->render, NULL);
   self->hover_rect = -1;
   clear_paint (self);
-  gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
+/* The layout for @width px: the current one when it was made for that
+ * width, else a new one (measure makes it for the width the allocation
+ * will give, so size_allocate finds it made) */
 static void
-ensure_layout (EmbersFlameGraph *self)
+ensure_layout_for_width (EmbersFlameGraph *self,
+                         int               width)
 {
   EmbersViewport vp;
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
 
-  if (self->layout != NULL || self->profile == NULL || width <= 0)
+  if (self->profile == NULL || width <= 0)
+    return;
+  if (self->layout != NULL && embers_layout_get_viewport (self->layout)->width == width)
     return;
 
+  drop_layout (self);
   embers_viewport_init (&vp, width);
   vp.x_start = self->x_start;
   vp.x_end = self->x_end;
@@ -152,7 +161,32 @@ ensure_layout (EmbersFlameGraph *self)
   vp.diff_width = self->diff_width;
   self->layout = embers_layout_new (self->profile, self->sample_type, self->focus, &vp);
   embers_render_set_layout (self->render, self->layout);
-  self->hover_rect = -1;
+}
+
+static void
+ensure_layout (EmbersFlameGraph *self)
+{
+  ensure_layout_for_width (self, gtk_widget_get_width (GTK_WIDGET (self)));
+}
+
+/* What is shown changed (focus, zoom, data, direction…): a new layout at
+ * the current width, and the adjustments set for it now, from the event
+ * that changed it. Never from inside size_allocate: an adjustment whose
+ * range changes there makes the scrolled window show or hide a scrollbar
+ * and queue a resize in the middle of the allocation (GTK 4.8 then
+ * skipped drawing the page until the next resize; newer GTK lays out the
+ * whole window twice in that frame). measure() reports the new content
+ * size, so the scrolled window's own choice of scrollbars agrees. */
+static void
+invalidate_layout (EmbersFlameGraph *self)
+{
+  drop_layout (self);
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    {
+      ensure_layout (self);
+      configure_adjustments (self);
+    }
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static gboolean
@@ -322,6 +356,8 @@ configure_adjustments (EmbersFlameGraph *self)
   double width = gtk_widget_get_width (GTK_WIDGET (self));
   double height = gtk_widget_get_height (GTK_WIDGET (self));
 
+  self->configured_width = width;
+  self->configured_height = height;
   self->in_configure = TRUE;
 
   if (self->vadjustment != NULL)
@@ -700,9 +736,7 @@ embers_flame_graph_reveal_node (EmbersFlameGraph *self,
 
   if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
     {
-      gtk_widget_queue_allocate (GTK_WIDGET (self));
       ensure_layout (self);
-      configure_adjustments (self);
       scroll_to_rect (self, find_node (self, node));
     }
 }
@@ -813,7 +847,6 @@ embers_flame_graph_set_profile (EmbersFlameGraph *self,
     }
   update_highlight_id (self);
   invalidate_layout (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
 
   update_actions (self);
   update_accessible (self);
@@ -1030,6 +1063,37 @@ embers_flame_graph_get_layout (EmbersFlameGraph *self)
 
   ensure_layout (self);
   return self->layout;
+}
+
+EmbersRender *
+embers_flame_graph_get_render (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+
+  ensure_style (self);
+  ensure_layout (self);
+  return self->render;
+}
+
+gboolean
+embers_flame_graph_get_node_area (EmbersFlameGraph *self,
+                                  guint32           node,
+                                  graphene_rect_t  *area)
+{
+  const EmbersRect *r;
+  int index;
+
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
+  g_return_val_if_fail (area != NULL, FALSE);
+
+  ensure_layout (self);
+  index = self->layout != NULL ? embers_layout_find_node (self->layout, node) : -1;
+  if (index < 0)
+    return FALSE;
+  r = embers_layout_get_rect (self->layout, index);
+  graphene_rect_init (area, r->x, embers_layout_rect_y (self->layout, r) + get_y_offset (self),
+                      r->width, embers_layout_get_viewport (self->layout)->row_height);
+  return TRUE;
 }
 
 gboolean
@@ -1379,6 +1443,17 @@ flame_action (GtkWidget  *widget,
 
 /* GtkWidget */
 
+static GtkSizeRequestMode
+embers_flame_graph_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/* A zoomed graph is wider than any viewport: the natural width the
+ * scrolled window compares with its width to show the horizontal
+ * scrollbar (the graph's scroll policies are natural) */
+#define ZOOMED_NATURAL_WIDTH (1 << 24)
+
 static void
 embers_flame_graph_measure (GtkWidget      *widget,
                             GtkOrientation  orientation,
@@ -1393,14 +1468,24 @@ embers_flame_graph_measure (GtkWidget      *widget,
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       *minimum = 100;
-      *natural = 600;
+      *natural = is_zoomed (self) ? ZOOMED_NATURAL_WIDTH : 100;
     }
   else
     {
-      guint rows = self->profile != NULL ? embers_profile_get_max_depth (self->profile) + 1 : 1;
+      int width = for_size > 0 ? for_size : gtk_widget_get_width (widget);
+      double height;
+
+      /* The rows laid out at that width: what the vertical adjustment
+       * will cover once allocated */
+      ensure_layout_for_width (self, width);
+      if (self->layout != NULL && embers_layout_get_viewport (self->layout)->width == width)
+        height = embers_layout_get_height (self->layout);
+      else
+        height = (self->profile != NULL ? embers_profile_get_max_depth (self->profile) + 1 : 1)
+                 * EMBERS_LAYOUT_ROW_HEIGHT;
 
       *minimum = EMBERS_LAYOUT_ROW_HEIGHT;
-      *natural = (int)ceil (rows * EMBERS_LAYOUT_ROW_HEIGHT);
+      *natural = MAX (*minimum, (int)ceil (height));
     }
 }
 
@@ -1414,18 +1499,18 @@ embers_flame_graph_size_allocate (GtkWidget *widget,
 
   if (width != self->alloc_width || height != self->alloc_height)
     {
-      if (width != self->alloc_width)
-        {
-          g_clear_pointer (&self->layout, embers_layout_unref);
-          embers_render_set_layout (self->render, NULL);
-        }
       self->alloc_width = width;
       self->alloc_height = height;
       clear_paint (self);
     }
 
   ensure_layout (self);
-  configure_adjustments (self);
+  /* The page sizes follow the allocation. Changes of what is shown set
+   * the adjustments when they happen (invalidate_layout()); only a new
+   * size is taken here, and measure() gave the scrolled window the
+   * content size for it, so no scrollbar comes or goes because of it. */
+  if (width != self->configured_width || height != self->configured_height)
+    configure_adjustments (self);
 
   if (self->popover != NULL)
     gtk_popover_present (GTK_POPOVER (self->popover));
@@ -1874,6 +1959,7 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
 
   widget_class->measure = embers_flame_graph_measure;
   widget_class->size_allocate = embers_flame_graph_size_allocate;
+  widget_class->get_request_mode = embers_flame_graph_get_request_mode;
   widget_class->snapshot = embers_flame_graph_snapshot;
   widget_class->query_tooltip = embers_flame_graph_query_tooltip;
   widget_class->css_changed = embers_flame_graph_css_changed;
@@ -2014,6 +2100,10 @@ embers_flame_graph_init (EmbersFlameGraph *self)
   self->hover_rect = -1;
   self->x_start = 0;
   self->x_end = 1;
+  /* measure() gives the content size: the scrolled window compares its
+   * natural size with the viewport to choose scrollbars */
+  self->hscroll_policy = GTK_SCROLL_NATURAL;
+  self->vscroll_policy = GTK_SCROLL_NATURAL;
   self->back = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->forward = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->render = embers_render_new (NULL, NULL, NULL);

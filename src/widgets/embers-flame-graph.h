@@ -97,6 +97,14 @@ void                  embers_flame_graph_set_highlight_name  (EmbersFlameGraph  
 
 /* The current layout (NULL before the first allocation) */
 EmbersLayout         *embers_flame_graph_get_layout          (EmbersFlameGraph      *self);
+/* The display list the widget paints (colours and flags per rect of
+ * embers_flame_graph_get_layout()) */
+EmbersRender         *embers_flame_graph_get_render          (EmbersFlameGraph      *self);
+/* Where @node's frame is drawn, in widget coordinates (scroll position
+ * included); FALSE when it is not laid out */
+gboolean              embers_flame_graph_get_node_area       (EmbersFlameGraph      *self,
+                                                              guint32                node,
+                                                              graphene_rect_t       *area);
 /* Whether the painted graph is cached (it is after a paint, until data,
  * size, scroll position or style change) */
 gboolean              embers_flame_graph_has_paint_cache     (EmbersFlameGraph      *self);

@@ -127,7 +127,7 @@ tree_init (Tree         *tree,
     {
       g_autoptr(GArray) ranked = g_array_copy (present);
 
-      g_qsort_with_data (ranked->data, ranked->len, sizeof (guint32), compare_rank, tree);
+      g_sort_array (ranked->data, ranked->len, sizeof (guint32), compare_rank, tree);
       for (guint i = 0; i < (guint64) max_nodes; i++)
         tree->kept[g_array_index (ranked, guint32, i)] = TRUE;
     }
@@ -162,9 +162,9 @@ tree_init (Tree         *tree,
   g_free (fill);
   for (guint i = 0; i < n; i++)
     if (tree->child_start[i + 1] - tree->child_start[i] > 1)
-      g_qsort_with_data (tree->children + tree->child_start[i],
-                         tree->child_start[i + 1] - tree->child_start[i],
-                         sizeof (guint32), compare_name, tree);
+      g_sort_array (tree->children + tree->child_start[i],
+                    tree->child_start[i + 1] - tree->child_start[i],
+                    sizeof (guint32), compare_name, tree);
 }
 
 typedef struct

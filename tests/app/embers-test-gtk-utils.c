@@ -1,0 +1,425 @@
+/* embers-test-gtk-utils.c: shared helpers for the window tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <adwaita.h>
+
+#include "embers-test-gtk-utils.h"
+
+void
+embers_test_gtk_init (int    *argc,
+                      char ***argv)
+{
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+}
+
+static double
+wait_limit (void)
+{
+  const char *env = g_getenv ("EMBERS_TEST_WAIT_LIMIT");
+  double limit = env != NULL ? g_ascii_strtod (env, NULL) : 0;
+
+  return limit > 0 ? limit : 120;
+}
+
+static gboolean
+keep_awake (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+void
+embers_test_wait_until (EmbersTestCondition  condition,
+                        gpointer             data,
+                        const char          *what)
+{
+  gint64 end = g_get_monotonic_time () + (gint64)(wait_limit () * G_USEC_PER_SEC);
+  /* Wakes the loop now and then, so that the safety limit is checked even
+   * when nothing else happens; it does not pace the wait */
+  guint awake = g_timeout_add (250, keep_awake, NULL);
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > end)
+        g_error ("gave up waiting for %s after %.0f s", what, wait_limit ());
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (awake);
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(const gboolean *)data;
+}
+
+void
+embers_test_wait_flag (const gboolean *flag,
+                       const char     *what)
+{
+  embers_test_wait_until (flag_is_set, (gpointer)flag, what);
+}
+
+typedef struct
+{
+  GObject    *object;
+  const char *property;
+  gint64      value;
+} PropertyWait;
+
+static gint64
+property_value (GObject    *object,
+                const char *property)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), property);
+  g_auto(GValue) value = G_VALUE_INIT;
+
+  g_assert_nonnull (pspec);
+  g_value_init (&value, pspec->value_type);
+  g_object_get_property (object, property, &value);
+  if (G_VALUE_HOLDS_BOOLEAN (&value))
+    return g_value_get_boolean (&value);
+  if (G_VALUE_HOLDS_ENUM (&value))
+    return g_value_get_enum (&value);
+  if (G_VALUE_HOLDS_INT (&value))
+    return g_value_get_int (&value);
+  if (G_VALUE_HOLDS_UINT (&value))
+    return g_value_get_uint (&value);
+  if (G_VALUE_HOLDS_INT64 (&value))
+    return g_value_get_int64 (&value);
+  if (G_VALUE_HOLDS_UINT64 (&value))
+    return (gint64)g_value_get_uint64 (&value);
+  g_error ("property %s of %s is not a number", property, G_OBJECT_TYPE_NAME (object));
+}
+
+static gboolean
+property_equals (gpointer data)
+{
+  PropertyWait *wait = data;
+
+  return property_value (wait->object, wait->property) == wait->value;
+}
+
+void
+embers_test_wait_property (gpointer    object,
+                           const char *property,
+                           gint64      value)
+{
+  PropertyWait wait = { object, property, value };
+  g_autofree char *what = g_strdup_printf ("%s:%s to be %" G_GINT64_FORMAT,
+                                           G_OBJECT_TYPE_NAME (object), property, value);
+
+  embers_test_wait_until (property_equals, &wait, what);
+}
+
+typedef struct
+{
+  gint64   counter;
+  gboolean painted;
+} FrameWait;
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                FrameWait     *wait)
+{
+  /* The counter grows when a frame begins: a larger one began after the
+   * wait did (no frame is in progress while a test runs its code) */
+  if (gdk_frame_clock_get_frame_counter (clock) > wait->counter)
+    wait->painted = TRUE;
+}
+
+void
+embers_test_wait_frame (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GdkFrameClock *clock;
+  FrameWait wait = { 0, FALSE };
+  gulong id;
+
+  g_assert_nonnull (native);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (native)));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (native));
+  g_assert_nonnull (clock);
+
+  /* Changes made before this call were seen by any frame that starts now */
+  embers_test_drain ();
+  wait.counter = gdk_frame_clock_get_frame_counter (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &wait);
+  gtk_widget_queue_draw (GTK_WIDGET (native));
+  embers_test_wait_flag (&wait.painted, "a frame to be painted");
+  g_signal_handler_disconnect (clock, id);
+  embers_test_drain ();
+}
+
+typedef struct
+{
+  GtkWidget *widget;
+  int        width;
+  int        height;
+} SizeWait;
+
+static gboolean
+size_reached (gpointer data)
+{
+  SizeWait *wait = data;
+
+  return gtk_widget_get_mapped (wait->widget) &&
+         gtk_widget_get_width (wait->widget) >= wait->width &&
+         gtk_widget_get_height (wait->widget) >= wait->height;
+}
+
+void
+embers_test_wait_size (GtkWidget *widget,
+                       int        width,
+                       int        height)
+{
+  SizeWait wait = { widget, width, height };
+  g_autofree char *what = g_strdup_printf ("%s to be mapped at %d × %d or more",
+                                           G_OBJECT_TYPE_NAME (widget), width, height);
+
+  embers_test_wait_until (size_reached, &wait, what);
+  embers_test_wait_frame (widget);
+}
+
+void
+embers_test_drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+GtkWidget *
+embers_test_find_widget (GtkWidget  *root,
+                         GType       type,
+                         const char *name)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) &&
+      (name == NULL ||
+       g_strcmp0 (gtk_widget_get_name (root), name) == 0 ||
+       g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (root)), name) == 0 ||
+       g_strcmp0 (gtk_widget_get_css_name (root), name) == 0))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = embers_test_find_widget (child, type, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Pixels */
+
+EmbersTestPixels *
+embers_test_render (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  EmbersTestPixels *pixels;
+  graphene_rect_t bounds;
+  int w, h;
+
+  /* The widget paintable draws the widget's bounds (a window's include
+   * its decorations) at their own size */
+  g_assert_true (gtk_widget_compute_bounds (widget, widget, &bounds));
+  w = (int)ceilf (bounds.size.width);
+  h = (int)ceilf (bounds.size.height);
+  g_assert_cmpint (w, >, 0);
+  g_assert_cmpint (h, >, 0);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, w);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, h);
+
+  /* The widget as GTK snapshots it for a frame: the widget and its
+   * children, each only where GTK would draw it */
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+
+  g_assert_true (gsk_renderer_realize_for_display (renderer, gtk_widget_get_display (widget), &error));
+  g_assert_no_error (error);
+
+  pixels = g_new0 (EmbersTestPixels, 1);
+  pixels->width = w;
+  pixels->height = h;
+  pixels->origin_x = (int)floorf (bounds.origin.x);
+  pixels->origin_y = (int)floorf (bounds.origin.y);
+  pixels->stride = (gsize)w * 4;
+  pixels->data = g_malloc0 (pixels->stride * h);
+  if (node != NULL)
+    {
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      gdk_texture_download (texture, pixels->data, pixels->stride);
+      gsk_render_node_unref (node);
+    }
+  gsk_renderer_unrealize (renderer);
+  return pixels;
+}
+
+void
+embers_test_pixels_free (EmbersTestPixels *pixels)
+{
+  if (pixels == NULL)
+    return;
+  g_free (pixels->data);
+  g_free (pixels);
+}
+
+guint32
+embers_test_pixels_get (const EmbersTestPixels *pixels,
+                        int                     x,
+                        int                     y)
+{
+  const guint8 *d;
+
+  x = CLAMP (x - pixels->origin_x, 0, pixels->width - 1);
+  y = CLAMP (y - pixels->origin_y, 0, pixels->height - 1);
+  d = pixels->data + (gsize)y * pixels->stride + (gsize)x * 4;
+  /* GDK_MEMORY_DEFAULT is B8G8R8A8_PREMULTIPLIED on little endian, read as
+   * bytes: B, G, R, A */
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  return (guint32)d[2] << 16 | (guint32)d[1] << 8 | d[0];
+#else
+  return (guint32)d[1] << 16 | (guint32)d[2] << 8 | d[3];
+#endif
+}
+
+static void
+clip_area (const EmbersTestPixels *pixels,
+           const graphene_rect_t  *area,
+           int                    *x0,
+           int                    *y0,
+           int                    *x1,
+           int                    *y1)
+{
+  int ox = pixels->origin_x, oy = pixels->origin_y;
+
+  *x0 = CLAMP ((int)floorf (area->origin.x), ox, ox + pixels->width);
+  *y0 = CLAMP ((int)floorf (area->origin.y), oy, oy + pixels->height);
+  *x1 = CLAMP ((int)ceilf (area->origin.x + area->size.width), ox, ox + pixels->width);
+  *y1 = CLAMP ((int)ceilf (area->origin.y + area->size.height), oy, oy + pixels->height);
+}
+
+guint
+embers_test_pixels_count_colors (const EmbersTestPixels *pixels,
+                                 const graphene_rect_t  *area,
+                                 guint                   cap)
+{
+  g_autoptr(GHashTable) colors = g_hash_table_new (NULL, NULL);
+  int x0, y0, x1, y1;
+
+  clip_area (pixels, area, &x0, &y0, &x1, &y1);
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      {
+        g_hash_table_add (colors, GUINT_TO_POINTER (embers_test_pixels_get (pixels, x, y) + 1));
+        if (g_hash_table_size (colors) >= cap)
+          return cap;
+      }
+  return g_hash_table_size (colors);
+}
+
+double
+embers_test_pixels_share (const EmbersTestPixels *pixels,
+                          const graphene_rect_t  *area,
+                          guint32                 color)
+{
+  int x0, y0, x1, y1;
+  guint64 n = 0, total = 0;
+
+  clip_area (pixels, area, &x0, &y0, &x1, &y1);
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++, total++)
+      n += embers_test_pixels_get (pixels, x, y) == color;
+  return total > 0 ? (double)n / total : 0;
+}
+
+guint32
+embers_test_pixels_dominant (const EmbersTestPixels *pixels,
+                             const graphene_rect_t  *area)
+{
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  guint32 best = 0;
+  guint best_count = 0;
+  int x0, y0, x1, y1;
+
+  clip_area (pixels, area, &x0, &y0, &x1, &y1);
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      {
+        gpointer k = GUINT_TO_POINTER (embers_test_pixels_get (pixels, x, y) + 1);
+
+        g_hash_table_insert (counts, k, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, k)) + 1));
+      }
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (GPOINTER_TO_UINT (value) > best_count)
+      {
+        best_count = GPOINTER_TO_UINT (value);
+        best = GPOINTER_TO_UINT (key) - 1;
+      }
+  return best;
+}
+
+void
+embers_test_pixels_save (const EmbersTestPixels *pixels,
+                         const char             *path)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (pixels->data, pixels->stride * pixels->height);
+  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (pixels->width, pixels->height,
+                                                          GDK_MEMORY_DEFAULT, bytes,
+                                                          pixels->stride);
+
+  gdk_texture_save_to_png (texture, path);
+}
+
+graphene_rect_t
+embers_test_bounds (GtkWidget *widget,
+                    GtkWidget *ancestor)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, ancestor, &bounds));
+  return bounds;
+}
+
+void
+embers_test_assert_not_blank_impl (const EmbersTestPixels *pixels,
+                                   const graphene_rect_t  *area,
+                                   guint                   min_colors,
+                                   const char             *label,
+                                   const char             *file,
+                                   int                     line,
+                                   const char             *func)
+{
+  guint n = embers_test_pixels_count_colors (pixels, area, min_colors);
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *message = NULL;
+
+  if (n >= min_colors)
+    return;
+
+  name = g_strdup_printf ("pixels-%s.png", label);
+  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", name, NULL);
+  embers_test_pixels_save (pixels, path);
+  message = g_strdup_printf ("%s: the area %g,%g %g×%g is blank (%u colour%s, want %u); picture in %s",
+                             label, area->origin.x, area->origin.y, area->size.width,
+                             area->size.height, n, n == 1 ? "" : "s", min_colors, path);
+  g_assertion_message (G_LOG_DOMAIN, file, line, func, message);
+}

@@ -1,0 +1,118 @@
+/* embers-test-gtk-utils.h: shared helpers for the window tests
+ *
+ * Waiting is for conditions, never for time: every wait returns as soon as
+ * its condition holds, and only fails (with a message) when a generous
+ * safety limit passes, so a busy machine slows the tests down but does not
+ * make them fail.
+ *
+ * Pixels: embers_test_render() draws a widget the way GTK draws it in the
+ * window (through gtk_widget_snapshot(), so a child that GTK would skip, for
+ * example one without a current allocation, is missing from the picture
+ * too), with the cairo renderer, so the pixels do not depend on the GPU.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* gtk_test_init() and adw_init(), with animations off: a stack's
+ * cross-fade or a revealer's slide ends at once, so what a frame draws
+ * does not depend on how fast the machine is */
+void        embers_test_gtk_init            (int                 *argc,
+                                             char              ***argv);
+
+typedef gboolean (*EmbersTestCondition) (gpointer data);
+
+/* Iterates the main loop until @condition holds. Fails the test with
+ * @what when it still does not after EMBERS_TEST_WAIT_LIMIT seconds
+ * (default 120). */
+void        embers_test_wait_until          (EmbersTestCondition  condition,
+                                             gpointer             data,
+                                             const char          *what);
+/* Until *@flag is TRUE */
+void        embers_test_wait_flag           (const gboolean      *flag,
+                                             const char          *what);
+/* Until @object's boolean or enum/int/uint @property equals @value */
+void        embers_test_wait_property       (gpointer             object,
+                                             const char          *property,
+                                             gint64               value);
+/* Until @widget's frame clock has painted a frame that started after this
+ * call (queues a draw so that there is one): layout and drawing of every
+ * change made before are done */
+void        embers_test_wait_frame          (GtkWidget           *widget);
+/* Until @widget is mapped and at least @width × @height, then a frame */
+void        embers_test_wait_size           (GtkWidget           *widget,
+                                             int                  width,
+                                             int                  height);
+/* Runs every pending idle and main-loop source that is ready now, without
+ * blocking */
+void        embers_test_drain               (void);
+
+/* Finds a descendant of @root (or @root) of @type, depth first; with
+ * @name, only a widget whose name, buildable id or CSS name is @name */
+GtkWidget  *embers_test_find_widget         (GtkWidget           *root,
+                                             GType                type,
+                                             const char          *name);
+
+/* A picture of a widget as GTK draws it */
+/* A picture of a widget as GTK draws it. Coordinates given to the
+ * accessors are the widget's own (as gtk_widget_compute_point() gives
+ * them); the picture may start left of and above 0, 0 (a window's
+ * client-side decorations). */
+typedef struct
+{
+  int     width;
+  int     height;
+  int     origin_x;   /* widget coordinates of the picture's top left */
+  int     origin_y;
+  gsize   stride;
+  guint8 *data;   /* B8G8R8A8 premultiplied, as GDK_MEMORY_DEFAULT */
+} EmbersTestPixels;
+
+EmbersTestPixels *embers_test_render        (GtkWidget           *widget);
+void        embers_test_pixels_free         (EmbersTestPixels    *pixels);
+/* 0xRRGGBB of the pixel at (@x, @y) (widget coordinates), clamped into
+ * the picture */
+guint32     embers_test_pixels_get          (const EmbersTestPixels *pixels,
+                                             int                  x,
+                                             int                  y);
+/* How many different colours the rectangle holds (capped at @cap) */
+guint       embers_test_pixels_count_colors (const EmbersTestPixels *pixels,
+                                             const graphene_rect_t  *area,
+                                             guint                cap);
+/* The share (0..1) of pixels in @area whose colour is @color */
+double      embers_test_pixels_share        (const EmbersTestPixels *pixels,
+                                             const graphene_rect_t  *area,
+                                             guint32              color);
+/* The most common colour in @area */
+guint32     embers_test_pixels_dominant     (const EmbersTestPixels *pixels,
+                                             const graphene_rect_t  *area);
+/* Writes the picture as a PNG (for a failing test, to look at) */
+void        embers_test_pixels_save         (const EmbersTestPixels *pixels,
+                                             const char          *path);
+
+/* @widget's bounds in @ancestor's coordinates */
+graphene_rect_t embers_test_bounds          (GtkWidget           *widget,
+                                             GtkWidget           *ancestor);
+
+/* Asserts that @area of @pixels is not blank: at least @min_colors
+ * colours. On failure, saves the picture as pixels-@label.png in
+ * G_TEST_BUILDDIR (or the current folder) and says where. */
+#define embers_test_assert_not_blank(pixels, area, min_colors, label) \
+  embers_test_assert_not_blank_impl ((pixels), (area), (min_colors), (label), \
+                                     __FILE__, __LINE__, G_STRFUNC)
+void        embers_test_assert_not_blank_impl (const EmbersTestPixels *pixels,
+                                               const graphene_rect_t  *area,
+                                               guint                   min_colors,
+                                               const char             *label,
+                                               const char             *file,
+                                               int                     line,
+                                               const char             *func);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersTestPixels, embers_test_pixels_free)
+
+G_END_DECLS
