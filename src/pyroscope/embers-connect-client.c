@@ -36,6 +36,10 @@ struct _EmbersConnectClient
   char                  *bearer_token;
   guint                  timeout_ms;
   gsize                  max_response_size;
+  /* Connections that have carried an answer: a failure on one of them
+   * before any answer is the server closing an idle connection, and a
+   * read-only call is sent once more on a new one */
+  GHashTable            *answered_connections;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersConnectClient, embers_connect_client, G_TYPE_OBJECT)
@@ -67,6 +71,7 @@ embers_connect_client_finalize (GObject *object)
   EmbersConnectClient *self = (EmbersConnectClient *)object;
 
   g_clear_object (&self->session);
+  g_clear_pointer (&self->answered_connections, g_hash_table_unref);
   g_clear_pointer (&self->base_uri, g_uri_unref);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->tenant, g_free);
@@ -161,6 +166,7 @@ embers_connect_client_init (EmbersConnectClient *self)
   self->encoding = EMBERS_CONNECT_ENCODING_PROTO;
   self->timeout_ms = EMBERS_CONNECT_DEFAULT_TIMEOUT_S * 1000;
   self->max_response_size = EMBERS_CONNECT_DEFAULT_MAX_RESPONSE_SIZE;
+  self->answered_connections = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 static gboolean
@@ -938,6 +944,8 @@ typedef struct
   gboolean                          have_auth;
   gboolean                          have_tenant;
   gboolean                          json;
+  gboolean                          idempotent;  /* read-only: safe to send twice */
+  gboolean                          retried;
 } CallData;
 
 static void
@@ -1207,6 +1215,42 @@ on_read (GObject      *object,
   read_more (g_steal_pointer (&task));
 }
 
+static void on_sent (GObject *object, GAsyncResult *result, gpointer user_data);
+
+static void
+copy_header (const char *name,
+             const char *value,
+             gpointer    user_data)
+{
+  soup_message_headers_append (user_data, name, value);
+}
+
+/* The same request once more, on a new connection */
+static void
+resend (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+  EmbersConnectClient *self = g_task_get_source_object (task);
+  SoupMessage *old = data->msg;
+  SoupMessageHeaders *headers;
+  GBytes *body = g_object_get_data (G_OBJECT (old), "embers-request-body");
+
+  data->retried = TRUE;
+  data->msg = soup_message_new_from_uri (SOUP_METHOD_POST, soup_message_get_uri (old));
+  headers = soup_message_get_request_headers (data->msg);
+  soup_message_headers_foreach (soup_message_get_request_headers (old), copy_header, headers);
+  soup_message_set_request_body_from_bytes (data->msg, NULL, body);
+  g_object_set_data_full (G_OBJECT (data->msg), "embers-request-body", g_bytes_ref (body),
+                          (GDestroyNotify) g_bytes_unref);
+  soup_message_add_flags (data->msg, SOUP_MESSAGE_IDEMPOTENT | SOUP_MESSAGE_NEW_CONNECTION);
+  g_object_unref (old);
+
+  g_debug ("%s: %s/%s: the reused connection closed before an answer, sending again",
+           self->base_url, data->service, data->method);
+  soup_session_send_async (self->session, data->msg, G_PRIORITY_DEFAULT,
+                           data->call_cancellable, on_sent, task);
+}
+
 static void
 on_sent (GObject      *object,
          GAsyncResult *result,
@@ -1218,12 +1262,31 @@ on_sent (GObject      *object,
   g_autoptr(GError) error = NULL;
   SoupMessageHeaders *headers;
   goffset length;
+  guint64 connection;
 
   data->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  connection = soup_message_get_connection_id (data->msg);
   if (data->stream == NULL)
     {
+      /* A kept-alive connection the server closed meanwhile fails before
+       * any answer: a read-only call goes once more on a new connection */
+      if (data->idempotent && !data->retried && !data->timed_out &&
+          !g_cancellable_is_cancelled (data->call_cancellable) &&
+          connection != 0 && g_hash_table_contains (self->answered_connections, &connection) &&
+          (error->domain == G_IO_ERROR || error->domain == SOUP_SESSION_ERROR))
+        {
+          resend (g_steal_pointer (&task));
+          return;
+        }
       return_transport_error (task, error);
       return;
+    }
+  if (connection != 0 && !g_hash_table_contains (self->answered_connections, &connection))
+    {
+      g_hash_table_add (self->answered_connections, g_memdup2 (&connection, sizeof connection));
+      /* Ids only grow; keep the set small */
+      if (g_hash_table_size (self->answered_connections) > 256)
+        g_hash_table_remove_all (self->answered_connections);
     }
 
   headers = soup_message_get_response_headers (data->msg);
@@ -1265,6 +1328,20 @@ encode_request (EmbersConnectClient    *self,
       protobuf_c_message_pack (request, buf);
       return g_bytes_new_take (buf, len);
     }
+}
+
+/* Calls that only read: every QuerierService method, and listing or
+ * getting recording rules. Safe to send twice, so libsoup may send them on
+ * a kept-alive connection. */
+static gboolean
+call_is_read_only (const char *service,
+                   const char *method)
+{
+  if (g_str_equal (service, "querier.v1.QuerierService"))
+    return TRUE;
+  if (g_str_equal (service, "settings.v1.RecordingRulesService"))
+    return g_str_equal (method, "ListRecordingRules") || g_str_equal (method, "GetRecordingRule");
+  return FALSE;
 }
 
 static char *
@@ -1333,6 +1410,11 @@ embers_connect_client_call_async (EmbersConnectClient              *self,
 
   data->msg = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
   headers = soup_message_get_request_headers (data->msg);
+  /* libsoup opens a new connection for every POST it may not send twice;
+   * queries only read, so they may share one (and its TLS handshake) */
+  data->idempotent = call_is_read_only (service, method);
+  if (data->idempotent)
+    soup_message_add_flags (data->msg, SOUP_MESSAGE_IDEMPOTENT);
 
   content_type = data->json ? "application/json" : "application/proto";
   body = encode_request (self, request);
@@ -1347,6 +1429,8 @@ embers_connect_client_call_async (EmbersConnectClient              *self,
         }
     }
   soup_message_set_request_body_from_bytes (data->msg, content_type, body);
+  g_object_set_data_full (G_OBJECT (data->msg), "embers-request-body", g_bytes_ref (body),
+                          (GDestroyNotify) g_bytes_unref);
 
   soup_message_headers_replace (headers, "Connect-Protocol-Version", "1");
   soup_message_headers_replace (headers, "Accept-Encoding", "gzip");
