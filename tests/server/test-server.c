@@ -2416,6 +2416,164 @@ test_stats (void)
   g_assert_cmpint (refused->status, ==, 405);
 }
 
+/* ---- tests: soak ------------------------------------------------------------ */
+
+/* 5,000 requests from 8 clients at once, half of them on a new connection
+ * each (Connection: close), half kept alive, across RPCs, /ready and
+ * /ingest; the server's descriptors are counted every 250 answers and must
+ * stay bounded (libsoup 3.2's server leaked one per connection) */
+#define SOAK_REQUESTS 5000
+#define SOAK_CLIENTS  8
+
+typedef struct
+{
+  const char *base;
+  guint       sent;
+  guint       done;
+  guint       failed;
+  int         fds_min;
+  int         fds_max;
+  EmbersTestServer *server;
+} Soak;
+
+typedef struct
+{
+  Soak        *soak;
+  SoupSession *session;
+  gboolean     close;
+  guint        index;
+} SoakClient;
+
+static void soak_next (SoakClient *client);
+
+static int
+server_fds (EmbersTestServer *server)
+{
+  return (int) embers_test_server_stat (server, "server", "openFds");
+}
+
+static void
+soak_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  SoakClient *client = user_data;
+  Soak *soak = client->soak;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+
+  if (body == NULL || !SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (msg)))
+    soak->failed++;
+  soak->done++;
+  if (soak->done % 250 == 0)
+    {
+      int fds = server_fds (soak->server);
+
+      soak->fds_min = MIN (soak->fds_min, fds);
+      soak->fds_max = MAX (soak->fds_max, fds);
+    }
+  soak_next (client);
+}
+
+static void
+soak_next (SoakClient *client)
+{
+  Soak *soak = client->soak;
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autofree char *url = NULL;
+  guint n = soak->sent;
+
+  if (soak->sent >= SOAK_REQUESTS)
+    return;
+  soak->sent++;
+
+  switch (n % 4)
+    {
+    case 0:
+      url = g_strconcat (soak->base, "ready", NULL);
+      msg = soup_message_new ("GET", url);
+      break;
+    case 1:
+      url = g_strconcat (soak->base, QUERIER, "ProfileTypes", NULL);
+      msg = soup_message_new ("POST", url);
+      soup_message_set_request_body_from_bytes (msg, "application/json", g_bytes_new_static ("{}", 2));
+      break;
+    case 2:
+      {
+        static const char query[] = "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{service_name=\\\"example\\\"}\","
+                                    "\"start\":\"1699999000000\",\"end\":\"1700000000000\"}";
+        url = g_strconcat (soak->base, QUERIER, "SelectMergeStacktraces", NULL);
+        msg = soup_message_new ("POST", url);
+        soup_message_set_request_body_from_bytes (msg, "application/json", g_bytes_new_static (query, strlen (query)));
+      }
+      break;
+    default:
+      {
+        static const char folded[] = "main;soak 1\n";
+        url = g_strdup_printf ("%singest?name=soak.cpu&from=%u", soak->base, 1699990000 + n);
+        msg = soup_message_new ("POST", url);
+        soup_message_set_request_body_from_bytes (msg, "text/plain", g_bytes_new_static (folded, strlen (folded)));
+      }
+      break;
+    }
+  if (client->close)
+    soup_message_headers_replace (soup_message_get_request_headers (msg), "Connection", "close");
+  soup_session_send_and_read_async (client->session, msg, G_PRIORITY_DEFAULT, NULL, soak_done, client);
+}
+
+static void
+test_soak (void)
+{
+  const char *args[] = { "--now", NOW_ARG, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (args, &error);
+  SoakClient clients[SOAK_CLIENTS];
+  Soak soak = { 0 };
+  int before, after;
+
+  g_assert_no_error (error);
+  soak.base = embers_test_server_get_url (server);
+  soak.server = server;
+  before = server_fds (server);
+  if (before < 0)
+    {
+      g_test_skip ("no /proc/self/fd to count descriptors");
+      return;
+    }
+  soak.fds_min = soak.fds_max = before;
+
+  for (guint i = 0; i < SOAK_CLIENTS; i++)
+    {
+      clients[i].soak = &soak;
+      clients[i].session = soup_session_new_with_options ("timeout", 30, "max-conns-per-host", 2, NULL);
+      clients[i].close = i % 2 == 0;
+      clients[i].index = i;
+    }
+  for (guint i = 0; i < SOAK_CLIENTS; i++)
+    soak_next (&clients[i]);
+  while (soak.done < SOAK_REQUESTS)
+    g_main_context_iteration (NULL, TRUE);
+
+  for (guint i = 0; i < SOAK_CLIENTS; i++)
+    g_object_unref (clients[i].session);
+  after = server_fds (server);
+
+  g_test_message ("soak: %u requests from %u clients, %u failed; server descriptors %d before, "
+                  "%d to %d during, %d after",
+                  soak.done, SOAK_CLIENTS, soak.failed, before, soak.fds_min, soak.fds_max, after);
+  g_assert_cmpuint (soak.failed, ==, 0);
+  /* At most one connection per client in flight (two per kept-alive
+   * session), and each request's own: bounded, not growing with the count */
+  g_assert_cmpint (soak.fds_max, <=, before + 2 * SOAK_CLIENTS + 4);
+  g_assert_cmpint (after, <=, before + 2 * SOAK_CLIENTS + 4);
+  /* Every ingest arrived */
+  {
+    g_autoptr(Graph) g = merge_graph (server, CPU, "{service_name=\"soak\"}", 1699990000000, 1700000000000, 0);
+    g_assert_cmpint (g->total, ==, (gint64) (SOAK_REQUESTS / 4) * 10000000);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2435,6 +2593,7 @@ main (int    argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/embers/server/spawn", test_spawn);
+  g_test_add_func ("/embers/server/soak", test_soak);
   g_test_add_func ("/embers/server/ready-and-buildinfo", test_ready_and_buildinfo);
   g_test_add_func ("/embers/server/transport", test_transport);
   g_test_add_func ("/embers/server/gzip", test_gzip);
