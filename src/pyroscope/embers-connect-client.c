@@ -35,6 +35,7 @@ struct _EmbersConnectClient
   char                  *basic_password;
   char                  *bearer_token;
   guint                  timeout_ms;
+  char                  *timeout_setting;   /* what raises the timeout, for messages */
   gsize                  max_response_size;
   /* Connections that have carried an answer: a failure on one of them
    * before any answer is the server closing an idle connection, and a
@@ -75,6 +76,7 @@ embers_connect_client_finalize (GObject *object)
   g_clear_pointer (&self->base_uri, g_uri_unref);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->tenant, g_free);
+  g_clear_pointer (&self->timeout_setting, g_free);
   free_secret (&self->basic_user);
   free_secret (&self->basic_password);
   free_secret (&self->bearer_token);
@@ -408,6 +410,16 @@ embers_connect_client_set_timeout (EmbersConnectClient *self,
                                    guint                seconds)
 {
   embers_connect_client_set_timeout_ms (self, MIN (seconds, G_MAXUINT / 1000) * 1000);
+}
+
+void
+embers_connect_client_set_timeout_setting (EmbersConnectClient *self,
+                                           const char          *setting)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  g_free (self->timeout_setting);
+  self->timeout_setting = g_strdup (setting);
 }
 
 guint
@@ -937,6 +949,7 @@ typedef struct
   guint8                           *chunk;
   gsize                             limit;
   guint                             timeout_ms;
+  char                             *timeout_setting;
   const ProtobufCMessageDescriptor *response_type;
   char                             *service;
   char                             *method;
@@ -967,6 +980,7 @@ call_data_free (CallData *data)
   g_free (data->service);
   g_free (data->method);
   g_free (data->host);
+  g_free (data->timeout_setting);
   g_free (data);
 }
 
@@ -1012,6 +1026,23 @@ release_io (CallData *data)
   g_clear_pointer (&data->chunk, g_free);
 }
 
+/* The call's own deadline passed: says which setting raises it */
+static void
+return_deadline_error (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+
+  if (data->timeout_setting != NULL)
+    g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
+                             /* Translators: the last %s names the setting, e.g. “--timeout=SECONDS or EMBERS_TIMEOUT” */
+                             _("deadline exceeded: %s did not answer within %.3g s — try a shorter time range, or raise the timeout (%s)"),
+                             data->host, data->timeout_ms / 1000.0, data->timeout_setting);
+  else
+    g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
+                             _("deadline exceeded: %s did not answer within %.3g s — try a shorter time range, or raise the timeout"),
+                             data->host, data->timeout_ms / 1000.0);
+}
+
 static void
 return_transport_error (GTask  *task,
                         GError *error)
@@ -1026,11 +1057,7 @@ return_transport_error (GTask  *task,
                                _("The request was cancelled"));
     }
   else if (data->timed_out)
-    {
-      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
-                               _("deadline exceeded: %s did not answer within %.3g s — try a shorter time range, or raise the timeout"),
-                               data->host, data->timeout_ms / 1000.0);
-    }
+    return_deadline_error (task);
   else
     g_task_return_error (task, embers_connect_error_from_transport (error, data->host));
 }
@@ -1405,6 +1432,7 @@ embers_connect_client_call_async (EmbersConnectClient              *self,
   data->have_tenant = self->tenant != NULL;
   data->json = self->encoding == EMBERS_CONNECT_ENCODING_JSON;
   data->timeout_ms = self->timeout_ms;
+  data->timeout_setting = g_strdup (self->timeout_setting);
   data->call_cancellable = g_cancellable_new ();
   g_task_set_task_data (task, data, (GDestroyNotify) call_data_free);
 

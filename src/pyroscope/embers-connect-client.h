@@ -75,6 +75,10 @@ gboolean              embers_connect_client_has_auth         (EmbersConnectClien
 void                  embers_connect_client_set_timeout      (EmbersConnectClient    *self,
                                                               guint                   seconds);
 guint                 embers_connect_client_get_timeout      (EmbersConnectClient    *self);
+/* What raises the timeout, named in the deadline error ("the server's
+ * Timeout in Connect to Server", "--timeout=SECONDS or EMBERS_TIMEOUT") */
+void                  embers_connect_client_set_timeout_setting (EmbersConnectClient *self,
+                                                              const char             *setting);
 /* Same as set_timeout, in ms, for tests */
 void                  embers_connect_client_set_timeout_ms   (EmbersConnectClient    *self,
                                                               guint                   ms);

@@ -537,6 +537,37 @@ lookup_keyring (GMainContext  *context,
   return credentials;
 }
 
+static guint query_url_timeout_s;   /* 0: EMBERS_TIMEOUT, else the default */
+
+void
+embers_query_url_set_timeout (guint seconds)
+{
+  query_url_timeout_s = seconds;
+}
+
+/* The timeout for query URLs: embers_query_url_set_timeout() (the command
+ * line's --timeout), else EMBERS_TIMEOUT, else the client's 60 s */
+static gboolean
+query_url_timeout (guint   *seconds,
+                   GError **error)
+{
+  const char *env = g_getenv ("EMBERS_TIMEOUT");
+  guint64 value;
+
+  *seconds = query_url_timeout_s;
+  if (*seconds > 0 || env == NULL || env[0] == '\0')
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (env, 10, 1, EMBERS_QUERY_URL_MAX_TIMEOUT_S, &value, NULL))
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   _("EMBERS_TIMEOUT must be a whole number of seconds from 1 to %u, not “%s”"),
+                   EMBERS_QUERY_URL_MAX_TIMEOUT_S, env);
+      return FALSE;
+    }
+  *seconds = (guint) value;
+  return TRUE;
+}
+
 /* A source for a parsed URL with its credentials: from the URL, else the
  * environment, else the keyring (EMBERS_TENANT always applies). */
 static EmbersPyroscopeSource *
@@ -548,10 +579,16 @@ open_source (EmbersQueryUrl  *parsed,
   g_autoptr(EmbersConnectClient) client = NULL;
   g_autoptr(EmbersCredentials) credentials = NULL;
   g_autoptr(EmbersCredentials) env = NULL;
+  guint timeout_s = 0;
 
+  if (!query_url_timeout (&timeout_s, error))
+    return NULL;
   client = embers_connect_client_new (parsed->base_url, error);
   if (client == NULL)
     return NULL;
+  if (timeout_s > 0)
+    embers_connect_client_set_timeout (client, timeout_s);
+  embers_connect_client_set_timeout_setting (client, "--timeout=SECONDS or EMBERS_TIMEOUT");
 
   env = embers_credentials_from_environment ();
 

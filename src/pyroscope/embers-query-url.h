@@ -57,6 +57,13 @@ char           *embers_query_url_format_local_time (gint64        ms);
 char           *embers_query_url_build        (const char        *base_url,
                                                const EmbersQuery *query);
 
+#define EMBERS_QUERY_URL_MAX_TIMEOUT_S 86400
+
+/* The seconds a query URL's server has to answer (the command line's
+ * --timeout); 0 leaves it to EMBERS_TIMEOUT, else 60 s. Deadline errors
+ * name both. */
+void            embers_query_url_set_timeout  (guint              seconds);
+
 /* For the command line: runs the query on a private main context and
  * waits. Credentials come from user:password@ in the URL, else from
  * EMBERS_USER/EMBERS_PASSWORD, EMBERS_TOKEN and EMBERS_TENANT, else from

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 
@@ -97,15 +99,56 @@ test_connect_explore (void)
   total_before = embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0);
   g_assert_cmpint (total_before, >, 0);
 
-  /* Drag a range on the chart: a narrower range, reloaded */
-  embers_explore_page_get_time_range (page, &start, &end);
-  args[0] = page;
-  spin_until (drag_done, args);
+  /* Drag a range on the chart: a narrower range of whole steps, reloaded;
+   * its flame graph holds exactly what the selected points count (a point
+   * T holds (T - step, T], as Pyroscope's SelectSeries makes them). The
+   * range ends 7 ms past a 15 s multiple, so that no step boundary falls
+   * on a profile (the data has one every 15 s; Pyroscope's first point
+   * also takes a profile at exactly its start) */
+  end = (g_get_real_time () / 1000 / 15000) * 15000 - 60000 + 7;
+  start = end - 3600 * 1000;
+  embers_explore_page_set_time_range (page, start, end);
   spin_until (page_idle, page);
-  embers_explore_page_get_time_range (page, &new_start, &new_end);
-  g_assert_cmpint (new_start, >, start);
-  g_assert_cmpint (new_end, <, end);
   g_assert_null (embers_explore_page_get_error (page));
+  total_before = embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0);
+  embers_explore_page_get_time_range (page, &start, &end);
+  {
+    g_autoptr(GPtrArray) before = g_ptr_array_ref (embers_explore_page_get_series (page));
+    double selected = 0;
+
+    args[0] = page;
+    spin_until (drag_done, args);
+    spin_until (page_idle, page);
+    embers_explore_page_get_time_range (page, &new_start, &new_end);
+    g_assert_cmpint (new_start, >, start);
+    g_assert_cmpint (new_end, <, end);
+    g_assert_null (embers_explore_page_get_error (page));
+    for (guint i = 0; i < before->len; i++)
+      {
+        EmbersSeries *s = g_ptr_array_index (before, i);
+
+        for (guint k = 0; k < s->n_points; k++)
+          if (s->timestamps[k] >= new_start && s->timestamps[k] <= new_end)
+            selected += s->values[k];
+      }
+    g_assert_cmpfloat (selected, >, 0);
+    g_assert_cmpfloat (selected, ==,
+                       (double) embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0));
+    /* The new chart counts the same profiles */
+    {
+      GPtrArray *after = embers_explore_page_get_series (page);
+      double sum = 0;
+
+      for (guint i = 0; i < after->len; i++)
+        {
+          EmbersSeries *s = g_ptr_array_index (after, i);
+
+          for (guint k = 0; k < s->n_points; k++)
+            sum += s->values[k];
+        }
+      g_assert_cmpfloat (sum, ==, selected);
+    }
+  }
   g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0),
                    <, total_before);
 
@@ -212,6 +255,76 @@ test_open_comparison (void)
   g_rmdir (dir);
 }
 
+static gboolean
+dialog_idle (gpointer data)
+{
+  return !embers_connect_dialog_get_busy (data) &&
+         embers_connect_dialog_get_status (data)[0] != '\0';
+}
+
+/* The timeout is the user's: a row in the dialog, used for the server's
+ * requests, named in the message when it runs out, and saved with the
+ * server on connecting */
+static void
+test_connect_timeout (void)
+{
+  /* A proxy that answers after 30 s (a 502 page: no Connect deadline) */
+  const char *slow_args[] = { "--fault-delay-ms", "30000", "--fault-http", "502", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) slow = embers_test_server_start (slow_args, &error);
+  g_autoptr(EmbersTestServer) good = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  EmbersConnectDialog *dialog;
+  gint64 t0;
+  double waited;
+  guint saved = 0;
+
+  g_assert_no_error (error);
+  good = embers_test_server_start (NULL, &error);
+  g_assert_no_error (error);
+
+  dialog = embers_connect_dialog_new (NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 60);
+  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (slow));
+  embers_connect_dialog_set_timeout (dialog, 1);
+  t0 = g_get_monotonic_time ();
+  embers_connect_dialog_test_connection (dialog);
+  spin_until (dialog_idle, dialog);
+  waited = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("timeout 1 s: the dialog said why after %.2f s: %s", waited,
+                  embers_connect_dialog_get_status (dialog));
+  g_assert_nonnull (strstr (embers_connect_dialog_get_status (dialog), "deadline exceeded"));
+  g_assert_nonnull (strstr (embers_connect_dialog_get_status (dialog), "Timeout in Connect to Server"));
+  g_assert_cmpfloat (waited, <, 25);
+
+  /* Saved with the server it connected to, restored with its URL */
+  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (good));
+  embers_connect_dialog_set_timeout (dialog, 7);
+  embers_connect_dialog_connect (dialog);
+  {
+    g_autoptr(GVariant) timeouts = NULL;
+    g_autofree char *key = embers_connect_normalize_base_url (embers_test_server_get_url (good), NULL);
+    gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+    while (g_get_monotonic_time () < end)
+      {
+        g_clear_pointer (&timeouts, g_variant_unref);
+        timeouts = g_settings_get_value (settings, "server-timeouts");
+        if (g_variant_lookup (timeouts, key, "u", &saved))
+          break;
+        g_main_context_iteration (NULL, TRUE);
+      }
+    g_assert_cmpuint (saved, ==, 7);
+  }
+  dialog = embers_connect_dialog_new (NULL);
+  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (good));
+  g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 7);
+  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (slow));
+  g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 60);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -219,6 +332,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
+  g_test_add_func ("/embers/app/connect-timeout", test_connect_timeout);
   g_test_add_func ("/embers/app/open-query-url", test_open_query_url);
   g_test_add_func ("/embers/app/open-comparison", test_open_comparison);
 

@@ -583,10 +583,11 @@ typedef struct
  * are stamped T = start + k·step for T from start to end inclusive, and the
  * point at T holds the profiles with start − step ≤ t ≤ end whose time is
  * in (T − step, T]: RangeSeries closes a step as soon as a profile is later
- * than it. The v2 query frontend reads from start − step
- * (pkg/frontend/readpath/queryfrontend/query_select_time_series.go) and the
- * block reader's time predicate includes both ends, so a profile exactly at
- * start − step lands in the first point too. */
+ * than it. The profiles read are those from start − step to end, both
+ * included (1.x: pkg/querier/querier.go, selectSeries, "the first step
+ * starts at start-step to start"; v2: pkg/frontend/readpath/queryfrontend/
+ * query_select_time_series.go), so a profile exactly at start − step lands
+ * in the first point too. */
 static void
 add_to_bucket (gint64   time_ms,
                gint64   value,
