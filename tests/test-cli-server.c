@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 
 #include "embers-test-server-spawn.h"
 
@@ -143,13 +144,130 @@ test_timeout (void)
   g_assert_nonnull (strstr (bad_option->err, "--timeout"));
 }
 
+/* ---- hostile servers ------------------------------------------------------ */
+
+static EmbersTestServer *hostile;
+
+typedef struct
+{
+  const char *mode;
+  const char *words[3];   /* any of them, in lower case */
+} Hostile;
+
+static const Hostile hostile_modes[] = {
+  { "deep-json", { "nested more than 128 levels deep", NULL } },
+  { "chunked-cut", { "closed before the whole answer arrived", "cut short", NULL } },
+  { "empty-200", { "not a pyroscope answer", NULL } },
+  { "no-content", { "answered 204 with no body", NULL } },
+  { "foreign-json", { "not a pyroscope answer", NULL } },
+  { "slowloris", { "deadline exceeded", NULL } },
+  { "endless", { "larger than", "deadline exceeded", NULL } },
+  { "length-lie", { "cut short", "closed before the whole answer arrived", NULL } },
+  { "gzip-bomb", { "does not begin like a pyroscope answer", NULL } },
+  { "redirect-loop", { "redirects the request", NULL } },
+};
+
+static gboolean
+says_any (const char         *text,
+          const char * const *words)
+{
+  g_autofree char *lower = g_utf8_strdown (text, -1);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    if (strstr (lower, words[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Every misbehaviour ends `embers --top` in a clear error, in bounded
+ * time, with nothing printed as a result; an export writes no file */
+static void
+test_hostile (gconstpointer data)
+{
+  const Hostile *h = data;
+  g_autofree char *base = g_strconcat (embers_test_server_get_url (hostile), h->mode, NULL);
+  g_autofree char *url = query_url (base, CPU, "{service_name=\"api\"}");
+  g_autoptr(Run) top = run_embers ((const char *[]) { "--top", "--timeout=5", url, NULL }, NULL, 120);
+  g_autofree char *dir = g_dir_make_tmp ("embers-hostile-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.pb.gz", NULL);
+  g_autoptr(Run) export = run_embers ((const char *[]) { "--export", out, "--timeout=5", url, NULL }, NULL, 120);
+
+  g_test_message ("%s: --top exit %d after %.2f s: %s", h->mode, top->status, top->seconds, g_strchomp (top->err));
+  g_assert_cmpint (top->status, ==, 1);
+  g_assert_cmpstr (top->out, ==, "");
+  g_assert_true (says_any (top->err, h->words));
+  g_assert_cmpfloat (top->seconds, <, 60);
+
+  g_test_message ("%s: --export exit %d after %.2f s", h->mode, export->status, export->seconds);
+  g_assert_cmpint (export->status, ==, 1);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+/* The same server, well behaved: the check above fails for the right reason */
+static void
+test_hostile_ok (void)
+{
+  g_autofree char *base = g_strconcat (embers_test_server_get_url (hostile), "ok", NULL);
+  g_autofree char *url = query_url (base, CPU, "{}");
+  g_autoptr(Run) top = run_embers ((const char *[]) { "--top", "--timeout=5", url, NULL }, NULL, 120);
+
+  g_assert_cmpint (top->status, ==, 0);
+  g_assert_nonnull (strstr (top->out, "hostile.work"));
+}
+
+/* TLS with a self-signed certificate: refused, unless the user trusts it
+ * (EMBERS_CA_FILE) */
+static void
+test_tls (void)
+{
+  g_autofree char *cert = g_build_filename (TEST_SRCDIR, "fixtures", "tls", "cert.pem", NULL);
+  g_autofree char *key = g_build_filename (TEST_SRCDIR, "fixtures", "tls", "key.pem", NULL);
+  g_autofree char *trust = g_strconcat ("EMBERS_CA_FILE=", cert, NULL);
+  const char *args[] = { "--tls-cert", cert, "--tls-key", key, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) secure = embers_test_server_start (args, &error);
+  g_autofree char *url = NULL;
+  g_autoptr(Run) refused = NULL;
+  g_autoptr(Run) trusted = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (embers_test_server_get_url (secure), "https://"));
+  url = query_url (embers_test_server_get_url (secure), CPU, "{service_name=\"example\"}");
+
+  refused = run_embers ((const char *[]) { "--top", "--timeout=10", url, NULL }, NULL, 60);
+  g_test_message ("self-signed: exit %d after %.2f s: %s", refused->status, refused->seconds, refused->err);
+  g_assert_cmpint (refused->status, ==, 1);
+  g_assert_true (says_any (refused->err, (const char *[]) { "certificate is not trusted", NULL }));
+  g_assert_nonnull (strstr (refused->err, "EMBERS_CA_FILE"));
+
+  trusted = run_embers ((const char *[]) { "--top", "--timeout=10", url, NULL }, (const char *[]) { trust, NULL }, 60);
+  g_assert_cmpint (trusted->status, ==, 0);
+  g_assert_nonnull (strstr (trusted->out, "\tmain\n"));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autoptr(GError) error = NULL;
+  int ret;
+
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/embers/cli-server/timeout", test_timeout);
+  hostile = embers_hostile_server_start (&error);
+  g_assert_no_error (error);
 
-  return g_test_run ();
+  g_test_add_func ("/embers/cli-server/timeout", test_timeout);
+  g_test_add_func ("/embers/cli-server/tls", test_tls);
+  g_test_add_func ("/embers/cli-server/hostile/ok", test_hostile_ok);
+  for (guint i = 0; i < G_N_ELEMENTS (hostile_modes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/embers/cli-server/hostile/%s", hostile_modes[i].mode);
+      g_test_add_data_func (name, &hostile_modes[i], test_hostile);
+    }
+
+  ret = g_test_run ();
+  embers_test_server_stop (hostile);
+  return ret;
 }

@@ -630,6 +630,7 @@ typedef struct
   char *code;      /* Connect code, NULL for a body without one */
   char *message;   /* one line (or lines for rules), sanitized */
   char *details;   /* the details, one line, sanitized; NULL for none */
+  char *unreadable; /* why a JSON body could not be read */
 } ErrorBody;
 
 static void
@@ -638,6 +639,7 @@ error_body_clear (ErrorBody *body)
   g_clear_pointer (&body->code, g_free);
   g_clear_pointer (&body->message, g_free);
   g_clear_pointer (&body->details, g_free);
+  g_clear_pointer (&body->unreadable, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ErrorBody, error_body_clear)
@@ -759,6 +761,7 @@ parse_error_body (const guint8 *body,
                   ErrorBody    *out)
 {
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
   JsonObject *object;
   const char *code;
   const char *message;
@@ -767,8 +770,14 @@ parse_error_body (const guint8 *body,
     return FALSE;
   /* The one parser of server JSON: capped, and never deeper than it can
    * recurse (an 80,000-level error body overflowed the stack) */
-  root = embers_server_json_parse ((const char *) body, len, MAX_ERROR_BODY, NULL);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  root = embers_server_json_parse ((const char *) body, len, MAX_ERROR_BODY, &error);
+  if (root == NULL)
+    {
+      /* Said as such, not shown as raw JSON */
+      out->unreadable = g_strdup (error->message);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     return FALSE;
   object = json_node_get_object (root);
 
@@ -964,7 +973,7 @@ embers_connect_error_from_response (guint         status,
                                     gboolean      have_auth,
                                     gboolean      have_tenant)
 {
-  g_auto(ErrorBody) parsed = { NULL, NULL, NULL };
+  g_auto(ErrorBody) parsed = { NULL, NULL, NULL, NULL };
   g_autofree char *what = NULL;
   g_autofree char *status_text = NULL;
   EmbersSourceError code;
@@ -998,6 +1007,9 @@ embers_connect_error_from_response (guint         status,
   if (parsed.message != NULL)
     /* Grafana's or a proxy's JSON error: its words, not its JSON */
     what = g_strdup_printf (_("%s: the server said “%s”"), status_text, parsed.message);
+  else if (parsed.unreadable != NULL)
+    /* Translators: %s: the HTTP status, then why the JSON could not be read */
+    what = g_strdup_printf (_("%s, with an error body that cannot be read: %s"), status_text, parsed.unreadable);
   else if (looks_like_html (content_type, body, len))
     {
       g_autofree char *title = html_title (body, len);

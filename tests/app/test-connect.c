@@ -6,8 +6,6 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 
@@ -255,76 +253,6 @@ test_open_comparison (void)
   g_rmdir (dir);
 }
 
-static gboolean
-dialog_idle (gpointer data)
-{
-  return !embers_connect_dialog_get_busy (data) &&
-         embers_connect_dialog_get_status (data)[0] != '\0';
-}
-
-/* The timeout is the user's: a row in the dialog, used for the server's
- * requests, named in the message when it runs out, and saved with the
- * server on connecting */
-static void
-test_connect_timeout (void)
-{
-  /* A proxy that answers after 30 s (a 502 page: no Connect deadline) */
-  const char *slow_args[] = { "--fault-delay-ms", "30000", "--fault-http", "502", NULL };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersTestServer) slow = embers_test_server_start (slow_args, &error);
-  g_autoptr(EmbersTestServer) good = NULL;
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  EmbersConnectDialog *dialog;
-  gint64 t0;
-  double waited;
-  guint saved = 0;
-
-  g_assert_no_error (error);
-  good = embers_test_server_start (NULL, &error);
-  g_assert_no_error (error);
-
-  dialog = embers_connect_dialog_new (NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
-  g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 60);
-  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (slow));
-  embers_connect_dialog_set_timeout (dialog, 1);
-  t0 = g_get_monotonic_time ();
-  embers_connect_dialog_test_connection (dialog);
-  spin_until (dialog_idle, dialog);
-  waited = (g_get_monotonic_time () - t0) / 1e6;
-  g_test_message ("timeout 1 s: the dialog said why after %.2f s: %s", waited,
-                  embers_connect_dialog_get_status (dialog));
-  g_assert_nonnull (strstr (embers_connect_dialog_get_status (dialog), "deadline exceeded"));
-  g_assert_nonnull (strstr (embers_connect_dialog_get_status (dialog), "Timeout in Connect to Server"));
-  g_assert_cmpfloat (waited, <, 25);
-
-  /* Saved with the server it connected to, restored with its URL */
-  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (good));
-  embers_connect_dialog_set_timeout (dialog, 7);
-  embers_connect_dialog_connect (dialog);
-  {
-    g_autoptr(GVariant) timeouts = NULL;
-    g_autofree char *key = embers_connect_normalize_base_url (embers_test_server_get_url (good), NULL);
-    gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-    while (g_get_monotonic_time () < end)
-      {
-        g_clear_pointer (&timeouts, g_variant_unref);
-        timeouts = g_settings_get_value (settings, "server-timeouts");
-        if (g_variant_lookup (timeouts, key, "u", &saved))
-          break;
-        g_main_context_iteration (NULL, TRUE);
-      }
-    g_assert_cmpuint (saved, ==, 7);
-  }
-  dialog = embers_connect_dialog_new (NULL);
-  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (good));
-  g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 7);
-  embers_connect_dialog_set_url (dialog, embers_test_server_get_url (slow));
-  g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 60);
-  gtk_window_destroy (GTK_WINDOW (dialog));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -332,7 +260,6 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
-  g_test_add_func ("/embers/app/connect-timeout", test_connect_timeout);
   g_test_add_func ("/embers/app/open-query-url", test_open_query_url);
   g_test_add_func ("/embers/app/open-comparison", test_open_comparison);
 

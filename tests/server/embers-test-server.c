@@ -721,6 +721,9 @@ main (int    argc,
   int fault_delay = 0, fault_http = 0, fault_count = 0, fault_every = 0;
   gboolean fault_drop = FALSE, fault_truncate = FALSE;
   gint64 now_ms;
+  g_autofree char *tls_cert = NULL;
+  g_autofree char *tls_key = NULL;
+  g_autoptr(GTlsCertificate) certificate = NULL;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, "Port on 127.0.0.1 (0: any free port; default 4040)", "PORT" },
     { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data_dir, "Folder with manifest.json (default: the committed demo data)", "DIR" },
@@ -740,6 +743,8 @@ main (int    argc,
     { "fault-count", 0, 0, G_OPTION_ARG_INT, &fault_count, "Only the first N faulty requests, then recover", "N" },
     { "fault-every", 0, 0, G_OPTION_ARG_INT, &fault_every, "Only every Nth request is faulty", "N" },
     { "no-diff", 0, 0, G_OPTION_ARG_NONE, &server.no_diff, "Serve no Diff RPC (a plain 404, as without the route)", NULL },
+    { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, "Serve HTTPS with this PEM certificate (with --tls-key)", "FILE" },
+    { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &tls_key, "The PEM private key of --tls-cert", "FILE" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &server.verbose, "Log requests on stderr", NULL },
     { NULL }
   };
@@ -812,12 +817,27 @@ main (int    argc,
   server.fault_remaining = MAX (fault_count, 0);
   server.fault_every = MAX (fault_every, 0);
 
-  soup = soup_server_new ("server-header", "embers-test-server", NULL);
+  if ((tls_cert != NULL) != (tls_key != NULL))
+    {
+      g_printerr ("embers-test-server: --tls-cert and --tls-key go together\n");
+      return 2;
+    }
+  if (tls_cert != NULL)
+    {
+      certificate = g_tls_certificate_new_from_files (tls_cert, tls_key, &error);
+      if (certificate == NULL)
+        {
+          g_printerr ("embers-test-server: %s\n", error->message);
+          return 1;
+        }
+    }
+
+  soup = soup_server_new ("server-header", "embers-test-server", "tls-certificate", certificate, NULL);
   soup_server_add_handler (soup, NULL, handle, &server, NULL);
 
   loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   address = g_inet_socket_address_new (loopback, port);
-  if (!soup_server_listen (soup, address, 0, &error))
+  if (!soup_server_listen (soup, address, certificate != NULL ? SOUP_SERVER_LISTEN_HTTPS : 0, &error))
     {
       g_printerr ("embers-test-server: cannot listen on 127.0.0.1:%d: %s\n", port, error->message);
       return 1;
@@ -835,7 +855,7 @@ main (int    argc,
           g_printerr ("embers-test-server: %s\n", error->message);
           return 1;
         }
-      printf ("listening on http://127.0.0.1:%u/\n",
+      printf ("listening on %s://127.0.0.1:%u/\n", certificate != NULL ? "https" : "http",
               g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local)));
       fflush (stdout);
     }
