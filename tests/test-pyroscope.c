@@ -666,6 +666,8 @@ test_protojson_errors (void)
     { "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}",
       "This is not a Pyroscope answer: a JSON object with the keys" },
     { " \n\t", "empty" },
+    /* Two values: json-glib asserted on this (found by fuzz-server-body) */
+    { "{\"flamegraph\":{}}\n{\"flamegraph\":{}}", "more after its end" },
     { "{\"flamegraph\":[]}", "flamegraph: expected an object" },
     { "{\"flamegraph\":{\"names\":\"total\"}}", "flamegraph.names: expected an array" },
     { "{\"flamegraph\":{\"names\":[1]}}", "flamegraph.names[0]: expected a string" },

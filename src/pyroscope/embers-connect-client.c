@@ -1343,10 +1343,8 @@ plausible_start (const guint8 *data,
   return len < 10;
 }
 
-/* Inflates a gzip answer, at most limit bytes, refusing it as soon as its
- * first bytes cannot begin an answer, and an unfinished stream (a cut) */
-static GBytes *
-inflate_answer (const guint8  *data,
+GBytes *
+embers_connect_inflate_answer (const guint8  *data,
                 gsize          len,
                 gsize          limit,
                 gboolean       json,
@@ -1457,7 +1455,7 @@ finish_body (GTask *task)
 
         /* An error page is read as text: no check of its first bytes, and
          * what inflates of a broken one is still the server's words */
-        inflated = inflate_answer (data->body->data, data->body->len, data->limit, json,
+        inflated = embers_connect_inflate_answer (data->body->data, data->body->len, data->limit, json,
                                    SOUP_STATUS_IS_SUCCESSFUL (status), data->host,
                                    SOUP_STATUS_IS_SUCCESSFUL (status) ? &gz_error : NULL);
         if (inflated == NULL && !SOUP_STATUS_IS_SUCCESSFUL (status))

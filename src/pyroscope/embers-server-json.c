@@ -10,16 +10,20 @@
 #include "embers-server-json.h"
 #include "embers-source.h"
 
-/* The deepest nesting of objects and arrays, outside strings; stops
- * counting past limit. Iterative: any depth is scanned in constant stack. */
+/* The deepest nesting of objects and arrays, outside strings (stops
+ * counting past limit), and whether anything but whitespace follows the
+ * first object or array. Iterative: any depth is scanned in constant
+ * stack. */
 static guint
-max_nesting (const char *json,
-             gsize       len,
-             guint       limit)
+scan_json (const char *json,
+           gsize       len,
+           guint       limit,
+           gboolean   *trailing)
 {
-  gboolean in_string = FALSE;
+  gboolean in_string = FALSE, closed = FALSE;
   guint depth = 0, deepest = 0;
 
+  *trailing = FALSE;
   for (gsize i = 0; i < len; i++)
     {
       char c = json[i];
@@ -32,6 +36,15 @@ max_nesting (const char *json,
             in_string = FALSE;
           continue;
         }
+      if (closed)
+        {
+          if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            {
+              *trailing = TRUE;
+              return deepest;
+            }
+          continue;
+        }
       if (c == '"')
         in_string = TRUE;
       else if (c == '{' || c == '[')
@@ -42,7 +55,10 @@ max_nesting (const char *json,
             return deepest;
         }
       else if ((c == '}' || c == ']') && depth > 0)
-        depth--;
+        {
+          if (--depth == 0)
+            closed = TRUE;
+        }
     }
   return deepest;
 }
@@ -71,6 +87,7 @@ embers_server_json_parse (const char  *data,
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
+  gboolean trailing = FALSE;
   JsonNode *root;
 
   if (data == NULL || len == 0)
@@ -88,11 +105,19 @@ embers_server_json_parse (const char  *data,
                    _("The server's JSON answer is %s, more than the limit of %s"), size, limit);
       return NULL;
     }
-  if (max_nesting (data, len, EMBERS_SERVER_JSON_MAX_DEPTH) > EMBERS_SERVER_JSON_MAX_DEPTH)
+  if (scan_json (data, len, EMBERS_SERVER_JSON_MAX_DEPTH, &trailing) > EMBERS_SERVER_JSON_MAX_DEPTH)
     {
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
                    _("The server's JSON answer is nested more than %u levels deep"),
                    EMBERS_SERVER_JSON_MAX_DEPTH);
+      return NULL;
+    }
+  /* One answer is one value (json-glib would take several, and asserts
+   * on them) */
+  if (trailing)
+    {
+      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                           _("The server's JSON answer has more after its end"));
       return NULL;
     }
   if (!g_utf8_validate_len (data, len, NULL))
@@ -102,7 +127,7 @@ embers_server_json_parse (const char  *data,
       return NULL;
     }
 
-  parser = json_parser_new_immutable ();
+  parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, data, (gssize) len, &local_error))
     {
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
