@@ -4,6 +4,12 @@
  *
  *   http(s)://HOST[/prefix]/?query=<profile-type-id>{<selector>}&from=<t>&until=<t>[&max-nodes=N]
  *
+ * also below a UI page (/explore …) or the legacy render API
+ * (/pyroscope/render?query=…), with "to" for "until"; and Grafana Profiles
+ * Drilldown URLs (GRAFANA/a/grafana-pyroscope-app/…?var-dataSource=UID&
+ * var-profileMetricId=TYPE&var-serviceName=S&var-filters=k|op|v…), read
+ * through Grafana's data source proxy (GRAFANA/api/datasources/proxy/uid/UID).
+ *
  * from/until: Unix seconds, ms, µs or ns (told apart by magnitude), RFC 3339
  * (2024-05-01T12:00:00Z, or a date alone, taken as UTC), "now", or
  * "now-<N><unit>" with units ms, s, m, h, d, w (several may follow each
