@@ -144,6 +144,162 @@ test_timeout (void)
   g_assert_nonnull (strstr (bad_option->err, "--timeout"));
 }
 
+/* ---- real SDKs ------------------------------------------------------------- */
+
+/* Runs argv in dir with env added; TRUE when it exits 0 within limit_s */
+static gboolean
+run_tool (const char * const *argv,
+          const char         *dir,
+          const char * const *env,
+          guint               limit_s,
+          char              **output)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                      G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  GSource *timer;
+
+  g_subprocess_launcher_set_cwd (launcher, dir);
+  for (guint i = 0; env != NULL && env[i] != NULL; i++)
+    {
+      g_auto(GStrv) pair = g_strsplit (env[i], "=", 2);
+      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+    }
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  if (process == NULL)
+    {
+      *output = g_strdup (error->message);
+      return FALSE;
+    }
+  timer = g_timeout_source_new_seconds (limit_s);
+  g_source_set_callback (timer, on_too_long, process, NULL);
+  g_source_attach (timer, NULL);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, NULL, NULL);
+  g_subprocess_wait (process, NULL, NULL);
+  g_source_destroy (timer);
+  g_source_unref (timer);
+  *output = g_steal_pointer (&out);
+  return g_subprocess_get_if_exited (process) && g_subprocess_get_exit_status (process) == 0;
+}
+
+/* The official Node SDK (@pyroscope/nodejs from npm) pushes a small
+ * program's profiles to the test server; `embers --top` on a query URL,
+ * on a /pyroscope/render URL and through its dotted tags (stored as
+ * process_runtime_name, as Pyroscope 1.x stores them) shows that
+ * program's functions */
+static void
+test_node_sdk (void)
+{
+  g_autofree char *node = g_find_program_in_path ("node");
+  g_autofree char *npm = g_find_program_in_path ("npm");
+  g_autofree char *sdk_dir = g_build_filename (SDK_BUILDDIR, "sdk-node", NULL);
+  g_autofree char *package = g_build_filename (sdk_dir, "node_modules", "@pyroscope", "nodejs", NULL);
+  g_autofree char *modules = g_build_filename (sdk_dir, "node_modules", NULL);
+  g_autofree char *program = g_build_filename (TEST_SRCDIR, "sdk", "node-push.js", NULL);
+  g_autofree char *node_path = g_strconcat ("NODE_PATH=", modules, NULL);
+  g_autofree char *output = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = NULL;
+  g_autofree char *base = NULL;
+  static const char *wall = "wall:wall:nanoseconds:wall:nanoseconds";
+
+  if (node == NULL || npm == NULL)
+    {
+      g_test_skip ("node and npm are not installed (Debian: nodejs, npm)");
+      return;
+    }
+  if (!g_file_test (package, G_FILE_TEST_IS_DIR))
+    {
+      const char *argv[] = { npm, "install", "--no-audit", "--no-fund", "--prefix", sdk_dir,
+                             "@pyroscope/nodejs@0.6", NULL };
+
+      g_mkdir_with_parents (sdk_dir, 0755);
+      if (!run_tool (argv, sdk_dir, NULL, 300, &output))
+        {
+          g_test_message ("npm install: %s", output);
+          g_test_skip ("npm could not install @pyroscope/nodejs (no registry?)");
+          return;
+        }
+      g_clear_pointer (&output, g_free);
+    }
+
+  server = embers_test_server_start (NULL, &error);
+  g_assert_no_error (error);
+  base = g_strndup (embers_test_server_get_url (server), strlen (embers_test_server_get_url (server)) - 1);
+  {
+    const char *argv[] = { node, program, base, "4", NULL };
+    gboolean ok = run_tool (argv, sdk_dir, (const char *[]) { node_path, NULL }, 120, &output);
+
+    g_test_message ("node: %s", output);
+    g_assert_true (ok);
+  }
+
+  {
+    g_autofree char *url = query_url (embers_test_server_get_url (server), wall, "{service_name=\"embers-node-sdk\"}");
+    g_autofree char *render = g_strdup_printf ("%s/pyroscope/render?query=%s%%7Bservice_name%%3D%%22embers-node-sdk%%22%%7D"
+                                               "&from=now-10m&to=now", base, wall);
+    g_autofree char *dotted = query_url (embers_test_server_get_url (server), wall,
+                                         "{service_name=\"embers-node-sdk\",process_runtime_name=\"nodejs\"}");
+    const char *urls[] = { url, render, dotted };
+
+    for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+      {
+        g_autoptr(Run) top = run_embers ((const char *[]) { "--top=100", urls[i], NULL }, NULL, 60);
+
+        g_test_message ("%s: exit %d %s", urls[i], top->status, top->err);
+        g_assert_cmpint (top->status, ==, 0);
+        g_assert_nonnull (strstr (top->out, "embersBusyLoop"));
+        g_assert_nonnull (strstr (top->out, "embersHashStrings"));
+      }
+  }
+}
+
+/* A CPU profile made by Go's runtime/pprof and pushed with Go's net/http
+ * as Pyroscope's Go SDK sends it (a multipart form with a "profile" part);
+ * only the standard library, so nothing is downloaded */
+static void
+test_go_push (void)
+{
+  g_autofree char *go = g_find_program_in_path ("go");
+  g_autofree char *dir = g_build_filename (TEST_SRCDIR, "sdk", "go-push", NULL);
+  g_autofree char *work = g_dir_make_tmp ("embers-go-XXXXXX", NULL);
+  g_autofree char *gocache = g_strconcat ("GOCACHE=", work, "/cache", NULL);
+  g_autofree char *gopath = g_strconcat ("GOPATH=", work, "/path", NULL);
+  g_autofree char *output = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(Run) top = NULL;
+
+  if (go == NULL)
+    {
+      g_test_skip ("go is not installed (Debian: golang-go)");
+      return;
+    }
+  server = embers_test_server_start (NULL, &error);
+  g_assert_no_error (error);
+  base = g_strndup (embers_test_server_get_url (server), strlen (embers_test_server_get_url (server)) - 1);
+  {
+    const char *argv[] = { go, "run", ".", "-server", base, "-seconds", "2", NULL };
+    gboolean ok = run_tool (argv, dir, (const char *[]) { gocache, gopath, "GOFLAGS=-mod=mod", "GOPROXY=off", NULL },
+                            300, &output);
+
+    g_test_message ("go: %s", output);
+    g_assert_true (ok);
+  }
+  url = query_url (embers_test_server_get_url (server), CPU, "{service_name=\"embers-go-sdk\",process_runtime=\"go\"}");
+  top = run_embers ((const char *[]) { "--top=50", url, NULL }, NULL, 60);
+  g_assert_cmpint (top->status, ==, 0);
+  g_assert_nonnull (strstr (top->out, "main.embersGoBusy"));
+  {
+    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", work);
+    g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL);
+  }
+}
+
 /* ---- hostile servers ------------------------------------------------------ */
 
 static EmbersTestServer *hostile;
@@ -260,6 +416,8 @@ main (int   argc,
 
   g_test_add_func ("/embers/cli-server/timeout", test_timeout);
   g_test_add_func ("/embers/cli-server/tls", test_tls);
+  g_test_add_func ("/embers/cli-server/sdk/node", test_node_sdk);
+  g_test_add_func ("/embers/cli-server/sdk/go-net-http", test_go_push);
   g_test_add_func ("/embers/cli-server/hostile/ok", test_hostile_ok);
   for (guint i = 0; i < G_N_ELEMENTS (hostile_modes); i++)
     {
