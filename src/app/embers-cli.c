@@ -498,7 +498,11 @@ embers_cli_run (int    argc,
                                            "  'http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
                                            "{service_name=\"api\"}&from=now-1h&until=now'\n"
                                            "Credentials come from the keyring entry for the server, or from\n"
-                                           "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant."));
+                                           "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant.\n\n"
+                                           "Names in --top output are escaped, so that every line is one row:\n"
+                                           "\\\\ for a backslash, \\t \\n \\r for tab and line breaks, \\xHH for other\n"
+                                           "control characters and bytes that are not UTF-8, \\uHHHH for C1 controls\n"
+                                           "and invisible characters that reorder text (bidirectional marks)."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
