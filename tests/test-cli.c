@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -360,6 +361,34 @@ test_cli_diff_export_options (void)
 }
 
 
+/* --top to a full disk (/dev/full) says why and fails */
+static void
+test_cli_stdout_full (void)
+{
+  g_autofree char *path = fixture ("heap.pb.gz");
+  const char *argv[] = { EMBERS_BINARY, "--top", path, NULL };
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = cli_environ ();
+  g_autofree char *err = NULL;
+
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/full");
+      return;
+    }
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_environ (launcher, envp);
+  g_subprocess_launcher_set_stdout_file_path (launcher, "/dev/full");
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_subprocess_get_successful (proc));
+  g_assert_nonnull (strstr (err, g_strerror (ENOSPC)));
+}
+
 /* Started, not waited for: stdout and stderr are pipes */
 static GSubprocess *
 spawn (const char * const *args)
@@ -489,6 +518,7 @@ main (int   argc,
   g_test_add_func ("/embers/cli/diff-export-options", test_cli_diff_export_options);
   g_test_add_func ("/embers/cli/top-escapes", test_cli_top_escapes);
   g_test_add_func ("/embers/cli/unbounded", test_cli_unbounded);
+  g_test_add_func ("/embers/cli/stdout-full", test_cli_stdout_full);
   g_test_add_func ("/embers/cli/fifo", test_cli_fifo);
 
   ret = g_test_run ();

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -260,6 +261,20 @@ load_argument (const char    *argument,
   return g_steal_pointer (&profile);
 }
 
+/* All of @out on standard output, or a word on why not (a full disk) */
+static gboolean
+write_stdout (GString *out)
+{
+  errno = 0;
+  if (fwrite (out->str, 1, out->len, stdout) == out->len && fflush (stdout) == 0)
+    return TRUE;
+
+  /* Translators: %s is the reason, such as "No space left on device" */
+  g_printerr (_("embers: could not write to standard output: %s\n"),
+              g_strerror (errno != 0 ? errno : EIO));
+  return FALSE;
+}
+
 /* Prints why the job failed; a cancelled job is reported by the caller */
 static int
 report (CliJob *job,
@@ -329,11 +344,8 @@ cli_work (CliJob *job)
 
       embers_diff_top_sort (rows, profile, job->diff_mode, TRUE);
       embers_diff_top_print (rows, profile, job->diff_mode, opts->top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          return 1;
-        }
+      if (!write_stdout (out))
+        return 1;
     }
   else if (opts->top)
     {
@@ -341,11 +353,8 @@ cli_work (CliJob *job)
       g_autoptr(GString) out = g_string_new (NULL);
 
       embers_top_print (rows, profile, opts->top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          return 1;
-        }
+      if (!write_stdout (out))
+        return 1;
     }
 
   if (opts->export_path != NULL &&
