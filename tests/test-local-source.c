@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -509,6 +512,56 @@ test_local_folder (void)
   g_rmdir (dir);
 }
 
+
+/* Hostile side files: a FIFO and /dev/zero named as .labels sidecars (and
+ * a FIFO among the profiles) neither hang nor fill the scan; the profiles
+ * take their labels from their names */
+static void
+test_local_folder_hostile (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("embers-local-XXXXXX", &error);
+  g_autofree char *a = g_build_filename (dir, "api{region=eu}.folded", NULL);
+  g_autofree char *a_labels = g_build_filename (dir, "api{region=eu}.folded.labels", NULL);
+  g_autofree char *b = g_build_filename (dir, "db{region=us}.folded", NULL);
+  g_autofree char *b_labels = g_build_filename (dir, "db{region=us}.folded.labels", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.folded", NULL);
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  guint added;
+
+  g_assert_no_error (error);
+  g_file_set_contents (a, "main;work 5\n", -1, &error);
+  g_file_set_contents (b, "main;idle 7\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mkfifo (a_labels, 0600), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", b_labels), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  folder = g_file_new_for_path (dir);
+  embers_local_source_add_file_async (source, folder, NULL, store_result, &result);
+  added = embers_local_source_add_file_finish (source, wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (added, ==, 2);
+  g_clear_object (&result);
+
+  query = embers_query_new (NULL, "{service_name=\"db\",region=\"us\"}", 0, 0);
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+  p = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 7);
+
+  g_unlink (a);
+  g_unlink (a_labels);
+  g_unlink (b);
+  g_unlink (b_labels);
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,6 +577,7 @@ main (int   argc,
   g_test_add_func ("/embers/source/step-for-range", test_step_for_range);
   g_test_add_func ("/embers/local-source/parse-name", test_local_parse_name);
   g_test_add_func ("/embers/local-source/folder", test_local_folder);
+  g_test_add_func ("/embers/local-source/folder-hostile", test_local_folder_hostile);
 
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 
 #include <libsoup/soup.h>
 
+#include "embers-connect-client.h"
 #include "embers-diff.h"
 #include "embers-query-url.h"
 #include "embers-test-server-spawn.h"
@@ -305,6 +306,55 @@ test_parse_errors (void)
     }
 }
 
+
+/* Issue 15, failure 10: a password in the URL never reaches a message */
+static void
+test_parse_errors_masked (void)
+{
+  static const char *urls[] = {
+    "ftp://user:hunter2@localhost/?query=" CPU,
+    "http://user:hunter2@localhost:4040/",
+    "http://user:hunter2@localhost:4040/?from=now-1h",
+    "http://user:hunter2@localhost:4040/?query=" CPU "&from=later",
+    "http://user:hunter2@:4040/?query=" CPU,
+    "http://user:hunter2@localhost:99999999/?query=" CPU,
+    "http://user:hunter2@[::1/?query=" CPU,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersQueryUrl) parsed = embers_query_url_parse (urls[i], NOW_MS, &error);
+
+      g_assert_null (parsed);
+      g_assert_nonnull (error);
+      g_test_message ("%s: %s", urls[i], error->message);
+      g_assert_null (strstr (error->message, "hunter2"));
+      if (strstr (error->message, "user") != NULL)
+        g_assert_nonnull (strstr (error->message, "user:***@"));
+    }
+
+  /* The client's own address checks */
+  {
+    static const char *bases[] = {
+      "ftp://user:hunter2@localhost",
+      "http://user:hunter2@:4040",
+      "http://user:hunter2@localhost:99999999",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bases); i++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(EmbersConnectClient) client = embers_connect_client_new (bases[i], &error);
+
+        g_assert_null (client);
+        g_assert_nonnull (error);
+        g_test_message ("%s: %s", bases[i], error->message);
+        g_assert_null (strstr (error->message, "hunter2"));
+      }
+  }
+}
+
 static void
 test_is_url (void)
 {
@@ -399,6 +449,15 @@ test_load_refused (void)
   g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
   g_assert_nonnull (strstr (error->message, "refused"));
   g_assert_null (strstr (error->message, "t0ken"));
+  g_clear_error (&error);
+
+  /* The same with user:password@ in the URL */
+  g_free (url);
+  url = g_strdup_printf ("http://user:hunter2@127.0.0.1:%u/?query=" CPU "&from=now-1h", port);
+  profile = embers_pyroscope_load_query_url (url, NULL, &error);
+  g_assert_null (profile);
+  g_assert_nonnull (error);
+  g_assert_null (strstr (error->message, "hunter2"));
 }
 
 /* A tiny Pyroscope in a thread of its own: the loader blocks the main thread. */
@@ -689,6 +748,7 @@ main (int   argc,
   g_test_add_func ("/embers/query-url/parse/prefix", test_parse_prefix);
   g_test_add_func ("/embers/query-url/parse/credentials", test_parse_credentials);
   g_test_add_func ("/embers/query-url/parse/errors", test_parse_errors);
+  g_test_add_func ("/embers/query-url/parse/errors-masked", test_parse_errors_masked);
   g_test_add_func ("/embers/query-url/is-url", test_is_url);
   g_test_add_func ("/embers/query-url/build/round-trip", test_build_round_trip);
   g_test_add_func ("/embers/query-url/load/bad-url", test_load_bad_url);

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -261,6 +262,20 @@ load_argument (const char    *argument,
   return g_steal_pointer (&profile);
 }
 
+/* All of @out on standard output, or a word on why not (a full disk) */
+static gboolean
+write_stdout (GString *out)
+{
+  errno = 0;
+  if (fwrite (out->str, 1, out->len, stdout) == out->len && fflush (stdout) == 0)
+    return TRUE;
+
+  /* Translators: %s is the reason, such as "No space left on device" */
+  g_printerr (_("embers: could not write to standard output: %s\n"),
+              g_strerror (errno != 0 ? errno : EIO));
+  return FALSE;
+}
+
 /* Prints why the job failed; a cancelled job is reported by the caller */
 static int
 report (CliJob *job,
@@ -330,11 +345,8 @@ cli_work (CliJob *job)
 
       embers_diff_top_sort (rows, profile, job->diff_mode, TRUE);
       embers_diff_top_print (rows, profile, job->diff_mode, opts->top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          return 1;
-        }
+      if (!write_stdout (out))
+        return 1;
     }
   else if (opts->top)
     {
@@ -342,11 +354,8 @@ cli_work (CliJob *job)
       g_autoptr(GString) out = g_string_new (NULL);
 
       embers_top_print (rows, profile, opts->top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          return 1;
-        }
+      if (!write_stdout (out))
+        return 1;
     }
 
   if (opts->export_path != NULL &&
@@ -502,7 +511,11 @@ embers_cli_run (int    argc,
                                            "{service_name=\"api\"}&from=now-1h&until=now'\n"
                                            "Credentials come from the keyring entry for the server, or from\n"
                                            "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant,\n"
-                                           "EMBERS_TIMEOUT (or --timeout) the seconds a server has to answer."));
+                                           "EMBERS_TIMEOUT (or --timeout) the seconds a server has to answer.\n\n"
+                                           "Names in --top output are escaped, so that every line is one row:\n"
+                                           "\\\\ for a backslash, \\t \\n \\r for tab and line breaks, \\xHH for other\n"
+                                           "control characters and bytes that are not UTF-8, \\uHHHH for C1 controls\n"
+                                           "and invisible characters that reorder text (bidirectional marks)."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

@@ -593,7 +593,29 @@ void
 embers_connect_dialog_set_url (EmbersConnectDialog *self,
                                const char          *url)
 {
+  GUriFlags flags = G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH |
+                    G_URI_FLAGS_ENCODED_QUERY | G_URI_FLAGS_ENCODED_FRAGMENT;
+  g_autoptr(GUri) uri = NULL;
+
   g_return_if_fail (EMBERS_IS_CONNECT_DIALOG (self));
+
+  /* user:password@ in the address (embers --server URL) goes to the
+   * authentication fields, where the password is hidden, and from there
+   * to the keyring; the address field shows the server only */
+  uri = url != NULL ? g_uri_parse (url, flags, NULL) : NULL;
+  if (uri != NULL && g_uri_get_user (uri) != NULL && g_uri_get_password (uri) != NULL)
+    {
+      g_autoptr(GUri) bare = g_uri_build (flags & ~G_URI_FLAGS_HAS_PASSWORD, g_uri_get_scheme (uri), NULL,
+                                          g_uri_get_host (uri), g_uri_get_port (uri),
+                                          g_uri_get_path (uri), g_uri_get_query (uri),
+                                          g_uri_get_fragment (uri));
+      g_autofree char *text = g_uri_to_string (bare);
+
+      gtk_editable_set_text (GTK_EDITABLE (self->url_row), text);
+      embers_connect_dialog_set_auth (self, EMBERS_AUTH_BASIC, g_uri_get_user (uri), g_uri_get_password (uri));
+      return;
+    }
+
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), url != NULL ? url : "");
   if (url != NULL)
     restore_timeout (self, url);

@@ -11,9 +11,13 @@
 
 #include "embers-diff.h"
 #include "embers-format.h"
+#include "embers-input.h"
 #include "embers-local-source.h"
 #include "embers-profile-builder.h"
 #include "embers-selector.h"
+
+/* A .labels file next to a profile holds one name{labels}: a few KiB */
+#define SIDECAR_MAX_SIZE ((gsize)64 * 1024)
 
 typedef struct
 {
@@ -350,11 +354,12 @@ add_one_file (EmbersLocalSource  *self,
 {
   g_autoptr(EmbersProfile) profile = NULL;
   g_autoptr(GFile) sidecar = NULL;
+  g_autoptr(GFile) parent = NULL;
   g_autofree char *basename = g_file_get_basename (file);
   g_autofree char *sidecar_name = g_strconcat (basename, ".labels", NULL);
   g_autofree char *service = NULL;
   g_auto(GStrv) labels = NULL;
-  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) sidecar_bytes = NULL;
   gint64 time_ms = 0;
 
   profile = embers_profile_load_file (file, cancellable, error);
@@ -362,9 +367,18 @@ add_one_file (EmbersLocalSource  *self,
     return FALSE;
 
   /* Labels from a sidecar, else from the file name */
-  sidecar = g_file_get_child (g_file_get_parent (file) ? g_file_get_parent (file) : file, sidecar_name);
-  if (g_file_load_contents (sidecar, cancellable, &contents, NULL, NULL, NULL))
-    embers_local_source_parse_name (g_strstrip (contents), &service, &labels);
+  parent = g_file_get_parent (file);
+  sidecar = g_file_get_child (parent != NULL ? parent : file, sidecar_name);
+  /* A regular file of a few KiB at most: a FIFO or /dev/zero named like a
+   * sidecar must not hang or fill the scan */
+  sidecar_bytes = embers_input_read_small_file (sidecar, SIDECAR_MAX_SIZE, cancellable, NULL);
+  if (sidecar_bytes != NULL)
+    {
+      g_autofree char *contents = g_strndup (g_bytes_get_data (sidecar_bytes, NULL),
+                                             g_bytes_get_size (sidecar_bytes));
+
+      embers_local_source_parse_name (g_strstrip (contents), &service, &labels);
+    }
   if (service == NULL)
     {
       g_autofree char *stem = g_strdup (basename);

@@ -20,6 +20,7 @@
 #include "embers-format.h"
 #include "embers-protojson.h"
 #include "embers-server-json.h"
+#include "embers-text.h"
 
 #define READ_CHUNK          (256 * 1024)
 #define MAX_ERROR_BODY      (1024 * 1024)
@@ -184,6 +185,7 @@ parse_base_url (const char  *url,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *path = NULL;
   g_autofree char *host_lower = NULL;
+  g_autofree char *shown = NULL;
   const char *scheme;
   const char *host;
   gsize len;
@@ -196,13 +198,17 @@ parse_base_url (const char  *url,
       return FALSE;
     }
 
+  /* Messages show the address, never its password */
+  shown = embers_text_mask_credentials (url);
   uri = g_uri_parse (url, G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH |
                           G_URI_FLAGS_ENCODED_QUERY | G_URI_FLAGS_ENCODED_FRAGMENT,
                      &local_error);
   if (uri == NULL)
     {
+      g_autofree char *why = embers_text_mask_credentials (local_error->message);
+
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not a valid server address: %s"), url, local_error->message);
+                   _("“%s” is not a valid server address: %s"), shown, why);
       return FALSE;
     }
 
@@ -210,7 +216,7 @@ parse_base_url (const char  *url,
   if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
     {
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not a server address: it must start with http:// or https://"), url);
+                   _("“%s” is not a server address: it must start with http:// or https://"), shown);
       return FALSE;
     }
 
@@ -218,7 +224,7 @@ parse_base_url (const char  *url,
   if (host == NULL || host[0] == '\0')
     {
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
-                   _("“%s” has no host name"), url);
+                   _("“%s” has no host name"), shown);
       return FALSE;
     }
 

@@ -16,6 +16,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-selector.h"
+#include "embers-text.h"
 
 /* Keyring lookups from the command line give up after this long. */
 #define KEYRING_TIMEOUT_MS 10000
@@ -50,13 +51,16 @@ invalid (GError     **error,
          ...)
 {
   g_autofree char *msg = NULL;
+  g_autofree char *masked = NULL;
   va_list args;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT, msg);
+  /* Messages quote the URL: never its password */
+  masked = embers_text_mask_credentials (msg);
+  g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT, masked);
   return FALSE;
 }
 
