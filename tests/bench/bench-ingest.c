@@ -180,7 +180,10 @@ main (int    argc,
     query_url = g_strconcat (embers_test_server_get_url (server),
                              "querier.v1.QuerierService/SelectMergeStacktraces", NULL);
     q = soup_message_new ("POST", query_url);
-    soup_message_set_request_body_from_bytes (q, "application/json", g_bytes_new_static (query, sizeof query - 1));
+    {
+      g_autoptr(GBytes) query_body = g_bytes_new_static (query, sizeof query - 1);
+      soup_message_set_request_body_from_bytes (q, "application/json", query_body);
+    }
     t0 = now_s ();
     answer = soup_session_send_and_read (session, q, NULL, &error);
     g_assert_no_error (error);

@@ -2521,6 +2521,7 @@ soak_next (SoakClient *client)
 {
   Soak *soak = client->soak;
   g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GBytes) body = NULL;
   g_autofree char *url = NULL;
   guint n = soak->sent;
 
@@ -2537,7 +2538,8 @@ soak_next (SoakClient *client)
     case 1:
       url = g_strconcat (soak->base, QUERIER, "ProfileTypes", NULL);
       msg = soup_message_new ("POST", url);
-      soup_message_set_request_body_from_bytes (msg, "application/json", g_bytes_new_static ("{}", 2));
+      body = g_bytes_new_static ("{}", 2);
+      soup_message_set_request_body_from_bytes (msg, "application/json", body);
       break;
     case 2:
       {
@@ -2545,7 +2547,8 @@ soak_next (SoakClient *client)
                                     "\"start\":\"1699999000000\",\"end\":\"1700000000000\"}";
         url = g_strconcat (soak->base, QUERIER, "SelectMergeStacktraces", NULL);
         msg = soup_message_new ("POST", url);
-        soup_message_set_request_body_from_bytes (msg, "application/json", g_bytes_new_static (query, strlen (query)));
+        body = g_bytes_new_static (query, strlen (query));
+        soup_message_set_request_body_from_bytes (msg, "application/json", body);
       }
       break;
     default:
@@ -2553,7 +2556,8 @@ soak_next (SoakClient *client)
         static const char folded[] = "main;soak 1\n";
         url = g_strdup_printf ("%singest?name=soak.cpu&from=%u", soak->base, 1699990000 + n);
         msg = soup_message_new ("POST", url);
-        soup_message_set_request_body_from_bytes (msg, "text/plain", g_bytes_new_static (folded, strlen (folded)));
+        body = g_bytes_new_static (folded, strlen (folded));
+        soup_message_set_request_body_from_bytes (msg, "text/plain", body);
       }
       break;
     }
