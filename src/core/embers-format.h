@@ -40,6 +40,24 @@ GBytes        *embers_gzip                   (const guint8  *data,
 /* Sniffs uncompressed content. */
 EmbersFormat   embers_format_sniff           (const guint8  *data,
                                               gsize          len);
+
+/* The same decision, made on a growing prefix: as soon as the first bytes
+ * tell the format, or that they cannot begin a profile at all. */
+typedef struct
+{
+  EmbersFormat format;        /* final once decided */
+  gboolean     decided;
+  /*< private >*/
+  gsize        probed;
+  gsize        text_start;
+  gsize        line_scanned;
+} EmbersFormatSniffer;
+
+void           embers_format_sniffer_init    (EmbersFormatSniffer *sniffer);
+gboolean       embers_format_sniffer_feed    (EmbersFormatSniffer *sniffer,
+                                              const guint8        *data,
+                                              gsize                len,
+                                              gboolean             complete);
 /* From an output file name: .pb.gz .pb .pprof .folded .txt .json .png .svg .pdf */
 EmbersFormat   embers_format_for_filename    (const char    *filename);
 const char    *embers_format_get_name        (EmbersFormat   format);
