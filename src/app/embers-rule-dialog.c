@@ -1446,7 +1446,6 @@ static void
 embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = embers_rule_dialog_dispose;
 
@@ -1457,8 +1456,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
   signals[SIGNAL_CREATED] = g_signal_new ("created", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                                           EMBERS_TYPE_RECORDING_RULE | G_SIGNAL_TYPE_STATIC_SCOPE);
-
-  /* Escape closes, as Cancel does: AdwDialog's own */
+  /* (Escape closes it, as Cancel does: AdwDialog's own key) */
 }
 
 /* A field's label in the first column, its message under the widget */
