@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "embers-accessible.h"
+#include "embers-adaptive.h"
 #include "embers-export.h"
 #include "embers-drop-down.h"
 #include "embers-profile-page.h"
@@ -1240,7 +1241,6 @@ embers_profile_page_set_sample_type (EmbersProfilePage *self,
 }
 
 static void on_split_changed (EmbersProfilePage *self);
-static void update_toolbar_breakpoint (EmbersProfilePage *self);
 
 /* The table above the graph (a narrow page) */
 static gboolean
@@ -1316,7 +1316,7 @@ show_profile (EmbersProfilePage *self,
     }
   if (!embers_profile_is_diff (profile))
     embers_diff_table_set_data (self->diff_table, NULL, NULL);
-  update_toolbar_breakpoint (self);
+  embers_adaptive_update (self->toolbar_breakpoint);
 
   set_state (self, EMBERS_PAGE_STATE_READY);
   self->focus_graph = TRUE;
@@ -2007,26 +2007,6 @@ update_view_menu_button (EmbersProfilePage *self)
                                     g_dpgettext2 (GETTEXT_PACKAGE, "view", labels[self->view]));
 }
 
-/* The view buttons fit when the page is as wide as the toolbar with them:
- * the breakpoint that puts the views in a menu follows that width, which
- * fonts, text size and translations change (measured, not guessed) */
-static void
-update_toolbar_breakpoint (EmbersProfilePage *self)
-{
-  g_autoptr(AdwBreakpointCondition) condition = NULL;
-  GtkWidget *buttons = gtk_stack_get_child_by_name (self->view_switch, "buttons");
-  GtkWidget *shown = gtk_stack_get_visible_child (self->view_switch);
-  int toolbar = 0, shown_min = 0, buttons_min = 0;
-
-  gtk_widget_measure (self->toolbar, GTK_ORIENTATION_HORIZONTAL, -1, &toolbar, NULL, NULL, NULL);
-  gtk_widget_measure (shown, GTK_ORIENTATION_HORIZONTAL, -1, &shown_min, NULL, NULL, NULL);
-  gtk_widget_measure (buttons, GTK_ORIENTATION_HORIZONTAL, -1, &buttons_min, NULL, NULL, NULL);
-  condition = adw_breakpoint_condition_new_length (ADW_BREAKPOINT_CONDITION_MAX_WIDTH,
-                                                   MAX (toolbar - shown_min + buttons_min - 1, 0),
-                                                   ADW_LENGTH_UNIT_PX);
-  adw_breakpoint_set_condition (self->toolbar_breakpoint, condition);
-}
-
 /* The split beside a diff leaves room for every column of the diff table
  * (measured once its rows exist), as long as the graph keeps a third of
  * the page */
@@ -2150,13 +2130,8 @@ embers_profile_page_init (EmbersProfilePage *self)
   }
   update_view_menu_button (self);
   g_signal_connect (self, "notify::view", G_CALLBACK (update_view_menu_button), NULL);
-  /* The toolbar's width changes with the font and what it shows */
-  g_signal_connect (self, "map", G_CALLBACK (update_toolbar_breakpoint), NULL);
-  g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)), "notify::gtk-font-name",
-                           G_CALLBACK (update_toolbar_breakpoint), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)), "notify::gtk-xft-dpi",
-                           G_CALLBACK (update_toolbar_breakpoint), self, G_CONNECT_SWAPPED);
-  update_toolbar_breakpoint (self);
+  /* The view buttons where the toolbar fits with them, else the menu */
+  embers_adaptive_follow_width (self->toolbar_breakpoint, self->toolbar, self->view_switch, "buttons");
   /* The breakpoints turn the split: the table above the graph or beside */
   g_signal_connect_object (self->paned, "notify::orientation",
                            G_CALLBACK (on_split_changed), self, G_CONNECT_SWAPPED);
