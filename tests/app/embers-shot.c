@@ -118,7 +118,7 @@ main (int   argc,
       if (g_str_equal (state, "about"))
         g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
       else
-        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-shortcuts", NULL);
       while (TRUE)
         g_main_context_iteration (NULL, TRUE);
     }
