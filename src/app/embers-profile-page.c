@@ -2064,7 +2064,7 @@ on_split_changed (EmbersProfilePage *self)
   gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), place_split, self, NULL);
 }
 
-/* GtkSearchBar's close button (GTK 4.8) is an icon without a name */
+/* GtkSearchBar's close button is an icon without a name or tooltip (GTK 4.18) */
 static void
 name_search_close_button (GtkWidget *widget)
 {
@@ -2093,10 +2093,8 @@ embers_profile_page_init (EmbersProfilePage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  /* Accessible names GTK 4.8 would not give: the view buttons without
-   * their underscores, the drop-downs with their buttons, the search
-   * bar's close button */
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
+  /* The drop-downs' names, for their buttons too; the search bar's close
+   * button */
   embers_accessible_set_label (GTK_WIDGET (self->sample_type_dropdown), _("Sample Type"));
   embers_accessible_set_label (GTK_WIDGET (self->diff_width_dropdown), _("Frame Widths"));
   embers_accessible_set_label (GTK_WIDGET (self->diff_mode_dropdown), _("Color Frames By"));

@@ -883,7 +883,6 @@ embers_window_init (EmbersWindow *self)
 
   self->file_cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   builder = gtk_builder_new_from_resource ("/io/github/emberslab/Embers/gtk/menus.ui");
   gtk_menu_button_set_menu_model (self->menu_button,
