@@ -29,7 +29,6 @@ struct _EmbersProfilePage
   GtkStack          *stack;
   AdwStatusPage     *loading_page;
   AdwStatusPage     *error_page;
-  GtkSpinner        *spinner;
   GtkWidget         *chips_bar;
   GtkBox            *chips;
   GtkDropDown       *sample_type_dropdown;
@@ -164,20 +163,16 @@ set_state (EmbersProfilePage *self,
     {
     case EMBERS_PAGE_STATE_LOADING:
       gtk_stack_set_visible_child_name (self->stack, "loading");
-      gtk_spinner_start (self->spinner);
       break;
     case EMBERS_PAGE_STATE_FAILED:
       gtk_stack_set_visible_child_name (self->stack, "error");
-      gtk_spinner_stop (self->spinner);
       break;
     case EMBERS_PAGE_STATE_READY:
       gtk_stack_set_visible_child_name (self->stack, "content");
-      gtk_spinner_stop (self->spinner);
       break;
     case EMBERS_PAGE_STATE_EMPTY:
     case EMBERS_PAGE_STATE_CANCELLED:
     default:
-      gtk_spinner_stop (self->spinner);
       break;
     }
 
@@ -1915,7 +1910,6 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
-  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, spinner);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_type_dropdown);
