@@ -235,7 +235,7 @@ embers_shortcuts_dialog_new (void)
   GtkWidget *view = adw_toolbar_view_new ();
   GtkWidget *page = adw_preferences_page_new ();
 
-  adw_dialog_set_title (dialog, _("Keyboard Shortcuts"));
+  adw_dialog_set_title (dialog, C_("shortcut window", "Keyboard Shortcuts"));
   adw_dialog_set_content_width (dialog, 560);
   adw_dialog_set_content_height (dialog, 680);
   adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (view), adw_header_bar_new ());
