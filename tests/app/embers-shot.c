@@ -12,7 +12,9 @@
  *          EMBERS_SHOT_SAME_SCALE=0),
  *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules),
  *          server-rule (FILE is a server's URL, then SERVICE and FUNCTION: the rule dialog
- *          from that function's frame)
+ *          from that function's frame),
+ *          connect (FILE is a server's URL, typed in the connect dialog; with a 4th argument
+ *          "test", its Test Connection pressed)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
@@ -347,6 +349,16 @@ main (int   argc,
       if (profile != NULL && argc > 5)
         embers_flame_graph_set_selected_node (graph, find_node (profile, argv[5]));
       embers_explore_page_create_rule (explore);
+    }
+  else if (g_str_equal (state, "connect"))
+    {
+      EmbersConnectDialog *dialog = embers_window_connect (window, NULL);
+
+      embers_connect_dialog_set_url (dialog, path != NULL ? path : "http://localhost:4040/");
+      embers_connect_dialog_set_tenant (dialog, "team-a");
+      embers_connect_dialog_set_auth (dialog, EMBERS_AUTH_BASIC, "admin", "password");
+      if (argc > 4 && g_str_equal (argv[4], "test"))
+        embers_connect_dialog_test_connection (dialog);
     }
   else if (g_str_equal (state, "rules"))
     {
