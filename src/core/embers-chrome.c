@@ -106,22 +106,22 @@ int64_dup (gint64 v)
   return g_memdup2 (&v, sizeof v);
 }
 
-/* The last path segment of a URL ("file:///a/b.js" -> "b.js") */
+/* The last path segment of a URL ("file:///a/b.js?v=1" -> "b.js") */
 static const char *
-url_basename (const char *url)
+url_basename (const char *url,
+              gsize      *len)
 {
   const char *end = url + strlen (url);
   const char *q = strpbrk (url, "?#");
-  const char *slash = NULL;
+  const char *start = url;
 
   if (q != NULL)
     end = q;
-  for (const char *p = url; p < end; p++)
+  for (const char *p = url; p + 1 < end; p++)
     if (*p == '/')
-      slash = p;
-  if (slash != NULL && slash + 1 < end)
-    return slash + 1;
-  return url;
+      start = p + 1;
+  *len = (gsize)(end - start);
+  return start;
 }
 
 typedef struct
@@ -167,8 +167,11 @@ read_call_frame (EmbersJson  *j,
   g_string_append (ctx->name, function != NULL && function[0] != '\0' ? function : "(anonymous)");
   if (url != NULL && url[0] != '\0')
     {
+      gsize base_len;
+      const char *base = url_basename (url, &base_len);
+
       g_string_append_c (ctx->name, ' ');
-      g_string_append (ctx->name, url_basename (url));
+      g_string_append_len (ctx->name, base, (gssize)base_len);
       if (line >= 0 && line < G_MAXINT64)
         g_string_append_printf (ctx->name, ":%" G_GINT64_FORMAT, line + 1);
     }

@@ -268,6 +268,13 @@ sniff_json_object (EmbersFormatSniffer *sniffer,
     {
       guint8 c = data[i];
 
+      if (c == '\0')
+        {
+          /* No JSON holds a NUL byte */
+          sniffer->format = EMBERS_FORMAT_UNKNOWN;
+          sniffer->decided = TRUE;
+          return TRUE;
+        }
       if (sniffer->json_in_string)
         {
           if (sniffer->json_escape)
@@ -339,12 +346,6 @@ sniff_json_object (EmbersFormatSniffer *sniffer,
           if (sniffer->json_depth == 1)
             sniffer->json_want_key = TRUE;
           break;
-
-        case '\0':
-          /* No JSON holds a NUL byte */
-          sniffer->format = EMBERS_FORMAT_UNKNOWN;
-          sniffer->decided = TRUE;
-          return TRUE;
 
         default:
           break;
@@ -441,15 +442,25 @@ embers_format_sniffer_feed (EmbersFormatSniffer *sniffer,
       return sniffer->decided;
     }
 
-  if (data[i] == '[')
+  if (data[i] == '[' && !sniffer->text_comments)
     {
-      /* The trace event format's JSON array form */
-      sniffer->format = EMBERS_FORMAT_CHROME_TRACE;
-      sniffer->decided = TRUE;
-      return TRUE;
+      /* The trace event format's JSON array form: an array of objects (a
+       * folded stack may start with "[unknown];…") */
+      gsize k = i + 1;
+
+      while (k < len && g_ascii_isspace (data[k]))
+        k++;
+      if (k == len && !complete)
+        return FALSE;
+      if (k < len && (data[k] == '{' || data[k] == ']'))
+        {
+          sniffer->format = EMBERS_FORMAT_CHROME_TRACE;
+          sniffer->decided = TRUE;
+          return TRUE;
+        }
     }
 
-  if (data[i] == '{')
+  if (data[i] == '{' && !sniffer->text_comments)
     return sniff_json_object (sniffer, data, len, i, complete);
 
   /* Lines: folded stacks, or perf script after its "#" comments */
@@ -466,6 +477,13 @@ embers_format_sniffer_feed (EmbersFormatSniffer *sniffer,
         }
       line_end = nl != NULL ? (gsize)(nl - data) : len;
 
+      if (data[i] == '#' && !sniffer->text_comments &&
+          looks_like_folded_line ((const char *)data + i, line_end - i))
+        {
+          /* A folded stack whose root starts with "#" */
+          sniffer->format = EMBERS_FORMAT_FOLDED;
+          break;
+        }
       if (data[i] == '#')
         {
           /* perf script --header: comments first */

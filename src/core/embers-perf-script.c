@@ -50,6 +50,7 @@ typedef struct
   gsize       comm_len;
   const char *event;
   gsize       event_len;
+  gboolean    has_time;
   gboolean    has_period;
   gint64      period;
   const char *rest;        /* after the event: a frame, or nothing */
@@ -183,7 +184,10 @@ parse_header (const char *line,
   if (after < (gint)n && is_cpu (&tokens[after]))
     after++;
   if (after < (gint)n && is_time (&tokens[after]))
-    after++;
+    {
+      h->has_time = TRUE;
+      after++;
+    }
   if (after < (gint)n && all_digits (tokens[after].start, tokens[after].len))
     {
       if (!parse_int (tokens[after].start, tokens[after].len, &h->period))
@@ -221,11 +225,11 @@ embers_perf_script_is_header (const char *line,
 
   while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
     len--;
-  /* A sample's header ends in its event's colon (call chains follow) or
-   * in its one frame's "(dso)" */
+  /* A sample's header has its time, or ends in its event's colon (call
+   * chains follow) or in its one frame's "(dso)" */
   if (!parse_header (line, len, &h))
     return FALSE;
-  return h.rest_len == 0 || h.rest[h.rest_len - 1] == ')';
+  return h.has_time || h.rest_len == 0 || h.rest[h.rest_len - 1] == ')';
 }
 
 typedef struct
