@@ -515,8 +515,10 @@ read_element (Cursor   *c,
       const char *id = g_hash_table_lookup (attrs, "id");
       guint64 v;
 
-      if (cname == NULL || id == NULL || !g_ascii_string_to_unsigned (id, 10, 0, G_MAXUINT64, &v, NULL))
+      if (cname == NULL || id == NULL || !g_ascii_string_to_unsigned (id, 10, 0, G_MAXUINT64, &v, NULL) ||
+          g_hash_table_contains (meta->chunk->classes, &v) || g_hash_table_contains (meta->chunk->by_name, cname))
         {
+          /* (a class defined twice) */
           c->failed = TRUE;
           return FALSE;
         }
@@ -526,8 +528,8 @@ read_element (Cursor   *c,
       cls->prim = prim_for_name (cname);
       cls->fields = g_array_new (FALSE, TRUE, sizeof (Field));
       g_array_set_clear_func (cls->fields, (GDestroyNotify)field_clear);
-      g_hash_table_replace (meta->chunk->classes, u64_dup (v), cls);
-      g_hash_table_replace (meta->chunk->by_name, cls->name, cls);
+      g_hash_table_insert (meta->chunk->classes, u64_dup (v), cls);
+      g_hash_table_insert (meta->chunk->by_name, cls->name, cls);
     }
   else if (parent_class != NULL && strcmp (name, "field") == 0)
     {

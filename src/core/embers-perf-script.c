@@ -606,13 +606,13 @@ embers_perf_script_parse (const char  *data,
     {
       const Sample *sample = &g_array_index (samples, Sample, i);
       const Event *event = &events[sample->event];
-      const guint32 *leaf_first = &g_array_index (frames, guint32, sample->first_frame);
-
-      /* Root first: the command, then the frames from the outermost */
+      /* Root first: the command, then the frames from the outermost
+       * (frames holds them leaf first) */
       g_array_set_size (stack, sample->n_frames + 1);
       g_array_index (stack, guint32, 0) = sample->comm;
       for (guint k = 0; k < sample->n_frames; k++)
-        g_array_index (stack, guint32, k + 1) = leaf_first[sample->n_frames - 1 - k];
+        g_array_index (stack, guint32, k + 1) =
+          g_array_index (frames, guint32, sample->first_frame + sample->n_frames - 1 - k);
 
       memset (values, 0, n_columns * sizeof *values);
       if (event->period_column != G_MAXUINT)
