@@ -263,16 +263,28 @@ test_local_select_series (void)
       gboolean eu = g_str_equal (embers_series_get_label (s, "region"), "eu");
 
       g_assert_cmpuint (s->n_points, ==, 2);
-      /* step boundaries in ms */
-      g_assert_cmpint (s->timestamps[0], ==, 960000);
-      g_assert_cmpint (s->timestamps[1], ==, 1020000);
+      /* Points T = start + k·step hold (T - step, T], as Pyroscope's
+       * (pkg/model/timeseries/range.go): the profile at 1000 s is in
+       * (960, 1020], the one at 1060 s in (1020, 1080] */
+      g_assert_cmpint (s->timestamps[0], ==, 1020000);
+      g_assert_cmpint (s->timestamps[1], ==, 1080000);
       g_assert_cmpfloat (s->values[0], ==, eu ? 20 : 20);
       g_assert_cmpfloat (s->values[1], ==, eu ? 60 : 40);
     }
   g_clear_object (&result);
   g_clear_pointer (&series, g_ptr_array_unref);
 
-  /* One big step, averaged over the two profiles; limit keeps the top one */
+  /* One big step, averaged over the two profiles; limit keeps the top one
+   * (a point at 3600 s holds (0, 3600 s]; over (0, 2000 s] no point fits
+   * before the end, so nothing is counted, as in Pyroscope) */
+  embers_source_select_series (EMBERS_SOURCE (source), query, by_region, 3600, EMBERS_AGGREGATION_AVERAGE, 1,
+                               NULL, store_result, &result);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 0);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+  query->end_ms = 3600000;
   embers_source_select_series (EMBERS_SOURCE (source), query, by_region, 3600, EMBERS_AGGREGATION_AVERAGE, 1,
                                NULL, store_result, &result);
   series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
@@ -301,8 +313,9 @@ add_folder_done (GObject      *object,
 
 /* The Go profiles of tests/fixtures/go over the range the explore page
  * gives a folder (its span and a minute each side), and ranges that start
- * off any step boundary: every point lies in [start, end] at start + k·step,
- * and the points add up to every profile's total (none is cut off) */
+ * off any step boundary: every point of a chart of (start, end] lies there
+ * at end - k·step, and the points add up to every profile's total (none is
+ * cut off) */
 static void
 test_local_series_in_range (void)
 {
@@ -346,6 +359,11 @@ test_local_series_in_range (void)
           gint64 step_ms = (gint64)(step * 1000);
           g_autoptr(EmbersQuery) query = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds",
                                                            "{}", from, to);
+          /* A chart's points: T = to - k·step back to the first whose step
+           * reaches from */
+          gint64 first = embers_source_series_first_point (from, to, step);
+          g_autoptr(EmbersQuery) series_query = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+                                                                  "{}", first, to);
           g_autoptr(GAsyncResult) result = NULL;
           g_autoptr(GPtrArray) series = NULL;
           g_autoptr(GError) error = NULL;
@@ -353,7 +371,7 @@ test_local_series_in_range (void)
           double sum = 0;
           guint n_series_with_points = 0;
 
-          embers_source_select_series (EMBERS_SOURCE (source), query, by_service, step,
+          embers_source_select_series (EMBERS_SOURCE (source), series_query, by_service, step,
                                        EMBERS_AGGREGATION_SUM, 0, NULL, store_result, &result);
           series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
           g_assert_no_error (error);
@@ -366,9 +384,9 @@ test_local_series_in_range (void)
                 n_series_with_points++;
               for (guint p = 0; p < s->n_points; p++)
                 {
-                  g_assert_cmpint (s->timestamps[p], >=, from);
+                  g_assert_cmpint (s->timestamps[p], >, from);
                   g_assert_cmpint (s->timestamps[p], <=, to);
-                  g_assert_cmpint ((s->timestamps[p] - from) % step_ms, ==, 0);
+                  g_assert_cmpint ((to - s->timestamps[p]) % step_ms, ==, 0);
                   if (p > 0)
                     g_assert_cmpint (s->timestamps[p], >, s->timestamps[p - 1]);
                   sum += s->values[p];

@@ -208,6 +208,55 @@ test_parse_prefix (void)
   g_assert_cmpint (explore->query->start_ms, ==, NOW_MS - 6 * 3600 * 1000);
 }
 
+/* The legacy render API's URLs, "to" for "until", and Grafana Profiles
+ * Drilldown URLs (read through Grafana's data source proxy) */
+static void
+test_parse_render_and_drilldown (void)
+{
+  g_autoptr(EmbersQueryUrl) render =
+    parse_ok ("http://localhost:4040/pyroscope/render?query=" CPU "%7Bservice_name%3D%22api%22%7D"
+              "&from=now-2h&to=now-1h&max-nodes=512&format=json");
+  g_autoptr(EmbersQueryUrl) og_render = parse_ok ("http://localhost:4040/render?query=" CPU "&from=now-2h");
+  g_autoptr(EmbersQueryUrl) drilldown =
+    parse_ok ("https://grafana.example.com/sub/a/grafana-pyroscope-app/explore?searchText=&panelType=time-series"
+              "&explorationType=flame-graph&var-serviceName=ride-sharing-app"
+              "&var-profileMetricId=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+              "&var-dataSource=PD8C576611E62080A&var-filters=vehicle%7C%3D%7Ccar"
+              "&var-filters=region%7C%21~%7Ceu.*&var-filters=k%7C%3D%7Cx__gfp__y__gfc__z"
+              "&from=1700000000000&to=1700003600000&maxNodes=16384");
+  g_autoptr(EmbersQueryUrl) drilldown_service = parse_ok (
+    "https://grafana.example.com/a/grafana-pyroscope-app/profiles-explorer?var-serviceName=api"
+    "&var-profileMetricId=memory:alloc_space:bytes:space:bytes&var-dataSource=pyro&var-filters=");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQueryUrl) no_source = NULL;
+
+  g_assert_cmpstr (render->base_url, ==, "http://localhost:4040");
+  g_assert_cmpstr (render->query->label_selector, ==, "{service_name=\"api\"}");
+  g_assert_cmpint (render->query->start_ms, ==, NOW_MS - 2 * 3600 * 1000);
+  g_assert_cmpint (render->query->end_ms, ==, NOW_MS - 3600 * 1000);
+  g_assert_cmpint (render->query->max_nodes, ==, 512);
+  g_assert_cmpstr (og_render->base_url, ==, "http://localhost:4040");
+
+  g_assert_cmpstr (drilldown->base_url, ==,
+                   "https://grafana.example.com/sub/api/datasources/proxy/uid/PD8C576611E62080A");
+  g_assert_cmpstr (drilldown->query->profile_type, ==, CPU);
+  g_assert_cmpstr (drilldown->query->label_selector, ==,
+                   "{service_name=\"ride-sharing-app\",vehicle=\"car\",region!~\"eu.*\",k=\"x|y,z\"}");
+  g_assert_cmpint (drilldown->query->start_ms, ==, 1700000000000);
+  g_assert_cmpint (drilldown->query->end_ms, ==, 1700003600000);
+  g_assert_cmpint (drilldown->query->max_nodes, ==, 16384);
+
+  g_assert_cmpstr (drilldown_service->base_url, ==, "https://grafana.example.com/api/datasources/proxy/uid/pyro");
+  g_assert_cmpstr (drilldown_service->query->profile_type, ==, "memory:alloc_space:bytes:space:bytes");
+  g_assert_cmpstr (drilldown_service->query->label_selector, ==, "{service_name=\"api\"}");
+
+  no_source = embers_query_url_parse ("https://grafana.example.com/a/grafana-pyroscope-app/explore"
+                                      "?var-profileMetricId=" CPU, NOW_MS, &error);
+  g_assert_null (no_source);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "var-dataSource"));
+}
+
 static void
 test_parse_credentials (void)
 {
@@ -694,6 +743,7 @@ main (int   argc,
   g_test_add_func ("/embers/query-url/time/bad", test_time_bad);
   g_test_add_func ("/embers/query-url/parse/encoded", test_parse_encoded);
   g_test_add_func ("/embers/query-url/parse/raw", test_parse_raw);
+  g_test_add_func ("/embers/query-url/parse/render-and-drilldown", test_parse_render_and_drilldown);
   g_test_add_func ("/embers/query-url/parse/defaults", test_parse_defaults);
   g_test_add_func ("/embers/query-url/parse/prefix", test_parse_prefix);
   g_test_add_func ("/embers/query-url/parse/credentials", test_parse_credentials);

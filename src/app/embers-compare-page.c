@@ -785,10 +785,8 @@ side_fetch_series (Side *side)
 
   req = side_request_new (side, &side->series_cancellable);
   query = embers_query_new (side->profile_type, side->selector, side->win_start, side->win_end);
-  embers_source_select_series (self->source, query, NULL,
-                               embers_source_step_for_range (side->win_start, side->win_end),
-                               EMBERS_AGGREGATION_SUM, 0,
-                               req->cancellable, series_done, req);
+  embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
+                                     req->cancellable, series_done, req);
 }
 
 static void

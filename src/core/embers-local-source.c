@@ -1408,7 +1408,13 @@ embers_local_source_diff_stats_finish (EmbersLocalSource  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* SelectSeries: one point per step that has profiles, stamped start + k·step */
+/* SelectSeries: one point per step that has profiles, as Pyroscope makes
+ * them (pkg/model/timeseries/range.go): points are stamped T = start + k·step
+ * from start to end inclusive, and the point at T holds the profiles whose
+ * time is in (T − step, T]; the profiles read are those in [start − step,
+ * end] (the v2 query frontend reads from start − step, both ends included),
+ * so the first point also holds a profile at exactly start − step, and
+ * profiles after the last T ≤ end are in no point. */
 
 typedef struct
 {
@@ -1448,10 +1454,9 @@ select_series_thread (GTask        *task,
     }
   step_ms = MAX ((gint64)1, (gint64)llround (op->step_s * 1000.0));
 
-  /* Steps start at the range's start, as Pyroscope and the test server
-   * stamp them (start + k·step): a step stamped on an epoch multiple
-   * could lie before the start and be cut off. Without a range, at the
-   * earliest profile. */
+  /* Steps are stamped from the range's start, as Pyroscope and the test
+   * server stamp them (start + k·step). Without a range, from the earliest
+   * profile (which then lands in the first point). */
   origin = op->query->start_ms;
   if (op->query->start_ms <= 0 && op->query->end_ms <= 0)
     {
@@ -1473,16 +1478,25 @@ select_series_thread (GTask        *task,
       gint64 bucket;
       int t;
 
-      if (!entry_in_range (e, op->query->start_ms, op->query->end_ms))
-        continue;
+      if (op->query->start_ms > 0 || op->query->end_ms > 0)
+        {
+          if (e->time_ms < op->query->start_ms - step_ms || e->time_ms > op->query->end_ms)
+            continue;
+        }
       t = entry_sample_type (e, op->query->profile_type);
       if (t < 0)
+        continue;
+
+      /* The first T ≥ the profile's time */
+      bucket = e->time_ms <= origin
+               ? origin
+               : origin + ((e->time_ms - origin + step_ms - 1) / step_ms) * step_ms;
+      if (op->query->end_ms > 0 && bucket > op->query->end_ms)
         continue;
 
       id = embers_local_source_profile_type_id (p, t);
       type_name = g_strdup (id);
       *strchr (type_name, ':') = '\0';
-      bucket = origin + ((e->time_ms - origin) / step_ms) * step_ms;
 
       for (guint s = 0; s < MAX (n_samples, 1u); s++)
         {
