@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -268,12 +269,12 @@ read_node (EmbersJson  *j,
     }
   if (node.hit_count < 0)
     {
-      embers_json_set_invalid (error, _("node %" G_GINT64_FORMAT " has a negative hitCount"), node.id);
+      embers_json_set_invalid (error, _("node %" PRId64 " has a negative hitCount"), node.id);
       return FALSE;
     }
   if (g_hash_table_contains (p->index, &node.id))
     {
-      embers_json_set_invalid (error, _("the node id %" G_GINT64_FORMAT " appears twice"), node.id);
+      embers_json_set_invalid (error, _("the node id %" PRId64 " appears twice"), node.id);
       return FALSE;
     }
   g_hash_table_insert (p->index, int64_dup (node.id), GUINT_TO_POINTER (p->nodes->len + 1));
@@ -284,7 +285,7 @@ read_node (EmbersJson  *j,
 
       if (g_hash_table_contains (p->children, &child))
         {
-          embers_json_set_invalid (error, _("node %" G_GINT64_FORMAT " has two parents"), child);
+          embers_json_set_invalid (error, _("node %" PRId64 " has two parents"), child);
           return FALSE;
         }
       g_hash_table_insert (p->children, int64_dup (child), int64_dup (node.id));
@@ -394,7 +395,7 @@ resolve_node (Profile               *p,
       pos = g_hash_table_lookup (p->index, &n->parent);
       if (pos == NULL)
         {
-          embers_json_set_invalid (error, _("node %" G_GINT64_FORMAT " has the parent %" G_GINT64_FORMAT
+          embers_json_set_invalid (error, _("node %" PRId64 " has the parent %" PRId64
                                             ", which is no node"), n->id, n->parent);
           return FALSE;
         }
@@ -445,14 +446,14 @@ profile_add (Profile               *p,
         {
           if (n->parent >= 0 && n->parent != *parent)
             {
-              embers_json_set_invalid (error, _("node %" G_GINT64_FORMAT " has two parents"), n->id);
+              embers_json_set_invalid (error, _("node %" PRId64 " has two parents"), n->id);
               return FALSE;
             }
           n->parent = *parent;
         }
       if (n->parent == n->id)
         {
-          embers_json_set_invalid (error, _("node %" G_GINT64_FORMAT " is its own parent"), n->id);
+          embers_json_set_invalid (error, _("node %" PRId64 " is its own parent"), n->id);
           return FALSE;
         }
     }
@@ -493,7 +494,7 @@ profile_add (Profile               *p,
 
       if (pos == NULL)
         {
-          embers_json_set_invalid (error, _("sample %u names the node %" G_GINT64_FORMAT ", which is no node"),
+          embers_json_set_invalid (error, _("sample %u names the node %" PRId64 ", which is no node"),
                                    i, id);
           return FALSE;
         }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -880,7 +881,7 @@ stack_trace (Chunk                 *chunk,
 
 bad:
   g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-               _("the stack trace %" G_GINT64_FORMAT " is corrupt"), key);
+               _("the stack trace %" PRId64 " is corrupt"), key);
   return NULL;
 }
 

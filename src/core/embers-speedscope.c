@@ -612,7 +612,7 @@ embers_speedscope_parse (const char  *data,
       if (infos->len > 1)
         {
           g_autofree char *name = info->name != NULL && info->name[0] != '\0'
-                                  ? g_strdup (info->name) : g_strdup_printf (_("Profile %u"), i + 1);
+                                  ? g_strdup (info->name) : g_strdup_printf ("Profile %u", i + 1);
 
           root = embers_profile_builder_get_child (b, 0, embers_profile_builder_intern (b, name, -1));
         }
