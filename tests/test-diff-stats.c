@@ -388,6 +388,43 @@ test_local_files (void)
     }
 }
 
+/* Values keyed by stack, as a server's SelectSeries per call site gives
+ * them: the nodes of that path, and only those, take the verdict */
+static void
+test_stack_keys (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (29);
+  g_autoptr(EmbersDiffStats) stats = embers_diff_stats_new (EMBERS_DIFF_STATS_PER_SECOND, 0);
+  g_autoptr(EmbersProfile) before = folded_profile ("main;a;parse 10\nmain;b;parse 10\n", 1);
+  g_autoptr(EmbersProfile) after = folded_profile ("main;a;parse 20\nmain;b;parse 10\n", 1);
+  g_autoptr(EmbersProfile) diff = embers_diff_profiles (before, 0, after, 0, NULL);
+  g_autofree EmbersChangeVerdict *verdicts = NULL;
+
+  embers_diff_stats_set_key (stats, EMBERS_DIFF_STATS_KEY_STACK);
+  for (guint side = 0; side < 2; side++)
+    for (guint i = 0; i < 10; i++)
+      {
+        /* 15 s steps, as SelectSeries with step=15 gives them */
+        guint step = embers_diff_stats_add_step (stats, side, 0, 15);
+        double a = 150 * (side ? 2 : 1) * (1 + 0.05 * normal (rand));
+        double b = 150 * (1 + 0.05 * normal (rand));
+
+        embers_diff_stats_add_value (stats, side, step, "main;a;parse", a);
+        embers_diff_stats_add_value (stats, side, step, "main;b;parse", b);
+      }
+  embers_diff_stats_compute (stats);
+  verdicts = embers_diff_stats_node_verdicts (stats, diff);
+  for (guint32 n = 1; n < embers_profile_get_n_nodes (diff); n++)
+    {
+      g_autofree char *path = embers_profile_node_stack (diff, n, ";");
+
+      if (g_str_equal (path, "main;a;parse"))
+        g_assert_cmpint (verdicts[n], ==, EMBERS_CHANGE_GREW);
+      else
+        g_assert_cmpint (verdicts[n], ==, EMBERS_CHANGE_WITHIN_NOISE);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -403,6 +440,7 @@ main (int   argc,
   g_test_add_func ("/embers/diff-stats/per-second", test_per_second);
   g_test_add_func ("/embers/diff-stats/constant", test_constant);
   g_test_add_func ("/embers/diff-stats/local-files", test_local_files);
+  g_test_add_func ("/embers/diff-stats/stack-keys", test_stack_keys);
 
   return g_test_run ();
 }

@@ -34,6 +34,7 @@ struct _EmbersDiffStats
   GObject              parent_instance;
 
   EmbersDiffStatsMode  mode;
+  EmbersDiffStatsKey   key;
   double               fdr;
   GArray              *totals[2];    /* double per step */
   GArray              *seconds[2];   /* double per step */
@@ -104,6 +105,23 @@ embers_diff_stats_get_mode (EmbersDiffStats *self)
   g_return_val_if_fail (EMBERS_IS_DIFF_STATS (self), EMBERS_DIFF_STATS_SHARE);
 
   return self->mode;
+}
+
+void
+embers_diff_stats_set_key (EmbersDiffStats    *self,
+                           EmbersDiffStatsKey  key)
+{
+  g_return_if_fail (EMBERS_IS_DIFF_STATS (self));
+
+  self->key = key;
+}
+
+EmbersDiffStatsKey
+embers_diff_stats_get_key (EmbersDiffStats *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_STATS (self), EMBERS_DIFF_STATS_KEY_FUNCTION);
+
+  return self->key;
 }
 
 double
@@ -621,8 +639,30 @@ embers_diff_stats_node_verdicts (EmbersDiffStats *self,
 
   verdicts = g_new (EmbersChangeVerdict, MAX (n_nodes, 1u));
   verdicts[0] = fallback;
-  for (guint32 i = 1; i < n_nodes; i++)
-    verdicts[i] = by_name[embers_profile_node_name (diff, i)];
+  if (self->key == EMBERS_DIFF_STATS_KEY_FUNCTION)
+    {
+      for (guint32 i = 1; i < n_nodes; i++)
+        verdicts[i] = by_name[embers_profile_node_name (diff, i)];
+      return verdicts;
+    }
+
+  /* By stack: each node's path, built from its parent's (pre-order) */
+  {
+    g_autoptr(GPtrArray) paths = g_ptr_array_new_full (n_nodes, g_free);
+
+    g_ptr_array_add (paths, g_strdup (""));
+    for (guint32 i = 1; i < n_nodes; i++)
+      {
+        guint32 parent = embers_profile_node_parent (diff, i);
+        const char *up = g_ptr_array_index (paths, parent);
+        char *path = up[0] != '\0' ? g_strconcat (up, ";", embers_profile_node_name_str (diff, i), NULL)
+                                   : g_strdup (embers_profile_node_name_str (diff, i));
+        const EmbersChangeStats *stats = embers_diff_stats_lookup (self, path);
+
+        verdicts[i] = stats != NULL ? stats->verdict : fallback;
+        g_ptr_array_add (paths, path);
+      }
+  }
   return verdicts;
 }
 

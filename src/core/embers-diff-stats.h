@@ -91,6 +91,23 @@ typedef struct
   double              q_value;          /* Benjamini–Hochberg adjusted */
 } EmbersChangeStats;
 
+/**
+ * EmbersDiffStatsKey:
+ * @EMBERS_DIFF_STATS_KEY_FUNCTION: values are keyed by function name (the
+ *   top table's rows; local files, whose whole trees are at hand)
+ * @EMBERS_DIFF_STATS_KEY_STACK: values are keyed by a node's stack from
+ *   the root, names joined by ";" ("main;handler;parse"): what a server's
+ *   SelectSeries gives for a stack_trace_selector whose call_site is that
+ *   path
+ *
+ * How embers_diff_stats_node_verdicts() finds a node's values.
+ */
+typedef enum
+{
+  EMBERS_DIFF_STATS_KEY_FUNCTION,
+  EMBERS_DIFF_STATS_KEY_STACK,
+} EmbersDiffStatsKey;
+
 #define EMBERS_TYPE_DIFF_STATS (embers_diff_stats_get_type ())
 
 G_DECLARE_FINAL_TYPE (EmbersDiffStats, embers_diff_stats, EMBERS, DIFF_STATS, GObject)
@@ -98,6 +115,9 @@ G_DECLARE_FINAL_TYPE (EmbersDiffStats, embers_diff_stats, EMBERS, DIFF_STATS, GO
 EmbersDiffStats     *embers_diff_stats_new              (EmbersDiffStatsMode  mode,
                                                          double               fdr);
 EmbersDiffStatsMode  embers_diff_stats_get_mode         (EmbersDiffStats     *self);
+void                 embers_diff_stats_set_key          (EmbersDiffStats     *self,
+                                                         EmbersDiffStatsKey   key);
+EmbersDiffStatsKey   embers_diff_stats_get_key          (EmbersDiffStats     *self);
 double               embers_diff_stats_get_fdr          (EmbersDiffStats     *self);
 
 /* A step: its total (share mode) and its length in seconds (per-second
@@ -143,8 +163,9 @@ guint                embers_diff_stats_get_n_changed    (EmbersDiffStats     *se
 const EmbersChangeStats *embers_diff_stats_lookup       (EmbersDiffStats     *self,
                                                          const char          *function);
 /* The verdict for each node of a diff profile, by the node's function
- * name (the root and unknown functions: NOT_ENOUGH_STEPS when a side is
- * short, WITHIN_NOISE otherwise). Free with g_free(). */
+ * name or its stack (embers_diff_stats_set_key()); the root and nodes
+ * without values: NOT_ENOUGH_STEPS when a side is short, WITHIN_NOISE
+ * otherwise. Free with g_free(). */
 EmbersChangeVerdict *embers_diff_stats_node_verdicts    (EmbersDiffStats     *self,
                                                          EmbersProfile       *diff);
 
