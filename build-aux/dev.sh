@@ -153,6 +153,10 @@ run_suite() {
   bash tests/oracle/live-oracle.sh _build/ci/src/app/embers | tee "$out" || failed_steps=$((failed_steps + 1))
   tap_counts "$out"
 
+  # 4b. Fresh JFR and perf recordings against jfr print and perf report.
+  bash tests/oracle/live-formats-oracle.sh _build/ci/src/app/embers | tee "$out" || failed_steps=$((failed_steps + 1))
+  tap_counts "$out"
+
   # 5. The Flatpak manifests, and the app module's build commands as the
   #    manifest runs them (the GNOME runtime cannot be downloaded here).
   { python3 build-aux/check-flatpak.py . && bash build-aux/flatpak-build-check.sh; } | tee "$out" || failed_steps=$((failed_steps + 1))
