@@ -7,8 +7,9 @@
 #                                         sample without FILE)
 #   bash build-aux/dev.sh test            build and run every test: the suite,
 #                                         the suite again under ASan+UBSan,
-#                                         the fuzzers, the live go-pprof
-#                                         oracle, the Flatpak checks, and the
+#                                         the fuzzers, the live go-pprof,
+#                                         JFR and perf oracles, the Flatpak
+#                                         checks, and the
 #                                         window tests again on Debian's next
 #                                         release; prints "N passed, N failed"
 #   bash build-aux/dev.sh shell           a shell where Embers builds
