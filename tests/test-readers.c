@@ -338,6 +338,20 @@ test_chrome_trace_shapes (void)
       /* samples at 101, 103, 107: 2 µs, 4 µs, and the last one 0 */
       assert_top (p, 0, "f a.js:5", "6000/6000");
     }
+  /* Older traces: a whole profile in one CpuProfile event */
+  {
+    g_autoptr(EmbersProfile) p = load_ok (
+      "{\"traceEvents\":[{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":3,\"tid\":4,\"args\":{\"name\":\"main\"}},"
+      "{\"name\":\"CpuProfile\",\"ph\":\"I\",\"pid\":3,\"tid\":4,\"args\":{\"data\":{\"cpuProfile\":{"
+      "\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"},\"children\":[2]},"
+      "{\"id\":2,\"callFrame\":{\"functionName\":\"tick\",\"url\":\"app.js\",\"lineNumber\":0}}],"
+      "\"startTime\":0,\"endTime\":30,\"samples\":[2,2],\"timeDeltas\":[10,10]}}}}]}");
+
+    g_assert_true (has_stack (p, "main (pid 3);tick app.js:1"));
+    /* t = 10, 20; the last lasts until endTime 30 */
+    assert_top (p, 0, "tick app.js:1", "20000/20000");
+    assert_top (p, 1, "tick app.js:1", "2/2");
+  }
   load_fails ("{\"traceEvents\":[{\"name\":\"X\",\"ph\":\"B\"}]}", EMBERS_PROFILE_ERROR_EMPTY, "cpu_profiler");
   load_fails ("[{\"name\":\"ProfileChunk\",\"id\":\"1\",\"args\":{\"data\":{\"cpuProfile\":{\"nodes\":[],\"samples\":[5]}}}}]",
               EMBERS_PROFILE_ERROR_INVALID, "no node");
