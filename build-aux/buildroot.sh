@@ -102,8 +102,20 @@ ensure() {
     return 1
   fi
   stamp_of "$suite" | sudo_cmd tee "$tmp/.embers-stamp" >/dev/null
-  sudo_cmd rm -rf "$dir"
+  # The old root is moved aside, not deleted: a build that runs in it now
+  # goes on; roots set aside earlier are deleted when nothing uses them
+  if [[ -d $dir ]]; then
+    sudo_cmd mv "$dir" "$cache/.$suite.old.$(date +%s)"
+  fi
   sudo_cmd mv "$tmp" "$dir"
+  local old
+  for old in "$cache"/.*.old.*; do
+    [[ -d $old ]] || continue
+    # A sandbox still running in it shows the folder in its mount table
+    if ! cat /proc/[0-9]*/mountinfo 2>/dev/null | grep -qF "/$(basename "$old")/"; then
+      sudo_cmd rm -rf "$old" || true
+    fi
+  done
   say "the $suite root is ready ($((SECONDS - start)) s)"
 }
 

@@ -316,10 +316,11 @@ test_local_values (void)
    * 100 (3 + 6 + 9 + 12) + 4 · 30 + 4 · 500; us's: its last, 100 (2 + 5 + 8 + 11) + 4 · 50 */
   g_assert_cmpfloat (stats_at (page, 0)->max, ==, 5120);
   g_assert_cmpfloat (stats_at (page, 1)->max, ==, 2800);
-  /* Six steps with data (one per profile time, 60 s steps over the hour);
-   * us averages 16200 / 6 over them */
+  /* Six steps with data (one per profile time) of the hour's sixty 60 s
+   * steps (T - 60 s, T], T = end - k · 60 s; us averages 16200 / 6 over
+   * them */
   g_assert_cmpuint (stats_at (page, 1)->n_data_steps, ==, 6);
-  g_assert_cmpuint (stats_at (page, 1)->n_steps, ==, 61);
+  g_assert_cmpuint (stats_at (page, 1)->n_steps, ==, 60);
   g_assert_cmpfloat_with_epsilon (stats_at (page, 1)->mean, 16200.0 / 6, 1e-9);
   g_assert_true (embers_labels_page_get_has_time (page));
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, 3);
