@@ -110,9 +110,9 @@ has_label_child (GtkWidget *widget)
   return FALSE;
 }
 
-/* The text of a label that GTK itself gives a button: GTK before 4.14
- * sets a mnemonic button's accessible label to its raw text, underscore
- * and all ("_Open…"), which a screen reader then reads */
+/* The raw text of a mnemonic button, underscore and all ("_Open…"): an
+ * accessible label that repeats it is read with the underscore (GTK
+ * before 4.14 set such labels by itself; none of ours may) */
 static const char *
 raw_mnemonic_label (GtkWidget *widget)
 {
@@ -134,11 +134,11 @@ raw_mnemonic_label (GtkWidget *widget)
   return NULL;
 }
 
-/* Whether @widget has a name, as GTK before 4.14 makes it: its
- * accessible label followed by the labels of the widgets it is labelled
- * by. GTK labels a button by its child: an icon, which has no name (the
- * button is announced as "GtkImage"), or a label, which has its text.
- * Tooltips and visible text are no part of it. */
+/* Whether @widget has a name of its own: its accessible label followed
+ * by the labels of the widgets it is labelled by. A button is labelled
+ * by its child: an icon, which has no name, or a label, which has its
+ * text. Tooltips and visible text are no part of it: GTK reads a tooltip
+ * when there is nothing else, but every control here has its own name. */
 static gboolean
 has_own_name (GtkWidget  *widget,
               GString    *why)
@@ -470,7 +470,7 @@ focus_is_inside (GtkWidget *window,
 }
 
 /* A table (the top table, the diff table): each row has an accessible
- * label (GTK 4.8 gives a list row none), roles as GTK exposes them, and
+ * label (set by the row factory), roles as GTK exposes them, and
  * the table is one Tab stop */
 static void
 check_table (GtkWidget  *window,
