@@ -19,6 +19,15 @@
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
  *
+ * The README's screenshots (data/screenshots) are the window at 1360x860
+ * under Xvfb, taken with GTK 4.24 and libadwaita 1.10 (the Flatpak
+ * runtime's), F being tests/fixtures/go: profile.png "search light
+ * F/cpu-labels.pb.gz", sandwich-dark.png "sandwich dark F/cpu-labels.pb.gz",
+ * compare.png "compare light F/cpu-before.pb.gz F/cpu-after.pb.gz",
+ * explore.png "demo light F", labels.png "demo-labels light F", and
+ * rule.png "server-rule light URL api runtime.gcBgMarkWorker" against
+ * embers-test-server --recording-rules, cut to the dialog.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
