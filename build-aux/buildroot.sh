@@ -77,6 +77,15 @@ ensure() {
   fi
   host_tools
   mkdir -p "$cache"
+  # One maker at a time: a second one waits, then finds the root made
+  exec 9>"$cache/.$suite.lock"
+  if ! flock -n 9; then
+    say "another run is making the $suite root; waiting for it"
+    flock 9
+  fi
+  if fresh "$suite"; then
+    return 0
+  fi
   local tmp=$cache/.$suite.new
   sudo_cmd rm -rf "$tmp"
   local pkgs

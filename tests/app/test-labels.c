@@ -1122,17 +1122,18 @@ test_server (void)
   g_assert_cmpfloat (stats_at (page, 1)->total, ==, 720000);
   g_assert_cmpfloat (stats_at (page, 2)->total, ==, 384000);
   g_assert_cmpfloat_with_epsilon (stats_at (page, 0)->share, 1024000.0 / 2128000.0, 1e-9);
-  /* Their shapes differ: one point per 15 s step, the spike, the rise, flat */
+  /* Their shapes differ: one point per 15 s step, the spike, the rise,
+   * flat. A point is stamped with its step's end: T holds (T - 15 s, T] */
   g_assert_true (embers_labels_page_get_has_time (page));
   for (guint i = 0; i < 3; i++)
     {
       g_assert_cmpuint (stats_at (page, i)->series->n_points, ==, 40);
       g_assert_cmpuint (stats_at (page, i)->n_data_steps, ==, 40);
       for (guint k = 0; k < 40; k++)
-        g_assert_cmpint (stats_at (page, i)->series->timestamps[k], ==, SERVER_NOW_MS - 600000 + k * 15000);
+        g_assert_cmpint (stats_at (page, i)->series->timestamps[k], ==, SERVER_NOW_MS - 600000 + (k + 1) * 15000);
     }
   g_assert_cmpfloat (stats_at (page, 0)->max, ==, 38400);
-  g_assert_cmpint (stats_at (page, 0)->max_time_ms, ==, SERVER_NOW_MS - 600000);
+  g_assert_cmpint (stats_at (page, 0)->max_time_ms, ==, SERVER_NOW_MS - 600000 + 15000);
   g_assert_cmpfloat (stats_at (page, 0)->series->values[19], ==, 38400);
   g_assert_cmpfloat (stats_at (page, 0)->series->values[20], ==, 12800);
   g_assert_cmpfloat (stats_at (page, 0)->mean, ==, 25600);
