@@ -1118,9 +1118,8 @@ on_rule_created (EmbersRuleDialog    *dialog,
 
   gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
   /* An open rules tab of this server lists it */
-  if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    embers_window_reload_rules (EMBERS_WINDOW (root),
-                                embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source)));
+  if (EMBERS_IS_WINDOW (root))
+    embers_window_reload_rules (EMBERS_WINDOW (root), self->source);
   adw_dialog_close (ADW_DIALOG (dialog));
 }
 
@@ -1129,15 +1128,12 @@ EmbersRuleDialog *
 embers_explore_page_create_rule (EmbersExplorePage *self)
 {
   g_autofree char *selector = NULL;
-  EmbersConnectClient *client = NULL;
   EmbersRuleDialog *dialog;
 
   g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
 
-  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    client = embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source));
   selector = embers_explore_page_dup_selector (self);
-  dialog = embers_rule_dialog_new (client,
+  dialog = embers_rule_dialog_new (self->source,
                                    embers_explore_page_get_service (self),
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
@@ -1152,8 +1148,8 @@ show_rules (EmbersExplorePage *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
-  if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    embers_window_show_rules (EMBERS_WINDOW (root), EMBERS_PYROSCOPE_SOURCE (self->source));
+  if (EMBERS_IS_WINDOW (root) && embers_source_offers_recording_rules (self->source))
+    embers_window_show_rules (EMBERS_WINDOW (root), self->source);
 }
 
 static void
@@ -1382,7 +1378,7 @@ build_more_menu (EmbersExplorePage *self)
   g_menu_append (actions, _("Com_pare…"), "explore.compare");
   g_menu_append (actions, _("_Labels"), "explore.labels");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (actions));
-  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+  if (embers_source_offers_recording_rules (self->source))
     {
       g_menu_append (rules, _("_Create Recording Rule…"), "explore.create-rule");
       g_menu_append (rules, _("_Show Recording Rules"), "explore.show-rules");
@@ -1430,7 +1426,7 @@ build_more_menu (EmbersExplorePage *self)
 static void
 add_rules_buttons (EmbersExplorePage *self)
 {
-  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+  if (embers_source_offers_recording_rules (self->source))
     {
       g_autoptr(GMenu) menu = g_menu_new ();
       GtkWidget *rules = adw_split_button_new ();

@@ -372,21 +372,25 @@ embers_window_open_folder (EmbersWindow *self,
 
 /* The rules tab of the same server and tenant, if there is one */
 static AdwTabPage *
-find_rules_tab (EmbersWindow        *self,
-                EmbersConnectClient *client)
+find_rules_tab (EmbersWindow *self,
+                EmbersSource *source)
 {
+  g_autofree char *location = embers_source_dup_location (source);
+
   for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
     {
       AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
       GtkWidget *child = adw_tab_page_get_child (tab);
-      EmbersConnectClient *other;
+      EmbersSource *other;
+      g_autofree char *other_location = NULL;
 
       if (!EMBERS_IS_RULES_PAGE (child))
         continue;
-      other = embers_rules_page_get_client (EMBERS_RULES_PAGE (child));
-      if (other == client ||
-          (g_strcmp0 (embers_connect_client_get_base_url (other), embers_connect_client_get_base_url (client)) == 0 &&
-           g_strcmp0 (embers_connect_client_get_tenant (other), embers_connect_client_get_tenant (client)) == 0))
+      other = embers_rules_page_get_source (EMBERS_RULES_PAGE (child));
+      if (other == source)
+        return tab;
+      other_location = embers_source_dup_location (other);
+      if (location != NULL && g_strcmp0 (location, other_location) == 0)
         return tab;
     }
   return NULL;
@@ -395,19 +399,18 @@ find_rules_tab (EmbersWindow        *self,
 /* A server's recording rules: its tab if one is open (reloaded), else a
  * new tab */
 GtkWidget *
-embers_window_show_rules (EmbersWindow          *self,
-                          EmbersPyroscopeSource *source)
+embers_window_show_rules (EmbersWindow *self,
+                          EmbersSource *source)
 {
-  EmbersConnectClient *client;
   EmbersRulesPage *page;
   AdwTabPage *tab;
   g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
-  g_return_val_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (source), NULL);
+  g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
 
-  client = embers_pyroscope_source_get_client (source);
-  tab = find_rules_tab (self, client);
+  tab = find_rules_tab (self, source);
   if (tab != NULL)
     {
       page = EMBERS_RULES_PAGE (adw_tab_page_get_child (tab));
@@ -418,9 +421,11 @@ embers_window_show_rules (EmbersWindow          *self,
 
   page = embers_rules_page_new_for_source (source);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  name = embers_source_dup_display_name (source);
   /* Translators: a tab title; %s is a server address */
-  title = g_strdup_printf (_("Recording Rules — %s"), embers_connect_client_get_base_url (client));
+  title = g_strdup_printf (_("Recording Rules — %s"), name);
   adw_tab_page_set_title (tab, title);
+  adw_tab_page_set_tooltip (tab, title);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   return GTK_WIDGET (page);
 }
@@ -435,18 +440,18 @@ embers_window_open_rules (EmbersWindow        *self,
   g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
 
   source = embers_pyroscope_source_new (client);
-  return embers_window_show_rules (self, source);
+  return embers_window_show_rules (self, EMBERS_SOURCE (source));
 }
 
 void
-embers_window_reload_rules (EmbersWindow        *self,
-                            EmbersConnectClient *client)
+embers_window_reload_rules (EmbersWindow *self,
+                            EmbersSource *source)
 {
   AdwTabPage *tab;
 
   g_return_if_fail (EMBERS_IS_WINDOW (self));
 
-  tab = client != NULL ? find_rules_tab (self, client) : NULL;
+  tab = source != NULL ? find_rules_tab (self, source) : NULL;
   if (tab != NULL)
     embers_rules_page_reload (EMBERS_RULES_PAGE (adw_tab_page_get_child (tab)));
 }

@@ -52,10 +52,10 @@ GtkWidget         *embers_window_open_rules       (EmbersWindow      *self,
                                                    EmbersConnectClient *client);
 /* The same with the source whose dialogs and probe the rules tab shares */
 GtkWidget         *embers_window_show_rules       (EmbersWindow      *self,
-                                                   EmbersPyroscopeSource *source);
+                                                   EmbersSource      *source);
 /* After a rule changed elsewhere: the server's rules tab, if open, reloads */
 void               embers_window_reload_rules     (EmbersWindow      *self,
-                                                   EmbersConnectClient *client);
+                                                   EmbersSource      *source);
 /* The file filters of the open dialogs: profiles, all files */
 GListModel        *embers_window_profile_filters  (void);
 /* Shows the connect dialog; with a URL it connects at once */

@@ -567,7 +567,7 @@ test_rule_disabled (void)
   window = adw_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 800);
   gtk_window_present (GTK_WINDOW (window));
-  dialog = embers_rule_dialog_new (client, "api", CPU, "{service_name=\"api\"}", "runtime.GC");
+  dialog = embers_rule_dialog_new (EMBERS_SOURCE (source), "api", CPU, "{service_name=\"api\"}", "runtime.GC");
   g_object_ref_sink (dialog);
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
   adw_dialog_present (ADW_DIALOG (dialog), window);
@@ -588,7 +588,7 @@ test_rule_disabled (void)
   g_object_unref (dialog);
 
   /* Known: said up front, when the dialog opens */
-  dialog = embers_rule_dialog_new (client, "api", CPU, "{service_name=\"api\"}", NULL);
+  dialog = embers_rule_dialog_new (EMBERS_SOURCE (source), "api", CPU, "{service_name=\"api\"}", NULL);
   g_object_ref_sink (dialog);
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
   adw_dialog_present (ADW_DIALOG (dialog), window);
@@ -846,7 +846,7 @@ test_rules_page (void)
    * edit (a dialog without a source: its only request is the save) */
   {
     g_autoptr(GPtrArray) stored = list_rules (client);
-    EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (client, rule_by_id (stored, created->id));
+    EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (embers_rules_page_get_source (page), rule_by_id (stored, created->id));
 
     g_object_ref_sink (edit);
     g_free (embers_test_server_control (server, "POST", "embers-test/faults",
@@ -887,7 +887,7 @@ test_rules_page (void)
   /* A second dialog on the old copy: the server refuses, and it says why */
   {
     g_autoptr(EmbersRecordingRule) old = embers_recording_rule_copy (created);
-    EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (client, old);
+    EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (embers_rules_page_get_source (page), old);
 
     g_object_ref_sink (stale);
     embers_rule_dialog_create (stale);
@@ -913,7 +913,7 @@ test_rules_page (void)
     g_object_unref (stale);
 
     /* Keep My Changes: what was typed stays and overwrites the server's */
-    stale = embers_rule_dialog_new_for_rule (client, old);
+    stale = embers_rule_dialog_new_for_rule (embers_rules_page_get_source (page), old);
     g_object_ref_sink (stale);
     embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_GROUP_BY, "pod");
     embers_rule_dialog_create (stale);
