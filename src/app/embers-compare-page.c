@@ -10,6 +10,8 @@
 
 #include "embers-accessible.h"
 #include "embers-compare-page.h"
+#include "embers-comparison.h"
+#include "embers-location.h"
 #include "embers-window.h"
 #include "embers-diff.h"
 #include "embers-drop-down.h"
@@ -1104,64 +1106,50 @@ commit_on_screen (EmbersComparePage  *self,
   return TRUE;
 }
 
-/* Comparing */
+/* Comparing: the job is embers_comparison_run_async(); the page hands it
+ * its sides and shows the answer if it is still the one asked for */
 
 typedef struct
 {
   EmbersComparePage *self;
   GCancellable      *cancellable;
-  EmbersQuery       *queries[2];
-  GFile             *files[2];
-  char              *urls[2];
-  char              *sample_types[2];
-  EmbersProfile     *profiles[2];   /* merged, or a file loaded before */
-  guint              pending;
-  GError            *error;
+  GFile             *files[2];   /* file sides, to take back what was loaded */
 } Job;
-
-/* The thread's answer: the diff or an error, and the files it loaded
- * (their sides offer their sample types, also when the types chosen do
- * not compare) */
-typedef struct
-{
-  EmbersProfile *diff;
-  GError        *error;
-  EmbersProfile *loaded[2];
-} JobResult;
-
-static void
-job_result_free (JobResult *result)
-{
-  g_clear_object (&result->diff);
-  g_clear_error (&result->error);
-  g_clear_object (&result->loaded[0]);
-  g_clear_object (&result->loaded[1]);
-  g_free (result);
-}
 
 static void
 job_free (Job *job)
 {
   g_clear_object (&job->self);
   g_clear_object (&job->cancellable);
-  for (guint i = 0; i < 2; i++)
-    {
-      g_clear_pointer (&job->queries[i], embers_query_free);
-      g_clear_object (&job->files[i]);
-      g_clear_pointer (&job->urls[i], g_free);
-      g_clear_pointer (&job->sample_types[i], g_free);
-      g_clear_object (&job->profiles[i]);
-    }
-  g_clear_error (&job->error);
+  g_clear_object (&job->files[0]);
+  g_clear_object (&job->files[1]);
   g_free (job);
 }
 
 static void
-job_finish (Job           *job,
-            EmbersProfile *diff,
-            const GError  *error)
+comparison_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
+  Job *job = user_data;
   EmbersComparePage *self = job->self;
+  g_autoptr(GError) error = NULL;
+  EmbersProfile *loaded[2] = { NULL, NULL };
+  g_autoptr(EmbersProfile) diff = embers_comparison_run_finish (result, &loaded[0], &loaded[1], &error);
+
+  /* Files loaded on the way: their sides offer their sample types */
+  for (guint i = 0; i < 2; i++)
+    {
+      Side *side = &self->sides[i];
+
+      if (loaded[i] != NULL && side->kind == SIDE_FILE && side->profile == NULL &&
+          side->file != NULL && job->files[i] != NULL && g_file_equal (side->file, job->files[i]))
+        {
+          g_set_object (&side->profile, loaded[i]);
+          side_fill_samples (side);
+        }
+      g_clear_object (&loaded[i]);
+    }
 
   if (job->cancellable == self->cancellable)
     {
@@ -1181,202 +1169,12 @@ job_finish (Job           *job,
   job_free (job);
 }
 
-/* A side's profile on the thread: a query URL through the Pyroscope
- * client, a file from disk */
-static EmbersProfile *
-load_side (Job           *job,
-           guint          i,
-           GCancellable  *cancellable,
-           GError       **error)
-{
-  EmbersProfile *profile;
-
-  if (job->urls[i] != NULL)
-    {
-      profile = embers_pyroscope_load_query_url (job->urls[i], cancellable, error);
-      if (profile == NULL)
-        g_prefix_error (error, "%s", i == 0 ? _("Baseline: ") : _("Comparison: "));
-      return profile;
-    }
-
-  profile = embers_profile_load_file (job->files[i], cancellable, error);
-  if (profile == NULL)
-    {
-      g_autofree char *name = g_file_get_basename (job->files[i]);
-
-      g_prefix_error (error, "%s: ", name);
-    }
-  return profile;
-}
-
-static void
-diff_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  Job *job = task_data;
-  JobResult *result = g_new0 (JobResult, 1);
-  EmbersProfile *profiles[2];
-  GError **error = &result->error;
-  guint types[2];
-
-  /* Two query URLs: the server's Diff when they are on one server */
-  if (job->urls[0] != NULL && job->urls[1] != NULL)
-    {
-      result->diff = embers_pyroscope_load_query_url_diff (job->urls[0], job->urls[1], cancellable, error);
-      if (result->diff != NULL ||
-          !g_error_matches (*error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED))
-        goto out;
-      g_clear_error (error);
-    }
-
-  for (guint i = 0; i < 2; i++)
-    {
-      profiles[i] = job->profiles[i];
-      if (profiles[i] == NULL)
-        {
-          EmbersProfile *loaded = load_side (job, i, cancellable, error);
-
-          if (loaded == NULL)
-            goto out;
-          if (job->files[i] != NULL)
-            result->loaded[i] = g_object_ref (loaded);
-          profiles[i] = loaded;
-          /* job_free drops it */
-          job->profiles[i] = loaded;
-        }
-      if (job->sample_types[i] != NULL && embers_profile_find_sample_type (profiles[i], job->sample_types[i]) >= 0)
-        types[i] = (guint) embers_profile_find_sample_type (profiles[i], job->sample_types[i]);
-      else
-        types[i] = embers_profile_get_default_sample_type (profiles[i]);
-    }
-
-  result->diff = embers_diff_profiles (profiles[0], types[0], profiles[1], types[1], error);
-
-out:
-  g_task_return_pointer (task, result, (GDestroyNotify) job_result_free);
-}
-
-static void
-diff_thread_done (GObject      *object,
-                  GAsyncResult *res,
-                  gpointer      user_data)
-{
-  Job *job = user_data;
-  EmbersComparePage *self = job->self;
-  g_autoptr(GError) error = NULL;
-  JobResult *result = g_task_propagate_pointer (G_TASK (res), &error);
-
-  /* Files loaded on the way: their sides offer their sample types */
-  for (guint i = 0; result != NULL && i < 2; i++)
-    {
-      Side *side = &self->sides[i];
-
-      if (result->loaded[i] != NULL && side->kind == SIDE_FILE && side->profile == NULL &&
-          side->file != NULL && job->files[i] != NULL && g_file_equal (side->file, job->files[i]))
-        {
-          g_set_object (&side->profile, result->loaded[i]);
-          side_fill_samples (side);
-        }
-    }
-  if (result != NULL && result->error != NULL)
-    g_propagate_error (&error, g_steal_pointer (&result->error));
-  job_finish (job, result != NULL ? result->diff : NULL, error);
-  if (result != NULL)
-    job_result_free (result);
-}
-
-static void
-job_run_local (Job *job)
-{
-  g_autoptr(GTask) task = NULL;
-
-  if (job->error != NULL)
-    {
-      job_finish (job, NULL, job->error);
-      return;
-    }
-  task = g_task_new (NULL, job->cancellable, diff_thread_done, job);
-  g_task_set_source_tag (task, job_run_local);
-  g_task_set_task_data (task, job, NULL);
-  g_task_run_in_thread (task, diff_thread);
-}
-
-typedef struct
-{
-  Job  *job;
-  guint index;
-} MergeCall;
-
-static void
-merge_done (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  MergeCall *call = user_data;
-  Job *job = call->job;
-  g_autoptr(GError) error = NULL;
-  EmbersProfile *profile = embers_source_merge_profile_finish (EMBERS_SOURCE (object), result, &error);
-
-  if (profile != NULL)
-    job->profiles[call->index] = profile;
-  else if (job->error == NULL)
-    job->error = g_steal_pointer (&error);
-  g_free (call);
-
-  if (--job->pending == 0)
-    job_run_local (job);
-}
-
-/* Query sides merged by the source, then diffed with the rest locally */
-static void
-job_run_merges (Job *job)
-{
-  for (guint i = 0; i < 2; i++)
-    if (job->queries[i] != NULL)
-      job->pending++;
-  if (job->pending == 0)
-    {
-      job_run_local (job);
-      return;
-    }
-  for (guint i = 0; i < 2; i++)
-    if (job->queries[i] != NULL)
-      {
-        MergeCall *call = g_new0 (MergeCall, 1);
-
-        call->job = job;
-        call->index = i;
-        embers_source_merge_profile (job->self->source, job->queries[i], job->cancellable, merge_done, call);
-      }
-}
-
-static void
-source_diff_done (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  Job *job = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersProfile) diff = embers_source_diff_finish (EMBERS_SOURCE (object), result, &error);
-
-  /* A server without Diff (unimplemented, 404): two merges, diffed here */
-  if (diff == NULL && g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED) &&
-      !g_cancellable_is_cancelled (job->cancellable))
-    {
-      g_debug ("Diff unavailable (%s): two merges and a local diff", error->message);
-      job_run_merges (job);
-      return;
-    }
-  job_finish (job, diff, error);
-}
-
 void
 embers_compare_page_compare (EmbersComparePage *self)
 {
   g_autoptr(GError) error = NULL;
   EmbersQuery *queries[2] = { NULL, NULL };
+  EmbersCompareSide *sides[2] = { NULL, NULL };
   Job *job;
 
   g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
@@ -1411,53 +1209,47 @@ embers_compare_page_compare (EmbersComparePage *self)
         }
     }
 
-  /* CPU time against bytes is no diff, wherever it would be computed */
-  if (queries[0] != NULL && queries[1] != NULL)
-    {
-      g_autoptr(EmbersProfileTypeInfo) l = embers_profile_type_info_new (queries[0]->profile_type);
-      g_autoptr(EmbersProfileTypeInfo) r = embers_profile_type_info_new (queries[1]->profile_type);
-
-      if (l != NULL && r != NULL &&
-          !embers_diff_check_units (l->sample_type, l->sample_unit, r->sample_type, r->sample_unit, &error))
-        {
-          embers_query_free (queries[0]);
-          embers_query_free (queries[1]);
-          set_error (self, error->message);
-          return;
-        }
-    }
-
-  embers_compare_page_cancel (self);
-  self->cancellable = g_cancellable_new ();
-  set_error (self, NULL);
-  set_busy (self, TRUE);
-
-  job = g_new0 (Job, 1);
-  job->self = g_object_ref (self);
-  job->cancellable = g_object_ref (self->cancellable);
   for (guint i = 0; i < 2; i++)
     {
       Side *side = &self->sides[i];
 
-      job->queries[i] = queries[i];
-      if (side->kind == SIDE_FILE)
+      if (queries[i] != NULL)
+        sides[i] = embers_compare_side_new_query (self->source, queries[i]);
+      else if (side->kind == SIDE_FILE)
         {
-          job->files[i] = g_object_ref (side->file);
-          job->sample_types[i] = g_strdup (side->sample_type);
-          if (side->profile != NULL)
-            job->profiles[i] = g_object_ref (side->profile);
+          sides[i] = side->profile != NULL ? embers_compare_side_new_profile (side->profile, side->file)
+                                           : embers_compare_side_new_location (side->file);
+          embers_compare_side_set_sample_type (sides[i], side->sample_type);
         }
-      else if (side->kind == SIDE_URL)
-        job->urls[i] = g_strdup (side->url);
+      else
+        {
+          g_autoptr(GFile) url = g_file_new_for_uri (side->url);
+
+          sides[i] = embers_compare_side_new_location (url);
+        }
+      g_clear_pointer (&queries[i], embers_query_free);
     }
 
-  if (queries[0] != NULL && queries[1] != NULL &&
-      (embers_source_get_capabilities (self->source) & EMBERS_SOURCE_CAN_DIFF))
+  /* Refused before any request (CPU time against bytes): said at once */
+  if (!embers_comparison_check (sides[0], sides[1], &error))
+    set_error (self, error->message);
+  else
     {
-      embers_source_diff (self->source, queries[0], queries[1], job->cancellable, source_diff_done, job);
-      return;
+      embers_compare_page_cancel (self);
+      self->cancellable = g_cancellable_new ();
+      set_error (self, NULL);
+      set_busy (self, TRUE);
+
+      job = g_new0 (Job, 1);
+      job->self = g_object_ref (self);
+      job->cancellable = g_object_ref (self->cancellable);
+      for (guint i = 0; i < 2; i++)
+        if (self->sides[i].kind == SIDE_FILE)
+          job->files[i] = g_object_ref (self->sides[i].file);
+      embers_comparison_run_async (sides[0], sides[1], job->cancellable, comparison_done, job);
     }
-  job_run_merges (job);
+  embers_compare_side_free (sides[0]);
+  embers_compare_side_free (sides[1]);
 }
 
 void
@@ -1790,10 +1582,10 @@ static void
 side_set_file_or_url (Side  *side,
                       GFile *file)
 {
-  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *url = embers_location_dup_query_url (file);
 
-  if (!g_file_is_native (file) && embers_query_url_is_url (uri))
-    side_set_url (side, uri);
+  if (url != NULL)
+    side_set_url (side, url);
   else
     side_set_file (side, file, FALSE);
 }
