@@ -110,6 +110,7 @@ merge_trees (EmbersProfile  *sides[2],
   const gint64 *pself[2], *ptotal[2];
   guint capacity, n = 0;
   Pair root = { { 0, 0 }, EMBERS_NODE_NONE };
+  g_autofree gint64 *self = NULL;
   GString *pool;
 
   names.index = g_hash_table_new (g_str_hash, g_str_equal);
@@ -132,7 +133,7 @@ merge_trees (EmbersProfile  *sides[2],
   out->parents = g_new (guint32, capacity);
   out->ends = g_new (guint32, capacity);
   out->depths = g_new (guint16, capacity);
-  out->self = g_new (gint64, (gsize)capacity * 2);
+  self = g_new (gint64, (gsize)capacity * 2);
   out->total = g_new (gint64, (gsize)capacity * 2);
 
   g_array_append_val (stack, root);
@@ -157,7 +158,7 @@ merge_trees (EmbersProfile  *sides[2],
                            _("Converting the units overflows a 64-bit integer"));
               goto fail;
             }
-          out->self[(gsize)s * capacity + cur] = sv;
+          self[(gsize)s * capacity + cur] = sv;
           out->total[(gsize)s * capacity + cur] = tv;
         }
 
@@ -222,7 +223,8 @@ merge_trees (EmbersProfile  *sides[2],
 
   /* Compact the value columns to n nodes */
   out->n_nodes = n;
-  memmove (out->self + n, out->self + capacity, sizeof (gint64) * n);
+  memmove (self + n, self + capacity, sizeof (gint64) * n);
+  _embers_profile_take_self (out, g_steal_pointer (&self));
   memmove (out->total + n, out->total + capacity, sizeof (gint64) * n);
 
   /* Strings: the root is named "total"; the union of both pools */

@@ -352,6 +352,24 @@ embers_profile_load_file (GFile         *file,
                           GCancellable  *cancellable,
                           GError       **error)
 {
+  return embers_profile_load_file_with_progress (file, cancellable, NULL, NULL, error);
+}
+
+/**
+ * embers_profile_load_file_with_progress:
+ * @progress: (nullable): called from this thread as the load goes on
+ *
+ * Loads a profile file as embers_profile_load_file() does, telling
+ * @progress how far it is: bytes of the file read, then samples turned
+ * into the tree. Stops soon after @cancellable is cancelled.
+ */
+EmbersProfile *
+embers_profile_load_file_with_progress (GFile                  *file,
+                                        GCancellable           *cancellable,
+                                        EmbersLoadProgressFunc  progress,
+                                        gpointer                user_data,
+                                        GError                **error)
+{
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -394,6 +412,8 @@ embers_profile_load_file (GFile         *file,
                    _("Could not open “%s”: %s"), name, local_error->message);
       return NULL;
     }
+  if (progress != NULL)
+    progress (EMBERS_LOAD_READING, g_bytes_get_size (bytes), g_bytes_get_size (bytes), user_data);
 
   profile = embers_profile_load_bytes (bytes, cancellable, &local_error);
   if (profile == NULL)

@@ -44,6 +44,25 @@ EmbersFormat   embers_format_sniff           (const guint8  *data,
 EmbersFormat   embers_format_for_filename    (const char    *filename);
 const char    *embers_format_get_name        (EmbersFormat   format);
 
+/**
+ * EmbersLoadStage:
+ * @EMBERS_LOAD_READING: reading the file: done and total are bytes of the file
+ * @EMBERS_LOAD_SAMPLES: making the tree: done and total count samples (or stacks)
+ *
+ * What a long load is doing, for a determinate progress bar.
+ */
+typedef enum
+{
+  EMBERS_LOAD_READING,
+  EMBERS_LOAD_SAMPLES,
+} EmbersLoadStage;
+
+/* Called from the loading thread, a few hundred times per load at most */
+typedef void (*EmbersLoadProgressFunc) (EmbersLoadStage stage,
+                                        guint64         done,
+                                        guint64         total,
+                                        gpointer        user_data);
+
 /* Parse: gunzips if needed, sniffs, dispatches. */
 EmbersProfile *embers_profile_load_bytes     (GBytes        *bytes,
                                               GCancellable  *cancellable,
@@ -51,6 +70,11 @@ EmbersProfile *embers_profile_load_bytes     (GBytes        *bytes,
 EmbersProfile *embers_profile_load_file      (GFile         *file,
                                               GCancellable  *cancellable,
                                               GError       **error);
+EmbersProfile *embers_profile_load_file_with_progress (GFile                  *file,
+                                                      GCancellable           *cancellable,
+                                                      EmbersLoadProgressFunc  progress,
+                                                      gpointer                user_data,
+                                                      GError                **error);
 void           embers_profile_load_file_async  (GFile              *file,
                                                 GCancellable       *cancellable,
                                                 GAsyncReadyCallback callback,

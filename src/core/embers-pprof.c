@@ -11,6 +11,7 @@
 
 #include "profile.pb-c.h"
 
+#include "embers-pprof-samples.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
 
@@ -53,17 +54,6 @@ static void
 arena_free (void *data,
             void *pointer)
 {
-}
-
-/* Keeps the first chunk for reuse, drops the rest */
-static void
-arena_reset (Arena *arena)
-{
-  if (arena->chunks->len == 0)
-    return;
-  g_ptr_array_set_size (arena->chunks, 1);
-  arena->cur = g_ptr_array_index (arena->chunks, 0);
-  arena->left = ARENA_CHUNK;
 }
 
 /* Top-level wire walk: samples are by far the bulk of a profile, so they
@@ -556,81 +546,165 @@ read_header (Reader  *r,
   return TRUE;
 }
 
-static gboolean
-read_samples (Reader        *r,
-              const guint8  *data,
-              gsize          len,
-              GError       **error)
+/* The error for the first sample that could not be read */
+static void
+sample_error (Reader                   *r,
+              const EmbersPprofSamples *s,
+              GError                  **error)
 {
   const Google__V1__Profile *msg = r->msg;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
-  g_autoptr(GArray) prev = g_array_new (FALSE, FALSE, sizeof (Google__V1__Label));
-  Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
-  ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
-  guint32 prev_set = 0;
-  gboolean ok = FALSE;
-  const guint8 *p = data;
-  const guint8 *body = NULL;
-  gsize body_len = 0;
+  gsize i = s->error_sample;
 
-  for (gsize i = 0; next_sample (&p, data + len, &body, &body_len); i++)
+  switch (s->error)
     {
-      const Google__V1__Sample *s;
-      guint32 label_set = 0;
+    case EMBERS_PPROF_SAMPLE_NOT_PROTOBUF:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: sample %zu is not a valid protobuf message"), i);
+      break;
+    case EMBERS_PPROF_SAMPLE_VALUE_COUNT:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
+                             "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
+                             msg->n_sample_type),
+                   i, (gsize)s->error_detail, msg->n_sample_type);
+      break;
+    case EMBERS_PPROF_SAMPLE_NEGATIVE:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: sample %zu has a negative %s value (%" PRId64 ")"),
+                   i, raw_string (r, msg->sample_type[s->error_detail]->type), s->error_value);
+      break;
+    case EMBERS_PPROF_SAMPLE_OVERFLOW:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   _("Sample values add up to more than a 64-bit integer can hold"));
+      break;
+    case EMBERS_PPROF_SAMPLE_TOO_DEEP:
+      /* Translators: the plural follows the second number, the limit */
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "pprof: sample %zu is more than %u frame deep",
+                                "pprof: sample %zu is more than %u frames deep",
+                                EMBERS_PROFILE_MAX_DEPTH),
+                   i, EMBERS_PROFILE_MAX_DEPTH);
+      break;
+    case EMBERS_PPROF_SAMPLE_OK:
+    default:
+      g_assert_not_reached ();
+    }
+}
 
-      arena_reset (&arena);
-      s = google__v1__sample__unpack (&allocator, body_len, body);
-      if (s == NULL)
-        {
-          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: sample %zu is not a valid protobuf message"), i);
-          goto out;
-        }
+/* Raw label sets -> the builder's label sets (index: raw set id) */
+static guint32 *
+resolve_label_sets (Reader                   *r,
+                    const EmbersPprofSamples *s,
+                    GError                  **error)
+{
+  g_autofree guint32 *sets = g_new0 (guint32, s->label_sets.n + 1);
+  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
 
-      if (s->n_value != msg->n_sample_type)
+  for (guint k = 0; k < s->label_sets.n; k++)
+    {
+      const guint32 *words = embers_seq_table_get (&s->label_sets, k);
+      guint n = embers_seq_table_length (&s->label_sets, k) / 8;
+
+      g_array_set_size (labels, 0);
+      for (guint l = 0; l < n; l++)
         {
-          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
-                                 "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
-                                 msg->n_sample_type),
-                       i, s->n_value, msg->n_sample_type);
-          goto out;
+          const guint32 *w = words + l * 8;
+          gint64 key = (gint64)((guint64)w[0] | (guint64)w[1] << 32);
+          gint64 str = (gint64)((guint64)w[2] | (guint64)w[3] << 32);
+          gint64 num = (gint64)((guint64)w[4] | (guint64)w[5] << 32);
+          gint64 num_unit = (gint64)((guint64)w[6] | (guint64)w[7] << 32);
+          EmbersLabel label = { 0, };
+
+          if (!get_string (r, key, "a sample label", &label.key, error) ||
+              !get_string (r, str, "a sample label", &label.str, error) ||
+              !get_string (r, num_unit, "a sample label", &label.num_unit, error))
+            return NULL;
+          label.num = num;
+          g_array_append_val (labels, label);
         }
-      for (gsize v = 0; v < s->n_value; v++)
-        {
-          if (s->value[v] < 0)
-            {
-              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                           _("pprof: sample %zu has a negative %s value (%" PRId64 ")"),
-                           i, raw_string (r, msg->sample_type[v]->type), s->value[v]);
-              goto out;
-            }
-        }
+      sets[k + 1] = embers_profile_builder_add_label_set (r->b, (EmbersLabel *)(gpointer)labels->data,
+                                                          labels->len);
+    }
+
+  return g_steal_pointer (&sets);
+}
+
+/* The unique stacks of location ids become stacks of frame names, root
+ * first, each location's frames looked up once; each goes to the builder
+ * with its labelled parts. Stacks are in the order of their first sample,
+ * so the first error found is the earliest sample's, unless reading the
+ * samples stopped earlier (stop_at). */
+static gboolean
+resolve_samples (Reader                   *r,
+                 const EmbersPprofSamples *s,
+                 const guint32            *sets,
+                 gsize                     stop_at,
+                 GCancellable             *cancellable,
+                 GError                  **error)
+{
+  guint n_stacks = s->stacks.n;
+  guint n_types = s->n_types;
+  guint n_entries = s->entry_stacks->len;
+  const guint32 *first_sample = (const guint32 *)(gpointer)s->first_sample->data;
+  const gint64 *values = (const gint64 *)(gpointer)s->values->data;
+  const guint32 *entry_stacks = (const guint32 *)(gpointer)s->entry_stacks->data;
+  const guint32 *entry_sets = (const guint32 *)(gpointer)s->entry_sets->data;
+  const gint64 *entry_values = (const gint64 *)(gpointer)s->entry_values->data;
+  const guint32 *pool = (const guint32 *)(gpointer)r->frames->data;
+  const LocationInfo *infos = (const LocationInfo *)(gpointer)r->location_info->data;
+  g_autofree guint32 *entry_start = g_new0 (guint32, (gsize)n_stacks + 1);
+  g_autofree guint32 *entry_order = g_new (guint32, MAX (n_entries, 1));
+  g_autoptr(GArray) names = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 256);
+  g_autofree gint64 *rest = g_new (gint64, MAX (n_types, 1));
+
+  /* Entries grouped by stack (counting sort) */
+  for (guint e = 0; e < n_entries; e++)
+    entry_start[entry_stacks[e] + 1]++;
+  for (guint st = 0; st < n_stacks; st++)
+    entry_start[st + 1] += entry_start[st];
+  {
+    g_autofree guint32 *fill = g_memdup2 (entry_start, sizeof (guint32) * ((gsize)n_stacks + 1));
+
+    for (guint e = 0; e < n_entries; e++)
+      entry_order[fill[entry_stacks[e]]++] = e;
+  }
+
+  for (guint st = 0; st < n_stacks && first_sample[st] < stop_at; st++)
+    {
+      const guint32 *ids = embers_seq_table_get (&s->stacks, st);
+      guint n_ids = embers_seq_table_length (&s->stacks, st);
+
+      if G_UNLIKELY (st % 16384 == 16383 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
 
       /* Leaf first in the file; the builder wants root first */
-      g_array_set_size (stack, 0);
-      for (gsize k = s->n_location_id; k > 0; k--)
+      g_array_set_size (names, 0);
+      for (guint k = n_ids; k > 0; k--)
         {
-          guint64 id = s->location_id[k - 1];
-          gpointer value;
+          guint32 stored = ids[k - 1];
+          guint32 index = 0;
           const LocationInfo *loc;
 
-          if (r->dense_locations != NULL)
-            value = id < r->n_dense_locations ? GUINT_TO_POINTER (r->dense_locations[id]) : NULL;
-          else
-            value = g_hash_table_lookup (r->locations, &id);
+          if (stored < r->n_dense_locations && r->dense_locations != NULL)
+            index = r->dense_locations[stored];
+          else if (r->dense_locations == NULL)
+            {
+              guint64 id = embers_pprof_samples_location_id (s, stored);
 
-          if (value == NULL)
+              index = GPOINTER_TO_UINT (g_hash_table_lookup (r->locations, &id));
+            }
+
+          if G_UNLIKELY (index == 0)
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                            _("pprof: sample %zu refers to location %" PRIu64 ", which does not exist"),
-                           i, id);
-              goto out;
+                           (gsize)first_sample[st], embers_pprof_samples_location_id (s, stored));
+              return FALSE;
             }
-          loc = &g_array_index (r->location_info, LocationInfo, GPOINTER_TO_UINT (value) - 1);
-          g_array_append_vals (stack, &g_array_index (r->frames, guint32, loc->offset), loc->n);
-          if G_UNLIKELY (stack->len > EMBERS_PROFILE_MAX_DEPTH)
+          loc = &infos[index - 1];
+          g_array_append_vals (names, pool + loc->offset, loc->n);
+          if G_UNLIKELY (names->len > EMBERS_PROFILE_MAX_DEPTH)
             {
               /* Translators: the plural follows the second number, the limit */
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
@@ -638,57 +712,71 @@ read_samples (Reader        *r,
                                         "pprof: sample %zu is more than %u frame deep",
                                         "pprof: sample %zu is more than %u frames deep",
                                         EMBERS_PROFILE_MAX_DEPTH),
-                           i, EMBERS_PROFILE_MAX_DEPTH);
-              goto out;
+                           (gsize)first_sample[st], EMBERS_PROFILE_MAX_DEPTH);
+              return FALSE;
             }
         }
 
-      /* Labels; consecutive samples often share them */
-      if (s->n_label > 0)
+      /* The labelled parts, then the rest */
+      memcpy (rest, values + (gsize)st * n_types, sizeof (gint64) * n_types);
+      for (guint32 k = entry_start[st]; k < entry_start[st + 1]; k++)
         {
-          gboolean same = s->n_label == prev->len;
+          guint e = entry_order[k];
+          const gint64 *v = entry_values + (gsize)e * n_types;
 
-          for (gsize k = 0; same && k < s->n_label; k++)
-            {
-              const Google__V1__Label *a = s->label[k];
-              const Google__V1__Label *b = &g_array_index (prev, Google__V1__Label, k);
-
-              same = a->key == b->key && a->str == b->str && a->num == b->num && a->num_unit == b->num_unit;
-            }
-
-          if (same)
-            label_set = prev_set;
-          else
-            {
-              g_array_set_size (labels, 0);
-              g_array_set_size (prev, 0);
-              for (gsize k = 0; k < s->n_label; k++)
-                {
-                  const Google__V1__Label *l = s->label[k];
-                  EmbersLabel label = { 0, };
-
-                  if (!get_string (r, l->key, "a sample label", &label.key, error) ||
-                      !get_string (r, l->str, "a sample label", &label.str, error) ||
-                      !get_string (r, l->num_unit, "a sample label", &label.num_unit, error))
-                    goto out;
-                  label.num = l->num;
-                  g_array_append_val (labels, label);
-                  g_array_append_vals (prev, l, 1);
-                }
-              label_set = embers_profile_builder_add_label_set (r->b, (EmbersLabel *)(gpointer)labels->data,
-                                                                labels->len);
-              prev_set = label_set;
-            }
+          for (guint t = 0; t < n_types; t++)
+            rest[t] -= v[t];
+          embers_profile_builder_add_stack (r->b, (const guint32 *)(gpointer)names->data, names->len,
+                                            v, sets[entry_sets[e]]);
         }
+      embers_profile_builder_add_stack (r->b, (const guint32 *)(gpointer)names->data, names->len, rest, 0);
+    }
 
-      embers_profile_builder_add_stack (r->b, (const guint32 *)(gpointer)stack->data, stack->len,
-                                        s->value, label_set);
+  return TRUE;
+}
+
+static gboolean
+read_samples (Reader        *r,
+              const guint8  *data,
+              gsize          len,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  EmbersPprofSamples s;
+  g_autofree guint32 *sets = NULL;
+  const guint8 *p = data;
+  const guint8 *body = NULL;
+  gsize body_len = 0;
+  gsize stop_at = G_MAXSIZE;
+  gboolean ok = FALSE;
+
+  embers_pprof_samples_init (&s, r->msg->n_sample_type);
+
+  while (next_sample (&p, data + len, &body, &body_len))
+    {
+      if G_UNLIKELY (s.n_samples % 4096 == 4095 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+      if (!embers_pprof_samples_add (&s, body, body_len))
+        {
+          stop_at = s.error_sample;
+          break;
+        }
+    }
+
+  if (!(sets = resolve_label_sets (r, &s, error)) ||
+      !resolve_samples (r, &s, sets, stop_at, cancellable, error))
+    goto out;
+
+  if (s.error != EMBERS_PPROF_SAMPLE_OK)
+    {
+      sample_error (r, &s, error);
+      goto out;
     }
 
   ok = embers_profile_builder_check (r->b, error);
 
 out:
-  g_ptr_array_unref (arena.chunks);
+  embers_pprof_samples_clear (&s);
   return ok;
 }
 
@@ -762,7 +850,7 @@ embers_pprof_parse (const guint8  *data,
   if (read_header (&r, error) &&
       read_functions (&r, error) &&
       read_locations (&r, error) &&
-      read_samples (&r, data, len, error))
+      read_samples (&r, data, len, NULL, error))
     profile = embers_profile_builder_finish (b, error);
 
   g_free (r.string_ids);

@@ -11,113 +11,15 @@
 
 #include "embers-profile-builder.h"
 #include "embers-profile-private.h"
+#include "embers-tree-build.h"
 
-/* Open addressing hash map from a 64-bit key to a 32-bit value. Keys are
- * stored + 1 so that 0 marks an empty slot; key and value share a slot so
- * that a probe touches one cache line. */
-typedef struct
-{
-  guint64 key;
-  guint32 value;
-} U64Slot;
+/* Unique stacks hold at most this many frames in all (8 per node allowed) */
+#define MAX_STACK_FRAMES ((gsize)EMBERS_PROFILE_MAX_NODES * 8)
 
-typedef struct
-{
-  U64Slot *slots;
-  gsize    mask;
-  gsize    used;
-} U64Map;
-
-static inline guint64
-mix64 (guint64 k)
-{
-  k ^= k >> 33;
-  k *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  k ^= k >> 33;
-  k *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
-  k ^= k >> 33;
-  return k;
-}
-
-static void
-u64map_init (U64Map *map,
-             gsize   capacity)
-{
-  gsize size = 64;
-
-  while (size < capacity * 2)
-    size <<= 1;
-
-  map->slots = g_new0 (U64Slot, size);
-  map->mask = size - 1;
-  map->used = 0;
-}
-
-static void
-u64map_clear (U64Map *map)
-{
-  g_clear_pointer (&map->slots, g_free);
-}
-
-static void u64map_grow (U64Map *map);
-
-/* Returns a pointer to the value slot; *found tells whether it existed. */
-static inline guint32 *
-u64map_lookup_or_insert (U64Map   *map,
-                         guint64   key,
-                         gboolean *found)
-{
-  guint64 stored = key + 1;
-  gsize i;
-
-  if G_UNLIKELY ((map->used + 1) * 4 > (map->mask + 1) * 3)
-    u64map_grow (map);
-
-  i = mix64 (key) & map->mask;
-  for (;;)
-    {
-      U64Slot *slot = &map->slots[i];
-
-      if (slot->key == stored)
-        {
-          *found = TRUE;
-          return &slot->value;
-        }
-      if (slot->key == 0)
-        {
-          slot->key = stored;
-          map->used++;
-          *found = FALSE;
-          return &slot->value;
-        }
-      i = (i + 1) & map->mask;
-    }
-}
-
-static void
-u64map_grow (U64Map *map)
-{
-  U64Slot *old = map->slots;
-  gsize old_size = map->mask + 1;
-  gsize new_size = old_size * 2;
-
-  map->slots = g_new0 (U64Slot, new_size);
-  map->mask = new_size - 1;
-
-  for (gsize j = 0; j < old_size; j++)
-    {
-      if (old[j].key != 0)
-        {
-          gsize i = mix64 (old[j].key - 1) & map->mask;
-
-          while (map->slots[i].key != 0)
-            i = (i + 1) & map->mask;
-          map->slots[i] = old[j];
-        }
-    }
-
-  g_free (old);
-}
+typedef EmbersU64Map U64Map;
+#define u64map_init embers_u64_map_init
+#define u64map_clear embers_u64_map_clear
+#define u64map_lookup_or_insert embers_u64_map_lookup_or_insert
 
 /* String interning: NUL-terminated strings packed in one buffer. */
 typedef struct
@@ -219,7 +121,20 @@ struct _EmbersProfileBuilder
   gboolean    is_diff;
   gboolean    values_started;
 
-  /* Nodes */
+  /* Stacks, laid out as a tree by sorting in finish (see
+   * embers-tree-build.c): unique name sequences, their summed values
+   * (n_types each), and per (stack, label set != 0) the labelled part */
+  EmbersSeqTable stacks;
+  GArray     *stack_values;       /* gint64 */
+  U64Map      entry_map;          /* stack << 32 | label set -> entry */
+  GArray     *entry_stacks;       /* guint32 */
+  GArray     *entry_sets;         /* guint32 */
+  GArray     *entry_values;       /* gint64, n_types each */
+
+  /* Tree-shaped input (get_child, add_self, add_profile): nodes as they
+   * are asked for, with a (parent, name) -> child map. When it is used,
+   * finish adds the stacks to this tree frame by frame. */
+  gboolean    tree_mode;
   GArray     *parents;      /* guint32 */
   GArray     *names;        /* guint32 */
   GArray     *self;         /* gint64, n_types per node */
@@ -235,16 +150,6 @@ struct _EmbersProfileBuilder
   GArray     *labels;             /* EmbersLabel */
   GHashTable *label_set_index;    /* GBytes of labels -> id + 1 */
   gboolean    any_labels;
-
-  /* Samples: (node, label set) -> sample index */
-  U64Map      sample_map;
-  GArray     *sample_nodes;       /* guint32 */
-  GArray     *sample_label_sets;  /* guint32 */
-  GArray     *sample_values;      /* gint64 */
-
-  /* The previous stack and its nodes (path[0] is the root) */
-  GArray     *prev_names;
-  GArray     *prev_path;
 
   /* First error while adding */
   GError     *error;
@@ -268,12 +173,19 @@ embers_profile_builder_new (void)
   b->type_names = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->type_units = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  embers_seq_table_init (&b->stacks);
+  b->stack_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+  u64map_init (&b->entry_map, 64);
+  b->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->entry_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+
   b->parents = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->names = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->self = g_array_new (FALSE, TRUE, sizeof (gint64));
   g_array_append_val (b->parents, root);
   g_array_append_val (b->names, b->root_name);
-  u64map_init (&b->children, 1024);
+  u64map_init (&b->children, 64);
 
   b->label_set_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_append_val (b->label_set_offsets, zero);
@@ -281,15 +193,6 @@ embers_profile_builder_new (void)
   b->labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
   b->label_set_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                               (GDestroyNotify)g_bytes_unref, NULL);
-
-  b->prev_names = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->prev_path = g_array_new (FALSE, TRUE, sizeof (guint32));
-  g_array_set_size (b->prev_path, 1);
-
-  u64map_init (&b->sample_map, 1024);
-  b->sample_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->sample_label_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->sample_values = g_array_new (FALSE, TRUE, sizeof (gint64));
 
   return b;
 }
@@ -306,6 +209,12 @@ embers_profile_builder_free (EmbersProfileBuilder *b)
   g_free (b->strings.slots);
   g_array_unref (b->type_names);
   g_array_unref (b->type_units);
+  embers_seq_table_clear (&b->stacks);
+  g_array_unref (b->stack_values);
+  u64map_clear (&b->entry_map);
+  g_array_unref (b->entry_stacks);
+  g_array_unref (b->entry_sets);
+  g_array_unref (b->entry_values);
   g_array_unref (b->parents);
   g_array_unref (b->names);
   g_array_unref (b->self);
@@ -315,12 +224,6 @@ embers_profile_builder_free (EmbersProfileBuilder *b)
   g_array_unref (b->label_set_offsets);
   g_array_unref (b->labels);
   g_hash_table_unref (b->label_set_index);
-  u64map_clear (&b->sample_map);
-  g_array_unref (b->prev_names);
-  g_array_unref (b->prev_path);
-  g_array_unref (b->sample_nodes);
-  g_array_unref (b->sample_label_sets);
-  g_array_unref (b->sample_values);
   g_clear_error (&b->error);
   g_free (b);
 }
@@ -561,6 +464,7 @@ embers_profile_builder_get_child (EmbersProfileBuilder *b,
 
   g_return_val_if_fail (b != NULL, 0);
 
+  b->tree_mode = TRUE;
   slot = u64map_lookup_or_insert (&b->children, ((guint64)parent << 32) | name_id, &found);
   if (found)
     return *slot;
@@ -662,11 +566,12 @@ embers_profile_builder_add_self (EmbersProfileBuilder *b,
       return;
     }
 
+  b->tree_mode = TRUE;
   b->values_started = TRUE;
   add_value (b, &node_self (b, node)[sample_type], value);
 }
 
-guint32
+void
 embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                   const guint32        *names,
                                   guint                 n_names,
@@ -674,10 +579,11 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                   guint32               label_set)
 {
   guint n_types;
-  guint32 node = 0;
-  gint64 *self;
+  guint32 stack;
+  gboolean added;
+  gint64 *dest;
 
-  g_return_val_if_fail (b != NULL, 0);
+  g_return_if_fail (b != NULL);
 
   ensure_sample_type (b);
   n_types = b->type_names->len;
@@ -691,74 +597,61 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                  "a stack is %u frames deep; the limit is %u",
                                  n_names),
                     n_names, EMBERS_PROFILE_MAX_DEPTH);
-      return 0;
+      return;
     }
 
   /* A stack without any value adds nothing: no empty frames */
   {
     gboolean any = FALSE;
 
-    for (guint t = 0; t < n_types && !any; t++)
-      any = values[t] != 0;
-    if (!any)
+    for (guint t = 0; t < n_types; t++)
       {
-        for (guint t = 0; t < n_types; t++)
-          if G_UNLIKELY (values[t] < 0)
+        if G_UNLIKELY (values[t] < 0)
+          {
             builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
                           _("A sample has a negative value (%" PRId64 ")"), values[t]);
-        return 0;
+            return;
+          }
+        any |= values[t] != 0;
       }
+    if (!any)
+      return;
   }
 
-  /* Consecutive stacks often share their root end: reuse the nodes of the
-   * previous stack's common prefix instead of looking them up again. */
-  {
-    guint common = 0;
-    guint prev_len = b->prev_names->len;
-    const guint32 *prev = (const guint32 *)(gpointer)b->prev_names->data;
-    const guint32 *path;
+  stack = embers_seq_table_add (&b->stacks, names, n_names, &added);
+  if G_UNLIKELY (stack == G_MAXUINT32 || b->stacks.len > MAX_STACK_FRAMES)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("The profile has more than %u call tree nodes"), EMBERS_PROFILE_MAX_NODES);
+      return;
+    }
+  if (added)
+    g_array_set_size (b->stack_values, b->stack_values->len + n_types);
 
-    while (common < n_names && common < prev_len && prev[common] == names[common])
-      common++;
-
-    g_array_set_size (b->prev_names, n_names);
-    g_array_set_size (b->prev_path, n_names + 1);
-    if (n_names > 0)
-      memcpy (b->prev_names->data, names, sizeof (guint32) * n_names);
-    path = (const guint32 *)(gpointer)b->prev_path->data;
-    node = path[common];
-    for (guint i = common; i < n_names; i++)
-      {
-        node = embers_profile_builder_get_child (b, node, names[i]);
-        g_array_index (b->prev_path, guint32, i + 1) = node;
-      }
-  }
-
-  self = node_self (b, node);
+  dest = &g_array_index (b->stack_values, gint64, (gsize)stack * n_types);
   for (guint t = 0; t < n_types; t++)
-    if G_UNLIKELY (!add_value (b, &self[t], values[t]))
-      return node;
+    if G_UNLIKELY (!add_value (b, &dest[t], values[t]))
+      return;
 
-  /* Keep per-sample data so labels can filter and group later. */
-  {
-    gboolean found;
-    guint32 *slot = u64map_lookup_or_insert (&b->sample_map, ((guint64)node << 32) | label_set, &found);
-    gint64 *dest;
+  /* Keep the labelled part apart, so labels can filter and group later;
+   * what a stack has without labels is the rest of its value. */
+  if (label_set != 0)
+    {
+      gboolean found;
+      guint32 *slot = u64map_lookup_or_insert (&b->entry_map, ((guint64)stack << 32) | label_set, &found);
 
-    if (!found)
-      {
-        *slot = b->sample_nodes->len;
-        g_array_append_val (b->sample_nodes, node);
-        g_array_append_val (b->sample_label_sets, label_set);
-        g_array_set_size (b->sample_values, b->sample_values->len + n_types);
-      }
+      if (!found)
+        {
+          *slot = b->entry_stacks->len;
+          g_array_append_val (b->entry_stacks, stack);
+          g_array_append_val (b->entry_sets, label_set);
+          g_array_set_size (b->entry_values, b->entry_values->len + n_types);
+        }
 
-    dest = &g_array_index (b->sample_values, gint64, (gsize)*slot * n_types);
-    for (guint t = 0; t < n_types; t++)
-      dest[t] += values[t];   /* cannot overflow: the node's self did not */
-  }
-
-  return node;
+      dest = &g_array_index (b->entry_values, gint64, (gsize)*slot * n_types);
+      for (guint t = 0; t < n_types; t++)
+        dest[t] += values[t];   /* cannot overflow: the stack's sum did not */
+    }
 }
 
 void
@@ -842,7 +735,189 @@ embers_profile_builder_check (EmbersProfileBuilder *b,
   return TRUE;
 }
 
-/* Children sorting: by name, through a rank of the names in strcmp order. */
+/* Strings, header and function locations: the same for both ways of
+ * making the tree */
+static void
+finish_header (EmbersProfileBuilder *b,
+               EmbersProfile        *profile)
+{
+  guint n_types = b->type_names->len;
+  guint n_strings = b->strings.offsets->len;
+
+  profile->n_types = n_types;
+  profile->n_strings = n_strings;
+  profile->string_data = g_memdup2 (b->strings.data->data, b->strings.data->len);
+  profile->string_offsets = g_memdup2 (b->strings.offsets->data, sizeof (guint32) * n_strings);
+
+  profile->type_names = g_memdup2 (b->type_names->data, sizeof (guint32) * n_types);
+  profile->type_units = g_memdup2 (b->type_units->data, sizeof (guint32) * n_types);
+  profile->default_type = b->default_type < n_types ? b->default_type : 0;
+  profile->period_type = b->period_type;
+  profile->period_unit = b->period_unit;
+  profile->period = b->period;
+  profile->time_nanos = b->time_nanos;
+  profile->duration_nanos = b->duration_nanos;
+  profile->is_diff = b->is_diff;
+
+  if (b->name_files != NULL)
+    {
+      profile->name_files = g_new0 (guint32, n_strings);
+      profile->name_lines = g_new0 (gint64, n_strings);
+      memcpy (profile->name_files, b->name_files->data, sizeof (guint32) * MIN (n_strings, b->name_files->len));
+      memcpy (profile->name_lines, b->name_lines->data, sizeof (gint64) * MIN (n_strings, b->name_lines->len));
+    }
+}
+
+typedef struct
+{
+  guint64 key;     /* node << 32 | label set */
+  guint32 source;  /* an entry, or n_entries + a stack (its unlabelled rest) */
+} SampleRef;
+
+static int
+compare_sample_refs (gconstpointer a,
+                     gconstpointer b)
+{
+  const SampleRef *x = a, *y = b;
+
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->source < y->source ? -1 : x->source > y->source;
+}
+
+/* Samples by (node, label set), ordered so, only when some sample has
+ * labels: each labelled entry, and what each stack has without labels. */
+static void
+finish_samples (EmbersProfileBuilder *b,
+                EmbersProfile        *profile,
+                const guint32        *leaf_of_stack)
+{
+  guint n_types = b->type_names->len;
+  guint n_entries = b->entry_stacks->len;
+  guint n_stacks = b->stacks.n;
+  const guint32 *entry_stacks = (const guint32 *)(gpointer)b->entry_stacks->data;
+  const guint32 *entry_sets = (const guint32 *)(gpointer)b->entry_sets->data;
+  const gint64 *entry_values = (const gint64 *)(gpointer)b->entry_values->data;
+  g_autofree gint64 *rest = NULL;
+  g_autofree SampleRef *refs = NULL;
+  guint n_refs = 0, n_samples = 0;
+
+  if (!b->any_labels)
+    return;
+
+  rest = g_memdup2 (b->stack_values->data, sizeof (gint64) * MAX ((gsize)n_stacks * n_types, 1));
+  for (guint e = 0; e < n_entries; e++)
+    for (guint t = 0; t < n_types; t++)
+      rest[(gsize)entry_stacks[e] * n_types + t] -= entry_values[(gsize)e * n_types + t];
+
+  refs = g_new (SampleRef, (gsize)n_entries + n_stacks + 1);
+  for (guint e = 0; e < n_entries; e++)
+    refs[n_refs++] = (SampleRef) { ((guint64)leaf_of_stack[entry_stacks[e]] << 32) | entry_sets[e], e };
+  for (guint st = 0; st < n_stacks; st++)
+    {
+      gboolean any = FALSE;
+
+      for (guint t = 0; t < n_types; t++)
+        any |= rest[(gsize)st * n_types + t] != 0;
+      if (any)
+        refs[n_refs++] = (SampleRef) { (guint64)leaf_of_stack[st] << 32, n_entries + st };
+    }
+  qsort (refs, n_refs, sizeof (SampleRef), compare_sample_refs);
+
+  profile->sample_nodes = g_new (guint32, MAX (n_refs, 1));
+  profile->sample_label_sets = g_new (guint32, MAX (n_refs, 1));
+  profile->sample_values = g_new0 (gint64, MAX ((gsize)n_refs * n_types, 1));
+  for (guint i = 0; i < n_refs; i++)
+    {
+      const gint64 *src = refs[i].source < n_entries
+                          ? entry_values + (gsize)refs[i].source * n_types
+                          : rest + (gsize)(refs[i].source - n_entries) * n_types;
+      gint64 *dest;
+
+      if (i == 0 || refs[i].key != refs[i - 1].key)
+        {
+          profile->sample_nodes[n_samples] = (guint32)(refs[i].key >> 32);
+          profile->sample_label_sets[n_samples] = (guint32)refs[i].key;
+          n_samples++;
+        }
+      /* Cannot overflow: the node's value did not */
+      dest = profile->sample_values + (gsize)(n_samples - 1) * n_types;
+      for (guint t = 0; t < n_types; t++)
+        dest[t] += src[t];
+    }
+
+  profile->n_samples = n_samples;
+  profile->n_label_sets = b->label_set_offsets->len - 1;
+  profile->label_set_offsets = g_memdup2 (b->label_set_offsets->data, sizeof (guint32) * b->label_set_offsets->len);
+  profile->labels = g_memdup2 (b->labels->data, sizeof (EmbersLabel) * MAX (1u, b->labels->len));
+}
+
+/* The stacks' tree by sorting them (embers-tree-build.c) */
+static EmbersProfile *
+finish_sorted (EmbersProfileBuilder *b,
+               GCancellable         *cancellable,
+               GError              **error)
+{
+  g_autoptr(EmbersProfile) profile = _embers_profile_new ();
+  EmbersTreeColumns tree = { 0, };
+  guint n_types = b->type_names->len;
+  guint n_strings = b->strings.offsets->len;
+  g_autofree guint32 *rank = g_new (guint32, MAX (n_strings, 1));
+  g_autofree guint32 *names_by_rank = NULL;
+  guint n_ranks = 0;
+
+  /* Rank the names that frames use, in strcmp order */
+  {
+    g_autofree guint8 *used = g_new0 (guint8, MAX (n_strings, 1));
+
+    for (gsize i = 0; i < b->stacks.len; i++)
+      used[b->stacks.data[i]] = 1;
+    names_by_rank = g_new (guint32, MAX (n_strings, 1));
+    for (guint32 id = 0; id < n_strings; id++)
+      if (used[id])
+        names_by_rank[n_ranks++] = id;
+    embers_sort_string_ids (names_by_rank, n_ranks, (const char *)b->strings.data->data,
+                            (const guint32 *)(gpointer)b->strings.offsets->data);
+    for (guint r = 0; r < n_ranks; r++)
+      rank[names_by_rank[r]] = r;
+  }
+
+  /* The stacks in rank space, then their tree */
+  embers_seq_table_freeze (&b->stacks);
+  for (gsize i = 0; i < b->stacks.len; i++)
+    b->stacks.data[i] = rank[b->stacks.data[i]];
+  if (!embers_tree_build (&b->stacks, n_ranks, names_by_rank, b->root_name, EMBERS_PROFILE_MAX_NODES,
+                          cancellable, &tree, error))
+    return NULL;
+  /* The stacks are the builder's no more */
+  for (gsize i = 0; i < b->stacks.len; i++)
+    b->stacks.data[i] = names_by_rank[b->stacks.data[i]];
+
+  profile->total = embers_tree_totals (&tree, b->stacks.n, (const gint64 *)(gpointer)b->stack_values->data,
+                                       n_types, error);
+  if (profile->total == NULL)
+    {
+      embers_tree_columns_clear (&tree);
+      return NULL;
+    }
+  profile->n_nodes = tree.n_nodes;
+  profile->n_types = n_types;
+  profile->max_depth = tree.max_depth;
+  profile->names = g_steal_pointer (&tree.names);
+  profile->parents = g_steal_pointer (&tree.parents);
+  profile->ends = g_steal_pointer (&tree.ends);
+  profile->depths = g_steal_pointer (&tree.depths);
+
+  finish_header (b, profile);
+  finish_samples (b, profile, tree.leaf_of_seq);
+  embers_tree_columns_clear (&tree);
+
+  return g_steal_pointer (&profile);
+}
+
+/* Tree-shaped input: the stacks go into the node map frame by frame, then
+ * the nodes are laid out in pre-order with siblings sorted by name. */
+
 typedef struct
 {
   const char     *data;
@@ -871,9 +946,9 @@ compare_u64 (gconstpointer a,
   return ka < kb ? -1 : ka > kb;
 }
 
-EmbersProfile *
-embers_profile_builder_finish (EmbersProfileBuilder *b,
-                               GError              **error)
+static EmbersProfile *
+finish_tree (EmbersProfileBuilder *b,
+             GError              **error)
 {
   g_autoptr(EmbersProfile) profile = NULL;
   g_autofree guint32 *rank = NULL;
@@ -881,21 +956,37 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   g_autofree guint64 *child_keys = NULL;
   g_autofree guint32 *new_index = NULL;
   g_autofree guint32 *stack = NULL;
+  g_autofree guint32 *leaf_of_stack = NULL;
+  g_autofree gint64 *self = NULL;
   guint n_nodes, n_types, n_strings;
   const guint32 *old_parents;
   const guint32 *old_names;
   guint32 pos;
   gsize sp;
 
-  g_return_val_if_fail (b != NULL, NULL);
+  n_types = b->type_names->len;
 
+  /* The stacks, frame by frame */
+  leaf_of_stack = g_new (guint32, MAX (b->stacks.n, 1));
+  for (guint st = 0; st < b->stacks.n; st++)
+    {
+      const guint32 *names = embers_seq_table_get (&b->stacks, st);
+      guint len = embers_seq_table_length (&b->stacks, st);
+      const gint64 *values = &g_array_index (b->stack_values, gint64, (gsize)st * n_types);
+      guint32 node = 0;
+      gint64 *dest;
+
+      for (guint i = 0; i < len; i++)
+        node = embers_profile_builder_get_child (b, node, names[i]);
+      leaf_of_stack[st] = node;
+      dest = node_self (b, node);
+      for (guint t = 0; t < n_types; t++)
+        add_value (b, &dest[t], values[t]);
+    }
   if (!embers_profile_builder_check (b, error))
     return NULL;
 
-  ensure_sample_type (b);
-
   n_nodes = b->parents->len;
-  n_types = b->type_names->len;
   n_strings = b->strings.offsets->len;
   old_parents = (const guint32 *)(gpointer)b->parents->data;
   old_names = (const guint32 *)(gpointer)b->names->data;
@@ -944,7 +1035,7 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   profile->parents = g_new (guint32, n_nodes);
   profile->ends = g_new (guint32, n_nodes);
   profile->depths = g_new (guint16, n_nodes);
-  profile->self = g_new (gint64, (gsize)n_nodes * n_types);
+  self = g_new (gint64, (gsize)n_nodes * n_types);
   profile->total = g_new (gint64, (gsize)n_nodes * n_types);
 
   /* Iterative DFS in pre-order; the stack holds old node ids. */
@@ -978,7 +1069,7 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
             profile->max_depth = depth;
         }
       for (guint t = 0; t < n_types; t++)
-        profile->self[(gsize)t * n_nodes + cur] = src[t];
+        self[(gsize)t * n_nodes + cur] = src[t];
 
       /* Push children in reverse so the first by name comes out first. */
       for (guint32 k = child_start[old + 1]; k > child_start[old]; k--)
@@ -988,7 +1079,7 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   /* Subtree ends and totals, in reverse pre-order. */
   for (guint i = 0; i < n_nodes; i++)
     profile->ends[i] = i + 1;
-  memcpy (profile->total, profile->self, sizeof (gint64) * n_nodes * n_types);
+  memcpy (profile->total, self, sizeof (gint64) * n_nodes * n_types);
   for (guint i = n_nodes; i-- > 1; )
     {
       guint32 p = profile->parents[i];
@@ -1007,47 +1098,36 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
             }
         }
     }
+  _embers_profile_take_self (profile, g_steal_pointer (&self));
 
-  /* Strings */
-  profile->n_strings = n_strings;
-  profile->string_data = g_memdup2 (b->strings.data->data, b->strings.data->len);
-  profile->string_offsets = g_memdup2 (b->strings.offsets->data, sizeof (guint32) * n_strings);
-
-  /* Header */
-  profile->type_names = g_memdup2 (b->type_names->data, sizeof (guint32) * n_types);
-  profile->type_units = g_memdup2 (b->type_units->data, sizeof (guint32) * n_types);
-  profile->default_type = b->default_type < n_types ? b->default_type : 0;
-  profile->period_type = b->period_type;
-  profile->period_unit = b->period_unit;
-  profile->period = b->period;
-  profile->time_nanos = b->time_nanos;
-  profile->duration_nanos = b->duration_nanos;
-  profile->is_diff = b->is_diff;
-
-  if (b->name_files != NULL)
-    {
-      profile->name_files = g_new0 (guint32, n_strings);
-      profile->name_lines = g_new0 (gint64, n_strings);
-      memcpy (profile->name_files, b->name_files->data, sizeof (guint32) * MIN (n_strings, b->name_files->len));
-      memcpy (profile->name_lines, b->name_lines->data, sizeof (gint64) * MIN (n_strings, b->name_lines->len));
-    }
-
-  /* Label samples, only when labels exist */
-  if (b->any_labels)
-    {
-      guint n_samples = b->sample_nodes->len;
-      const guint32 *nodes = (const guint32 *)(gpointer)b->sample_nodes->data;
-
-      profile->n_samples = n_samples;
-      profile->sample_nodes = g_new (guint32, n_samples);
-      for (guint i = 0; i < n_samples; i++)
-        profile->sample_nodes[i] = new_index[nodes[i]];
-      profile->sample_label_sets = g_memdup2 (b->sample_label_sets->data, sizeof (guint32) * n_samples);
-      profile->sample_values = g_memdup2 (b->sample_values->data, sizeof (gint64) * n_samples * n_types);
-      profile->n_label_sets = b->label_set_offsets->len - 1;
-      profile->label_set_offsets = g_memdup2 (b->label_set_offsets->data, sizeof (guint32) * b->label_set_offsets->len);
-      profile->labels = g_memdup2 (b->labels->data, sizeof (EmbersLabel) * MAX (1u, b->labels->len));
-    }
+  finish_header (b, profile);
+  for (guint st = 0; st < b->stacks.n; st++)
+    leaf_of_stack[st] = new_index[leaf_of_stack[st]];
+  finish_samples (b, profile, leaf_of_stack);
 
   return g_steal_pointer (&profile);
+}
+
+EmbersProfile *
+embers_profile_builder_finish (EmbersProfileBuilder *b,
+                               GError              **error)
+{
+  return embers_profile_builder_finish_cancellable (b, NULL, error);
+}
+
+EmbersProfile *
+embers_profile_builder_finish_cancellable (EmbersProfileBuilder *b,
+                                           GCancellable         *cancellable,
+                                           GError              **error)
+{
+  g_return_val_if_fail (b != NULL, NULL);
+
+  if (!embers_profile_builder_check (b, error))
+    return NULL;
+
+  ensure_sample_type (b);
+
+  if (b->tree_mode)
+    return finish_tree (b, error);
+  return finish_sorted (b, cancellable, error);
 }

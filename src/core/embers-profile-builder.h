@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <gio/gio.h>
+
 #include "embers-profile.h"
 
 G_BEGIN_DECLS
@@ -67,14 +69,17 @@ guint32               embers_profile_builder_add_label_set       (EmbersProfileB
                                                                   guint                 n_labels);
 
 /* Stacks: names are root first; values has one entry per sample type.
- * Values must be >= 0. Returns the leaf node (0 for an empty stack). */
-guint32               embers_profile_builder_add_stack           (EmbersProfileBuilder *b,
+ * Values must be >= 0. Identical stacks are merged at once; the tree is
+ * laid out in finish, by sorting the unique stacks. */
+void                  embers_profile_builder_add_stack           (EmbersProfileBuilder *b,
                                                                   const guint32        *names,
                                                                   guint                 n_names,
                                                                   const gint64         *values,
                                                                   guint32               label_set);
 
-/* Lower level, for tree-shaped inputs (flame graph levels). */
+/* Lower level, for tree-shaped inputs (flame graph levels). Node ids are
+ * final as soon as they are returned; stacks added too are put into these
+ * nodes frame by frame in finish. get_n_nodes counts these nodes only. */
 guint32               embers_profile_builder_get_child           (EmbersProfileBuilder *b,
                                                                   guint32               parent,
                                                                   guint32               name_id);
@@ -97,8 +102,12 @@ void                  embers_profile_builder_add_profile         (EmbersProfileB
 gboolean              embers_profile_builder_check               (EmbersProfileBuilder *b,
                                                                   GError              **error);
 
-/* Consumes nothing; the builder must still be freed. */
+/* Consumes the stacks; the builder must still be freed, and not be
+ * finished twice. */
 EmbersProfile        *embers_profile_builder_finish              (EmbersProfileBuilder *b,
+                                                                  GError              **error);
+EmbersProfile        *embers_profile_builder_finish_cancellable  (EmbersProfileBuilder *b,
+                                                                  GCancellable         *cancellable,
                                                                   GError              **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersProfileBuilder, embers_profile_builder_free)

@@ -45,7 +45,15 @@ make_profile (guint32 seed,
           guint pool = MIN ((guint)G_N_ELEMENTS (names), 4u + d * d * 4);
           stack[d] = names[g_rand_int_range (rand, 0, pool)];
         }
-      embers_profile_builder_add_stack (b, stack, depth, &value, 0);
+      /* Node by node, to stop at the node count (stacks are only laid
+       * out in finish) */
+      {
+        guint32 node = 0;
+
+        for (guint d = 0; d < depth; d++)
+          node = embers_profile_builder_get_child (b, node, stack[d]);
+        embers_profile_builder_add_self (b, node, 0, value);
+      }
     }
 
   p = embers_profile_builder_finish (b, &error);

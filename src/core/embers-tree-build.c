@@ -1,0 +1,687 @@
+/* embers-tree-build.c: call trees from stacks by sorting
+ *
+ * A profile's call tree is the trie of its stacks. Building it with one
+ * (parent, name) -> child hash probe per frame costs a cache miss per frame
+ * on deep profiles, where most frames are new nodes. Here the stacks are
+ * deduplicated first (one hash per stack), and the trie is laid out by a
+ * most-significant-digit radix sort of the unique stacks, frame by frame:
+ * the stacks that share a prefix form a group, sorting a group by its next
+ * frame yields the children in sibling order, and a group of one stack
+ * emits the rest of that stack as a chain without looking at anything
+ * else. Nodes come out in DFS pre-order, which is the profile's layout, so
+ * nothing is re-laid afterwards.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "embers-profile.h"
+#include "embers-tree-build.h"
+
+/* 64-bit map */
+
+void
+embers_u64_map_init (EmbersU64Map *map,
+                     gsize         capacity)
+{
+  gsize size = 64;
+
+  while (size < capacity * 2)
+    size <<= 1;
+
+  map->slots = g_new0 (EmbersU64Slot, size);
+  map->mask = size - 1;
+  map->used = 0;
+}
+
+void
+embers_u64_map_clear (EmbersU64Map *map)
+{
+  g_clear_pointer (&map->slots, g_free);
+  map->used = 0;
+}
+
+void
+embers_u64_map_grow (EmbersU64Map *map)
+{
+  EmbersU64Slot *old = map->slots;
+  gsize old_size = map->mask + 1;
+  gsize new_size = old_size * 2;
+
+  map->slots = g_new0 (EmbersU64Slot, new_size);
+  map->mask = new_size - 1;
+
+  for (gsize j = 0; j < old_size; j++)
+    {
+      if (old[j].key != 0)
+        {
+          gsize i = embers_mix64 (old[j].key - 1) & map->mask;
+
+          while (map->slots[i].key != 0)
+            i = (i + 1) & map->mask;
+          map->slots[i] = old[j];
+        }
+    }
+
+  g_free (old);
+}
+
+/* Sequence table */
+
+static inline guint32
+hash_seq (const guint32 *s,
+          guint          n)
+{
+  guint64 h = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ n;
+  guint i = 0;
+
+  for (; i + 2 <= n; i += 2)
+    {
+      guint64 v = (guint64)s[i] | ((guint64)s[i + 1] << 32);
+
+      h = (h ^ v) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+      h ^= h >> 29;
+    }
+  if (i < n)
+    {
+      h = (h ^ s[i]) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+      h ^= h >> 29;
+    }
+  h *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  return (guint32)(h >> 32);
+}
+
+void
+embers_seq_table_init (EmbersSeqTable *t)
+{
+  memset (t, 0, sizeof *t);
+  t->n_cap = 1024;
+  t->offsets = g_new (guint32, t->n_cap + 1);
+  t->offsets[0] = 0;
+  t->hashes = g_new (guint32, t->n_cap);
+  t->mask = 2047;
+  t->slots = g_new0 (guint32, t->mask + 1);
+  t->cap = 16384;
+  t->data = g_new (guint32, t->cap);
+}
+
+void
+embers_seq_table_clear (EmbersSeqTable *t)
+{
+  g_clear_pointer (&t->data, g_free);
+  g_clear_pointer (&t->offsets, g_free);
+  g_clear_pointer (&t->hashes, g_free);
+  g_clear_pointer (&t->slots, g_free);
+  t->n = t->n_cap = 0;
+  t->len = t->cap = 0;
+}
+
+void
+embers_seq_table_freeze (EmbersSeqTable *t)
+{
+  g_clear_pointer (&t->slots, g_free);
+  g_clear_pointer (&t->hashes, g_free);
+  t->mask = 0;
+}
+
+static void
+seq_table_rehash (EmbersSeqTable *t)
+{
+  gsize size = (t->mask + 1) * 2;
+
+  g_free (t->slots);
+  t->slots = g_new0 (guint32, size);
+  t->mask = size - 1;
+  for (guint id = 0; id < t->n; id++)
+    {
+      gsize i = t->hashes[id] & t->mask;
+
+      while (t->slots[i] != 0)
+        i = (i + 1) & t->mask;
+      t->slots[i] = id + 1;
+    }
+}
+
+guint32
+embers_seq_table_add (EmbersSeqTable *t,
+                      const guint32  *seq,
+                      guint           len,
+                      gboolean       *added)
+{
+  guint32 h = hash_seq (seq, len);
+  gsize i = h & t->mask;
+  guint32 id;
+
+  *added = FALSE;
+  for (;;)
+    {
+      guint32 slot = t->slots[i];
+
+      if (slot == 0)
+        break;
+      if (t->hashes[slot - 1] == h &&
+          embers_seq_table_length (t, slot - 1) == len &&
+          memcmp (embers_seq_table_get (t, slot - 1), seq, sizeof (guint32) * len) == 0)
+        return slot - 1;
+      i = (i + 1) & t->mask;
+    }
+
+  if G_UNLIKELY (t->n >= G_MAXUINT32 - 1 || t->len + len > G_MAXUINT32)
+    return G_MAXUINT32;
+
+  if (t->len + len > t->cap)
+    {
+      t->cap = MAX (t->len + len, t->cap * 2);
+      t->data = g_renew (guint32, t->data, t->cap);
+    }
+  if (t->n == t->n_cap)
+    {
+      t->n_cap *= 2;
+      t->offsets = g_renew (guint32, t->offsets, (gsize)t->n_cap + 1);
+      t->hashes = g_renew (guint32, t->hashes, t->n_cap);
+    }
+
+  id = t->n++;
+  if (len > 0)
+    memcpy (t->data + t->len, seq, sizeof (guint32) * len);
+  t->len += len;
+  t->offsets[t->n] = (guint32)t->len;
+  t->hashes[id] = h;
+  t->slots[i] = id + 1;
+  *added = TRUE;
+
+  if ((gsize)t->n * 4 > (t->mask + 1) * 3)
+    seq_table_rehash (t);
+
+  return id;
+}
+
+/* Strings in strcmp order: multikey quicksort (Bentley and Sedgewick),
+ * byte by byte, three-way partitions; the largest part is looped on and
+ * the others recursed into, so the recursion stays O(log n) deep however
+ * long the strings are. */
+
+typedef struct
+{
+  const guint8 *s;
+  guint32       id;
+} StrRef;
+
+static inline void
+str_swap (StrRef *a,
+          StrRef *b)
+{
+  StrRef t = *a;
+
+  *a = *b;
+  *b = t;
+}
+
+static void
+str_insertion (StrRef *a,
+               gsize   n,
+               gsize   d)
+{
+  for (gsize i = 1; i < n; i++)
+    for (gsize j = i; j > 0 && strcmp ((const char *)a[j - 1].s + d, (const char *)a[j].s + d) > 0; j--)
+      str_swap (&a[j - 1], &a[j]);
+}
+
+static void
+str_mkqs (StrRef *a,
+          gsize   n,
+          gsize   d)
+{
+  while (n > 1)
+    {
+      gsize lt = 0, gt = n, i = 0;
+      gsize sizes[3];
+      int v, c0, c1, c2;
+
+      if (n < 12)
+        {
+          str_insertion (a, n, d);
+          return;
+        }
+
+      /* Median of three as the pivot */
+      c0 = a[0].s[d];
+      c1 = a[n / 2].s[d];
+      c2 = a[n - 1].s[d];
+      if ((c0 <= c1 && c1 <= c2) || (c2 <= c1 && c1 <= c0))
+        v = c1;
+      else if ((c1 <= c0 && c0 <= c2) || (c2 <= c0 && c0 <= c1))
+        v = c0;
+      else
+        v = c2;
+
+      while (i < gt)
+        {
+          int c = a[i].s[d];
+
+          if (c < v)
+            str_swap (&a[lt++], &a[i++]);
+          else if (c > v)
+            str_swap (&a[i], &a[--gt]);
+          else
+            i++;
+        }
+
+      sizes[0] = lt;
+      sizes[1] = v == 0 ? 0 : gt - lt;   /* equal up to their end: done */
+      sizes[2] = n - gt;
+
+      if (sizes[1] >= sizes[0] && sizes[1] >= sizes[2])
+        {
+          str_mkqs (a, sizes[0], d);
+          str_mkqs (a + gt, sizes[2], d);
+          a += lt;
+          n = sizes[1];
+          d++;
+        }
+      else if (sizes[0] >= sizes[2])
+        {
+          if (sizes[1] > 0)
+            str_mkqs (a + lt, sizes[1], d + 1);
+          str_mkqs (a + gt, sizes[2], d);
+          n = sizes[0];
+        }
+      else
+        {
+          str_mkqs (a, sizes[0], d);
+          if (sizes[1] > 0)
+            str_mkqs (a + lt, sizes[1], d + 1);
+          a += gt;
+          n = sizes[2];
+        }
+    }
+}
+
+void
+embers_sort_string_ids (guint32       *ids,
+                        guint          n,
+                        const char    *data,
+                        const guint32 *offsets)
+{
+  g_autofree StrRef *refs = g_new (StrRef, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      refs[i].s = (const guint8 *)data + offsets[ids[i]];
+      refs[i].id = ids[i];
+    }
+  str_mkqs (refs, n, 0);
+  for (guint i = 0; i < n; i++)
+    ids[i] = refs[i].id;
+}
+
+/* Sorting (key << 32 | stack) pairs by key; the order of equal keys does
+ * not matter. */
+
+static void
+u64_insertion (guint64 *a,
+               gsize    n)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      guint64 x = a[i];
+      gsize j = i;
+
+      while (j > 0 && a[j - 1] > x)
+        {
+          a[j] = a[j - 1];
+          j--;
+        }
+      a[j] = x;
+    }
+}
+
+static void
+u64_quicksort (guint64 *a,
+               gsize    n)
+{
+  while (n > 16)
+    {
+      guint64 x = a[0], y = a[n / 2], z = a[n - 1];
+      guint64 pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+      gsize i = 0, j = n - 1;
+
+      for (;;)
+        {
+          while (a[i] < pivot)
+            i++;
+          while (a[j] > pivot)
+            j--;
+          if (i >= j)
+            break;
+          {
+            guint64 t = a[i];
+
+            a[i] = a[j];
+            a[j] = t;
+          }
+          i++;
+          j--;
+        }
+
+      /* [0, j] <= pivot <= [j + 1, n) */
+      if (j + 1 < n - j - 1)
+        {
+          u64_quicksort (a, j + 1);
+          a += j + 1;
+          n -= j + 1;
+        }
+      else
+        {
+          u64_quicksort (a + j + 1, n - j - 1);
+          n = j + 1;
+        }
+    }
+  u64_insertion (a, n);
+}
+
+static void
+sort_keys (guint64 *a,
+           gsize    n,
+           guint64 *tmp)
+{
+  guint32 lo = G_MAXUINT32, hi = 0;
+  gsize counts[4][256];
+  guint passes;
+  guint64 *src = a, *dst = tmp;
+
+  if (n < 2)
+    return;
+  if (n <= 16)
+    {
+      u64_insertion (a, n);
+      return;
+    }
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 k = (guint32)(a[i] >> 32);
+
+      lo = MIN (lo, k);
+      hi = MAX (hi, k);
+    }
+  if (lo == hi)
+    return;   /* one key: nothing to order */
+  if (n < 512)
+    {
+      u64_quicksort (a, n);
+      return;
+    }
+
+  /* LSD radix over the bits that differ, a byte per pass */
+  passes = (g_bit_storage (hi - lo) + 7) / 8;
+  memset (counts, 0, sizeof counts);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 k = (guint32)(a[i] >> 32) - lo;
+
+      for (guint p = 0; p < passes; p++)
+        counts[p][(k >> (8 * p)) & 0xff]++;
+    }
+
+  for (guint p = 0; p < passes; p++)
+    {
+      gsize sum = 0;
+
+      if (counts[p][(((guint32)(src[0] >> 32) - lo) >> (8 * p)) & 0xff] == n)
+        continue;   /* every key has the same byte here */
+      for (guint b = 0; b < 256; b++)
+        {
+          gsize c = counts[p][b];
+
+          counts[p][b] = sum;
+          sum += c;
+        }
+      for (gsize i = 0; i < n; i++)
+        {
+          guint32 k = (guint32)(src[i] >> 32) - lo;
+
+          dst[counts[p][(k >> (8 * p)) & 0xff]++] = src[i];
+        }
+      {
+        guint64 *t = src;
+
+        src = dst;
+        dst = t;
+      }
+    }
+
+  if (src != a)
+    memcpy (a, src, sizeof (guint64) * n);
+}
+
+/* The tree */
+
+typedef struct
+{
+  guint32 lo;      /* the group's stacks: keys[lo, hi) */
+  guint32 hi;
+  guint32 depth;   /* keys hold the frames at this index */
+  guint32 node;    /* the node the group's stacks share */
+  guint32 pos;     /* the next run of keys to emit */
+} Frame;
+
+void
+embers_tree_columns_clear (EmbersTreeColumns *c)
+{
+  g_clear_pointer (&c->names, g_free);
+  g_clear_pointer (&c->parents, g_free);
+  g_clear_pointer (&c->ends, g_free);
+  g_clear_pointer (&c->depths, g_free);
+  g_clear_pointer (&c->leaf_of_seq, g_free);
+  c->n_nodes = 0;
+  c->max_depth = 0;
+}
+
+static inline guint64
+key_at (const guint32 *data,
+        const guint32 *offsets,
+        guint32        s,
+        guint32        depth)
+{
+  guint32 start = offsets[s];
+  guint32 len = offsets[s + 1] - start;
+  guint64 k = depth < len ? (guint64)data[start + depth] + 1 : 0;
+
+  return (k << 32) | s;
+}
+
+static gboolean
+too_many_nodes (guint    max_nodes,
+                GError **error)
+{
+  g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+               _("The profile has more than %u call tree nodes"), max_nodes);
+  return FALSE;
+}
+
+gboolean
+embers_tree_build (const EmbersSeqTable *t,
+                   guint                 n_ranks,
+                   const guint32        *names_by_rank,
+                   guint32               root_name,
+                   guint                 max_nodes,
+                   GCancellable         *cancellable,
+                   EmbersTreeColumns    *out,
+                   GError              **error)
+{
+  const guint32 *data = t->data;
+  const guint32 *offsets = t->offsets;
+  guint n = t->n;
+  g_autofree guint64 *keys = NULL;
+  g_autofree guint64 *tmp = NULL;
+  g_autofree Frame *frames = NULL;
+  gsize n_frames = 0, frames_cap = 256;
+  guint32 *names, *parents, *ends, *leaf;
+  guint16 *depths;
+  gsize cap, pos = 1, limit;
+  guint max_depth = 0;
+  guint check = 0;
+
+  memset (out, 0, sizeof *out);
+
+  /* Every node but the root is a frame of some stack: the pool's length
+   * bounds the node count. Untouched capacity costs no memory. */
+  limit = MIN ((gsize)max_nodes, t->len + 1);
+  cap = limit + 1;
+  names = out->names = g_new (guint32, cap);
+  parents = out->parents = g_new (guint32, cap);
+  ends = out->ends = g_new (guint32, cap);
+  depths = out->depths = g_new (guint16, cap);
+  leaf = out->leaf_of_seq = g_new (guint32, MAX (n, 1));
+
+  names[0] = root_name;
+  parents[0] = EMBERS_NODE_NONE;
+  depths[0] = 0;
+  ends[0] = 1;
+
+  keys = g_new (guint64, MAX (n, 1));
+  tmp = g_new (guint64, MAX (n, 1));
+  frames = g_new (Frame, frames_cap);
+
+  for (guint32 s = 0; s < n; s++)
+    keys[s] = key_at (data, offsets, s, 0);
+  sort_keys (keys, n, tmp);
+  if (n > 0)
+    frames[n_frames++] = (Frame) { 0, n, 0, 0, 0 };
+
+  while (n_frames > 0)
+    {
+      Frame *f = &frames[n_frames - 1];
+      guint32 lo = f->pos, hi;
+      guint32 key, d;
+
+      if (lo >= f->hi)
+        {
+          ends[f->node] = (guint32)pos;
+          n_frames--;
+          continue;
+        }
+
+      if G_UNLIKELY (++check % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto fail;
+
+      key = (guint32)(keys[lo] >> 32);
+      if (key == 0)
+        {
+          /* Stacks that end at the group's node */
+          while (lo < f->hi && (keys[lo] >> 32) == 0)
+            leaf[(guint32)keys[lo++]] = f->node;
+          f->pos = lo;
+          continue;
+        }
+
+      hi = lo + 1;
+      while (hi < f->hi && (guint32)(keys[hi] >> 32) == key)
+        hi++;
+      f->pos = hi;
+      d = f->depth;
+
+      if (hi - lo == 1)
+        {
+          /* One stack: the rest of it is a chain */
+          guint32 s = (guint32)keys[lo];
+          const guint32 *seq = data + offsets[s];
+          guint32 len = offsets[s + 1] - offsets[s];
+          guint32 parent = f->node;
+          gsize first = pos;
+
+          if G_UNLIKELY (pos + (len - d) > limit)
+            {
+              too_many_nodes (max_nodes, error);
+              goto fail;
+            }
+          for (guint32 j = d; j < len; j++)
+            {
+              names[pos] = names_by_rank[seq[j]];
+              parents[pos] = parent;
+              depths[pos] = (guint16)MIN (j + 1, G_MAXUINT16);
+              parent = (guint32)pos++;
+            }
+          for (gsize x = first; x < pos; x++)
+            ends[x] = (guint32)pos;
+          leaf[s] = parent;
+          max_depth = MAX (max_depth, len);
+          continue;
+        }
+
+      /* Several stacks share this frame: one node, then their next frames */
+      if G_UNLIKELY (pos + 1 > limit)
+        {
+          too_many_nodes (max_nodes, error);
+          goto fail;
+        }
+      names[pos] = names_by_rank[key - 1];
+      parents[pos] = f->node;
+      depths[pos] = (guint16)MIN (d + 1, G_MAXUINT16);
+      max_depth = MAX (max_depth, d + 1);
+
+      for (guint32 i = lo; i < hi; i++)
+        keys[i] = key_at (data, offsets, (guint32)keys[i], d + 1);
+      sort_keys (keys + lo, hi - lo, tmp);
+
+      if (n_frames == frames_cap)
+        {
+          frames_cap *= 2;
+          frames = g_renew (Frame, frames, frames_cap);
+        }
+      frames[n_frames++] = (Frame) { lo, hi, d + 1, (guint32)pos, lo };
+      pos++;
+    }
+
+  ends[0] = (guint32)pos;
+  out->n_nodes = (guint)pos;
+  out->max_depth = max_depth;
+  /* Give back what the bound reserved but the tree did not use */
+  out->names = g_renew (guint32, out->names, pos);
+  out->parents = g_renew (guint32, out->parents, pos);
+  out->ends = g_renew (guint32, out->ends, pos);
+  out->depths = g_renew (guint16, out->depths, pos);
+  return TRUE;
+
+fail:
+  embers_tree_columns_clear (out);
+  return FALSE;
+}
+
+gint64 *
+embers_tree_totals (const EmbersTreeColumns *c,
+                    guint                    n_seqs,
+                    const gint64            *values,
+                    guint                    n_types,
+                    GError                 **error)
+{
+  gsize n = c->n_nodes;
+  g_autofree gint64 *total = g_new0 (gint64, MAX (n * n_types, 1));
+  const guint32 *parents = c->parents;
+  gboolean overflow = FALSE;
+
+  for (guint t = 0; t < n_types; t++)
+    {
+      gint64 *col = total + (gsize)t * n;
+
+      for (guint s = 0; s < n_seqs; s++)
+        overflow |= __builtin_add_overflow (col[c->leaf_of_seq[s]], values[(gsize)s * n_types + t],
+                                            &col[c->leaf_of_seq[s]]);
+      for (gsize i = n; i-- > 1; )
+        overflow |= __builtin_add_overflow (col[parents[i]], col[i], &col[parents[i]]);
+    }
+
+  if (overflow)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   _("Sample values add up to more than a 64-bit integer can hold"));
+      return NULL;
+    }
+
+  return g_steal_pointer (&total);
+}

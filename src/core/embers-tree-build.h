@@ -1,0 +1,171 @@
+/* embers-tree-build.h: call trees from stacks by sorting (internal to libembers-core)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/*
+ * EmbersU64Map: open addressing from a 64-bit key to a 32-bit value. Keys
+ * are stored + 1 so that 0 marks an empty slot; key and value share a slot
+ * so that a probe touches one cache line.
+ */
+typedef struct
+{
+  guint64 key;
+  guint32 value;
+} EmbersU64Slot;
+
+typedef struct
+{
+  EmbersU64Slot *slots;
+  gsize          mask;
+  gsize          used;
+} EmbersU64Map;
+
+void     embers_u64_map_init     (EmbersU64Map *map,
+                                  gsize         capacity);
+void     embers_u64_map_clear    (EmbersU64Map *map);
+void     embers_u64_map_grow     (EmbersU64Map *map);
+
+static inline guint64
+embers_mix64 (guint64 k)
+{
+  k ^= k >> 33;
+  k *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  k ^= k >> 33;
+  k *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  k ^= k >> 33;
+  return k;
+}
+
+/* Returns a pointer to the value slot; *found tells whether it existed.
+ * The key must not be G_MAXUINT64. */
+static inline guint32 *
+embers_u64_map_lookup_or_insert (EmbersU64Map *map,
+                                 guint64       key,
+                                 gboolean     *found)
+{
+  guint64 stored = key + 1;
+  gsize i;
+
+  if G_UNLIKELY ((map->used + 1) * 4 > (map->mask + 1) * 3)
+    embers_u64_map_grow (map);
+
+  i = embers_mix64 (key) & map->mask;
+  for (;;)
+    {
+      EmbersU64Slot *slot = &map->slots[i];
+
+      if (slot->key == stored)
+        {
+          *found = TRUE;
+          return &slot->value;
+        }
+      if (slot->key == 0)
+        {
+          slot->key = stored;
+          map->used++;
+          *found = FALSE;
+          return &slot->value;
+        }
+      i = (i + 1) & map->mask;
+    }
+}
+
+/*
+ * EmbersSeqTable: unique sequences of 32-bit ids (stacks of location ids or
+ * of frame names), one hash per sequence. Ids count from 0 in the order
+ * sequences were first added; sequence i is data[offsets[i], offsets[i + 1]).
+ */
+typedef struct
+{
+  guint32 *data;
+  gsize    len;
+  gsize    cap;
+  guint32 *offsets;      /* n + 1 */
+  guint32 *hashes;       /* n */
+  guint    n;
+  guint    n_cap;
+  guint32 *slots;        /* id + 1; 0 is empty */
+  gsize    mask;
+} EmbersSeqTable;
+
+void     embers_seq_table_init   (EmbersSeqTable *t);
+void     embers_seq_table_clear  (EmbersSeqTable *t);
+
+/* Returns the sequence's id (*added tells whether it is new), or
+ * G_MAXUINT32 when the table cannot hold it (more than 4G ids in all). */
+guint32  embers_seq_table_add    (EmbersSeqTable *t,
+                                  const guint32  *seq,
+                                  guint           len,
+                                  gboolean       *added);
+
+/* Frees the hash index (no more adds); the sequences stay. */
+void     embers_seq_table_freeze (EmbersSeqTable *t);
+
+static inline guint
+embers_seq_table_length (const EmbersSeqTable *t,
+                         guint32               id)
+{
+  return t->offsets[id + 1] - t->offsets[id];
+}
+
+static inline const guint32 *
+embers_seq_table_get (const EmbersSeqTable *t,
+                      guint32               id)
+{
+  return t->data + t->offsets[id];
+}
+
+/* Sorts string ids by strcmp of their strings (data + offsets[id]). */
+void     embers_sort_string_ids  (guint32        *ids,
+                                  guint           n,
+                                  const char     *data,
+                                  const guint32  *offsets);
+
+/*
+ * The call tree of a set of stacks, in DFS pre-order with siblings in rank
+ * order: the columns of an EmbersProfile but its values. Node 0 is the
+ * root. leaf_of_seq[s] is the node where stack s ends.
+ */
+typedef struct
+{
+  guint    n_nodes;
+  guint    max_depth;
+  guint32 *names;
+  guint32 *parents;
+  guint32 *ends;
+  guint16 *depths;
+  guint32 *leaf_of_seq;
+} EmbersTreeColumns;
+
+void     embers_tree_columns_clear (EmbersTreeColumns *c);
+
+/* Builds the tree of the stacks in t, whose ids must be ranks (their order
+ * is the siblings' order) below n_ranks; names_by_rank gives each node's
+ * name. Stops with EMBERS_PROFILE_ERROR_TOO_LARGE past max_nodes nodes,
+ * and when cancellable is cancelled. root_name names node 0. */
+gboolean embers_tree_build       (const EmbersSeqTable *t,
+                                  guint                 n_ranks,
+                                  const guint32        *names_by_rank,
+                                  guint32               root_name,
+                                  guint                 max_nodes,
+                                  GCancellable         *cancellable,
+                                  EmbersTreeColumns    *out,
+                                  GError              **error);
+
+/* Total columns (n_types of n_nodes, column-major) from per-stack values
+ * (n_types per stack, row-major): each stack's value at its leaf, then
+ * summed up the tree. FALSE (and an error) when a sum overflows. */
+gint64  *embers_tree_totals      (const EmbersTreeColumns *c,
+                                  guint                    n_seqs,
+                                  const gint64            *values,
+                                  guint                    n_types,
+                                  GError                 **error);
+
+G_END_DECLS
