@@ -27,16 +27,14 @@ embers_pprof_samples_init (EmbersPprofSamples *s,
   embers_seq_table_init (&s->stacks);
   s->values = g_array_new (FALSE, TRUE, sizeof (gint64));
   s->first_sample = g_array_new (FALSE, FALSE, sizeof (guint32));
-  s->big_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->big_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   embers_seq_table_init (&s->label_sets);
   embers_u64_map_init (&s->entry_map, 64);
   s->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->entry_values = g_array_new (FALSE, TRUE, sizeof (gint64));
-  s->ids = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 256);
-  s->words = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 64);
-  s->prev_words = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 64);
+  s->packed = g_byte_array_sized_new (1024);
+  s->label_bytes = g_byte_array_sized_new (256);
+  s->prev_label_bytes = g_byte_array_sized_new (256);
 }
 
 void
@@ -45,56 +43,19 @@ embers_pprof_samples_clear (EmbersPprofSamples *s)
   embers_seq_table_clear (&s->stacks);
   g_clear_pointer (&s->values, g_array_unref);
   g_clear_pointer (&s->first_sample, g_array_unref);
-  g_clear_pointer (&s->big_ids, g_array_unref);
-  g_clear_pointer (&s->big_index, g_hash_table_unref);
   embers_seq_table_clear (&s->label_sets);
   embers_u64_map_clear (&s->entry_map);
   g_clear_pointer (&s->entry_stacks, g_array_unref);
   g_clear_pointer (&s->entry_sets, g_array_unref);
   g_clear_pointer (&s->entry_values, g_array_unref);
-  g_clear_pointer (&s->ids, g_array_unref);
-  g_clear_pointer (&s->words, g_array_unref);
-  g_clear_pointer (&s->prev_words, g_array_unref);
+  g_clear_pointer (&s->packed, g_byte_array_unref);
+  g_clear_pointer (&s->label_bytes, g_byte_array_unref);
+  g_clear_pointer (&s->prev_label_bytes, g_byte_array_unref);
 }
 
-static inline gboolean
-varint (const guint8 **p,
-        const guint8  *end,
-        guint64       *out)
-{
-  const guint8 *q = *p;
-  guint64 v;
+#define varint embers_pprof_varint
 
-  if G_LIKELY (q < end && *q < 0x80)
-    {
-      *out = *q;
-      *p = q + 1;
-      return TRUE;
-    }
-
-  v = 0;
-  for (guint shift = 0; shift < 70; shift += 7)
-    {
-      guint8 byte;
-
-      if (q >= end)
-        return FALSE;
-      byte = *q++;
-      if (shift == 63 && byte > 1)
-        return FALSE;
-      v |= (guint64)(byte & 0x7f) << shift;
-      if (!(byte & 0x80))
-        {
-          *out = v;
-          *p = q;
-          return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
-/* Steps over a field's payload of an unknown field */
+/* Steps over the payload of an unknown field */
 static inline gboolean
 skip_field (const guint8 **p,
             const guint8  *end,
@@ -126,24 +87,34 @@ skip_field (const guint8 **p,
     }
 }
 
-static inline guint32
-store_id (EmbersPprofSamples *s,
-          guint64             id)
+/* Counts the varints of a packed field, or -1 when one is bad (too long,
+ * past 64 bits, or cut off at the end) */
+static inline gssize
+count_varints (const guint8 *p,
+               gsize         len)
 {
-  gpointer value;
+  gsize count = 0;
+  guint run = 0;
 
-  if G_LIKELY (id < EMBERS_PPROF_BIG_ID)
-    return (guint32)id;
-
-  value = g_hash_table_lookup (s->big_index, &id);
-  if (value == NULL)
+  for (gsize i = 0; i < len; i++)
     {
-      g_array_append_val (s->big_ids, id);
-      value = GUINT_TO_POINTER (s->big_ids->len);
-      /* The key lives in big_ids: keep it stable by pointing at a copy */
-      g_hash_table_insert (s->big_index, g_memdup2 (&id, sizeof id), value);
+      guint8 b = p[i];
+
+      if (b & 0x80)
+        {
+          if (++run > 9)
+            return -1;
+        }
+      else
+        {
+          if (run == 9 && b > 1)
+            return -1;
+          count++;
+          run = 0;
+        }
     }
-  return EMBERS_PPROF_BIG_ID + GPOINTER_TO_UINT (value) - 1;
+
+  return run == 0 ? (gssize)count : -1;
 }
 
 static gboolean
@@ -159,16 +130,14 @@ fail (EmbersPprofSamples     *s,
   return FALSE;
 }
 
+/* A Label message: int64 key = 1, str = 2, num = 3, num_unit = 4 */
 static gboolean
-read_label (EmbersPprofSamples *s,
-            const guint8       *p,
-            const guint8       *end)
+label_ok (const guint8 *p,
+          const guint8 *end)
 {
-  guint64 v[4] = { 0, 0, 0, 0 };
-
   while (p < end)
     {
-      guint64 tag, field;
+      guint64 tag, field, v;
       guint wire;
 
       if (!varint (&p, end, &tag))
@@ -179,19 +148,13 @@ read_label (EmbersPprofSamples *s,
         return FALSE;
       if (field <= 4)
         {
-          if (wire != 0 || !varint (&p, end, &v[field - 1]))
+          if (wire != 0 || !varint (&p, end, &v))
             return FALSE;
         }
       else if (!skip_field (&p, end, wire))
         return FALSE;
     }
 
-  for (guint k = 0; k < 4; k++)
-    {
-      guint32 halves[2] = { (guint32)v[k], (guint32)(v[k] >> 32) };
-
-      g_array_append_vals (s->words, halves, 2);
-    }
   return TRUE;
 }
 
@@ -201,14 +164,16 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
                           gsize               len)
 {
   const guint8 *end = p + len;
+  const guint8 *ids = NULL;
+  gsize ids_len = 0, n_ids = 0;
+  gboolean copied = FALSE;
   guint n_values = 0;
   guint n_types;
   guint32 stack, set = 0;
   gboolean added;
   gint64 *dest;
 
-  g_array_set_size (s->ids, 0);
-  g_array_set_size (s->words, 0);
+  g_byte_array_set_size (s->label_bytes, 0);
 
   while (p < end)
     {
@@ -220,50 +185,88 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
       field = tag >> 3;
       wire = tag & 7;
 
-      if (field == 1 || field == 2)
+      if (field == 1)
         {
-          const guint8 *q = p, *qe;
+          /* Location ids: kept as their varints' bytes */
+          const guint8 *start;
+          gsize n_bytes;
+          gssize count;
 
-          if (wire == 0)
-            qe = NULL;
-          else if (wire == 2)
+          if (wire == 2)
+            {
+              if (!varint (&p, end, &v) || v > (guint64)(end - p))
+                return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
+              start = p;
+              n_bytes = v;
+              p += v;
+            }
+          else if (wire == 0)
+            {
+              start = p;
+              if (!varint (&p, end, &v))
+                return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
+              n_bytes = p - start;
+            }
+          else
+            return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
+
+          count = count_varints (start, n_bytes);
+          if (count < 0)
+            return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
+          n_ids += count;
+          /* Every location is at least one frame */
+          if G_UNLIKELY (n_ids > EMBERS_PROFILE_MAX_DEPTH)
+            return fail (s, EMBERS_PPROF_SAMPLE_TOO_DEEP, 0, 0);
+
+          if (ids == NULL)
+            {
+              ids = start;
+              ids_len = n_bytes;
+            }
+          else
+            {
+              /* More than one field: join them, as packing would */
+              if (!copied)
+                {
+                  g_byte_array_set_size (s->packed, 0);
+                  g_byte_array_append (s->packed, ids, ids_len);
+                  copied = TRUE;
+                }
+              g_byte_array_append (s->packed, start, n_bytes);
+            }
+        }
+      else if (field == 2)
+        {
+          const guint8 *q = p, *qe = NULL;
+
+          if (wire == 2)
             {
               if (!varint (&q, end, &v) || v > (guint64)(end - q))
                 return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
               qe = q + v;
             }
-          else
+          else if (wire != 0)
             return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
 
           do
             {
               if (!varint (&q, qe ? qe : end, &v))
                 return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
-              if (field == 1)
-                {
-                  guint32 id = store_id (s, v);
-
-                  /* Every location is at least one frame */
-                  if G_UNLIKELY (s->ids->len >= EMBERS_PROFILE_MAX_DEPTH)
-                    return fail (s, EMBERS_PPROF_SAMPLE_TOO_DEEP, 0, 0);
-                  g_array_append_val (s->ids, id);
-                }
-              else
-                {
-                  if (n_values < G_N_ELEMENTS (s->sample_values))
-                    s->sample_values[n_values] = (gint64)v;
-                  n_values++;
-                }
+              if (n_values < G_N_ELEMENTS (s->sample_values))
+                s->sample_values[n_values] = (gint64)v;
+              n_values++;
             }
           while (qe != NULL && q < qe);
           p = q;
         }
       else if (field == 3)
         {
-          if (wire != 2 || !varint (&p, end, &v) || v > (guint64)(end - p) ||
-              !read_label (s, p, p + v))
+          const guint8 *start = p;
+
+          if (wire != 2 || !varint (&p, end, &v) || v > (guint64)(end - p) || !label_ok (p, p + v))
             return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
           p += v;
+          g_byte_array_append (s->label_bytes, start, p - start);
         }
       else if (field == 0 || !skip_field (&p, end, wire))
         return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
@@ -278,8 +281,13 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
     if G_UNLIKELY (s->sample_values[t] < 0)
       return fail (s, EMBERS_PPROF_SAMPLE_NEGATIVE, t, s->sample_values[t]);
 
-  /* One hash per sample: identical stacks become one */
-  stack = embers_seq_table_add (&s->stacks, (const guint32 *)(gpointer)s->ids->data, s->ids->len, &added);
+  /* One hash per sample, over the ids' bytes: identical stacks become one */
+  if (copied)
+    {
+      ids = s->packed->data;
+      ids_len = s->packed->len;
+    }
+  stack = embers_seq_table_add_bytes (&s->stacks, ids, ids_len, &added);
   if G_UNLIKELY (stack == G_MAXUINT32)
     return fail (s, EMBERS_PPROF_SAMPLE_TOO_DEEP, 0, 0);
   if (added)
@@ -295,22 +303,22 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
       return fail (s, EMBERS_PPROF_SAMPLE_OVERFLOW, 0, 0);
 
   /* Labels: consecutive samples often share them */
-  if (s->words->len > 0)
+  if (s->label_bytes->len > 0)
     {
-      if (s->prev_set != 0 && s->words->len == s->prev_words->len &&
-          memcmp (s->words->data, s->prev_words->data, sizeof (guint32) * s->words->len) == 0)
+      if (s->prev_set != 0 && s->label_bytes->len == s->prev_label_bytes->len &&
+          memcmp (s->label_bytes->data, s->prev_label_bytes->data, s->label_bytes->len) == 0)
         set = s->prev_set;
       else
         {
-          guint32 id = embers_seq_table_add (&s->label_sets, (const guint32 *)(gpointer)s->words->data,
-                                             s->words->len, &added);
+          guint32 id = embers_seq_table_add_bytes (&s->label_sets, s->label_bytes->data,
+                                                   s->label_bytes->len, &added);
 
           if G_UNLIKELY (id == G_MAXUINT32)
             return fail (s, EMBERS_PPROF_SAMPLE_TOO_DEEP, 0, 0);
           set = id + 1;
           s->prev_set = set;
-          g_array_set_size (s->prev_words, 0);
-          g_array_append_vals (s->prev_words, s->words->data, s->words->len);
+          g_byte_array_set_size (s->prev_label_bytes, 0);
+          g_byte_array_append (s->prev_label_bytes, s->label_bytes->data, s->label_bytes->len);
         }
     }
 

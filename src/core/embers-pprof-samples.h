@@ -14,10 +14,13 @@ G_BEGIN_DECLS
 /*
  * The samples of a pprof profile, read straight from the wire one Sample
  * message at a time, before the tables they refer to are known (in files
- * written by Go, samples come first): identical stacks of location ids
- * are merged with one hash per sample, their values summed; the part of a
- * stack's value that carries labels is kept per raw label set. Nothing
- * here knows the string table; embers-pprof.c resolves the ids.
+ * written by Go, samples come first). Identical stacks are merged by the
+ * bytes of their location ids, one hash per sample, before any id is even
+ * decoded; their values are summed, and the part of a stack's value that
+ * carries labels is kept per raw label set (the bytes of its Label
+ * messages). Nothing here knows the string table or the locations:
+ * embers-pprof.c resolves the ids. Equal stacks written differently (one
+ * id per field, or overlong varints) become equal again there.
  */
 
 typedef enum
@@ -30,24 +33,18 @@ typedef enum
   EMBERS_PPROF_SAMPLE_TOO_DEEP,       /* more locations than frames allowed */
 } EmbersPprofSampleError;
 
-/* Location ids at or above this are kept apart (big_ids) and stored as
- * EMBERS_PPROF_BIG_ID + their index there */
-#define EMBERS_PPROF_BIG_ID 0x80000000u
-
 typedef struct
 {
   guint               n_types;       /* values per sample; 0 until known */
-  gsize               n_samples;     /* samples seen */
+  gsize               n_samples;     /* samples read */
 
-  /* Unique stacks of location ids, leaf first as in the file */
+  /* Unique stacks: the packed varints of their location ids, leaf first */
   EmbersSeqTable      stacks;
   GArray             *values;        /* gint64, n_types per stack */
   GArray             *first_sample;  /* guint32 per stack */
-  GArray             *big_ids;       /* guint64 */
-  GHashTable         *big_index;     /* guint64 * -> index + 1 */
 
-  /* Raw label sets: 8 words per label (key, str, num, num_unit as two
-   * 32-bit halves each), as they are in the file; set ids count from 1 */
+  /* Raw label sets: each Label message's bytes after a varint of its
+   * length; set ids count from 1 */
   EmbersSeqTable      label_sets;
   EmbersU64Map        entry_map;     /* stack << 32 | set -> entry */
   GArray             *entry_stacks;  /* guint32 */
@@ -61,9 +58,9 @@ typedef struct
   gint64              error_value;
 
   /* Scratch */
-  GArray             *ids;           /* guint32 */
-  GArray             *words;         /* guint32 */
-  GArray             *prev_words;    /* guint32 */
+  GByteArray         *packed;        /* ids written one per field, packed */
+  GByteArray         *label_bytes;
+  GByteArray         *prev_label_bytes;
   guint32             prev_set;
   gint64              sample_values[65];
 } EmbersPprofSamples;
@@ -78,13 +75,42 @@ gboolean embers_pprof_samples_add   (EmbersPprofSamples *s,
                                      const guint8       *body,
                                      gsize               len);
 
-static inline guint64
-embers_pprof_samples_location_id (const EmbersPprofSamples *s,
-                                  guint32                   stored)
+/* Varints, as on the wire: FALSE at the end or for a bad one */
+static inline gboolean
+embers_pprof_varint (const guint8 **p,
+                     const guint8  *end,
+                     guint64       *out)
 {
-  if (stored < EMBERS_PPROF_BIG_ID)
-    return stored;
-  return g_array_index (s->big_ids, guint64, stored - EMBERS_PPROF_BIG_ID);
+  const guint8 *q = *p;
+  guint64 v;
+
+  if G_LIKELY (q < end && *q < 0x80)
+    {
+      *out = *q;
+      *p = q + 1;
+      return TRUE;
+    }
+
+  v = 0;
+  for (guint shift = 0; shift < 70; shift += 7)
+    {
+      guint8 byte;
+
+      if (q >= end)
+        return FALSE;
+      byte = *q++;
+      if (shift == 63 && byte > 1)
+        return FALSE;
+      v |= (guint64)(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        {
+          *out = v;
+          *p = q;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
 }
 
 G_END_DECLS

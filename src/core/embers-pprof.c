@@ -603,24 +603,48 @@ resolve_label_sets (Reader                   *r,
 
   for (guint k = 0; k < s->label_sets.n; k++)
     {
-      const guint32 *words = embers_seq_table_get (&s->label_sets, k);
-      guint n = embers_seq_table_length (&s->label_sets, k) / 8;
+      const guint8 *p = embers_seq_table_get_bytes (&s->label_sets, k);
+      const guint8 *end = p + embers_seq_table_n_bytes (&s->label_sets, k);
 
       g_array_set_size (labels, 0);
-      for (guint l = 0; l < n; l++)
+      while (p < end)
         {
-          const guint32 *w = words + l * 8;
-          gint64 key = (gint64)((guint64)w[0] | (guint64)w[1] << 32);
-          gint64 str = (gint64)((guint64)w[2] | (guint64)w[3] << 32);
-          gint64 num = (gint64)((guint64)w[4] | (guint64)w[5] << 32);
-          gint64 num_unit = (gint64)((guint64)w[6] | (guint64)w[7] << 32);
+          guint64 len, tag;
+          gint64 v[4] = { 0, 0, 0, 0 };
+          const guint8 *le;
           EmbersLabel label = { 0, };
 
-          if (!get_string (r, key, "a sample label", &label.key, error) ||
-              !get_string (r, str, "a sample label", &label.str, error) ||
-              !get_string (r, num_unit, "a sample label", &label.num_unit, error))
+          /* Checked when the sample was read */
+          embers_pprof_varint (&p, end, &len);
+          le = p + len;
+          while (p < le)
+            {
+              guint64 value;
+
+              embers_pprof_varint (&p, le, &tag);
+              if ((tag & 7) == 0)
+                {
+                  embers_pprof_varint (&p, le, &value);
+                  if (tag >> 3 >= 1 && tag >> 3 <= 4)
+                    v[(tag >> 3) - 1] = (gint64)value;
+                }
+              else if ((tag & 7) == 1)
+                p += 8;
+              else if ((tag & 7) == 5)
+                p += 4;
+              else
+                {
+                  embers_pprof_varint (&p, le, &value);
+                  p += value;
+                }
+            }
+          p = le;
+
+          if (!get_string (r, v[0], "a sample label", &label.key, error) ||
+              !get_string (r, v[1], "a sample label", &label.str, error) ||
+              !get_string (r, v[3], "a sample label", &label.num_unit, error))
             return NULL;
-          label.num = num;
+          label.num = v[2];
           g_array_append_val (labels, label);
         }
       sets[k + 1] = embers_profile_builder_add_label_set (r->b, (EmbersLabel *)(gpointer)labels->data,
@@ -655,8 +679,11 @@ resolve_samples (Reader                   *r,
   const LocationInfo *infos = (const LocationInfo *)(gpointer)r->location_info->data;
   g_autofree guint32 *entry_start = g_new0 (guint32, (gsize)n_stacks + 1);
   g_autofree guint32 *entry_order = g_new (guint32, MAX (n_entries, 1));
-  g_autoptr(GArray) names = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 256);
-  g_autofree gint64 *rest = g_new (gint64, MAX (n_types, 1));
+  g_autofree guint64 *ids = g_new (guint64, EMBERS_PROFILE_MAX_DEPTH + 1);
+  g_autofree guint32 *names = NULL;
+  gsize names_cap = 1024;
+
+  names = g_new (guint32, names_cap);
 
   /* Entries grouped by stack (counting sort) */
   for (guint e = 0; e < n_entries; e++)
@@ -672,39 +699,39 @@ resolve_samples (Reader                   *r,
 
   for (guint st = 0; st < n_stacks && first_sample[st] < stop_at; st++)
     {
-      const guint32 *ids = embers_seq_table_get (&s->stacks, st);
-      guint n_ids = embers_seq_table_length (&s->stacks, st);
+      const guint8 *p = embers_seq_table_get_bytes (&s->stacks, st);
+      const guint8 *end = p + embers_seq_table_n_bytes (&s->stacks, st);
+      gsize n_ids = 0, n_names = 0;
+      guint32 stack;
 
       if G_UNLIKELY (st % 16384 == 16383 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
 
+      /* Checked when the sample was read: at most MAX_DEPTH good varints */
+      while (p < end)
+        embers_pprof_varint (&p, end, &ids[n_ids++]);
+
       /* Leaf first in the file; the builder wants root first */
-      g_array_set_size (names, 0);
-      for (guint k = n_ids; k > 0; k--)
+      for (gsize k = n_ids; k > 0; k--)
         {
-          guint32 stored = ids[k - 1];
+          guint64 id = ids[k - 1];
           guint32 index = 0;
           const LocationInfo *loc;
 
-          if (stored < r->n_dense_locations && r->dense_locations != NULL)
-            index = r->dense_locations[stored];
-          else if (r->dense_locations == NULL)
-            {
-              guint64 id = embers_pprof_samples_location_id (s, stored);
-
-              index = GPOINTER_TO_UINT (g_hash_table_lookup (r->locations, &id));
-            }
+          if (r->dense_locations != NULL)
+            index = id < r->n_dense_locations ? r->dense_locations[id] : 0;
+          else
+            index = GPOINTER_TO_UINT (g_hash_table_lookup (r->locations, &id));
 
           if G_UNLIKELY (index == 0)
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                            _("pprof: sample %zu refers to location %" PRIu64 ", which does not exist"),
-                           (gsize)first_sample[st], embers_pprof_samples_location_id (s, stored));
+                           (gsize)first_sample[st], id);
               return FALSE;
             }
           loc = &infos[index - 1];
-          g_array_append_vals (names, pool + loc->offset, loc->n);
-          if G_UNLIKELY (names->len > EMBERS_PROFILE_MAX_DEPTH)
+          if G_UNLIKELY (n_names + loc->n > EMBERS_PROFILE_MAX_DEPTH)
             {
               /* Translators: the plural follows the second number, the limit */
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
@@ -715,21 +742,31 @@ resolve_samples (Reader                   *r,
                            (gsize)first_sample[st], EMBERS_PROFILE_MAX_DEPTH);
               return FALSE;
             }
+          if (n_names + loc->n > names_cap)
+            {
+              names_cap = MAX (names_cap * 2, n_names + loc->n);
+              names = g_renew (guint32, names, names_cap);
+            }
+          if (loc->n == 1)
+            names[n_names++] = pool[loc->offset];
+          else
+            {
+              memcpy (names + n_names, pool + loc->offset, sizeof (guint32) * loc->n);
+              n_names += loc->n;
+            }
         }
 
-      /* The labelled parts, then the rest */
-      memcpy (rest, values + (gsize)st * n_types, sizeof (gint64) * n_types);
+      /* The stack, then how much of it has which labels */
+      stack = embers_profile_builder_add_unique_stack (r->b, names, n_names, values + (gsize)st * n_types);
+      if (stack == G_MAXUINT32)
+        continue;   /* no value, or a limit (the builder tells) */
       for (guint32 k = entry_start[st]; k < entry_start[st + 1]; k++)
         {
           guint e = entry_order[k];
-          const gint64 *v = entry_values + (gsize)e * n_types;
 
-          for (guint t = 0; t < n_types; t++)
-            rest[t] -= v[t];
-          embers_profile_builder_add_stack (r->b, (const guint32 *)(gpointer)names->data, names->len,
-                                            v, sets[entry_sets[e]]);
+          embers_profile_builder_add_stack_labels (r->b, stack, entry_values + (gsize)e * n_types,
+                                                   sets[entry_sets[e]]);
         }
-      embers_profile_builder_add_stack (r->b, (const guint32 *)(gpointer)names->data, names->len, rest, 0);
     }
 
   return TRUE;
@@ -763,6 +800,8 @@ read_samples (Reader        *r,
         }
     }
 
+  g_debug ("pprof: %zu samples, %u unique stacks, %u label sets, %u labelled parts",
+           s.n_samples, s.stacks.n, s.label_sets.n, s.entry_stacks->len);
   if (!(sets = resolve_label_sets (r, &s, error)) ||
       !resolve_samples (r, &s, sets, stop_at, cancellable, error))
     goto out;
@@ -791,6 +830,7 @@ embers_pprof_parse (const guint8  *data,
   EmbersProfile *profile = NULL;
   g_autoptr(GByteArray) rest = NULL;
   Reader r = { 0, };
+  gint64 t0 = g_get_monotonic_time ();
 
   if (len == 0)
     {
@@ -847,11 +887,17 @@ embers_pprof_parse (const guint8  *data,
   r.frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   r.mappings = g_hash_table_new (g_int64_hash, g_int64_equal);
 
+  g_debug ("pprof: tables unpacked in %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
   if (read_header (&r, error) &&
       read_functions (&r, error) &&
       read_locations (&r, error) &&
+      (g_debug ("pprof: tables read at %.1f ms", (g_get_monotonic_time () - t0) / 1e3), TRUE) &&
       read_samples (&r, data, len, NULL, error))
-    profile = embers_profile_builder_finish (b, error);
+    {
+      g_debug ("pprof: samples read at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+      profile = embers_profile_builder_finish (b, error);
+      g_debug ("pprof: tree made at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+    }
 
   g_free (r.string_ids);
   g_hash_table_unref (r.functions);

@@ -571,6 +571,13 @@ embers_profile_builder_add_self (EmbersProfileBuilder *b,
   add_value (b, &node_self (b, node)[sample_type], value);
 }
 
+static guint32 add_stack (EmbersProfileBuilder *b,
+                          const guint32        *names,
+                          guint                 n_names,
+                          const gint64         *values,
+                          guint32               label_set,
+                          gboolean              unique);
+
 void
 embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                   const guint32        *names,
@@ -578,12 +585,50 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                   const gint64         *values,
                                   guint32               label_set)
 {
+  g_return_if_fail (b != NULL);
+
+  add_stack (b, names, n_names, values, label_set, FALSE);
+}
+
+guint32
+embers_profile_builder_add_unique_stack (EmbersProfileBuilder *b,
+                                         const guint32        *names,
+                                         guint                 n_names,
+                                         const gint64         *values)
+{
+  return add_stack (b, names, n_names, values, 0, TRUE);
+}
+
+static void add_labels (EmbersProfileBuilder *b,
+                        guint32               stack,
+                        const gint64         *values,
+                        guint32               label_set);
+
+void
+embers_profile_builder_add_stack_labels (EmbersProfileBuilder *b,
+                                         guint32               stack,
+                                         const gint64         *values,
+                                         guint32               label_set)
+{
+  g_return_if_fail (b != NULL);
+
+  if (stack >= b->stacks.n || label_set == 0 || label_set >= b->label_set_offsets->len - 1)
+    return;
+  add_labels (b, stack, values, label_set);
+}
+
+static guint32
+add_stack (EmbersProfileBuilder *b,
+           const guint32        *names,
+           guint                 n_names,
+           const gint64         *values,
+           guint32               label_set,
+           gboolean              unique)
+{
   guint n_types;
   guint32 stack;
   gboolean added;
   gint64 *dest;
-
-  g_return_if_fail (b != NULL);
 
   ensure_sample_type (b);
   n_types = b->type_names->len;
@@ -597,7 +642,7 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                  "a stack is %u frames deep; the limit is %u",
                                  n_names),
                     n_names, EMBERS_PROFILE_MAX_DEPTH);
-      return;
+      return G_MAXUINT32;
     }
 
   /* A stack without any value adds nothing: no empty frames */
@@ -610,20 +655,26 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
           {
             builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
                           _("A sample has a negative value (%" PRId64 ")"), values[t]);
-            return;
+            return G_MAXUINT32;
           }
         any |= values[t] != 0;
       }
     if (!any)
-      return;
+      return G_MAXUINT32;
   }
 
-  stack = embers_seq_table_add (&b->stacks, names, n_names, &added);
-  if G_UNLIKELY (stack == G_MAXUINT32 || b->stacks.len > MAX_STACK_FRAMES)
+  if (unique)
+    {
+      stack = embers_seq_table_append (&b->stacks, names, (gsize)n_names * 4);
+      added = TRUE;
+    }
+  else
+    stack = embers_seq_table_add (&b->stacks, names, n_names, &added);
+  if G_UNLIKELY (stack == G_MAXUINT32 || b->stacks.len / 4 > MAX_STACK_FRAMES)
     {
       builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
                     _("The profile has more than %u call tree nodes"), EMBERS_PROFILE_MAX_NODES);
-      return;
+      return G_MAXUINT32;
     }
   if (added)
     g_array_set_size (b->stack_values, b->stack_values->len + n_types);
@@ -631,27 +682,38 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
   dest = &g_array_index (b->stack_values, gint64, (gsize)stack * n_types);
   for (guint t = 0; t < n_types; t++)
     if G_UNLIKELY (!add_value (b, &dest[t], values[t]))
-      return;
+      return G_MAXUINT32;
 
   /* Keep the labelled part apart, so labels can filter and group later;
    * what a stack has without labels is the rest of its value. */
   if (label_set != 0)
+    add_labels (b, stack, values, label_set);
+
+  return stack;
+}
+
+static void
+add_labels (EmbersProfileBuilder *b,
+            guint32               stack,
+            const gint64         *values,
+            guint32               label_set)
+{
+  guint n_types = b->type_names->len;
+  gboolean found;
+  guint32 *slot = u64map_lookup_or_insert (&b->entry_map, ((guint64)stack << 32) | label_set, &found);
+  gint64 *dest;
+
+  if (!found)
     {
-      gboolean found;
-      guint32 *slot = u64map_lookup_or_insert (&b->entry_map, ((guint64)stack << 32) | label_set, &found);
-
-      if (!found)
-        {
-          *slot = b->entry_stacks->len;
-          g_array_append_val (b->entry_stacks, stack);
-          g_array_append_val (b->entry_sets, label_set);
-          g_array_set_size (b->entry_values, b->entry_values->len + n_types);
-        }
-
-      dest = &g_array_index (b->entry_values, gint64, (gsize)*slot * n_types);
-      for (guint t = 0; t < n_types; t++)
-        dest[t] += values[t];   /* cannot overflow: the stack's sum did not */
+      *slot = b->entry_stacks->len;
+      g_array_append_val (b->entry_stacks, stack);
+      g_array_append_val (b->entry_sets, label_set);
+      g_array_set_size (b->entry_values, b->entry_values->len + n_types);
     }
+
+  dest = &g_array_index (b->entry_values, gint64, (gsize)*slot * n_types);
+  for (guint t = 0; t < n_types; t++)
+    dest[t] += values[t];   /* cannot overflow: the stack's sum did not */
 }
 
 void
@@ -864,14 +926,17 @@ finish_sorted (EmbersProfileBuilder *b,
   guint n_strings = b->strings.offsets->len;
   g_autofree guint32 *rank = g_new (guint32, MAX (n_strings, 1));
   g_autofree guint32 *names_by_rank = NULL;
+  guint32 *words = embers_seq_table_words (&b->stacks);
+  gsize n_words = b->stacks.len / 4;
   guint n_ranks = 0;
+  gint64 t0 = g_get_monotonic_time ();
 
   /* Rank the names that frames use, in strcmp order */
   {
     g_autofree guint8 *used = g_new0 (guint8, MAX (n_strings, 1));
 
-    for (gsize i = 0; i < b->stacks.len; i++)
-      used[b->stacks.data[i]] = 1;
+    for (gsize i = 0; i < n_words; i++)
+      used[words[i]] = 1;
     names_by_rank = g_new (guint32, MAX (n_strings, 1));
     for (guint32 id = 0; id < n_strings; id++)
       if (used[id])
@@ -882,16 +947,20 @@ finish_sorted (EmbersProfileBuilder *b,
       rank[names_by_rank[r]] = r;
   }
 
+  g_debug ("builder: %u names ranked in %.1f ms", n_ranks, (g_get_monotonic_time () - t0) / 1e3);
+
   /* The stacks in rank space, then their tree */
   embers_seq_table_freeze (&b->stacks);
-  for (gsize i = 0; i < b->stacks.len; i++)
-    b->stacks.data[i] = rank[b->stacks.data[i]];
+  for (gsize i = 0; i < n_words; i++)
+    words[i] = rank[words[i]];
   if (!embers_tree_build (&b->stacks, n_ranks, names_by_rank, b->root_name, EMBERS_PROFILE_MAX_NODES,
                           cancellable, &tree, error))
     return NULL;
+  g_debug ("builder: %u stacks, %u nodes at %.1f ms", b->stacks.n, tree.n_nodes,
+           (g_get_monotonic_time () - t0) / 1e3);
   /* The stacks are the builder's no more */
-  for (gsize i = 0; i < b->stacks.len; i++)
-    b->stacks.data[i] = names_by_rank[b->stacks.data[i]];
+  for (gsize i = 0; i < n_words; i++)
+    words[i] = names_by_rank[words[i]];
 
   profile->total = embers_tree_totals (&tree, b->stacks.n, (const gint64 *)(gpointer)b->stack_values->data,
                                        n_types, error);
@@ -908,9 +977,11 @@ finish_sorted (EmbersProfileBuilder *b,
   profile->ends = g_steal_pointer (&tree.ends);
   profile->depths = g_steal_pointer (&tree.depths);
 
+  g_debug ("builder: totals at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
   finish_header (b, profile);
   finish_samples (b, profile, tree.leaf_of_seq);
   embers_tree_columns_clear (&tree);
+  g_debug ("builder: samples at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
 
   return g_steal_pointer (&profile);
 }

@@ -77,6 +77,20 @@ void                  embers_profile_builder_add_stack           (EmbersProfileB
                                                                   const gint64         *values,
                                                                   guint32               label_set);
 
+/* The same, for a reader that has merged identical stacks itself (it may
+ * still give the same names twice: they end at the same node): no lookup.
+ * values is the stack's whole value; add_stack_labels then says how much of
+ * it has which label set (the rest has none). Returns a stack id, or
+ * G_MAXUINT32 when a limit was hit (see check). */
+guint32               embers_profile_builder_add_unique_stack    (EmbersProfileBuilder *b,
+                                                                  const guint32        *names,
+                                                                  guint                 n_names,
+                                                                  const gint64         *values);
+void                  embers_profile_builder_add_stack_labels    (EmbersProfileBuilder *b,
+                                                                  guint32               stack,
+                                                                  const gint64         *values,
+                                                                  guint32               label_set);
+
 /* Lower level, for tree-shaped inputs (flame graph levels). Node ids are
  * final as soon as they are returned; stacks added too are put into these
  * nodes frame by frame in finish. get_n_nodes counts these nodes only. */

@@ -16,11 +16,40 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "embers-profile.h"
 #include "embers-tree-build.h"
+
+/* Columns */
+
+#define HUGE_PAGE ((gsize)2 * 1024 * 1024)
+
+gpointer
+embers_alloc_column (gsize    size,
+                     gboolean zeroed)
+{
+#if defined (__linux__) && defined (MADV_HUGEPAGE)
+  if (size >= 4 * HUGE_PAGE)
+    {
+      gpointer p = NULL;
+
+      if (posix_memalign (&p, HUGE_PAGE, size) != 0)
+        g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+      /* Fresh from mmap, hence zero: no memset (it would touch every page) */
+      madvise (p, size & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+      if (zeroed)
+        memset (p, 0, size);
+      return p;
+    }
+#endif
+  return zeroed ? g_malloc0 (size) : g_malloc (size);
+}
 
 /* 64-bit map */
 
@@ -73,22 +102,25 @@ embers_u64_map_grow (EmbersU64Map *map)
 /* Sequence table */
 
 static inline guint32
-hash_seq (const guint32 *s,
-          guint          n)
+hash_bytes (const guint8 *p,
+            gsize         n)
 {
   guint64 h = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ n;
-  guint i = 0;
 
-  for (; i + 2 <= n; i += 2)
+  for (; n >= 8; p += 8, n -= 8)
     {
-      guint64 v = (guint64)s[i] | ((guint64)s[i + 1] << 32);
+      guint64 v;
 
+      memcpy (&v, p, 8);
       h = (h ^ v) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
       h ^= h >> 29;
     }
-  if (i < n)
+  if (n > 0)
     {
-      h = (h ^ s[i]) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+      guint64 v = 0;
+
+      memcpy (&v, p, n);
+      h = (h ^ v) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
       h ^= h >> 29;
     }
   h *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
@@ -105,14 +137,14 @@ embers_seq_table_init (EmbersSeqTable *t)
   t->hashes = g_new (guint32, t->n_cap);
   t->mask = 2047;
   t->slots = g_new0 (guint32, t->mask + 1);
-  t->cap = 16384;
-  t->data = g_new (guint32, t->cap);
+  t->cap = 65536;
+  t->bytes = g_malloc (t->cap);
 }
 
 void
 embers_seq_table_clear (EmbersSeqTable *t)
 {
-  g_clear_pointer (&t->data, g_free);
+  g_clear_pointer (&t->bytes, g_free);
   g_clear_pointer (&t->offsets, g_free);
   g_clear_pointer (&t->hashes, g_free);
   g_clear_pointer (&t->slots, g_free);
@@ -146,16 +178,64 @@ seq_table_rehash (EmbersSeqTable *t)
     }
 }
 
-guint32
-embers_seq_table_add (EmbersSeqTable *t,
-                      const guint32  *seq,
-                      guint           len,
-                      gboolean       *added)
+static guint32
+seq_table_push (EmbersSeqTable *t,
+                const void     *key,
+                gsize           n_bytes)
 {
-  guint32 h = hash_seq (seq, len);
-  gsize i = h & t->mask;
   guint32 id;
 
+  if G_UNLIKELY (t->n >= G_MAXUINT32 - 1 || t->len + n_bytes > G_MAXUINT32)
+    return G_MAXUINT32;
+
+  if (t->len + n_bytes > t->cap)
+    {
+      t->cap = MAX (t->len + n_bytes, t->cap * 2);
+      t->bytes = g_realloc (t->bytes, t->cap);
+    }
+  if (t->n == t->n_cap)
+    {
+      t->n_cap *= 2;
+      t->offsets = g_renew (guint32, t->offsets, (gsize)t->n_cap + 1);
+      if (t->hashes != NULL)
+        t->hashes = g_renew (guint32, t->hashes, t->n_cap);
+    }
+
+  id = t->n++;
+  if (n_bytes > 0)
+    memcpy (t->bytes + t->len, key, n_bytes);
+  t->len += n_bytes;
+  t->offsets[t->n] = (guint32)t->len;
+  return id;
+}
+
+guint32
+embers_seq_table_append (EmbersSeqTable *t,
+                         const void     *key,
+                         gsize           n_bytes)
+{
+  embers_seq_table_freeze (t);
+  return seq_table_push (t, key, n_bytes);
+}
+
+guint32
+embers_seq_table_add_bytes (EmbersSeqTable *t,
+                            const void     *key,
+                            gsize           n_bytes,
+                            gboolean       *added)
+{
+  guint32 h;
+  gsize i;
+  guint32 id;
+
+  if (t->slots == NULL)
+    {
+      *added = TRUE;
+      return seq_table_push (t, key, n_bytes);
+    }
+
+  h = hash_bytes (key, n_bytes);
+  i = h & t->mask;
   *added = FALSE;
   for (;;)
     {
@@ -164,32 +244,15 @@ embers_seq_table_add (EmbersSeqTable *t,
       if (slot == 0)
         break;
       if (t->hashes[slot - 1] == h &&
-          embers_seq_table_length (t, slot - 1) == len &&
-          memcmp (embers_seq_table_get (t, slot - 1), seq, sizeof (guint32) * len) == 0)
+          embers_seq_table_n_bytes (t, slot - 1) == n_bytes &&
+          memcmp (embers_seq_table_get_bytes (t, slot - 1), key, n_bytes) == 0)
         return slot - 1;
       i = (i + 1) & t->mask;
     }
 
-  if G_UNLIKELY (t->n >= G_MAXUINT32 - 1 || t->len + len > G_MAXUINT32)
+  id = seq_table_push (t, key, n_bytes);
+  if G_UNLIKELY (id == G_MAXUINT32)
     return G_MAXUINT32;
-
-  if (t->len + len > t->cap)
-    {
-      t->cap = MAX (t->len + len, t->cap * 2);
-      t->data = g_renew (guint32, t->data, t->cap);
-    }
-  if (t->n == t->n_cap)
-    {
-      t->n_cap *= 2;
-      t->offsets = g_renew (guint32, t->offsets, (gsize)t->n_cap + 1);
-      t->hashes = g_renew (guint32, t->hashes, t->n_cap);
-    }
-
-  id = t->n++;
-  if (len > 0)
-    memcpy (t->data + t->len, seq, sizeof (guint32) * len);
-  t->len += len;
-  t->offsets[t->n] = (guint32)t->len;
   t->hashes[id] = h;
   t->slots[i] = id + 1;
   *added = TRUE;
@@ -488,8 +551,8 @@ key_at (const guint32 *data,
         guint32        s,
         guint32        depth)
 {
-  guint32 start = offsets[s];
-  guint32 len = offsets[s + 1] - start;
+  guint32 start = offsets[s] / 4;
+  guint32 len = offsets[s + 1] / 4 - start;
   guint64 k = depth < len ? (guint64)data[start + depth] + 1 : 0;
 
   return (k << 32) | s;
@@ -514,8 +577,8 @@ embers_tree_build (const EmbersSeqTable *t,
                    EmbersTreeColumns    *out,
                    GError              **error)
 {
-  const guint32 *data = t->data;
-  const guint32 *offsets = t->offsets;
+  const guint32 *data = embers_seq_table_words (t);
+  const guint32 *offsets = t->offsets;   /* in bytes */
   guint n = t->n;
   g_autofree guint64 *keys = NULL;
   g_autofree guint64 *tmp = NULL;
@@ -531,12 +594,12 @@ embers_tree_build (const EmbersSeqTable *t,
 
   /* Every node but the root is a frame of some stack: the pool's length
    * bounds the node count. Untouched capacity costs no memory. */
-  limit = MIN ((gsize)max_nodes, t->len + 1);
+  limit = MIN ((gsize)max_nodes, t->len / 4 + 1);
   cap = limit + 1;
-  names = out->names = g_new (guint32, cap);
-  parents = out->parents = g_new (guint32, cap);
-  ends = out->ends = g_new (guint32, cap);
-  depths = out->depths = g_new (guint16, cap);
+  names = out->names = embers_alloc_column (sizeof (guint32) * cap, FALSE);
+  parents = out->parents = embers_alloc_column (sizeof (guint32) * cap, FALSE);
+  ends = out->ends = embers_alloc_column (sizeof (guint32) * cap, FALSE);
+  depths = out->depths = embers_alloc_column (sizeof (guint16) * cap, FALSE);
   leaf = out->leaf_of_seq = g_new (guint32, MAX (n, 1));
 
   names[0] = root_name;
@@ -590,8 +653,8 @@ embers_tree_build (const EmbersSeqTable *t,
         {
           /* One stack: the rest of it is a chain */
           guint32 s = (guint32)keys[lo];
-          const guint32 *seq = data + offsets[s];
-          guint32 len = offsets[s + 1] - offsets[s];
+          const guint32 *seq = data + offsets[s] / 4;
+          guint32 len = (offsets[s + 1] - offsets[s]) / 4;
           guint32 parent = f->node;
           gsize first = pos;
 
@@ -661,7 +724,7 @@ embers_tree_totals (const EmbersTreeColumns *c,
                     GError                 **error)
 {
   gsize n = c->n_nodes;
-  g_autofree gint64 *total = g_new0 (gint64, MAX (n * n_types, 1));
+  g_autofree gint64 *total = embers_alloc_column (sizeof (gint64) * MAX (n * n_types, 1), TRUE);
   const guint32 *parents = c->parents;
   gboolean overflow = FALSE;
 

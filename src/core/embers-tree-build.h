@@ -9,6 +9,12 @@
 
 G_BEGIN_DECLS
 
+/* Memory for big columns: on Linux, backed by transparent huge pages where
+ * the system allows them on request, so that filling a column of millions
+ * of nodes costs a page fault per 2 MiB, not per 4 KiB. Free with g_free. */
+gpointer embers_alloc_column    (gsize         size,
+                                 gboolean      zeroed);
+
 /*
  * EmbersU64Map: open addressing from a 64-bit key to a 32-bit value. Keys
  * are stored + 1 so that 0 marks an empty slot; key and value share a slot
@@ -78,16 +84,17 @@ embers_u64_map_lookup_or_insert (EmbersU64Map *map,
 }
 
 /*
- * EmbersSeqTable: unique sequences of 32-bit ids (stacks of location ids or
- * of frame names), one hash per sequence. Ids count from 0 in the order
- * sequences were first added; sequence i is data[offsets[i], offsets[i + 1]).
+ * EmbersSeqTable: unique byte strings, one hash each: stacks of 32-bit ids
+ * (location ids or frame names) or raw protobuf bytes. Ids count from 0 in
+ * the order strings were first added; string i is bytes[offsets[i],
+ * offsets[i + 1]). Tables of 32-bit sequences hold only whole words.
  */
 typedef struct
 {
-  guint32 *data;
+  guint8  *bytes;
   gsize    len;
   gsize    cap;
-  guint32 *offsets;      /* n + 1 */
+  guint32 *offsets;      /* n + 1, in bytes */
   guint32 *hashes;       /* n */
   guint    n;
   guint    n_cap;
@@ -95,31 +102,68 @@ typedef struct
   gsize    mask;
 } EmbersSeqTable;
 
-void     embers_seq_table_init   (EmbersSeqTable *t);
-void     embers_seq_table_clear  (EmbersSeqTable *t);
+void     embers_seq_table_init      (EmbersSeqTable *t);
+void     embers_seq_table_clear     (EmbersSeqTable *t);
 
-/* Returns the sequence's id (*added tells whether it is new), or
- * G_MAXUINT32 when the table cannot hold it (more than 4G ids in all). */
-guint32  embers_seq_table_add    (EmbersSeqTable *t,
-                                  const guint32  *seq,
-                                  guint           len,
-                                  gboolean       *added);
+/* Returns the string's id (*added tells whether it is new), or
+ * G_MAXUINT32 when the table cannot hold it (4 GiB in all). */
+guint32  embers_seq_table_add_bytes (EmbersSeqTable *t,
+                                     const void     *key,
+                                     gsize           n_bytes,
+                                     gboolean       *added);
 
-/* Frees the hash index (no more adds); the sequences stay. */
-void     embers_seq_table_freeze (EmbersSeqTable *t);
+static inline guint32
+embers_seq_table_add (EmbersSeqTable *t,
+                      const guint32  *seq,
+                      guint           len,
+                      gboolean       *added)
+{
+  return embers_seq_table_add_bytes (t, seq, (gsize)len * 4, added);
+}
+
+/* Appends a string without looking for it: the table is not a set any
+ * more (adds append from then on). For sequences known to be unique, or
+ * where a duplicate does no harm. */
+guint32  embers_seq_table_append    (EmbersSeqTable *t,
+                                     const void     *key,
+                                     gsize           n_bytes);
+
+/* Frees the hash index (no more adds); the strings stay. */
+void     embers_seq_table_freeze    (EmbersSeqTable *t);
+
+static inline gsize
+embers_seq_table_n_bytes (const EmbersSeqTable *t,
+                          guint32               id)
+{
+  return t->offsets[id + 1] - t->offsets[id];
+}
+
+static inline const guint8 *
+embers_seq_table_get_bytes (const EmbersSeqTable *t,
+                            guint32               id)
+{
+  return t->bytes + t->offsets[id];
+}
 
 static inline guint
 embers_seq_table_length (const EmbersSeqTable *t,
                          guint32               id)
 {
-  return t->offsets[id + 1] - t->offsets[id];
+  return (t->offsets[id + 1] - t->offsets[id]) / 4;
 }
 
 static inline const guint32 *
 embers_seq_table_get (const EmbersSeqTable *t,
                       guint32               id)
 {
-  return t->data + t->offsets[id];
+  return (const guint32 *)(gpointer)(t->bytes + t->offsets[id]);
+}
+
+/* The whole pool as 32-bit words, and its length in words */
+static inline guint32 *
+embers_seq_table_words (const EmbersSeqTable *t)
+{
+  return (guint32 *)(gpointer)t->bytes;
 }
 
 /* Sorts string ids by strcmp of their strings (data + offsets[id]). */
