@@ -5,31 +5,24 @@
 
 #include "config.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "embers-format.h"
 
 static char *tmpdir;
 
-static int
-run (const char * const  *args,
-     char               **out,
-     char               **err)
+/* No display: headless work must not need one. Sanitizer settings pass. */
+static char **
+cli_environ (void)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = NULL;
-  int status = -1;
+  char **envp = g_strdupv ((char *[]) { (char *)"LC_ALL=C.UTF-8", (char *)"PATH=/usr/bin:/bin", NULL });
 
-  g_ptr_array_add (argv, (gpointer)EMBERS_BINARY);
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer)args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  /* No display: headless work must not need one. Sanitizer settings pass. */
-  envp = g_strdupv ((char *[]) { (char *)"LC_ALL=C.UTF-8", (char *)"PATH=/usr/bin:/bin", NULL });
-  envp = g_environ_unsetenv (envp, "DISPLAY");
   for (guint i = 0; i < 3; i++)
     {
       const char *names[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS" };
@@ -38,6 +31,24 @@ run (const char * const  *args,
       if (value != NULL)
         envp = g_environ_setenv (envp, names[i], value, TRUE);
     }
+  return envp;
+}
+
+static int
+run (const char * const  *args,
+     char               **out,
+     char               **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = cli_environ ();
+  int status = -1;
+
+  g_ptr_array_add (argv, (gpointer)EMBERS_BINARY);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer)args[i]);
+  g_ptr_array_add (argv, NULL);
+
   g_spawn_sync (NULL, (char **)argv->pdata, envp,
                 G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &error);
   g_assert_no_error (error);
@@ -303,6 +314,120 @@ test_cli_diff_export_options (void)
   g_unlink (svg);
 }
 
+
+/* Started, not waited for: stdout and stderr are pipes */
+static GSubprocess *
+spawn (const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = cli_environ ();
+  g_autoptr(GError) error = NULL;
+  GSubprocess *proc;
+
+  g_ptr_array_add (argv, (gpointer)EMBERS_BINARY);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer)args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_subprocess_launcher_set_environ (launcher, envp);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *)argv->pdata, &error);
+  g_assert_no_error (error);
+  return proc;
+}
+
+/* Blocks until the process writes a line to stderr; returns it */
+static char *
+read_err_line (GDataInputStream *err)
+{
+  g_autoptr(GError) error = NULL;
+  char *line = g_data_input_stream_read_line_utf8 (err, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  return line;
+}
+
+/* Issue 15, failure 6: unbounded reads. /dev/zero, a gzip bomb and a FIFO
+ * end in a clear error (or a result) instead of reading forever. */
+static void
+test_cli_unbounded (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  /* /dev/zero: refused at its first block, not read to the cap */
+  g_assert_cmpint (run ((const char *[]) { "--top", "/dev/zero", NULL }, &out, &err), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "/dev/zero"));
+  g_assert_nonnull (strstr (err, "not a profile"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* A gzip bomb of zeros: refused as not a profile (at its first bytes),
+   * not as too large (after inflating to the cap) */
+  {
+    gsize big = 256 * 1024 * 1024;
+    g_autofree guint8 *zeros = g_malloc0 (big);
+    g_autoptr(GBytes) bomb = embers_gzip (zeros, big, NULL);
+    g_autofree char *path = g_build_filename (tmpdir, "bomb.pb.gz", NULL);
+
+    g_assert_true (g_file_set_contents (path, g_bytes_get_data (bomb, NULL), g_bytes_get_size (bomb), NULL));
+    g_assert_cmpint (run ((const char *[]) { "--top", path, NULL }, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "not a profile"));
+    g_assert_null (strstr (err, "refusing"));
+    g_unlink (path);
+  }
+}
+
+/* A FIFO with no writer: the CLI says it waits, and Ctrl+C (or SIGTERM)
+ * ends it with a clear word and status 128 + the signal */
+static void
+test_cli_fifo (void)
+{
+  g_autofree char *fifo = g_build_filename (tmpdir, "profile.fifo", NULL);
+  const int signals[] = { SIGINT, SIGTERM };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      g_autoptr(GSubprocess) proc = spawn ((const char *[]) { "--top", fifo, NULL });
+      g_autoptr(GDataInputStream) err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = read_err_line (err);
+      g_autofree char *rest = NULL;
+
+      g_assert_nonnull (strstr (line, "waiting for data from"));
+      g_assert_nonnull (strstr (line, "profile.fifo"));
+      g_subprocess_send_signal (proc, signals[i]);
+      rest = g_data_input_stream_read_upto (err, "", 0, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_subprocess_wait (proc, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_if_exited (proc));
+      g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 128 + signals[i]);
+      g_assert_nonnull (strstr (rest, "embers: Interrupted"));
+    }
+
+  /* A writer that comes later: read to its end */
+  {
+    g_autoptr(GSubprocess) proc = spawn ((const char *[]) { "--top", fifo, NULL });
+    g_autoptr(GError) error = NULL;
+    g_autofree char *out = NULL, *err = NULL;
+    const char *text = "main;work 30\nmain;idle 12\n";
+    int fd = g_open (fifo, O_WRONLY, 0);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (write (fd, text, strlen (text)), ==, (gssize)strlen (text));
+    g_close (fd, NULL);
+    g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_subprocess_get_successful (proc));
+    g_assert_cmpstr (out, ==, "30\t30\twork\n12\t12\tidle\n0\t42\tmain\n");
+  }
+  g_unlink (fifo);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -317,6 +442,8 @@ main (int   argc,
   g_test_add_func ("/embers/cli/export", test_cli_export);
   g_test_add_func ("/embers/cli/diff", test_cli_diff);
   g_test_add_func ("/embers/cli/diff-export-options", test_cli_diff_export_options);
+  g_test_add_func ("/embers/cli/unbounded", test_cli_unbounded);
+  g_test_add_func ("/embers/cli/fifo", test_cli_fifo);
 
   ret = g_test_run ();
   g_rmdir (tmpdir);

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -1025,11 +1027,13 @@ test_export (void)
     g_autofree char *missing = g_build_filename (dir, "no", "such", "dir", "x.png", NULL);
     g_autofree char *missing_svg = g_build_filename (dir, "no", "such", "dir", "x.svg", NULL);
 
+    /* The reason, not cairo's "error while writing to output stream" */
     g_assert_false (embers_render_export (p, 0, NULL, missing, &error));
-    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+    g_assert_nonnull (strstr (error->message, g_strerror (ENOENT)));
     g_clear_error (&error);
     g_assert_false (embers_render_export (p, 0, NULL, missing_svg, &error));
-    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
     g_clear_error (&error);
   }
 

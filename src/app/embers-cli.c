@@ -6,13 +6,17 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "embers-cli.h"
 #include "embers-diff.h"
+#include "embers-export.h"
 #include "embers-format.h"
+#include "embers-input.h"
 #include "embers-profile.h"
 #include "embers-query-url.h"
 #include "embers-render.h"
@@ -163,64 +167,89 @@ resolve_sample_type (EmbersProfile *profile,
   return TRUE;
 }
 
+/* Through the window's export code: images by the core painter, data by
+ * the writers; written whole or not at all */
 static gboolean
 export_profile (EmbersProfile             *profile,
                 guint                      sample_type,
                 const EmbersExportOptions *options,
                 const char                *path,
+                GCancellable              *cancellable,
                 GError                   **error)
 {
-  EmbersFormat format = embers_format_for_filename (path);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  gboolean gzip;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(EmbersExport) export = embers_export_new (file, sample_type, error);
 
-  switch (format)
+  if (export == NULL)
+    return FALSE;
+
+  switch (embers_export_get_format (export))
     {
     case EMBERS_FORMAT_PNG:
     case EMBERS_FORMAT_SVG:
     case EMBERS_FORMAT_PDF:
-      return embers_render_export (profile, sample_type, options, path, error);
-
+      embers_export_add_profile (export, profile, sample_type, options);
+      break;
     case EMBERS_FORMAT_PPROF:
     case EMBERS_FORMAT_FOLDED:
     case EMBERS_FORMAT_FLAMEBEARER:
-      /* pprof is conventionally gzipped; a bare .pb stays raw */
-      gzip = format == EMBERS_FORMAT_PPROF && !g_str_has_suffix (lower, ".pb");
-      bytes = embers_profile_save_bytes (profile, format, sample_type, gzip, error);
-      if (bytes == NULL)
-        return FALSE;
-      return g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), error);
-
     case EMBERS_FORMAT_UNKNOWN:
     default:
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("Cannot tell the export format from “%s”; use .png, .svg, .pdf, .pb.gz, .folded or .json"),
-                   path);
-      return FALSE;
+      embers_export_set_profile (export, profile);
+      break;
     }
+
+  return embers_export_run (export, cancellable, error);
+}
+
+typedef struct
+{
+  CliOptions          *opts;
+  char               **files;
+  EmbersExportOptions  export_options;
+  EmbersDiffMode       diff_mode;
+  GCancellable        *cancellable;
+  int                  status;
+  int                  done;        /* atomic */
+  int                  signal;      /* the signal that cancelled, or 0 */
+} CliJob;
+
+/* A pipe, a FIFO or a terminal with nothing to read yet: say so, once */
+static void
+cli_waiting (gpointer user_data)
+{
+  const char *argument = user_data;
+
+  /* Translators: %s is a file name (a pipe or a device) */
+  g_printerr (_("embers: waiting for data from “%s” (Ctrl+C stops)\n"), argument);
 }
 
 /* Loads a file or a Pyroscope query URL, and picks the sample type. A URL
  * gives the server's merged flame graph, or with full_pprof the whole merged
  * profile (SelectMergeProfile), for exports to pprof. */
 static EmbersProfile *
-load_argument (const char  *argument,
-               const char  *wanted_type,
-               gboolean     full_pprof,
-               guint       *sample_type,
-               GError     **error)
+load_argument (const char    *argument,
+               const char    *wanted_type,
+               gboolean       full_pprof,
+               guint         *sample_type,
+               GCancellable  *cancellable,
+               GError       **error)
 {
   g_autoptr(EmbersProfile) profile = NULL;
 
   if (embers_query_url_is_url (argument))
-    profile = full_pprof ? embers_pyroscope_load_query_url_pprof (argument, NULL, error)
-                         : embers_pyroscope_load_query_url (argument, NULL, error);
+    profile = full_pprof ? embers_pyroscope_load_query_url_pprof (argument, cancellable, error)
+                         : embers_pyroscope_load_query_url (argument, cancellable, error);
   else
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (argument);
+      EmbersInputOptions options;
 
-      profile = embers_profile_load_file (file, NULL, error);
+      /* The window's limits: the input and inflated caps, early refusal */
+      embers_input_options_init (&options);
+      options.waiting = cli_waiting;
+      options.user_data = (gpointer)argument;
+      profile = embers_profile_load_file_full (file, &options, cancellable, error);
     }
   if (profile == NULL)
     return NULL;
@@ -231,6 +260,187 @@ load_argument (const char  *argument,
   return g_steal_pointer (&profile);
 }
 
+/* Prints why the job failed; a cancelled job is reported by the caller */
+static int
+report (CliJob *job,
+        GError *error)
+{
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_printerr ("embers: %s\n", error->message);
+  return 1;
+}
+
+/* Loading, diff, top and export: on a thread, so that the main thread can
+ * turn Ctrl+C into a cancellation (a pipe with no writer, a slow server) */
+static int
+cli_work (CliJob *job)
+{
+  CliOptions *opts = job->opts;
+  char **files = job->files;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(EmbersProfile) server_diff = NULL;
+  gboolean full_pprof;
+  guint sample_type = 0;
+
+  /* Two queries on one server: the server's Diff RPC, nothing else loaded */
+  if (opts->diff && embers_query_url_is_url (files[0]) && embers_query_url_is_url (files[1]))
+    {
+      server_diff = embers_pyroscope_load_query_url_diff (files[0], files[1], job->cancellable,
+                                                          &error);
+      if (server_diff == NULL && !g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED))
+        return report (job, error);
+      g_clear_error (&error);
+    }
+
+  full_pprof = !opts->diff && opts->export_path != NULL &&
+               embers_format_for_filename (opts->export_path) == EMBERS_FORMAT_PPROF;
+  if (server_diff != NULL)
+    profile = g_object_ref (server_diff);
+  else
+    profile = load_argument (files[0], opts->sample_type, full_pprof, &sample_type,
+                             job->cancellable, &error);
+  if (profile == NULL)
+    return report (job, error);
+
+  if (opts->diff)
+    {
+      g_autoptr(EmbersProfile) comparison = NULL;
+      g_autoptr(EmbersProfile) diff = server_diff ? g_object_ref (server_diff) : NULL;
+      guint comparison_type = 0;
+
+      if (diff == NULL)
+        {
+          comparison = load_argument (files[1], opts->sample_type, FALSE, &comparison_type,
+                                      job->cancellable, &error);
+          if (comparison == NULL ||
+              !(diff = embers_diff_profiles (profile, sample_type, comparison, comparison_type, &error)))
+            return report (job, error);
+        }
+
+      g_set_object (&profile, diff);
+      sample_type = EMBERS_DIFF_COMPARISON;
+    }
+
+  if (opts->top && opts->diff)
+    {
+      g_autoptr(GArray) rows = embers_diff_top_compute (profile);
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      embers_diff_top_sort (rows, profile, job->diff_mode, TRUE);
+      embers_diff_top_print (rows, profile, job->diff_mode, opts->top_limit, out);
+      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
+        {
+          g_printerr ("embers: %s\n", _("Could not write to standard output"));
+          return 1;
+        }
+    }
+  else if (opts->top)
+    {
+      g_autoptr(GArray) rows = embers_top_compute (profile, sample_type);
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      embers_top_print (rows, profile, opts->top_limit, out);
+      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
+        {
+          g_printerr ("embers: %s\n", _("Could not write to standard output"));
+          return 1;
+        }
+    }
+
+  if (opts->export_path != NULL &&
+      !export_profile (profile, sample_type, &job->export_options, opts->export_path,
+                       job->cancellable, &error))
+    return report (job, error);
+
+  return 0;
+}
+
+static gpointer
+cli_thread (gpointer data)
+{
+  CliJob *job = data;
+
+  job->status = cli_work (job);
+  g_atomic_int_set (&job->done, 1);
+  g_main_context_wakeup (NULL);
+  return NULL;
+}
+
+static gboolean
+on_signal (CliJob *job,
+           int     signum)
+{
+  if (job->signal != 0)
+    {
+      /* A second time: stop now, whatever is running */
+      signal (signum, SIG_DFL);
+      raise (signum);
+    }
+  job->signal = signum;
+  g_cancellable_cancel (job->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_sigint (gpointer data)
+{
+  return on_signal (data, SIGINT);
+}
+
+static gboolean
+on_sigterm (gpointer data)
+{
+  return on_signal (data, SIGTERM);
+}
+
+static gboolean
+on_sighup (gpointer data)
+{
+  return on_signal (data, SIGHUP);
+}
+
+/* Runs the job; Ctrl+C (SIGINT), SIGTERM and SIGHUP cancel it as Cancel
+ * does in the window: reads and server calls stop, no export is left
+ * behind, and the exit status is 128 + the signal's number */
+static int
+run_job (CliOptions                *opts,
+         char                     **files,
+         const EmbersExportOptions *export_options,
+         EmbersDiffMode             diff_mode)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  CliJob job = { 0, };
+  GThread *thread;
+  guint sources[3];
+
+  job.opts = opts;
+  job.files = files;
+  job.export_options = *export_options;
+  job.diff_mode = diff_mode;
+  job.cancellable = cancellable;
+
+  sources[0] = g_unix_signal_add (SIGINT, on_sigint, &job);
+  sources[1] = g_unix_signal_add (SIGTERM, on_sigterm, &job);
+  sources[2] = g_unix_signal_add (SIGHUP, on_sighup, &job);
+
+  thread = g_thread_new ("embers-cli", cli_thread, &job);
+  while (!g_atomic_int_get (&job.done))
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (thread);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    g_source_remove (sources[i]);
+
+  if (job.signal != 0 && job.status != 0)
+    {
+      g_printerr ("embers: %s\n", _("Interrupted"));
+      return 128 + job.signal;
+    }
+
+  return job.status;
+}
+
 int
 embers_cli_run (int    argc,
                 char **argv)
@@ -238,15 +448,11 @@ embers_cli_run (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) files = NULL;
-  g_autoptr(EmbersProfile) profile = NULL;
   CliOptions opts = { 0, };
-  gboolean full_pprof;
   g_auto(GStrv) owned_argv = NULL;
   g_autofree char **parse_argv = NULL;
-  g_autoptr(EmbersProfile) server_diff = NULL;
   EmbersExportOptions export_options;
   EmbersDiffMode diff_mode = EMBERS_DIFF_MODE_SHARE;
-  guint sample_type = 0;
   int status = 1;
   /* Translators: N, OUT, TYPE, PALETTE, MODE, WIDTH, FILE|URL, BASE and COMP are placeholders in --help */
   GOptionEntry entries[] = {
@@ -334,85 +540,7 @@ embers_cli_run (int    argc,
       goto out;
     }
 
-  /* Two queries on one server: the server's Diff RPC, nothing else loaded */
-  if (opts.diff && embers_query_url_is_url (files[0]) && embers_query_url_is_url (files[1]))
-    {
-      server_diff = embers_pyroscope_load_query_url_diff (files[0], files[1], NULL, &error);
-      if (server_diff == NULL && !g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED))
-        {
-          g_printerr ("embers: %s\n", error->message);
-          goto out;
-        }
-      g_clear_error (&error);
-    }
-
-  full_pprof = !opts.diff && opts.export_path != NULL &&
-               embers_format_for_filename (opts.export_path) == EMBERS_FORMAT_PPROF;
-  if (server_diff != NULL)
-    profile = g_object_ref (server_diff);
-  else
-    profile = load_argument (files[0], opts.sample_type, full_pprof, &sample_type, &error);
-  if (profile == NULL)
-    {
-      g_printerr ("embers: %s\n", error->message);
-      goto out;
-    }
-
-  if (opts.diff)
-    {
-      g_autoptr(EmbersProfile) comparison = NULL;
-      g_autoptr(EmbersProfile) diff = server_diff ? g_object_ref (server_diff) : NULL;
-      guint comparison_type = 0;
-
-      if (diff == NULL)
-        {
-          comparison = load_argument (files[1], opts.sample_type, FALSE, &comparison_type, &error);
-          if (comparison == NULL ||
-              !(diff = embers_diff_profiles (profile, sample_type, comparison, comparison_type, &error)))
-            {
-              g_printerr ("embers: %s\n", error->message);
-              goto out;
-            }
-        }
-
-      g_set_object (&profile, diff);
-      sample_type = EMBERS_DIFF_COMPARISON;
-    }
-
-  if (opts.top && opts.diff)
-    {
-      g_autoptr(GArray) rows = embers_diff_top_compute (profile);
-      g_autoptr(GString) out = g_string_new (NULL);
-
-      embers_diff_top_sort (rows, profile, diff_mode, TRUE);
-      embers_diff_top_print (rows, profile, diff_mode, opts.top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          goto out;
-        }
-    }
-  else if (opts.top)
-    {
-      g_autoptr(GArray) rows = embers_top_compute (profile, sample_type);
-      g_autoptr(GString) out = g_string_new (NULL);
-
-      embers_top_print (rows, profile, opts.top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          goto out;
-        }
-    }
-
-  if (opts.export_path != NULL &&
-      !export_profile (profile, sample_type, &export_options, opts.export_path, &error))
-    {
-      g_printerr ("embers: %s\n", error->message);
-      goto out;
-    }
-
-  status = 0;
+  status = run_job (&opts, files, &export_options, diff_mode);
 
 out:
   cli_options_current = NULL;

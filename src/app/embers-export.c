@@ -11,6 +11,7 @@
 #include <cairo-svg.h>
 
 #include "embers-export.h"
+#include "embers-save.h"
 
 /* Space between stacked graphs, px */
 #define PART_GAP 16.0
@@ -71,7 +72,13 @@ embers_export_new (GFile   *file,
   self->file = g_object_ref (file);
   self->path = g_file_get_path (file);
   self->format = format;
-  self->gzip = g_str_has_suffix (name, ".gz");
+  {
+    g_autofree char *lower = g_ascii_strdown (name, -1);
+
+    /* pprof is conventionally gzipped (.pb.gz, .pprof, .prof); a bare .pb
+     * stays raw */
+    self->gzip = format == EMBERS_FORMAT_PPROF && !g_str_has_suffix (lower, ".pb");
+  }
   self->sample_type = sample_type;
   self->parts = g_ptr_array_new_with_free_func (part_free);
   return self;
@@ -98,6 +105,30 @@ embers_export_add_graph (EmbersExport     *self,
   part->sample_type = embers_flame_graph_get_sample_type (graph);
   embers_flame_graph_get_export_options (graph, &part->options);
   /* Own the strings: the widget may change them while the thread runs */
+  part->font = g_strdup (part->options.style.font);
+  part->search = g_strdup (part->options.search);
+  part->options.style.font = part->font;
+  part->options.search = part->search;
+  g_ptr_array_add (self->parts, part);
+}
+
+void
+embers_export_add_profile (EmbersExport              *self,
+                           EmbersProfile              *profile,
+                           guint                       sample_type,
+                           const EmbersExportOptions  *options)
+{
+  Part *part;
+
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+
+  part = g_new0 (Part, 1);
+  part->profile = g_object_ref (profile);
+  part->sample_type = sample_type;
+  if (options != NULL)
+    part->options = *options;
+  else
+    embers_export_options_init (&part->options);
   part->font = g_strdup (part->options.style.font);
   part->search = g_strdup (part->options.search);
   part->options.style.font = part->font;
@@ -141,9 +172,11 @@ check_cairo (cairo_status_t   status,
 /* Several graphs, one below the other, painted by the core painter */
 static gboolean
 export_stacked (EmbersExport  *self,
+                GCancellable  *cancellable,
                 GError       **error)
 {
   g_autoptr(GPtrArray) layouts = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_layout_unref);
+  g_autoptr(EmbersSave) save = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   double width = 0, height = 0, scale = 1, y = 0;
@@ -170,6 +203,11 @@ export_stacked (EmbersExport  *self,
       g_ptr_array_add (layouts, layout);
     }
 
+  /* Into a temporary file next to the target, renamed over it once whole */
+  save = embers_save_new (self->path, error);
+  if (save == NULL)
+    return FALSE;
+
   switch (self->format)
     {
     case EMBERS_FORMAT_PNG:
@@ -177,11 +215,11 @@ export_stacked (EmbersExport  *self,
                                             (int)ceil (width * scale), (int)ceil (height * scale));
       break;
     case EMBERS_FORMAT_SVG:
-      surface = cairo_svg_surface_create (self->path, width, height);
+      surface = cairo_svg_surface_create_for_stream (embers_save_cairo_write, save, width, height);
       break;
     case EMBERS_FORMAT_PDF:
     default:
-      surface = cairo_pdf_surface_create (self->path, width, height);
+      surface = cairo_pdf_surface_create_for_stream (embers_save_cairo_write, save, width, height);
       break;
     }
   if (!check_cairo (cairo_surface_status (surface), self->path, error))
@@ -226,14 +264,24 @@ export_stacked (EmbersExport  *self,
       y += h;
     }
 
-  ok = check_cairo (cairo_status (cr), self->path, error);
+  /* A write error says why (the disk is full), cairo only that it failed */
+  ok = embers_save_check (save, error) && check_cairo (cairo_status (cr), self->path, error);
   cairo_destroy (cr);
   if (ok && self->format == EMBERS_FORMAT_PNG)
-    ok = check_cairo (cairo_surface_write_to_png (surface, self->path), self->path, error);
+    {
+      cairo_status_t status = cairo_surface_write_to_png_stream (surface, embers_save_cairo_write, save);
+
+      ok = embers_save_check (save, error) && check_cairo (status, self->path, error);
+    }
   cairo_surface_finish (surface);
   if (ok)
-    ok = check_cairo (cairo_surface_status (surface), self->path, error);
+    ok = embers_save_check (save, error) &&
+         check_cairo (cairo_surface_status (surface), self->path, error);
   cairo_surface_destroy (surface);
+
+  /* Only a whole file replaces the target */
+  if (ok)
+    ok = embers_save_commit (save, cancellable, error);
 
   return ok;
 }
@@ -269,7 +317,7 @@ embers_export_run (EmbersExport  *self,
           return embers_render_export (part->profile, part->sample_type, &part->options,
                                        self->path, error);
         }
-      return export_stacked (self, error);
+      return export_stacked (self, cancellable, error);
 
     case EMBERS_FORMAT_PPROF:
     case EMBERS_FORMAT_FOLDED:
@@ -284,6 +332,12 @@ embers_export_run (EmbersExport  *self,
                                          self->gzip, error);
       if (bytes == NULL)
         return FALSE;
+      /* Atomically: a temporary file, flushed, renamed over the target */
+      if (self->path != NULL)
+        return embers_save_contents (self->path, g_bytes_get_data (bytes, NULL),
+                                     g_bytes_get_size (bytes), cancellable, error);
+      /* Elsewhere (a GVfs location): GIO's own replace, which also keeps
+       * the old file until the new one is whole */
       return g_file_replace_contents (self->file,
                                       g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
                                       NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,

@@ -17,7 +17,9 @@ G_BEGIN_DECLS
  * one export (immutable profiles, options copied from the widgets), then
  * runs on any thread. Images (PNG, SVG, PDF) go through the core painter;
  * with two graphs (the sandwich view) they are stacked in one image. The
- * data formats (pprof, folded, JSON) write the given profile.
+ * data formats (pprof, folded, JSON) write the given profile. Every format
+ * is written whole or not at all (EmbersSave): a temporary file in the
+ * target's folder, flushed, renamed over the target; errors say why.
  */
 typedef struct _EmbersExport EmbersExport;
 
@@ -28,6 +30,12 @@ EmbersExport *embers_export_new         (GFile             *file,
 EmbersFormat  embers_export_get_format  (EmbersExport      *self);
 void          embers_export_add_graph   (EmbersExport      *self,
                                          EmbersFlameGraph  *graph);
+/* An image of @profile drawn with @options (NULL: the defaults), without
+ * a widget (the command line) */
+void          embers_export_add_profile (EmbersExport              *self,
+                                         EmbersProfile              *profile,
+                                         guint                       sample_type,
+                                         const EmbersExportOptions  *options);
 void          embers_export_set_profile (EmbersExport      *self,
                                          EmbersProfile     *profile);
 gboolean      embers_export_run         (EmbersExport      *self,

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-format.h"
+#include "embers-input.h"
 #include "embers-readers.h"
 
 gboolean
@@ -194,52 +195,122 @@ looks_like_folded_line (const char *line,
   return digits > 0 && end > 1 && (line[end - 1] == ' ' || line[end - 1] == '\t');
 }
 
+/* How many bytes the binary test looks at */
+#define SNIFF_PROBE ((gsize)4096)
+
+void
+embers_format_sniffer_init (EmbersFormatSniffer *sniffer)
+{
+  g_return_if_fail (sniffer != NULL);
+
+  memset (sniffer, 0, sizeof *sniffer);
+  sniffer->format = EMBERS_FORMAT_UNKNOWN;
+}
+
+/**
+ * embers_format_sniffer_feed:
+ * @data: all the data so far (each call passes the same buffer, longer)
+ * @complete: TRUE when @data is all there is
+ *
+ * Decides the format from as little as it can: a control byte in the first
+ * 4 KiB makes the data binary (pprof when its first byte can be a
+ * Profile field's tag, nothing otherwise); text is Pyroscope JSON when it
+ * starts with "{" and folded stacks when its first non-empty line ends in a
+ * count. Every step resumes where the last one stopped, so feeding a long
+ * stream block by block costs one pass over it.
+ *
+ * Returns: TRUE once sniffer->format is final (it may be
+ * %EMBERS_FORMAT_UNKNOWN: these bytes cannot begin a profile); FALSE while
+ * more data is needed. With @complete it always returns TRUE.
+ */
+gboolean
+embers_format_sniffer_feed (EmbersFormatSniffer *sniffer,
+                            const guint8        *data,
+                            gsize                len,
+                            gboolean             complete)
+{
+  gsize probe = MIN (len, SNIFF_PROBE);
+  gsize i;
+
+  g_return_val_if_fail (sniffer != NULL, TRUE);
+
+  if (sniffer->decided)
+    return TRUE;
+
+  if (len == 0)
+    {
+      if (complete)
+        sniffer->decided = TRUE;
+      return sniffer->decided;
+    }
+
+  /* Binary: a control character early on */
+  for (i = sniffer->probed; i < probe; i++)
+    {
+      guint8 c = data[i];
+
+      if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+        {
+          sniffer->format = looks_like_protobuf_tag (data[0]) ? EMBERS_FORMAT_PPROF
+                                                              : EMBERS_FORMAT_UNKNOWN;
+          sniffer->decided = TRUE;
+          return TRUE;
+        }
+    }
+  sniffer->probed = probe;
+  if (probe < SNIFF_PROBE && !complete)
+    return FALSE;
+
+  /* Text. Skip a UTF-8 byte order mark and white space. */
+  i = sniffer->text_start;
+  if (i == 0 && len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  while (i < len && g_ascii_isspace (data[i]))
+    i++;
+  sniffer->text_start = i;
+  if (i == len)
+    {
+      /* Nothing but white space so far */
+      if (complete)
+        sniffer->decided = TRUE;
+      return sniffer->decided;
+    }
+
+  if (data[i] == '{')
+    {
+      sniffer->format = EMBERS_FORMAT_FLAMEBEARER;
+      sniffer->decided = TRUE;
+      return TRUE;
+    }
+
+  /* Folded: the first non-empty line ends in a count */
+  {
+    gsize from = MAX (i, sniffer->line_scanned);
+    const guint8 *nl = memchr (data + from, '\n', len - from);
+
+    if (nl == NULL && !complete)
+      {
+        sniffer->line_scanned = len;
+        return FALSE;
+      }
+    sniffer->format = looks_like_folded_line ((const char *)data + i,
+                                              (nl != NULL ? (gsize)(nl - data) : len) - i)
+                      ? EMBERS_FORMAT_FOLDED : EMBERS_FORMAT_UNKNOWN;
+    sniffer->decided = TRUE;
+    return TRUE;
+  }
+}
+
 EmbersFormat
 embers_format_sniff (const guint8 *data,
                      gsize         len)
 {
-  gsize probe = MIN (len, (gsize)4096);
-  gboolean binary = FALSE;
-  gsize i = 0;
+  EmbersFormatSniffer sniffer;
 
-  if (len == 0)
-    return EMBERS_FORMAT_UNKNOWN;
+  embers_format_sniffer_init (&sniffer);
+  embers_format_sniffer_feed (&sniffer, data, len, TRUE);
 
-  for (gsize j = 0; j < probe; j++)
-    {
-      guint8 c = data[j];
-
-      if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
-        {
-          binary = TRUE;
-          break;
-        }
-    }
-
-  if (binary)
-    return looks_like_protobuf_tag (data[0]) ? EMBERS_FORMAT_PPROF : EMBERS_FORMAT_UNKNOWN;
-
-  /* Skip a UTF-8 byte order mark and white space. */
-  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
-    i = 3;
-  while (i < len && g_ascii_isspace (data[i]))
-    i++;
-  if (i < len && data[i] == '{')
-    return EMBERS_FORMAT_FLAMEBEARER;
-
-  /* Folded: the first non-empty line ends in a count. */
-  while (i < len)
-    {
-      const guint8 *nl = memchr (data + i, '\n', len - i);
-      gsize line_len = nl ? (gsize)(nl - (data + i)) : len - i;
-
-      if (line_len > 0 && !(line_len == 1 && data[i] == '\r'))
-        return looks_like_folded_line ((const char *)data + i, line_len)
-               ? EMBERS_FORMAT_FOLDED : EMBERS_FORMAT_UNKNOWN;
-      i += line_len + 1;
-    }
-
-  return EMBERS_FORMAT_UNKNOWN;
+  return sniffer.format;
 }
 
 EmbersFormat
@@ -287,44 +358,13 @@ embers_format_get_name (EmbersFormat format)
     }
 }
 
-EmbersProfile *
-embers_profile_load_bytes (GBytes        *bytes,
-                           GCancellable  *cancellable,
-                           GError       **error)
+static EmbersProfile *
+parse (const guint8  *data,
+       gsize          len,
+       EmbersFormat   format,
+       GError       **error)
 {
-  g_autoptr(GBytes) inflated = NULL;
-  const guint8 *data;
-  gsize len;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
-
-  data = g_bytes_get_data (bytes, &len);
-  if (len == 0)
-    {
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
-                   _("The file is empty"));
-      return NULL;
-    }
-
-  if (embers_is_gzip (data, len))
-    {
-      if (!(inflated = embers_gunzip (data, len, EMBERS_MAX_DECOMPRESSED_SIZE, error)))
-        return NULL;
-      data = g_bytes_get_data (inflated, &len);
-      if (len == 0)
-        {
-          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
-                       _("The compressed file is empty"));
-          return NULL;
-        }
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-    }
-
-  switch (embers_format_sniff (data, len))
+  switch (format)
     {
     case EMBERS_FORMAT_PPROF:
       return embers_pprof_parse (data, len, error);
@@ -348,82 +388,139 @@ embers_profile_load_bytes (GBytes        *bytes,
 }
 
 EmbersProfile *
-embers_profile_load_file (GFile         *file,
-                          GCancellable  *cancellable,
-                          GError       **error)
+embers_profile_load_bytes (GBytes        *bytes,
+                           GCancellable  *cancellable,
+                           GError       **error)
 {
-  return embers_profile_load_file_with_progress (file, cancellable, NULL, NULL, error);
+  g_autoptr(GBytes) inflated = NULL;
+  const guint8 *data;
+  EmbersFormat format;
+  gsize len;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  data = g_bytes_get_data (bytes, &len);
+  if (len == 0)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
+                   _("The file is empty"));
+      return NULL;
+    }
+
+  if (embers_is_gzip (data, len))
+    {
+      /* Inflated in steps, each checked: a bomb stops at its first block
+       * that cannot be a profile (embers-input.c) */
+      g_autoptr(EmbersInput) input = NULL;
+      EmbersInputOptions options;
+
+      embers_input_options_init (&options);
+      options.max_input = MAX (options.max_input, len);
+      input = embers_input_new (&options);
+      if (!embers_input_push (input, data, len, error) ||
+          !(inflated = embers_input_finish (input, &format, error)))
+        return NULL;
+      data = g_bytes_get_data (inflated, &len);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+    }
+  else
+    format = embers_format_sniff (data, len);
+
+  return parse (data, len, format, error);
 }
 
-/**
- * embers_profile_load_file_with_progress:
- * @progress: (nullable): called from this thread as the load goes on
- *
- * Loads a profile file as embers_profile_load_file() does, telling
- * @progress how far it is: bytes of the file read, then samples turned
- * into the tree. Stops soon after @cancellable is cancelled.
- */
-EmbersProfile *
-embers_profile_load_file_with_progress (GFile                  *file,
-                                        GCancellable           *cancellable,
-                                        EmbersLoadProgressFunc  progress,
-                                        gpointer                user_data,
-                                        GError                **error)
+/* A pprof streams into its reader as it is read and inflated */
+typedef struct
 {
-  g_autoptr(GFileInfo) info = NULL;
+  const EmbersInputOptions *options;
+  EmbersPprofReader        *reader;
+} PprofSink;
+
+static gboolean
+pprof_sink_start (EmbersFormat format,
+                  gpointer     user_data)
+{
+  PprofSink *sink = user_data;
+
+  if (format != EMBERS_FORMAT_PPROF)
+    return FALSE;
+  sink->reader = embers_pprof_reader_new (sink->options, TRUE);
+  return TRUE;
+}
+
+static gboolean
+pprof_sink_block (const guint8  *data,
+                  gsize          len,
+                  gpointer       user_data,
+                  GError       **error)
+{
+  PprofSink *sink = user_data;
+
+  return embers_pprof_reader_push (sink->reader, data, len, error);
+}
+
+EmbersProfile *
+embers_profile_load_file_full (GFile                     *file,
+                               const EmbersInputOptions  *options,
+                               GCancellable              *cancellable,
+                               GError                   **error)
+{
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *name = NULL;
+  EmbersInputOptions defaults;
   EmbersProfile *profile;
+  EmbersFormat format;
+  PprofSink pprof = { 0, };
+  EmbersInputSink sink = { pprof_sink_start, pprof_sink_block, &pprof };
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  name = g_file_get_parse_name (file);
-
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, &local_error);
-  if (info == NULL)
+  if (options == NULL)
     {
-      g_set_error (error, local_error->domain, local_error->code,
-                   _("Could not open “%s”: %s"), name, local_error->message);
+      embers_input_options_init (&defaults);
+      options = &defaults;
+    }
+  pprof.options = options;
+
+  if (embers_input_read_file_to_sink (file, options, &sink, &format, &bytes, cancellable, error))
+    profile = embers_pprof_reader_finish (pprof.reader, cancellable, &local_error);
+  else if (bytes != NULL)
+    {
+      const guint8 *data;
+      gsize len;
+
+      data = g_bytes_get_data (bytes, &len);
+      profile = parse (data, len, format, &local_error);
+    }
+  else
+    {
+      g_clear_pointer (&pprof.reader, embers_pprof_reader_free);
       return NULL;
     }
+  g_clear_pointer (&pprof.reader, embers_pprof_reader_free);
 
-  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                   _("Could not open “%s”: it is a folder"), name);
-      return NULL;
-    }
-
-  if ((guint64)g_file_info_get_size (info) > EMBERS_MAX_INPUT_SIZE)
-    {
-      g_autofree char *limit = g_format_size (EMBERS_MAX_INPUT_SIZE);
-
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                   _("Could not open “%s”: it is larger than %s"), name, limit);
-      return NULL;
-    }
-
-  bytes = g_file_load_bytes (file, cancellable, NULL, &local_error);
-  if (bytes == NULL)
-    {
-      g_set_error (error, local_error->domain, local_error->code,
-                   _("Could not open “%s”: %s"), name, local_error->message);
-      return NULL;
-    }
-  if (progress != NULL)
-    progress (EMBERS_LOAD_READING, g_bytes_get_size (bytes), g_bytes_get_size (bytes), user_data);
-
-  profile = embers_profile_load_bytes (bytes, cancellable, &local_error);
   if (profile == NULL)
     {
+      g_autofree char *name = g_file_get_parse_name (file);
+
       g_set_error (error, local_error->domain, local_error->code,
                    _("Could not read “%s”: %s"), name, local_error->message);
       return NULL;
     }
 
   return profile;
+}
+
+EmbersProfile *
+embers_profile_load_file (GFile         *file,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  return embers_profile_load_file_full (file, NULL, cancellable, error);
 }
 
 static void

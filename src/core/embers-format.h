@@ -40,28 +40,27 @@ GBytes        *embers_gzip                   (const guint8  *data,
 /* Sniffs uncompressed content. */
 EmbersFormat   embers_format_sniff           (const guint8  *data,
                                               gsize          len);
+
+/* The same decision, made on a growing prefix: as soon as the first bytes
+ * tell the format, or that they cannot begin a profile at all. */
+typedef struct
+{
+  EmbersFormat format;        /* final once decided */
+  gboolean     decided;
+  /*< private >*/
+  gsize        probed;
+  gsize        text_start;
+  gsize        line_scanned;
+} EmbersFormatSniffer;
+
+void           embers_format_sniffer_init    (EmbersFormatSniffer *sniffer);
+gboolean       embers_format_sniffer_feed    (EmbersFormatSniffer *sniffer,
+                                              const guint8        *data,
+                                              gsize                len,
+                                              gboolean             complete);
 /* From an output file name: .pb.gz .pb .pprof .folded .txt .json .png .svg .pdf */
 EmbersFormat   embers_format_for_filename    (const char    *filename);
 const char    *embers_format_get_name        (EmbersFormat   format);
-
-/**
- * EmbersLoadStage:
- * @EMBERS_LOAD_READING: reading the file: done and total are bytes of the file
- * @EMBERS_LOAD_SAMPLES: making the tree: done and total count samples (or stacks)
- *
- * What a long load is doing, for a determinate progress bar.
- */
-typedef enum
-{
-  EMBERS_LOAD_READING,
-  EMBERS_LOAD_SAMPLES,
-} EmbersLoadStage;
-
-/* Called from the loading thread, a few hundred times per load at most */
-typedef void (*EmbersLoadProgressFunc) (EmbersLoadStage stage,
-                                        guint64         done,
-                                        guint64         total,
-                                        gpointer        user_data);
 
 /* Parse: gunzips if needed, sniffs, dispatches. */
 EmbersProfile *embers_profile_load_bytes     (GBytes        *bytes,
@@ -70,11 +69,6 @@ EmbersProfile *embers_profile_load_bytes     (GBytes        *bytes,
 EmbersProfile *embers_profile_load_file      (GFile         *file,
                                               GCancellable  *cancellable,
                                               GError       **error);
-EmbersProfile *embers_profile_load_file_with_progress (GFile                  *file,
-                                                      GCancellable           *cancellable,
-                                                      EmbersLoadProgressFunc  progress,
-                                                      gpointer                user_data,
-                                                      GError                **error);
 void           embers_profile_load_file_async  (GFile              *file,
                                                 GCancellable       *cancellable,
                                                 GAsyncReadyCallback callback,

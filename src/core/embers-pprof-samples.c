@@ -28,7 +28,6 @@ embers_pprof_samples_init (EmbersPprofSamples *s,
   s->values = g_array_new (FALSE, TRUE, sizeof (gint64));
   s->first_sample = g_array_new (FALSE, FALSE, sizeof (guint32));
   embers_seq_table_init (&s->label_sets);
-  embers_u64_map_init (&s->entry_map, 64);
   s->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->entry_values = g_array_new (FALSE, TRUE, sizeof (gint64));
@@ -44,7 +43,6 @@ embers_pprof_samples_clear (EmbersPprofSamples *s)
   g_clear_pointer (&s->values, g_array_unref);
   g_clear_pointer (&s->first_sample, g_array_unref);
   embers_seq_table_clear (&s->label_sets);
-  embers_u64_map_clear (&s->entry_map);
   g_clear_pointer (&s->entry_stacks, g_array_unref);
   g_clear_pointer (&s->entry_sets, g_array_unref);
   g_clear_pointer (&s->entry_values, g_array_unref);
@@ -324,19 +322,9 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
 
   if (set != 0)
     {
-      gboolean found;
-      guint32 *slot = embers_u64_map_lookup_or_insert (&s->entry_map, ((guint64)stack << 32) | set, &found);
-
-      if (!found)
-        {
-          *slot = s->entry_stacks->len;
-          g_array_append_val (s->entry_stacks, stack);
-          g_array_append_val (s->entry_sets, set);
-          g_array_set_size (s->entry_values, s->entry_values->len + n_types);
-        }
-      dest = &g_array_index (s->entry_values, gint64, (gsize)*slot * n_types);
-      for (guint t = 0; t < n_types; t++)
-        dest[t] += s->sample_values[t];   /* cannot overflow: the stack's sum did not */
+      g_array_append_val (s->entry_stacks, stack);
+      g_array_append_val (s->entry_sets, set);
+      g_array_append_vals (s->entry_values, s->sample_values, n_types);
     }
 
   s->n_samples++;

@@ -16,9 +16,10 @@ G_BEGIN_DECLS
  * message at a time, before the tables they refer to are known (in files
  * written by Go, samples come first). Identical stacks are merged by the
  * bytes of their location ids, one hash per sample, before any id is even
- * decoded; their values are summed, and the part of a stack's value that
- * carries labels is kept per raw label set (the bytes of its Label
- * messages). Nothing here knows the string table or the locations:
+ * decoded; their values are summed. The labelled samples are logged as
+ * (stack, raw label set, values), the set being the bytes of the sample's
+ * Label messages, and merged later by sorting: a probe per labelled sample
+ * into a big map costs a cache miss each. Nothing here knows the string table or the locations:
  * embers-pprof.c resolves the ids. Equal stacks written differently (one
  * id per field, or overlong varints) become equal again there.
  */
@@ -46,7 +47,7 @@ typedef struct
   /* Raw label sets: each Label message's bytes after a varint of its
    * length; set ids count from 1 */
   EmbersSeqTable      label_sets;
-  EmbersU64Map        entry_map;     /* stack << 32 | set -> entry */
+  /* Per labelled sample, in order (merged later, by sorting) */
   GArray             *entry_stacks;  /* guint32 */
   GArray             *entry_sets;    /* guint32 */
   GArray             *entry_values;  /* gint64, n_types per entry */

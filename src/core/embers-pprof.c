@@ -11,6 +11,7 @@
 
 #include "profile.pb-c.h"
 
+#include "embers-input.h"
 #include "embers-pprof-samples.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
@@ -56,158 +57,373 @@ arena_free (void *data,
 {
 }
 
-/* Top-level wire walk: samples are by far the bulk of a profile, so they
- * are not unpacked all at once (that costs ~10x the file in memory) but one
- * at a time after the tables; everything else is unpacked by protobuf-c.
- * The walk is done twice (tables, then samples) rather than remembering
- * where each sample is: a hostile file of empty samples would otherwise
- * need 8x its size for the offsets alone. */
-static gboolean
-read_varint (const guint8 **p,
-             const guint8  *end,
-             guint64       *out)
-{
-  guint64 v = 0;
-
-  for (guint shift = 0; shift < 70; shift += 7)
-    {
-      guint8 byte;
-
-      if (*p >= end)
-        return FALSE;
-      byte = *(*p)++;
-      if (shift == 63 && byte > 1)
-        return FALSE;
-      v |= (guint64)(byte & 0x7f) << shift;
-      if (!(byte & 0x80))
-        {
-          *out = v;
-          return TRUE;
-        }
-    }
-
-  return FALSE;  /* more than 10 bytes */
-}
+/* The top level of a profile, as it streams in: samples are by far the
+ * bulk of a profile, so each is decoded and merged as it arrives
+ * (embers-pprof-samples.c) and only the rest, the tables, is kept and
+ * unpacked by protobuf-c at the end. A field that a block's end cuts off
+ * waits in a carry buffer for the next block. */
 
 typedef enum
 {
-  WALK_END,
-  WALK_FIELD,
-  WALK_CORRUPT,
-} WalkResult;
+  FIELD_OK,
+  FIELD_CUT,       /* needs more bytes; *total tells how many when known */
+  FIELD_CORRUPT,
+} FieldResult;
 
-/* Steps over one top-level field at *p. body/body_len: the payload of a
- * length-delimited field (wire type 2). */
-static WalkResult
-walk_field (const guint8  **p,
-            const guint8   *end,
-            guint          *field,
-            guint          *wire,
-            const guint8  **body,
-            gsize          *body_len)
+/* The extent of the top-level field at p: its total length with tag */
+static FieldResult
+field_extent (const guint8 *p,
+              const guint8 *end,
+              guint64       max_len,
+              guint        *field,
+              guint        *wire,
+              gsize        *header,
+              guint64      *total)
 {
+  const guint8 *q = p;
   guint64 tag, value;
 
-  if (*p >= end)
-    return WALK_END;
-  if (!read_varint (p, end, &tag))
-    return WALK_CORRUPT;
+  *total = 0;
+  if (!embers_pprof_varint (&q, end, &tag))
+    return end - p >= 10 ? FIELD_CORRUPT : FIELD_CUT;
   *field = (guint)MIN (tag >> 3, G_MAXUINT);
   *wire = (guint)(tag & 7);
-  if (*field == 0)
-    return WALK_CORRUPT;
+  if (*field == 0 || (*field == 2 && *wire != 2))
+    return FIELD_CORRUPT;
 
   switch (*wire)
     {
     case 0:
-      return read_varint (p, end, &value) ? WALK_FIELD : WALK_CORRUPT;
+      if (!embers_pprof_varint (&q, end, &value))
+        return end - q >= 10 ? FIELD_CORRUPT : FIELD_CUT;
+      *header = q - p;
+      *total = q - p;
+      return FIELD_OK;
     case 1:
-      if (end - *p < 8)
-        return WALK_CORRUPT;
-      *p += 8;
-      return WALK_FIELD;
     case 5:
-      if (end - *p < 4)
-        return WALK_CORRUPT;
-      *p += 4;
-      return WALK_FIELD;
+      *header = q - p;
+      *total = (q - p) + (*wire == 1 ? 8 : 4);
+      return (guint64)(end - p) >= *total ? FIELD_OK : FIELD_CUT;
     case 2:
-      if (!read_varint (p, end, &value) || value > (guint64)(end - *p))
-        return WALK_CORRUPT;
-      *body = *p;
-      *body_len = value;
-      *p += value;
-      return WALK_FIELD;
+      if (!embers_pprof_varint (&q, end, &value))
+        return end - q >= 10 ? FIELD_CORRUPT : FIELD_CUT;
+      if (value > max_len)
+        return FIELD_CORRUPT;
+      *header = q - p;
+      *total = (q - p) + value;
+      return (guint64)(end - p) >= *total ? FIELD_OK : FIELD_CUT;
     default:
-      return WALK_CORRUPT;
+      return FIELD_CORRUPT;
     }
 }
 
-/* First pass: copies every top-level field but the samples to rest and
- * counts the samples. */
-static gboolean
-split_samples (const guint8  *data,
-               gsize          len,
-               GByteArray    *rest,
-               gsize         *n_samples,
-               GError       **error)
+/* The streaming reader: blocks in, a profile out. With a thread, blocks
+ * are copied to a decoding thread while the caller reads and inflates
+ * the next ones (both cores); without, they are read where they are. */
+
+#define BLOCK_SIZE   ((gsize)1024 * 1024)
+#define N_BLOCKS     8
+
+typedef struct
+{
+  guint8 *data;
+  gsize   len;
+  gsize   cap;
+} Block;
+
+struct _EmbersPprofReader
+{
+  EmbersInputOptions  options;
+
+  /* Framing, on the decoding side */
+  guint64             offset;        /* bytes framed so far */
+  GByteArray         *carry;         /* a field cut by a block's end */
+  guint64             carry_total;   /* its length, when known (else 0) */
+  GByteArray         *rest;          /* every top-level field but samples */
+  gsize               n_sample_fields;
+  gsize               n_sample_types;
+  EmbersPprofSamples  samples;
+  gboolean            samples_stopped;
+
+  /* The decoding thread */
+  GThread            *thread;
+  GAsyncQueue        *work;          /* Block * (the end: a block of len 0) */
+  GAsyncQueue        *free;          /* Block * */
+  Block               blocks[N_BLOCKS];
+  GMutex              lock;
+  GError             *error;         /* the first error, sticky */
+  gint                failed;        /* atomic */
+};
+
+static void
+reader_fail (EmbersPprofReader *r,
+             GError            *error)
+{
+  g_mutex_lock (&r->lock);
+  if (r->error == NULL)
+    r->error = error;
+  else
+    g_error_free (error);
+  g_mutex_unlock (&r->lock);
+  g_atomic_int_set (&r->failed, 1);
+}
+
+static void
+reader_corrupt (EmbersPprofReader *r,
+                guint64            at,
+                gboolean           truncated)
+{
+  if (truncated)
+    reader_fail (r, g_error_new (EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                                 _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
+                                 (gsize)at));
+  else
+    reader_fail (r, g_error_new (EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                                 _("pprof: not a valid profile protobuf (the data is corrupt at byte %zu)"),
+                                 (gsize)at));
+}
+
+/* One whole top-level field */
+static void
+reader_field (EmbersPprofReader *r,
+              const guint8      *p,
+              gsize              total,
+              guint              field,
+              gsize              header)
+{
+  if (field == 2)
+    {
+      r->n_sample_fields++;
+      if (!r->samples_stopped)
+        {
+          if (r->samples.n_types == 0 && r->n_sample_types > 0)
+            r->samples.n_types = MIN (r->n_sample_types, G_N_ELEMENTS (r->samples.sample_values));
+          /* After the first sample that cannot be read, the rest are only
+           * framed: the error names that one */
+          if (!embers_pprof_samples_add (&r->samples, p + header, total - header))
+            r->samples_stopped = TRUE;
+        }
+      return;
+    }
+
+  if (field == 1)
+    r->n_sample_types++;
+  g_byte_array_append (r->rest, p, total);
+}
+
+/* Frames a block: whole fields are read where they are, a cut one goes
+ * to the carry buffer */
+static void
+reader_frame (EmbersPprofReader *r,
+              const guint8      *data,
+              gsize              len)
 {
   const guint8 *p = data;
   const guint8 *end = data + len;
-  WalkResult result;
+  guint64 max_len = r->options.max_inflated;
 
-  *n_samples = 0;
-  for (;;)
+  /* First the field the last block cut */
+  while (r->carry->len > 0 && p < end)
     {
-      const guint8 *field_start = p;
-      const guint8 *body = NULL;
-      gsize body_len = 0;
-      guint field = 0, wire = 0;
+      gsize take;
+      guint field, wire;
+      gsize header;
+      guint64 total;
+      FieldResult result;
 
-      result = walk_field (&p, end, &field, &wire, &body, &body_len);
-      if (result != WALK_FIELD)
-        break;
-
-      if (field == 2)
-        {
-          if (wire != 2)
-            {
-              p = field_start;
-              result = WALK_CORRUPT;  /* a sample must be length-delimited */
-              break;
-            }
-          (*n_samples)++;
-        }
+      if (r->carry_total > 0)
+        take = MIN ((gsize)(r->carry_total - r->carry->len), (gsize)(end - p));
       else
-        g_byte_array_append (rest, field_start, p - field_start);
+        take = MIN ((gsize)20 - MIN (r->carry->len, 20), (gsize)(end - p));
+      g_byte_array_append (r->carry, p, take);
+      p += take;
+
+      result = field_extent (r->carry->data, r->carry->data + r->carry->len, max_len,
+                             &field, &wire, &header, &total);
+      if (result == FIELD_CORRUPT)
+        {
+          reader_corrupt (r, r->offset, FALSE);
+          return;
+        }
+      if (result == FIELD_CUT)
+        {
+          r->carry_total = total;
+          continue;
+        }
+      g_assert (total == r->carry->len || r->carry_total == 0);
+      if (total < r->carry->len)
+        {
+          /* The header guess took bytes of the next field: give them back */
+          p -= r->carry->len - total;
+          g_byte_array_set_size (r->carry, total);
+        }
+      reader_field (r, r->carry->data, total, field, header);
+      r->offset += total;
+      g_byte_array_set_size (r->carry, 0);
+      r->carry_total = 0;
     }
 
-  if (result == WALK_CORRUPT)
+  while (p < end)
     {
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                   _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
-                   (gsize)(p - data));
-      return FALSE;
+      guint field, wire;
+      gsize header;
+      guint64 total;
+      FieldResult result = field_extent (p, end, max_len, &field, &wire, &header, &total);
+
+      if (result == FIELD_CORRUPT)
+        {
+          reader_corrupt (r, r->offset, FALSE);
+          return;
+        }
+      if (result == FIELD_CUT)
+        {
+          g_byte_array_append (r->carry, p, end - p);
+          r->carry_total = total;
+          return;
+        }
+      reader_field (r, p, total, field, header);
+      r->offset += total;
+      p += total;
+    }
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  EmbersPprofReader *r = data;
+  gint64 busy = 0, waited = 0;
+
+  for (;;)
+    {
+      gint64 t0 = g_get_monotonic_time (), t1;
+      Block *block = g_async_queue_pop (r->work);
+      gboolean end = block->len == 0;
+
+      t1 = g_get_monotonic_time ();
+      waited += t1 - t0;
+      if (!end && !g_atomic_int_get (&r->failed))
+        reader_frame (r, block->data, block->len);
+      busy += g_get_monotonic_time () - t1;
+      g_async_queue_push (r->free, block);
+      if (end)
+        break;
+    }
+
+  g_debug ("pprof: decoding thread busy %.1f ms, waited %.1f ms", busy / 1e3, waited / 1e3);
+  return NULL;
+}
+
+EmbersPprofReader *
+embers_pprof_reader_new (const EmbersInputOptions *options,
+                         gboolean                  threaded)
+{
+  EmbersPprofReader *r = g_new0 (EmbersPprofReader, 1);
+
+  if (options != NULL)
+    r->options = *options;
+  else
+    embers_input_options_init (&r->options);
+  if (r->options.max_inflated == 0)
+    r->options.max_inflated = EMBERS_MAX_DECOMPRESSED_SIZE;
+  r->carry = g_byte_array_new ();
+  r->rest = g_byte_array_new ();
+  embers_pprof_samples_init (&r->samples, 0);
+  g_mutex_init (&r->lock);
+
+  if (threaded)
+    {
+      r->work = g_async_queue_new ();
+      r->free = g_async_queue_new ();
+      for (guint i = 0; i < N_BLOCKS; i++)
+        g_async_queue_push (r->free, &r->blocks[i]);
+      r->thread = g_thread_new ("embers-pprof", reader_thread, r);
+    }
+
+  return r;
+}
+
+/* Waits for the decoding thread to be done with every block */
+static void
+reader_join (EmbersPprofReader *r)
+{
+  Block *block;
+
+  if (r->thread == NULL)
+    return;
+
+  block = g_async_queue_pop (r->free);
+  block->len = 0;
+  g_async_queue_push (r->work, block);
+  g_thread_join (g_steal_pointer (&r->thread));
+}
+
+void
+embers_pprof_reader_free (EmbersPprofReader *r)
+{
+  if (r == NULL)
+    return;
+
+  reader_join (r);
+  for (guint i = 0; i < N_BLOCKS; i++)
+    g_free (r->blocks[i].data);
+  g_clear_pointer (&r->work, g_async_queue_unref);
+  g_clear_pointer (&r->free, g_async_queue_unref);
+  g_byte_array_unref (r->carry);
+  g_byte_array_unref (r->rest);
+  embers_pprof_samples_clear (&r->samples);
+  g_clear_error (&r->error);
+  g_mutex_clear (&r->lock);
+  g_free (r);
+}
+
+static gboolean
+reader_check (EmbersPprofReader  *r,
+              GError            **error)
+{
+  if (!g_atomic_int_get (&r->failed))
+    return TRUE;
+
+  g_mutex_lock (&r->lock);
+  if (error != NULL)
+    *error = g_error_copy (r->error);
+  g_mutex_unlock (&r->lock);
+  return FALSE;
+}
+
+gboolean
+embers_pprof_reader_push (EmbersPprofReader  *r,
+                          const guint8       *data,
+                          gsize               len,
+                          GError            **error)
+{
+  if (!reader_check (r, error))
+    return FALSE;
+
+  if (r->thread == NULL)
+    {
+      reader_frame (r, data, len);
+      return reader_check (r, error);
+    }
+
+  while (len > 0)
+    {
+      Block *block = g_async_queue_pop (r->free);
+      gsize n = MIN (len, BLOCK_SIZE);
+
+      if (block->cap < n)
+        {
+          g_free (block->data);
+          block->cap = MAX (n, BLOCK_SIZE);
+          block->data = g_malloc (block->cap);
+        }
+      memcpy (block->data, data, n);
+      block->len = n;
+      g_async_queue_push (r->work, block);
+      data += n;
+      len -= n;
     }
 
   return TRUE;
-}
-
-/* Second pass: the next sample's bytes, or FALSE at the end. The first
- * pass has checked the framing. */
-static gboolean
-next_sample (const guint8 **p,
-             const guint8  *end,
-             const guint8 **body,
-             gsize         *body_len)
-{
-  guint field = 0, wire = 0;
-
-  while (walk_field (p, end, &field, &wire, body, body_len) == WALK_FIELD)
-    if (field == 2 && wire == 2)
-      return TRUE;
-
-  return FALSE;
 }
 
 typedef struct
@@ -238,6 +454,8 @@ typedef struct
   GArray               *frames;       /* guint32 pool */
   GHashTable           *mappings;     /* id -> Mapping * */
   gsize                 n_samples;    /* in the file (they are read apart) */
+  EmbersInputProgressFunc progress;   /* stacks resolved, of all */
+  gpointer              user_data;
 } Reader;
 
 static gboolean
@@ -661,7 +879,7 @@ resolve_label_sets (Reader                   *r,
  * samples stopped earlier (stop_at). */
 static gboolean
 resolve_samples (Reader                   *r,
-                 const EmbersPprofSamples *s,
+                 EmbersPprofSamples       *s,
                  const guint32            *sets,
                  gsize                     stop_at,
                  GCancellable             *cancellable,
@@ -672,40 +890,32 @@ resolve_samples (Reader                   *r,
   guint n_entries = s->entry_stacks->len;
   const guint32 *first_sample = (const guint32 *)(gpointer)s->first_sample->data;
   const gint64 *values = (const gint64 *)(gpointer)s->values->data;
-  const guint32 *entry_stacks = (const guint32 *)(gpointer)s->entry_stacks->data;
-  const guint32 *entry_sets = (const guint32 *)(gpointer)s->entry_sets->data;
-  const gint64 *entry_values = (const gint64 *)(gpointer)s->entry_values->data;
   const guint32 *pool = (const guint32 *)(gpointer)r->frames->data;
   const LocationInfo *infos = (const LocationInfo *)(gpointer)r->location_info->data;
-  g_autofree guint32 *entry_start = g_new0 (guint32, (gsize)n_stacks + 1);
-  g_autofree guint32 *entry_order = g_new (guint32, MAX (n_entries, 1));
+  g_autofree guint32 *builder_stack = g_new (guint32, MAX (n_stacks, 1));
   g_autofree guint64 *ids = g_new (guint64, EMBERS_PROFILE_MAX_DEPTH + 1);
   g_autofree guint32 *names = NULL;
   gsize names_cap = 1024;
 
   names = g_new (guint32, names_cap);
 
-  /* Entries grouped by stack (counting sort) */
-  for (guint e = 0; e < n_entries; e++)
-    entry_start[entry_stacks[e] + 1]++;
   for (guint st = 0; st < n_stacks; st++)
-    entry_start[st + 1] += entry_start[st];
-  {
-    g_autofree guint32 *fill = g_memdup2 (entry_start, sizeof (guint32) * ((gsize)n_stacks + 1));
-
-    for (guint e = 0; e < n_entries; e++)
-      entry_order[fill[entry_stacks[e]]++] = e;
-  }
-
-  for (guint st = 0; st < n_stacks && first_sample[st] < stop_at; st++)
     {
       const guint8 *p = embers_seq_table_get_bytes (&s->stacks, st);
       const guint8 *end = p + embers_seq_table_n_bytes (&s->stacks, st);
       gsize n_ids = 0, n_names = 0;
-      guint32 stack;
 
-      if G_UNLIKELY (st % 16384 == 16383 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
+      builder_stack[st] = G_MAXUINT32;
+      if (first_sample[st] >= stop_at)
+        continue;
+
+      if G_UNLIKELY (st % 16384 == 16383)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            return FALSE;
+          if (r->progress != NULL)
+            r->progress (st, (guint64)n_stacks * 2, r->user_data);
+        }
 
       /* Checked when the sample was read: at most MAX_DEPTH good varints */
       while (p < end)
@@ -756,100 +966,117 @@ resolve_samples (Reader                   *r,
             }
         }
 
-      /* The stack, then how much of it has which labels */
-      stack = embers_profile_builder_add_unique_stack (r->b, names, n_names, values + (gsize)st * n_types);
-      if (stack == G_MAXUINT32)
-        continue;   /* no value, or a limit (the builder tells) */
-      for (guint32 k = entry_start[st]; k < entry_start[st + 1]; k++)
-        {
-          guint e = entry_order[k];
+      /* No value: no stack (G_MAXUINT32), or a limit (the builder tells) */
+      builder_stack[st] = embers_profile_builder_add_unique_stack (r->b, names, n_names,
+                                                                   values + (gsize)st * n_types);
+    }
 
-          embers_profile_builder_add_stack_labels (r->b, stack, entry_values + (gsize)e * n_types,
-                                                   sets[entry_sets[e]]);
+  /* The labelled parts, in the builder's ids, all at once */
+  if (n_entries > 0)
+    {
+      guint32 *stacks = (guint32 *)(gpointer)g_array_free (s->entry_stacks, FALSE);
+      guint32 *entry_sets = (guint32 *)(gpointer)g_array_free (s->entry_sets, FALSE);
+      gint64 *entry_values = (gint64 *)(gpointer)g_array_free (s->entry_values, FALSE);
+      guint n_kept = 0;
+
+      s->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+      s->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+      s->entry_values = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (guint e = 0; e < n_entries; e++)
+        {
+          guint32 st = builder_stack[stacks[e]];
+
+          if (st == G_MAXUINT32)
+            continue;   /* not kept (no value, or past the sample that stopped the read) */
+          stacks[n_kept] = st;
+          entry_sets[n_kept] = sets[entry_sets[e]];
+          if (n_kept != e)
+            memcpy (entry_values + (gsize)n_kept * n_types, entry_values + (gsize)e * n_types,
+                    sizeof (gint64) * n_types);
+          n_kept++;
         }
+      embers_profile_builder_take_stack_labels (r->b, stacks, entry_sets, entry_values, n_kept);
     }
 
   return TRUE;
 }
 
 static gboolean
-read_samples (Reader        *r,
-              const guint8  *data,
-              gsize          len,
-              GCancellable  *cancellable,
-              GError       **error)
+read_samples (Reader                   *r,
+              EmbersPprofSamples       *s,
+              GCancellable             *cancellable,
+              GError                  **error)
 {
-  EmbersPprofSamples s;
   g_autofree guint32 *sets = NULL;
-  const guint8 *p = data;
-  const guint8 *body = NULL;
-  gsize body_len = 0;
-  gsize stop_at = G_MAXSIZE;
-  gboolean ok = FALSE;
-
-  embers_pprof_samples_init (&s, r->msg->n_sample_type);
-
-  while (next_sample (&p, data + len, &body, &body_len))
-    {
-      if G_UNLIKELY (s.n_samples % 4096 == 4095 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto out;
-      if (!embers_pprof_samples_add (&s, body, body_len))
-        {
-          stop_at = s.error_sample;
-          break;
-        }
-    }
+  gsize stop_at = s->error != EMBERS_PPROF_SAMPLE_OK ? s->error_sample : G_MAXSIZE;
 
   g_debug ("pprof: %zu samples, %u unique stacks, %u label sets, %u labelled parts",
-           s.n_samples, s.stacks.n, s.label_sets.n, s.entry_stacks->len);
-  if (!(sets = resolve_label_sets (r, &s, error)) ||
-      !resolve_samples (r, &s, sets, stop_at, cancellable, error))
-    goto out;
+           s->n_samples, s->stacks.n, s->label_sets.n, s->entry_stacks->len);
 
-  if (s.error != EMBERS_PPROF_SAMPLE_OK)
+  if (!(sets = resolve_label_sets (r, s, error)) ||
+      !resolve_samples (r, s, sets, stop_at, cancellable, error))
+    return FALSE;
+
+  if (s->error != EMBERS_PPROF_SAMPLE_OK)
     {
-      sample_error (r, &s, error);
-      goto out;
+      sample_error (r, s, error);
+      return FALSE;
     }
 
-  ok = embers_profile_builder_check (r->b, error);
+  /* Samples before the sample types: their value count is checked here */
+  if (s->n_samples > 0 && s->n_types != r->msg->n_sample_type)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
+                             "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
+                             r->msg->n_sample_type),
+                   (gsize)0, (gsize)s->n_types, r->msg->n_sample_type);
+      return FALSE;
+    }
 
-out:
-  embers_pprof_samples_clear (&s);
-  return ok;
+  return embers_profile_builder_check (r->b, error);
 }
 
 EmbersProfile *
-embers_pprof_parse (const guint8  *data,
-                    gsize          len,
-                    GError       **error)
+embers_pprof_reader_finish (EmbersPprofReader  *pr,
+                            GCancellable       *cancellable,
+                            GError            **error)
 {
   g_autoptr(EmbersProfileBuilder) b = NULL;
   Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
   ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
   EmbersProfile *profile = NULL;
-  g_autoptr(GByteArray) rest = NULL;
   Reader r = { 0, };
   gint64 t0 = g_get_monotonic_time ();
 
-  if (len == 0)
+  reader_join (pr);
+  if (!reader_check (pr, error))
+    goto out;
+  if (pr->carry->len > 0)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
+                   (gsize)pr->offset);
+      goto out;
+    }
+  if (pr->offset == 0)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
                    _("pprof: the data is empty"));
       goto out;
     }
-
-  rest = g_byte_array_new ();
-  if (!split_samples (data, len, rest, &r.n_samples, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto out;
 
-  r.msg = google__v1__profile__unpack (&allocator, rest->len, rest->data);
+  r.n_samples = pr->n_sample_fields;
+  r.msg = google__v1__profile__unpack (&allocator, pr->rest->len, pr->rest->data);
   if (r.msg == NULL)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                    _("pprof: not a valid profile protobuf (the data is truncated or corrupt)"));
       goto out;
     }
+  g_byte_array_set_size (pr->rest, 0);
 
   if (r.msg->n_string_table == 0 || r.msg->string_table[0][0] != '\0')
     {
@@ -876,7 +1103,10 @@ embers_pprof_parse (const guint8  *data,
     }
 
   b = embers_profile_builder_new ();
+  embers_profile_builder_set_progress (b, pr->options.building, pr->options.user_data);
   r.b = b;
+  r.progress = pr->options.building;
+  r.user_data = pr->options.user_data;
   r.string_ids = g_new (guint32, r.msg->n_string_table);
   memset (r.string_ids, 0xff, sizeof (guint32) * r.msg->n_string_table);
   r.string_ids[0] = 0;
@@ -892,10 +1122,13 @@ embers_pprof_parse (const guint8  *data,
       read_functions (&r, error) &&
       read_locations (&r, error) &&
       (g_debug ("pprof: tables read at %.1f ms", (g_get_monotonic_time () - t0) / 1e3), TRUE) &&
-      read_samples (&r, data, len, NULL, error))
+      read_samples (&r, &pr->samples, cancellable, error))
     {
-      g_debug ("pprof: samples read at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
-      profile = embers_profile_builder_finish (b, error);
+      g_debug ("pprof: samples resolved at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+      /* The unique stacks are the builder's now */
+      embers_pprof_samples_clear (&pr->samples);
+      embers_pprof_samples_init (&pr->samples, 0);
+      profile = embers_profile_builder_finish_cancellable (b, cancellable, error);
       g_debug ("pprof: tree made at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
     }
 
@@ -910,6 +1143,21 @@ embers_pprof_parse (const guint8  *data,
 
 out:
   g_ptr_array_unref (arena.chunks);
+  return profile;
+}
+
+EmbersProfile *
+embers_pprof_parse (const guint8  *data,
+                    gsize          len,
+                    GError       **error)
+{
+  EmbersPprofReader *r = embers_pprof_reader_new (NULL, FALSE);
+  EmbersProfile *profile = NULL;
+
+  if (embers_pprof_reader_push (r, data, len, error))
+    profile = embers_pprof_reader_finish (r, NULL, error);
+  embers_pprof_reader_free (r);
+
   return profile;
 }
 

@@ -151,6 +151,9 @@ struct _EmbersProfileBuilder
   GHashTable *label_set_index;    /* GBytes of labels -> id + 1 */
   gboolean    any_labels;
 
+  EmbersBuilderProgressFunc progress;
+  gpointer    progress_data;
+
   /* First error while adding */
   GError     *error;
 };
@@ -302,6 +305,17 @@ embers_profile_builder_add_sample_type (EmbersProfileBuilder *b,
   g_array_append_val (b->type_units, u);
 
   return b->type_names->len - 1;
+}
+
+void
+embers_profile_builder_set_progress (EmbersProfileBuilder      *b,
+                                     EmbersBuilderProgressFunc  progress,
+                                     gpointer                   user_data)
+{
+  g_return_if_fail (b != NULL);
+
+  b->progress = progress;
+  b->progress_data = user_data;
 }
 
 guint
@@ -602,7 +616,8 @@ embers_profile_builder_add_unique_stack (EmbersProfileBuilder *b,
 static void add_labels (EmbersProfileBuilder *b,
                         guint32               stack,
                         const gint64         *values,
-                        guint32               label_set);
+                        guint32               label_set,
+                        gboolean              merge);
 
 void
 embers_profile_builder_add_stack_labels (EmbersProfileBuilder *b,
@@ -614,7 +629,45 @@ embers_profile_builder_add_stack_labels (EmbersProfileBuilder *b,
 
   if (stack >= b->stacks.n || label_set == 0 || label_set >= b->label_set_offsets->len - 1)
     return;
-  add_labels (b, stack, values, label_set);
+  add_labels (b, stack, values, label_set, FALSE);
+}
+
+void
+embers_profile_builder_take_stack_labels (EmbersProfileBuilder *b,
+                                          guint32              *stacks,
+                                          guint32              *sets,
+                                          gint64               *values,
+                                          guint                 n)
+{
+  guint n_types;
+  guint n_sets;
+
+  g_return_if_fail (b != NULL);
+
+  ensure_sample_type (b);
+  n_types = b->type_names->len;
+  n_sets = b->label_set_offsets->len - 1;
+  for (guint i = 0; i < n; i++)
+    g_return_if_fail (stacks[i] < b->stacks.n && sets[i] < n_sets);
+
+  if (b->entry_stacks->len == 0)
+    {
+      /* Adopt them */
+      g_array_unref (b->entry_stacks);
+      g_array_unref (b->entry_sets);
+      g_array_unref (b->entry_values);
+      b->entry_stacks = g_array_new_take (stacks, n, FALSE, sizeof (guint32));
+      b->entry_sets = g_array_new_take (sets, n, FALSE, sizeof (guint32));
+      b->entry_values = g_array_new_take (values, (gsize)n * n_types, TRUE, sizeof (gint64));
+      return;
+    }
+
+  g_array_append_vals (b->entry_stacks, stacks, n);
+  g_array_append_vals (b->entry_sets, sets, n);
+  g_array_append_vals (b->entry_values, values, (gsize)n * n_types);
+  g_free (stacks);
+  g_free (sets);
+  g_free (values);
 }
 
 static guint32
@@ -687,33 +740,42 @@ add_stack (EmbersProfileBuilder *b,
   /* Keep the labelled part apart, so labels can filter and group later;
    * what a stack has without labels is the rest of its value. */
   if (label_set != 0)
-    add_labels (b, stack, values, label_set);
+    add_labels (b, stack, values, label_set, TRUE);
 
   return stack;
 }
 
+/* The labelled part of a stack's value: merged with those of the same
+ * stack and label set here (add_stack: callers may repeat stacks without
+ * bound), or later by sorting (add_stack_labels: its reader has merged) */
 static void
 add_labels (EmbersProfileBuilder *b,
             guint32               stack,
             const gint64         *values,
-            guint32               label_set)
+            guint32               label_set,
+            gboolean              merge)
 {
   guint n_types = b->type_names->len;
-  gboolean found;
-  guint32 *slot = u64map_lookup_or_insert (&b->entry_map, ((guint64)stack << 32) | label_set, &found);
   gint64 *dest;
 
-  if (!found)
+  if (merge)
     {
+      gboolean found;
+      guint32 *slot = u64map_lookup_or_insert (&b->entry_map, ((guint64)stack << 32) | label_set, &found);
+
+      if (found)
+        {
+          dest = &g_array_index (b->entry_values, gint64, (gsize)*slot * n_types);
+          for (guint t = 0; t < n_types; t++)
+            dest[t] += values[t];   /* cannot overflow: the stack's sum did not */
+          return;
+        }
       *slot = b->entry_stacks->len;
-      g_array_append_val (b->entry_stacks, stack);
-      g_array_append_val (b->entry_sets, label_set);
-      g_array_set_size (b->entry_values, b->entry_values->len + n_types);
     }
 
-  dest = &g_array_index (b->entry_values, gint64, (gsize)*slot * n_types);
-  for (guint t = 0; t < n_types; t++)
-    dest[t] += values[t];   /* cannot overflow: the stack's sum did not */
+  g_array_append_val (b->entry_stacks, stack);
+  g_array_append_val (b->entry_sets, label_set);
+  g_array_append_vals (b->entry_values, values, n_types);
 }
 
 void
@@ -836,15 +898,54 @@ typedef struct
   guint32 source;  /* an entry, or n_entries + a stack (its unlabelled rest) */
 } SampleRef;
 
-static int
-compare_sample_refs (gconstpointer a,
-                     gconstpointer b)
+/* LSD radix sort by key, a byte per pass, skipping the bytes every key
+ * shares; stable, so equal keys keep their order */
+static void
+sort_sample_refs (SampleRef *a,
+                  gsize      n)
 {
-  const SampleRef *x = a, *y = b;
+  g_autofree SampleRef *tmp = NULL;
+  SampleRef *src = a, *dst;
+  guint64 all_or = 0, all_and = G_MAXUINT64;
+  gsize counts[256];
 
-  if (x->key != y->key)
-    return x->key < y->key ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
+  if (n < 2)
+    return;
+  for (gsize i = 0; i < n; i++)
+    {
+      all_or |= a[i].key;
+      all_and &= a[i].key;
+    }
+
+  tmp = g_new (SampleRef, n);
+  dst = tmp;
+  for (guint shift = 0; shift < 64; shift += 8)
+    {
+      gsize sum = 0;
+
+      if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
+        continue;
+      memset (counts, 0, sizeof counts);
+      for (gsize i = 0; i < n; i++)
+        counts[(src[i].key >> shift) & 0xff]++;
+      for (guint b = 0; b < 256; b++)
+        {
+          gsize c = counts[b];
+
+          counts[b] = sum;
+          sum += c;
+        }
+      for (gsize i = 0; i < n; i++)
+        dst[counts[(src[i].key >> shift) & 0xff]++] = src[i];
+      {
+        SampleRef *t = src;
+
+        src = dst;
+        dst = t;
+      }
+    }
+  if (src != a)
+    memcpy (a, src, sizeof (SampleRef) * n);
 }
 
 /* Samples by (node, label set), ordered so, only when some sample has
@@ -884,7 +985,7 @@ finish_samples (EmbersProfileBuilder *b,
       if (any)
         refs[n_refs++] = (SampleRef) { (guint64)leaf_of_stack[st] << 32, n_entries + st };
     }
-  qsort (refs, n_refs, sizeof (SampleRef), compare_sample_refs);
+  sort_sample_refs (refs, n_refs);
 
   profile->sample_nodes = g_new (guint32, MAX (n_refs, 1));
   profile->sample_label_sets = g_new (guint32, MAX (n_refs, 1));
@@ -954,7 +1055,7 @@ finish_sorted (EmbersProfileBuilder *b,
   for (gsize i = 0; i < n_words; i++)
     words[i] = rank[words[i]];
   if (!embers_tree_build (&b->stacks, n_ranks, names_by_rank, b->root_name, EMBERS_PROFILE_MAX_NODES,
-                          cancellable, &tree, error))
+                          b->progress, b->progress_data, cancellable, &tree, error))
     return NULL;
   g_debug ("builder: %u stacks, %u nodes at %.1f ms", b->stacks.n, tree.n_nodes,
            (g_get_monotonic_time () - t0) / 1e3);

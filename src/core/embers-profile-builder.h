@@ -90,6 +90,14 @@ void                  embers_profile_builder_add_stack_labels    (EmbersProfileB
                                                                   guint32               stack,
                                                                   const gint64         *values,
                                                                   guint32               label_set);
+/* Many at once: n labelled parts, stacks[i] (ids from add_unique_stack)
+ * with sets[i] and values[i * n_types ...]; the arrays are the builder's
+ * from then on (g_free). Parts of the same stack and set may repeat. */
+void                  embers_profile_builder_take_stack_labels   (EmbersProfileBuilder *b,
+                                                                  guint32              *stacks,
+                                                                  guint32              *sets,
+                                                                  gint64               *values,
+                                                                  guint                 n);
 
 /* Lower level, for tree-shaped inputs (flame graph levels). Node ids are
  * final as soon as they are returned; stacks added too are put into these
@@ -111,6 +119,15 @@ void                  embers_profile_builder_add_profile         (EmbersProfileB
                                                                   guint                 sample_type,
                                                                   guint                 column,
                                                                   const gint64         *self_values);
+
+/* Called in finish while the tree is made (stacks laid out, of twice their
+ * number: the first half is the reader's, resolving them) */
+typedef void (*EmbersBuilderProgressFunc) (guint64  done,
+                                           guint64  total,
+                                           gpointer user_data);
+void                  embers_profile_builder_set_progress        (EmbersProfileBuilder *b,
+                                                                  EmbersBuilderProgressFunc progress,
+                                                                  gpointer              user_data);
 
 /* Sets an error when a limit was hit while adding (checked in finish too). */
 gboolean              embers_profile_builder_check               (EmbersProfileBuilder *b,

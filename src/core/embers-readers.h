@@ -7,11 +7,29 @@
 
 #include <glib.h>
 
+#include "embers-input.h"
 #include "embers-profile.h"
 
 G_BEGIN_DECLS
 
 /* pprof (perftools.profiles / google.v1.Profile), src/core/embers-pprof.c */
+
+/* Streaming: the profile's bytes block by block (threaded: decoded on a
+ * second thread while the caller reads the next block), then finish.
+ * options: the limits and the building progress (NULL: defaults). */
+typedef struct _EmbersPprofReader EmbersPprofReader;
+
+EmbersPprofReader *embers_pprof_reader_new    (const EmbersInputOptions *options,
+                                               gboolean                  threaded);
+gboolean           embers_pprof_reader_push   (EmbersPprofReader        *r,
+                                               const guint8             *data,
+                                               gsize                     len,
+                                               GError                  **error);
+EmbersProfile     *embers_pprof_reader_finish (EmbersPprofReader        *r,
+                                               GCancellable             *cancellable,
+                                               GError                  **error);
+void               embers_pprof_reader_free   (EmbersPprofReader        *r);
+
 EmbersProfile *embers_pprof_parse        (const guint8  *data,
                                           gsize          len,
                                           GError       **error);

@@ -15,6 +15,7 @@
 
 #include "embers-diff.h"
 #include "embers-render.h"
+#include "embers-save.h"
 #include "embers-units.h"
 
 #define ELLIPSIS "\xe2\x80\xa6"   /* U+2026 */
@@ -1666,6 +1667,7 @@ embers_render_export (EmbersProfile             *profile,
   g_autoptr(EmbersSearch) search = NULL;
   g_autoptr(EmbersRender) render = NULL;
   g_autoptr(GString) svg_data = NULL;
+  g_autoptr(EmbersSave) save = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   double width, height, scale, legend_height;
@@ -1725,6 +1727,11 @@ embers_render_export (EmbersProfile             *profile,
   if (kind == EXPORT_PNG && height * scale > PNG_MAX_SIZE)
     height = floor (PNG_MAX_SIZE / scale);   /* the deepest rows are cut */
 
+  /* Into a temporary file next to @path, renamed over it once whole */
+  save = embers_save_new (path, error);
+  if (save == NULL)
+    return FALSE;
+
   switch (kind)
     {
     case EXPORT_PNG:
@@ -1739,11 +1746,11 @@ embers_render_export (EmbersProfile             *profile,
           surface = cairo_svg_surface_create_for_stream (append_to_string, svg_data, width, height);
         }
       else
-        surface = cairo_svg_surface_create (path, width, height);
+        surface = cairo_svg_surface_create_for_stream (embers_save_cairo_write, save, width, height);
       break;
     case EXPORT_PDF:
     default:
-      surface = cairo_pdf_surface_create (path, width, height);
+      surface = cairo_pdf_surface_create_for_stream (embers_save_cairo_write, save, width, height);
       break;
     }
 
@@ -1775,24 +1782,31 @@ embers_render_export (EmbersProfile             *profile,
   cairo_rectangle (cr, 0, 0, width, height - legend_height);
   cairo_clip (cr);
   embers_render_paint (render, cr);
-  ok = cairo_check (cairo_status (cr), path, error);
+  ok = embers_save_check (save, error) && cairo_check (cairo_status (cr), path, error);
   cairo_destroy (cr);
 
   if (ok && kind == EXPORT_PNG)
-    ok = cairo_check (cairo_surface_write_to_png (surface, path), path, error);
+    {
+      cairo_status_t status = cairo_surface_write_to_png_stream (surface, embers_save_cairo_write, save);
+
+      /* A write error says why (the disk is full), cairo only that it failed */
+      ok = embers_save_check (save, error) && cairo_check (status, path, error);
+    }
   cairo_surface_finish (surface);
   if (ok)
-    ok = cairo_check (cairo_surface_status (surface), path, error);
+    ok = embers_save_check (save, error) &&
+         cairo_check (cairo_surface_status (surface), path, error);
   cairo_surface_destroy (surface);
 
   if (ok && svg_data != NULL)
     {
-      g_autoptr(GFile) file = g_file_new_for_path (path);
-
       insert_svg_description (svg_data, options);
-      ok = g_file_replace_contents (file, svg_data->str, svg_data->len, NULL, FALSE,
-                                    G_FILE_CREATE_NONE, NULL, NULL, error);
+      ok = embers_save_write (save, svg_data->str, svg_data->len, error);
     }
+
+  /* Only a whole file replaces @path */
+  if (ok)
+    ok = embers_save_commit (save, NULL, error);
 
   return ok;
 }

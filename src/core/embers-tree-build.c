@@ -134,9 +134,8 @@ embers_seq_table_init (EmbersSeqTable *t)
   t->n_cap = 1024;
   t->offsets = g_new (guint32, t->n_cap + 1);
   t->offsets[0] = 0;
-  t->hashes = g_new (guint32, t->n_cap);
   t->mask = 2047;
-  t->slots = g_new0 (guint32, t->mask + 1);
+  t->slots = g_new0 (guint64, t->mask + 1);
   t->cap = 65536;
   t->bytes = g_malloc (t->cap);
 }
@@ -146,7 +145,6 @@ embers_seq_table_clear (EmbersSeqTable *t)
 {
   g_clear_pointer (&t->bytes, g_free);
   g_clear_pointer (&t->offsets, g_free);
-  g_clear_pointer (&t->hashes, g_free);
   g_clear_pointer (&t->slots, g_free);
   t->n = t->n_cap = 0;
   t->len = t->cap = 0;
@@ -156,26 +154,28 @@ void
 embers_seq_table_freeze (EmbersSeqTable *t)
 {
   g_clear_pointer (&t->slots, g_free);
-  g_clear_pointer (&t->hashes, g_free);
   t->mask = 0;
 }
 
 static void
 seq_table_rehash (EmbersSeqTable *t)
 {
-  gsize size = (t->mask + 1) * 2;
+  guint64 *old = t->slots;
+  gsize old_size = t->mask + 1;
+  gsize size = old_size * 2;
 
-  g_free (t->slots);
-  t->slots = g_new0 (guint32, size);
+  t->slots = g_new0 (guint64, size);
   t->mask = size - 1;
-  for (guint id = 0; id < t->n; id++)
-    {
-      gsize i = t->hashes[id] & t->mask;
+  for (gsize j = 0; j < old_size; j++)
+    if (old[j] != 0)
+      {
+        gsize i = (old[j] >> 32) & t->mask;
 
-      while (t->slots[i] != 0)
-        i = (i + 1) & t->mask;
-      t->slots[i] = id + 1;
-    }
+        while (t->slots[i] != 0)
+          i = (i + 1) & t->mask;
+        t->slots[i] = old[j];
+      }
+  g_free (old);
 }
 
 static guint32
@@ -197,8 +197,6 @@ seq_table_push (EmbersSeqTable *t,
     {
       t->n_cap *= 2;
       t->offsets = g_renew (guint32, t->offsets, (gsize)t->n_cap + 1);
-      if (t->hashes != NULL)
-        t->hashes = g_renew (guint32, t->hashes, t->n_cap);
     }
 
   id = t->n++;
@@ -239,22 +237,25 @@ embers_seq_table_add_bytes (EmbersSeqTable *t,
   *added = FALSE;
   for (;;)
     {
-      guint32 slot = t->slots[i];
+      guint64 slot = t->slots[i];
 
       if (slot == 0)
         break;
-      if (t->hashes[slot - 1] == h &&
-          embers_seq_table_n_bytes (t, slot - 1) == n_bytes &&
-          memcmp (embers_seq_table_get_bytes (t, slot - 1), key, n_bytes) == 0)
-        return slot - 1;
+      if ((guint32)(slot >> 32) == h)
+        {
+          guint32 found = (guint32)slot - 1;
+
+          if (embers_seq_table_n_bytes (t, found) == n_bytes &&
+              memcmp (embers_seq_table_get_bytes (t, found), key, n_bytes) == 0)
+            return found;
+        }
       i = (i + 1) & t->mask;
     }
 
   id = seq_table_push (t, key, n_bytes);
   if G_UNLIKELY (id == G_MAXUINT32)
     return G_MAXUINT32;
-  t->hashes[id] = h;
-  t->slots[i] = id + 1;
+  t->slots[i] = ((guint64)h << 32) | (id + 1);
   *added = TRUE;
 
   if ((gsize)t->n * 4 > (t->mask + 1) * 3)
@@ -573,6 +574,10 @@ embers_tree_build (const EmbersSeqTable *t,
                    const guint32        *names_by_rank,
                    guint32               root_name,
                    guint                 max_nodes,
+                   void                (*progress) (guint64  done,
+                                                    guint64  total,
+                                                    gpointer user_data),
+                   gpointer              progress_data,
                    GCancellable         *cancellable,
                    EmbersTreeColumns    *out,
                    GError              **error)
@@ -630,8 +635,14 @@ embers_tree_build (const EmbersSeqTable *t,
           continue;
         }
 
-      if G_UNLIKELY (++check % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto fail;
+      if G_UNLIKELY (++check % 4096 == 0)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            goto fail;
+          /* Stacks laid out so far: those left of the top frame's cursor */
+          if (progress != NULL)
+            progress ((guint64)n + f->pos, (guint64)n * 2, progress_data);
+        }
 
       key = (guint32)(keys[lo] >> 32);
       if (key == 0)

@@ -95,10 +95,9 @@ typedef struct
   gsize    len;
   gsize    cap;
   guint32 *offsets;      /* n + 1, in bytes */
-  guint32 *hashes;       /* n */
   guint    n;
   guint    n_cap;
-  guint32 *slots;        /* id + 1; 0 is empty */
+  guint64 *slots;        /* hash << 32 | id + 1; 0 is empty */
   gsize    mask;
 } EmbersSeqTable;
 
@@ -194,11 +193,16 @@ void     embers_tree_columns_clear (EmbersTreeColumns *c);
  * is the siblings' order) below n_ranks; names_by_rank gives each node's
  * name. Stops with EMBERS_PROFILE_ERROR_TOO_LARGE past max_nodes nodes,
  * and when cancellable is cancelled. root_name names node 0. */
+/* progress: (n + stacks laid out, 2 n) now and then, n the stacks */
 gboolean embers_tree_build       (const EmbersSeqTable *t,
                                   guint                 n_ranks,
                                   const guint32        *names_by_rank,
                                   guint32               root_name,
                                   guint                 max_nodes,
+                                  void                (*progress) (guint64  done,
+                                                                   guint64  total,
+                                                                   gpointer user_data),
+                                  gpointer              progress_data,
                                   GCancellable         *cancellable,
                                   EmbersTreeColumns    *out,
                                   GError              **error);

@@ -42,6 +42,7 @@
 #include <glib/gstdio.h>
 
 #include "embers-format.h"
+#include "embers-input.h"
 #include "embers-profile.h"
 
 extern char **environ;
@@ -244,16 +245,14 @@ typedef struct
 } CancelProbe;
 
 static void
-cancel_progress (EmbersLoadStage stage,
-                 guint64         done,
-                 guint64         total,
-                 gpointer        user_data)
+cancel_progress (guint64  done,
+                 guint64  total,
+                 gpointer user_data)
 {
   CancelProbe *probe = user_data;
 
   g_mutex_lock (&probe->lock);
-  /* Half of the file read */
-  probe->done = stage == EMBERS_LOAD_READING ? done : total;
+  probe->done = done;
   probe->goal = total;
   g_cond_broadcast (&probe->cond);
   g_mutex_unlock (&probe->lock);
@@ -266,10 +265,13 @@ cancel_thread (gpointer data)
   g_autoptr(GFile) file = g_object_get_data (G_OBJECT (probe->cancellable), "file");
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersProfile) profile = NULL;
+  EmbersInputOptions options;
 
   g_object_ref (file);
-  profile = embers_profile_load_file_with_progress (file, probe->cancellable,
-                                                    cancel_progress, probe, &error);
+  embers_input_options_init (&options);
+  options.progress = cancel_progress;   /* bytes read: cancelled half-way */
+  options.user_data = probe;
+  profile = embers_profile_load_file_full (file, &options, probe->cancellable, &error);
   g_mutex_lock (&probe->lock);
   probe->finished = TRUE;
   probe->finished_at = now_seconds ();
