@@ -134,7 +134,8 @@ merge_trees (EmbersProfile  *sides[2],
   out->ends = g_new (guint32, capacity);
   out->depths = g_new (guint16, capacity);
   self = g_new (gint64, (gsize)capacity * 2);
-  out->total = g_new (gint64, (gsize)capacity * 2);
+  out->totals[0] = g_new (gint64, capacity);
+  out->totals[1] = g_new (gint64, capacity);
 
   g_array_append_val (stack, root);
   while (stack->len > 0)
@@ -159,7 +160,7 @@ merge_trees (EmbersProfile  *sides[2],
               goto fail;
             }
           self[(gsize)s * capacity + cur] = sv;
-          out->total[(gsize)s * capacity + cur] = tv;
+          out->totals[s][cur] = tv;
         }
 
       out->names[cur] = pair.node[0] != EMBERS_NODE_NONE ? names.map[0][pnames[0][pair.node[0]]]
@@ -225,7 +226,6 @@ merge_trees (EmbersProfile  *sides[2],
   out->n_nodes = n;
   memmove (self + n, self + capacity, sizeof (gint64) * n);
   _embers_profile_take_self (out, g_steal_pointer (&self));
-  memmove (out->total + n, out->total + capacity, sizeof (gint64) * n);
 
   /* Strings: the root is named "total"; the union of both pools */
   pool = g_string_new (NULL);

@@ -1054,8 +1054,10 @@ finish_sorted (EmbersProfileBuilder *b,
   embers_seq_table_freeze (&b->stacks);
   for (gsize i = 0; i < n_words; i++)
     words[i] = rank[words[i]];
-  if (!embers_tree_build (&b->stacks, n_ranks, names_by_rank, b->root_name, EMBERS_PROFILE_MAX_NODES,
-                          b->progress, b->progress_data, cancellable, &tree, error))
+  if (!embers_tree_build (&b->stacks, n_ranks, names_by_rank, b->root_name,
+                          (const gint64 *)(gpointer)b->stack_values->data, n_types,
+                          EMBERS_PROFILE_MAX_NODES, b->progress, b->progress_data,
+                          cancellable, &tree, error))
     return NULL;
   g_debug ("builder: %u stacks, %u nodes at %.1f ms", b->stacks.n, tree.n_nodes,
            (g_get_monotonic_time () - t0) / 1e3);
@@ -1063,13 +1065,6 @@ finish_sorted (EmbersProfileBuilder *b,
   for (gsize i = 0; i < n_words; i++)
     words[i] = names_by_rank[words[i]];
 
-  profile->total = embers_tree_totals (&tree, b->stacks.n, (const gint64 *)(gpointer)b->stack_values->data,
-                                       n_types, error);
-  if (profile->total == NULL)
-    {
-      embers_tree_columns_clear (&tree);
-      return NULL;
-    }
   profile->n_nodes = tree.n_nodes;
   profile->n_types = n_types;
   profile->max_depth = tree.max_depth;
@@ -1077,7 +1072,8 @@ finish_sorted (EmbersProfileBuilder *b,
   profile->parents = g_steal_pointer (&tree.parents);
   profile->ends = g_steal_pointer (&tree.ends);
   profile->depths = g_steal_pointer (&tree.depths);
-
+  for (guint t = 0; t < n_types; t++)
+    profile->totals[t] = g_steal_pointer (&tree.totals[t]);
   g_debug ("builder: totals at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
   finish_header (b, profile);
   finish_samples (b, profile, tree.leaf_of_seq);
@@ -1208,7 +1204,8 @@ finish_tree (EmbersProfileBuilder *b,
   profile->ends = g_new (guint32, n_nodes);
   profile->depths = g_new (guint16, n_nodes);
   self = g_new (gint64, (gsize)n_nodes * n_types);
-  profile->total = g_new (gint64, (gsize)n_nodes * n_types);
+  for (guint t = 0; t < n_types; t++)
+    profile->totals[t] = g_new (gint64, n_nodes);
 
   /* Iterative DFS in pre-order; the stack holds old node ids. */
   new_index = g_new (guint32, n_nodes);
@@ -1251,7 +1248,8 @@ finish_tree (EmbersProfileBuilder *b,
   /* Subtree ends and totals, in reverse pre-order. */
   for (guint i = 0; i < n_nodes; i++)
     profile->ends[i] = i + 1;
-  memcpy (profile->total, self, sizeof (gint64) * n_nodes * n_types);
+  for (guint t = 0; t < n_types; t++)
+    memcpy (profile->totals[t], self + (gsize)t * n_nodes, sizeof (gint64) * n_nodes);
   for (guint i = n_nodes; i-- > 1; )
     {
       guint32 p = profile->parents[i];
@@ -1260,9 +1258,9 @@ finish_tree (EmbersProfileBuilder *b,
         profile->ends[p] = profile->ends[i];
       for (guint t = 0; t < n_types; t++)
         {
-          gint64 *dest = &profile->total[(gsize)t * n_nodes + p];
+          gint64 *dest = &profile->totals[t][p];
 
-          if G_UNLIKELY (__builtin_add_overflow (*dest, profile->total[(gsize)t * n_nodes + i], dest))
+          if G_UNLIKELY (__builtin_add_overflow (*dest, profile->totals[t][i], dest))
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
                            _("Sample values add up to more than a 64-bit integer can hold"));

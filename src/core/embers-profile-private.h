@@ -38,7 +38,7 @@ struct _EmbersProfile
   guint32     *parents;
   guint32     *ends;
   guint16     *depths;
-  gint64      *total;        /* n_types columns of n_nodes */
+  gint64      *totals[EMBERS_PROFILE_MAX_SAMPLE_TYPES];   /* n_types columns */
   /* Self values: a column is made from the totals when first asked for
    * (most users need one sample type's, many none), unless the maker
    * handed them over (self_block: n_types columns) */

@@ -29,7 +29,8 @@ embers_profile_finalize (GObject *object)
   else
     for (guint t = 0; t < G_N_ELEMENTS (self->self_columns); t++)
       g_free (self->self_columns[t]);
-  g_free (self->total);
+  for (guint t = 0; t < G_N_ELEMENTS (self->totals); t++)
+    g_free (self->totals[t]);
   g_free (self->name_files);
   g_free (self->name_lines);
   g_free (self->sample_nodes);
@@ -81,7 +82,7 @@ self_column (EmbersProfile *self,
 
   if (g_once_init_enter_pointer (slot))
     {
-      const gint64 *total = self->total + (gsize)sample_type * self->n_nodes;
+      const gint64 *total = self->totals[sample_type];
       gint64 *column = g_memdup2 (total, sizeof (gint64) * MAX (self->n_nodes, 1));
 
       for (guint i = 1; i < self->n_nodes; i++)
@@ -302,7 +303,7 @@ embers_profile_node_self (EmbersProfile *self,
   /* Without the column: the total less the children's totals */
   {
     const gint64 *column = g_atomic_pointer_get (&self->self_columns[sample_type]);
-    const gint64 *total = self->total + (gsize)sample_type * self->n_nodes;
+    const gint64 *total = self->totals[sample_type];
     gint64 value;
 
     if (column != NULL)
@@ -323,7 +324,7 @@ embers_profile_node_total (EmbersProfile *self,
   g_return_val_if_fail (sample_type < self->n_types, 0);
   g_return_val_if_fail (node < self->n_nodes, 0);
 
-  return self->total[(gsize)sample_type * self->n_nodes + node];
+  return self->totals[sample_type][node];
 }
 
 gint64
@@ -333,7 +334,7 @@ embers_profile_get_total (EmbersProfile *self,
   g_return_val_if_fail (EMBERS_IS_PROFILE (self), 0);
   g_return_val_if_fail (sample_type < self->n_types, 0);
 
-  return self->total[(gsize)sample_type * self->n_nodes];
+  return self->totals[sample_type][0];
 }
 
 const guint32 *
@@ -385,7 +386,7 @@ embers_profile_get_total_column (EmbersProfile *self,
   g_return_val_if_fail (EMBERS_IS_PROFILE (self), NULL);
   g_return_val_if_fail (sample_type < self->n_types, NULL);
 
-  return self->total + (gsize)sample_type * self->n_nodes;
+  return self->totals[sample_type];
 }
 
 guint32

@@ -523,16 +523,35 @@ sort_keys (guint64 *a,
     memcpy (a, src, sizeof (guint64) * n);
 }
 
-/* The tree */
+/* The tree, in two phases.
+ *
+ * Phase 1 walks the groups: it sorts each by its next frame, writes the
+ * nodes that several stacks share, sums their totals on the way back up,
+ * and for a group of one stack only notes a chain: where its nodes go and
+ * under which parent. Every node's position is known at the end of it.
+ *
+ * Phase 2 writes the chains, split between two threads: on deep profiles
+ * with many distinct stacks nearly every node is in one. A chain's nodes
+ * all have its stack's value as their total, so no pass sums totals up the
+ * tree afterwards. */
 
 typedef struct
 {
   guint32 lo;      /* the group's stacks: keys[lo, hi) */
   guint32 hi;
   guint32 depth;   /* keys hold the frames at this index */
-  guint32 node;    /* the node the group's stacks share */
+  guint32 node;    /* the last node the group's stacks share */
   guint32 pos;     /* the next run of keys to emit */
+  guint32 first;   /* the first of the nodes they share: first..node */
 } Frame;
+
+typedef struct
+{
+  guint32 stack;
+  guint32 depth;   /* the chain starts with this frame of the stack */
+  guint32 pos;     /* its first node */
+  guint32 parent;
+} Chain;
 
 void
 embers_tree_columns_clear (EmbersTreeColumns *c)
@@ -542,6 +561,8 @@ embers_tree_columns_clear (EmbersTreeColumns *c)
   g_clear_pointer (&c->ends, g_free);
   g_clear_pointer (&c->depths, g_free);
   g_clear_pointer (&c->leaf_of_seq, g_free);
+  for (guint t = 0; t < G_N_ELEMENTS (c->totals); t++)
+    g_clear_pointer (&c->totals[t], g_free);
   c->n_nodes = 0;
   c->max_depth = 0;
 }
@@ -568,11 +589,85 @@ too_many_nodes (guint    max_nodes,
   return FALSE;
 }
 
+static gboolean
+overflow (GError **error)
+{
+  g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+               _("Sample values add up to more than a 64-bit integer can hold"));
+  return FALSE;
+}
+
+static inline gboolean
+add_values (gint64       *sums,
+            const gint64 *values,
+            guint         n_types)
+{
+  gboolean over = FALSE;
+
+  for (guint t = 0; t < n_types; t++)
+    over |= __builtin_add_overflow (sums[t], values[t], &sums[t]);
+  return !over;
+}
+
+typedef struct
+{
+  const EmbersSeqTable *t;
+  const guint32        *names_by_rank;
+  const gint64         *values;
+  guint                 n_types;
+  EmbersTreeColumns    *out;
+  const Chain          *chains;
+  gsize                 first;
+  gsize                 last;
+} ChainWork;
+
+static gpointer
+write_chains (gpointer data)
+{
+  const ChainWork *w = data;
+  const guint32 *words = embers_seq_table_words (w->t);
+  const guint32 *offsets = w->t->offsets;
+  EmbersTreeColumns *out = w->out;
+  guint32 *names = out->names, *parents = out->parents, *ends = out->ends;
+  guint16 *depths = out->depths;
+
+  for (gsize c = w->first; c < w->last; c++)
+    {
+      const Chain *chain = &w->chains[c];
+      const guint32 *seq = words + offsets[chain->stack] / 4;
+      guint32 len = (offsets[chain->stack + 1] - offsets[chain->stack]) / 4;
+      guint32 end = chain->pos + (len - chain->depth);
+      guint32 parent = chain->parent;
+      guint32 p = chain->pos;
+
+      for (guint32 j = chain->depth; j < len; j++, p++)
+        {
+          names[p] = w->names_by_rank[seq[j]];
+          parents[p] = parent;
+          depths[p] = (guint16)MIN (j + 1, G_MAXUINT16);
+          ends[p] = end;
+          parent = p;
+        }
+      for (guint t = 0; t < w->n_types; t++)
+        {
+          gint64 v = w->values[(gsize)chain->stack * w->n_types + t];
+          gint64 *total = out->totals[t];
+
+          for (p = chain->pos; p < end; p++)
+            total[p] = v;
+        }
+    }
+
+  return NULL;
+}
+
 gboolean
 embers_tree_build (const EmbersSeqTable *t,
                    guint                 n_ranks,
                    const guint32        *names_by_rank,
                    guint32               root_name,
+                   const gint64         *values,
+                   guint                 n_types,
                    guint                 max_nodes,
                    void                (*progress) (guint64  done,
                                                     guint64  total,
@@ -588,12 +683,17 @@ embers_tree_build (const EmbersSeqTable *t,
   g_autofree guint64 *keys = NULL;
   g_autofree guint64 *tmp = NULL;
   g_autofree Frame *frames = NULL;
+  g_autofree gint64 *sums = NULL;
+  g_autofree Chain *chains = NULL;
   gsize n_frames = 0, frames_cap = 256;
+  gsize n_chains = 0, chains_cap = 1024, chain_nodes = 0;
   guint32 *names, *parents, *ends, *leaf;
   guint16 *depths;
   gsize cap, pos = 1, limit;
   guint max_depth = 0;
   guint check = 0;
+
+  g_return_val_if_fail (n_types >= 1 && n_types <= EMBERS_PROFILE_MAX_SAMPLE_TYPES, FALSE);
 
   memset (out, 0, sizeof *out);
 
@@ -605,33 +705,49 @@ embers_tree_build (const EmbersSeqTable *t,
   parents = out->parents = embers_alloc_column (sizeof (guint32) * cap, FALSE);
   ends = out->ends = embers_alloc_column (sizeof (guint32) * cap, FALSE);
   depths = out->depths = embers_alloc_column (sizeof (guint16) * cap, FALSE);
+  for (guint ty = 0; ty < n_types; ty++)
+    out->totals[ty] = embers_alloc_column (sizeof (gint64) * cap, FALSE);
   leaf = out->leaf_of_seq = g_new (guint32, MAX (n, 1));
 
   names[0] = root_name;
   parents[0] = EMBERS_NODE_NONE;
   depths[0] = 0;
-  ends[0] = 1;
 
   keys = g_new (guint64, MAX (n, 1));
   tmp = g_new (guint64, MAX (n, 1));
   frames = g_new (Frame, frames_cap);
+  sums = g_new0 (gint64, frames_cap * n_types);
+  chains = g_new (Chain, chains_cap);
 
   for (guint32 s = 0; s < n; s++)
     keys[s] = key_at (data, offsets, s, 0);
   sort_keys (keys, n, tmp);
-  if (n > 0)
-    frames[n_frames++] = (Frame) { 0, n, 0, 0, 0 };
+  frames[n_frames++] = (Frame) { 0, n, 0, 0, 0, 0 };
 
+  /* Phase 1 */
   while (n_frames > 0)
     {
       Frame *f = &frames[n_frames - 1];
+      gint64 *f_sums = sums + (n_frames - 1) * n_types;
       guint32 lo = f->pos, hi;
       guint32 key, d;
 
       if (lo >= f->hi)
         {
-          ends[f->node] = (guint32)pos;
+          /* The group is done: the end and totals of its nodes, added to
+           * its parent's */
+          for (guint32 x = f->first; x <= f->node; x++)
+            {
+              ends[x] = (guint32)pos;
+              for (guint ty = 0; ty < n_types; ty++)
+                out->totals[ty][x] = f_sums[ty];
+            }
           n_frames--;
+          if (n_frames > 0 && !add_values (f_sums - n_types, f_sums, n_types))
+            {
+              overflow (error);
+              goto fail;
+            }
           continue;
         }
 
@@ -649,7 +765,16 @@ embers_tree_build (const EmbersSeqTable *t,
         {
           /* Stacks that end at the group's node */
           while (lo < f->hi && (keys[lo] >> 32) == 0)
-            leaf[(guint32)keys[lo++]] = f->node;
+            {
+              guint32 s = (guint32)keys[lo++];
+
+              leaf[s] = f->node;
+              if (!add_values (f_sums, values + (gsize)s * n_types, n_types))
+                {
+                  overflow (error);
+                  goto fail;
+                }
+            }
           f->pos = lo;
           continue;
         }
@@ -662,57 +787,112 @@ embers_tree_build (const EmbersSeqTable *t,
 
       if (hi - lo == 1)
         {
-          /* One stack: the rest of it is a chain */
+          /* One stack: the rest of it is a chain, written in phase 2 */
           guint32 s = (guint32)keys[lo];
-          const guint32 *seq = data + offsets[s] / 4;
           guint32 len = (offsets[s + 1] - offsets[s]) / 4;
-          guint32 parent = f->node;
-          gsize first = pos;
 
           if G_UNLIKELY (pos + (len - d) > limit)
             {
               too_many_nodes (max_nodes, error);
               goto fail;
             }
-          for (guint32 j = d; j < len; j++)
+          if (n_chains == chains_cap)
             {
-              names[pos] = names_by_rank[seq[j]];
-              parents[pos] = parent;
-              depths[pos] = (guint16)MIN (j + 1, G_MAXUINT16);
-              parent = (guint32)pos++;
+              chains_cap *= 2;
+              chains = g_renew (Chain, chains, chains_cap);
             }
-          for (gsize x = first; x < pos; x++)
-            ends[x] = (guint32)pos;
-          leaf[s] = parent;
+          chains[n_chains++] = (Chain) { s, d, (guint32)pos, f->node };
+          chain_nodes += len - d;
+          pos += len - d;
+          leaf[s] = (guint32)pos - 1;
           max_depth = MAX (max_depth, len);
+          if (!add_values (f_sums, values + (gsize)s * n_types, n_types))
+            {
+              overflow (error);
+              goto fail;
+            }
           continue;
         }
 
-      /* Several stacks share this frame: one node, then their next frames */
-      if G_UNLIKELY (pos + 1 > limit)
-        {
-          too_many_nodes (max_nodes, error);
-          goto fail;
-        }
-      names[pos] = names_by_rank[key - 1];
-      parents[pos] = f->node;
-      depths[pos] = (guint16)MIN (d + 1, G_MAXUINT16);
-      max_depth = MAX (max_depth, d + 1);
+      /* Several stacks share this frame, and maybe the next ones: the
+       * frames all of them have in common become a chain of nodes, found
+       * by reading each stack once (sequentially) rather than by sorting
+       * the group again at every frame */
+      {
+        guint32 ref = (guint32)keys[lo];
+        const guint32 *ref_seq = data + offsets[ref] / 4;
+        guint32 ext = (offsets[ref + 1] - offsets[ref]) / 4 - (d + 1);
+        guint32 first = (guint32)pos;
 
-      for (guint32 i = lo; i < hi; i++)
-        keys[i] = key_at (data, offsets, (guint32)keys[i], d + 1);
-      sort_keys (keys + lo, hi - lo, tmp);
+        for (guint32 i = lo + 1; i < hi && ext > 0; i++)
+          {
+            guint32 s = (guint32)keys[i];
+            const guint32 *seq = data + offsets[s] / 4 + d + 1;
+            guint32 lim = MIN (ext, (offsets[s + 1] - offsets[s]) / 4 - (d + 1));
+            guint32 e = 0;
 
-      if (n_frames == frames_cap)
-        {
-          frames_cap *= 2;
-          frames = g_renew (Frame, frames, frames_cap);
-        }
-      frames[n_frames++] = (Frame) { lo, hi, d + 1, (guint32)pos, lo };
-      pos++;
+            while (e < lim && seq[e] == ref_seq[d + 1 + e])
+              e++;
+            ext = e;
+          }
+
+        if G_UNLIKELY (pos + ext + 1 > limit)
+          {
+            too_many_nodes (max_nodes, error);
+            goto fail;
+          }
+        for (guint32 j = 0; j <= ext; j++)
+          {
+            names[pos] = names_by_rank[ref_seq[d + j]];
+            parents[pos] = j == 0 ? f->node : (guint32)pos - 1;
+            depths[pos] = (guint16)MIN (d + j + 1, G_MAXUINT16);
+            pos++;
+          }
+        d += ext + 1;
+        max_depth = MAX (max_depth, d);
+
+        for (guint32 i = lo; i < hi; i++)
+          keys[i] = key_at (data, offsets, (guint32)keys[i], d);
+        sort_keys (keys + lo, hi - lo, tmp);
+
+        if (n_frames == frames_cap)
+          {
+            frames_cap *= 2;
+            frames = g_renew (Frame, frames, frames_cap);
+            sums = g_renew (gint64, sums, frames_cap * n_types);
+          }
+        frames[n_frames] = (Frame) { lo, hi, d, (guint32)pos - 1, lo, first };
+        memset (sums + n_frames * n_types, 0, sizeof (gint64) * n_types);
+        n_frames++;
+      }
     }
 
-  ends[0] = (guint32)pos;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    goto fail;
+
+  /* Phase 2: the chains, half of their nodes on a second thread */
+  {
+    ChainWork work[2];
+    GThread *thread = NULL;
+    gsize split = 0, acc = 0;
+
+    if (chain_nodes > 65536)
+      for (split = 0; split < n_chains && acc * 2 < chain_nodes; split++)
+        {
+          const Chain *c = &chains[split];
+
+          acc += (offsets[c->stack + 1] - offsets[c->stack]) / 4 - c->depth;
+        }
+    for (guint i = 0; i < 2; i++)
+      work[i] = (ChainWork) { t, names_by_rank, values, n_types, out, chains,
+                              i == 0 ? split : 0, i == 0 ? n_chains : split };
+    if (split > 0)
+      thread = g_thread_new ("embers-tree", write_chains, &work[1]);
+    write_chains (&work[0]);
+    if (thread != NULL)
+      g_thread_join (thread);
+  }
+
   out->n_nodes = (guint)pos;
   out->max_depth = max_depth;
   /* Give back what the bound reserved but the tree did not use */
@@ -720,42 +900,13 @@ embers_tree_build (const EmbersSeqTable *t,
   out->parents = g_renew (guint32, out->parents, pos);
   out->ends = g_renew (guint32, out->ends, pos);
   out->depths = g_renew (guint16, out->depths, pos);
+  for (guint ty = 0; ty < n_types; ty++)
+    out->totals[ty] = g_renew (gint64, out->totals[ty], pos);
+  if (progress != NULL)
+    progress ((guint64)n * 2, (guint64)n * 2, progress_data);
   return TRUE;
 
 fail:
   embers_tree_columns_clear (out);
   return FALSE;
-}
-
-gint64 *
-embers_tree_totals (const EmbersTreeColumns *c,
-                    guint                    n_seqs,
-                    const gint64            *values,
-                    guint                    n_types,
-                    GError                 **error)
-{
-  gsize n = c->n_nodes;
-  g_autofree gint64 *total = embers_alloc_column (sizeof (gint64) * MAX (n * n_types, 1), TRUE);
-  const guint32 *parents = c->parents;
-  gboolean overflow = FALSE;
-
-  for (guint t = 0; t < n_types; t++)
-    {
-      gint64 *col = total + (gsize)t * n;
-
-      for (guint s = 0; s < n_seqs; s++)
-        overflow |= __builtin_add_overflow (col[c->leaf_of_seq[s]], values[(gsize)s * n_types + t],
-                                            &col[c->leaf_of_seq[s]]);
-      for (gsize i = n; i-- > 1; )
-        overflow |= __builtin_add_overflow (col[parents[i]], col[i], &col[parents[i]]);
-    }
-
-  if (overflow)
-    {
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
-                   _("Sample values add up to more than a 64-bit integer can hold"));
-      return NULL;
-    }
-
-  return g_steal_pointer (&total);
 }

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "embers-profile-builder.h"
+
 G_BEGIN_DECLS
 
 /* Memory for big columns: on Linux, backed by transparent huge pages where
@@ -173,8 +175,8 @@ void     embers_sort_string_ids  (guint32        *ids,
 
 /*
  * The call tree of a set of stacks, in DFS pre-order with siblings in rank
- * order: the columns of an EmbersProfile but its values. Node 0 is the
- * root. leaf_of_seq[s] is the node where stack s ends.
+ * order: the columns of an EmbersProfile. Node 0 is the root.
+ * leaf_of_seq[s] is the node where stack s ends.
  */
 typedef struct
 {
@@ -184,6 +186,7 @@ typedef struct
   guint32 *parents;
   guint32 *ends;
   guint16 *depths;
+  gint64  *totals[EMBERS_PROFILE_MAX_SAMPLE_TYPES];
   guint32 *leaf_of_seq;
 } EmbersTreeColumns;
 
@@ -191,13 +194,17 @@ void     embers_tree_columns_clear (EmbersTreeColumns *c);
 
 /* Builds the tree of the stacks in t, whose ids must be ranks (their order
  * is the siblings' order) below n_ranks; names_by_rank gives each node's
- * name. Stops with EMBERS_PROFILE_ERROR_TOO_LARGE past max_nodes nodes,
- * and when cancellable is cancelled. root_name names node 0. */
-/* progress: (n + stacks laid out, 2 n) now and then, n the stacks */
+ * name, root_name node 0's. values: n_types per stack (row-major), each
+ * stack's value at its leaf; the totals are their sums up the tree. Stops
+ * with EMBERS_PROFILE_ERROR_TOO_LARGE past max_nodes nodes or when a sum
+ * overflows, and when cancellable is cancelled. Uses two threads.
+ * progress: (n + stacks laid out, 2 n) now and then, n the stacks. */
 gboolean embers_tree_build       (const EmbersSeqTable *t,
                                   guint                 n_ranks,
                                   const guint32        *names_by_rank,
                                   guint32               root_name,
+                                  const gint64         *values,
+                                  guint                 n_types,
                                   guint                 max_nodes,
                                   void                (*progress) (guint64  done,
                                                                    guint64  total,
@@ -206,14 +213,5 @@ gboolean embers_tree_build       (const EmbersSeqTable *t,
                                   GCancellable         *cancellable,
                                   EmbersTreeColumns    *out,
                                   GError              **error);
-
-/* Total columns (n_types of n_nodes, column-major) from per-stack values
- * (n_types per stack, row-major): each stack's value at its leaf, then
- * summed up the tree. FALSE (and an error) when a sum overflows. */
-gint64  *embers_tree_totals      (const EmbersTreeColumns *c,
-                                  guint                    n_seqs,
-                                  const gint64            *values,
-                                  guint                    n_types,
-                                  GError                 **error);
 
 G_END_DECLS

@@ -349,6 +349,7 @@ run_in_process (const char *path)
   for (guint i = 0; i < embers_profile_get_n_strings (profile); i++)
     strings_bytes += strlen (embers_profile_get_string (profile, i)) + 1 + 4;
   g_clear_object (&profile);
+  malloc_trim (0);
 
   g_print ("in process:     load %.3f s, nodes %u, profile %.1f MiB (%.1f bytes per node, "
            "strings %.1f MiB)\n",
@@ -551,7 +552,11 @@ main (int    argc,
       return 2;
     }
   if (in_process_path != NULL)
-    return run_in_process (in_process_path);
+    {
+      /* As main.c does */
+      mallopt (M_MMAP_THRESHOLD, 256 * 1024);
+      return run_in_process (in_process_path);
+    }
   if (runs < 1 || runs > 1000 || go_runs < 0)
     {
       g_printerr ("bench-load: --runs must be 1..1000\n");
