@@ -1476,8 +1476,11 @@ embers_flame_graph_measure (GtkWidget      *widget,
       double height;
 
       /* The rows laid out at that width: what the vertical adjustment
-       * will cover once allocated */
-      ensure_layout_for_width (self, width);
+       * will cover once allocated. The zoomed natural width is no width
+       * the graph is given: laying millions of frames out for it took
+       * 60-400 ms per zoom step on a big profile. There every row shows. */
+      if (width < ZOOMED_NATURAL_WIDTH)
+        ensure_layout_for_width (self, width);
       if (self->layout != NULL && embers_layout_get_viewport (self->layout)->width == width)
         height = embers_layout_get_height (self->layout);
       else
