@@ -133,6 +133,19 @@ EmbersProfile *embers_profile_load_file_full (GFile                     *file,
                                               GCancellable              *cancellable,
                                               GError                   **error);
 
+/* The same on a thread of its own, at a lower priority than the caller's
+ * (its own helper threads too), so that a window's main loop keeps the
+ * processor it needs while both cores load. @options' callbacks run on
+ * that thread; @destroy frees options->user_data when the thread is done
+ * with it (after the callback may have run). A cancelled load stops
+ * within milliseconds. Finish with embers_profile_load_file_finish(). */
+void           embers_profile_load_file_full_async (GFile                     *file,
+                                                    const EmbersInputOptions  *options,
+                                                    GDestroyNotify             destroy,
+                                                    GCancellable              *cancellable,
+                                                    GAsyncReadyCallback        callback,
+                                                    gpointer                   user_data);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersInput, embers_input_free)
 
 G_END_DECLS

@@ -67,8 +67,6 @@ ping (gpointer data)
 {
   gint64 t = g_get_monotonic_time ();
 
-  if (bench.last_ping != 0 && t - bench.last_ping > 30000)
-    g_debug ("TMP gap %.1f ms ending now", (t - bench.last_ping) / 1e3);
   if (bench.last_ping != 0 && t - bench.last_ping > bench.max_gap)
     {
       bench.max_gap = t - bench.last_ping;
