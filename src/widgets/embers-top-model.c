@@ -7,6 +7,12 @@
  * C array; sorting compares them directly, the search's filter picks row
  * numbers, and a row becomes an EmbersTopItem only when it is asked for.
  *
+ * The rows on screen still cost GTK a widget each, and a column view
+ * makes all it can show when the model grows (with accessibility, 80 ms
+ * and more for a window's worth): new rows are shown a few at a time,
+ * one batch per idle main loop (after each frame), until a screenful is
+ * there; the rest, off screen, come in one go.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -25,10 +31,18 @@ struct _EmbersTopModel
   EmbersTopSort   sort;
   gboolean        descending;
 
-  /* The rows shown, in order: indexes into rows */
+  /* The rows shown, in order: indexes into rows; the first n_exposed of
+   * them are in the model so far */
   guint32        *visible;
   guint           n_visible;
+  guint           n_exposed;
+  guint           grow_id;
 };
+
+/* Rows shown at once, per batch, and before the rest come in one go */
+#define FIRST_ROWS   12
+#define BATCH_ROWS   10
+#define SCREEN_ROWS  72
 
 static void embers_top_model_list_model_init (GListModelInterface *iface);
 
@@ -44,7 +58,7 @@ get_item_type (GListModel *model)
 static guint
 get_n_items (GListModel *model)
 {
-  return EMBERS_TOP_MODEL (model)->n_visible;
+  return EMBERS_TOP_MODEL (model)->n_exposed;
 }
 
 static gpointer
@@ -54,7 +68,7 @@ get_item (GListModel *model,
   EmbersTopModel *self = EMBERS_TOP_MODEL (model);
   const EmbersTopRow *row;
 
-  if (position >= self->n_visible)
+  if (position >= self->n_exposed)
     return NULL;
 
   row = &g_array_index (self->rows, EmbersTopRow, self->visible[position]);
@@ -79,6 +93,7 @@ embers_top_model_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->search, embers_search_unref);
   g_free (self->visible);
+  g_clear_handle_id (&self->grow_id, g_source_remove);
 
   G_OBJECT_CLASS (embers_top_model_parent_class)->finalize (object);
 }
@@ -102,11 +117,41 @@ embers_top_model_new (void)
   return g_object_new (EMBERS_TYPE_TOP_MODEL, NULL);
 }
 
+/* Shows rows up to @n (of the visible ones) */
+static void
+expose (EmbersTopModel *self,
+        guint           n)
+{
+  guint before = self->n_exposed;
+
+  n = MIN (n, self->n_visible);
+  if (n <= before)
+    return;
+  self->n_exposed = n;
+  g_list_model_items_changed (G_LIST_MODEL (self), before, 0, n - before);
+}
+
+static gboolean
+grow (gpointer data)
+{
+  EmbersTopModel *self = data;
+
+  if (self->n_exposed + BATCH_ROWS >= SCREEN_ROWS)
+    expose (self, self->n_visible);
+  else
+    expose (self, self->n_exposed + BATCH_ROWS);
+
+  if (self->n_exposed < self->n_visible)
+    return G_SOURCE_CONTINUE;
+  self->grow_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
 /* The visible rows again, and the view told that all of them changed */
 static void
 refilter (EmbersTopModel *self)
 {
-  guint before = self->n_visible;
+  guint before = self->n_exposed;
   guint n = self->rows != NULL ? self->rows->len : 0;
   gboolean filter = self->search != NULL && embers_search_is_active (self->search);
 
@@ -121,8 +166,13 @@ refilter (EmbersTopModel *self)
         self->visible[self->n_visible++] = i;
     }
 
-  if (before > 0 || self->n_visible > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, self->n_visible);
+  /* As many rows as before at once (a new search or order on a table
+   * already shown costs no new widgets), at least the first few */
+  self->n_exposed = MIN (self->n_visible, MAX (before, FIRST_ROWS));
+  if (before > 0 || self->n_exposed > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, self->n_exposed);
+  if (self->n_exposed < self->n_visible && self->grow_id == 0)
+    self->grow_id = g_idle_add_full (G_PRIORITY_LOW, grow, self, NULL);
 }
 
 static void
@@ -206,8 +256,20 @@ embers_top_model_find_name (EmbersTopModel *self,
       const EmbersTopRow *row = &g_array_index (self->rows, EmbersTopRow, self->visible[i]);
 
       if (g_str_equal (embers_profile_get_string (self->profile, row->name), name))
-        return i;
+        {
+          /* A row not shown yet is shown now, to be selected */
+          expose (self, i + 1);
+          return i;
+        }
     }
 
   return G_MAXUINT;
+}
+
+guint
+embers_top_model_get_n_rows (EmbersTopModel *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_MODEL (self), 0);
+
+  return self->n_visible;
 }

@@ -32,9 +32,12 @@ void            embers_top_model_set_sort    (EmbersTopModel *self,
 /* Only the functions @search matches, while it is active (NULL: all) */
 void            embers_top_model_set_search  (EmbersTopModel *self,
                                               EmbersSearch   *search);
-/* The position of the function named @name, or GTK's invalid position
- * (G_MAXUINT) */
+/* The position of the function named @name (shown now if it was not
+ * yet), or GTK's invalid position (G_MAXUINT) */
 guint           embers_top_model_find_name   (EmbersTopModel *self,
                                               const char     *name);
+/* The rows the table has, shown already or not (a few at a time after a
+ * change, see embers-top-model.c) */
+guint           embers_top_model_get_n_rows  (EmbersTopModel *self);
 
 G_END_DECLS

@@ -281,7 +281,7 @@ guint
 embers_top_table_get_n_rows (EmbersTopTable *self)
 {
   g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  return embers_top_model_get_n_rows (self->model);
 }
 
 const char *

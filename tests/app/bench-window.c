@@ -47,6 +47,8 @@ typedef struct
   gint64         last_ping;
   gint64         max_gap;
   gint64         max_gap_at;
+  gint64         gaps_since;
+  GString       *gaps;       /* pauses over 30 ms: "end time (length)" */
 
   /* frames */
   GdkFrameClock *clock;
@@ -71,6 +73,9 @@ ping (gpointer data)
 {
   gint64 t = g_get_monotonic_time ();
 
+  if (bench.gaps != NULL && bench.last_ping != 0 && t - bench.last_ping > 30000)
+    g_string_append_printf (bench.gaps, " %.2f s (%.0f ms)", (t - bench.gaps_since) / 1e6,
+                            (t - bench.last_ping) / 1e3);
   if (bench.last_ping != 0 && t - bench.last_ping > bench.max_gap)
     {
       bench.max_gap = t - bench.last_ping;
@@ -336,6 +341,7 @@ main (int    argc,
 
   g_signal_connect_after (bench.clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
   bench.ping_id = g_timeout_add (1, ping, NULL);
+  bench.gaps = g_string_new (NULL);
 
   /* The command line's load, before and after the window's */
   if ((cli[n_cli] = cli_seconds (embers, file_path)) > 0)
@@ -357,15 +363,19 @@ main (int    argc,
       bench.n_paints = 0;
       ping_reset ();
       t0 = g_get_monotonic_time ();
+      bench.gaps_since = t0;
+      g_string_truncate (bench.gaps, 0);
       page = embers_window_open_file (window, file);
+      g_print ("# load %" G_GINT64_FORMAT ": opening the tab took %.1f ms\n", r + 1,
+               (g_get_monotonic_time () - t0) / 1e3);
       iterate_until (page_ready, page, 600);
       first_paint[r] = (bench.last_paint_end - t0) / 1e6;
       /* The hand-off goes on until the page has settled (search, table) */
       iterate_until (page_settled, page, 600);
       pauses[r] = bench.max_gap / 1e3;
       g_print ("# load %" G_GINT64_FORMAT ": first paint %.3f s, longest main-loop pause %.1f ms "
-               "(%.2f s after the start)\n", r + 1, first_paint[r], pauses[r],
-               (bench.max_gap_at - t0) / 1e6);
+               "(%.2f s after the start); pauses over 30 ms ended at:%s\n", r + 1, first_paint[r], pauses[r],
+               (bench.max_gap_at - t0) / 1e6, bench.gaps->len ? bench.gaps->str : " none");
     }
 
   if ((cli[n_cli] = cli_seconds (embers, file_path)) > 0)
