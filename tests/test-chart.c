@@ -155,7 +155,9 @@ test_chart_lines_geometry (void)
       g_assert_cmpuint (strlen (ticks[k].label), >, 0);
     }
 
-  /* Hit testing picks the point under the pointer */
+  /* Hit testing picks the point under the pointer (points are drawn in
+   * the middle of the step they hold) */
+  embers_chart_set_step (chart, 0);
   g_assert_true (embers_chart_hit (chart, embers_chart_x_for_time (chart, 120000),
                                    embers_chart_y_for_value (chart, 7.5e9) + 2, &s, &i));
   g_assert_cmpuint (s, ==, 1);
@@ -421,6 +423,48 @@ __lsan_default_suppressions (void)
   return "leak:libfontconfig.so\n";
 }
 
+/* A point T holds (T - step, T] (Pyroscope's SelectSeries,
+ * pkg/model/timeseries/range.go): it is drawn in the middle of its step,
+ * and a dragged range widens to the whole steps it touches, from just
+ * after the first step's start to its last T, so that the flame graph of
+ * the selection holds exactly the profiles the selected points count */
+static void
+test_chart_steps (void)
+{
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  gint64 from, to;
+
+  embers_chart_set_time_range (chart, 0, 120000);
+  embers_chart_set_size (chart, 600, 200);
+  /* the chart's step is the one charts ask for: 15 s over 2 min */
+  g_assert_cmpint (embers_chart_get_step (chart), ==, 15000);
+  g_assert_cmpfloat_with_epsilon (embers_chart_x_for_point (chart, 30000),
+                                  embers_chart_x_for_time (chart, 22500), 1e-9);
+
+  /* 20 s is in the step stamped 30 s, (15, 30]; 50 s in (45, 60] */
+  from = 20000;
+  to = 50000;
+  g_assert_true (embers_chart_snap_to_steps (chart, &from, &to));
+  g_assert_cmpint (from, ==, 15001);
+  g_assert_cmpint (to, ==, 60000);
+  /* A range on step boundaries stays put: (30, 60] is the points 45 and 60 */
+  from = 30001;
+  to = 60000;
+  g_assert_true (embers_chart_snap_to_steps (chart, &from, &to));
+  g_assert_cmpint (from, ==, 30001);
+  g_assert_cmpint (to, ==, 60000);
+  /* Within one step: that step */
+  from = 61000;
+  to = 62000;
+  g_assert_true (embers_chart_snap_to_steps (chart, &from, &to));
+  g_assert_cmpint (from, ==, 60001);
+  g_assert_cmpint (to, ==, 75000);
+
+  /* No step: nothing snaps */
+  embers_chart_set_step (chart, 0);
+  g_assert_false (embers_chart_snap_to_steps (chart, &from, &to));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -433,6 +477,7 @@ main (int   argc,
   g_test_add_func ("/embers/chart/nice-steps", test_chart_nice_steps);
   g_test_add_func ("/embers/chart/axis-labels", test_chart_axis_labels);
   g_test_add_func ("/embers/chart/lines-geometry", test_chart_lines_geometry);
+  g_test_add_func ("/embers/chart/steps", test_chart_steps);
   g_test_add_func ("/embers/chart/bars-histogram", test_chart_bars_histogram);
   g_test_add_func ("/embers/chart/paint", test_chart_paint);
   g_test_add_func ("/embers/chart/ticks-unique", test_chart_ticks_unique);

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -117,6 +118,9 @@ test_cli_errors (void)
     { { "--top", "@FIXTURE@", "@FIXTURE@", NULL }, "exactly one" },
     { { "--sample-type=1", "@FIXTURE@", NULL }, "Nothing to do" },
     { { "--top", "http://127.0.0.1:9/?query=bad", NULL }, "profile type" },
+    /* Issue 15, failure 10: the password of a URL is masked */
+    { { "--top", "http://user:hunter2@127.0.0.1:9/", NULL }, "user:***@127.0.0.1:9" },
+    { { "--top", "http://user:hunter2@127.0.0.1:9/?query=bad", NULL }, "profile type" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -130,7 +134,49 @@ test_cli_errors (void)
       g_assert_cmpstr (out, ==, "");
       if (strstr (err, cases[i].fragment) == NULL)
         g_error ("case %u: stderr “%s” lacks “%s”", i, err, cases[i].fragment);
+      g_assert_null (strstr (err, "hunter2"));
     }
+}
+
+/* Issue 15, failure 8: names with tabs, line breaks and escape sequences
+ * cannot forge rows or reach the terminal */
+static void
+test_cli_top_escapes (void)
+{
+  g_autofree char *json = g_build_filename (tmpdir, "hostile.json", NULL);
+  g_autofree char *json2 = g_build_filename (tmpdir, "hostile2.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *doc =
+    "{\"names\":[\"total\",\"fake\\t9\\t9\\tforged\",\"two\\nrows\",\"\\u001b[2Jclear\",\"back\\\\slash\"],"
+    "\"levels\":[{\"values\":[\"0\",\"10\",\"0\",\"0\"]},"
+    "{\"values\":[\"0\",\"1\",\"1\",\"1\",\"0\",\"2\",\"2\",\"2\",\"0\",\"3\",\"3\",\"3\",\"0\",\"4\",\"4\",\"4\"]}],"
+    "\"total\":\"10\"}";
+
+  g_assert_true (g_file_set_contents (json, doc, -1, NULL));
+  g_assert_true (g_file_set_contents (json2, doc, -1, NULL));
+  g_assert_cmpint (run ((const char *[]) { "--top", json, NULL }, &out, &err), ==, 0);
+  g_assert_cmpstr (out, ==,
+                   "4\t4\tback\\\\slash\n"
+                   "3\t3\t\\x1b[2Jclear\n"
+                   "2\t2\ttwo\\nrows\n"
+                   "1\t1\tfake\\t9\\t9\\tforged\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* --diff --top: six columns a line */
+  g_assert_cmpint (run ((const char *[]) { "--diff", "--top", json, json2, NULL }, &out, &err), ==, 0);
+  g_assert_null (strchr (out, '\x1b'));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) cols = g_strsplit (lines[i], "\t", -1);
+
+      g_assert_cmpuint (g_strv_length (cols), ==, 6);
+    }
+  g_assert_nonnull (strstr (out, "\tfake\\t9\\t9\\tforged\n"));
+  g_unlink (json);
+  g_unlink (json2);
 }
 
 static void
@@ -315,6 +361,34 @@ test_cli_diff_export_options (void)
 }
 
 
+/* --top to a full disk (/dev/full) says why and fails */
+static void
+test_cli_stdout_full (void)
+{
+  g_autofree char *path = fixture ("heap.pb.gz");
+  const char *argv[] = { EMBERS_BINARY, "--top", path, NULL };
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = cli_environ ();
+  g_autofree char *err = NULL;
+
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/full");
+      return;
+    }
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_environ (launcher, envp);
+  g_subprocess_launcher_set_stdout_file_path (launcher, "/dev/full");
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_subprocess_get_successful (proc));
+  g_assert_nonnull (strstr (err, g_strerror (ENOSPC)));
+}
+
 /* Started, not waited for: stdout and stderr are pipes */
 static GSubprocess *
 spawn (const char * const *args)
@@ -442,7 +516,9 @@ main (int   argc,
   g_test_add_func ("/embers/cli/export", test_cli_export);
   g_test_add_func ("/embers/cli/diff", test_cli_diff);
   g_test_add_func ("/embers/cli/diff-export-options", test_cli_diff_export_options);
+  g_test_add_func ("/embers/cli/top-escapes", test_cli_top_escapes);
   g_test_add_func ("/embers/cli/unbounded", test_cli_unbounded);
+  g_test_add_func ("/embers/cli/stdout-full", test_cli_stdout_full);
   g_test_add_func ("/embers/cli/fifo", test_cli_fifo);
 
   ret = g_test_run ();

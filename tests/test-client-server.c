@@ -463,6 +463,83 @@ test_truncated (void)
   g_assert_cmpuint (strlen (error->message), >, 10);
 }
 
+static void
+list_types (EmbersSource *source,
+            GError      **error)
+{
+  g_autoptr(GPtrArray) types = NULL;
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  range (&start, &end);
+  embers_source_list_profile_types (source, start, end, NULL, on_done, &wait);
+  types = embers_source_list_profile_types_finish (source, wait_for (&wait), error);
+  g_clear_object (&wait.result);
+}
+
+/* Queries only read, so they are sent as idempotent and share one kept-alive
+ * connection: N sequential RPCs use one connection, counted on the server
+ * by the clients' peer ports. When the server closes a reused connection
+ * before answering, the call goes once more on a new one; a connection
+ * that never answered is not tried again. */
+static void
+test_connections (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) own = embers_test_server_start (NULL, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) pyro = NULL;
+  g_autoptr(EmbersConnectClient) fresh_client = NULL;
+  g_autoptr(EmbersPyroscopeSource) fresh = NULL;
+  const char *path = "/querier.v1.QuerierService/ProfileTypes";
+  const guint n = 20;
+
+  g_assert_no_error (error);
+#if !SOUP_CHECK_VERSION (3, 3, 0)
+  g_test_skip ("libsoup < 3.3: the test server closes every connection (its descriptor leak)");
+  return;
+#endif
+  client = embers_connect_client_new (embers_test_server_get_url (own), &error);
+  g_assert_no_error (error);
+  pyro = embers_pyroscope_source_new (client);
+
+  g_free (embers_test_server_control (own, "DELETE", "embers-test/stats", NULL));
+  for (guint i = 0; i < n; i++)
+    {
+      list_types (EMBERS_SOURCE (pyro), &error);
+      g_assert_no_error (error);
+    }
+  g_assert_cmpint (embers_test_server_stat (own, "requests", path), ==, n);
+  g_assert_cmpint (embers_test_server_stat (own, "server", "connections"), ==, 1);
+  g_test_message ("%u sequential RPCs used %" G_GINT64_FORMAT " connection(s)", n,
+                  embers_test_server_stat (own, "server", "connections"));
+
+  /* The server drops the kept-alive connection without an answer: sent
+   * again on a new connection, and the caller sees the answer */
+  g_free (embers_test_server_control (own, "POST", "embers-test/faults", "{\"drop\":true,\"count\":1}"));
+  list_types (EMBERS_SOURCE (pyro), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_test_server_stat (own, "requests", path), ==, n + 2);
+  g_assert_cmpint (embers_test_server_stat (own, "server", "connections"), ==, 2);
+
+  /* Only once: two drops in a row are an error */
+  g_free (embers_test_server_control (own, "POST", "embers-test/faults", "{\"drop\":true,\"count\":2}"));
+  list_types (EMBERS_SOURCE (pyro), &error);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_clear_error (&error);
+  g_assert_cmpint (embers_test_server_stat (own, "requests", path), ==, n + 4);
+
+  /* A first connection that drops is the server's answer: no retry */
+  fresh_client = embers_connect_client_new (embers_test_server_get_url (own), &error);
+  g_assert_no_error (error);
+  fresh = embers_pyroscope_source_new (fresh_client);
+  g_free (embers_test_server_control (own, "POST", "embers-test/faults", "{\"drop\":true,\"count\":1}"));
+  list_types (EMBERS_SOURCE (fresh), &error);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_clear_error (&error);
+  g_assert_cmpint (embers_test_server_stat (own, "requests", path), ==, n + 5);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -482,6 +559,7 @@ main (int   argc,
   g_test_add_func ("/embers/client-server/diff-units", test_diff_units);
   g_test_add_func ("/embers/client-server/diff-fallback", test_diff_fallback);
   g_test_add_func ("/embers/client-server/truncated", test_truncated);
+  g_test_add_func ("/embers/client-server/connections", test_connections);
 
   ret = g_test_run ();
   embers_test_server_stop (server);

@@ -9,6 +9,7 @@
 
 #include "embers-diff.h"
 #include "embers-format.h"
+#include "embers-profile-builder.h"
 #include "embers-readers.h"
 #include "embers-top.h"
 
@@ -333,10 +334,82 @@ test_folded_writer_escapes (void)
   folded = embers_folded_write (from_json, 0, &error);
   g_assert_no_error (error);
   /* Root self first, then " " < "a;b" < "line\nbreak" */
-  assert_writes (from_json, 0, "[unknown] 1\n[unknown] 1\na:b 2\nline break 2\n");
+  assert_writes (from_json, 0, "[unknown] 1\n[unknown] 1\na:b 2\nline\xe2\x90\x8a" "break 2\n");
   again = embers_folded_parse (g_bytes_get_data (folded, NULL), g_bytes_get_size (folded), &error);
   g_assert_no_error (error);
   g_assert_cmpint (embers_profile_get_total (again, 0), ==, 6);
+}
+
+/* Issue 15, failure 9: names with control characters made a folded file
+ * that the sniffer called binary. Every name the writer gets must come
+ * back through embers_profile_load_bytes() (sniffing included), and
+ * writing what came back gives the same bytes. */
+static void
+test_folded_writer_hostile_names (void)
+{
+  static const struct {
+    const char *name;
+    const char *written;
+  } cases[] = {
+    { "esc\x1b[31mred", "esc\xe2\x90\x9b[31mred" },
+    { "bell\x07", "bell\xe2\x90\x87" },
+    { "del\x7f", "del\xe2\x90\xa1" },
+    { "cr\rlf\n", "cr\xe2\x90\x8dlf\xe2\x90\x8a" },
+    { "in\ttab", "in\ttab" },
+    { "\t edges \t", "edges" },
+    { "semi;colon", "semi:colon" },
+    { "{{closure}}", "{{closure}}" },
+    { "{\"json\": 1}", "{\"json\": 1}" },
+    { "\xef\xbb\xbf" "bom", "\xef\xbb\xbf" "bom" },
+    { "bad\xff" "utf8", "bad\xef\xbf\xbd" "utf8" },
+    { "name 12", "name 12" },
+    { "c1\xc2\x9b" "csi", "c1\xc2\x9b" "csi" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      /* The name as a root, and as a leaf under "main" */
+      for (guint as_root = 0; as_root < 2; as_root++)
+        {
+          g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+          g_autoptr(EmbersProfile) p = NULL;
+          g_autoptr(EmbersProfile) again = NULL;
+          g_autoptr(GBytes) out = NULL;
+          g_autoptr(GBytes) out2 = NULL;
+          g_autoptr(GError) error = NULL;
+          g_autofree char *expected = NULL;
+          guint32 stack[2];
+          gint64 value = 3;
+          const char *text;
+
+          embers_profile_builder_add_sample_type (b, "samples", "count");
+          stack[0] = embers_profile_builder_intern (b, as_root ? cases[i].name : "main", -1);
+          stack[1] = embers_profile_builder_intern (b, cases[i].name, -1);
+          embers_profile_builder_add_stack (b, stack, as_root ? 1 : 2, &value, 0);
+          p = embers_profile_builder_finish (b, &error);
+          g_assert_no_error (error);
+
+          out = embers_profile_save_bytes (p, EMBERS_FORMAT_FOLDED, 0, FALSE, &error);
+          g_assert_no_error (error);
+          text = g_bytes_get_data (out, NULL);
+          /* A root that would make the sniffer think of JSON or eat a byte
+           * order mark gets an empty frame first */
+          expected = as_root ? g_strdup_printf ("%s%s 3\n",
+                                                cases[i].written[0] == '{' ||
+                                                g_str_has_prefix (cases[i].written, "\xef\xbb\xbf") ? ";" : "",
+                                                cases[i].written)
+                             : g_strdup_printf ("main;%s 3\n", cases[i].written);
+          g_assert_cmpmem (text, g_bytes_get_size (out), expected, strlen (expected));
+
+          again = embers_profile_load_bytes (out, NULL, &error);
+          g_assert_no_error (error);
+          g_assert_cmpint (embers_profile_get_total (again, 0), ==, 3);
+          g_assert_cmpuint (embers_profile_get_n_nodes (again), ==, as_root ? 2 : 3);
+          out2 = embers_profile_save_bytes (again, EMBERS_FORMAT_FOLDED, 0, FALSE, &error);
+          g_assert_no_error (error);
+          g_assert_true (g_bytes_equal (out, out2));
+        }
+    }
 }
 
 /* One pass: a large file reads in linear time */
@@ -385,6 +458,7 @@ main (int   argc,
   g_test_add_func ("/embers/folded/write-sample-type", test_folded_write_sample_type);
   g_test_add_func ("/embers/folded/errors", test_folded_errors);
   g_test_add_func ("/embers/folded/writer-escapes", test_folded_writer_escapes);
+  g_test_add_func ("/embers/folded/writer-hostile-names", test_folded_writer_hostile_names);
   g_test_add_func ("/embers/folded/large", test_folded_large);
 
   return g_test_run ();

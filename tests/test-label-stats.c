@@ -58,11 +58,13 @@ test_stats_gaps (void)
   g_autoptr(GPtrArray) stats = NULL;
   EmbersLabelValueStats *eu, *us;
 
-  /* eu: two pods, merged; steps of 15 s over [0, 60 s] = 5 steps */
-  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 0, 30000 }, (double[]) { 4, 20 }, 2));
-  g_ptr_array_add (series, series_new ("eu", "b", (gint64[]) { 0 }, (double[]) { 6 }, 1));
+  /* eu: two pods, merged; steps of 15 s over (0, 60 s] = 4 steps, the
+   * points stamped at their ends (15, 30, 45, 60 s), as SelectSeries
+   * stamps (T - step, T] */
+  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 15000, 45000 }, (double[]) { 4, 20 }, 2));
+  g_ptr_array_add (series, series_new ("eu", "b", (gint64[]) { 15000 }, (double[]) { 6 }, 1));
   /* us: one point */
-  g_ptr_array_add (series, series_new ("us", "c", (gint64[]) { 45000 }, (double[]) { 70 }, 1));
+  g_ptr_array_add (series, series_new ("us", "c", (gint64[]) { 60000 }, (double[]) { 70 }, 1));
 
   stats = embers_label_stats_compute (series, "region", 0, 60000, 15);
   g_assert_cmpuint (stats->len, ==, 2);
@@ -77,16 +79,16 @@ test_stats_gaps (void)
   g_assert_cmpuint (eu->series->n_points, ==, 2);
   g_assert_cmpfloat (eu->series->values[0], ==, 10);
   g_assert_cmpfloat (eu->max, ==, 20);
-  g_assert_cmpint (eu->max_time_ms, ==, 30000);
-  g_assert_cmpuint (eu->n_steps, ==, 5);
-  /* steps [10, -, 20, -, -]: the two with data average 15, deviate by 5
+  g_assert_cmpint (eu->max_time_ms, ==, 45000);
+  g_assert_cmpuint (eu->n_steps, ==, 4);
+  /* steps [10, -, 20, -]: the two with data average 15, deviate by 5
    * (not 6 and 8, as if the empty steps were zeros) */
   g_assert_cmpuint (eu->n_data_steps, ==, 2);
   g_assert_cmpfloat_with_epsilon (eu->mean, 15.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (eu->stddev, 5.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (eu->share, 0.3, 1e-9);
 
-  /* One step of five has data: its average is that step */
+  /* One step of four has data: its average is that step */
   g_assert_cmpfloat (us->total, ==, 70);
   g_assert_cmpfloat (us->max, ==, 70);
   g_assert_cmpuint (us->n_data_steps, ==, 1);
@@ -172,26 +174,30 @@ test_series_steps (void)
   g_autofree double *steps = NULL;
   guint n;
 
-  /* Steps start at the range's start, as SelectSeries stamps them:
-   * 0 s, 15 s, 30 s, 45 s, 60 s */
+  /* A chart of (0, 60 s] has the points 15, 30, 45, 60 s, each holding
+   * (T - 15 s, T] (embers_source_select_chart_series) */
   steps = embers_series_steps (s, 0, 60000, 15, &n);
-  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpuint (n, ==, 4);
   g_assert_cmpfloat (steps[0], ==, 0);
-  g_assert_cmpfloat (steps[1], ==, 0);
-  g_assert_cmpfloat (steps[2], ==, 1);
-  g_assert_cmpfloat (steps[3], ==, 2);
-  g_assert_cmpfloat (steps[4], ==, 0);
+  g_assert_cmpfloat (steps[1], ==, 1);
+  g_assert_cmpfloat (steps[2], ==, 2);
+  g_assert_cmpfloat (steps[3], ==, 0);
   g_clear_pointer (&steps, g_free);
 
-  /* A start off the epoch's boundaries: steps 20 s, 35 s, 50 s, 65 s; the
-   * points at 30 s and 45 s fall in the second and third (a point is never
-   * put before the start) */
+  /* A range that is no whole number of steps: (20 s, 65 s] is 3 steps on
+   * the grid of the end (35, 50, 65 s), the first reaching back to 20 s;
+   * the point stamped 30 s is in (20, 35], 45 s in (35, 50] */
   steps = embers_series_steps (s, 20000, 65000, 15, &n);
-  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (n, ==, 3);
   g_assert_cmpfloat (steps[0], ==, 1);
   g_assert_cmpfloat (steps[1], ==, 2);
   g_assert_cmpfloat (steps[2], ==, 0);
-  g_assert_cmpfloat (steps[3], ==, 0);
+  g_clear_pointer (&steps, g_free);
+
+  /* (25 s, 65 s]: ⌈40 / 15⌉ = 3 steps, the first (20, 35] */
+  steps = embers_series_steps (s, 25000, 65000, 15, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpfloat (steps[0], ==, 1);
 }
 
 /* A label whose points all have one time (local files without time) */
@@ -311,8 +317,8 @@ test_value_histogram_empty (void)
   g_assert_cmpuint (counts[0] + counts[1] + counts[2] + counts[3], ==, 0);
   g_assert_cmpfloat (lo, ==, 0);
   g_assert_cmpfloat (hi, ==, 0);
-  /* Five steps in the range, none with data */
-  g_assert_cmpuint (((EmbersLabelValueStats *)stats->pdata[0])->n_steps, ==, 5);
+  /* Four steps in the range, none with data */
+  g_assert_cmpuint (((EmbersLabelValueStats *)stats->pdata[0])->n_steps, ==, 4);
   g_assert_cmpuint (((EmbersLabelValueStats *)stats->pdata[0])->n_data_steps, ==, 0);
   g_clear_pointer (&counts, g_free);
 
@@ -342,7 +348,7 @@ test_value_histogram_one_point (void)
   g_assert_cmpfloat (hi, ==, 8);
   g_clear_pointer (&counts, g_free);
 
-  /* Over [0, 60 s]: steps [0, 0, 8, 0, 0]; only the step with data is binned */
+  /* Over (0, 60 s]: steps [0, 8, 0, 0]; only the step with data is binned */
   counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 60000, 15, 4, &lo, &hi, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpfloat (lo, ==, 8);
@@ -366,10 +372,10 @@ test_value_histogram_gaps (void)
   double lo, hi;
   guint n, sum = 0;
 
-  /* Steps over [0, 90 s]: [2, 4, -, -, 6, 4, -] (two pods add up at 0 s;
-   * the gaps are left out) */
-  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 0, 15000, 60000 }, (double[]) { 1, 4, 6 }, 3));
-  g_ptr_array_add (series, series_new ("eu", "b", (gint64[]) { 0, 75000 }, (double[]) { 1, 4 }, 2));
+  /* Steps over (0, 90 s], stamped 15 … 90 s: [2, 4, -, -, 6, 4] (two pods
+   * add up at 15 s; the gaps are left out) */
+  g_ptr_array_add (series, series_new ("eu", "a", (gint64[]) { 15000, 30000, 75000 }, (double[]) { 1, 4, 6 }, 3));
+  g_ptr_array_add (series, series_new ("eu", "b", (gint64[]) { 15000, 90000 }, (double[]) { 1, 4 }, 2));
   stats = embers_label_stats_compute (series, "region", 0, 90000, 15);
   g_assert_cmpuint (stats->len, ==, 1);
   counts = embers_label_value_stats_histogram (stats->pdata[0], 0, 90000, 15, 3, &lo, &hi, &n);
@@ -407,12 +413,13 @@ test_equal_values_and_top (void)
   double lo, hi;
   guint n;
 
-  /* Three values with the same total: ordered by value; steps all equal */
-  g_ptr_array_add (series, series_new ("us", "a", (gint64[]) { 0, 15000, 30000 }, (double[]) { 5, 5, 5 }, 3));
-  g_ptr_array_add (series, series_new ("ap", "b", (gint64[]) { 0, 15000, 30000 }, (double[]) { 5, 5, 5 }, 3));
-  g_ptr_array_add (series, series_new ("eu", "c", (gint64[]) { 0, 15000, 30000 }, (double[]) { 5, 5, 5 }, 3));
-  g_ptr_array_add (series, series_new ("sa", "d", (gint64[]) { 0 }, (double[]) { 60 }, 1));
-  stats = embers_label_stats_compute (series, "region", 0, 30000, 15);
+  /* Three values with the same total: ordered by value; steps all equal
+   * (a chart of (0, 45 s]: points at 15, 30, 45 s) */
+  g_ptr_array_add (series, series_new ("us", "a", (gint64[]) { 15000, 30000, 45000 }, (double[]) { 5, 5, 5 }, 3));
+  g_ptr_array_add (series, series_new ("ap", "b", (gint64[]) { 15000, 30000, 45000 }, (double[]) { 5, 5, 5 }, 3));
+  g_ptr_array_add (series, series_new ("eu", "c", (gint64[]) { 15000, 30000, 45000 }, (double[]) { 5, 5, 5 }, 3));
+  g_ptr_array_add (series, series_new ("sa", "d", (gint64[]) { 15000 }, (double[]) { 60 }, 1));
+  stats = embers_label_stats_compute (series, "region", 0, 45000, 15);
   g_assert_cmpuint (stats->len, ==, 4);
   g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[0])->value, ==, "sa");
   g_assert_cmpstr (((EmbersLabelValueStats *)stats->pdata[1])->value, ==, "ap");
@@ -424,7 +431,7 @@ test_equal_values_and_top (void)
   g_assert_cmpint (embers_label_stats_find (stats, "nowhere"), ==, -1);
 
   /* Equal steps: one bin holds all three */
-  counts = embers_label_value_stats_histogram (stats->pdata[2], 0, 30000, 15, 5, &lo, &hi, &n);
+  counts = embers_label_value_stats_histogram (stats->pdata[2], 0, 45000, 15, 5, &lo, &hi, &n);
   g_assert_cmpuint (n, ==, 3);
   g_assert_cmpuint (counts[0], ==, 3);
   g_assert_cmpfloat (lo, ==, 5);

@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -260,16 +263,28 @@ test_local_select_series (void)
       gboolean eu = g_str_equal (embers_series_get_label (s, "region"), "eu");
 
       g_assert_cmpuint (s->n_points, ==, 2);
-      /* step boundaries in ms */
-      g_assert_cmpint (s->timestamps[0], ==, 960000);
-      g_assert_cmpint (s->timestamps[1], ==, 1020000);
+      /* Points T = start + k·step hold (T - step, T], as Pyroscope's
+       * (pkg/model/timeseries/range.go): the profile at 1000 s is in
+       * (960, 1020], the one at 1060 s in (1020, 1080] */
+      g_assert_cmpint (s->timestamps[0], ==, 1020000);
+      g_assert_cmpint (s->timestamps[1], ==, 1080000);
       g_assert_cmpfloat (s->values[0], ==, eu ? 20 : 20);
       g_assert_cmpfloat (s->values[1], ==, eu ? 60 : 40);
     }
   g_clear_object (&result);
   g_clear_pointer (&series, g_ptr_array_unref);
 
-  /* One big step, averaged over the two profiles; limit keeps the top one */
+  /* One big step, averaged over the two profiles; limit keeps the top one
+   * (a point at 3600 s holds (0, 3600 s]; over (0, 2000 s] no point fits
+   * before the end, so nothing is counted, as in Pyroscope) */
+  embers_source_select_series (EMBERS_SOURCE (source), query, by_region, 3600, EMBERS_AGGREGATION_AVERAGE, 1,
+                               NULL, store_result, &result);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 0);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+  query->end_ms = 3600000;
   embers_source_select_series (EMBERS_SOURCE (source), query, by_region, 3600, EMBERS_AGGREGATION_AVERAGE, 1,
                                NULL, store_result, &result);
   series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
@@ -298,8 +313,9 @@ add_folder_done (GObject      *object,
 
 /* The Go profiles of tests/fixtures/go over the range the explore page
  * gives a folder (its span and a minute each side), and ranges that start
- * off any step boundary: every point lies in [start, end] at start + k·step,
- * and the points add up to every profile's total (none is cut off) */
+ * off any step boundary: every point of a chart of (start, end] lies there
+ * at end - k·step, and the points add up to every profile's total (none is
+ * cut off) */
 static void
 test_local_series_in_range (void)
 {
@@ -343,6 +359,11 @@ test_local_series_in_range (void)
           gint64 step_ms = (gint64)(step * 1000);
           g_autoptr(EmbersQuery) query = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds",
                                                            "{}", from, to);
+          /* A chart's points: T = to - k·step back to the first whose step
+           * reaches from */
+          gint64 first = embers_source_series_first_point (from, to, step);
+          g_autoptr(EmbersQuery) series_query = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds",
+                                                                  "{}", first, to);
           g_autoptr(GAsyncResult) result = NULL;
           g_autoptr(GPtrArray) series = NULL;
           g_autoptr(GError) error = NULL;
@@ -350,7 +371,7 @@ test_local_series_in_range (void)
           double sum = 0;
           guint n_series_with_points = 0;
 
-          embers_source_select_series (EMBERS_SOURCE (source), query, by_service, step,
+          embers_source_select_series (EMBERS_SOURCE (source), series_query, by_service, step,
                                        EMBERS_AGGREGATION_SUM, 0, NULL, store_result, &result);
           series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
           g_assert_no_error (error);
@@ -363,9 +384,9 @@ test_local_series_in_range (void)
                 n_series_with_points++;
               for (guint p = 0; p < s->n_points; p++)
                 {
-                  g_assert_cmpint (s->timestamps[p], >=, from);
+                  g_assert_cmpint (s->timestamps[p], >, from);
                   g_assert_cmpint (s->timestamps[p], <=, to);
-                  g_assert_cmpint ((s->timestamps[p] - from) % step_ms, ==, 0);
+                  g_assert_cmpint ((to - s->timestamps[p]) % step_ms, ==, 0);
                   if (p > 0)
                     g_assert_cmpint (s->timestamps[p], >, s->timestamps[p - 1]);
                   sum += s->values[p];
@@ -491,6 +512,56 @@ test_local_folder (void)
   g_rmdir (dir);
 }
 
+
+/* Hostile side files: a FIFO and /dev/zero named as .labels sidecars (and
+ * a FIFO among the profiles) neither hang nor fill the scan; the profiles
+ * take their labels from their names */
+static void
+test_local_folder_hostile (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("embers-local-XXXXXX", &error);
+  g_autofree char *a = g_build_filename (dir, "api{region=eu}.folded", NULL);
+  g_autofree char *a_labels = g_build_filename (dir, "api{region=eu}.folded.labels", NULL);
+  g_autofree char *b = g_build_filename (dir, "db{region=us}.folded", NULL);
+  g_autofree char *b_labels = g_build_filename (dir, "db{region=us}.folded.labels", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.folded", NULL);
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  guint added;
+
+  g_assert_no_error (error);
+  g_file_set_contents (a, "main;work 5\n", -1, &error);
+  g_file_set_contents (b, "main;idle 7\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mkfifo (a_labels, 0600), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", b_labels), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  folder = g_file_new_for_path (dir);
+  embers_local_source_add_file_async (source, folder, NULL, store_result, &result);
+  added = embers_local_source_add_file_finish (source, wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (added, ==, 2);
+  g_clear_object (&result);
+
+  query = embers_query_new (NULL, "{service_name=\"db\",region=\"us\"}", 0, 0);
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+  p = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 7);
+
+  g_unlink (a);
+  g_unlink (a_labels);
+  g_unlink (b);
+  g_unlink (b_labels);
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -506,6 +577,7 @@ main (int   argc,
   g_test_add_func ("/embers/source/step-for-range", test_step_for_range);
   g_test_add_func ("/embers/local-source/parse-name", test_local_parse_name);
   g_test_add_func ("/embers/local-source/folder", test_local_folder);
+  g_test_add_func ("/embers/local-source/folder-hostile", test_local_folder_hostile);
 
   return g_test_run ();
 }

@@ -661,7 +661,13 @@ test_protojson_errors (void)
     { "", "empty" },
     { "   ", "empty" },
     { "{", "not valid JSON" },
-    { "[]", "expected an object" },
+    { "[]", "This is not a Pyroscope answer: JSON with an array" },
+    /* Another API's answer (Prometheus'), not an empty flame graph */
+    { "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}",
+      "This is not a Pyroscope answer: a JSON object with the keys" },
+    { " \n\t", "empty" },
+    /* Two values: json-glib asserted on this (found by fuzz-server-body) */
+    { "{\"flamegraph\":{}}\n{\"flamegraph\":{}}", "more after its end" },
     { "{\"flamegraph\":[]}", "flamegraph: expected an object" },
     { "{\"flamegraph\":{\"names\":\"total\"}}", "flamegraph.names: expected an array" },
     { "{\"flamegraph\":{\"names\":[1]}}", "flamegraph.names[0]: expected a string" },
@@ -705,7 +711,7 @@ test_protojson_errors (void)
                                      deep->str, deep->len, &error);
     g_assert_null (wire);
     g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
-    g_assert_nonnull (strstr (error->message, "nested too deeply"));
+    g_assert_nonnull (strstr (error->message, "nested more than 128 levels deep"));
   }
 }
 
@@ -792,6 +798,71 @@ test_errors_connect_codes (void)
   }
 }
 
+/* Errors in the server's words: a body with leading whitespace, Connect
+ * details, a code read from its message, Grafana's and proxies' JSON, and
+ * an error body nested far deeper than a parser may recurse */
+static void
+test_errors_server_words (void)
+{
+  g_autoptr(GError) spaced = response_error (400, "application/json",
+                                             " \r\n {\"code\":\"invalid_argument\",\"message\":\"bad selector\"}",
+                                             QUERIER, "SelectSeries", FALSE, FALSE);
+  g_autoptr(GError) details = response_error (400, "application/json",
+                                              "{\"code\":\"invalid_argument\",\"message\":\"bad\",\"details\":"
+                                              "[{\"type\":\"google.rpc.ErrorInfo\",\"value\":\"CgNiYWQ=\","
+                                              "\"debug\":{\"reason\":\"LABEL_INVALID\",\"domain\":\"pyroscope\"}}]}",
+                                              QUERIER, "SelectSeries", FALSE, FALSE);
+  g_autoptr(GError) busy = response_error (429, "application/json",
+                                           "{\"code\":\"resource_exhausted\",\"message\":\"too many outstanding requests\"}",
+                                           QUERIER, "SelectSeries", FALSE, FALSE);
+  g_autoptr(GError) large = response_error (429, "application/json",
+                                            "{\"code\":\"resource_exhausted\",\"message\":\"the query exceeds 10GB\"}",
+                                            QUERIER, "SelectSeries", FALSE, FALSE);
+  g_autoptr(GError) by_message = response_error (500, "application/json",
+                                                 "{\"code\":\"unknown\",\"message\":\"rpc error: context deadline exceeded\"}",
+                                                 QUERIER, "SelectSeries", FALSE, FALSE);
+  g_autoptr(GError) grafana = response_error (401, "application/json",
+                                              "{\"message\":\"Unauthorized\",\"traceID\":\"\"}",
+                                              QUERIER, "LabelNames", FALSE, FALSE);
+  g_autoptr(GError) proxy = response_error (502, "application/json",
+                                            "{\"error\":{\"message\":\"upstream connect error\"}}",
+                                            QUERIER, "LabelNames", FALSE, FALSE);
+  g_autoptr(GString) deep = g_string_new ("{\"code\":\"internal\",\"message\":\"x\",\"details\":");
+  g_autoptr(GError) deep_error = NULL;
+
+  g_assert_error (spaced, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (spaced->message, "“bad selector”"));
+
+  g_test_message ("details: %s", details->message);
+  g_assert_nonnull (strstr (details->message, "ErrorInfo: reason=LABEL_INVALID, domain=pyroscope"));
+
+  g_assert_error (busy, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED);
+  g_assert_nonnull (strstr (busy->message, "busy with too many queries"));
+  g_assert_null (strstr (busy->message, "too large"));
+  g_assert_nonnull (strstr (large->message, "too large"));
+
+  g_assert_error (by_message, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED);
+
+  g_test_message ("grafana: %s", grafana->message);
+  g_assert_error (grafana, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED);
+  g_assert_nonnull (strstr (grafana->message, "the server said “Unauthorized”"));
+  g_assert_null (strstr (grafana->message, "{"));
+  g_assert_error (proxy, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (proxy->message, "“upstream connect error”"));
+
+  /* 80,000 levels (160 KB): no crash, the status decides */
+  for (guint i = 0; i < 80000; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 80000; i++)
+    g_string_append_c (deep, ']');
+  g_string_append_c (deep, '}');
+  deep_error = response_error (500, "application/json", deep->str, QUERIER, "SelectSeries", FALSE, FALSE);
+  g_assert_error (deep_error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
+  g_assert_cmpuint (strlen (deep_error->message), <, 1000);
+  g_assert_nonnull (strstr (deep_error->message, "nested more than 128 levels deep"));
+  g_assert_null (strstr (deep_error->message, "[[["));
+}
+
 static void
 test_errors_http (void)
 {
@@ -858,8 +929,10 @@ test_errors_transport (void)
     { 1, G_IO_ERROR_PARTIAL_INPUT, EMBERS_SOURCE_ERROR_UNAVAILABLE, "closed before the whole answer arrived" },
     { 1, G_IO_ERROR_CONNECTION_CLOSED, EMBERS_SOURCE_ERROR_UNAVAILABLE, "closed before" },
     { 1, G_IO_ERROR_NETWORK_UNREACHABLE, EMBERS_SOURCE_ERROR_UNAVAILABLE, "cannot reach" },
-    { 2, G_TLS_ERROR_BAD_CERTIFICATE, EMBERS_SOURCE_ERROR_UNAVAILABLE, "no secure connection" },
+    { 2, G_TLS_ERROR_BAD_CERTIFICATE, EMBERS_SOURCE_ERROR_UNAVAILABLE, "certificate is not trusted" },
+    { 2, G_TLS_ERROR_HANDSHAKE, EMBERS_SOURCE_ERROR_UNAVAILABLE, "no secure connection" },
     { 3, SOUP_SESSION_ERROR_PARSING, EMBERS_SOURCE_ERROR_PROTOCOL, "not valid HTTP" },
+    { 3, SOUP_SESSION_ERROR_TOO_MANY_REDIRECTS, EMBERS_SOURCE_ERROR_PROTOCOL, "redirects in a loop" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1360,16 +1433,20 @@ test_mock_merge (void)
   protobuf_c_message_free_unpacked (&sent->base, NULL);
   g_clear_object (&profile);
 
-  /* No flame graph in the answer (no data): an empty profile, not an error */
+  /* No flame graph in the answer: Pyroscope always sends one, the root
+   * alone when nothing matches (pkg/frontend/frontend_select_merge_stacktraces.go
+   * and the v2 query frontend set Flamegraph = NewFlameGraph(…) for the
+   * flame graph format), so an answer without one is someone else's, and
+   * an error rather than "no data" */
   {
     Querier__V1__SelectMergeStacktracesResponse empty = QUERIER__V1__SELECT_MERGE_STACKTRACES_RESPONSE__INIT;
     mock_route_proto (mock, QUERIER "/SelectMergeStacktraces", &empty.base);
   }
   profile = merge_sync (source, query, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (embers_profile_get_n_nodes (profile), ==, 1);
-  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 0);
-  g_clear_object (&profile);
+  g_assert_null (profile);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "not a Pyroscope answer"));
+  g_clear_error (&error);
 
   /* A bad profile type never leaves the machine */
   {
@@ -2535,10 +2612,11 @@ test_server_round_trips (gconstpointer data)
   g_assert_cmpuint (other, !=, EMBERS_NODE_NONE);
   g_assert_cmpint (embers_profile_node_total (small, 0, other), >, 0);
 
-  /* SelectSeries: the points add up to the merged total */
+  /* SelectSeries for a chart of (start, end]: points T = end - k·60 s,
+   * each holding (T - 60 s, T], add up to the merged total of [start, end] */
   query->max_nodes = 0;
-  embers_source_select_series (EMBERS_SOURCE (source), query, group_by, 60, EMBERS_AGGREGATION_SUM, 0,
-                               NULL, on_done, &wait);
+  embers_source_select_chart_series (EMBERS_SOURCE (source), query, group_by, EMBERS_AGGREGATION_SUM, 0,
+                                     NULL, on_done, &wait);
   wait_result (&wait);
   series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait.result, &error);
   wait_clear (&wait);
@@ -2551,8 +2629,9 @@ test_server_round_trips (gconstpointer data)
       g_assert_cmpuint (one->n_points, >, 0);
       for (guint j = 0; j < one->n_points; j++)
         {
-          g_assert_cmpint (one->timestamps[j], >=, start);
-          g_assert_cmpint (one->timestamps[j], <, end);
+          g_assert_cmpint (one->timestamps[j], >, start);
+          g_assert_cmpint (one->timestamps[j], <=, end);
+          g_assert_cmpint ((end - one->timestamps[j]) % 60000, ==, 0);
           series_sum += one->values[j];
         }
     }
@@ -2892,6 +2971,7 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope/protojson/decode", test_protojson_decode);
   g_test_add_func ("/embers/pyroscope/protojson/errors", test_protojson_errors);
   g_test_add_func ("/embers/pyroscope/errors/connect-codes", test_errors_connect_codes);
+  g_test_add_func ("/embers/pyroscope/errors/server-words", test_errors_server_words);
   g_test_add_func ("/embers/pyroscope/errors/http", test_errors_http);
   g_test_add_func ("/embers/pyroscope/errors/transport", test_errors_transport);
   g_test_add_func ("/embers/pyroscope/client/base-url", test_client_base_url);

@@ -9,6 +9,7 @@
 
 #include <libsoup/soup.h>
 
+#include "embers-connect-client.h"
 #include "embers-diff.h"
 #include "embers-query-url.h"
 #include "embers-test-server-spawn.h"
@@ -207,6 +208,55 @@ test_parse_prefix (void)
   g_assert_cmpint (explore->query->start_ms, ==, NOW_MS - 6 * 3600 * 1000);
 }
 
+/* The legacy render API's URLs, "to" for "until", and Grafana Profiles
+ * Drilldown URLs (read through Grafana's data source proxy) */
+static void
+test_parse_render_and_drilldown (void)
+{
+  g_autoptr(EmbersQueryUrl) render =
+    parse_ok ("http://localhost:4040/pyroscope/render?query=" CPU "%7Bservice_name%3D%22api%22%7D"
+              "&from=now-2h&to=now-1h&max-nodes=512&format=json");
+  g_autoptr(EmbersQueryUrl) og_render = parse_ok ("http://localhost:4040/render?query=" CPU "&from=now-2h");
+  g_autoptr(EmbersQueryUrl) drilldown =
+    parse_ok ("https://grafana.example.com/sub/a/grafana-pyroscope-app/explore?searchText=&panelType=time-series"
+              "&explorationType=flame-graph&var-serviceName=ride-sharing-app"
+              "&var-profileMetricId=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+              "&var-dataSource=PD8C576611E62080A&var-filters=vehicle%7C%3D%7Ccar"
+              "&var-filters=region%7C%21~%7Ceu.*&var-filters=k%7C%3D%7Cx__gfp__y__gfc__z"
+              "&from=1700000000000&to=1700003600000&maxNodes=16384");
+  g_autoptr(EmbersQueryUrl) drilldown_service = parse_ok (
+    "https://grafana.example.com/a/grafana-pyroscope-app/profiles-explorer?var-serviceName=api"
+    "&var-profileMetricId=memory:alloc_space:bytes:space:bytes&var-dataSource=pyro&var-filters=");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQueryUrl) no_source = NULL;
+
+  g_assert_cmpstr (render->base_url, ==, "http://localhost:4040");
+  g_assert_cmpstr (render->query->label_selector, ==, "{service_name=\"api\"}");
+  g_assert_cmpint (render->query->start_ms, ==, NOW_MS - 2 * 3600 * 1000);
+  g_assert_cmpint (render->query->end_ms, ==, NOW_MS - 3600 * 1000);
+  g_assert_cmpint (render->query->max_nodes, ==, 512);
+  g_assert_cmpstr (og_render->base_url, ==, "http://localhost:4040");
+
+  g_assert_cmpstr (drilldown->base_url, ==,
+                   "https://grafana.example.com/sub/api/datasources/proxy/uid/PD8C576611E62080A");
+  g_assert_cmpstr (drilldown->query->profile_type, ==, CPU);
+  g_assert_cmpstr (drilldown->query->label_selector, ==,
+                   "{service_name=\"ride-sharing-app\",vehicle=\"car\",region!~\"eu.*\",k=\"x|y,z\"}");
+  g_assert_cmpint (drilldown->query->start_ms, ==, 1700000000000);
+  g_assert_cmpint (drilldown->query->end_ms, ==, 1700003600000);
+  g_assert_cmpint (drilldown->query->max_nodes, ==, 16384);
+
+  g_assert_cmpstr (drilldown_service->base_url, ==, "https://grafana.example.com/api/datasources/proxy/uid/pyro");
+  g_assert_cmpstr (drilldown_service->query->profile_type, ==, "memory:alloc_space:bytes:space:bytes");
+  g_assert_cmpstr (drilldown_service->query->label_selector, ==, "{service_name=\"api\"}");
+
+  no_source = embers_query_url_parse ("https://grafana.example.com/a/grafana-pyroscope-app/explore"
+                                      "?var-profileMetricId=" CPU, NOW_MS, &error);
+  g_assert_null (no_source);
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "var-dataSource"));
+}
+
 static void
 test_parse_credentials (void)
 {
@@ -254,6 +304,55 @@ test_parse_errors (void)
       g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
       g_assert_nonnull (strstr (error->message, cases[i].words));
     }
+}
+
+
+/* Issue 15, failure 10: a password in the URL never reaches a message */
+static void
+test_parse_errors_masked (void)
+{
+  static const char *urls[] = {
+    "ftp://user:hunter2@localhost/?query=" CPU,
+    "http://user:hunter2@localhost:4040/",
+    "http://user:hunter2@localhost:4040/?from=now-1h",
+    "http://user:hunter2@localhost:4040/?query=" CPU "&from=later",
+    "http://user:hunter2@:4040/?query=" CPU,
+    "http://user:hunter2@localhost:99999999/?query=" CPU,
+    "http://user:hunter2@[::1/?query=" CPU,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersQueryUrl) parsed = embers_query_url_parse (urls[i], NOW_MS, &error);
+
+      g_assert_null (parsed);
+      g_assert_nonnull (error);
+      g_test_message ("%s: %s", urls[i], error->message);
+      g_assert_null (strstr (error->message, "hunter2"));
+      if (strstr (error->message, "user") != NULL)
+        g_assert_nonnull (strstr (error->message, "user:***@"));
+    }
+
+  /* The client's own address checks */
+  {
+    static const char *bases[] = {
+      "ftp://user:hunter2@localhost",
+      "http://user:hunter2@:4040",
+      "http://user:hunter2@localhost:99999999",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bases); i++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(EmbersConnectClient) client = embers_connect_client_new (bases[i], &error);
+
+        g_assert_null (client);
+        g_assert_nonnull (error);
+        g_test_message ("%s: %s", bases[i], error->message);
+        g_assert_null (strstr (error->message, "hunter2"));
+      }
+  }
 }
 
 static void
@@ -350,6 +449,15 @@ test_load_refused (void)
   g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE);
   g_assert_nonnull (strstr (error->message, "refused"));
   g_assert_null (strstr (error->message, "t0ken"));
+  g_clear_error (&error);
+
+  /* The same with user:password@ in the URL */
+  g_free (url);
+  url = g_strdup_printf ("http://user:hunter2@127.0.0.1:%u/?query=" CPU "&from=now-1h", port);
+  profile = embers_pyroscope_load_query_url (url, NULL, &error);
+  g_assert_null (profile);
+  g_assert_nonnull (error);
+  g_assert_null (strstr (error->message, "hunter2"));
 }
 
 /* A tiny Pyroscope in a thread of its own: the loader blocks the main thread. */
@@ -635,10 +743,12 @@ main (int   argc,
   g_test_add_func ("/embers/query-url/time/bad", test_time_bad);
   g_test_add_func ("/embers/query-url/parse/encoded", test_parse_encoded);
   g_test_add_func ("/embers/query-url/parse/raw", test_parse_raw);
+  g_test_add_func ("/embers/query-url/parse/render-and-drilldown", test_parse_render_and_drilldown);
   g_test_add_func ("/embers/query-url/parse/defaults", test_parse_defaults);
   g_test_add_func ("/embers/query-url/parse/prefix", test_parse_prefix);
   g_test_add_func ("/embers/query-url/parse/credentials", test_parse_credentials);
   g_test_add_func ("/embers/query-url/parse/errors", test_parse_errors);
+  g_test_add_func ("/embers/query-url/parse/errors-masked", test_parse_errors_masked);
   g_test_add_func ("/embers/query-url/is-url", test_is_url);
   g_test_add_func ("/embers/query-url/build/round-trip", test_build_round_trip);
   g_test_add_func ("/embers/query-url/load/bad-url", test_load_bad_url);

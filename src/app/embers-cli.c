@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,6 +59,7 @@ typedef struct
   char     *palette;
   char     *diff_mode;
   char     *diff_width;
+  int       timeout;      /* --timeout=SECONDS for query URLs; 0 = default */
 } CliOptions;
 
 /* One of @names (the enum value is its index), or an error naming them */
@@ -260,6 +262,20 @@ load_argument (const char    *argument,
   return g_steal_pointer (&profile);
 }
 
+/* All of @out on standard output, or a word on why not (a full disk) */
+static gboolean
+write_stdout (GString *out)
+{
+  errno = 0;
+  if (fwrite (out->str, 1, out->len, stdout) == out->len && fflush (stdout) == 0)
+    return TRUE;
+
+  /* Translators: %s is the reason, such as "No space left on device" */
+  g_printerr (_("embers: could not write to standard output: %s\n"),
+              g_strerror (errno != 0 ? errno : EIO));
+  return FALSE;
+}
+
 /* Prints why the job failed; a cancelled job is reported by the caller */
 static int
 report (CliJob *job,
@@ -329,11 +345,8 @@ cli_work (CliJob *job)
 
       embers_diff_top_sort (rows, profile, job->diff_mode, TRUE);
       embers_diff_top_print (rows, profile, job->diff_mode, opts->top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          return 1;
-        }
+      if (!write_stdout (out))
+        return 1;
     }
   else if (opts->top)
     {
@@ -341,11 +354,8 @@ cli_work (CliJob *job)
       g_autoptr(GString) out = g_string_new (NULL);
 
       embers_top_print (rows, profile, opts->top_limit, out);
-      if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-        {
-          g_printerr ("embers: %s\n", _("Could not write to standard output"));
-          return 1;
-        }
+      if (!write_stdout (out))
+        return 1;
     }
 
   if (opts->export_path != NULL &&
@@ -454,7 +464,7 @@ embers_cli_run (int    argc,
   EmbersExportOptions export_options;
   EmbersDiffMode diff_mode = EMBERS_DIFF_MODE_SHARE;
   int status = 1;
-  /* Translators: N, OUT, TYPE, PALETTE, MODE, WIDTH, FILE|URL, BASE and COMP are placeholders in --help */
+  /* Translators: N, OUT, TYPE, PALETTE, MODE, WIDTH, SECONDS, FILE|URL, BASE and COMP are placeholders in --help */
   GOptionEntry entries[] = {
     { "top", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_top,
       N_("Print the top functions as TSV: self, total, name (all, or the first N)"), N_("N") },
@@ -470,6 +480,8 @@ embers_cli_run (int    argc,
       N_("With --diff: color, label and sort by the change of each function’s share of its side’s total (share, default) or of its value (absolute)"), N_("MODE") },
     { "diff-width", 0, 0, G_OPTION_ARG_STRING, &opts.diff_width,
       N_("With --diff: frame widths of an exported diff, both sides summed (both, default) or the comparison only (comparison)"), N_("WIDTH") },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &opts.timeout,
+      N_("Seconds a Pyroscope server has to answer a query URL (default 60; also EMBERS_TIMEOUT)"), N_("SECONDS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE|URL") },
     { NULL }
   };
@@ -498,13 +510,27 @@ embers_cli_run (int    argc,
                                            "  'http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
                                            "{service_name=\"api\"}&from=now-1h&until=now'\n"
                                            "Credentials come from the keyring entry for the server, or from\n"
-                                           "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant."));
+                                           "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant,\n"
+                                           "EMBERS_TIMEOUT (or --timeout) the seconds a server has to answer.\n\n"
+                                           "Names in --top output are escaped, so that every line is one row:\n"
+                                           "\\\\ for a backslash, \\t \\n \\r for tab and line breaks, \\xHH for other\n"
+                                           "control characters and bytes that are not UTF-8, \\uHHHH for C1 controls\n"
+                                           "and invisible characters that reorder text (bidirectional marks)."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("embers: %s\n", error->message);
       goto out;
     }
+
+  if (opts.timeout < 0 || opts.timeout > EMBERS_QUERY_URL_MAX_TIMEOUT_S)
+    {
+      g_printerr ("embers: ");
+      g_printerr (_("--timeout takes a whole number of seconds from 1 to %u"), EMBERS_QUERY_URL_MAX_TIMEOUT_S);
+      g_printerr ("\n");
+      goto out;
+    }
+  embers_query_url_set_timeout ((guint) opts.timeout);
 
   if (files == NULL || files[0] == NULL)
     {

@@ -15,6 +15,7 @@
 #include "embers-fold-bin.h"
 #include "embers-format.h"
 #include "embers-query-url.h"
+#include "embers-text.h"
 #include "embers-units.h"
 
 #define MINUTE_MS ((gint64) 60 * 1000)
@@ -234,7 +235,7 @@ describe_url (const char *url)
   g_autofree char *host = NULL;
 
   if (parsed == NULL)
-    return g_strdup (url);
+    return embers_text_mask_credentials (url);
   info = embers_profile_type_info_new (parsed->query->profile_type);
   uri = g_uri_parse (parsed->base_url, G_URI_FLAGS_NONE, NULL);
   if (uri != NULL && g_uri_get_port (uri) > 0)
@@ -507,7 +508,11 @@ side_set_url (Side       *side,
   g_free (side->url);
   side->url = g_strdup (url);
   gtk_label_set_text (GTK_LABEL (side->file_label), text);
-  gtk_widget_set_tooltip_text (side->file_label, url);
+  {
+    g_autofree char *shown = embers_text_mask_credentials (url);
+
+    gtk_widget_set_tooltip_text (side->file_label, shown);
+  }
   side_set_kind (side, SIDE_URL);
 }
 
@@ -780,10 +785,8 @@ side_fetch_series (Side *side)
 
   req = side_request_new (side, &side->series_cancellable);
   query = embers_query_new (side->profile_type, side->selector, side->win_start, side->win_end);
-  embers_source_select_series (self->source, query, NULL,
-                               embers_source_step_for_range (side->win_start, side->win_end),
-                               EMBERS_AGGREGATION_SUM, 0,
-                               req->cancellable, series_done, req);
+  embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
+                                     req->cancellable, series_done, req);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include "embers-pyroscope-source.h"
 
 #define RECENT_SERVERS_KEY "recent-servers"
+#define SERVER_TIMEOUTS_KEY "server-timeouts"
 #define MAX_RECENT_SERVERS 10
 
 struct _EmbersConnectDialog
@@ -23,6 +24,7 @@ struct _EmbersConnectDialog
   GtkButton         *connect_button;
   AdwEntryRow       *url_row;
   AdwEntryRow       *tenant_row;
+  AdwSpinRow        *timeout_row;
   AdwComboRow       *recent_row;
   AdwComboRow       *auth_row;
   AdwEntryRow       *user_row;
@@ -149,6 +151,8 @@ lookup_done (GObject      *object,
     g_debug ("No stored credentials: %s", error->message);
 }
 
+static void restore_timeout (EmbersConnectDialog *self, const char *url);
+
 static void
 recent_selected (EmbersConnectDialog *self)
 {
@@ -161,6 +165,7 @@ recent_selected (EmbersConnectDialog *self)
 
   url = gtk_string_list_get_string (self->recent, position);
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), url);
+  restore_timeout (self, url);
 
   if (self->lookup_cancellable != NULL)
     g_cancellable_cancel (self->lookup_cancellable);
@@ -168,6 +173,58 @@ recent_selected (EmbersConnectDialog *self)
   self->lookup_cancellable = g_cancellable_new ();
   embers_credentials_lookup_async (url, NULL, self->lookup_cancellable,
                                    lookup_done, g_object_ref (self));
+}
+
+/* Timeouts are saved per server (by normalised URL), not secret: GSettings */
+static gboolean
+have_timeouts_key (EmbersConnectDialog *self)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (self->settings == NULL)
+    return FALSE;
+  g_object_get (self->settings, "settings-schema", &schema, NULL);
+  return schema != NULL && g_settings_schema_has_key (schema, SERVER_TIMEOUTS_KEY);
+}
+
+static void
+restore_timeout (EmbersConnectDialog *self,
+                 const char          *url)
+{
+  g_autofree char *key = embers_connect_normalize_base_url (url, NULL);
+  guint seconds = EMBERS_CONNECT_DEFAULT_TIMEOUT_S;
+
+  if (key != NULL && have_timeouts_key (self))
+    {
+      g_autoptr(GVariant) saved = g_settings_get_value (self->settings, SERVER_TIMEOUTS_KEY);
+
+      if (!g_variant_lookup (saved, key, "u", &seconds))
+        seconds = EMBERS_CONNECT_DEFAULT_TIMEOUT_S;
+    }
+  embers_connect_dialog_set_timeout (self, seconds);
+}
+
+static void
+save_timeout (EmbersConnectDialog *self,
+              const char          *url)
+{
+  g_autoptr(GVariant) saved = NULL;
+  g_autoptr(GVariantBuilder) builder = NULL;
+  GVariantIter iter;
+  const char *key;
+  guint value, seconds = embers_connect_dialog_get_timeout (self);
+
+  if (!have_timeouts_key (self))
+    return;
+  saved = g_settings_get_value (self->settings, SERVER_TIMEOUTS_KEY);
+  builder = g_variant_builder_new (G_VARIANT_TYPE ("a{su}"));
+  g_variant_iter_init (&iter, saved);
+  while (g_variant_iter_next (&iter, "{&su}", &key, &value))
+    if (!g_str_equal (key, url))
+      g_variant_builder_add (builder, "{su}", key, value);
+  if (seconds != EMBERS_CONNECT_DEFAULT_TIMEOUT_S)
+    g_variant_builder_add (builder, "{su}", url, seconds);
+  g_settings_set_value (self->settings, SERVER_TIMEOUTS_KEY, g_variant_builder_end (builder));
 }
 
 static void
@@ -185,7 +242,10 @@ load_recent (EmbersConnectDialog *self)
   self->syncing = FALSE;
   gtk_widget_set_visible (GTK_WIDGET (self->recent_row), urls[0] != NULL);
   if (urls[0] != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (self->url_row), urls[0]);
+    {
+      gtk_editable_set_text (GTK_EDITABLE (self->url_row), urls[0]);
+      restore_timeout (self, urls[0]);
+    }
 }
 
 static void
@@ -229,6 +289,9 @@ make_source (EmbersConnectDialog  *self,
     return NULL;
   credentials = embers_connect_dialog_dup_credentials (self);
   embers_credentials_apply (credentials, client);
+  embers_connect_client_set_timeout (client, embers_connect_dialog_get_timeout (self));
+  /* Translators: names the setting in “… raise the timeout (%s)” */
+  embers_connect_client_set_timeout_setting (client, _("Timeout in Connect to Server"));
   if (out_url != NULL)
     *out_url = g_strdup (embers_connect_client_get_base_url (client));
   return embers_pyroscope_source_new (client);
@@ -365,6 +428,7 @@ probe_done (GObject      *object,
       embers_credentials_store_async (attempt->url, credentials, NULL, store_done, NULL);
   }
   remember_server (self, attempt->url);
+  save_timeout (self, attempt->url);
   g_clear_object (&self->cancellable);
   set_status (self, "emblem-ok-symbolic", _("Connected."));
   update_sensitivity (self);
@@ -465,6 +529,7 @@ embers_connect_dialog_class_init (EmbersConnectDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, connect_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, url_row);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, tenant_row);
+  gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, timeout_row);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, recent_row);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, auth_row);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, user_row);
@@ -528,8 +593,47 @@ void
 embers_connect_dialog_set_url (EmbersConnectDialog *self,
                                const char          *url)
 {
+  GUriFlags flags = G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH |
+                    G_URI_FLAGS_ENCODED_QUERY | G_URI_FLAGS_ENCODED_FRAGMENT;
+  g_autoptr(GUri) uri = NULL;
+
   g_return_if_fail (EMBERS_IS_CONNECT_DIALOG (self));
+
+  /* user:password@ in the address (embers --server URL) goes to the
+   * authentication fields, where the password is hidden, and from there
+   * to the keyring; the address field shows the server only */
+  uri = url != NULL ? g_uri_parse (url, flags, NULL) : NULL;
+  if (uri != NULL && g_uri_get_user (uri) != NULL && g_uri_get_password (uri) != NULL)
+    {
+      g_autoptr(GUri) bare = g_uri_build (flags & ~G_URI_FLAGS_HAS_PASSWORD, g_uri_get_scheme (uri), NULL,
+                                          g_uri_get_host (uri), g_uri_get_port (uri),
+                                          g_uri_get_path (uri), g_uri_get_query (uri),
+                                          g_uri_get_fragment (uri));
+      g_autofree char *text = g_uri_to_string (bare);
+
+      gtk_editable_set_text (GTK_EDITABLE (self->url_row), text);
+      embers_connect_dialog_set_auth (self, EMBERS_AUTH_BASIC, g_uri_get_user (uri), g_uri_get_password (uri));
+      return;
+    }
+
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), url != NULL ? url : "");
+  if (url != NULL)
+    restore_timeout (self, url);
+}
+
+void
+embers_connect_dialog_set_timeout (EmbersConnectDialog *self,
+                                   guint                seconds)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_DIALOG (self));
+  adw_spin_row_set_value (self->timeout_row, CLAMP (seconds, 1, 86400));
+}
+
+guint
+embers_connect_dialog_get_timeout (EmbersConnectDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CONNECT_DIALOG (self), EMBERS_CONNECT_DEFAULT_TIMEOUT_S);
+  return (guint) CLAMP (adw_spin_row_get_value (self->timeout_row), 1, 86400);
 }
 
 const char *

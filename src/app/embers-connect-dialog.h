@@ -40,6 +40,12 @@ void                 embers_connect_dialog_set_auth        (EmbersConnectDialog 
                                                             EmbersAuthKind       kind,
                                                             const char          *user,
                                                             const char          *secret);
+/* Seconds the server has to answer (1 to 86400; 60 by default), saved per
+ * server in the "server-timeouts" setting on connecting and restored with
+ * its URL */
+void                 embers_connect_dialog_set_timeout     (EmbersConnectDialog *self,
+                                                            guint                seconds);
+guint                embers_connect_dialog_get_timeout     (EmbersConnectDialog *self);
 /* The credentials as entered (never NULL) */
 EmbersCredentials   *embers_connect_dialog_dup_credentials (EmbersConnectDialog *self);
 /* Whether the URL is a valid http(s) URL */

@@ -606,6 +606,8 @@ drag_update (GtkGestureDrag    *gesture,
   gint64 a = embers_chart_time_for_x (self->chart, self->drag_x);
   gint64 b = embers_chart_time_for_x (self->chart, self->drag_x + dx);
 
+  /* Whole steps: what is shaded is what the flame graph will hold */
+  embers_chart_snap_to_steps (self->chart, &a, &b);
   embers_chart_set_selection (self->chart, MIN (a, b), MAX (a, b));
   gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
 }
@@ -694,10 +696,8 @@ load_chart (EmbersExplorePage *self)
   /* Nothing stale: the old chart goes while the new one loads */
   gtk_spinner_set_spinning (self->chart_spinner, TRUE);
   gtk_stack_set_visible_child_name (self->chart_stack, "loading");
-  embers_source_select_series (self->source, query, NULL,
-                               embers_source_step_for_range (query->start_ms, query->end_ms),
-                               EMBERS_AGGREGATION_SUM, 0,
-                               req->cancellable, chart_done, req);
+  embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
+                                     req->cancellable, chart_done, req);
 }
 
 /* Flame graph */
@@ -1841,8 +1841,19 @@ embers_explore_page_drag_chart (EmbersExplorePage *self,
   b = embers_chart_time_for_x (self->chart, MAX (x_from, x_to));
   if (b - a < 1000)
     return FALSE;
+  /* The whole steps the drag touches: the flame graph of the new range
+   * holds exactly the profiles the selected points count */
+  embers_chart_snap_to_steps (self->chart, &a, &b);
   embers_explore_page_set_time_range (self, a, b);
   return TRUE;
+}
+
+GPtrArray *
+embers_explore_page_get_series (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+
+  return self->series;
 }
 
 void

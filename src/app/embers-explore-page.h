@@ -92,6 +92,8 @@ const char        *embers_explore_page_get_error         (EmbersExplorePage *sel
 /* Number of series in the chart */
 guint              embers_explore_page_get_n_series      (EmbersExplorePage *self);
 
+/* The chart's series (EmbersSeries), or NULL before any */
+GPtrArray         *embers_explore_page_get_series        (EmbersExplorePage *self);
 /* What a drag on the chart from x_from to x_to (widget coordinates)
  * does; for tests. FALSE when the chart has no size yet. */
 gboolean           embers_explore_page_drag_chart        (EmbersExplorePage *self,

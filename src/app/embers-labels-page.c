@@ -916,10 +916,8 @@ load_values (EmbersLabelsPage *self)
     }
   req = request_start (self, REQ_VALUES);
   gtk_stack_set_visible_child_name (self->values_stack, "loading");
-  embers_source_select_series (self->source, self->query, group_by,
-                               embers_source_step_for_range (self->query->start_ms, self->query->end_ms),
-                               EMBERS_AGGREGATION_SUM, 0,
-                               req->cancellable, values_done, req);
+  embers_source_select_chart_series (self->source, self->query, group_by, EMBERS_AGGREGATION_SUM, 0,
+                                     req->cancellable, values_done, req);
 }
 
 static GtkListBoxRow *

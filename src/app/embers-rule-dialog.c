@@ -890,9 +890,9 @@ run_preview (gpointer user_data)
 
   self->preview_cancellable = g_cancellable_new ();
   gtk_label_set_text (self->preview_label, _("Previewing…"));
-  embers_source_select_series (self->source, query, (const char * const *)rule->group_by,
-                               embers_source_step_for_range (start, end), EMBERS_AGGREGATION_SUM, 0,
-                               self->preview_cancellable, preview_done, g_object_ref (self));
+  embers_source_select_chart_series (self->source, query, (const char * const *)rule->group_by,
+                                     EMBERS_AGGREGATION_SUM, 0,
+                                     self->preview_cancellable, preview_done, g_object_ref (self));
   return G_SOURCE_REMOVE;
 }
 

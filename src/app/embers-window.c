@@ -15,6 +15,7 @@
 #include "embers-local-source.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rules-page.h"
+#include "embers-text.h"
 #include "embers-window-private.h"
 
 G_DEFINE_FINAL_TYPE (EmbersWindow, embers_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -283,6 +284,15 @@ add_page (EmbersWindow *self)
   return page;
 }
 
+/* A file's name for people: a URL's password masked */
+static char *
+mask_parse_name (GFile *file)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  return embers_text_mask_credentials (name);
+}
+
 EmbersProfilePage *
 embers_window_open_file (EmbersWindow *self,
                          GFile        *file)
@@ -297,7 +307,8 @@ embers_window_open_file (EmbersWindow *self,
 
   page = add_page (self);
   tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
-  name = g_file_get_parse_name (file);
+  /* A query URL's password is never shown */
+  name = mask_parse_name (file);
   /* The tooltip is markup: file names and URLs may hold & and < */
   tooltip = g_markup_escape_text (name, -1);
   adw_tab_page_set_tooltip (tab, tooltip);
@@ -330,7 +341,8 @@ embers_window_open_explore (EmbersWindow *self,
   g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
   if (url != NULL)
     {
-      g_autofree char *tooltip = g_markup_escape_text (url, -1);
+      g_autofree char *shown = embers_text_mask_credentials (url);
+      g_autofree char *tooltip = g_markup_escape_text (shown, -1);
 
       adw_tab_page_set_tooltip (tab, tooltip);
     }
@@ -570,8 +582,8 @@ embers_window_open_comparison (EmbersWindow *self,
 
   page = add_compare_page (self);
   tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
-  base = g_file_get_parse_name (baseline);
-  comp = g_file_get_parse_name (comparison);
+  base = mask_parse_name (baseline);
+  comp = mask_parse_name (comparison);
   /* Translators: a tab tooltip: baseline file, then comparison file */
   text = g_strdup_printf (_("%s vs %s"), base, comp);
   tooltip = g_markup_escape_text (text, -1);

@@ -11,6 +11,7 @@
 #include <pango/pangocairo.h>
 
 #include "embers-chart.h"
+#include "embers-source.h"
 #include "embers-units.h"
 
 #define CHAR_WIDTH   7.0   /* estimate for the 9 pt UI font, for margins */
@@ -28,6 +29,8 @@ struct _EmbersChart
   char            *label_name;
   gint64           start_ms;
   gint64           end_ms;
+  gint64           step_ms;     /* > 0: a point T holds (T − step, T] */
+  gboolean         step_given;  /* set by embers_chart_set_step() */
 
   /* Bars / histogram */
   GStrv            bar_labels;
@@ -218,7 +221,71 @@ embers_chart_set_time_range (EmbersChart *self,
 
   self->start_ms = start_ms;
   self->end_ms = MAX (end_ms, start_ms + 1);
+  /* The step charts ask SelectSeries for (embers_source_select_chart_series) */
+  if (!self->step_given)
+    self->step_ms = end_ms > start_ms
+                    ? (gint64)llround (embers_source_step_for_range (start_ms, end_ms) * 1000.0)
+                    : 0;
   self->dirty = TRUE;
+}
+
+void
+embers_chart_set_step (EmbersChart *self,
+                       gint64       step_ms)
+{
+  g_return_if_fail (self != NULL);
+
+  self->step_ms = MAX (step_ms, 0);
+  self->step_given = TRUE;
+  self->dirty = TRUE;
+}
+
+gint64
+embers_chart_get_step (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->step_ms;
+}
+
+/* Where a point is drawn: in the middle of the step it holds, so a spike
+ * stands over the time of its profiles, not a step after them */
+double
+embers_chart_x_for_point (EmbersChart *self,
+                          gint64       time_ms)
+{
+  return embers_chart_x_for_time (self, time_ms - self->step_ms / 2);
+}
+
+/* The stamp T = end − k·step of the step that holds time_ms ((T − step, T]) */
+static gint64
+step_for_time (EmbersChart *self,
+               gint64       time_ms)
+{
+  if (time_ms >= self->end_ms)
+    return self->end_ms;
+  return self->end_ms - ((self->end_ms - time_ms) / self->step_ms) * self->step_ms;
+}
+
+gboolean
+embers_chart_snap_to_steps (EmbersChart *self,
+                            gint64      *from_ms,
+                            gint64      *to_ms)
+{
+  gint64 a, b;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (from_ms != NULL && to_ms != NULL, FALSE);
+
+  if (self->step_ms <= 0 || self->end_ms <= self->start_ms)
+    return FALSE;
+  a = step_for_time (self, MIN (*from_ms, *to_ms));
+  b = step_for_time (self, MAX (*from_ms, *to_ms));
+  /* The first step holds (a − step, a]: a profile at a − step is the
+   * step before's */
+  *from_ms = MAX (a - self->step_ms + 1, self->start_ms);
+  *to_ms = b;
+  return TRUE;
 }
 
 void
@@ -803,7 +870,7 @@ embers_chart_hit (EmbersChart *self,
 
       for (guint k = 0; k < s->n_points; k++)
         {
-          double dx = embers_chart_x_for_time (self, s->timestamps[k]) - x;
+          double dx = embers_chart_x_for_point (self, s->timestamps[k]) - x;
           double dy = embers_chart_y_for_value (self, s->values[k]) - y;
           /* Time matters more than value: a column under the pointer */
           double d = sqrt (dx * dx * 4 + dy * dy * 0.25);
@@ -863,6 +930,17 @@ embers_chart_describe (EmbersChart *self,
       utc = g_date_time_new_from_unix_utc (s->timestamps[index] / 1000);
       local = g_date_time_to_local (utc);
       when = g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+      if (self->step_ms > 0)
+        {
+          /* The point holds its step, (T − step, T]: say which */
+          g_autoptr(GDateTime) from_utc = g_date_time_new_from_unix_utc ((s->timestamps[index] - self->step_ms) / 1000);
+          g_autoptr(GDateTime) from_local = g_date_time_to_local (from_utc);
+          g_autofree char *from = g_date_time_format (from_local, "%Y-%m-%d %H:%M:%S");
+          g_autofree char *to = g_date_time_format (local, "%H:%M:%S");
+
+          g_free (when);
+          when = g_strdup_printf ("%s–%s", from, to);
+        }
       /* Translators: series name, value, and a date and time such as
        * 2026-11-24 07:43:00 */
       return g_strdup_printf (_("%s — %s at %s"), series_name (self, s), value, when);
@@ -1093,7 +1171,7 @@ embers_chart_paint (EmbersChart            *self,
           cairo_set_source_rgba (cr, rgba[0], rgba[1], rgba[2], alpha);
           for (guint k = 0; k < s->n_points; k++)
             {
-              double x = embers_chart_x_for_time (self, s->timestamps[k]);
+              double x = embers_chart_x_for_point (self, s->timestamps[k]);
               double y = embers_chart_y_for_value (self, s->values[k]);
 
               if (k == 0)
@@ -1107,7 +1185,7 @@ embers_chart_paint (EmbersChart            *self,
           if (s->n_points == 1 || s->n_points * 6 < self->pw)
             for (guint k = 0; k < s->n_points; k++)
               {
-                cairo_arc (cr, embers_chart_x_for_time (self, s->timestamps[k]),
+                cairo_arc (cr, embers_chart_x_for_point (self, s->timestamps[k]),
                            embers_chart_y_for_value (self, s->values[k]), 2.0, 0, 2 * G_PI);
                 cairo_fill (cr);
               }
@@ -1120,7 +1198,7 @@ embers_chart_paint (EmbersChart            *self,
 
           if (self->hover_index < s->n_points)
             {
-              double x = embers_chart_x_for_time (self, s->timestamps[self->hover_index]);
+              double x = embers_chart_x_for_point (self, s->timestamps[self->hover_index]);
               double y = embers_chart_y_for_value (self, s->values[self->hover_index]);
 
               set_rgba (cr, style->fg, 0.4);

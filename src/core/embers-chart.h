@@ -96,6 +96,23 @@ void         embers_chart_get_plot_area     (EmbersChart      *self,
 double       embers_chart_get_y_max         (EmbersChart      *self);
 double       embers_chart_x_for_time        (EmbersChart      *self,
                                              gint64            time_ms);
+/* A time series point T holds the profiles in (T − step, T] (Pyroscope's
+ * SelectSeries): it is drawn in the middle of that step. The step is
+ * embers_source_step_for_range() of the time range unless set here (0:
+ * points drawn at their stamps). */
+void         embers_chart_set_step          (EmbersChart      *self,
+                                             gint64            step_ms);
+gint64       embers_chart_get_step          (EmbersChart      *self);
+double       embers_chart_x_for_point       (EmbersChart      *self,
+                                             gint64            time_ms);
+/* Widens a time range to the whole steps it touches, on the grid of a
+ * chart's points (T = end − k·step): from just after the first step's
+ * start (its profiles at exactly T − step are the step before's) to its
+ * last T, so that a selection holds exactly the profiles its points count.
+ * FALSE (and nothing changed) without a step. */
+gboolean     embers_chart_snap_to_steps     (EmbersChart      *self,
+                                             gint64           *from_ms,
+                                             gint64           *to_ms);
 gint64       embers_chart_time_for_x        (EmbersChart      *self,
                                              double            x);
 double       embers_chart_y_for_value       (EmbersChart      *self,

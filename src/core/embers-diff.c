@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-diff.h"
+#include "embers-text.h"
 #include "embers-profile-builder.h"
 #include "embers-profile-private.h"
 #include "embers-top.h"
@@ -549,8 +550,10 @@ embers_diff_top_print (GArray         *rows,
 
         g_ascii_formatd (bl, sizeof bl, "%.2f", row->baseline_share * 100.0);
         g_ascii_formatd (cmp, sizeof cmp, "%.2f", row->comparison_share * 100.0);
-        g_string_append_printf (out, "%s\t%s\t%s\t%s\n", bl, cmp, change,
-                                embers_profile_get_string (diff, row->name));
+        g_string_append_printf (out, "%s\t%s\t%s\t", bl, cmp, change);
+        /* Names from a profile: no forged columns, rows or escapes */
+        embers_text_append_escaped (out, embers_profile_get_string (diff, row->name));
+        g_string_append_c (out, '\n');
       }
     }
 }

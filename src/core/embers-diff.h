@@ -120,7 +120,8 @@ void    embers_diff_top_sort    (GArray              *rows,
                                  EmbersDiffMode       mode,
                                  gboolean             descending);
 /* TSV: baseline value, comparison value, baseline %, comparison %, diff %
- * (by @mode), name; @limit 0 prints every row */
+ * (by @mode), name escaped by embers_text_append_escaped(); @limit 0
+ * prints every row */
 void    embers_diff_top_print   (GArray              *rows,
                                  EmbersProfile       *diff,
                                  EmbersDiffMode       mode,

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -165,45 +166,66 @@ embers_folded_parse (const char  *data,
   return embers_profile_builder_finish (b, error);
 }
 
-/* Frame names that the line format cannot carry are made to fit: line
- * breaks become spaces, ";" (the separator) becomes ":", and a blank name
- * becomes "[unknown]" (it would vanish when the line is read back). */
+/*
+ * Writing. Whatever the writer puts out, embers_profile_load_bytes() must
+ * read back (sniffed as folded) to the same tree, and writing that again
+ * must give the same bytes. A frame name is made to fit the line format:
+ *
+ *  - bytes that are not UTF-8 become U+FFFD (the reader refuses them);
+ *  - control characters but tab become their visible Control Pictures
+ *    (U+2400 + code, DEL U+2421): a line break would split the line, and
+ *    a control byte makes the sniffer call the file binary;
+ *  - ";" (the separator) becomes ":";
+ *  - white space around a name is dropped (the reader trims it around a
+ *    line), and a blank name becomes "[unknown]" (it would vanish).
+ *
+ * A stack whose root frame starts with "{" (the sniffer would take the
+ * file for JSON) or with a byte order mark (skipped at the start of a
+ * file) gets an empty first frame, ";{…", which the reader skips.
+ */
 static void
 append_frame (GString    *out,
               const char *name)
 {
-  gboolean blank = TRUE;
+  g_autofree char *valid = NULL;
+  const char *start, *end;
 
-  for (const char *p = name; *p; p++)
-    {
-      /* A byte order mark is invisible, and skipped at the start of a file */
-      if (p[0] == '\xef' && p[1] == '\xbb' && p[2] == '\xbf')
-        p += 2;
-      else if (!g_ascii_isspace (*p))
-        blank = FALSE;
-    }
-  if (blank)
+  if (!g_utf8_validate (name, -1, NULL))
+    name = valid = g_utf8_make_valid (name, -1);
+
+  start = name;
+  end = name + strlen (name);
+  while (start < end && (*start == ' ' || *start == '\t'))
+    start++;
+  while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+    end--;
+  if (start == end)
     {
       g_string_append (out, "[unknown]");
       return;
     }
 
-  for (const char *p = name; *p; p++)
+  for (const char *p = start; p < end; p++)
     {
-      switch (*p)
-        {
-        case '\n':
-        case '\r':
-          g_string_append_c (out, ' ');
-          break;
-        case ';':
-          g_string_append_c (out, ':');
-          break;
-        default:
-          g_string_append_c (out, *p);
-          break;
-        }
+      guchar c = (guchar)*p;
+
+      if (c == ';')
+        g_string_append_c (out, ':');
+      else if (c == '\t' || (c >= 0x20 && c != 0x7f))
+        g_string_append_c (out, (char)c);
+      else
+        g_string_append_unichar (out, c == 0x7f ? 0x2421 : 0x2400 + c);
     }
+}
+
+/* Whether a line starting with @name needs an empty first frame */
+static gboolean
+root_needs_guard (const char *name)
+{
+  while (*name == ' ' || *name == '\t')
+    name++;
+
+  return name[0] == '{' || g_str_has_prefix (name, "\xef\xbb\xbf");
 }
 
 GBytes *
@@ -225,6 +247,16 @@ embers_folded_write (EmbersProfile  *profile,
   parents = embers_profile_get_parent_column (profile);
   self = embers_profile_get_self_column (profile, sample_type);
 
+  /* The reader takes no negative count */
+  for (guint i = 0; i < n_nodes; i++)
+    if (self[i] < 0)
+      {
+        g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED,
+                     _("Folded stacks cannot hold negative values (“%s” has %" PRId64 ")"),
+                     embers_profile_node_name_str (profile, i), self[i]);
+        return NULL;
+      }
+
   out = g_string_new (NULL);
 
   /* Samples without any frame cannot be written as an empty stack; they go
@@ -242,6 +274,8 @@ embers_folded_write (EmbersProfile  *profile,
       g_ptr_array_set_size (path, 0);
       for (guint32 n = i; n != 0; n = parents[n])
         g_ptr_array_add (path, (gpointer)embers_profile_get_string (profile, names[n]));
+      if (root_needs_guard (g_ptr_array_index (path, path->len - 1)))
+        g_string_append_c (out, ';');
       for (guint k = path->len; k > 0; k--)
         {
           append_frame (out, g_ptr_array_index (path, k - 1));

@@ -1097,3 +1097,85 @@ embers_input_read_file_to_sink (GFile                     *file,
                _("Could not read “%s”: %s"), name, local_error->message);
   return FALSE;
 }
+
+/**
+ * embers_input_read_small_file:
+ * @max: the most bytes the file may hold
+ *
+ * A small side file (a profile's .labels): a regular file of at most @max
+ * bytes, read whole. A FIFO, a device, a folder or a larger file is an
+ * error, never a wait: the file is opened without blocking and checked
+ * before anything is read.
+ */
+GBytes *
+embers_input_read_small_file (GFile         *file,
+                              gsize          max,
+                              GCancellable  *cancellable,
+                              GError       **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree guint8 *buf = NULL;
+  struct stat st;
+  gsize len = 0;
+  int fd;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  name = g_file_get_parse_name (file);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Could not open “%s”: it is not a local file"), name);
+      return NULL;
+    }
+
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      io_error (error, errno, OPENING, name);
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || (guint64)st.st_size > max)
+    {
+      g_close (fd, NULL);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   _("Could not open “%s”: it is not a small regular file"), name);
+      return NULL;
+    }
+
+  /* One byte more than allowed tells a file that grew */
+  buf = g_malloc (max + 1);
+  for (;;)
+    {
+      gssize n = read (fd, buf + len, max + 1 - len);
+
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_close (fd, NULL);
+          io_error (error, saved_errno, READING, name);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      len += (gsize)n;
+      if (len > max)
+        {
+          g_close (fd, NULL);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                       _("Could not open “%s”: it is not a small regular file"), name);
+          return NULL;
+        }
+    }
+  g_close (fd, NULL);
+
+  return g_bytes_new_take (g_realloc (g_steal_pointer (&buf), MAX (len, 1)), len);
+}

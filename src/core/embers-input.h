@@ -126,6 +126,13 @@ gboolean       embers_input_read_file_to_sink (GFile                     *file,
                                                GCancellable              *cancellable,
                                                GError                   **error);
 
+/* A small side file (a .labels next to a profile): regular, at most @max
+ * bytes, opened without blocking */
+GBytes        *embers_input_read_small_file (GFile                  *file,
+                                             gsize                   max,
+                                             GCancellable           *cancellable,
+                                             GError                **error);
+
 /* embers_profile_load_file() with options: limits, and a word when a pipe
  * has nothing to read yet */
 EmbersProfile *embers_profile_load_file_full (GFile                     *file,

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-label-stats.h"
+#include "embers-source.h"
 
 void
 embers_label_value_stats_free (EmbersLabelValueStats *stats)
@@ -26,6 +27,20 @@ static gint64
 step_ms_for (double step_s)
 {
   return MAX ((gint64)1, (gint64)llround (step_s * 1000.0));
+}
+
+/* The step k whose point T = start + k·step holds time t ∈ (T − step, T];
+ * -1 before the first one (t ≤ start − step) */
+static gint64
+step_index (gint64 t,
+            gint64 start_ms,
+            gint64 step_ms)
+{
+  if (t <= start_ms - step_ms)
+    return -1;
+  if (t <= start_ms)
+    return 0;
+  return (t - start_ms + step_ms - 1) / step_ms;
 }
 
 double *
@@ -50,16 +65,18 @@ embers_series_steps (const EmbersSeries *series,
       return g_memdup2 (series->values, sizeof (double) * MAX (1u, series->n_points));
     }
 
-  /* Points are stamped start + k·step (SelectSeries' buckets) */
-  first = start_ms;
-  n = (guint)MIN ((end_ms - first) / step_ms + 1, (gint64)G_MAXINT32);
+  /* Points are stamped T = end − k·step, each holding (T − step, T]
+   * (embers_source_select_chart_series); a point stamped between two
+   * steps belongs to the next one */
+  first = embers_source_series_first_point (start_ms, end_ms, step_s);
+  n = embers_source_series_n_points (start_ms, end_ms, step_s);
   steps = g_new0 (double, n);
 
   for (guint i = 0; i < series->n_points; i++)
     {
-      gint64 idx = (series->timestamps[i] - first) / step_ms;
+      gint64 idx = step_index (series->timestamps[i], first, step_ms);
 
-      if (series->timestamps[i] < first || idx >= n)
+      if (idx < 0 || idx >= n)
         continue;
       steps[idx] += series->values[i];
     }
@@ -69,7 +86,8 @@ embers_series_steps (const EmbersSeries *series,
 }
 
 /* The per-step values of the steps that have data, in time order: the
- * points in [start, end] summed per step (with no range, the points) */
+ * points of a chart of (start, end] summed per step (with no range, the
+ * points) */
 static double *
 data_steps (const EmbersSeries *s,
             gint64              start_ms,
@@ -79,6 +97,7 @@ data_steps (const EmbersSeries *s,
 {
   gint64 step_ms = step_ms_for (step_s);
   double *steps = g_new0 (double, MAX (1u, s->n_points));
+  gint64 first = end_ms > start_ms ? embers_source_series_first_point (start_ms, end_ms, step_s) : start_ms;
   gint64 last_idx = -1;
   guint n = 0;
 
@@ -91,9 +110,9 @@ data_steps (const EmbersSeries *s,
           steps[n++] = s->values[i];
           continue;
         }
-      if (s->timestamps[i] < start_ms || s->timestamps[i] > end_ms)
+      if (s->timestamps[i] <= first - step_ms || s->timestamps[i] > end_ms)
         continue;
-      idx = (s->timestamps[i] - start_ms) / step_ms;
+      idx = step_index (s->timestamps[i], first, step_ms);
       if (n > 0 && idx == last_idx)
         steps[n - 1] += s->values[i];
       else
@@ -216,7 +235,7 @@ embers_label_stats_compute (GPtrArray  *series,
        * hour) would otherwise average mostly zeros */
       steps = data_steps (s, start_ms, end_ms, step_s, &n_data);
       stats->n_steps = end_ms > start_ms
-                       ? (guint)MIN ((end_ms - start_ms) / step_ms_for (step_s) + 1, (gint64)G_MAXINT32)
+                       ? embers_source_series_n_points (start_ms, end_ms, step_s)
                        : n_data;
       stats->n_data_steps = n_data;
       for (guint k = 0; k < n_data; k++)

@@ -17,7 +17,7 @@ typedef struct
   double        total;       /* sum over the range */
   double        share;       /* total / sum of all values' totals, 0..1 */
   double        max;         /* largest step value */
-  gint64        max_time_ms; /* when it was reached */
+  gint64        max_time_ms; /* the point with the largest value: its step is (T − step, T] */
   double        mean;        /* average of the steps that have data */
   double        stddev;      /* population standard deviation of those steps */
   guint         n_steps;     /* steps in the range */
@@ -35,8 +35,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersLabelValueStats, embers_label_value_stats_f
  * @end_ms: the range end
  * @step_s: the step the series were computed with
  *
- * Series with the same value are merged; points are stamped start + k·step
- * as SelectSeries stamps them. The mean and standard deviation are over
+ * Series with the same value are merged; points are stamped T = end −
+ * k·step (embers_source_select_chart_series()), each holding the profiles
+ * in (T − step, T], as Pyroscope's SelectSeries makes them. The mean and standard deviation are over
  * the steps that have data (a point), not over the whole range: a value
  * seen in 3 steps of 60 averages those 3 (n_data_steps says how many), as
  * gaps would otherwise read as zeros. With an empty range (end <= start)

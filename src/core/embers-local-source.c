@@ -11,9 +11,13 @@
 
 #include "embers-diff.h"
 #include "embers-format.h"
+#include "embers-input.h"
 #include "embers-local-source.h"
 #include "embers-profile-builder.h"
 #include "embers-selector.h"
+
+/* A .labels file next to a profile holds one name{labels}: a few KiB */
+#define SIDECAR_MAX_SIZE ((gsize)64 * 1024)
 
 typedef struct
 {
@@ -350,11 +354,12 @@ add_one_file (EmbersLocalSource  *self,
 {
   g_autoptr(EmbersProfile) profile = NULL;
   g_autoptr(GFile) sidecar = NULL;
+  g_autoptr(GFile) parent = NULL;
   g_autofree char *basename = g_file_get_basename (file);
   g_autofree char *sidecar_name = g_strconcat (basename, ".labels", NULL);
   g_autofree char *service = NULL;
   g_auto(GStrv) labels = NULL;
-  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) sidecar_bytes = NULL;
   gint64 time_ms = 0;
 
   profile = embers_profile_load_file (file, cancellable, error);
@@ -362,9 +367,18 @@ add_one_file (EmbersLocalSource  *self,
     return FALSE;
 
   /* Labels from a sidecar, else from the file name */
-  sidecar = g_file_get_child (g_file_get_parent (file) ? g_file_get_parent (file) : file, sidecar_name);
-  if (g_file_load_contents (sidecar, cancellable, &contents, NULL, NULL, NULL))
-    embers_local_source_parse_name (g_strstrip (contents), &service, &labels);
+  parent = g_file_get_parent (file);
+  sidecar = g_file_get_child (parent != NULL ? parent : file, sidecar_name);
+  /* A regular file of a few KiB at most: a FIFO or /dev/zero named like a
+   * sidecar must not hang or fill the scan */
+  sidecar_bytes = embers_input_read_small_file (sidecar, SIDECAR_MAX_SIZE, cancellable, NULL);
+  if (sidecar_bytes != NULL)
+    {
+      g_autofree char *contents = g_strndup (g_bytes_get_data (sidecar_bytes, NULL),
+                                             g_bytes_get_size (sidecar_bytes));
+
+      embers_local_source_parse_name (g_strstrip (contents), &service, &labels);
+    }
   if (service == NULL)
     {
       g_autofree char *stem = g_strdup (basename);
@@ -1271,7 +1285,13 @@ local_diff (EmbersSource        *source,
   g_task_run_in_thread (task, diff_thread);
 }
 
-/* SelectSeries: one point per step that has profiles, stamped start + k·step */
+/* SelectSeries: one point per step that has profiles, as Pyroscope makes
+ * them (pkg/model/timeseries/range.go): points are stamped T = start + k·step
+ * from start to end inclusive, and the point at T holds the profiles whose
+ * time is in (T − step, T]; the profiles read are those in [start − step,
+ * end] (the v2 query frontend reads from start − step, both ends included),
+ * so the first point also holds a profile at exactly start − step, and
+ * profiles after the last T ≤ end are in no point. */
 
 typedef struct
 {
@@ -1311,10 +1331,9 @@ select_series_thread (GTask        *task,
     }
   step_ms = MAX ((gint64)1, (gint64)llround (op->step_s * 1000.0));
 
-  /* Steps start at the range's start, as Pyroscope and the test server
-   * stamp them (start + k·step): a step stamped on an epoch multiple
-   * could lie before the start and be cut off. Without a range, at the
-   * earliest profile. */
+  /* Steps are stamped from the range's start, as Pyroscope and the test
+   * server stamp them (start + k·step). Without a range, from the earliest
+   * profile (which then lands in the first point). */
   origin = op->query->start_ms;
   if (op->query->start_ms <= 0 && op->query->end_ms <= 0)
     {
@@ -1336,16 +1355,25 @@ select_series_thread (GTask        *task,
       gint64 bucket;
       int t;
 
-      if (!entry_in_range (e, op->query->start_ms, op->query->end_ms))
-        continue;
+      if (op->query->start_ms > 0 || op->query->end_ms > 0)
+        {
+          if (e->time_ms < op->query->start_ms - step_ms || e->time_ms > op->query->end_ms)
+            continue;
+        }
       t = entry_sample_type (e, op->query->profile_type);
       if (t < 0)
+        continue;
+
+      /* The first T ≥ the profile's time */
+      bucket = e->time_ms <= origin
+               ? origin
+               : origin + ((e->time_ms - origin + step_ms - 1) / step_ms) * step_ms;
+      if (op->query->end_ms > 0 && bucket > op->query->end_ms)
         continue;
 
       id = embers_local_source_profile_type_id (p, t);
       type_name = g_strdup (id);
       *strchr (type_name, ':') = '\0';
-      bucket = origin + ((e->time_ms - origin) / step_ms) * step_ms;
 
       for (guint s = 0; s < MAX (n_samples, 1u); s++)
         {

@@ -246,6 +246,57 @@ embers_source_step_for_range (gint64 start_ms,
   return ceil (raw / 86400.0) * 86400.0;
 }
 
+static gint64
+step_ms_of (double step_s)
+{
+  return MAX ((gint64)1, (gint64)llround (step_s * 1000.0));
+}
+
+guint
+embers_source_series_n_points (gint64 start_ms,
+                               gint64 end_ms,
+                               double step_s)
+{
+  gint64 step_ms = step_ms_of (step_s);
+
+  if (end_ms <= start_ms)
+    return 1;
+  return (guint)MIN ((end_ms - start_ms + step_ms - 1) / step_ms, (gint64)G_MAXINT32);
+}
+
+gint64
+embers_source_series_first_point (gint64 start_ms,
+                                  gint64 end_ms,
+                                  double step_s)
+{
+  return end_ms - (gint64)(embers_source_series_n_points (start_ms, end_ms, step_s) - 1) * step_ms_of (step_s);
+}
+
+void
+embers_source_select_chart_series (EmbersSource        *self,
+                                   const EmbersQuery   *query,
+                                   const char * const  *group_by,
+                                   EmbersAggregation    aggregation,
+                                   gint64               limit,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(EmbersQuery) copy = NULL;
+  double step_s;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+
+  step_s = embers_source_step_for_range (query->start_ms, query->end_ms);
+  copy = embers_query_copy (query);
+  if (query->end_ms > query->start_ms)
+    copy->start_ms = embers_source_series_first_point (query->start_ms, query->end_ms, step_s);
+  /* Every source reads the query before this returns */
+  embers_source_select_series (self, copy, group_by, step_s, aggregation, limit,
+                               cancellable, callback, user_data);
+}
+
 void
 embers_source_list_profile_types (EmbersSource *self,
                       gint64 start_ms,

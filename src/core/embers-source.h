@@ -235,6 +235,31 @@ EmbersProfile *embers_source_diff_finish               (EmbersSource        *sel
                                                         GAsyncResult        *result,
                                                         GError             **error);
 
+/* A chart of the range (start, end]: SelectSeries' points T each hold the
+ * profiles in (T − step, T] (Pyroscope's pkg/model/timeseries/range.go),
+ * so the chart asks for the points T = end − k·step, from the last at
+ * @end_ms back to the first whose step reaches @start_ms: ⌈(end − start) /
+ * step⌉ points, the first at the value this returns. */
+gint64         embers_source_series_first_point        (gint64               start_ms,
+                                                        gint64               end_ms,
+                                                        double               step_s);
+/* The number of those points */
+guint          embers_source_series_n_points           (gint64               start_ms,
+                                                        gint64               end_ms,
+                                                        double               step_s);
+/* SelectSeries for a chart of @query's range: the step of
+ * embers_source_step_for_range() and the points of
+ * embers_source_series_first_point(). Finish with
+ * embers_source_select_series_finish(). */
+void           embers_source_select_chart_series       (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *group_by,
+                                                        EmbersAggregation    aggregation,
+                                                        gint64               limit,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+
 /* Step rule shared by charts: Pyroscope's max(15 s, ⌈range_s / 100⌉)
  * rounded up to a multiple of the 15 s scrape interval that is a round
  * time: 15 s, 30 s, 1 min, 2 min, 5 min, 10 min, 15 min, 30 min, 1 h, 2 h,

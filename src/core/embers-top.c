@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "embers-text.h"
 #include "embers-top.h"
 
 /**
@@ -164,8 +165,10 @@ embers_top_print (GArray        *rows,
     {
       const EmbersTopRow *row = &g_array_index (rows, EmbersTopRow, i);
 
-      g_string_append_printf (out, "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%s\n",
-                              row->self, row->total,
-                              embers_profile_get_string (profile, row->name));
+      g_string_append_printf (out, "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t",
+                              row->self, row->total);
+      /* Names from a profile: no forged columns, rows or escapes */
+      embers_text_append_escaped (out, embers_profile_get_string (profile, row->name));
+      g_string_append_c (out, '\n');
     }
 }

@@ -31,7 +31,9 @@ void    embers_top_sort    (GArray        *rows,
                             EmbersProfile *profile,
                             EmbersTopSort  column,
                             gboolean       descending);
-/* Writes "self\ttotal\tname\n" rows, at most limit (0 = all). */
+/* Writes "self\ttotal\tname\n" rows, at most limit (0 = all); the name
+ * escaped by embers_text_append_escaped() (tabs, line breaks, control
+ * characters). */
 void    embers_top_print   (GArray        *rows,
                             EmbersProfile *profile,
                             guint          limit,

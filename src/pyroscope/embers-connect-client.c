@@ -14,10 +14,13 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+#include <zlib.h>
 
 #include "embers-connect-client.h"
 #include "embers-format.h"
 #include "embers-protojson.h"
+#include "embers-server-json.h"
+#include "embers-text.h"
 
 #define READ_CHUNK          (256 * 1024)
 #define MAX_ERROR_BODY      (1024 * 1024)
@@ -35,7 +38,12 @@ struct _EmbersConnectClient
   char                  *basic_password;
   char                  *bearer_token;
   guint                  timeout_ms;
+  char                  *timeout_setting;   /* what raises the timeout, for messages */
   gsize                  max_response_size;
+  /* Connections that have carried an answer: a failure on one of them
+   * before any answer is the server closing an idle connection, and a
+   * read-only call is sent once more on a new one */
+  GHashTable            *answered_connections;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersConnectClient, embers_connect_client, G_TYPE_OBJECT)
@@ -67,9 +75,11 @@ embers_connect_client_finalize (GObject *object)
   EmbersConnectClient *self = (EmbersConnectClient *)object;
 
   g_clear_object (&self->session);
+  g_clear_pointer (&self->answered_connections, g_hash_table_unref);
   g_clear_pointer (&self->base_uri, g_uri_unref);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->tenant, g_free);
+  g_clear_pointer (&self->timeout_setting, g_free);
   free_secret (&self->basic_user);
   free_secret (&self->basic_password);
   free_secret (&self->bearer_token);
@@ -161,6 +171,7 @@ embers_connect_client_init (EmbersConnectClient *self)
   self->encoding = EMBERS_CONNECT_ENCODING_PROTO;
   self->timeout_ms = EMBERS_CONNECT_DEFAULT_TIMEOUT_S * 1000;
   self->max_response_size = EMBERS_CONNECT_DEFAULT_MAX_RESPONSE_SIZE;
+  self->answered_connections = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 static gboolean
@@ -174,6 +185,7 @@ parse_base_url (const char  *url,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *path = NULL;
   g_autofree char *host_lower = NULL;
+  g_autofree char *shown = NULL;
   const char *scheme;
   const char *host;
   gsize len;
@@ -186,13 +198,17 @@ parse_base_url (const char  *url,
       return FALSE;
     }
 
+  /* Messages show the address, never its password */
+  shown = embers_text_mask_credentials (url);
   uri = g_uri_parse (url, G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH |
                           G_URI_FLAGS_ENCODED_QUERY | G_URI_FLAGS_ENCODED_FRAGMENT,
                      &local_error);
   if (uri == NULL)
     {
+      g_autofree char *why = embers_text_mask_credentials (local_error->message);
+
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not a valid server address: %s"), url, local_error->message);
+                   _("“%s” is not a valid server address: %s"), shown, why);
       return FALSE;
     }
 
@@ -200,7 +216,7 @@ parse_base_url (const char  *url,
   if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
     {
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not a server address: it must start with http:// or https://"), url);
+                   _("“%s” is not a server address: it must start with http:// or https://"), shown);
       return FALSE;
     }
 
@@ -208,7 +224,7 @@ parse_base_url (const char  *url,
   if (host == NULL || host[0] == '\0')
     {
       g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
-                   _("“%s” has no host name"), url);
+                   _("“%s” has no host name"), shown);
       return FALSE;
     }
 
@@ -271,6 +287,27 @@ embers_connect_client_new (const char  *base_url,
    * connection: we inflate ourselves and check lengths (no silent short
    * answers) */
   soup_session_remove_feature_by_type (self->session, SOUP_TYPE_CONTENT_DECODER);
+
+  /* TLS is verified against the system's trust store; EMBERS_CA_FILE adds
+   * a PEM file of certificates to trust instead (a self-signed server) */
+  {
+    const char *ca_file = g_getenv ("EMBERS_CA_FILE");
+
+    if (ca_file != NULL && ca_file[0] != '\0')
+      {
+        g_autoptr(GError) ca_error = NULL;
+        g_autoptr(GTlsDatabase) database = g_tls_file_database_new (ca_file, &ca_error);
+
+        if (database == NULL)
+          {
+            g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                         _("EMBERS_CA_FILE: cannot read the certificates in “%s”: %s"),
+                         ca_file, ca_error->message);
+            return NULL;
+          }
+        soup_session_set_tls_database (self->session, database);
+      }
+  }
 
   if (user != NULL && user[0] != '\0')
     embers_connect_client_set_basic_auth (self, user, password ? password : "");
@@ -402,6 +439,16 @@ embers_connect_client_set_timeout (EmbersConnectClient *self,
                                    guint                seconds)
 {
   embers_connect_client_set_timeout_ms (self, MIN (seconds, G_MAXUINT / 1000) * 1000);
+}
+
+void
+embers_connect_client_set_timeout_setting (EmbersConnectClient *self,
+                                           const char          *setting)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_CLIENT (self));
+
+  g_free (self->timeout_setting);
+  self->timeout_setting = g_strdup (setting);
 }
 
 guint
@@ -581,43 +628,216 @@ html_title (const guint8 *body,
   return sanitize_text (text + (start - lower), end - start, 80);
 }
 
-static gboolean
-parse_connect_error (const guint8  *body,
-                     gsize          len,
-                     gboolean       keep_lines,
-                     char         **code,
-                     char         **message)
+/* What a JSON error body says: a Connect error ({"code", "message",
+ * "details"}), or another JSON error, from Grafana ({"message"}) or a proxy
+ * ({"error"} or {"error": {"message"}}), which has no code */
+typedef struct
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  JsonNode *root;
+  char *code;      /* Connect code, NULL for a body without one */
+  char *message;   /* one line (or lines for rules), sanitized */
+  char *details;   /* the details, one line, sanitized; NULL for none */
+  char *unreadable; /* why a JSON body could not be read */
+} ErrorBody;
+
+static void
+error_body_clear (ErrorBody *body)
+{
+  g_clear_pointer (&body->code, g_free);
+  g_clear_pointer (&body->message, g_free);
+  g_clear_pointer (&body->details, g_free);
+  g_clear_pointer (&body->unreadable, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ErrorBody, error_body_clear)
+
+static const char *
+string_member (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/* "reason=X domain=Y" from a detail's debug object (its string and number
+ * leaves, one level down at most) */
+static void
+append_debug (GString  *out,
+              JsonNode *node,
+              guint     depth)
+{
+  if (out->len > 300 || depth > 2)
+    return;
+  if (JSON_NODE_HOLDS_VALUE (node))
+    {
+      GValue value = G_VALUE_INIT;
+      g_autofree char *text = NULL;
+
+      json_node_get_value (node, &value);
+      if (G_VALUE_HOLDS_STRING (&value))
+        text = g_value_dup_string (&value);
+      else if (G_VALUE_HOLDS_INT64 (&value))
+        text = g_strdup_printf ("%" G_GINT64_FORMAT, g_value_get_int64 (&value));
+      else if (G_VALUE_HOLDS_DOUBLE (&value))
+        text = g_strdup_printf ("%g", g_value_get_double (&value));
+      else if (G_VALUE_HOLDS_BOOLEAN (&value))
+        text = g_strdup (g_value_get_boolean (&value) ? "true" : "false");
+      g_value_unset (&value);
+      if (text != NULL)
+        g_string_append (out, text);
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *member;
+      gboolean first = TRUE;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, &key, &member))
+        {
+          if (!first)
+            g_string_append (out, ", ");
+          first = FALSE;
+          g_string_append_printf (out, "%s=", key);
+          append_debug (out, member, depth + 1);
+        }
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array) && i < 8; i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          append_debug (out, json_array_get_element (array, i), depth + 1);
+        }
+    }
+}
+
+/* Connect's details: [{"type": "google.rpc.ErrorInfo", "value": base64,
+ * "debug": {…}}, …] as "ErrorInfo: reason=…, domain=…; …" */
+static char *
+details_text (JsonNode *node)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array) && i < 8; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      JsonObject *detail;
+      const char *type;
+      JsonNode *debug;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      detail = json_node_get_object (element);
+      type = string_member (detail, "type");
+      debug = json_object_get_member (detail, "debug");
+      if (out->len > 0)
+        g_string_append (out, "; ");
+      if (type != NULL)
+        {
+          const char *dot = strrchr (type, '.');
+          g_string_append (out, dot != NULL ? dot + 1 : type);
+        }
+      if (debug != NULL)
+        {
+          if (type != NULL)
+            g_string_append (out, ": ");
+          append_debug (out, debug, 0);
+        }
+    }
+  if (out->len == 0)
+    return NULL;
+  return sanitize_text (out->str, -1, 300);
+}
+
+static gboolean
+parse_error_body (const guint8 *body,
+                  gsize         len,
+                  gboolean      keep_lines,
+                  ErrorBody    *out)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
   JsonObject *object;
+  const char *code;
+  const char *message;
 
-  if (len == 0 || len > MAX_ERROR_BODY || body[0] != '{')
+  if (body == NULL || !embers_server_json_is_object ((const char *) body, len))
     return FALSE;
-  if (!json_parser_load_from_data (parser, (const char *) body, (gssize) len, NULL))
-    return FALSE;
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  /* The one parser of server JSON: capped, and never deeper than it can
+   * recurse (an 80,000-level error body overflowed the stack) */
+  root = embers_server_json_parse ((const char *) body, len, MAX_ERROR_BODY, &error);
+  if (root == NULL)
+    {
+      /* Said as such, not shown as raw JSON */
+      out->unreadable = g_strdup (error->message);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     return FALSE;
   object = json_node_get_object (root);
-  if (!json_object_has_member (object, "code"))
-    return FALSE;
-  if (!JSON_NODE_HOLDS_VALUE (json_object_get_member (object, "code")) ||
-      json_node_get_value_type (json_object_get_member (object, "code")) != G_TYPE_STRING)
+
+  code = string_member (object, "code");
+  message = string_member (object, "message");
+  if (message == NULL)
+    message = string_member (object, "error");
+  if (message == NULL && json_object_has_member (object, "error") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "error")))
+    message = string_member (json_object_get_object_member (object, "error"), "message");
+  if (code == NULL && message == NULL)
     return FALSE;
 
-  *code = g_strdup (json_object_get_string_member (object, "code"));
-  *message = NULL;
-  if (json_object_has_member (object, "message") &&
-      JSON_NODE_HOLDS_VALUE (json_object_get_member (object, "message")) &&
-      json_node_get_value_type (json_object_get_member (object, "message")) == G_TYPE_STRING)
-    {
-      const char *m = json_object_get_string_member (object, "message");
-      *message = keep_lines ? sanitize_lines (m, 400, 20) : sanitize_text (m, -1, 400);
-    }
-
+  out->code = g_strdup (code);
+  if (message != NULL)
+    out->message = keep_lines ? sanitize_lines (message, 400, 20) : sanitize_text (message, -1, 400);
+  out->details = details_text (json_object_get_member (object, "details"));
   return TRUE;
+}
+
+/* A code by what the message says as well: servers and proxies answer
+ * "unknown" or "internal" for what has a code of its own */
+static EmbersSourceError
+refine_code (EmbersSourceError  code,
+             const char        *message)
+{
+  g_autofree char *lower = NULL;
+
+  if (message == NULL || (code != EMBERS_SOURCE_ERROR_UNKNOWN && code != EMBERS_SOURCE_ERROR_INTERNAL))
+    return code;
+  lower = g_ascii_strdown (message, -1);
+  if (strstr (lower, "deadline exceeded") != NULL || strstr (lower, "timeout") != NULL)
+    return EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED;
+  if (strstr (lower, "context canceled") != NULL)
+    return EMBERS_SOURCE_ERROR_CANCELED;
+  if (strstr (lower, "too many outstanding requests") != NULL ||
+      strstr (lower, "too many concurrent") != NULL ||
+      strstr (lower, "rate limit") != NULL)
+    return EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED;
+  if (strstr (lower, "no org id") != NULL)
+    return EMBERS_SOURCE_ERROR_UNAUTHENTICATED;
+  return code;
+}
+
+/* The server is busy rather than the query too big */
+static gboolean
+says_busy (const char *message)
+{
+  g_autofree char *lower = message != NULL ? g_ascii_strdown (message, -1) : NULL;
+
+  return lower != NULL &&
+         (strstr (lower, "too many") != NULL || strstr (lower, "concurrent") != NULL ||
+          strstr (lower, "outstanding") != NULL || strstr (lower, "rate limit") != NULL ||
+          strstr (lower, "try again") != NULL);
 }
 
 static const char *
@@ -701,6 +921,8 @@ error_from_connect_code (EmbersSourceError  code,
       if (rules)
         lead = g_strdup (_("rule limit reached: the server takes no more recording rules for this tenant — "
                            "delete one you no longer need, or raise its recording-rules.max-rules-per-tenant limit"));
+      else if (says_busy (said))
+        lead = g_strdup (_("resource exhausted: the server is busy with too many queries — try again in a moment"));
       else
         lead = g_strdup (_("resource exhausted: the query is too large for the server — try a shorter time range or fewer nodes"));
       break;
@@ -757,8 +979,7 @@ embers_connect_error_from_response (guint         status,
                                     gboolean      have_auth,
                                     gboolean      have_tenant)
 {
-  g_autofree char *code_name = NULL;
-  g_autofree char *server_message = NULL;
+  g_auto(ErrorBody) parsed = { NULL, NULL, NULL, NULL };
   g_autofree char *what = NULL;
   g_autofree char *status_text = NULL;
   EmbersSourceError code;
@@ -767,18 +988,35 @@ embers_connect_error_from_response (guint         status,
   if (body == NULL)
     len = 0;
 
-  /* A Connect error body: trust its code, whatever the status. */
-  /* Recording rules: the server lists a rule's problems one per line */
-  if (parse_connect_error (body, len, g_strcmp0 (service, "settings.v1.RecordingRulesService") == 0,
-                           &code_name, &server_message))
-    return error_from_connect_code (embers_connect_code_from_string (code_name),
-                                    server_message, service, method, have_auth, have_tenant);
+  /* A Connect error body: trust its code, whatever the status, and read
+   * its message as well (Recording rules: the server lists a rule's
+   * problems one per line) */
+  if (parse_error_body (body, len, g_strcmp0 (service, "settings.v1.RecordingRulesService") == 0, &parsed) &&
+      parsed.code != NULL)
+    {
+      g_autofree char *said = NULL;
+
+      if (parsed.details != NULL)
+        said = parsed.message != NULL
+               ? g_strdup_printf ("%s; %s", parsed.message, parsed.details)
+               : g_strdup (parsed.details);
+      else
+        said = g_strdup (parsed.message);
+      code = refine_code (embers_connect_code_from_string (parsed.code), parsed.message);
+      return error_from_connect_code (code, said, service, method, have_auth, have_tenant);
+    }
 
   status_text = reason != NULL && reason[0] != '\0'
     ? g_strdup_printf ("HTTP %u %s", status, reason)
     : g_strdup_printf ("HTTP %u", status);
 
-  if (looks_like_html (content_type, body, len))
+  if (parsed.message != NULL)
+    /* Grafana's or a proxy's JSON error: its words, not its JSON */
+    what = g_strdup_printf (_("%s: the server said “%s”"), status_text, parsed.message);
+  else if (parsed.unreadable != NULL)
+    /* Translators: %s: the HTTP status, then why the JSON could not be read */
+    what = g_strdup_printf (_("%s, with an error body that cannot be read: %s"), status_text, parsed.unreadable);
+  else if (looks_like_html (content_type, body, len))
     {
       g_autofree char *title = html_title (body, len);
       if (title != NULL)
@@ -876,10 +1114,19 @@ embers_connect_error_from_transport (const GError *error,
                         _("unavailable: cannot find the server “%s” — check the address (%s)"),
                         host, error->message);
 
+  if (g_error_matches (error, G_TLS_ERROR, G_TLS_ERROR_BAD_CERTIFICATE))
+    return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
+                        _("unavailable: %s's certificate is not trusted (%s) — if you trust it, add its "
+                          "certificate authority to the system's trust store, or name its PEM file in EMBERS_CA_FILE"),
+                        host, error->message);
   if (error->domain == G_TLS_ERROR)
     return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAVAILABLE,
                         _("unavailable: no secure connection to %s — its certificate is not trusted or TLS failed (%s)"),
                         host, error->message);
+  if (g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_TOO_MANY_REDIRECTS) ||
+      g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_REDIRECT_BAD_URI))
+    return g_error_new (EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                        _("%s redirects in a loop (%s) — check the address"), host, error->message);
 
   if (error->domain == G_IO_ERROR)
     {
@@ -931,6 +1178,7 @@ typedef struct
   guint8                           *chunk;
   gsize                             limit;
   guint                             timeout_ms;
+  char                             *timeout_setting;
   const ProtobufCMessageDescriptor *response_type;
   char                             *service;
   char                             *method;
@@ -938,6 +1186,8 @@ typedef struct
   gboolean                          have_auth;
   gboolean                          have_tenant;
   gboolean                          json;
+  gboolean                          idempotent;  /* read-only: safe to send twice */
+  gboolean                          retried;
 } CallData;
 
 static void
@@ -959,6 +1209,7 @@ call_data_free (CallData *data)
   g_free (data->service);
   g_free (data->method);
   g_free (data->host);
+  g_free (data->timeout_setting);
   g_free (data);
 }
 
@@ -1004,6 +1255,23 @@ release_io (CallData *data)
   g_clear_pointer (&data->chunk, g_free);
 }
 
+/* The call's own deadline passed: says which setting raises it */
+static void
+return_deadline_error (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+
+  if (data->timeout_setting != NULL)
+    g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
+                             /* Translators: the last %s names the setting, e.g. “--timeout=SECONDS or EMBERS_TIMEOUT” */
+                             _("deadline exceeded: %s did not answer within %.3g s — try a shorter time range, or raise the timeout (%s)"),
+                             data->host, data->timeout_ms / 1000.0, data->timeout_setting);
+  else
+    g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
+                             _("deadline exceeded: %s did not answer within %.3g s — try a shorter time range, or raise the timeout"),
+                             data->host, data->timeout_ms / 1000.0);
+}
+
 static void
 return_transport_error (GTask  *task,
                         GError *error)
@@ -1018,11 +1286,7 @@ return_transport_error (GTask  *task,
                                _("The request was cancelled"));
     }
   else if (data->timed_out)
-    {
-      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_DEADLINE_EXCEEDED,
-                               _("deadline exceeded: %s did not answer within %.3g s — try a shorter time range, or raise the timeout"),
-                               data->host, data->timeout_ms / 1000.0);
-    }
+    return_deadline_error (task);
   else
     g_task_return_error (task, embers_connect_error_from_transport (error, data->host));
 }
@@ -1056,6 +1320,115 @@ json_to_wire_thread (GTask        *task,
     g_task_return_pointer (task, wire, (GDestroyNotify) g_bytes_unref);
 }
 
+/* Whether the first bytes of an answer can begin what was asked for: JSON
+ * starts with an object, a protobuf message with a key whose field number
+ * is at least 1 and whose wire type exists (0, 1, 2, 5). A stream of zeros
+ * (a gzip bomb) fails at its first byte. */
+static gboolean
+plausible_start (const guint8 *data,
+                 gsize         len,
+                 gboolean      json)
+{
+  guint64 key = 0;
+  guint shift = 0;
+
+  if (len == 0)
+    return TRUE;
+  if (json)
+    return embers_server_json_is_object ((const char *) data, len);
+  for (gsize i = 0; i < len && i < 10; i++)
+    {
+      key |= (guint64) (data[i] & 0x7f) << shift;
+      shift += 7;
+      if ((data[i] & 0x80) == 0)
+        {
+          guint wire = key & 7;
+          return (key >> 3) >= 1 && (wire == 0 || wire == 1 || wire == 2 || wire == 5);
+        }
+    }
+  return len < 10;
+}
+
+GBytes *
+embers_connect_inflate_answer (const guint8  *data,
+                gsize          len,
+                gsize          limit,
+                gboolean       json,
+                gboolean       check,
+                const char    *host,
+                GError       **error)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  z_stream z = { 0 };
+  guint8 buf[64 * 1024];
+  gboolean checked = FALSE;
+  int ret;
+
+  if (inflateInit2 (&z, 16 + MAX_WBITS) != Z_OK)
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                   _("the compressed answer from %s is unusable: %s"), host, "inflateInit2");
+      return NULL;
+    }
+  z.next_in = (Bytef *) data;
+  z.avail_in = (uInt) MIN (len, G_MAXUINT);
+  do
+    {
+      gsize n;
+
+      z.next_out = buf;
+      z.avail_out = sizeof buf;
+      ret = inflate (&z, Z_NO_FLUSH);
+      if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
+        {
+          g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                       _("the compressed answer from %s is unusable: %s"), host,
+                       z.msg != NULL ? z.msg : "inflate");
+          inflateEnd (&z);
+          return NULL;
+        }
+      n = sizeof buf - z.avail_out;
+      if (out->len + n > limit)
+        {
+          g_autofree char *size = g_format_size (limit);
+
+          g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED,
+                       _("resource exhausted: the compressed answer from %s inflates to more than %s"),
+                       host, size);
+          inflateEnd (&z);
+          return NULL;
+        }
+      g_byte_array_append (out, buf, (guint) n);
+      if (check && !checked && (out->len >= 16 || ret == Z_STREAM_END))
+        {
+          checked = TRUE;
+          if (!plausible_start (out->data, out->len, json))
+            {
+              g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                           _("the compressed answer from %s does not begin like a Pyroscope answer "
+                             "(it starts with the bytes %02x %02x %02x %02x); refused before inflating the rest"),
+                           host, out->len > 0 ? out->data[0] : 0, out->len > 1 ? out->data[1] : 0,
+                           out->len > 2 ? out->data[2] : 0, out->len > 3 ? out->data[3] : 0);
+              inflateEnd (&z);
+              return NULL;
+            }
+        }
+      if (ret == Z_BUF_ERROR && z.avail_in == 0)
+        break;
+    }
+  while (ret != Z_STREAM_END);
+  inflateEnd (&z);
+
+  if (ret != Z_STREAM_END)
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                   _("the compressed answer from %s was cut short (the gzip stream does not end) — try again"),
+                   host);
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
 static void
 finish_body (GTask *task)
 {
@@ -1082,16 +1455,20 @@ finish_body (GTask *task)
 
     if (encoding != NULL && g_ascii_strcasecmp (encoding, "gzip") == 0)
       {
-        g_autoptr(GError) gz_error = NULL;
-        g_autoptr(GBytes) inflated = embers_gunzip (data->body->data, data->body->len, data->limit, &gz_error);
+        GError *gz_error = NULL;
+        gboolean json = content_type_is (content_type, "application/json") || (content_type == NULL && data->json);
+        g_autoptr(GBytes) inflated = NULL;
 
+        /* An error page is read as text: no check of its first bytes, and
+         * what inflates of a broken one is still the server's words */
+        inflated = embers_connect_inflate_answer (data->body->data, data->body->len, data->limit, json,
+                                   SOUP_STATUS_IS_SUCCESSFUL (status), data->host,
+                                   SOUP_STATUS_IS_SUCCESSFUL (status) ? &gz_error : NULL);
+        if (inflated == NULL && !SOUP_STATUS_IS_SUCCESSFUL (status))
+          inflated = g_bytes_new (NULL, 0);
         if (inflated == NULL)
           {
-            g_task_return_new_error (task, EMBERS_SOURCE_ERROR,
-                                     g_error_matches (gz_error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE)
-                                       ? EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED : EMBERS_SOURCE_ERROR_PROTOCOL,
-                                     _("the compressed answer from %s is unusable: %s"),
-                                     data->host, gz_error->message);
+            g_task_return_error (task, gz_error);
             return;
           }
         g_byte_array_set_size (data->body, 0);
@@ -1104,6 +1481,30 @@ finish_body (GTask *task)
         return;
       }
   }
+
+  if (SOUP_STATUS_IS_REDIRECTION (status))
+    {
+      const char *location = soup_message_headers_get_one (headers, "Location");
+      g_autofree char *where = location != NULL ? sanitize_text (location, -1, 200) : g_strdup ("?");
+
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                               _("%s redirects the request (HTTP %u) to “%s”; Embers does not follow "
+                                 "redirects with credentials — if that is the server, connect to that address"),
+                               data->host, status, where);
+      return;
+    }
+
+  if (status == SOUP_STATUS_NO_CONTENT ||
+      (SOUP_STATUS_IS_SUCCESSFUL (status) && data->body->len == 0 && content_type == NULL))
+    {
+      /* A Connect server sends an empty message as an empty body, but
+       * always with its content type: this is something else */
+      g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                               _("this is not a Pyroscope answer: %s answered %u with no body and no content type — "
+                                 "check the address"),
+                               data->host, status);
+      return;
+    }
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
@@ -1207,6 +1608,42 @@ on_read (GObject      *object,
   read_more (g_steal_pointer (&task));
 }
 
+static void on_sent (GObject *object, GAsyncResult *result, gpointer user_data);
+
+static void
+copy_header (const char *name,
+             const char *value,
+             gpointer    user_data)
+{
+  soup_message_headers_append (user_data, name, value);
+}
+
+/* The same request once more, on a new connection */
+static void
+resend (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+  EmbersConnectClient *self = g_task_get_source_object (task);
+  SoupMessage *old = data->msg;
+  SoupMessageHeaders *headers;
+  GBytes *body = g_object_get_data (G_OBJECT (old), "embers-request-body");
+
+  data->retried = TRUE;
+  data->msg = soup_message_new_from_uri (SOUP_METHOD_POST, soup_message_get_uri (old));
+  headers = soup_message_get_request_headers (data->msg);
+  soup_message_headers_foreach (soup_message_get_request_headers (old), copy_header, headers);
+  soup_message_set_request_body_from_bytes (data->msg, NULL, body);
+  g_object_set_data_full (G_OBJECT (data->msg), "embers-request-body", g_bytes_ref (body),
+                          (GDestroyNotify) g_bytes_unref);
+  soup_message_add_flags (data->msg, SOUP_MESSAGE_IDEMPOTENT | SOUP_MESSAGE_NEW_CONNECTION | SOUP_MESSAGE_NO_REDIRECT);
+  g_object_unref (old);
+
+  g_debug ("%s: %s/%s: the reused connection closed before an answer, sending again",
+           self->base_url, data->service, data->method);
+  soup_session_send_async (self->session, data->msg, G_PRIORITY_DEFAULT,
+                           data->call_cancellable, on_sent, task);
+}
+
 static void
 on_sent (GObject      *object,
          GAsyncResult *result,
@@ -1218,12 +1655,31 @@ on_sent (GObject      *object,
   g_autoptr(GError) error = NULL;
   SoupMessageHeaders *headers;
   goffset length;
+  guint64 connection;
 
   data->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  connection = soup_message_get_connection_id (data->msg);
   if (data->stream == NULL)
     {
+      /* A kept-alive connection the server closed meanwhile fails before
+       * any answer: a read-only call goes once more on a new connection */
+      if (data->idempotent && !data->retried && !data->timed_out &&
+          !g_cancellable_is_cancelled (data->call_cancellable) &&
+          connection != 0 && g_hash_table_contains (self->answered_connections, &connection) &&
+          (error->domain == G_IO_ERROR || error->domain == SOUP_SESSION_ERROR))
+        {
+          resend (g_steal_pointer (&task));
+          return;
+        }
       return_transport_error (task, error);
       return;
+    }
+  if (connection != 0 && !g_hash_table_contains (self->answered_connections, &connection))
+    {
+      g_hash_table_add (self->answered_connections, g_memdup2 (&connection, sizeof connection));
+      /* Ids only grow; keep the set small */
+      if (g_hash_table_size (self->answered_connections) > 256)
+        g_hash_table_remove_all (self->answered_connections);
     }
 
   headers = soup_message_get_response_headers (data->msg);
@@ -1265,6 +1721,20 @@ encode_request (EmbersConnectClient    *self,
       protobuf_c_message_pack (request, buf);
       return g_bytes_new_take (buf, len);
     }
+}
+
+/* Calls that only read: every QuerierService method, and listing or
+ * getting recording rules. Safe to send twice, so libsoup may send them on
+ * a kept-alive connection. */
+static gboolean
+call_is_read_only (const char *service,
+                   const char *method)
+{
+  if (g_str_equal (service, "querier.v1.QuerierService"))
+    return TRUE;
+  if (g_str_equal (service, "settings.v1.RecordingRulesService"))
+    return g_str_equal (method, "ListRecordingRules") || g_str_equal (method, "GetRecordingRule");
+  return FALSE;
 }
 
 static char *
@@ -1328,11 +1798,20 @@ embers_connect_client_call_async (EmbersConnectClient              *self,
   data->have_tenant = self->tenant != NULL;
   data->json = self->encoding == EMBERS_CONNECT_ENCODING_JSON;
   data->timeout_ms = self->timeout_ms;
+  data->timeout_setting = g_strdup (self->timeout_setting);
   data->call_cancellable = g_cancellable_new ();
   g_task_set_task_data (task, data, (GDestroyNotify) call_data_free);
 
   data->msg = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
   headers = soup_message_get_request_headers (data->msg);
+  /* libsoup opens a new connection for every POST it may not send twice;
+   * queries only read, so they may share one (and its TLS handshake) */
+  data->idempotent = call_is_read_only (service, method);
+  if (data->idempotent)
+    soup_message_add_flags (data->msg, SOUP_MESSAGE_IDEMPOTENT);
+  /* A redirect would take the credentials elsewhere, and a loop of them
+   * only ends at libsoup's count: reported instead (see finish_body) */
+  soup_message_add_flags (data->msg, SOUP_MESSAGE_NO_REDIRECT);
 
   content_type = data->json ? "application/json" : "application/proto";
   body = encode_request (self, request);
@@ -1347,6 +1826,8 @@ embers_connect_client_call_async (EmbersConnectClient              *self,
         }
     }
   soup_message_set_request_body_from_bytes (data->msg, content_type, body);
+  g_object_set_data_full (G_OBJECT (data->msg), "embers-request-body", g_bytes_ref (body),
+                          (GDestroyNotify) g_bytes_unref);
 
   soup_message_headers_replace (headers, "Connect-Protocol-Version", "1");
   soup_message_headers_replace (headers, "Accept-Encoding", "gzip");

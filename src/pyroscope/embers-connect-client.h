@@ -75,6 +75,10 @@ gboolean              embers_connect_client_has_auth         (EmbersConnectClien
 void                  embers_connect_client_set_timeout      (EmbersConnectClient    *self,
                                                               guint                   seconds);
 guint                 embers_connect_client_get_timeout      (EmbersConnectClient    *self);
+/* What raises the timeout, named in the deadline error ("the server's
+ * Timeout in Connect to Server", "--timeout=SECONDS or EMBERS_TIMEOUT") */
+void                  embers_connect_client_set_timeout_setting (EmbersConnectClient *self,
+                                                              const char             *setting);
 /* Same as set_timeout, in ms, for tests */
 void                  embers_connect_client_set_timeout_ms   (EmbersConnectClient    *self,
                                                               guint                   ms);
@@ -117,6 +121,17 @@ GError               *embers_connect_error_from_response     (guint             
                                                               const char             *method,
                                                               gboolean                have_auth,
                                                               gboolean                have_tenant);
+/* Inflates a gzip answer, at most limit bytes; with check, refuses it as
+ * soon as its first bytes cannot begin an answer (JSON: an object; proto:
+ * a valid key), so a bomb of zeros stops at once; an unfinished stream (a
+ * cut) is an error too. host names the server in messages. */
+GBytes               *embers_connect_inflate_answer          (const guint8           *data,
+                                                              gsize                   len,
+                                                              gsize                   limit,
+                                                              gboolean                json,
+                                                              gboolean                check,
+                                                              const char             *host,
+                                                              GError                **error);
 /* The error for a transport failure (DNS, refused, reset, TLS, timeout). */
 GError               *embers_connect_error_from_transport    (const GError           *error,
                                                               const char             *host);

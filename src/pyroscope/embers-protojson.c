@@ -14,6 +14,7 @@
 
 #include "embers-source.h"
 #include "embers-protojson.h"
+#include "embers-server-json.h"
 
 char *
 embers_protojson_field_name (const char *proto_name)
@@ -829,39 +830,50 @@ encode_object (Ctx                              *ctx,
   return TRUE;
 }
 
-/* json-glib's parser recurses; keep hostile nesting away from it. */
-static gboolean
-nesting_is_sane (const char *json,
-                 gsize       len)
+gboolean
+embers_protojson_is_answer (const ProtobufCMessageDescriptor  *descriptor,
+                            JsonNode                          *root,
+                            GError                           **error)
 {
-  gboolean in_string = FALSE;
-  guint depth = 0;
+  g_autoptr(GString) keys = g_string_new (NULL);
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
+  guint n_keys = 0;
 
-  for (gsize i = 0; i < len; i++)
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      char c = json[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '{' || c == '[')
-        {
-          if (++depth > 2 * EMBERS_PROTOJSON_MAX_DEPTH)
-            return FALSE;
-        }
-      else if ((c == '}' || c == ']') && depth > 0)
-        depth--;
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                   _("This is not a Pyroscope answer: JSON with %s where an object (%s) belongs"),
+                   node_kind (root), descriptor->name);
+      return FALSE;
     }
 
-  return TRUE;
+  /* {} is an empty answer; an object whose keys are all foreign is another
+   * API's (Prometheus' {"status", "data"}, a proxy's {"error"}) */
+  json_object_iter_init (&iter, json_node_get_object (root));
+  while (json_object_iter_next (&iter, &key, &value))
+    {
+      if (find_field (descriptor, key) != NULL)
+        return TRUE;
+      if (n_keys < 4)
+        {
+          g_autofree char *valid = g_utf8_make_valid (key, MIN (strlen (key), 40));
+
+          g_string_append_printf (keys, "%s“%s”", n_keys > 0 ? ", " : "", valid);
+        }
+      n_keys++;
+    }
+  if (n_keys == 0)
+    return TRUE;
+
+  g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+               g_dngettext (GETTEXT_PACKAGE,
+                            "This is not a Pyroscope answer: a JSON object with the key %s%s, none of %s's",
+                            "This is not a Pyroscope answer: a JSON object with the keys %s%s, none of %s's",
+                            n_keys),
+               keys->str, n_keys > 4 ? ", …" : "", descriptor->name);
+  return FALSE;
 }
 
 GBytes *
@@ -870,8 +882,7 @@ embers_protojson_to_wire (const ProtobufCMessageDescriptor *descriptor,
                           gsize                             len,
                           GError                          **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GString) path = g_string_new (NULL);
   g_autoptr(GByteArray) out = NULL;
   Ctx ctx = { error, path };
@@ -879,37 +890,16 @@ embers_protojson_to_wire (const ProtobufCMessageDescriptor *descriptor,
   g_return_val_if_fail (descriptor != NULL, NULL);
   g_return_val_if_fail (json != NULL || len == 0, NULL);
 
-  if (len == 0)
-    {
-      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                   _("The server sent an empty JSON answer"));
-      return NULL;
-    }
+  /* Size is capped by whoever read the body */
+  root = embers_server_json_parse (json, len, 0, error);
+  if (root == NULL)
+    return NULL;
 
-  if (!nesting_is_sane (json, len))
-    {
-      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                   _("The server's JSON answer is nested too deeply"));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, json, (gssize) len, &local_error))
-    {
-      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                   _("The server's answer is not valid JSON: %s"), local_error->message);
-      return NULL;
-    }
-
-  if (json_parser_get_root (parser) == NULL)
-    {
-      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                   _("The server sent an empty JSON answer"));
-      return NULL;
-    }
+  if (!embers_protojson_is_answer (descriptor, root, error))
+    return NULL;
 
   out = g_byte_array_new ();
-  if (!encode_object (&ctx, descriptor, json_parser_get_root (parser), out, 0))
+  if (!encode_object (&ctx, descriptor, root, out, 0))
     return NULL;
 
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <protobuf-c/protobuf-c.h>
 
 G_BEGIN_DECLS
@@ -31,6 +32,13 @@ GBytes *embers_protojson_to_wire        (const ProtobufCMessageDescriptor *descr
                                          const char                       *json,
                                          gsize                             len,
                                          GError                          **error);
+
+/* Whether root can be a JSON answer of type descriptor: an object that is
+ * empty or has at least one of its fields; else a PROTOCOL error saying
+ * what arrived ("This is not a Pyroscope answer: …") */
+gboolean embers_protojson_is_answer     (const ProtobufCMessageDescriptor  *descriptor,
+                                         JsonNode                          *root,
+                                         GError                           **error);
 
 /* protoc's json_name rule: "profile_typeID" -> "profileTypeID" */
 char   *embers_protojson_field_name     (const char                       *proto_name);

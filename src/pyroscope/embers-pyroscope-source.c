@@ -619,8 +619,14 @@ decode_merge (RpcData                *rpc,
   const Querier__V1__SelectMergeStacktracesResponse *r =
     (const Querier__V1__SelectMergeStacktracesResponse *) message;
 
+  /* Pyroscope always sends a flame graph, the root alone when nothing
+   * matches: an answer without one is someone else's, or cut short */
   if (r->flamegraph == NULL)
-    return profile_from_levels (NULL, 0, NULL, 0, FALSE, rpc->sample_type, rpc->sample_unit, error);
+    {
+      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                           _("This is not a Pyroscope answer: the answer to SelectMergeStacktraces has no flame graph"));
+      return NULL;
+    }
 
   return profile_from_levels (r->flamegraph->names, r->flamegraph->n_names,
                               r->flamegraph->levels, r->flamegraph->n_levels,
@@ -635,7 +641,11 @@ decode_diff (RpcData                *rpc,
   const Querier__V1__DiffResponse *r = (const Querier__V1__DiffResponse *) message;
 
   if (r->flamegraph == NULL)
-    return profile_from_levels (NULL, 0, NULL, 0, TRUE, rpc->sample_type, rpc->sample_unit, error);
+    {
+      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                           _("This is not a Pyroscope answer: the answer to Diff has no flame graph"));
+      return NULL;
+    }
 
   return profile_from_levels (r->flamegraph->names, r->flamegraph->n_names,
                               r->flamegraph->levels, r->flamegraph->n_levels,

@@ -16,6 +16,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-selector.h"
+#include "embers-text.h"
 
 /* Keyring lookups from the command line give up after this long. */
 #define KEYRING_TIMEOUT_MS 10000
@@ -50,13 +51,16 @@ invalid (GError     **error,
          ...)
 {
   g_autofree char *msg = NULL;
+  g_autofree char *masked = NULL;
   va_list args;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT, msg);
+  /* Messages quote the URL: never its password */
+  masked = embers_text_mask_credentials (msg);
+  g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT, masked);
   return FALSE;
 }
 
@@ -261,6 +265,123 @@ strip_ui_page (GString *base)
     }
 }
 
+/* The Pyroscope API's base below a legacy render URL: "…/pyroscope/render"
+ * (Pyroscope) or "…/render" (Pyroscope before 1.0) */
+static void
+strip_render (GString *base)
+{
+  const char *scheme_end = strstr (base->str, "://");
+  const char *path = scheme_end ? strchr (scheme_end + 3, '/') : NULL;
+
+  if (path == NULL)
+    return;
+  if (g_str_has_suffix (path, "/pyroscope/render"))
+    g_string_truncate (base, base->len - strlen ("/pyroscope/render"));
+  else if (g_str_has_suffix (path, "/render"))
+    g_string_truncate (base, base->len - strlen ("/render"));
+}
+
+/* Grafana Profiles Drilldown (the grafana-pyroscope-app plugin):
+ * GRAFANA[/subpath]/a/grafana-pyroscope-app/PAGE?var-dataSource=UID&…
+ * reads through Grafana's data source proxy,
+ * GRAFANA[/subpath]/api/datasources/proxy/uid/UID. NULL when the URL is
+ * not one; FALSE with an error when it is but names no data source. */
+#define DRILLDOWN_APP "/a/grafana-pyroscope-app"
+
+static gboolean
+drilldown_base (GString     *base,
+                const char  *data_source,
+                gboolean    *is_drilldown,
+                GError     **error)
+{
+  const char *scheme_end = strstr (base->str, "://");
+  const char *path = scheme_end ? strchr (scheme_end + 3, '/') : NULL;
+  const char *app = path != NULL ? strstr (path, DRILLDOWN_APP) : NULL;
+  g_autofree char *escaped = NULL;
+
+  *is_drilldown = app != NULL &&
+                  (app[strlen (DRILLDOWN_APP)] == '\0' || app[strlen (DRILLDOWN_APP)] == '/');
+  if (!*is_drilldown)
+    return TRUE;
+  if (data_source == NULL || data_source[0] == '\0')
+    {
+      invalid (error, _("This Grafana Profiles Drilldown URL names no data source: it needs var-dataSource=UID"));
+      return FALSE;
+    }
+  escaped = g_uri_escape_string (data_source, NULL, FALSE);
+  g_string_truncate (base, app - base->str);
+  g_string_append_printf (base, "/api/datasources/proxy/uid/%s", escaped);
+  return TRUE;
+}
+
+/* Grafana's ad hoc filter in a URL: "key|op|value", with "__gfp__" for a
+ * "|" and "__gfc__" for a "," inside the key or the value */
+static char *
+unescape_filter_part (const char *text)
+{
+  g_autoptr(GString) out = g_string_new (text);
+
+  g_string_replace (out, "__gfp__", "|", 0);
+  g_string_replace (out, "__gfc__", ",", 0);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* {service_name="…", key op "value", …} from Drilldown's variables */
+static char *
+drilldown_selector (const char  *service,
+                    GPtrArray   *filters,
+                    GError     **error)
+{
+  g_autoptr(EmbersSelector) selector = embers_selector_new ();
+
+  g_autoptr(GError) local_error = NULL;
+
+  if (service != NULL && service[0] != '\0' &&
+      !embers_selector_add (selector, "service_name", EMBERS_MATCH_EQUAL, service, &local_error))
+    {
+      invalid (error, _("The service “%s” is not valid: %s"), service, local_error->message);
+      return NULL;
+    }
+  for (guint i = 0; i < filters->len; i++)
+    {
+      const char *filter = g_ptr_array_index (filters, i);
+      g_auto(GStrv) parts = NULL;
+      g_autofree char *key = NULL;
+      g_autofree char *value = NULL;
+      EmbersMatchOp op;
+
+      if (filter[0] == '\0')
+        continue;
+      parts = g_strsplit (filter, "|", 3);
+      if (g_strv_length (parts) != 3)
+        {
+          invalid (error, _("The filter “%s” is not key|operator|value"), filter);
+          return NULL;
+        }
+      if (g_str_equal (parts[1], "="))
+        op = EMBERS_MATCH_EQUAL;
+      else if (g_str_equal (parts[1], "!="))
+        op = EMBERS_MATCH_NOT_EQUAL;
+      else if (g_str_equal (parts[1], "=~"))
+        op = EMBERS_MATCH_REGEX;
+      else if (g_str_equal (parts[1], "!~"))
+        op = EMBERS_MATCH_NOT_REGEX;
+      else
+        {
+          invalid (error, _("The filter “%s” has an operator Embers does not know (=, !=, =~, !~)"), filter);
+          return NULL;
+        }
+      key = unescape_filter_part (parts[0]);
+      value = unescape_filter_part (parts[2]);
+      if (!embers_selector_add (selector, key, op, value, &local_error))
+        {
+          invalid (error, _("The filter “%s” is not valid: %s"), filter, local_error->message);
+          return NULL;
+        }
+    }
+  return embers_selector_to_string (selector);
+}
+
 static gboolean
 parse_query_param (const char   *text,
                    char        **profile_type,
@@ -317,9 +438,12 @@ embers_query_url_parse (const char  *url,
   g_autofree char *query_string = NULL;
   g_autofree char *profile_type = NULL;
   g_autofree char *selector = NULL;
+  g_autoptr(GPtrArray) filters = g_ptr_array_new_with_free_func (g_free);
   const char *question;
   const char *hash;
   const char *value;
+  const char *until_text;
+  gboolean is_drilldown = FALSE;
   gint64 from_ms, until_ms;
 
   if (url == NULL || !embers_query_url_is_url (url))
@@ -337,33 +461,68 @@ embers_query_url_parse (const char  *url,
 
   hash = strchr (question, '#');
   query_string = hash ? g_strndup (question + 1, hash - question - 1) : g_strdup (question + 1);
-  params = g_uri_parse_params (query_string, -1, "&", G_URI_PARAMS_WWW_FORM, &local_error);
-  if (params == NULL)
-    {
-      invalid (error, _("The URL's parameters cannot be read: %s"), local_error->message);
-      return NULL;
-    }
+  /* Every parameter (the last of a name wins), and Drilldown's filters,
+   * which repeat */
+  params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  {
+    GUriParamsIter iter;
+    char *name, *param;
+
+    g_uri_params_iter_init (&iter, query_string, -1, "&", G_URI_PARAMS_WWW_FORM);
+    while (g_uri_params_iter_next (&iter, &name, &param, &local_error))
+      {
+        if (g_str_equal (name, "var-filters"))
+          g_ptr_array_add (filters, g_strdup (param));
+        g_hash_table_replace (params, name, param);
+      }
+    if (local_error != NULL)
+      {
+        invalid (error, _("The URL's parameters cannot be read: %s"), local_error->message);
+        return NULL;
+      }
+  }
 
   value = g_hash_table_lookup (params, "query");
-  if (value == NULL || value[0] == '\0')
+  if (value != NULL && value[0] != '\0')
     {
-      invalid (error, _("The URL has no query parameter: add ?query=<profile type>{<labels>}"));
+      if (!parse_query_param (value, &profile_type, &selector, error))
+        return NULL;
+    }
+  else if ((value = g_hash_table_lookup (params, "var-profileMetricId")) != NULL && value[0] != '\0')
+    {
+      /* Grafana Profiles Drilldown: the profile type, the service and the
+       * filters as variables */
+      g_autofree char *drilldown = drilldown_selector (g_hash_table_lookup (params, "var-serviceName"),
+                                                      filters, error);
+      g_autofree char *text = NULL;
+
+      if (drilldown == NULL)
+        return NULL;
+      text = g_strconcat (value, drilldown, NULL);
+      if (!parse_query_param (text, &profile_type, &selector, error))
+        return NULL;
+    }
+  else
+    {
+      invalid (error, _("The URL has no query parameter: add ?query=<profile type>{<labels>} "
+                        "(or, from Grafana Profiles Drilldown, var-profileMetricId)"));
       return NULL;
     }
-  if (!parse_query_param (value, &profile_type, &selector, error))
-    return NULL;
 
+  /* "to" is Grafana's name for "until" */
+  until_text = g_hash_table_lookup (params, "until");
+  if (until_text == NULL)
+    until_text = g_hash_table_lookup (params, "to");
   value = g_hash_table_lookup (params, "from");
   if (!embers_query_url_parse_time (value ? value : "now-1h", now_ms, &from_ms, error))
     return NULL;
-  value = g_hash_table_lookup (params, "until");
-  if (!embers_query_url_parse_time (value ? value : "now", now_ms, &until_ms, error))
+  if (!embers_query_url_parse_time (until_text ? until_text : "now", now_ms, &until_ms, error))
     return NULL;
   if (from_ms >= until_ms)
     {
       invalid (error, _("The time range is empty: from (%s) is not before until (%s)"),
                (const char *) g_hash_table_lookup (params, "from") ?: "now-1h",
-               (const char *) g_hash_table_lookup (params, "until") ?: "now");
+               until_text ?: "now");
       return NULL;
     }
 
@@ -386,9 +545,18 @@ embers_query_url_parse (const char  *url,
       self->query->max_nodes = (gint64) n;
     }
 
-  /* The server part: scheme://[user:password@]host[:port][/prefix] */
+  /* The server part: scheme://[user:password@]host[:port][/prefix], below
+   * a UI page or /pyroscope/render, or Grafana's proxy for Drilldown */
   base = g_string_new_len (url, question - url);
-  strip_ui_page (base);
+  while (base->len > 0 && base->str[base->len - 1] == '/')
+    g_string_truncate (base, base->len - 1);
+  if (!drilldown_base (base, g_hash_table_lookup (params, "var-dataSource"), &is_drilldown, error))
+    return NULL;
+  if (!is_drilldown)
+    {
+      strip_render (base);
+      strip_ui_page (base);
+    }
 
   uri = g_uri_parse (base->str, G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH, &local_error);
   if (uri == NULL)
@@ -537,6 +705,37 @@ lookup_keyring (GMainContext  *context,
   return credentials;
 }
 
+static guint query_url_timeout_s;   /* 0: EMBERS_TIMEOUT, else the default */
+
+void
+embers_query_url_set_timeout (guint seconds)
+{
+  query_url_timeout_s = seconds;
+}
+
+/* The timeout for query URLs: embers_query_url_set_timeout() (the command
+ * line's --timeout), else EMBERS_TIMEOUT, else the client's 60 s */
+static gboolean
+query_url_timeout (guint   *seconds,
+                   GError **error)
+{
+  const char *env = g_getenv ("EMBERS_TIMEOUT");
+  guint64 value;
+
+  *seconds = query_url_timeout_s;
+  if (*seconds > 0 || env == NULL || env[0] == '\0')
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (env, 10, 1, EMBERS_QUERY_URL_MAX_TIMEOUT_S, &value, NULL))
+    {
+      g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                   _("EMBERS_TIMEOUT must be a whole number of seconds from 1 to %u, not “%s”"),
+                   EMBERS_QUERY_URL_MAX_TIMEOUT_S, env);
+      return FALSE;
+    }
+  *seconds = (guint) value;
+  return TRUE;
+}
+
 /* A source for a parsed URL with its credentials: from the URL, else the
  * environment, else the keyring (EMBERS_TENANT always applies). */
 static EmbersPyroscopeSource *
@@ -548,10 +747,16 @@ open_source (EmbersQueryUrl  *parsed,
   g_autoptr(EmbersConnectClient) client = NULL;
   g_autoptr(EmbersCredentials) credentials = NULL;
   g_autoptr(EmbersCredentials) env = NULL;
+  guint timeout_s = 0;
 
+  if (!query_url_timeout (&timeout_s, error))
+    return NULL;
   client = embers_connect_client_new (parsed->base_url, error);
   if (client == NULL)
     return NULL;
+  if (timeout_s > 0)
+    embers_connect_client_set_timeout (client, timeout_s);
+  embers_connect_client_set_timeout_setting (client, "--timeout=SECONDS or EMBERS_TIMEOUT");
 
   env = embers_credentials_from_environment ();
 

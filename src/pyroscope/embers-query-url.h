@@ -4,6 +4,12 @@
  *
  *   http(s)://HOST[/prefix]/?query=<profile-type-id>{<selector>}&from=<t>&until=<t>[&max-nodes=N]
  *
+ * also below a UI page (/explore …) or the legacy render API
+ * (/pyroscope/render?query=…), with "to" for "until"; and Grafana Profiles
+ * Drilldown URLs (GRAFANA/a/grafana-pyroscope-app/…?var-dataSource=UID&
+ * var-profileMetricId=TYPE&var-serviceName=S&var-filters=k|op|v…), read
+ * through Grafana's data source proxy (GRAFANA/api/datasources/proxy/uid/UID).
+ *
  * from/until: Unix seconds, ms, µs or ns (told apart by magnitude), RFC 3339
  * (2024-05-01T12:00:00Z, or a date alone, taken as UTC), "now", or
  * "now-<N><unit>" with units ms, s, m, h, d, w (several may follow each
@@ -56,6 +62,13 @@ char           *embers_query_url_format_local_time (gint64        ms);
 /* The URL for a query, with ms timestamps; parses back to the same query. */
 char           *embers_query_url_build        (const char        *base_url,
                                                const EmbersQuery *query);
+
+#define EMBERS_QUERY_URL_MAX_TIMEOUT_S 86400
+
+/* The seconds a query URL's server has to answer (the command line's
+ * --timeout); 0 leaves it to EMBERS_TIMEOUT, else 60 s. Deadline errors
+ * name both. */
+void            embers_query_url_set_timeout  (guint              seconds);
 
 /* For the command line: runs the query on a private main context and
  * waits. Credentials come from user:password@ in the URL, else from

@@ -178,7 +178,7 @@ embers_recording_rules_upsert_async (EmbersConnectClient       *client,
 {
   Settings__V1__UpsertRecordingRuleRequest req = SETTINGS__V1__UPSERT_RECORDING_RULE_REQUEST__INIT;
   Settings__V1__StacktraceFilter filter = SETTINGS__V1__STACKTRACE_FILTER__INIT;
-  Settings__V1__FunctionName function = SETTINGS__V1__FUNCTION_NAME__INIT;
+  Settings__V1__StacktraceFilterFunctionName function = SETTINGS__V1__STACKTRACE_FILTER_FUNCTION_NAME__INIT;
   g_autofree Types__V1__LabelPair *pairs = NULL;
   g_autofree Types__V1__LabelPair **pair_ptrs = NULL;
   g_autofree char *metric = NULL;

@@ -97,6 +97,30 @@ format_when (gint64 time_ms)
   return local != NULL ? g_date_time_format (local, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
 }
 
+/* The step that holds the largest value. A point stamped T holds the
+ * profiles in (T − step, T] (Pyroscope's SelectSeries buckets), so the
+ * step is shown as its span, not as the time the point is stamped with. */
+static char *
+format_max_step (EmbersLabelChart *self,
+                 gboolean          with_date)
+{
+  gint64 step_ms = (gint64) llround (self->step_s * 1000.0);
+  g_autoptr(GDateTime) end_utc = g_date_time_new_from_unix_utc (self->max_time_ms / 1000);
+  g_autoptr(GDateTime) start_utc = g_date_time_new_from_unix_utc ((self->max_time_ms - step_ms) / 1000);
+  g_autoptr(GDateTime) end = end_utc != NULL ? g_date_time_to_local (end_utc) : NULL;
+  g_autoptr(GDateTime) start = start_utc != NULL ? g_date_time_to_local (start_utc) : NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  if (!self->has_time || step_ms <= 0 || start == NULL || end == NULL)
+    return with_date ? format_when (self->max_time_ms)
+                     : end != NULL ? g_date_time_format (end, "%H:%M:%S") : NULL;
+
+  a = g_date_time_format (start, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S");
+  b = g_date_time_format (end, "%H:%M:%S");
+  return g_strdup_printf ("%s–%s", a, b);
+}
+
 static const char *
 display_value (EmbersLabelChart *self)
 {
@@ -138,7 +162,7 @@ embers_label_chart_dup_summary (EmbersLabelChart *self)
       {
         g_autofree char *max = format_value (self, self->max);
         g_autofree char *mean = format_value (self, self->mean);
-        g_autofree char *when = format_when (self->max_time_ms);
+        g_autofree char *when = format_max_step (self, TRUE);
 
         if (!self->has_time)
           /* Translators: value, its largest value, when (the profiles
@@ -310,13 +334,10 @@ paint_bar (EmbersLabelChart       *self,
     {
       g_autofree char *max = format_value (self, self->max);
       g_autofree char *mean = format_value (self, self->mean);
-      g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (self->max_time_ms / 1000);
-      g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
-
       fraction = self->max_of_max > 0 ? self->max / self->max_of_max : 0;
       /* Translators: the largest per-step value of a label value */
       top_left = g_strdup_printf (_("Maximum %s"), max);
-      top_right = local != NULL ? g_date_time_format (local, "%H:%M:%S") : NULL;
+      top_right = format_max_step (self, FALSE);
       if (self->has_time)
         /* Translators: the marker on the bar of a value's maximum: the
          * average of the steps that have data (empty steps left out) */

@@ -174,6 +174,7 @@ drag_update (GtkGestureDrag    *gesture,
     return;
   a = embers_chart_time_for_x (self->chart, self->drag_x);
   b = embers_chart_time_for_x (self->chart, self->drag_x + dx);
+  embers_chart_snap_to_steps (self->chart, &a, &b);
   embers_chart_set_selection (self->chart, MIN (a, b), MAX (a, b));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -476,6 +477,8 @@ embers_series_chart_drag (EmbersSeriesChart *self,
   to = embers_chart_time_for_x (self->chart, hi);
   from = CLAMP (from, self->start_ms, self->end_ms);
   to = CLAMP (to, self->start_ms, self->end_ms);
+  /* Whole steps: the selected points' profiles, no more, no fewer */
+  embers_chart_snap_to_steps (self->chart, &from, &to);
   if (to <= from)
     return FALSE;
 

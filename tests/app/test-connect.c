@@ -97,15 +97,56 @@ test_connect_explore (void)
   total_before = embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0);
   g_assert_cmpint (total_before, >, 0);
 
-  /* Drag a range on the chart: a narrower range, reloaded */
-  embers_explore_page_get_time_range (page, &start, &end);
-  args[0] = page;
-  spin_until (drag_done, args);
+  /* Drag a range on the chart: a narrower range of whole steps, reloaded;
+   * its flame graph holds exactly what the selected points count (a point
+   * T holds (T - step, T], as Pyroscope's SelectSeries makes them). The
+   * range ends 7 ms past a 15 s multiple, so that no step boundary falls
+   * on a profile (the data has one every 15 s; Pyroscope's first point
+   * also takes a profile at exactly its start) */
+  end = (g_get_real_time () / 1000 / 15000) * 15000 - 60000 + 7;
+  start = end - 3600 * 1000;
+  embers_explore_page_set_time_range (page, start, end);
   spin_until (page_idle, page);
-  embers_explore_page_get_time_range (page, &new_start, &new_end);
-  g_assert_cmpint (new_start, >, start);
-  g_assert_cmpint (new_end, <, end);
   g_assert_null (embers_explore_page_get_error (page));
+  total_before = embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0);
+  embers_explore_page_get_time_range (page, &start, &end);
+  {
+    g_autoptr(GPtrArray) before = g_ptr_array_ref (embers_explore_page_get_series (page));
+    double selected = 0;
+
+    args[0] = page;
+    spin_until (drag_done, args);
+    spin_until (page_idle, page);
+    embers_explore_page_get_time_range (page, &new_start, &new_end);
+    g_assert_cmpint (new_start, >, start);
+    g_assert_cmpint (new_end, <, end);
+    g_assert_null (embers_explore_page_get_error (page));
+    for (guint i = 0; i < before->len; i++)
+      {
+        EmbersSeries *s = g_ptr_array_index (before, i);
+
+        for (guint k = 0; k < s->n_points; k++)
+          if (s->timestamps[k] >= new_start && s->timestamps[k] <= new_end)
+            selected += s->values[k];
+      }
+    g_assert_cmpfloat (selected, >, 0);
+    g_assert_cmpfloat (selected, ==,
+                       (double) embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0));
+    /* The new chart counts the same profiles */
+    {
+      GPtrArray *after = embers_explore_page_get_series (page);
+      double sum = 0;
+
+      for (guint i = 0; i < after->len; i++)
+        {
+          EmbersSeries *s = g_ptr_array_index (after, i);
+
+          for (guint k = 0; k < s->n_points; k++)
+            sum += s->values[k];
+        }
+      g_assert_cmpfloat (sum, ==, selected);
+    }
+  }
   g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0),
                    <, total_before);
 

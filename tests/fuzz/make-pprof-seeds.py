@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Writes the small hand-made pprof seeds in corpus/pprof/ (and gzipped copies
-# in corpus/load/). Plain protobuf wire encoding, no libraries:
+# in corpus/load/), and the seeds of fuzz-input in corpus/input/ (a first
+# byte that picks the block size, then the data). Plain protobuf wire
+# encoding, no libraries:
 #   python3 tests/fuzz/make-pprof-seeds.py
 import gzip
 import os
@@ -96,7 +98,7 @@ class Profile:
         if duration:
             out += field_varint(10, duration)
         for text in self.strings:
-            out += field_bytes(6, text.encode())
+            out += field_bytes(6, text if isinstance(text, bytes) else text.encode())
         return bytes(out)
 
 
@@ -175,17 +177,58 @@ def empty_stacks():
     return p.bytes()
 
 
+def hostile_names():
+    # Names that must not forge --top rows, reach the terminal or make an
+    # unreadable folded file (issue 15): tabs, line breaks, escapes, bidi
+    # overrides, a JSON-looking and a byte-order-mark root, bytes that are
+    # not UTF-8
+    p = Profile()
+    p.value_type(1, "cpu", "nanoseconds")
+    p.mapping(1, "/usr/bin/app")
+    names = ["{\"json\": 1}", "\ufeffbom", "fake\t1\t2\tforged", "two\nrows\r",
+             "\x1b[2J\x1b[Hclear", "\u202ereversed", "semi;colon", "  padded\t",
+             b"bad\xff\xfeutf8", "c1\u009bcsi", "del\x7f"]
+    for i, name in enumerate(names, 1):
+        p.function(i, name)
+        p.location(i, [(i, i)])
+    p.sample([3, 1], [10])
+    p.sample([4, 3, 1], [20])
+    p.sample([5, 2], [30])
+    p.sample([6, 7, 8, 9, 2], [40])
+    p.sample([10, 11], [50])
+    return p.bytes(period=("cpu", "nanoseconds", 10))
+
+
 seeds = {
     "cpu.pb": cpu(),
     "inline-recursion.pb": inline_recursion(),
     "labels.pb": labels(),
     "heap-no-names.pb": heap_no_names(),
     "empty-stacks.pb": empty_stacks(),
+    "hostile-names.pb": hostile_names(),
 }
 
 for name, data in seeds.items():
     with open(os.path.join(here, "corpus", "pprof", name), "wb") as f:
         f.write(data)
-for name in ["cpu.pb", "labels.pb"]:
+for name in ["cpu.pb", "labels.pb", "hostile-names.pb"]:
     with open(os.path.join(here, "corpus", "load", name + ".gz"), "wb") as f:
         f.write(gzip.compress(seeds[name], mtime=0))
+
+# fuzz-input: block size byte, then the data
+folded = b"main;work;leaf 10\nmain;idle 5\n" * 200
+inputs = {
+    "cpu.pb": (1, seeds["cpu.pb"]),
+    "cpu.pb.gz": (3, gzip.compress(seeds["cpu.pb"], mtime=0)),
+    "hostile-names.pb.gz": (5, gzip.compress(seeds["hostile-names.pb"], mtime=0)),
+    "folded.gz": (9, gzip.compress(folded, mtime=0)),
+    "two-members.gz": (2, gzip.compress(folded[:100], mtime=0) + gzip.compress(folded[100:], mtime=0)),
+    "zeros.gz": (40, gzip.compress(bytes(1 << 20), mtime=0)),
+    "flamebearer.json": (7, b'{"version":1,"flamebearer":{"names":["total","a"],'
+                            b'"levels":[[0,3,0,0],[0,3,3,1]],"numTicks":3,"maxSelf":3},'
+                            b'"metadata":{"format":"single","units":"samples"}}'),
+}
+os.makedirs(os.path.join(here, "corpus", "input"), exist_ok=True)
+for name, (block, data) in inputs.items():
+    with open(os.path.join(here, "corpus", "input", name), "wb") as f:
+        f.write(bytes([block]) + data)

@@ -169,19 +169,39 @@ read_url (GSubprocess *process,
     }
 }
 
+static EmbersTestServer *spawn_server (const char         *path,
+                                       const char * const *extra_args,
+                                       gboolean            with_data,
+                                       GError            **error);
+
 EmbersTestServer *
 embers_test_server_start (const char * const *extra_args,
                           GError            **error)
+{
+  return spawn_server (server_path (), extra_args, TRUE, error);
+}
+
+EmbersTestServer *
+embers_hostile_server_start (GError **error)
+{
+  return spawn_server (EMBERS_HOSTILE_SERVER_PATH, NULL, FALSE, error);
+}
+
+static EmbersTestServer *
+spawn_server (const char         *path,
+              const char * const *extra_args,
+              gboolean            with_data,
+              GError            **error)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GUri) uri = NULL;
   g_autofree char *url = NULL;
-  gboolean has_data = FALSE;
+  gboolean has_data = !with_data;
   EmbersTestServer *self;
 
-  g_ptr_array_add (argv, (char *) server_path ());
+  g_ptr_array_add (argv, (char *) path);
   g_ptr_array_add (argv, (char *) "--port");
   g_ptr_array_add (argv, (char *) "0");
   for (guint i = 0; extra_args != NULL && extra_args[i] != NULL; i++)

@@ -37,6 +37,9 @@ typedef struct _EmbersTestServer EmbersTestServer;
 EmbersTestServer *embers_test_server_start    (const char * const *extra_args,
                                                GError            **error);
 /* "http://127.0.0.1:PORT/" (with the trailing slash) */
+/* embers-hostile-server (a server that misbehaves, one mode per first
+ * path segment: see its source), with the same handle */
+EmbersTestServer *embers_hostile_server_start (GError            **error);
 const char       *embers_test_server_get_url  (EmbersTestServer   *self);
 guint16           embers_test_server_get_port (EmbersTestServer   *self);
 /* The --data directory the helper passes by default */

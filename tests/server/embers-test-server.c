@@ -336,7 +336,8 @@ respond_json_text (SoupServerMessage *msg,
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, json, strlen (json));
 }
 
-static void
+/* TRUE when the answer is sent later by whoever took the message over */
+static gboolean
 route (Request *req)
 {
   EtsServer *server = req->server;
@@ -349,21 +350,21 @@ route (Request *req)
   if (g_str_equal (path, "/ready"))
     {
       ets_respond_text (msg, 200, "ready\n");
-      return;
+      return FALSE;
     }
   if (g_str_equal (path, CONTROL_PATH))
     {
       handle_control (server, msg);
-      return;
+      return FALSE;
     }
   if (g_str_equal (path, STATS_PATH))
     {
       handle_stats (server, msg);
-      return;
+      return FALSE;
     }
 
   if (!check_auth (server, msg))
-    return;
+    return FALSE;
 
   if (g_str_equal (path, "/api/v1/status/buildinfo"))
     {
@@ -371,7 +372,7 @@ route (Request *req)
                          "{\"status\":\"success\",\"data\":{\"version\":\"1.16.2-embers-test\","
                          "\"revision\":\"embers-test-server\",\"branch\":\"embers\","
                          "\"buildUser\":\"\",\"buildDate\":\"\",\"goVersion\":\"\"}}");
-      return;
+      return FALSE;
     }
 
   if (g_str_equal (path, "/ingest") || g_str_equal (path, "/pyroscope/ingest"))
@@ -380,31 +381,32 @@ route (Request *req)
         {
           soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", "POST");
           ets_respond_text (msg, 405, "405 method not allowed\n");
-          return;
+          return FALSE;
         }
       tenant = tenant_for (server, msg);
       if (tenant != NULL)
-        ets_ingest_handle (server, msg, req->query, tenant);
-      return;
+        return ets_ingest_handle (server, msg, req->query, tenant);
+      return FALSE;
     }
 
   rpc = find_method (server, path);
   if (rpc == NULL)
     {
       ets_respond_text (msg, 404, "404 page not found\n");
-      return;
+      return FALSE;
     }
   if (!g_str_equal (method, "POST"))
     {
       /* No method is marked side-effect-free, so connect-go refuses GET */
       soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", "POST");
       soup_server_message_set_status (msg, 405, NULL);
-      return;
+      return FALSE;
     }
   tenant = tenant_for (server, msg);
   if (tenant == NULL)
-    return;
+    return FALSE;
   ets_connect_dispatch (server, rpc, msg, tenant);
+  return FALSE;
 }
 
 static void
@@ -433,8 +435,8 @@ process (Request *req)
   else if (fault->has_code)
     ets_respond_error (msg, fault->code,
                        fault->message != NULL ? fault->message : "injected fault (embers-test-server)");
-  else
-    route (req);
+  else if (route (req))
+    return;
 
   if (fault->truncate)
     {
@@ -481,6 +483,39 @@ stats_begin (EtsServer  *server,
     g_hash_table_replace (server->max_in_flight, g_strdup (path), GINT_TO_POINTER (now));
 }
 
+/* The connection a request came on, by the client's address and port: a
+ * client that reuses its connection shows one peer for many requests */
+static void
+stats_peer (EtsServer         *server,
+            SoupServerMessage *msg,
+            const char        *path)
+{
+  GSocketAddress *addr = soup_server_message_get_remote_address (msg);
+  g_autofree char *key = NULL;
+
+  if (!is_counted (path) || !G_IS_INET_SOCKET_ADDRESS (addr))
+    return;
+  {
+    g_autofree char *ip = g_inet_address_to_string (g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (addr)));
+    key = g_strdup_printf ("%s:%u", ip, g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (addr)));
+  }
+  stats_add (server->peers, key, 1);
+}
+
+/* Descriptors the process holds now (Linux: /proc/self/fd), or -1 */
+static int
+count_open_fds (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  int n = 0;
+
+  if (dir == NULL)
+    return -1;
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n - 1;   /* the directory's own descriptor */
+}
+
 static void
 stats_end (EtsServer  *server,
            const char *path)
@@ -523,6 +558,7 @@ handle_stats (EtsServer         *server,
     {
       g_hash_table_remove_all (server->n_requests);
       g_hash_table_remove_all (server->max_in_flight);
+      g_hash_table_remove_all (server->peers);
       ets_respond_text (msg, 200, "cleared\n");
       return;
     }
@@ -535,6 +571,14 @@ handle_stats (EtsServer         *server,
   json_builder_begin_object (builder);
   add_table (builder, "requests", server->n_requests);
   add_table (builder, "maxInFlight", server->max_in_flight);
+  add_table (builder, "peers", server->peers);
+  json_builder_set_member_name (builder, "server");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "connections");
+  json_builder_add_int_value (builder, g_hash_table_size (server->peers));
+  json_builder_set_member_name (builder, "openFds");
+  json_builder_add_int_value (builder, count_open_fds ());
+  json_builder_end_object (builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   generator = json_generator_new ();
@@ -571,6 +615,15 @@ handle (SoupServer        *soup,
 
   if (server->verbose)
     g_printerr ("embers-test-server: %s %s\n", soup_server_message_get_method (msg), path);
+
+#if !SOUP_CHECK_VERSION (3, 3, 0)
+  /* libsoup 3.2's server never closes a connection's socket: one
+   * descriptor leaks per connection until the process runs out (fixed in
+   * 3.3). Closing after each answer bounds them to the requests in flight,
+   * at the price of connection reuse (test-client-server skips its
+   * connection count there). */
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Connection", "close");
+#endif
 
   if (server->fault_enabled && path_takes_faults (path))
     {
@@ -610,6 +663,7 @@ handle (SoupServer        *soup,
   }
 
   stats_begin (server, path);
+  stats_peer (server, msg, path);
   if (req->fault.delay_ms > 0)
     {
       req->paused = TRUE;
@@ -667,6 +721,9 @@ main (int    argc,
   int fault_delay = 0, fault_http = 0, fault_count = 0, fault_every = 0;
   gboolean fault_drop = FALSE, fault_truncate = FALSE;
   gint64 now_ms;
+  g_autofree char *tls_cert = NULL;
+  g_autofree char *tls_key = NULL;
+  g_autoptr(GTlsCertificate) certificate = NULL;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, "Port on 127.0.0.1 (0: any free port; default 4040)", "PORT" },
     { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data_dir, "Folder with manifest.json (default: the committed demo data)", "DIR" },
@@ -686,6 +743,8 @@ main (int    argc,
     { "fault-count", 0, 0, G_OPTION_ARG_INT, &fault_count, "Only the first N faulty requests, then recover", "N" },
     { "fault-every", 0, 0, G_OPTION_ARG_INT, &fault_every, "Only every Nth request is faulty", "N" },
     { "no-diff", 0, 0, G_OPTION_ARG_NONE, &server.no_diff, "Serve no Diff RPC (a plain 404, as without the route)", NULL },
+    { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, "Serve HTTPS with this PEM certificate (with --tls-key)", "FILE" },
+    { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &tls_key, "The PEM private key of --tls-cert", "FILE" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &server.verbose, "Log requests on stderr", NULL },
     { NULL }
   };
@@ -748,6 +807,7 @@ main (int    argc,
   server.n_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   server.in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   server.max_in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  server.peers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   server.fault.delay_ms = MAX (fault_delay, 0);
   server.fault.drop = fault_drop;
   server.fault.truncate = fault_truncate;
@@ -757,12 +817,27 @@ main (int    argc,
   server.fault_remaining = MAX (fault_count, 0);
   server.fault_every = MAX (fault_every, 0);
 
-  soup = soup_server_new ("server-header", "embers-test-server", NULL);
+  if ((tls_cert != NULL) != (tls_key != NULL))
+    {
+      g_printerr ("embers-test-server: --tls-cert and --tls-key go together\n");
+      return 2;
+    }
+  if (tls_cert != NULL)
+    {
+      certificate = g_tls_certificate_new_from_files (tls_cert, tls_key, &error);
+      if (certificate == NULL)
+        {
+          g_printerr ("embers-test-server: %s\n", error->message);
+          return 1;
+        }
+    }
+
+  soup = soup_server_new ("server-header", "embers-test-server", "tls-certificate", certificate, NULL);
   soup_server_add_handler (soup, NULL, handle, &server, NULL);
 
   loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   address = g_inet_socket_address_new (loopback, port);
-  if (!soup_server_listen (soup, address, 0, &error))
+  if (!soup_server_listen (soup, address, certificate != NULL ? SOUP_SERVER_LISTEN_HTTPS : 0, &error))
     {
       g_printerr ("embers-test-server: cannot listen on 127.0.0.1:%d: %s\n", port, error->message);
       return 1;
@@ -780,7 +855,7 @@ main (int    argc,
           g_printerr ("embers-test-server: %s\n", error->message);
           return 1;
         }
-      printf ("listening on http://127.0.0.1:%u/\n",
+      printf ("listening on %s://127.0.0.1:%u/\n", certificate != NULL ? "https" : "http",
               g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local)));
       fflush (stdout);
     }
@@ -803,6 +878,7 @@ main (int    argc,
   g_free (server.basic_auth);
   g_free (server.bearer);
   g_hash_table_unref (server.n_requests);
+  g_hash_table_unref (server.peers);
   g_hash_table_unref (server.in_flight);
   g_hash_table_unref (server.max_in_flight);
   return 0;

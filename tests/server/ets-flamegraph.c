@@ -123,17 +123,47 @@ tree_init (Tree         *tree,
     if (tree->total[0][i] > 0 || (n_sides == 2 && tree->total[1][i] > 0))
       g_array_append_val (present, i);
 
+  /* As Pyroscope trims (pkg/model/tree.go, minValue; pkg/model/flamegraph.go
+   * and flamegraph_diff.go): the max_nodes-th largest total (of a diff, of
+   * max(left, right)) is the threshold, and every node whose total reaches
+   * it stays, ties included, so more than max_nodes nodes can stay. A
+   * frame named "other" of a single flame graph always goes into its
+   * parent's "other". */
   if (max_nodes > 0 && present->len > (guint64) max_nodes)
     {
       g_autoptr(GArray) ranked = g_array_copy (present);
+      gint64 threshold;
 
       g_sort_array (ranked->data, ranked->len, sizeof (guint32), compare_rank, tree);
-      for (guint i = 0; i < (guint64) max_nodes; i++)
-        tree->kept[g_array_index (ranked, guint32, i)] = TRUE;
+      threshold = rank_key (tree, g_array_index (ranked, guint32, max_nodes - 1));
+      for (guint i = 0; i < ranked->len; i++)
+        {
+          guint32 node = g_array_index (ranked, guint32, i);
+
+          if (rank_key (tree, node) < threshold)
+            break;
+          tree->kept[node] = TRUE;
+        }
     }
   else
     for (guint i = 0; i < present->len; i++)
       tree->kept[g_array_index (present, guint32, i)] = TRUE;
+  if (n_sides == 1)
+    for (guint i = 0; i < present->len; i++)
+      {
+        guint32 node = g_array_index (present, guint32, i);
+
+        if (g_str_equal (ets_store_node_name (store, node), "other"))
+          tree->kept[node] = FALSE;
+      }
+  /* A node stays only under a parent that stays */
+  for (guint i = 0; i < present->len; i++)
+    {
+      guint32 node = g_array_index (present, guint32, i);
+
+      if (tree->kept[node] && !tree->kept[ets_store_node_parent (store, node)])
+        tree->kept[node] = FALSE;
+    }
 
   /* Children of each kept node, and what was cut below it */
   tree->child_start = g_new0 (guint32, n + 1);

@@ -104,6 +104,31 @@ labels_set (GPtrArray  *labels,
   g_ptr_array_add (labels, l);
 }
 
+/* Pyroscope 1.x's distributor validates every series' labels
+ * (pkg/distributor/distributor.go → pkg/validation/validate.go,
+ * ValidateLabels and SanitizeLegacyLabelName): a name of [a-zA-Z0-9_.]
+ * that does not start with a digit is accepted, with its dots turned into
+ * underscores ("process.runtime.name" → "process_runtime_name", as the
+ * official Node SDK's tags need); any other name is invalid. Pyroscope 2
+ * (main) keeps dotted names by default (-validation.disable-label-
+ * sanitization=true); the test server follows the 1.x releases. Rewrites
+ * name in place; FALSE when it is not a valid name. */
+static gboolean
+sanitize_label_name (char *name)
+{
+  if (name == NULL || name[0] == '\0')
+    return FALSE;
+  for (char *p = name; *p != '\0'; p++)
+    {
+      if (g_ascii_isalpha (*p) || *p == '_' || (g_ascii_isdigit (*p) && p != name))
+        continue;
+      if (*p != '.')
+        return FALSE;
+    }
+  g_strdelimit (name, ".", '_');
+  return TRUE;
+}
+
 /* "app.cpu{env=prod, region=eu}" -> "app.cpu" and labels */
 static char *
 parse_name (const char *text,
@@ -147,7 +172,7 @@ parse_name (const char *text,
             }
           key = g_strstrip (g_strndup (pair, eq - pair));
           value = g_strstrip (g_strdup (eq + 1));
-          if (!ets_is_label_name (key) || g_str_has_prefix (key, "__"))
+          if (!sanitize_label_name (key) || g_str_has_prefix (key, "__"))
             {
               g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT,
                            "invalid name \"%s\": invalid tag key \"%s\"", text, key);
@@ -193,22 +218,42 @@ is_type_suffix (const char *suffix)
   return FALSE;
 }
 
-/* The metric (__name__) for a pprof sample type */
+/* The metric (__name__) of a pprof sent to /ingest: one for the whole
+ * profile, named as Pyroscope names it (pkg/og/convert/pprof/profile.go,
+ * RawProfile.metricName): "wall" when any sample type is wall; else by the
+ * first sample type that names a kind ("cpu" → process_cpu; alloc_,
+ * inuse_, space, objects → memory; mutex_, block_, goroutines); else the
+ * last sample type's own name. A Go CPU profile (samples, cpu) is
+ * process_cpu, a Node heap profile (objects, space) memory, a Node wall
+ * profile (samples, wall) wall. Each sample type then becomes a series
+ * __profile_type__ = metric:type:unit:period_type:period_unit. */
 static const char *
-metric_for_sample_type (const char *sample_type,
-                        const char *app_suffix)
+metric_for_profile (EmbersProfile *profile)
 {
-  if (g_str_equal (sample_type, "cpu") || g_str_equal (sample_type, "samples"))
-    return "process_cpu";
-  if (g_str_has_prefix (sample_type, "alloc_") || g_str_has_prefix (sample_type, "inuse_"))
-    return "memory";
-  if (g_str_has_prefix (sample_type, "goroutine"))
-    return "goroutines";
-  if (g_str_equal (sample_type, "wall"))
-    return "wall";
-  if (g_str_equal (sample_type, "contentions") || g_str_equal (sample_type, "delay"))
-    return app_suffix != NULL && g_str_has_prefix (app_suffix, "mutex") ? "mutex" : "block";
-  return "process_cpu";
+  guint n = embers_profile_get_n_sample_types (profile);
+  const char *st = "";
+
+  for (guint t = 0; t < n; t++)
+    if (g_strcmp0 (embers_profile_get_sample_type (profile, t), "wall") == 0)
+      return "wall";
+  for (guint t = 0; t < n; t++)
+    {
+      st = embers_profile_get_sample_type (profile, t);
+      if (st == NULL)
+        st = "";
+      if (strstr (st, "cpu") != NULL)
+        return "process_cpu";
+      if (strstr (st, "alloc_") != NULL || strstr (st, "inuse_") != NULL ||
+          g_str_equal (st, "space") || g_str_equal (st, "objects"))
+        return "memory";
+      if (strstr (st, "mutex_") != NULL)
+        return "mutex";
+      if (strstr (st, "block_") != NULL)
+        return "block";
+      if (strstr (st, "goroutines") != NULL)
+        return "goroutines";
+    }
+  return st;
 }
 
 /* Unix s/ms/us/ns, YYYYMMDD, "now", "now-1h" */
@@ -362,7 +407,6 @@ store_pprof (EtsServer     *server,
              EmbersProfile *profile,
              GPtrArray     *labels,
              const char    *metric_override,
-             const char    *app_suffix,
              gint64         time_ms)
 {
   EtsStore *store = server->store;
@@ -380,7 +424,7 @@ store_pprof (EtsServer     *server,
       const char *unit = embers_profile_get_sample_unit (profile, t);
       const char *period_type = embers_profile_get_period_type (profile);
       const char *period_unit = embers_profile_get_period_unit (profile);
-      const char *metric = metric_override != NULL ? metric_override : metric_for_sample_type (type, app_suffix);
+      const char *metric = metric_override != NULL ? metric_override : metric_for_profile (profile);
       g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
       g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
       g_autoptr(GPtrArray) series_labels = g_ptr_array_new_with_free_func (label_free);
@@ -410,6 +454,88 @@ store_pprof (EtsServer     *server,
     }
 }
 
+/* An /ingest of a pprof, read on a worker thread */
+typedef struct
+{
+  EtsServer         *server;
+  SoupServerMessage *msg;
+  gulong             finished_id;
+  gboolean           gone;        /* the client went away meanwhile */
+  char              *tenant;
+  char              *name;
+  GPtrArray         *labels;
+  GBytes            *data;
+  gint64             time_ms;
+} IngestJob;
+
+static void
+ingest_job_free (IngestJob *job)
+{
+  if (job->finished_id != 0)
+    g_signal_handler_disconnect (job->msg, job->finished_id);
+  g_object_unref (job->msg);
+  g_free (job->tenant);
+  g_free (job->name);
+  g_ptr_array_unref (job->labels);
+  g_bytes_unref (job->data);
+  g_free (job);
+}
+
+static void
+on_ingest_msg_finished (SoupServerMessage *msg,
+                        gpointer           user_data)
+{
+  IngestJob *job = user_data;
+
+  job->gone = TRUE;
+}
+
+static void
+ingest_parse_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  IngestJob *job = task_data;
+  GError *error = NULL;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (job->data, &len);
+  EmbersProfile *profile = parse_pprof (data, len, &error);
+
+  if (profile == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, profile, g_object_unref);
+}
+
+static void
+on_ingest_parsed (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  IngestJob *job = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (job->gone)
+    {
+      ingest_job_free (job);
+      return;
+    }
+  if (profile == NULL)
+    respond_status (job->msg, 422, ETS_CODE_INVALID_ARGUMENT, error->message);
+  else
+    {
+      store_pprof (job->server, job->tenant, profile, job->labels, NULL, job->time_ms);
+      if (job->server->verbose)
+        g_printerr ("embers-test-server: ingested %s at %" G_GINT64_FORMAT " for tenant %s\n",
+                    job->name, job->time_ms, job->tenant);
+      soup_server_message_set_status (job->msg, 200, NULL);
+    }
+  soup_server_message_unpause (job->msg);
+  ingest_job_free (job);
+}
+
 static GBytes *
 multipart_profile (SoupServerMessage *msg,
                    GBytes            *body)
@@ -434,7 +560,7 @@ multipart_profile (SoupServerMessage *msg,
   return NULL;
 }
 
-void
+gboolean
 ets_ingest_handle (EtsServer         *server,
                    SoupServerMessage *msg,
                    GHashTable        *query,
@@ -460,30 +586,30 @@ ets_ingest_handle (EtsServer         *server,
   if (name == NULL || name[0] == '\0')
     {
       respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT, "the name parameter is required");
-      return;
+      return FALSE;
     }
   app = parse_name (name, labels, &error);
   if (app == NULL)
     {
       respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT, error->message);
-      return;
+      return FALSE;
     }
   if (!parse_time (from_text, ets_store_now_ms (store), &time_ms))
     {
       respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT, "invalid from parameter");
-      return;
+      return FALSE;
     }
   if (rate_text != NULL && !g_ascii_string_to_unsigned (rate_text, 10, 0, G_MAXUINT32, &sample_rate, NULL))
     {
       respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT, "invalid sampleRate parameter");
-      return;
+      return FALSE;
     }
 
   body = ets_read_body (msg, &error);
   if (body == NULL)
     {
       respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT, error->message);
-      return;
+      return FALSE;
     }
 
   is_pprof = g_strcmp0 (format, "pprof") == 0 ||
@@ -493,7 +619,7 @@ ets_ingest_handle (EtsServer         *server,
       g_autofree char *text = g_strdup_printf ("format \"%s\" is not supported by embers-test-server "
                                                "(folded, lines and pprof are)", format);
       respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT, text);
-      return;
+      return FALSE;
     }
 
   if (spy != NULL && spy[0] != '\0')
@@ -502,10 +628,9 @@ ets_ingest_handle (EtsServer         *server,
   if (is_pprof)
     {
       g_autoptr(GBytes) part = NULL;
-      g_autoptr(EmbersProfile) profile = NULL;
       const char *dot = strrchr (app, '.');
-      gsize len;
-      const guint8 *data;
+      IngestJob *job;
+      GTask *task;
 
       if (g_strcmp0 (content_type, "multipart/form-data") == 0)
         {
@@ -514,15 +639,8 @@ ets_ingest_handle (EtsServer         *server,
             {
               respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT,
                               "multipart body without a \"profile\" part");
-              return;
+              return FALSE;
             }
-        }
-      data = g_bytes_get_data (part != NULL ? part : body, &len);
-      profile = parse_pprof (data, len, &error);
-      if (profile == NULL)
-        {
-          respond_status (msg, 422, ETS_CODE_INVALID_ARGUMENT, error->message);
-          return;
         }
       /* A known type suffix is not part of the service name; an unknown
        * one is ("my.service" stays "my.service") */
@@ -530,7 +648,25 @@ ets_ingest_handle (EtsServer         *server,
         dot = NULL;
       service = dot != NULL ? g_strndup (app, dot - app) : g_strdup (app);
       labels_set (labels, "service_name", service);
-      store_pprof (server, tenant, profile, labels, NULL, dot != NULL ? dot + 1 : NULL, time_ms);
+
+      /* Decompressing and reading a big profile takes a while: a worker
+       * thread does it, the main loop serves other requests meanwhile, and
+       * the profile is stored (fast) back on the main loop */
+      job = g_new0 (IngestJob, 1);
+      job->server = server;
+      job->msg = g_object_ref (msg);
+      job->tenant = g_strdup (tenant);
+      job->name = g_strdup (name);
+      job->labels = g_steal_pointer (&labels);
+      job->data = part != NULL ? g_steal_pointer (&part) : g_bytes_ref (body);
+      job->time_ms = time_ms;
+      job->finished_id = g_signal_connect (msg, "finished", G_CALLBACK (on_ingest_msg_finished), job);
+      soup_server_message_pause (msg);
+      task = g_task_new (NULL, NULL, on_ingest_parsed, job);
+      g_task_set_task_data (task, job, NULL);
+      g_task_run_in_thread (task, ingest_parse_thread);
+      g_object_unref (task);
+      return TRUE;
     }
   else
     {
@@ -547,7 +683,7 @@ ets_ingest_handle (EtsServer         *server,
       if (suffix == NULL)
         {
           respond_status (msg, 400, ETS_CODE_INVALID_ARGUMENT, error->message);
-          return;
+          return FALSE;
         }
       if (suffix->cpu_scaled && sample_rate > 0)
         scale = 1e9 / sample_rate;
@@ -556,7 +692,7 @@ ets_ingest_handle (EtsServer         *server,
       if (!parse_text (store, data, len, g_strcmp0 (format, "lines") == 0, scale, nodes, values, &error))
         {
           respond_status (msg, 422, ETS_CODE_INVALID_ARGUMENT, error->message);
-          return;
+          return FALSE;
         }
 
       type = ets_profile_type_parse (suffix->type_id, NULL);
@@ -575,6 +711,7 @@ ets_ingest_handle (EtsServer         *server,
   if (server->verbose)
     g_printerr ("embers-test-server: ingested %s at %" G_GINT64_FORMAT " for tenant %s\n", name, time_ms, tenant);
   soup_server_message_set_status (msg, 200, NULL);
+  return FALSE;
 }
 
 /* ---- push.v1.PusherService/Push -------------------------------------------- */
@@ -595,10 +732,32 @@ push (EtsCall                *call,
 
       for (gsize j = 0; j < s->n_labels; j++)
         {
+          g_autofree char *name = g_strdup (s->labels[j]->name);
+
           if (g_strcmp0 (s->labels[j]->name, "__name__") == 0)
             metric = s->labels[j]->value;
           else if (g_strcmp0 (s->labels[j]->name, "service_name") == 0)
             service = s->labels[j]->value;
+          if (!sanitize_label_name (name))
+            {
+              g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT,
+                           "series %" G_GSIZE_FORMAT ": invalid labels with error: invalid label name '%s'",
+                           i, s->labels[j]->name != NULL ? s->labels[j]->name : "");
+              return NULL;
+            }
+          for (gsize k = 0; k < j; k++)
+            {
+              g_autofree char *other = g_strdup (s->labels[k]->name);
+
+              if (sanitize_label_name (other) && g_str_equal (other, name) &&
+                  g_strcmp0 (s->labels[k]->value, s->labels[j]->value) != 0)
+                {
+                  g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT,
+                               "series %" G_GSIZE_FORMAT ": duplicate label name '%s' after label name sanitization from '%s'",
+                               i, name, s->labels[j]->name);
+                  return NULL;
+                }
+            }
         }
       if (metric == NULL || !ets_is_metric_name (metric))
         {
@@ -622,7 +781,10 @@ push (EtsCall                *call,
 
       for (gsize j = 0; j < s->n_labels; j++)
         {
-          labels_set (labels, s->labels[j]->name, s->labels[j]->value != NULL ? s->labels[j]->value : "");
+          g_autofree char *name = g_strdup (s->labels[j]->name);
+
+          sanitize_label_name (name);
+          labels_set (labels, name, s->labels[j]->value != NULL ? s->labels[j]->value : "");
           if (g_strcmp0 (s->labels[j]->name, "__name__") == 0)
             metric = s->labels[j]->value;
         }
@@ -640,7 +802,7 @@ push (EtsCall                *call,
           time_ms = embers_profile_get_time_nanos (profile) > 0
                     ? embers_profile_get_time_nanos (profile) / 1000000
                     : ets_store_now_ms (call->server->store);
-          store_pprof (call->server, call->tenant, profile, labels, metric, NULL, time_ms);
+          store_pprof (call->server, call->tenant, profile, labels, metric, time_ms);
         }
     }
 

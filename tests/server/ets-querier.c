@@ -579,15 +579,27 @@ typedef struct
   guint   n_steps;
 } Bucketing;
 
+/* Pyroscope's buckets (pkg/model/timeseries/range.go, RangeSeries): points
+ * are stamped T = start + k·step for T from start to end inclusive, and the
+ * point at T holds the profiles with start − step ≤ t ≤ end whose time is
+ * in (T − step, T]: RangeSeries closes a step as soon as a profile is later
+ * than it. The profiles read are those from start − step to end, both
+ * included (1.x: pkg/querier/querier.go, selectSeries, "the first step
+ * starts at start-step to start"; v2: pkg/frontend/readpath/queryfrontend/
+ * query_select_time_series.go), so a profile exactly at start − step lands
+ * in the first point too. */
 static void
 add_to_bucket (gint64   time_ms,
                gint64   value,
                gpointer user_data)
 {
   Bucketing *b = user_data;
-  gint64 i = (time_ms - b->start) / b->step_ms;
+  gint64 i;
 
-  if (time_ms < b->start || i >= b->n_steps)
+  if (time_ms < b->start - b->step_ms)
+    return;
+  i = time_ms <= b->start ? 0 : (time_ms - b->start + b->step_ms - 1) / b->step_ms;
+  if (i >= b->n_steps)
     return;
   b->group->sums[i] += value;
   b->group->counts[i]++;
@@ -653,13 +665,9 @@ select_series (EtsCall                *call,
       g_set_error_literal (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT, "limit must be positive");
       return NULL;
     }
-  for (gsize i = 0; i < req->n_group_by; i++)
-    if (!ets_is_label_name (req->group_by[i]))
-      {
-        g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT,
-                     "invalid group_by label name \"%s\"", req->group_by[i]);
-        return NULL;
-      }
+  /* group_by is not checked: Pyroscope groups by whatever names it is
+   * given (pkg/model/timeseries/timeseries.go, NewBuilder: a name no series has groups
+   * nothing), dotted names from push included */
   selector = parse_query (req->profile_typeid, req->label_selector, NULL, error);
   if (selector == NULL)
     return NULL;
@@ -705,7 +713,8 @@ select_series (EtsCall                *call,
       bucketing.start = req->start;
       bucketing.step_ms = step_ms;
       bucketing.n_steps = n_steps;
-      ets_series_foreach_sample (store, s, req->start, req->end, keep, add_to_bucket, &bucketing);
+      ets_series_foreach_sample (store, s, MAX (1, req->start - step_ms), req->end, keep,
+                                 add_to_bucket, &bucketing);
     }
 
   list = g_ptr_array_new ();

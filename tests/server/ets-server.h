@@ -52,6 +52,7 @@ struct _EtsServer
   GHashTable *n_requests;       /* path -> count */
   GHashTable *in_flight;        /* path -> count now */
   GHashTable *max_in_flight;    /* path -> most at once */
+  GHashTable *peers;            /* "ip:port" of each client connection -> requests */
 };
 
 void ets_fault_clear (EtsFault *fault);
@@ -61,8 +62,9 @@ extern const EtsMethod ets_querier_methods[];
 extern const EtsMethod ets_rules_methods[];
 extern const EtsMethod ets_push_methods[];
 
-/* POST /ingest */
-void       ets_ingest_handle (EtsServer         *server,
+/* POST /ingest. TRUE when the answer comes later (a pprof is read on a
+ * worker thread): the message is paused until then. */
+gboolean   ets_ingest_handle (EtsServer         *server,
                               SoupServerMessage *msg,
                               GHashTable        *query,
                               const char        *tenant);

@@ -1033,7 +1033,9 @@ test_merge_api (void)
       if (g_str_equal (node_name (small, level_node (small, d, i)), "other"))
         n_other++;
   g_assert_cmpuint (n_other, >, 0);
-  g_assert_cmpuint (n_small - n_other - 1, ==, 10);
+  /* 10 frames, or more when totals tie at the threshold (kept as
+   * Pyroscope keeps them; see test_merge_ties) */
+  g_assert_cmpuint (n_small - n_other - 1, >=, 10);
   g_assert_cmpint (small->total, ==, all->total);
   g_assert_cmpint (level_node (small, 1, 0)->total[0] + (level_len (small, 1) > 1 ? level_node (small, 1, 1)->total[0] : 0),
                    <=, all->total);
@@ -1045,6 +1047,44 @@ test_merge_api (void)
   g_assert_cmpuint (check_graph (empty), ==, 1);
   g_assert_cmpint (empty->total, ==, 0);
   g_assert_cmpuint (empty->names->len, ==, 1);
+}
+
+/* max_nodes as Pyroscope trims (pkg/model/tree.go minValue, and
+ * pkg/model/flamegraph.go): the max_nodes-th largest total is the
+ * threshold and every frame that reaches it stays, ties included.
+ * Stacks a;x 1, a;y 1, a;z 1, b 5: totals b 5, a 3, x y z 1. */
+static void
+test_merge_ties (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *folded = "a;x 1\na;y 1\na;z 1\nb 5\nother;q 1\n";
+  g_autoptr(Reply) r = request_full (embers_test_server_get_url (server), "POST",
+                                     "ingest?name=ties.alloc_objects&from=1699999990",
+                                     "text/plain", folded, strlen (folded), NULL);
+  const char *type = "memory:alloc_objects:count:space:bytes";
+  g_autoptr(Graph) two = NULL;
+  g_autoptr(Graph) three = NULL;
+  g_autofree char *l1 = NULL;
+  g_autofree char *l2 = NULL;
+
+  assert_ok (r);
+  /* 2: the threshold is a's 3: a and b stay; x, y, z are a's "other"; the
+   * frame named "other" (total 1) is below it */
+  two = merge_graph (server, type, "{service_name=\"ties\"}", NOW_MS - 60000, NOW_MS, 2);
+  check_graph (two);
+  l1 = level_string (two, 1);
+  g_assert_cmpstr (l1, ==, "a:0,3,0 b:3,5,5 other:8,1,1");
+  l2 = level_string (two, 2);
+  g_assert_cmpstr (l2, ==, "other:0,3,3");
+  g_clear_pointer (&l1, g_free);
+  g_clear_pointer (&l2, g_free);
+
+  /* 3: the threshold is 1, and x, y and z tie at it: all three stay (6
+   * frames for max_nodes 3), not x alone */
+  three = merge_graph (server, type, "{service_name=\"ties\"}", NOW_MS - 60000, NOW_MS, 3);
+  check_graph (three);
+  l2 = level_string (three, 2);
+  g_assert_cmpstr (l2, ==, "x:0,1,1 y:1,1,1 z:2,1,1");
 }
 
 static void
@@ -1369,10 +1409,12 @@ test_select_series (void)
     g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (labels, 0), "name"), ==, "region");
     g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (labels, 0), "value"), ==, "eu-west-1");
     points = json_object_get_array_member (s, "points");
-    /* Steps at -50, -35, -20, -5 s land in the buckets starting at the
-     * request's start + k * 15 s (-60, -45, -30, -15 s) */
-    g_assert_cmpuint (json_array_get_length (points), ==, 4);
-    for (guint i = 0; i < 4; i++)
+    /* Profiles every 15 s at -65, -50, -35, -20, -5 s (multiples of 15 s);
+     * points at start + k * 15 s from start to end (-60 … 0 s), each
+     * holding (T - 15 s, T]: -65 → -60, -50 → -45, …, -5 → 0 (upstream's
+     * pkg/model/timeseries/range.go; see test_select_series_buckets) */
+    g_assert_cmpuint (json_array_get_length (points), ==, 5);
+    for (guint i = 0; i < 5; i++)
       {
         p = json_array_get_object_element (points, i);
         g_assert_cmpfloat (json_object_get_double_member (p, "value"), ==, 6.0);
@@ -1387,9 +1429,12 @@ test_select_series (void)
   g_assert_cmpuint (json_array_get_length (series), ==, 1);
   g_assert_false (json_object_has_member (json_array_get_object_element (series, 0), "labels"));
   points = json_object_get_array_member (json_array_get_object_element (series, 0), "points");
-  /* the step starting at exactly end holds nothing: no point (sparse) */
-  g_assert_cmpuint (json_array_get_length (points), ==, 1);
+  /* points at -60 s ((-120, -60]: -110, -95, -80, -65) and at 0 ((-60, 0]:
+   * -50, -35, -20, -5): 4 profiles x 2 regions x 6 each */
+  g_assert_cmpuint (json_array_get_length (points), ==, 2);
   g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (points, 0), "value"), ==, 48.0);
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (points, 1), "value"), ==, 48.0);
+  g_assert_cmpint (json_int64 (json_object_get_member (json_array_get_object_element (points, 1), "timestamp")), ==, NOW_MS);
 
   assert_ok (average);
   aroot = parse_json (average->body);
@@ -1401,6 +1446,72 @@ test_select_series (void)
   assert_error (no_step, 400, "invalid_argument", "step");
   assert_error (no_range, 400, "invalid_argument", "missing time range");
   assert_error (too_fine, 400, "invalid_argument", "exceeded maximum resolution of 11000 points");
+}
+
+/* Buckets worked out by hand from upstream's rule, with profiles exactly on
+ * step boundaries. grafana/pyroscope pkg/model/timeseries/range.go
+ * (RangeSeries) walks the steps T = start, start + step, … while T ≤ end
+ * and puts a profile into the first step T with t ≤ T, so the point at T
+ * holds (T − step, T]; the v2 query frontend
+ * (pkg/frontend/readpath/queryfrontend/query_select_time_series.go) reads
+ * from start − step, inclusive. With start S, step 10 s, end S + 30 s:
+ *
+ *   t = S − 20 s      1000  before start − step: not read
+ *   t = S − 10 s         1  = start − step: read, t ≤ S → point S
+ *   t = S                2  point S
+ *   t = S + 1 ms         4  point S + 10 s
+ *   t = S + 10 s         8  point S + 10 s
+ *   t = S + 20 s        16  point S + 20 s
+ *   t = S + 30 s = end  32  point S + 30 s
+ *   t = S + 30 s + 1 ms 64  after end: not read
+ *
+ * Points: S = 3, S + 10 s = 12, S + 20 s = 16, S + 30 s = 32. */
+static void
+test_select_series_buckets (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *base = embers_test_server_get_url (server);
+  const gint64 S = 1700000100000;
+  static const struct { gint64 offset; int value; } profiles[] = {
+    { -20000, 1000 }, { -10000, 1 }, { 0, 2 }, { 1, 4 }, { 10000, 8 },
+    { 20000, 16 }, { 30000, 32 }, { 30001, 64 },
+  };
+  static const struct { gint64 offset; double value; } expected[] = {
+    { 0, 3 }, { 10000, 12 }, { 20000, 16 }, { 30000, 32 },
+  };
+  g_autofree char *query = NULL;
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *series, *points;
+
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("ingest?name=edges.alloc_objects&from=%" G_GINT64_FORMAT,
+                                               S + profiles[i].offset);
+      g_autofree char *body = g_strdup_printf ("main;work %d\n", profiles[i].value);
+      g_autoptr(Reply) r = request_full (base, "POST", path, "text/plain", body, strlen (body), NULL);
+
+      assert_ok (r);
+    }
+
+  query = g_strdup_printf ("{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\","
+                           "\"labelSelector\":\"{service_name=\\\"edges\\\"}\","
+                           "\"start\":\"%" G_GINT64_FORMAT "\",\"end\":\"%" G_GINT64_FORMAT "\",\"step\":10}",
+                           S, S + 30000);
+  reply = post_json (base, QUERIER "SelectSeries", query);
+  assert_ok (reply);
+  root = parse_json (reply->body);
+  series = json_array_member (root, "series");
+  g_assert_cmpuint (json_array_get_length (series), ==, 1);
+  points = json_object_get_array_member (json_array_get_object_element (series, 0), "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      JsonObject *p = json_array_get_object_element (points, i);
+
+      g_assert_cmpint (json_int64 (json_object_get_member (p, "timestamp")), ==, S + expected[i].offset);
+      g_assert_cmpfloat (json_object_get_double_member (p, "value"), ==, expected[i].value);
+    }
 }
 
 /* Points add up to the flame graph total; limit keeps the biggest series */
@@ -1452,7 +1563,10 @@ test_select_series_totals (void)
       sum += s;
     }
 
-  g = merge_graph (main_server, CPU, "{service_name=\"api\"}", start, end, 0);
+  /* the points cover (start - step, last point], as upstream reads them:
+   * profiles after the last step that fits before end are in no point */
+  g = merge_graph (main_server, CPU, "{service_name=\"api\"}", start - 60000 + 1,
+                   start + (end - start) / 60000 * 60000, 0);
   g_assert_cmpfloat (sum, ==, (double) g->total);
 
   req.limit = 1;
@@ -1656,6 +1770,106 @@ test_ingest (void)
   assert_ok (types);
   troot = parse_json (types->body);
   g_assert_cmpuint (json_array_get_length (json_array_member (troot, "profileTypes")), ==, 5);
+}
+
+/* Tags with dots, as the official Node SDK sends them
+ * (process.runtime.name, otel.scope.name): Pyroscope 1.x turns the dots
+ * into underscores (pkg/validation/validate.go, SanitizeLegacyLabelName,
+ * called for every series by pkg/distributor/distributor.go), on /ingest
+ * and Push alike; group_by is not validated (a name no series has groups
+ * everything into one series without labels) */
+static void
+test_ingest_dotted_tags (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *base = embers_test_server_get_url (server);
+  const char *folded = "main;work 10\n";
+  g_autoptr(Reply) dotted = request_full (base, "POST",
+                                          "ingest?name=nodeapp.alloc_objects%7Bprocess.runtime.name%3Dnodejs%2Cotel.scope.name%3Dpyroscope%7D&from=1699999990",
+                                          "text/plain", folded, strlen (folded), NULL);
+  g_autoptr(Reply) bad_key = request_full (base, "POST", "ingest?name=x.cpu%7Ba-b%3D1%7D", "text/plain",
+                                           folded, strlen (folded), NULL);
+  g_autoptr(Reply) digit_key = request_full (base, "POST", "ingest?name=x.cpu%7B1a%3D1%7D", "text/plain",
+                                             folded, strlen (folded), NULL);
+  g_autoptr(Reply) names = NULL;
+  g_autoptr(Reply) grouped = NULL;
+  g_autoptr(Reply) odd_group = NULL;
+  g_autoptr(Reply) pushed = NULL;
+  g_autoptr(Reply) clash = NULL;
+  g_autoptr(JsonNode) nroot = NULL, groot = NULL, oroot = NULL;
+  g_autoptr(GBytes) pprof = make_pprof ();
+  Push__V1__PushRequest push = PUSH__V1__PUSH_REQUEST__INIT;
+  Push__V1__RawProfileSeries series = PUSH__V1__RAW_PROFILE_SERIES__INIT;
+  Push__V1__RawProfileSeries *series_list[] = { &series };
+  Push__V1__RawSample sample = PUSH__V1__RAW_SAMPLE__INIT;
+  Push__V1__RawSample *samples[] = { &sample };
+  Types__V1__LabelPair name = TYPES__V1__LABEL_PAIR__INIT, svc = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__LabelPair dot = TYPES__V1__LABEL_PAIR__INIT, under = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__LabelPair *pairs[] = { &name, &svc, &dot, &under };
+  JsonArray *series_json;
+
+  assert_ok (dotted);
+  assert_error (bad_key, 400, "invalid_argument", "a-b");
+  assert_error (digit_key, 400, "invalid_argument", "1a");
+
+  names = post_json (base, QUERIER "LabelNames", "{\"matchers\":[\"{service_name=\\\"nodeapp\\\"}\"]}");
+  assert_ok (names);
+  nroot = parse_json (names->body);
+  g_assert_true (json_array_has_string (json_array_member (nroot, "names"), "process_runtime_name"));
+  g_assert_true (json_array_has_string (json_array_member (nroot, "names"), "otel_scope_name"));
+  g_assert_false (json_array_has_string (json_array_member (nroot, "names"), "process.runtime.name"));
+
+  grouped = post_json (base, QUERIER "SelectSeries",
+                       "{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\",\"labelSelector\":\"{service_name=\\\"nodeapp\\\"}\","
+                       "\"start\":\"1699999940000\",\"end\":\"1700000000000\",\"step\":60,\"groupBy\":[\"process_runtime_name\"]}");
+  assert_ok (grouped);
+  groot = parse_json (grouped->body);
+  series_json = json_array_member (groot, "series");
+  g_assert_cmpuint (json_array_get_length (series_json), ==, 1);
+  {
+    JsonArray *labels = json_object_get_array_member (json_array_get_object_element (series_json, 0), "labels");
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (labels, 0), "value"), ==, "nodejs");
+  }
+
+  /* a group_by name that is not a valid label name is no error */
+  odd_group = post_json (base, QUERIER "SelectSeries",
+                         "{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\",\"labelSelector\":\"{service_name=\\\"nodeapp\\\"}\","
+                         "\"start\":\"1699999940000\",\"end\":\"1700000000000\",\"step\":60,\"groupBy\":[\"process.runtime.name\",\"not valid!\"]}");
+  assert_ok (odd_group);
+  oroot = parse_json (odd_group->body);
+  series_json = json_array_member (oroot, "series");
+  g_assert_cmpuint (json_array_get_length (series_json), ==, 1);
+  g_assert_false (json_object_has_member (json_array_get_object_element (series_json, 0), "labels"));
+
+  /* Push: the same sanitisation, and a clash after it is an error */
+  name.name = (char *) "__name__";
+  name.value = (char *) "process_cpu";
+  svc.name = (char *) "service_name";
+  svc.value = (char *) "pushed";
+  dot.name = (char *) "k8s.pod.name";
+  dot.value = (char *) "pod-1";
+  under.name = (char *) "k8s_pod_name";
+  under.value = (char *) "pod-1";
+  series.n_labels = 3;
+  series.labels = pairs;
+  sample.raw_profile.data = (guint8 *) g_bytes_get_data (pprof, NULL);
+  sample.raw_profile.len = g_bytes_get_size (pprof);
+  sample.has_raw_profile = TRUE;
+  series.n_samples = 1;
+  series.samples = samples;
+  push.n_series = 1;
+  push.series = series_list;
+  pushed = post_proto (base, "push.v1.PusherService/Push", &push.base);
+  assert_ok (pushed);
+  {
+    g_autoptr(Graph) g = merge_graph (server, CPU, "{service_name=\"pushed\",k8s_pod_name=\"pod-1\"}",
+                                      NOW_MS - 60000, NOW_MS, 0);
+    g_assert_cmpint (g->total, ==, 100000000);
+  }
+  series.n_labels = 4;
+  under.value = (char *) "pod-2";
+  clash = post_proto (base, "push.v1.PusherService/Push", &push.base);
+  assert_error (clash, 400, "invalid_argument", "duplicate label name");
 }
 
 static void
@@ -2242,6 +2456,168 @@ test_stats (void)
   g_assert_cmpint (refused->status, ==, 405);
 }
 
+/* ---- tests: soak ------------------------------------------------------------ */
+
+/* 5,000 requests from 8 clients at once, half of them on a new connection
+ * each (Connection: close), half kept alive, across RPCs, /ready and
+ * /ingest; the server's descriptors are counted every 250 answers and must
+ * stay bounded (libsoup 3.2's server leaked one per connection) */
+#define SOAK_REQUESTS 5000
+#define SOAK_CLIENTS  8
+
+typedef struct
+{
+  const char *base;
+  guint       sent;
+  guint       done;
+  guint       failed;
+  int         fds_min;
+  int         fds_max;
+  EmbersTestServer *server;
+} Soak;
+
+typedef struct
+{
+  Soak        *soak;
+  SoupSession *session;
+  gboolean     close;
+  guint        index;
+} SoakClient;
+
+static void soak_next (SoakClient *client);
+
+static int
+server_fds (EmbersTestServer *server)
+{
+  return (int) embers_test_server_stat (server, "server", "openFds");
+}
+
+static void
+soak_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  SoakClient *client = user_data;
+  Soak *soak = client->soak;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+
+  if (body == NULL || !SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (msg)))
+    soak->failed++;
+  soak->done++;
+  if (soak->done % 250 == 0)
+    {
+      int fds = server_fds (soak->server);
+
+      soak->fds_min = MIN (soak->fds_min, fds);
+      soak->fds_max = MAX (soak->fds_max, fds);
+    }
+  soak_next (client);
+}
+
+static void
+soak_next (SoakClient *client)
+{
+  Soak *soak = client->soak;
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *url = NULL;
+  guint n = soak->sent;
+
+  if (soak->sent >= SOAK_REQUESTS)
+    return;
+  soak->sent++;
+
+  switch (n % 4)
+    {
+    case 0:
+      url = g_strconcat (soak->base, "ready", NULL);
+      msg = soup_message_new ("GET", url);
+      break;
+    case 1:
+      url = g_strconcat (soak->base, QUERIER, "ProfileTypes", NULL);
+      msg = soup_message_new ("POST", url);
+      body = g_bytes_new_static ("{}", 2);
+      soup_message_set_request_body_from_bytes (msg, "application/json", body);
+      break;
+    case 2:
+      {
+        static const char query[] = "{\"profileTypeID\":\"" CPU "\",\"labelSelector\":\"{service_name=\\\"example\\\"}\","
+                                    "\"start\":\"1699999000000\",\"end\":\"1700000000000\"}";
+        url = g_strconcat (soak->base, QUERIER, "SelectMergeStacktraces", NULL);
+        msg = soup_message_new ("POST", url);
+        body = g_bytes_new_static (query, strlen (query));
+        soup_message_set_request_body_from_bytes (msg, "application/json", body);
+      }
+      break;
+    default:
+      {
+        static const char folded[] = "main;soak 1\n";
+        url = g_strdup_printf ("%singest?name=soak.cpu&from=%u", soak->base, 1699990000 + n);
+        msg = soup_message_new ("POST", url);
+        body = g_bytes_new_static (folded, strlen (folded));
+        soup_message_set_request_body_from_bytes (msg, "text/plain", body);
+      }
+      break;
+    }
+  if (client->close)
+    soup_message_headers_replace (soup_message_get_request_headers (msg), "Connection", "close");
+  soup_session_send_and_read_async (client->session, msg, G_PRIORITY_DEFAULT, NULL, soak_done, client);
+}
+
+static void
+test_soak (void)
+{
+  const char *args[] = { "--now", NOW_ARG, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (args, &error);
+  SoakClient clients[SOAK_CLIENTS];
+  Soak soak = { 0 };
+  int before, after;
+
+  g_assert_no_error (error);
+  soak.base = embers_test_server_get_url (server);
+  soak.server = server;
+  before = server_fds (server);
+  if (before < 0)
+    {
+      g_test_skip ("no /proc/self/fd to count descriptors");
+      return;
+    }
+  soak.fds_min = soak.fds_max = before;
+
+  for (guint i = 0; i < SOAK_CLIENTS; i++)
+    {
+      clients[i].soak = &soak;
+      clients[i].session = soup_session_new_with_options ("timeout", 30, "max-conns-per-host", 2, NULL);
+      clients[i].close = i % 2 == 0;
+      clients[i].index = i;
+    }
+  for (guint i = 0; i < SOAK_CLIENTS; i++)
+    soak_next (&clients[i]);
+  while (soak.done < SOAK_REQUESTS)
+    g_main_context_iteration (NULL, TRUE);
+
+  for (guint i = 0; i < SOAK_CLIENTS; i++)
+    g_object_unref (clients[i].session);
+  after = server_fds (server);
+
+  g_test_message ("soak: %u requests from %u clients, %u failed; server descriptors %d before, "
+                  "%d to %d during, %d after",
+                  soak.done, SOAK_CLIENTS, soak.failed, before, soak.fds_min, soak.fds_max, after);
+  g_assert_cmpuint (soak.failed, ==, 0);
+  /* At most one connection per client in flight (two per kept-alive
+   * session), and each request's own: bounded, not growing with the count */
+  g_assert_cmpint (soak.fds_max, <=, before + 2 * SOAK_CLIENTS + 4);
+  g_assert_cmpint (after, <=, before + 2 * SOAK_CLIENTS + 4);
+  /* Every ingest arrived */
+  {
+    g_autoptr(Graph) g = merge_graph (server, CPU, "{service_name=\"soak\"}", 1699990000000, 1700000000000, 0);
+    g_assert_cmpint (g->total, ==, (gint64) (SOAK_REQUESTS / 4) * 10000000);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2261,6 +2637,7 @@ main (int    argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/embers/server/spawn", test_spawn);
+  g_test_add_func ("/embers/server/soak", test_soak);
   g_test_add_func ("/embers/server/ready-and-buildinfo", test_ready_and_buildinfo);
   g_test_add_func ("/embers/server/transport", test_transport);
   g_test_add_func ("/embers/server/gzip", test_gzip);
@@ -2271,6 +2648,7 @@ main (int    argc,
   g_test_add_func ("/embers/server/merge/json", test_merge_json);
   g_test_add_func ("/embers/server/merge/api", test_merge_api);
   g_test_add_func ("/embers/server/merge/errors", test_merge_errors);
+  g_test_add_func ("/embers/server/merge/ties", test_merge_ties);
   g_test_add_func ("/embers/server/merge/call-site", test_merge_call_site);
   g_test_add_func ("/embers/server/merge/doc-vectors", test_doc_vectors);
   g_test_add_func ("/embers/server/diff", test_diff_errors_and_shapes);
@@ -2281,6 +2659,8 @@ main (int    argc,
   g_test_add_func ("/embers/server/auth/basic-and-bearer", test_basic_auth);
   g_test_add_func ("/embers/server/auth/tenants", test_tenants);
   g_test_add_func ("/embers/server/ingest/text-and-pprof", test_ingest);
+  g_test_add_func ("/embers/server/select-series/buckets", test_select_series_buckets);
+  g_test_add_func ("/embers/server/ingest/dotted-tags", test_ingest_dotted_tags);
   g_test_add_func ("/embers/server/ingest/multipart-and-push", test_ingest_multipart_and_push);
   g_test_add_func ("/embers/server/rules/disabled", test_rules_disabled);
   g_test_add_func ("/embers/server/rules/validation", test_rules_validation);

@@ -7,49 +7,49 @@
 #endif
 
 #include "settings.pb-c.h"
-void   settings__v1__function_name__init
-                     (Settings__V1__FunctionName         *message)
+void   settings__v1__stacktrace_filter_function_name__init
+                     (Settings__V1__StacktraceFilterFunctionName         *message)
 {
-  static const Settings__V1__FunctionName init_value = SETTINGS__V1__FUNCTION_NAME__INIT;
+  static const Settings__V1__StacktraceFilterFunctionName init_value = SETTINGS__V1__STACKTRACE_FILTER_FUNCTION_NAME__INIT;
   *message = init_value;
 }
-size_t settings__v1__function_name__get_packed_size
-                     (const Settings__V1__FunctionName *message)
+size_t settings__v1__stacktrace_filter_function_name__get_packed_size
+                     (const Settings__V1__StacktraceFilterFunctionName *message)
 {
-  assert(message->base.descriptor == &settings__v1__function_name__descriptor);
+  assert(message->base.descriptor == &settings__v1__stacktrace_filter_function_name__descriptor);
   return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
 }
-size_t settings__v1__function_name__pack
-                     (const Settings__V1__FunctionName *message,
+size_t settings__v1__stacktrace_filter_function_name__pack
+                     (const Settings__V1__StacktraceFilterFunctionName *message,
                       uint8_t       *out)
 {
-  assert(message->base.descriptor == &settings__v1__function_name__descriptor);
+  assert(message->base.descriptor == &settings__v1__stacktrace_filter_function_name__descriptor);
   return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
 }
-size_t settings__v1__function_name__pack_to_buffer
-                     (const Settings__V1__FunctionName *message,
+size_t settings__v1__stacktrace_filter_function_name__pack_to_buffer
+                     (const Settings__V1__StacktraceFilterFunctionName *message,
                       ProtobufCBuffer *buffer)
 {
-  assert(message->base.descriptor == &settings__v1__function_name__descriptor);
+  assert(message->base.descriptor == &settings__v1__stacktrace_filter_function_name__descriptor);
   return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
 }
-Settings__V1__FunctionName *
-       settings__v1__function_name__unpack
+Settings__V1__StacktraceFilterFunctionName *
+       settings__v1__stacktrace_filter_function_name__unpack
                      (ProtobufCAllocator  *allocator,
                       size_t               len,
                       const uint8_t       *data)
 {
-  return (Settings__V1__FunctionName *)
-     protobuf_c_message_unpack (&settings__v1__function_name__descriptor,
+  return (Settings__V1__StacktraceFilterFunctionName *)
+     protobuf_c_message_unpack (&settings__v1__stacktrace_filter_function_name__descriptor,
                                 allocator, len, data);
 }
-void   settings__v1__function_name__free_unpacked
-                     (Settings__V1__FunctionName *message,
+void   settings__v1__stacktrace_filter_function_name__free_unpacked
+                     (Settings__V1__StacktraceFilterFunctionName *message,
                       ProtobufCAllocator *allocator)
 {
   if(!message)
     return;
-  assert(message->base.descriptor == &settings__v1__function_name__descriptor);
+  assert(message->base.descriptor == &settings__v1__stacktrace_filter_function_name__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   settings__v1__stacktrace_filter__init
@@ -502,7 +502,7 @@ void   settings__v1__delete_recording_rule_response__free_unpacked
   assert(message->base.descriptor == &settings__v1__delete_recording_rule_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor settings__v1__function_name__field_descriptors[2] =
+static const ProtobufCFieldDescriptor settings__v1__stacktrace_filter_function_name__field_descriptors[2] =
 {
   {
     "function_name",
@@ -510,7 +510,7 @@ static const ProtobufCFieldDescriptor settings__v1__function_name__field_descrip
     PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_STRING,
     0,   /* quantifier_offset */
-    offsetof(Settings__V1__FunctionName, function_name),
+    offsetof(Settings__V1__StacktraceFilterFunctionName, function_name),
     NULL,
     NULL,
     0,             /* flags */
@@ -521,36 +521,36 @@ static const ProtobufCFieldDescriptor settings__v1__function_name__field_descrip
     2,
     PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    offsetof(Settings__V1__FunctionName, has_metric_type),
-    offsetof(Settings__V1__FunctionName, metric_type),
+    offsetof(Settings__V1__StacktraceFilterFunctionName, has_metric_type),
+    offsetof(Settings__V1__StacktraceFilterFunctionName, metric_type),
     &settings__v1__metric_type__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
 };
-static const unsigned settings__v1__function_name__field_indices_by_name[] = {
+static const unsigned settings__v1__stacktrace_filter_function_name__field_indices_by_name[] = {
   0,   /* field[0] = function_name */
   1,   /* field[1] = metric_type */
 };
-static const ProtobufCIntRange settings__v1__function_name__number_ranges[1 + 1] =
+static const ProtobufCIntRange settings__v1__stacktrace_filter_function_name__number_ranges[1 + 1] =
 {
   { 1, 0 },
   { 0, 2 }
 };
-const ProtobufCMessageDescriptor settings__v1__function_name__descriptor =
+const ProtobufCMessageDescriptor settings__v1__stacktrace_filter_function_name__descriptor =
 {
   PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "settings.v1.FunctionName",
-  "FunctionName",
-  "Settings__V1__FunctionName",
+  "settings.v1.StacktraceFilterFunctionName",
+  "StacktraceFilterFunctionName",
+  "Settings__V1__StacktraceFilterFunctionName",
   "settings.v1",
-  sizeof(Settings__V1__FunctionName),
+  sizeof(Settings__V1__StacktraceFilterFunctionName),
   2,
-  settings__v1__function_name__field_descriptors,
-  settings__v1__function_name__field_indices_by_name,
-  1,  settings__v1__function_name__number_ranges,
-  (ProtobufCMessageInit) settings__v1__function_name__init,
+  settings__v1__stacktrace_filter_function_name__field_descriptors,
+  settings__v1__stacktrace_filter_function_name__field_indices_by_name,
+  1,  settings__v1__stacktrace_filter_function_name__number_ranges,
+  (ProtobufCMessageInit) settings__v1__stacktrace_filter_function_name__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor settings__v1__stacktrace_filter__field_descriptors[1] =
@@ -562,7 +562,7 @@ static const ProtobufCFieldDescriptor settings__v1__stacktrace_filter__field_des
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Settings__V1__StacktraceFilter, function_name),
-    &settings__v1__function_name__descriptor,
+    &settings__v1__stacktrace_filter_function_name__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

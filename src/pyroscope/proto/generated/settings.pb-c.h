@@ -16,7 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "types.pb-c.h"
 
-typedef struct Settings__V1__FunctionName Settings__V1__FunctionName;
+typedef struct Settings__V1__StacktraceFilterFunctionName Settings__V1__StacktraceFilterFunctionName;
 typedef struct Settings__V1__StacktraceFilter Settings__V1__StacktraceFilter;
 typedef struct Settings__V1__RecordingRule Settings__V1__RecordingRule;
 typedef struct Settings__V1__ListRecordingRulesRequest Settings__V1__ListRecordingRulesRequest;
@@ -38,22 +38,25 @@ typedef enum _Settings__V1__MetricType {
 
 /* --- messages --- */
 
-struct  Settings__V1__FunctionName
+/*
+ * Named as upstream names it (api/settings/v1/recording_rules.proto)
+ */
+struct  Settings__V1__StacktraceFilterFunctionName
 {
   ProtobufCMessage base;
   char *function_name;
   protobuf_c_boolean has_metric_type;
   Settings__V1__MetricType metric_type;
 };
-#define SETTINGS__V1__FUNCTION_NAME__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&settings__v1__function_name__descriptor) \
+#define SETTINGS__V1__STACKTRACE_FILTER_FUNCTION_NAME__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&settings__v1__stacktrace_filter_function_name__descriptor) \
     , NULL, 0, SETTINGS__V1__METRIC_TYPE__TOTAL }
 
 
 struct  Settings__V1__StacktraceFilter
 {
   ProtobufCMessage base;
-  Settings__V1__FunctionName *function_name;
+  Settings__V1__StacktraceFilterFunctionName *function_name;
 };
 #define SETTINGS__V1__STACKTRACE_FILTER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&settings__v1__stacktrace_filter__descriptor) \
@@ -172,24 +175,24 @@ struct  Settings__V1__DeleteRecordingRuleResponse
      }
 
 
-/* Settings__V1__FunctionName methods */
-void   settings__v1__function_name__init
-                     (Settings__V1__FunctionName         *message);
-size_t settings__v1__function_name__get_packed_size
-                     (const Settings__V1__FunctionName   *message);
-size_t settings__v1__function_name__pack
-                     (const Settings__V1__FunctionName   *message,
+/* Settings__V1__StacktraceFilterFunctionName methods */
+void   settings__v1__stacktrace_filter_function_name__init
+                     (Settings__V1__StacktraceFilterFunctionName         *message);
+size_t settings__v1__stacktrace_filter_function_name__get_packed_size
+                     (const Settings__V1__StacktraceFilterFunctionName   *message);
+size_t settings__v1__stacktrace_filter_function_name__pack
+                     (const Settings__V1__StacktraceFilterFunctionName   *message,
                       uint8_t             *out);
-size_t settings__v1__function_name__pack_to_buffer
-                     (const Settings__V1__FunctionName   *message,
+size_t settings__v1__stacktrace_filter_function_name__pack_to_buffer
+                     (const Settings__V1__StacktraceFilterFunctionName   *message,
                       ProtobufCBuffer     *buffer);
-Settings__V1__FunctionName *
-       settings__v1__function_name__unpack
+Settings__V1__StacktraceFilterFunctionName *
+       settings__v1__stacktrace_filter_function_name__unpack
                      (ProtobufCAllocator  *allocator,
                       size_t               len,
                       const uint8_t       *data);
-void   settings__v1__function_name__free_unpacked
-                     (Settings__V1__FunctionName *message,
+void   settings__v1__stacktrace_filter_function_name__free_unpacked
+                     (Settings__V1__StacktraceFilterFunctionName *message,
                       ProtobufCAllocator *allocator);
 /* Settings__V1__StacktraceFilter methods */
 void   settings__v1__stacktrace_filter__init
@@ -383,8 +386,8 @@ void   settings__v1__delete_recording_rule_response__free_unpacked
                       ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
-typedef void (*Settings__V1__FunctionName_Closure)
-                 (const Settings__V1__FunctionName *message,
+typedef void (*Settings__V1__StacktraceFilterFunctionName_Closure)
+                 (const Settings__V1__StacktraceFilterFunctionName *message,
                   void *closure_data);
 typedef void (*Settings__V1__StacktraceFilter_Closure)
                  (const Settings__V1__StacktraceFilter *message,
@@ -423,7 +426,7 @@ typedef void (*Settings__V1__DeleteRecordingRuleResponse_Closure)
 /* --- descriptors --- */
 
 extern const ProtobufCEnumDescriptor    settings__v1__metric_type__descriptor;
-extern const ProtobufCMessageDescriptor settings__v1__function_name__descriptor;
+extern const ProtobufCMessageDescriptor settings__v1__stacktrace_filter_function_name__descriptor;
 extern const ProtobufCMessageDescriptor settings__v1__stacktrace_filter__descriptor;
 extern const ProtobufCMessageDescriptor settings__v1__recording_rule__descriptor;
 extern const ProtobufCMessageDescriptor settings__v1__list_recording_rules_request__descriptor;

@@ -1,0 +1,149 @@
+/* test-hostile-files.c: files that never end or are not what they seem,
+ * opened in the window (issue 15, failures 6 and 7)
+ *
+ * A FIFO without a writer keeps its tab loading while the window works,
+ * and Cancel really ends the read (the reader lets go of the FIFO);
+ * closing the window does the same. /dev/zero and a gzip bomb end in a
+ * clear error.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "embers-format.h"
+#include "embers-window.h"
+
+static gboolean
+tick (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Whether some process has @fifo open for reading: a non-blocking open
+ * for writing succeeds only then */
+static gboolean
+fifo_has_reader (const char *fifo)
+{
+  int fd = open (fifo, O_WRONLY | O_NONBLOCK);
+
+  if (fd < 0)
+    {
+      g_assert_cmpint (errno, ==, ENXIO);
+      return FALSE;
+    }
+  close (fd);
+  return TRUE;
+}
+
+/* Runs the main loop until the FIFO's reader state is @want (the reader
+ * is a thread of this process; a 10 ms tick keeps the loop turning) */
+static void
+wait_fifo_reader (const char *fifo,
+                  gboolean    want)
+{
+  guint id = g_timeout_add (10, tick, NULL);
+
+  while (fifo_has_reader (fifo) != want)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (id);
+}
+
+static void
+wait_not_loading (EmbersProfilePage *page)
+{
+  while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_fifo_cancel (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-hostile-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "profile.fifo", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (fifo);
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersProfilePage *page;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  /* The tab loads; the window goes on (the read waits on a thread) */
+  page = g_object_ref (embers_window_open_file (window, file));
+  wait_fifo_reader (fifo, TRUE);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_LOADING);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+
+  /* Cancel: the page says so (and its tab closes), and the read has let
+   * go of the FIFO */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.cancel", NULL));
+  wait_not_loading (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_CANCELLED);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
+  g_object_unref (page);
+  wait_fifo_reader (fifo, FALSE);
+
+  /* Closing the window while it waits ends the read too */
+  page = embers_window_open_file (window, file);
+  wait_fifo_reader (fifo, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+  wait_fifo_reader (fifo, FALSE);
+
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
+static void
+test_not_profiles (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-hostile-XXXXXX", NULL);
+  g_autofree char *bomb_path = g_build_filename (dir, "bomb.pb.gz", NULL);
+  g_autoptr(GFile) zero = g_file_new_for_path ("/dev/zero");
+  g_autoptr(GFile) bomb = g_file_new_for_path (bomb_path);
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersProfilePage *page;
+
+  /* 256 MiB of zeros, gzipped */
+  {
+    gsize big = 256 * 1024 * 1024;
+    g_autofree guint8 *zeros = g_malloc0 (big);
+    g_autoptr(GBytes) gz = embers_gzip (zeros, big, NULL);
+
+    g_assert_true (g_file_set_contents (bomb_path, g_bytes_get_data (gz, NULL), g_bytes_get_size (gz), NULL));
+  }
+
+  page = embers_window_open_file (window, zero);
+  wait_not_loading (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
+  g_assert_nonnull (strstr (embers_profile_page_get_error (page), "not a profile"));
+
+  page = embers_window_open_file (window, bomb);
+  wait_not_loading (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
+  g_assert_nonnull (strstr (embers_profile_page_get_error (page), "not a profile"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (bomb_path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/embers/hostile-files/fifo-cancel", test_fifo_cancel);
+  g_test_add_func ("/embers/hostile-files/not-profiles", test_not_profiles);
+
+  return g_test_run ();
+}

@@ -1,0 +1,3 @@
+module embers.invalid/gopush
+
+go 1.19
