@@ -1534,12 +1534,13 @@ embers_flame_graph_measure (GtkWidget      *widget,
        * will cover once allocated. The zoomed natural width is no width
        * the graph is given: laying millions of frames out for it took
        * 60-400 ms per zoom step on a big profile. There every row shows. */
-      if (width < ZOOMED_NATURAL_WIDTH && self->layout == NULL)
+      /* A scrolled window asks for widths a scrollbar apart too: the rows
+       * barely differ, and a second layout of a big profile cost a frame
+       * 5-10 ms each time. The allocation lays out at its width and sets
+       * the adjustments for it. */
+      if (width < ZOOMED_NATURAL_WIDTH &&
+          (self->layout == NULL || fabs (embers_layout_get_viewport (self->layout)->width - width) > 32))
         ensure_layout_for_width (self, width);
-      /* A scrolled window asks for other widths too (with and without its
-       * scrollbar): the rows barely differ, and a second layout of a big
-       * profile cost a frame 5-10 ms each time. The allocation lays out
-       * at its width and sets the adjustments for it. */
       if (self->layout != NULL && width < ZOOMED_NATURAL_WIDTH)
         height = embers_layout_get_height (self->layout);
       else
