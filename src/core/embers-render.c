@@ -1013,6 +1013,30 @@ snap_span (const Snap *snap,
   return TRUE;
 }
 
+/* One device pixel wide where [v, v + len) is, for what must show however
+ * narrow it is */
+static gboolean
+snap_sliver (const Snap *snap,
+             double      v,
+             double      len,
+             double     *out_v,
+             double     *out_len)
+{
+  double d0;
+
+  if (!snap->snap)
+    {
+      *out_v = v;
+      *out_len = MAX (len, 1.0);
+      return TRUE;
+    }
+
+  d0 = floor ((v + len / 2) * snap->sx + snap->ox);
+  *out_v = (d0 - snap->ox) / snap->sx;
+  *out_len = 1.0 / snap->sx;
+  return TRUE;
+}
+
 typedef struct
 {
   double x, y, w, h;
@@ -1149,7 +1173,14 @@ embers_render_paint (EmbersRender *self,
 
             if (!snap_span (&snap, TRUE, r->x, r->width,
                             (items[i].flags & EMBERS_RENDER_ITEM_BORDER) != 0, &box.x, &box.w))
-              continue;
+              {
+                /* A match (or a merged block holding one) narrower than a
+                 * pixel still shows, as a sliver of one device pixel:
+                 * hundreds of tiny matches must not look like none */
+                if (!(items[i].flags & EMBERS_RENDER_ITEM_MATCH) ||
+                    !snap_sliver (&snap, r->x, r->width, &box.x, &box.w))
+                  continue;
+              }
             box.y = by;
             box.h = bh;
             g_array_append_val (group_for (self, &items[i].fill)->boxes, box);
