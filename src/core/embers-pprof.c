@@ -355,6 +355,13 @@ reader_join (EmbersPprofReader *r)
   block->len = 0;
   g_async_queue_push (r->work, block);
   g_thread_join (g_steal_pointer (&r->thread));
+
+  /* The blocks are read: their memory goes before the tree is made */
+  for (guint i = 0; i < N_BLOCKS; i++)
+    {
+      g_clear_pointer (&r->blocks[i].data, g_free);
+      r->blocks[i].cap = 0;
+    }
 }
 
 void
@@ -1125,9 +1132,14 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
       read_samples (&r, &pr->samples, cancellable, error))
     {
       g_debug ("pprof: samples resolved at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
-      /* The unique stacks are the builder's now */
+      /* The unique stacks are the builder's now, and the tables are read:
+       * their memory goes before the tree is made */
       embers_pprof_samples_clear (&pr->samples);
       embers_pprof_samples_init (&pr->samples, 0);
+      r.msg = NULL;
+      g_ptr_array_set_size (arena.chunks, 0);
+      arena.cur = NULL;
+      arena.left = 0;
       profile = embers_profile_builder_finish_cancellable (b, cancellable, error);
       g_debug ("pprof: tree made at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
     }

@@ -870,6 +870,15 @@ embers_tree_build (const EmbersSeqTable *t,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto fail;
 
+  /* Every position is known: the columns shrink to the tree (the part a
+   * huge page would have held past its end is never made) */
+  out->names = names = g_renew (guint32, out->names, pos);
+  out->parents = parents = g_renew (guint32, out->parents, pos);
+  out->ends = ends = g_renew (guint32, out->ends, pos);
+  out->depths = depths = g_renew (guint16, out->depths, pos);
+  for (guint ty = 0; ty < n_types; ty++)
+    out->totals[ty] = g_renew (gint64, out->totals[ty], pos);
+
   /* Phase 2: the chains, half of their nodes on a second thread */
   {
     ChainWork work[2];
@@ -895,13 +904,6 @@ embers_tree_build (const EmbersSeqTable *t,
 
   out->n_nodes = (guint)pos;
   out->max_depth = max_depth;
-  /* Give back what the bound reserved but the tree did not use */
-  out->names = g_renew (guint32, out->names, pos);
-  out->parents = g_renew (guint32, out->parents, pos);
-  out->ends = g_renew (guint32, out->ends, pos);
-  out->depths = g_renew (guint16, out->depths, pos);
-  for (guint ty = 0; ty < n_types; ty++)
-    out->totals[ty] = g_renew (gint64, out->totals[ty], pos);
   if (progress != NULL)
     progress ((guint64)n * 2, (guint64)n * 2, progress_data);
   return TRUE;

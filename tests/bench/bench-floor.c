@@ -22,6 +22,7 @@
  */
 
 #include <stdint.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -680,10 +681,16 @@ main (int    argc,
 
       fprintf (stderr, "floor: %zu samples, %zu unique stacks, %zu nodes, %zu types\n",
                n_samples_in_file, n_unique, n_nodes, n_types);
-      fprintf (stderr, "floor: inflate %.3f, tables %.3f, samples %.3f, sort %.3f, "
-               "tree %.3f, top %.3f, all %.3f s\n",
-               t_inflate - t0, t_tables - t_inflate, t_samples - t_tables,
-               t_sort - t_samples, t_tree - t_sort, t_top - t_tree, t_top - t0);
+      {
+        struct rusage ru;
+
+        getrusage (RUSAGE_SELF, &ru);
+        fprintf (stderr, "floor: inflate %.3f, tables %.3f, samples %.3f, sort %.3f, "
+                 "tree %.3f, top %.3f, all %.3f s, peak RSS %.1f MiB\n",
+                 t_inflate - t0, t_tables - t_inflate, t_samples - t_tables,
+                 t_sort - t_samples, t_tree - t_sort, t_top - t_tree, t_top - t0,
+                 ru.ru_maxrss / 1024.0);
+      }
     }
   }
 

@@ -38,6 +38,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
@@ -100,6 +102,19 @@ median (const double *values,
     return 0;
   qsort (v, n, sizeof (double), compare_doubles);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Resets VmHWM to the current RSS (Linux >= 4.0) */
+static gboolean
+reset_peak_rss (void)
+{
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+  gboolean ok;
+
+  if (f == NULL)
+    return FALSE;
+  ok = fputs ("5", f) >= 0;
+  return fclose (f) == 0 && ok;
 }
 
 /* Busy and total jiffies of the whole machine, from /proc/stat */
@@ -198,19 +213,54 @@ summarize (const Run *runs,
   *cpu = median (c, n);
 }
 
+/* The profile's size once inflated, counted in small steps: this process
+ * must stay small (a spawned child starts from its parent's high-water
+ * mark of RSS) */
 static gsize
 uncompressed_size (const char *path)
 {
-  g_autofree char *contents = NULL;
-  g_autoptr(GBytes) inflated = NULL;
-  gsize len = 0;
+  FILE *f = fopen (path, "rb");
+  guint8 in[65536], out[262144];
+  z_stream zs;
+  gsize total = 0, n;
+  gboolean gz = FALSE;
+  int ret = Z_OK;
 
-  if (!g_file_get_contents (path, &contents, &len, NULL))
+  if (f == NULL)
     return 0;
-  if (!embers_is_gzip ((const guint8 *) contents, len))
-    return len;
-  inflated = embers_gunzip ((const guint8 *) contents, len, EMBERS_MAX_DECOMPRESSED_SIZE, NULL);
-  return inflated ? g_bytes_get_size (inflated) : 0;
+  memset (&zs, 0, sizeof zs);
+  n = fread (in, 1, sizeof in, f);
+  if (n >= 2 && in[0] == 0x1f && in[1] == 0x8b)
+    gz = inflateInit2 (&zs, 15 + 32) == Z_OK;
+  while (n > 0)
+    {
+      if (!gz)
+        total += n;
+      else
+        {
+          zs.next_in = in;
+          zs.avail_in = (uInt)n;
+          do
+            {
+              zs.next_out = out;
+              zs.avail_out = sizeof out;
+              ret = inflate (&zs, Z_NO_FLUSH);
+              total += sizeof out - zs.avail_out;
+              if (ret == Z_STREAM_END)
+                {
+                  /* Another member may follow */
+                  inflateReset (&zs);
+                  ret = Z_OK;
+                }
+            }
+          while (ret == Z_OK && (zs.avail_in > 0 || zs.avail_out == 0));
+        }
+      n = fread (in, 1, sizeof in, f);
+    }
+  if (gz)
+    inflateEnd (&zs);
+  fclose (f);
+  return total;
 }
 
 static gint64
@@ -335,10 +385,15 @@ run_in_process (const char *path)
   gsize profile_bytes, strings_bytes = 0;
   guint n_nodes;
   double t0, load_wall;
+  gint64 rss_before, rss_peak;
 
+  malloc_trim (0);
+  reset_peak_rss ();
+  rss_before = proc_status_kb ("VmRSS");
   t0 = now_seconds ();
   profile = embers_profile_load_file (file, NULL, &error);
   load_wall = now_seconds () - t0;
+  rss_peak = proc_status_kb ("VmHWM");
   if (profile == NULL)
     {
       g_printerr ("load failed: %s\n", error->message);
@@ -356,9 +411,15 @@ run_in_process (const char *path)
            load_wall, n_nodes, profile_bytes / 1048576.0,
            (double) (profile_bytes - MIN (strings_bytes, profile_bytes)) / MAX (n_nodes, 1),
            strings_bytes / 1048576.0);
+  g_print ("load's peak:    %.1f MiB over the %.1f MiB before it: %.1f bytes per node\n",
+           (rss_peak - rss_before) / 1024.0, rss_before / 1024.0,
+           (rss_peak - rss_before) * 1024.0 / MAX (n_nodes, 1));
   bench_cancel (path);
   return 0;
 }
+
+/* The command line's own peak RSS, on a profile of a few nodes */
+static gint64 baseline_rss_kb;
 
 static gboolean
 bench_file (const char *path,
@@ -469,8 +530,12 @@ bench_file (const char *path,
     g_print ("go tool pprof:  %.3f s wall, %.3f s CPU, peak RSS %.1f MiB (median of %u)\n",
              g_wall, g_cpu, g_rss / 1024.0, n_go);
   g_print ("%s", in_process);
-  g_print ("peak RSS:       %.1f bytes per node (all of the process's peak, strings included)\n",
+  g_print ("peak RSS:       %.1f bytes per node (all of the process's peak, strings included)",
            e_rss * 1024.0 / MAX (n_nodes, 1));
+  if (baseline_rss_kb > 0)
+    g_print ("; %.1f bytes per node over the command line's own %.1f MiB",
+             (e_rss - baseline_rss_kb) * 1024.0 / MAX (n_nodes, 1), baseline_rss_kb / 1024.0);
+  g_print ("\n");
   g_print ("ratios:         embers / floor %.2fx wall, %.2fx CPU (goal <= %.1fx)",
            e_wall / f_wall, e_cpu / f_cpu, GOAL_FLOOR);
   if (n_go > 0)
@@ -483,9 +548,9 @@ bench_file (const char *path,
     g_string_append_printf (summary, "%.2f s | %.1fx |", g_wall, g_wall / e_wall);
   else
     g_string_append (summary, "- | - |");
-  g_string_append_printf (summary, " %.2fx | %.0f MB (%.1fx, %.0f B/node) |\n",
+  g_string_append_printf (summary, " %.2fx | %.0f MB (%.1fx, %.0f B/node over the program's own) |\n",
                           e_wall / f_wall, e_rss * 1024 / 1e6, e_rss * 1024.0 / MAX (raw, 1),
-                          e_rss * 1024.0 / MAX (n_nodes, 1));
+                          (e_rss - baseline_rss_kb) * 1024.0 / MAX (n_nodes, 1));
   return TRUE;
 }
 
@@ -498,7 +563,9 @@ ensure_input (const char  *gen,
 {
   g_autofree char *raw = g_strdup_printf ("%s/%s.pb", dir, shape->name);
   g_autofree char *samples = g_strdup_printf ("%u", shape->samples);
-  const char *argv[] = { gen, raw, "--shape", shape->shape, "--samples", samples, "--gzip", NULL };
+  const char *argv[] = { gen, raw, "--shape", shape->shape, "--samples", samples, "--gzip",
+                         /* the tiny one: a few functions too */
+                         shape->samples < 100 ? "--functions" : NULL, "10", NULL };
   int status = 0;
 
   *path = g_strconcat (raw, ".gz", NULL);
@@ -603,9 +670,27 @@ main (int    argc,
         }
     }
 
+  /* The command line's own memory: a profile of ten samples */
+  {
+    static const Shape tiny = { "tiny", "zipf", 10 };
+    g_autofree char *tiny_path = NULL;
+    g_autofree char *err_path = g_build_filename (g_get_tmp_dir (), "bench-load-err.txt", NULL);
+    Run run;
+
+    if (ensure_input (gen, dir, &tiny, &tiny_path, NULL))
+      {
+        const char *t_argv[] = { embers, "--top=1", tiny_path, NULL };
+
+        if (run_child (t_argv, NULL, err_path, &run))
+          baseline_rss_kb = run.rss_kb;
+      }
+  }
+
   g_file_get_contents ("/proc/loadavg", &loadavg, NULL, NULL);
   g_print ("# bench-load: %" G_GINT64_FORMAT " runs per profile (go: %" G_GINT64_FORMAT "), "
            "%ld CPUs, load average %s", runs, go ? go_runs : 0, n_cpus, loadavg ? loadavg : "?\n");
+  g_print ("# embers --top on ten samples: peak RSS %.1f MiB (the program itself, its libraries)\n",
+           baseline_rss_kb / 1024.0);
   machine_jiffies (&busy0, &total0);
   cpu0 = self_and_children_cpu ();
   wall0 = now_seconds ();
