@@ -122,7 +122,7 @@ fail (EmbersPprofSamples     *s,
       gint64                  value)
 {
   s->error = error;
-  s->error_sample = s->n_samples;
+  s->error_sample = s->index;
   s->error_detail = detail;
   s->error_value = value;
   return FALSE;
@@ -159,7 +159,8 @@ label_ok (const guint8 *p,
 gboolean
 embers_pprof_samples_add (EmbersPprofSamples *s,
                           const guint8       *p,
-                          gsize               len)
+                          gsize               len,
+                          gsize               index)
 {
   const guint8 *end = p + len;
   const guint8 *ids = NULL;
@@ -172,6 +173,7 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
   gint64 *dest;
 
   g_byte_array_set_size (s->label_bytes, 0);
+  s->index = index;
 
   while (p < end)
     {
@@ -290,7 +292,7 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
     return fail (s, EMBERS_PPROF_SAMPLE_TOO_DEEP, 0, 0);
   if (added)
     {
-      guint32 first = (guint32)MIN (s->n_samples, (gsize)G_MAXUINT32);
+      guint32 first = (guint32)MIN (index, (gsize)G_MAXUINT32);
 
       g_array_append_val (s->first_sample, first);
       g_array_set_size (s->values, s->values->len + n_types);

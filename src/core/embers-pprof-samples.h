@@ -59,6 +59,7 @@ typedef struct
   gint64              error_value;
 
   /* Scratch */
+  gsize               index;         /* of the sample being read */
   GByteArray         *packed;        /* ids written one per field, packed */
   GByteArray         *label_bytes;
   GByteArray         *prev_label_bytes;
@@ -70,11 +71,12 @@ void     embers_pprof_samples_init  (EmbersPprofSamples *s,
                                      guint               n_types);
 void     embers_pprof_samples_clear (EmbersPprofSamples *s);
 
-/* Reads one Sample message. FALSE when it cannot be read (see error):
- * stop there. */
+/* Reads one Sample message, the @index-th of the file. FALSE when it
+ * cannot be read (see error): stop there. */
 gboolean embers_pprof_samples_add   (EmbersPprofSamples *s,
                                      const guint8       *body,
-                                     gsize               len);
+                                     gsize               len,
+                                     gsize               index);
 
 /* Varints, as on the wire: FALSE at the end or for a bad one */
 static inline gboolean

@@ -117,33 +117,50 @@ field_extent (const guint8 *p,
     }
 }
 
-/* The streaming reader: blocks in, a profile out. With a thread, blocks
- * are copied to a decoding thread while the caller reads and inflates
- * the next ones (both cores); without, they are read where they are. */
+/* The streaming reader: blocks in, a profile out. Threaded, the caller
+ * (which reads and inflates the blocks) frames each block and hands its
+ * samples to a decoding thread; when that thread is behind, the caller
+ * decodes a block's samples itself, into a second set merged at the end:
+ * both cores decode, in the share the inflating leaves. Without a thread,
+ * blocks are read where they are. */
 
 #define BLOCK_SIZE   ((gsize)1024 * 1024)
 #define N_BLOCKS     8
 
 typedef struct
 {
+  guint32 offset;   /* in the block */
+  guint32 len;
+  gsize   index;    /* the sample's number in the file */
+} SampleRef;
+
+typedef struct
+{
   guint8 *data;
   gsize   len;
   gsize   cap;
+  GArray *batch;    /* SampleRef: the samples wholly in the block */
 } Block;
 
 struct _EmbersPprofReader
 {
   EmbersInputOptions  options;
 
-  /* Framing, on the decoding side */
+  /* Framing, by the caller */
   guint64             offset;        /* bytes framed so far */
   GByteArray         *carry;         /* a field cut by a block's end */
   guint64             carry_total;   /* its length, when known (else 0) */
   GByteArray         *rest;          /* every top-level field but samples */
   gsize               n_sample_fields;
   gsize               n_sample_types;
+  Block              *framing;       /* the block being framed, or NULL */
+
+  /* Samples decoded by the decoding thread (all of them without one),
+   * and by the caller */
   EmbersPprofSamples  samples;
-  gboolean            samples_stopped;
+  EmbersPprofSamples  caller_samples;
+  gsize               caller_blocks;
+  gsize               thread_blocks;
 
   /* The decoding thread */
   GThread            *thread;
@@ -183,26 +200,45 @@ reader_corrupt (EmbersPprofReader *r,
                                  (gsize)at));
 }
 
-/* One whole top-level field */
+/* One sample into @s, unless a sample before it could not be read there */
+static void
+decode_sample (EmbersPprofReader  *r,
+               EmbersPprofSamples *s,
+               const guint8       *body,
+               gsize               len,
+               gsize               index)
+{
+  if (s->error != EMBERS_PPROF_SAMPLE_OK)
+    return;   /* that error names the first: the rest are only framed */
+  if (s->n_types == 0 && r->n_sample_types > 0)
+    s->n_types = MIN (r->n_sample_types, G_N_ELEMENTS (s->sample_values));
+  embers_pprof_samples_add (s, body, len, index);
+}
+
+/* One whole top-level field: @in_block when it lies in the block being
+ * framed (not in the carry buffer) */
 static void
 reader_field (EmbersPprofReader *r,
               const guint8      *p,
               gsize              total,
               guint              field,
-              gsize              header)
+              gsize              header,
+              gboolean           in_block)
 {
   if (field == 2)
     {
-      r->n_sample_fields++;
-      if (!r->samples_stopped)
+      gsize index = r->n_sample_fields++;
+
+      if (in_block && r->framing != NULL)
         {
-          if (r->samples.n_types == 0 && r->n_sample_types > 0)
-            r->samples.n_types = MIN (r->n_sample_types, G_N_ELEMENTS (r->samples.sample_values));
-          /* After the first sample that cannot be read, the rest are only
-           * framed: the error names that one */
-          if (!embers_pprof_samples_add (&r->samples, p + header, total - header))
-            r->samples_stopped = TRUE;
+          SampleRef ref = { (guint32)(p + header - r->framing->data), (guint32)(total - header), index };
+
+          g_array_append_val (r->framing->batch, ref);
         }
+      else
+        /* Without a thread, or one cut by a block's end: here */
+        decode_sample (r, r->framing != NULL ? &r->caller_samples : &r->samples,
+                       p + header, total - header, index);
       return;
     }
 
@@ -257,7 +293,7 @@ reader_frame (EmbersPprofReader *r,
           p -= r->carry->len - total;
           g_byte_array_set_size (r->carry, total);
         }
-      reader_field (r, r->carry->data, total, field, header);
+      reader_field (r, r->carry->data, total, field, header, FALSE);
       r->offset += total;
       g_byte_array_set_size (r->carry, 0);
       r->carry_total = 0;
@@ -281,7 +317,7 @@ reader_frame (EmbersPprofReader *r,
           r->carry_total = total;
           return;
         }
-      reader_field (r, p, total, field, header);
+      reader_field (r, p, total, field, header, TRUE);
       r->offset += total;
       p += total;
     }
@@ -301,15 +337,23 @@ reader_thread (gpointer data)
 
       t1 = g_get_monotonic_time ();
       waited += t1 - t0;
+      if (!end)
+        r->thread_blocks++;
       if (!end && !g_atomic_int_get (&r->failed))
-        reader_frame (r, block->data, block->len);
+        for (guint i = 0; i < block->batch->len; i++)
+          {
+            const SampleRef *ref = &g_array_index (block->batch, SampleRef, i);
+
+            decode_sample (r, &r->samples, block->data + ref->offset, ref->len, ref->index);
+          }
       busy += g_get_monotonic_time () - t1;
       g_async_queue_push (r->free, block);
       if (end)
         break;
     }
 
-  g_debug ("pprof: decoding thread busy %.1f ms, waited %.1f ms", busy / 1e3, waited / 1e3);
+  g_debug ("pprof: decoding thread busy %.1f ms, waited %.1f ms, %zu blocks; the caller decoded %zu",
+           busy / 1e3, waited / 1e3, r->thread_blocks, r->caller_blocks);
   return NULL;
 }
 
@@ -328,6 +372,7 @@ embers_pprof_reader_new (const EmbersInputOptions *options,
   r->carry = g_byte_array_new ();
   r->rest = g_byte_array_new ();
   embers_pprof_samples_init (&r->samples, 0);
+  embers_pprof_samples_init (&r->caller_samples, 0);
   g_mutex_init (&r->lock);
 
   if (threaded)
@@ -335,7 +380,10 @@ embers_pprof_reader_new (const EmbersInputOptions *options,
       r->work = g_async_queue_new ();
       r->free = g_async_queue_new ();
       for (guint i = 0; i < N_BLOCKS; i++)
-        g_async_queue_push (r->free, &r->blocks[i]);
+        {
+          r->blocks[i].batch = g_array_new (FALSE, FALSE, sizeof (SampleRef));
+          g_async_queue_push (r->free, &r->blocks[i]);
+        }
       r->thread = g_thread_new ("embers-pprof", reader_thread, r);
     }
 
@@ -372,12 +420,16 @@ embers_pprof_reader_free (EmbersPprofReader *r)
 
   reader_join (r);
   for (guint i = 0; i < N_BLOCKS; i++)
-    g_free (r->blocks[i].data);
+    {
+      g_free (r->blocks[i].data);
+      g_clear_pointer (&r->blocks[i].batch, g_array_unref);
+    }
   g_clear_pointer (&r->work, g_async_queue_unref);
   g_clear_pointer (&r->free, g_async_queue_unref);
   g_byte_array_unref (r->carry);
   g_byte_array_unref (r->rest);
   embers_pprof_samples_clear (&r->samples);
+  embers_pprof_samples_clear (&r->caller_samples);
   g_clear_error (&r->error);
   g_mutex_clear (&r->lock);
   g_free (r);
@@ -425,12 +477,131 @@ embers_pprof_reader_push (EmbersPprofReader  *r,
         }
       memcpy (block->data, data, n);
       block->len = n;
-      g_async_queue_push (r->work, block);
       data += n;
       len -= n;
+
+      g_array_set_size (block->batch, 0);
+      r->framing = block;
+      reader_frame (r, block->data, block->len);
+      r->framing = NULL;
+      if (!reader_check (r, error))
+        {
+          g_async_queue_push (r->free, block);
+          return FALSE;
+        }
+
+      /* The decoding thread has two blocks to do already: this one is
+       * decoded here */
+      if (g_async_queue_length (r->work) >= 2)
+        {
+          r->caller_blocks++;
+          for (guint i = 0; i < block->batch->len; i++)
+            {
+              const SampleRef *ref = &g_array_index (block->batch, SampleRef, i);
+
+              decode_sample (r, &r->caller_samples, block->data + ref->offset, ref->len, ref->index);
+            }
+          g_async_queue_push (r->free, block);
+        }
+      else
+        g_async_queue_push (r->work, block);
     }
 
   return TRUE;
+}
+
+/* The caller's samples go into the decoding thread's: stacks and label
+ * sets by their bytes, values summed, the earliest first sample and error */
+static void
+merge_samples (EmbersPprofSamples *into,
+               EmbersPprofSamples *from)
+{
+  guint n_types = MAX (into->n_types, from->n_types);
+  g_autofree guint32 *stack_map = NULL;
+  g_autofree guint32 *set_map = NULL;
+
+  if (from->n_samples == 0 && from->error == EMBERS_PPROF_SAMPLE_OK)
+    return;
+
+  if (from->error != EMBERS_PPROF_SAMPLE_OK &&
+      (into->error == EMBERS_PPROF_SAMPLE_OK || from->error_sample < into->error_sample))
+    {
+      into->error = from->error;
+      into->error_sample = from->error_sample;
+      into->error_detail = from->error_detail;
+      into->error_value = from->error_value;
+    }
+  if (from->n_samples == 0)
+    return;
+  if (into->n_samples > 0 && into->n_types != from->n_types)
+    {
+      /* Both adopted a count from their first sample (before the sample
+       * types were known): the one that does not match tells */
+      if (into->error == EMBERS_PPROF_SAMPLE_OK)
+        {
+          into->error = EMBERS_PPROF_SAMPLE_VALUE_COUNT;
+          into->error_sample = 0;
+          into->error_detail = from->n_types;
+        }
+      return;
+    }
+  into->n_types = n_types;
+
+  stack_map = g_new (guint32, MAX (from->stacks.n, 1));
+  for (guint32 st = 0; st < from->stacks.n; st++)
+    {
+      gboolean added;
+      guint32 id = embers_seq_table_add_bytes (&into->stacks, embers_seq_table_get_bytes (&from->stacks, st),
+                                               embers_seq_table_n_bytes (&from->stacks, st), &added);
+      const gint64 *v = &g_array_index (from->values, gint64, (gsize)st * n_types);
+      guint32 first = g_array_index (from->first_sample, guint32, st);
+      gint64 *dest;
+
+      stack_map[st] = id;
+      if (id == G_MAXUINT32)
+        continue;
+      if (added)
+        {
+          g_array_append_val (into->first_sample, first);
+          g_array_set_size (into->values, into->values->len + n_types);
+        }
+      else
+        g_array_index (into->first_sample, guint32, id) = MIN (g_array_index (into->first_sample, guint32, id), first);
+      dest = &g_array_index (into->values, gint64, (gsize)id * n_types);
+      for (guint t = 0; t < n_types; t++)
+        if G_UNLIKELY (__builtin_add_overflow (dest[t], v[t], &dest[t]) &&
+                       into->error == EMBERS_PPROF_SAMPLE_OK)
+          {
+            into->error = EMBERS_PPROF_SAMPLE_OVERFLOW;
+            into->error_sample = first;
+          }
+    }
+
+  set_map = g_new (guint32, from->label_sets.n + 1);
+  set_map[0] = 0;
+  for (guint32 k = 0; k < from->label_sets.n; k++)
+    {
+      gboolean added;
+      guint32 id = embers_seq_table_add_bytes (&into->label_sets, embers_seq_table_get_bytes (&from->label_sets, k),
+                                               embers_seq_table_n_bytes (&from->label_sets, k), &added);
+
+      set_map[k + 1] = id + 1;
+    }
+
+  for (guint e = 0; e < from->entry_stacks->len; e++)
+    {
+      guint32 st = stack_map[g_array_index (from->entry_stacks, guint32, e)];
+      guint32 set = set_map[g_array_index (from->entry_sets, guint32, e)];
+
+      if (st == G_MAXUINT32)
+        continue;
+      g_array_append_val (into->entry_stacks, st);
+      g_array_append_val (into->entry_sets, set);
+      g_array_append_vals (into->entry_values, &g_array_index (from->entry_values, gint64, (gsize)e * n_types),
+                           n_types);
+    }
+
+  into->n_samples += from->n_samples;
 }
 
 typedef struct
@@ -889,6 +1060,7 @@ resolve_samples (Reader                   *r,
                  EmbersPprofSamples       *s,
                  const guint32            *sets,
                  gsize                     stop_at,
+                 gsize                    *error_at,
                  GCancellable             *cancellable,
                  GError                  **error)
 {
@@ -903,6 +1075,7 @@ resolve_samples (Reader                   *r,
   g_autofree guint64 *ids = g_new (guint64, EMBERS_PROFILE_MAX_DEPTH + 1);
   g_autofree guint32 *names = NULL;
   gsize names_cap = 1024;
+  g_autoptr(GError) found = NULL;
 
   names = g_new (guint32, names_cap);
 
@@ -942,22 +1115,26 @@ resolve_samples (Reader                   *r,
 
           if G_UNLIKELY (index == 0)
             {
-              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+              g_clear_error (&found);
+              g_set_error (&found, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                            _("pprof: sample %zu refers to location %" PRIu64 ", which does not exist"),
                            (gsize)first_sample[st], id);
-              return FALSE;
+              stop_at = first_sample[st];
+              break;
             }
           loc = &infos[index - 1];
           if G_UNLIKELY (n_names + loc->n > EMBERS_PROFILE_MAX_DEPTH)
             {
+              g_clear_error (&found);
               /* Translators: the plural follows the second number, the limit */
-              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+              g_set_error (&found, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
                            g_dngettext (GETTEXT_PACKAGE,
                                         "pprof: sample %zu is more than %u frame deep",
                                         "pprof: sample %zu is more than %u frames deep",
                                         EMBERS_PROFILE_MAX_DEPTH),
                            (gsize)first_sample[st], EMBERS_PROFILE_MAX_DEPTH);
-              return FALSE;
+              stop_at = first_sample[st];
+              break;
             }
           if (n_names + loc->n > names_cap)
             {
@@ -973,9 +1150,25 @@ resolve_samples (Reader                   *r,
             }
         }
 
+      if G_UNLIKELY (first_sample[st] >= stop_at)
+        continue;   /* it failed just now */
+
       /* No value: no stack (G_MAXUINT32), or a limit (the builder tells) */
       builder_stack[st] = embers_profile_builder_add_unique_stack (r->b, names, n_names,
                                                                    values + (gsize)st * n_types);
+    }
+
+  /* Stacks are in the order of their first sample, but for those the
+   * caller's decoder merged in: the error kept is the earliest sample's */
+  if (found != NULL)
+    {
+      if (stop_at < *error_at)
+        {
+          *error_at = stop_at;
+          g_propagate_error (error, g_steal_pointer (&found));
+          return FALSE;
+        }
+      g_clear_error (&found);
     }
 
   /* The labelled parts, in the builder's ids, all at once */
@@ -1016,12 +1209,13 @@ read_samples (Reader                   *r,
 {
   g_autofree guint32 *sets = NULL;
   gsize stop_at = s->error != EMBERS_PPROF_SAMPLE_OK ? s->error_sample : G_MAXSIZE;
+  gsize error_at = stop_at;
 
   g_debug ("pprof: %zu samples, %u unique stacks, %u label sets, %u labelled parts",
            s->n_samples, s->stacks.n, s->label_sets.n, s->entry_stacks->len);
 
   if (!(sets = resolve_label_sets (r, s, error)) ||
-      !resolve_samples (r, s, sets, stop_at, cancellable, error))
+      !resolve_samples (r, s, sets, stop_at, &error_at, cancellable, error))
     return FALSE;
 
   if (s->error != EMBERS_PPROF_SAMPLE_OK)
@@ -1059,6 +1253,9 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
   reader_join (pr);
   if (!reader_check (pr, error))
     goto out;
+  merge_samples (&pr->samples, &pr->caller_samples);
+  embers_pprof_samples_clear (&pr->caller_samples);
+  embers_pprof_samples_init (&pr->caller_samples, 0);
   if (pr->carry->len > 0)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
