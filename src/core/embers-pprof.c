@@ -161,6 +161,8 @@ struct _EmbersPprofReader
   EmbersPprofSamples  caller_samples;
   gsize               caller_blocks;
   gsize               thread_blocks;
+  guint               caller_share;   /* tests: every n-th block here */
+  gsize               n_blocks;
 
   /* The decoding thread */
   GThread            *thread;
@@ -435,6 +437,13 @@ embers_pprof_reader_free (EmbersPprofReader *r)
   g_free (r);
 }
 
+void
+embers_pprof_reader_set_caller_share (EmbersPprofReader *r,
+                                      guint              every)
+{
+  r->caller_share = every;
+}
+
 static gboolean
 reader_check (EmbersPprofReader  *r,
               GError            **error)
@@ -492,7 +501,9 @@ embers_pprof_reader_push (EmbersPprofReader  *r,
 
       /* The decoding thread has two blocks to do already: this one is
        * decoded here */
-      if (g_async_queue_length (r->work) >= 2)
+      r->n_blocks++;
+      if (r->caller_share > 0 ? r->n_blocks % r->caller_share == 0
+                              : g_async_queue_length (r->work) >= 2)
         {
           r->caller_blocks++;
           for (guint i = 0; i < block->batch->len; i++)
@@ -1005,7 +1016,7 @@ resolve_label_sets (Reader                   *r,
       g_array_set_size (labels, 0);
       while (p < end)
         {
-          guint64 len, tag;
+          guint64 len = 0, tag = 0;
           gint64 v[4] = { 0, 0, 0, 0 };
           const guint8 *le;
           EmbersLabel label = { 0, };
@@ -1015,7 +1026,7 @@ resolve_label_sets (Reader                   *r,
           le = p + len;
           while (p < le)
             {
-              guint64 value;
+              guint64 value = 0;
 
               embers_pprof_varint (&p, le, &tag);
               if ((tag & 7) == 0)

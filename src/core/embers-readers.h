@@ -29,6 +29,10 @@ EmbersProfile     *embers_pprof_reader_finish (EmbersPprofReader        *r,
                                                GCancellable             *cancellable,
                                                GError                  **error);
 void               embers_pprof_reader_free   (EmbersPprofReader        *r);
+/* For tests: the caller decodes every @every-th block itself whether or
+ * not the decoding thread is behind (0: only when it is) */
+void               embers_pprof_reader_set_caller_share (EmbersPprofReader *r,
+                                                         guint              every);
 
 EmbersProfile *embers_pprof_parse        (const guint8  *data,
                                           gsize          len,
