@@ -93,143 +93,6 @@ about_debug_info (void)
 
 #define METAINFO_RESOURCE RESOURCE_PATH "/metainfo.xml"
 
-#if !ADW_CHECK_VERSION (1, 4, 0)
-/* The release notes of one version in the metainfo, as AdwAboutWindow
- * takes them (<p>, <ul>, <ol>, <li>, <em>, <code>); libadwaita 1.4 and
- * later read them itself (adw_about_window_new_from_appdata) */
-typedef struct
-{
-  const char *version;
-  gboolean    in_release;
-  gboolean    in_description;
-  gboolean    done;
-  gboolean    after_block;  /* the notes end with <p>, </li>… */
-  GString    *notes;
-} ReleaseNotes;
-
-static gboolean
-is_block (const char *element)
-{
-  return g_str_equal (element, "p") || g_str_equal (element, "ul") ||
-         g_str_equal (element, "ol") || g_str_equal (element, "li");
-}
-
-/* <tag> or </tag>, and no space before or after a paragraph's or an
- * item's tags */
-static void
-append_tag (ReleaseNotes *notes,
-            const char   *element,
-            gboolean      end)
-{
-  gboolean block = is_block (element);
-
-  if (block && notes->notes->len > 0 && notes->notes->str[notes->notes->len - 1] == ' ')
-    g_string_truncate (notes->notes, notes->notes->len - 1);
-  g_string_append_printf (notes->notes, end ? "</%s>" : "<%s>", element);
-  notes->after_block = block;
-}
-
-static void
-notes_start (GMarkupParseContext  *context,
-             const char           *element,
-             const char          **names,
-             const char          **values,
-             gpointer              data,
-             GError              **error)
-{
-  ReleaseNotes *notes = data;
-
-  if (notes->done)
-    return;
-  if (g_str_equal (element, "release"))
-    {
-      for (guint i = 0; names[i] != NULL; i++)
-        if (g_str_equal (names[i], "version"))
-          notes->in_release = g_str_equal (values[i], notes->version);
-    }
-  else if (notes->in_release && g_str_equal (element, "description"))
-    notes->in_description = TRUE;
-  else if (notes->in_description)
-    append_tag (notes, element, FALSE);
-}
-
-static void
-notes_end (GMarkupParseContext  *context,
-           const char           *element,
-           gpointer              data,
-           GError              **error)
-{
-  ReleaseNotes *notes = data;
-
-  if (notes->done)
-    return;
-  if (notes->in_description && g_str_equal (element, "description"))
-    {
-      notes->in_description = FALSE;
-      notes->done = TRUE;
-    }
-  else if (notes->in_description)
-    append_tag (notes, element, TRUE);
-  else if (g_str_equal (element, "release"))
-    notes->in_release = FALSE;
-}
-
-static void
-notes_text (GMarkupParseContext  *context,
-            const char           *text,
-            gsize                 len,
-            gpointer              data,
-            GError              **error)
-{
-  ReleaseNotes *notes = data;
-  g_autofree char *escaped = NULL;
-  gboolean space = FALSE;
-
-  if (!notes->in_description || notes->done)
-    return;
-  /* The file's line breaks and indentation are no part of the text: each
-   * run of white space is one space, none next to a paragraph or item */
-  escaped = g_markup_escape_text (text, len);
-  for (const char *c = escaped; *c != '\0'; c++)
-    {
-      if (g_ascii_isspace (*c))
-        {
-          space = TRUE;
-          continue;
-        }
-      if (space && notes->notes->len > 0 && !notes->after_block)
-        g_string_append_c (notes->notes, ' ');
-      g_string_append_c (notes->notes, *c);
-      space = FALSE;
-      notes->after_block = FALSE;
-    }
-  if (space && !notes->after_block)
-    g_string_append_c (notes->notes, ' ');
-}
-
-static char *
-release_notes (const char *version)
-{
-  static const GMarkupParser parser = { notes_start, notes_end, notes_text, NULL, NULL };
-  g_autoptr(GBytes) bytes = g_resources_lookup_data (METAINFO_RESOURCE, 0, NULL);
-  g_autoptr(GMarkupParseContext) context = NULL;
-  g_autoptr(GString) text = g_string_new (NULL);
-  ReleaseNotes notes = { version, FALSE, FALSE, FALSE, TRUE, text };
-  gsize len = 0;
-  const char *data;
-
-  if (bytes == NULL)
-    return NULL;
-  data = g_bytes_get_data (bytes, &len);
-  context = g_markup_parse_context_new (&parser, 0, &notes, NULL);
-  if (!g_markup_parse_context_parse (context, data, len, NULL) ||
-      !g_markup_parse_context_end_parse (context, NULL) ||
-      !notes.done || text->len == 0)
-    return NULL;
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-#endif
-
 static void
 about_action (GSimpleAction *action,
               GVariant      *param,
@@ -238,34 +101,12 @@ about_action (GSimpleAction *action,
   GtkApplication *app = GTK_APPLICATION (user_data);
   static const char *developers[] = { "The Embers Developers", NULL };
   g_autofree char *debug_info = about_debug_info ();
-  GtkWidget *about;
+  AdwDialog *about;
 
   /* Name, icon, links, licence and this version's release notes come
    * from the metainfo (data/…metainfo.xml.in), the version from meson */
-#if ADW_CHECK_VERSION (1, 4, 0)
-  about = adw_about_window_new_from_appdata (METAINFO_RESOURCE, PACKAGE_VERSION);
-#else
-  {
-    g_autofree char *notes = release_notes (PACKAGE_VERSION);
-
-    about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                          "application-name", _("Embers"),
-                          "application-icon", APP_ID,
-                          "developer-name", _("The Embers Developers"),
-                          "website", "https://github.com/emberslab/embers",
-                          "support-url", "https://github.com/emberslab/embers#using-embers",
-                          "issue-url", "https://github.com/emberslab/embers/issues",
-                          "license-type", GTK_LICENSE_GPL_3_0,
-                          NULL);
-    if (notes != NULL)
-      g_object_set (about,
-                    "release-notes-version", PACKAGE_VERSION,
-                    "release-notes", notes,
-                    NULL);
-  }
-#endif
+  about = adw_about_dialog_new_from_appdata (METAINFO_RESOURCE, PACKAGE_VERSION);
   g_object_set (about,
-                "transient-for", gtk_application_get_active_window (app),
                 "version", PACKAGE_VERSION,
                 "debug-info", debug_info,
                 "debug-info-filename", "embers-debug-info.txt",
@@ -275,11 +116,11 @@ about_action (GSimpleAction *action,
                 /* Translators: put your names here, one per line */
                 "translator-credits", _("translator-credits"),
                 NULL);
-  adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("User Guide"),
+  adw_about_dialog_add_link (ADW_ABOUT_DIALOG (about), _("User Guide"),
                              "https://github.com/emberslab/embers#using-embers");
-  adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("Translations"),
+  adw_about_dialog_add_link (ADW_ABOUT_DIALOG (about), _("Translations"),
                              "https://github.com/emberslab/embers/tree/main/po");
-  adw_about_window_add_acknowledgement_section (ADW_ABOUT_WINDOW (about), _("Built With"),
+  adw_about_dialog_add_acknowledgement_section (ADW_ABOUT_DIALOG (about), _("Built With"),
                                                 (const char *[]) {
                                                   "GTK https://gtk.org",
                                                   "libadwaita https://gnome.pages.gitlab.gnome.org/libadwaita/",
@@ -287,10 +128,10 @@ about_action (GSimpleAction *action,
                                                   "libsoup https://libsoup.org",
                                                   "JSON-GLib https://gitlab.gnome.org/GNOME/json-glib",
                                                   NULL });
-  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), "protobuf-c",
+  adw_about_dialog_add_legal_section (ADW_ABOUT_DIALOG (about), "protobuf-c",
                                       "Copyright © 2008–2023 Dave Benson and the protobuf-c authors",
                                       GTK_LICENSE_BSD, NULL);
-  gtk_window_present (GTK_WINDOW (about));
+  adw_dialog_present (about, GTK_WIDGET (gtk_application_get_active_window (app)));
 }
 
 static const GActionEntry app_actions[] = {

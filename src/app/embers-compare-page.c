@@ -10,9 +10,9 @@
 
 #include "embers-accessible.h"
 #include "embers-compare-page.h"
+#include "embers-window.h"
 #include "embers-diff.h"
 #include "embers-drop-down.h"
-#include "embers-fold-bin.h"
 #include "embers-format.h"
 #include "embers-query-url.h"
 #include "embers-text.h"
@@ -73,7 +73,7 @@ typedef struct
 
 struct _EmbersComparePage
 {
-  GtkWidget          parent_instance;
+  AdwBreakpointBin   parent_instance;
 
   GtkWidget         *root;
   Side               sides[2];
@@ -93,11 +93,12 @@ struct _EmbersComparePage
 
   GCancellable      *cancellable;
   GCancellable      *types_cancellable;
+  GCancellable      *cancellable_files;   /* the file dialogs, until disposed */
   gboolean           busy;
   char              *error;
 };
 
-G_DEFINE_FINAL_TYPE (EmbersComparePage, embers_compare_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (EmbersComparePage, embers_compare_page, ADW_TYPE_BREAKPOINT_BIN)
 
 enum {
   PROP_0,
@@ -164,7 +165,6 @@ set_busy (EmbersComparePage *self,
     return;
   self->busy = busy;
   gtk_widget_set_visible (self->spinner, busy);
-  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), busy);
   gtk_widget_set_visible (self->cancel_button, busy);
   gtk_widget_set_sensitive (self->compare_button, !busy);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
@@ -875,18 +875,17 @@ side_kind_toggled (GtkToggleButton *button,
 }
 
 static void
-file_chosen (GtkNativeDialog *dialog,
-             int              response,
-             Side            *side)
+file_chosen (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  Side *side = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (object), result, &error);
 
-      side_set_file (side, file, TRUE);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  /* Dismissed: nothing to do (a failure the portal already showed) */
+  if (file != NULL && side->page != NULL)
+    side_set_file (side, file, TRUE);
 }
 
 static void
@@ -894,16 +893,14 @@ choose_file_clicked (GtkButton *button,
                      Side      *side)
 {
   GtkNative *native = gtk_widget_get_native (GTK_WIDGET (button));
-  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
 
-  chooser = gtk_file_chooser_native_new (side->comparison ? _("Choose the Comparison Profile")
-                                                          : _("Choose the Baseline Profile"),
-                                         GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN,
-                                         _("_Choose"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (file_chosen), side);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  gtk_file_dialog_set_title (dialog, side->comparison ? _("Choose the Comparison Profile")
+                                                      : _("Choose the Baseline Profile"));
+  gtk_file_dialog_set_accept_label (dialog, _("_Choose"));
+  gtk_file_dialog_set_filters (dialog, embers_window_profile_filters ());
+  gtk_file_dialog_open (dialog, GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
+                        side->page->cancellable_files, file_chosen, side);
 }
 
 static GtkWidget *
@@ -928,7 +925,7 @@ side_build (EmbersComparePage *self,
             Side              *side,
             gboolean           comparison)
 {
-  GtkWidget *title, *button, *row, *label, *fold;
+  GtkWidget *title, *button, *row, *label;
 
   side->page = self;
   side->comparison = comparison;
@@ -1024,11 +1021,11 @@ side_build (EmbersComparePage *self,
   gtk_box_append (GTK_BOX (row), side->selector_entry);
   gtk_box_append (GTK_BOX (side->query_box), row);
 
+  /* The controls, then the filters below them (a side is half the page) */
   side->filter_bar = EMBERS_FILTER_BAR (embers_filter_bar_new ());
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (side->filter_bar), GTK_ORIENTATION_VERTICAL);
   g_signal_connect (side->filter_bar, "changed", G_CALLBACK (filters_changed), side);
-  fold = embers_fold_bin_new ();
-  embers_fold_bin_set_child (EMBERS_FOLD_BIN (fold), GTK_WIDGET (side->filter_bar));
-  gtk_box_append (GTK_BOX (side->query_box), fold);
+  gtk_box_append (GTK_BOX (side->query_box), GTK_WIDGET (side->filter_bar));
 
   side->chart = EMBERS_SERIES_CHART (embers_series_chart_new ());
   g_signal_connect (side->chart, "range-selected", G_CALLBACK (range_selected), side);
@@ -1594,9 +1591,12 @@ embers_compare_page_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->types_cancellable);
   g_clear_object (&self->types_cancellable);
+  g_cancellable_cancel (self->cancellable_files);
+  g_clear_object (&self->cancellable_files);
   for (guint i = 0; i < 2; i++)
     side_clear (&self->sides[i]);
-  g_clear_pointer (&self->root, gtk_widget_unparent);
+  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
+  self->root = NULL;
   g_clear_object (&self->source);
   g_clear_object (&self->diff);
 
@@ -1661,7 +1661,6 @@ embers_compare_page_class_init (EmbersComparePageClass *klass)
   gtk_widget_class_install_action (widget_class, "compare.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "compare.preset", "i", preset_action);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "embers-compare-page");
 }
 
@@ -1669,12 +1668,15 @@ static void
 embers_compare_page_init (EmbersComparePage *self)
 {
   g_autoptr(GMenu) presets = g_menu_new ();
-  GtkWidget *panes, *options, *spacer, *empty, *fold, *sources, *scrolled;
+  GtkWidget *panes, *options, *spacer, *empty, *sources, *scrolled;
 
   /* The sources over the result; they scroll when the window is short
    * (the result keeps its minimum, they get the rest up to their size) */
+  self->cancellable_files = g_cancellable_new ();
   self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->root, GTK_WIDGET (self));
+  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), self->root);
+  /* The least room the narrowest layout needs */
+  gtk_widget_set_size_request (GTK_WIDGET (self), 360, 360);
   sources = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -1684,8 +1686,6 @@ embers_compare_page_init (EmbersComparePage *self)
 
   /* The two sides, side by side or (narrow) one above the other */
   panes = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  fold = embers_fold_bin_new ();
-  embers_fold_bin_set_child (EMBERS_FOLD_BIN (fold), panes);
   gtk_box_set_homogeneous (GTK_BOX (panes), TRUE);
   gtk_widget_set_margin_top (panes, 12);
   gtk_widget_set_margin_start (panes, 12);
@@ -1695,7 +1695,16 @@ embers_compare_page_init (EmbersComparePage *self)
       side_build (self, &self->sides[i], i == 1);
       gtk_box_append (GTK_BOX (panes), self->sides[i].box);
     }
-  gtk_box_append (GTK_BOX (sources), fold);
+  gtk_box_append (GTK_BOX (sources), panes);
+  {
+    AdwBreakpoint *narrow = adw_breakpoint_new (adw_breakpoint_condition_parse ("max-width: 900sp"));
+    g_auto(GValue) vertical = G_VALUE_INIT;
+
+    g_value_init (&vertical, GTK_TYPE_ORIENTATION);
+    g_value_set_enum (&vertical, GTK_ORIENTATION_VERTICAL);
+    adw_breakpoint_add_setter (narrow, G_OBJECT (panes), "orientation", &vertical);
+    adw_breakpoint_bin_add_breakpoint (ADW_BREAKPOINT_BIN (self), narrow);
+  }
 
   /* Options and Compare */
   options = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -1726,7 +1735,7 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_set_hexpand (spacer, TRUE);
   gtk_box_append (GTK_BOX (options), spacer);
 
-  self->spinner = gtk_spinner_new ();
+  self->spinner = adw_spinner_new ();
   gtk_widget_set_visible (self->spinner, FALSE);
   gtk_box_append (GTK_BOX (options), self->spinner);
   self->cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
@@ -1755,6 +1764,9 @@ embers_compare_page_init (EmbersComparePage *self)
   /* The result: legend, diff flame graph, diff table */
   self->result_stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->result_stack, TRUE);
+  /* Room for the diff's toolbar, legend and graph before the sources
+   * take what they would like (they scroll) */
+  gtk_widget_set_size_request (self->result_stack, -1, 280);
   empty = gtk_label_new (_("Choose a baseline and a comparison, then Compare"));
   gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
   gtk_widget_add_css_class (empty, "dim-label");

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 
 #define EMBERS_TYPE_COMPARE_PAGE (embers_compare_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (EmbersComparePage, embers_compare_page, EMBERS, COMPARE_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (EmbersComparePage, embers_compare_page, EMBERS, COMPARE_PAGE, AdwBreakpointBin)
 
 /*
  * EmbersComparePage: a baseline pane and a comparison pane, each with its

@@ -17,7 +17,7 @@
 
 struct _EmbersConnectDialog
 {
-  AdwWindow          parent_instance;
+  AdwDialog          parent_instance;
 
   /* Template */
   GtkButton         *cancel_button;
@@ -31,7 +31,7 @@ struct _EmbersConnectDialog
   AdwEntryRow       *password_row;
   AdwEntryRow       *token_row;
   GtkButton         *test_button;
-  GtkSpinner        *spinner;
+  GtkWidget         *spinner;
   GtkImage          *status_icon;
   GtkLabel          *status_label;
 
@@ -43,7 +43,7 @@ struct _EmbersConnectDialog
   gboolean           syncing;
 };
 
-G_DEFINE_FINAL_TYPE (EmbersConnectDialog, embers_connect_dialog, ADW_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (EmbersConnectDialog, embers_connect_dialog, ADW_TYPE_DIALOG)
 
 enum
 {
@@ -82,8 +82,7 @@ update_sensitivity (EmbersConnectDialog *self)
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_button), valid && !busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->connect_button), valid && !busy);
-  gtk_spinner_set_spinning (self->spinner, busy);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  gtk_widget_set_visible (self->spinner, busy);
 }
 
 static void
@@ -435,7 +434,7 @@ probe_done (GObject      *object,
 
   g_object_ref (self);
   g_signal_emit (self, signals[SIGNAL_CONNECTED], 0, attempt->source, attempt->url);
-  gtk_window_close (GTK_WINDOW (self));
+  adw_dialog_close (ADW_DIALOG (self));
   g_object_unref (self);
   attempt_free (attempt);
 }
@@ -539,8 +538,6 @@ embers_connect_dialog_class_init (EmbersConnectDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, spinner);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, status_icon);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, status_label);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
 static void
@@ -571,7 +568,7 @@ embers_connect_dialog_init (EmbersConnectDialog *self)
                             G_CALLBACK (embers_connect_dialog_test_connection), self);
   g_signal_connect_swapped (self->connect_button, "clicked",
                             G_CALLBACK (embers_connect_dialog_connect), self);
-  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (gtk_window_close), self);
+  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (adw_dialog_close), self);
 
   settings_init (self);
   load_recent (self);
@@ -582,11 +579,9 @@ embers_connect_dialog_init (EmbersConnectDialog *self)
 /* API */
 
 EmbersConnectDialog *
-embers_connect_dialog_new (GtkWindow *parent)
+embers_connect_dialog_new (void)
 {
-  return g_object_new (EMBERS_TYPE_CONNECT_DIALOG,
-                       "transient-for", parent,
-                       NULL);
+  return g_object_new (EMBERS_TYPE_CONNECT_DIALOG, NULL);
 }
 
 void

@@ -14,10 +14,10 @@ G_BEGIN_DECLS
 
 #define EMBERS_TYPE_CONNECT_DIALOG (embers_connect_dialog_get_type ())
 
-G_DECLARE_FINAL_TYPE (EmbersConnectDialog, embers_connect_dialog, EMBERS, CONNECT_DIALOG, AdwWindow)
+G_DECLARE_FINAL_TYPE (EmbersConnectDialog, embers_connect_dialog, EMBERS, CONNECT_DIALOG, AdwDialog)
 
 /*
- * A modal window: server URL (validated), optional tenant, authentication
+ * A dialog (AdwDialog; the caller presents it): server URL (validated), optional tenant, authentication
  * (none, basic user + password, bearer token), "Test connection" and
  * "Connect". On success it emits
  *
@@ -28,7 +28,7 @@ G_DECLARE_FINAL_TYPE (EmbersConnectDialog, embers_connect_dialog, EMBERS, CONNEC
  * the secret in the keyring, then closes. Secrets never go to GSettings.
  */
 
-EmbersConnectDialog *embers_connect_dialog_new             (GtkWindow           *parent);
+EmbersConnectDialog *embers_connect_dialog_new             (void);
 
 void                 embers_connect_dialog_set_url         (EmbersConnectDialog *self,
                                                             const char          *url);

@@ -13,7 +13,6 @@
 #include "embers-drop-down.h"
 #include "embers-explore-page.h"
 #include "embers-filter-bar.h"
-#include "embers-fold-bin.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
 #include "embers-window.h"
@@ -52,21 +51,23 @@ static const struct
 
 struct _EmbersExplorePage
 {
-  GtkWidget          parent_instance;
+  AdwBreakpointBin   parent_instance;
 
   /* Template */
-  AdwFlap           *flap;
+  AdwOverlaySplitView *split_view;
   GtkStack          *services_stack;
   GtkListView       *services_view;
-  GtkSpinner        *services_spinner;
   AdwStatusPage     *services_status;
   GtkButton         *services_retry;
   GtkBox            *toolbar_start;
   GtkBox            *toolbar;
   EmbersFilterBar   *filter_bar;
   GtkStack          *chart_stack;
-  EmbersFoldBin     *filter_fold;
   GtkStack          *profile_stack;
+  GtkWidget         *spinner;
+  GtkButton         *compare_button;
+  GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
+  GtkMenuButton     *more_button;     /* narrow: refresh and this menu instead */
 
   /* Built in code */
   GtkDropDown       *type_dropdown;
@@ -76,16 +77,11 @@ struct _EmbersExplorePage
   GtkEntry          *from_entry;
   GtkEntry          *to_entry;
   GtkLabel          *zone_label;
-  GtkSpinner        *spinner;
-  GtkButton         *compare_button;
-  GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
-  GtkMenuButton     *more_button;     /* narrow: refresh and this menu instead */
   GtkAdjustment     *max_nodes;
   GtkBox            *chips;
   GtkBox            *time_box;
   GtkDrawingArea    *chart_area;
   AdwStatusPage     *chart_status;
-  GtkSpinner        *chart_spinner;
   AdwStatusPage     *profile_status;
   GtkButton         *profile_retry;
   GtkButton         *chart_retry;
@@ -117,7 +113,7 @@ struct _EmbersExplorePage
   gboolean           syncing;
 };
 
-G_DEFINE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, ADW_TYPE_BREAKPOINT_BIN)
 
 enum
 {
@@ -149,8 +145,7 @@ update_loading (EmbersExplorePage *self)
 {
   gboolean loading = embers_explore_page_get_loading (self);
 
-  gtk_spinner_set_spinning (self->spinner, loading);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), loading);
+  gtk_widget_set_visible (self->spinner, loading);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -346,7 +341,6 @@ services_done (GObject      *object,
   series = embers_source_list_series_finish (EMBERS_SOURCE (object), result, &error);
   if (!request_finish (req))
     return;
-  gtk_spinner_set_spinning (self->services_spinner, FALSE);
   set_title (self);
 
   if (series == NULL)
@@ -432,7 +426,6 @@ load_services (EmbersExplorePage *self)
 
   if (g_list_model_get_n_items (G_LIST_MODEL (self->services)) == 0)
     {
-      gtk_spinner_set_spinning (self->services_spinner, TRUE);
       gtk_stack_set_visible_child_name (self->services_stack, "loading");
     }
   embers_source_list_series (self->source, NULL, label_names, self->start_ms, self->end_ms,
@@ -451,8 +444,8 @@ service_selected (EmbersExplorePage *self)
     return;
   /* A narrow page shows the services over the content: picking one shows
    * its data */
-  if (adw_flap_get_folded (self->flap))
-    adw_flap_set_reveal_flap (self->flap, FALSE);
+  if (adw_overlay_split_view_get_collapsed (self->split_view))
+    adw_overlay_split_view_set_show_sidebar (self->split_view, FALSE);
   if (g_strcmp0 (self->service, gtk_string_object_get_string (item)) == 0)
     return;
 
@@ -651,7 +644,6 @@ chart_done (GObject      *object,
   series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
   if (!request_finish (req))
     return;
-  gtk_spinner_set_spinning (self->chart_spinner, FALSE);
   if (series == NULL)
     {
       set_error (self, REQ_CHART, error);
@@ -694,7 +686,6 @@ load_chart (EmbersExplorePage *self)
     }
   req = request_start (self, REQ_CHART);
   /* Nothing stale: the old chart goes while the new one loads */
-  gtk_spinner_set_spinning (self->chart_spinner, TRUE);
   gtk_stack_set_visible_child_name (self->chart_stack, "loading");
   embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
                                      req->cancellable, chart_done, req);
@@ -912,77 +903,21 @@ status_with_retry (AdwStatusPage **out_status,
 }
 
 static GtkWidget *
-centered_spinner (GtkSpinner **out)
+centered_spinner (void)
 {
-  GtkWidget *spinner = gtk_spinner_new ();
+  GtkWidget *spinner = adw_spinner_new ();
 
   gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
   gtk_widget_set_size_request (spinner, 32, 32);
-  gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
-  *out = GTK_SPINNER (spinner);
   return spinner;
-}
-
-/* The page lays out its one child (the flap) on its whole area; below
- * this width the services lie over the content even when both would fit
- * side by side, so the toolbar keeps one row */
-#define SIDEBAR_FOLD_WIDTH 860
-
-static void
-measure_page (GtkWidget      *widget,
-              GtkOrientation  orientation,
-              int             for_size,
-              int            *minimum,
-              int            *natural,
-              int            *minimum_baseline,
-              int            *natural_baseline)
-{
-  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
-
-  gtk_widget_measure (GTK_WIDGET (self->flap), orientation, for_size,
-                      minimum, natural, minimum_baseline, natural_baseline);
-}
-
-static void
-allocate_page (GtkWidget *widget,
-               int        width,
-               int        height,
-               int        baseline)
-{
-  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
-  AdwFlapFoldPolicy policy = width < SIDEBAR_FOLD_WIDTH ? ADW_FLAP_FOLD_POLICY_ALWAYS : ADW_FLAP_FOLD_POLICY_AUTO;
-
-  if (adw_flap_get_fold_policy (self->flap) != policy)
-    adw_flap_set_fold_policy (self->flap, policy);
-  gtk_widget_allocate (GTK_WIDGET (self->flap), width, height, baseline, NULL);
-}
-
-/* Narrow (the filter bar in two rows), the chart is lower so the flame
- * graph keeps its room; set on the next frame, not while the page is
- * being laid out */
-static gboolean
-size_chart (GtkWidget     *chart_stack,
-            GdkFrameClock *clock,
-            gpointer       data)
-{
-  EmbersExplorePage *self = data;
-
-  gtk_widget_set_size_request (chart_stack, -1, embers_fold_bin_get_folded (self->filter_fold) ? 80 : 160);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_filter_folded (EmbersExplorePage *self)
-{
-  gtk_widget_add_tick_callback (GTK_WIDGET (self->chart_stack), size_chart, self, NULL);
 }
 
 static void
 build_toolbar (EmbersExplorePage *self)
 {
   GtkWidget *presets_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *button, *squeezer, *narrow_box;
+  GtkWidget *button;
   GtkToggleButton *group = NULL;
 
   self->type_names = gtk_string_list_new (NULL);
@@ -1039,52 +974,6 @@ build_toolbar (EmbersExplorePage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->zone_label), "dim-label");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->zone_label), _("Times are in this time zone"));
   gtk_box_append (self->time_box, GTK_WIDGET (self->zone_label));
-
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_widget_set_hexpand (GTK_WIDGET (self->spinner), TRUE);
-  gtk_widget_set_halign (GTK_WIDGET (self->spinner), GTK_ALIGN_END);
-  gtk_box_append (self->toolbar, GTK_WIDGET (self->spinner));
-
-  /* The actions, or on a narrow page refresh and a menu with the rest */
-  self->actions_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
-  gtk_widget_set_halign (GTK_WIDGET (self->actions_box), GTK_ALIGN_END);
-  squeezer = adw_squeezer_new ();
-  adw_squeezer_set_xalign (ADW_SQUEEZER (squeezer), 1);
-  adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
-  adw_squeezer_add (ADW_SQUEEZER (squeezer), GTK_WIDGET (self->actions_box));
-  narrow_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_halign (narrow_box, GTK_ALIGN_END);
-  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refresh"), -1);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "explore.refresh");
-  gtk_box_append (GTK_BOX (narrow_box), button);
-  self->more_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
-  gtk_menu_button_set_icon_name (self->more_button, "view-more-symbolic");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->more_button), _("More Actions"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->more_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("More Actions"), -1);
-  gtk_box_append (GTK_BOX (narrow_box), GTK_WIDGET (self->more_button));
-  adw_squeezer_add (ADW_SQUEEZER (squeezer), narrow_box);
-  gtk_box_append (self->toolbar, squeezer);
-
-  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Refresh"), -1);
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_explore_page_refresh), self);
-  gtk_box_append (self->actions_box, button);
-
-  self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Com_pare…")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare_button),
-                               _("Compare with the previous period of the same length (Ctrl+D)"));
-  g_signal_connect_swapped (self->compare_button, "clicked",
-                            G_CALLBACK (embers_explore_page_request_compare), self);
-  gtk_box_append (self->actions_box, GTK_WIDGET (self->compare_button));
-
-  button = gtk_button_new_with_mnemonic (_("_Labels"));
-  gtk_widget_set_tooltip_text (button, _("Break this service down by label values (Ctrl+B)"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "explore.labels");
-  gtk_box_append (self->actions_box, button);
 }
 
 static void
@@ -1098,7 +987,7 @@ static void
 build_chart (EmbersExplorePage *self)
 {
   GtkGesture *drag;
-  GtkWidget *spinner = centered_spinner (&self->chart_spinner);
+  GtkWidget *spinner = centered_spinner ();
 
   self->chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
   self->chart_area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
@@ -1127,11 +1016,10 @@ build_chart (EmbersExplorePage *self)
 static void
 build_profile (EmbersExplorePage *self)
 {
-  GtkSpinner *spinner;
   GtkWidget *loading = adw_status_page_new ();
 
   adw_status_page_set_title (ADW_STATUS_PAGE (loading), _("Loading the Flame Graph…"));
-  adw_status_page_set_child (ADW_STATUS_PAGE (loading), centered_spinner (&spinner));
+  adw_status_page_set_child (ADW_STATUS_PAGE (loading), centered_spinner ());
   self->profile_page = embers_profile_page_new ();
   gtk_stack_add_named (self->profile_stack, GTK_WIDGET (self->profile_page), "profile");
   gtk_stack_add_named (self->profile_stack, loading, "loading");
@@ -1154,6 +1042,8 @@ embers_explore_page_dispose (GObject *object)
       embers_request_cancel (&self->cancellables[i]);
       g_clear_pointer (&self->errors[i], g_free);
     }
+  /* The bin lets go of its child before the template does */
+  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);
   g_clear_object (&self->source);
   g_clear_object (&self->services);
@@ -1230,7 +1120,7 @@ on_rule_created (EmbersRuleDialog    *dialog,
   if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
     embers_window_reload_rules (EMBERS_WINDOW (root),
                                 embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source)));
-  gtk_window_close (GTK_WINDOW (dialog));
+  adw_dialog_close (ADW_DIALOG (dialog));
 }
 
 /* Right-click a frame → Create Recording Rule…, prefilled from the context */
@@ -1240,21 +1130,19 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
   g_autofree char *selector = NULL;
   EmbersConnectClient *client = NULL;
   EmbersRuleDialog *dialog;
-  GtkRoot *root;
 
   g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
 
   if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
     client = embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source));
   selector = embers_explore_page_dup_selector (self);
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-  dialog = embers_rule_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, client,
+  dialog = embers_rule_dialog_new (client,
                                    embers_explore_page_get_service (self),
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_rule_created), self, 0);
   embers_rule_dialog_set_source (dialog, self->source);
-  gtk_window_present (GTK_WINDOW (dialog));
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (self));
   return dialog;
 }
 
@@ -1307,8 +1195,9 @@ services_action (GtkWidget  *widget,
 {
   EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
 
-  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
-  if (adw_flap_get_reveal_flap (self->flap))
+  adw_overlay_split_view_set_show_sidebar (self->split_view,
+                                           !adw_overlay_split_view_get_show_sidebar (self->split_view));
+  if (adw_overlay_split_view_get_show_sidebar (self->split_view))
     gtk_widget_child_focus (GTK_WIDGET (self->services_view), GTK_DIR_TAB_FORWARD);
 }
 
@@ -1365,12 +1254,14 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/emberslab/Embers/embers-explore-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, flap);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, split_view);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, toolbar_start);
-  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, filter_fold);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_view);
-  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_spinner);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, actions_box);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, more_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_status);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_retry);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, toolbar);
@@ -1386,10 +1277,7 @@ embers_explore_page_init (EmbersExplorePage *self)
   GtkListItemFactory *factory;
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
-  g_type_ensure (EMBERS_TYPE_FOLD_BIN);
   g_type_ensure (EMBERS_TYPE_FILTER_BAR);
-  gtk_widget_set_layout_manager (GTK_WIDGET (self),
-                                 gtk_custom_layout_new (NULL, measure_page, allocate_page));
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->service_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
@@ -1412,8 +1300,6 @@ embers_explore_page_init (EmbersExplorePage *self)
 
   build_toolbar (self);
   build_filter_bar (self);
-  g_signal_connect_object (self->filter_fold, "notify::folded",
-                           G_CALLBACK (on_filter_folded), self, G_CONNECT_SWAPPED);
   build_chart (self);
   build_profile (self);
 }

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "embers-profile-page.h"
 #include "embers-selector.h"
@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 #define EMBERS_TYPE_EXPLORE_PAGE (embers_explore_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, EMBERS, EXPLORE_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, EMBERS, EXPLORE_PAGE, AdwBreakpointBin)
 
 /*
  * Services of a source in a sidebar (Series on service_name and

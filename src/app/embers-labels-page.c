@@ -10,6 +10,7 @@
 #include <adwaita.h>
 
 #include "embers-accessible.h"
+#include "embers-adaptive.h"
 #include "embers-label-chart.h"
 #include "embers-focus.h"
 #include "embers-labels-page.h"
@@ -87,15 +88,17 @@ embers_label_value_row_new (GPtrArray *all,
 
 struct _EmbersLabelsPage
 {
-  GtkWidget          parent_instance;
+  AdwBreakpointBin   parent_instance;
 
   GtkWidget         *root;
   GtkLabel          *title_label;
   GtkToggleButton   *view_buttons[EMBERS_LABELS_VIEW_TABLE + 1];
   GtkToggleButton   *show_all_button;
   GtkDropDown       *view_dropdown;   /* instead of view_buttons when narrow */
-  AdwFlap           *flap;            /* label names beside or over the values */
-  GtkSpinner        *spinner;
+  GtkStack          *view_switch;     /* the buttons, or the drop-down */
+  AdwBreakpoint     *views_breakpoint;
+  AdwOverlaySplitView *split_view;    /* label names beside or over the values */
+  GtkWidget         *spinner;
   GtkButton         *compare_button;
   GtkLabel          *baseline_label;
   GtkLabel          *comparison_label;
@@ -106,9 +109,9 @@ struct _EmbersLabelsPage
   GtkLabel          *values_heading;
   GtkCheckButton    *same_scale_check;
   GtkLabel          *no_time_label;
-  GtkWidget         *hint_label;      /* in a squeezer: whole or not at all */
+  GtkWidget         *hint_label;      /* with values; whole, or hidden when narrow */
   GtkWidget         *toolbar;
-  GtkWidget         *values_box;      /* the flap's content */
+  GtkWidget         *values_box;      /* the split view's content */
   GtkFlowBox        *cards;
   GtkLabel          *rest_label;
   GtkColumnView     *table;
@@ -145,7 +148,7 @@ struct _EmbersLabelsPage
   guint              n_built;         /* of top */
   guint              build_source;    /* the tick that builds the rest of the cards */
   GListModel        *sorted;          /* the table's rows as sorted */
-  int                sort_column;     /* the table's primary sort column (GTK < 4.10) */
+  int                sort_column;     /* the table's primary sort column */
 
   gint64             preset_s;        /* > 0: the range is the last preset_s seconds */
 
@@ -159,7 +162,7 @@ struct _EmbersLabelsPage
   gboolean           syncing;
 };
 
-G_DEFINE_FINAL_TYPE (EmbersLabelsPage, embers_labels_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (EmbersLabelsPage, embers_labels_page, ADW_TYPE_BREAKPOINT_BIN)
 
 enum
 {
@@ -204,8 +207,7 @@ update_loading (EmbersLabelsPage *self)
 {
   gboolean loading = embers_labels_page_get_loading (self);
 
-  gtk_spinner_set_spinning (self->spinner, loading);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), loading);
+  gtk_widget_set_visible (self->spinner, loading);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -1158,8 +1160,8 @@ name_activated (EmbersLabelsPage *self,
   if (self->syncing || row == NULL)
     return;
   /* On a narrow page the names lie over the values: show the values */
-  if (adw_flap_get_folded (self->flap))
-    adw_flap_set_reveal_flap (self->flap, FALSE);
+  if (adw_overlay_split_view_get_collapsed (self->split_view))
+    adw_overlay_split_view_set_show_sidebar (self->split_view, FALSE);
   embers_labels_page_select_label (self, g_object_get_data (G_OBJECT (row), "name"));
 }
 
@@ -1178,7 +1180,7 @@ embers_labels_page_focus (GtkWidget        *widget,
     {
       gboolean moved;
 
-      /* The page's own order (the flap's, the toolbar's) past the list:
+      /* The page's own order (the split view's, the toolbar's) past the list:
        * the list takes no focus meanwhile, so its next row is no stop */
       gtk_widget_set_can_focus (GTK_WIDGET (self->names_list), FALSE);
       moved = GTK_WIDGET_CLASS (embers_labels_page_parent_class)->focus (widget, direction);
@@ -1263,40 +1265,6 @@ compare_action (GtkWidget  *widget,
   embers_labels_page_compare (EMBERS_LABELS_PAGE (widget));
 }
 
-/* The page lays out its one child on its whole area; below this width the
- * label names lie over the values (F9) even when both would fit, so the
- * values keep the room for their cards and the toolbar */
-#define NAMES_FOLD_WIDTH 760
-
-static void
-measure_page (GtkWidget      *widget,
-              GtkOrientation  orientation,
-              int             for_size,
-              int            *minimum,
-              int            *natural,
-              int            *minimum_baseline,
-              int            *natural_baseline)
-{
-  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
-
-  gtk_widget_measure (self->root, orientation, for_size,
-                      minimum, natural, minimum_baseline, natural_baseline);
-}
-
-static void
-allocate_page (GtkWidget *widget,
-               int        width,
-               int        height,
-               int        baseline)
-{
-  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
-  AdwFlapFoldPolicy policy = width < NAMES_FOLD_WIDTH ? ADW_FLAP_FOLD_POLICY_ALWAYS : ADW_FLAP_FOLD_POLICY_AUTO;
-
-  if (adw_flap_get_fold_policy (self->flap) != policy)
-    adw_flap_set_fold_policy (self->flap, policy);
-  gtk_widget_allocate (self->root, width, height, baseline, NULL);
-}
-
 /* F9: the label names, over the values when the page is narrow */
 static void
 names_action (GtkWidget  *widget,
@@ -1305,8 +1273,9 @@ names_action (GtkWidget  *widget,
 {
   EmbersLabelsPage *self = EMBERS_LABELS_PAGE (widget);
 
-  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
-  if (adw_flap_get_reveal_flap (self->flap))
+  adw_overlay_split_view_set_show_sidebar (self->split_view,
+                                           !adw_overlay_split_view_get_show_sidebar (self->split_view));
+  if (adw_overlay_split_view_get_show_sidebar (self->split_view))
     {
       /* On the label shown, else the first */
       GtkListBoxRow *row = self->label != NULL ? find_name_row (self, self->label) : NULL;
@@ -1435,10 +1404,7 @@ compare_rows (gconstpointer a,
   SortKey *key = user_data;
   double ka = 0, kb = 0;
 
-  /* Values differ, so this never returns "equal", and the column view asks
-   * only its primary column: the heading knows the table's order by it
-   * (GTK 4.8 has no call for the primary column) */
-  key->page->sort_column = key->column;
+  /* Values differ, so this never returns "equal" */
   switch (key->column)
     {
     case COL_TOTAL:  ka = sa->total;  kb = sb->total;  break;
@@ -1461,7 +1427,6 @@ compare_rows (gconstpointer a,
 static void
 table_sorted (EmbersLabelsPage *self)
 {
-#if GTK_CHECK_VERSION (4, 10, 0)
   GtkColumnViewSorter *sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (self->table));
   GtkColumnViewColumn *primary = gtk_column_view_sorter_get_primary_sort_column (sorter);
   GListModel *columns = gtk_column_view_get_columns (self->table);
@@ -1474,7 +1439,6 @@ table_sorted (EmbersLabelsPage *self)
       if (column == primary)
         self->sort_column = (int)i;
     }
-#endif
   update_heading (self);
 }
 
@@ -1557,12 +1521,11 @@ build_table (EmbersLabelsPage *self,
 static GtkWidget *
 centered_spinner (void)
 {
-  GtkWidget *spinner = gtk_spinner_new ();
+  GtkWidget *spinner = adw_spinner_new ();
 
   gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
   gtk_widget_set_size_request (spinner, 32, 32);
-  gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
   return spinner;
 }
 
@@ -1591,7 +1554,6 @@ build_toolbar (EmbersLabelsPage *self)
 {
   GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *views = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *squeezer = adw_squeezer_new ();
   g_autoptr(GtkStringList) view_list = gtk_string_list_new (NULL);
   GtkWidget *button;
   GtkToggleButton *group = NULL;
@@ -1604,7 +1566,7 @@ build_toolbar (EmbersLabelsPage *self)
   gtk_button_set_icon_name (GTK_BUTTON (button), "sidebar-show-symbolic");
   gtk_widget_set_tooltip_text (button, _("Show Label Names (F9)"));
   embers_accessible_set_label (button, _("Show Label Names"));
-  g_object_bind_property (self->flap, "reveal-flap", button, "active",
+  g_object_bind_property (self->split_view, "show-sidebar", button, "active",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   gtk_box_append (GTK_BOX (toolbar), button);
 
@@ -1643,11 +1605,14 @@ build_toolbar (EmbersLabelsPage *self)
   embers_accessible_set_label (GTK_WIDGET (self->view_dropdown), _("View"));
   gtk_widget_set_halign (GTK_WIDGET (self->view_dropdown), GTK_ALIGN_END);
   g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (view_dropdown_selected), self);
-  adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
-  adw_squeezer_set_xalign (ADW_SQUEEZER (squeezer), 1);
-  adw_squeezer_add (ADW_SQUEEZER (squeezer), views);
-  adw_squeezer_add (ADW_SQUEEZER (squeezer), GTK_WIDGET (self->view_dropdown));
-  gtk_box_append (GTK_BOX (toolbar), squeezer);
+  /* The buttons, or where the toolbar has no room for them the list
+   * (a breakpoint switches, see embers_labels_page_init) */
+  self->view_switch = GTK_STACK (gtk_stack_new ());
+  gtk_stack_set_hhomogeneous (self->view_switch, FALSE);
+  gtk_widget_set_halign (GTK_WIDGET (self->view_switch), GTK_ALIGN_END);
+  gtk_stack_add_named (self->view_switch, views, "buttons");
+  gtk_stack_add_named (self->view_switch, GTK_WIDGET (self->view_dropdown), "list");
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->view_switch));
 
   self->show_all_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Show A_ll")));
   {
@@ -1662,9 +1627,9 @@ build_toolbar (EmbersLabelsPage *self)
   g_signal_connect_swapped (self->show_all_button, "toggled", G_CALLBACK (show_all_toggled), self);
   gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->show_all_button));
 
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->spinner));
+  self->spinner = adw_spinner_new ();
+  gtk_widget_set_visible (self->spinner, FALSE);
+  gtk_box_append (GTK_BOX (toolbar), self->spinner);
 
   button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
   gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
@@ -1708,18 +1673,19 @@ build_marks_bar (EmbersLabelsPage *self)
   gtk_widget_add_css_class (hint, "dim-label");
   gtk_label_set_xalign (GTK_LABEL (hint), 1);
   gtk_widget_set_valign (hint, GTK_ALIGN_START);
-  /* The hint whole or not at all (half of it said nothing when narrow) */
+  /* The hint whole, or not at all on a narrow page (half of it said
+   * nothing): shown with values, hidden by the narrow breakpoint */
   {
-    GtkWidget *squeezer = adw_squeezer_new ();
+    GtkWidget *wrapper = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
-    adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
-    adw_squeezer_set_xalign (ADW_SQUEEZER (squeezer), 1);
-    adw_squeezer_add (ADW_SQUEEZER (squeezer), hint);
-    adw_squeezer_add (ADW_SQUEEZER (squeezer), gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0));
-    gtk_widget_set_hexpand (squeezer, TRUE);
-    gtk_widget_set_visible (squeezer, FALSE);
-    self->hint_label = squeezer;
-    gtk_box_append (GTK_BOX (bar), squeezer);
+    gtk_widget_set_hexpand (wrapper, TRUE);
+    gtk_widget_set_halign (hint, GTK_ALIGN_END);
+    gtk_widget_set_hexpand (hint, TRUE);
+    gtk_box_append (GTK_BOX (wrapper), hint);
+    gtk_widget_set_visible (wrapper, FALSE);
+    self->hint_label = wrapper;
+    g_object_set_data (G_OBJECT (self), "hint", hint);
+    gtk_box_append (GTK_BOX (bar), wrapper);
   }
   return bar;
 }
@@ -1867,7 +1833,8 @@ embers_labels_page_dispose (GObject *object)
     }
   stop_building (self);
   g_clear_pointer (&self->top, g_ptr_array_unref);
-  g_clear_pointer (&self->root, gtk_widget_unparent);
+  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
+  self->root = NULL;
   g_clear_pointer (&self->charts, g_ptr_array_unref);
   G_OBJECT_CLASS (embers_labels_page_parent_class)->dispose (object);
 }
@@ -1999,12 +1966,23 @@ dark_changed (EmbersLabelsPage *self,
 }
 
 static void
+set_string_setter (AdwBreakpoint *breakpoint,
+                   gpointer       object,
+                   const char    *property,
+                   const char    *value)
+{
+  g_auto(GValue) v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_STRING);
+  g_value_set_string (&v, value);
+  adw_breakpoint_add_setter (breakpoint, G_OBJECT (object), property, &v);
+}
+
+static void
 embers_labels_page_init (EmbersLabelsPage *self)
 {
   GtkWidget *names;
 
-  gtk_widget_set_layout_manager (GTK_WIDGET (self),
-                                 gtk_custom_layout_new (NULL, measure_page, allocate_page));
   g_weak_ref_init (&self->explore, NULL);
   self->names = gtk_string_list_new (NULL);
   self->cardinality = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -2013,27 +1991,45 @@ embers_labels_page_init (EmbersLabelsPage *self)
   self->has_time = TRUE;
 
   self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (self->root, GTK_WIDGET (self));
+  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), self->root);
+  /* The least room the narrowest layout needs */
+  gtk_widget_set_size_request (GTK_WIDGET (self), 360, 240);
   /* Names beside the values; over them (F9) when both do not fit */
-  self->flap = ADW_FLAP (adw_flap_new ());
-  adw_flap_set_fold_threshold_policy (self->flap, ADW_FOLD_THRESHOLD_POLICY_MINIMUM);
-  adw_flap_set_swipe_to_open (self->flap, FALSE);
-  adw_flap_set_separator (self->flap, gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+  self->split_view = ADW_OVERLAY_SPLIT_VIEW (adw_overlay_split_view_new ());
+  adw_overlay_split_view_set_min_sidebar_width (self->split_view, 200);
+  adw_overlay_split_view_set_max_sidebar_width (self->split_view, 240);
   gtk_box_append (GTK_BOX (self->root), build_toolbar (self));
   gtk_box_append (GTK_BOX (self->root), build_marks_bar (self));
   gtk_box_append (GTK_BOX (self->root), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
 
   names = build_names (self);
-  gtk_widget_set_size_request (names, 220, -1);
-  gtk_widget_add_css_class (names, "background");
-  adw_flap_set_flap (self->flap, names);
-  adw_flap_set_content (self->flap, build_values (self));
-  gtk_widget_set_vexpand (GTK_WIDGET (self->flap), TRUE);
-  gtk_box_append (GTK_BOX (self->root), GTK_WIDGET (self->flap));
+  adw_overlay_split_view_set_sidebar (self->split_view, names);
+  adw_overlay_split_view_set_content (self->split_view, build_values (self));
+  gtk_widget_set_vexpand (GTK_WIDGET (self->split_view), TRUE);
+  gtk_box_append (GTK_BOX (self->root), GTK_WIDGET (self->split_view));
+
+  /* Narrower than the toolbar with the view buttons: the views as a list */
+  self->views_breakpoint = adw_breakpoint_new (adw_breakpoint_condition_parse ("max-width: 900sp"));
+  set_string_setter (self->views_breakpoint, self->view_switch, "visible-child-name", "list");
+  adw_breakpoint_bin_add_breakpoint (ADW_BREAKPOINT_BIN (self), self->views_breakpoint);
+  embers_adaptive_follow_width (self->views_breakpoint, self->toolbar, self->view_switch, "buttons");
+  /* Narrower still: the names over the values (F9), no hint */
+  {
+    AdwBreakpoint *narrow = adw_breakpoint_new (adw_breakpoint_condition_parse ("max-width: 760sp"));
+    g_auto(GValue) yes = G_VALUE_INIT;
+    g_auto(GValue) no = G_VALUE_INIT;
+
+    g_value_init (&yes, G_TYPE_BOOLEAN);
+    g_value_set_boolean (&yes, TRUE);
+    g_value_init (&no, G_TYPE_BOOLEAN);
+    g_value_set_boolean (&no, FALSE);
+    set_string_setter (narrow, self->view_switch, "visible-child-name", "list");
+    adw_breakpoint_add_setter (narrow, G_OBJECT (self->split_view), "collapsed", &yes);
+    adw_breakpoint_add_setter (narrow, g_object_get_data (G_OBJECT (self), "hint"), "visible", &no);
+    adw_breakpoint_bin_add_breakpoint (ADW_BREAKPOINT_BIN (self), narrow);
+  }
 
   update_marks (self, FALSE);
-  /* Mnemonic buttons named by their visible label (GTK 4.8) */
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (dark_changed), self, G_CONNECT_SWAPPED);

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "embers-explore-page.h"
 #include "embers-label-stats.h"
@@ -27,7 +27,7 @@ typedef enum
 
 #define EMBERS_TYPE_LABELS_PAGE (embers_labels_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (EmbersLabelsPage, embers_labels_page, EMBERS, LABELS_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (EmbersLabelsPage, embers_labels_page, EMBERS, LABELS_PAGE, AdwBreakpointBin)
 
 /*
  * For one query (a source, a profile type, a selector with the service and

@@ -9,8 +9,8 @@
 #include <adwaita.h>
 
 #include "embers-accessible.h"
+#include "embers-adaptive.h"
 #include "embers-export.h"
-#include "embers-fold-bin.h"
 #include "embers-drop-down.h"
 #include "embers-profile-page.h"
 #include "embers-query-url.h"
@@ -24,7 +24,7 @@
 
 struct _EmbersProfilePage
 {
-  GtkWidget          parent_instance;
+  AdwBreakpointBin   parent_instance;
 
   /* Template */
   GtkStack          *stack;
@@ -53,7 +53,10 @@ struct _EmbersProfilePage
   GtkDropDown       *diff_width_dropdown;
   GtkWidget         *colors_button;
   GtkMenuButton     *view_menu_button;
-  EmbersFoldBin     *split;
+  AdwBreakpoint     *split_breakpoint;
+  AdwBreakpoint     *toolbar_breakpoint;
+  GtkWidget         *toolbar;
+  GtkStack          *view_switch;
   GtkStack          *view_stack;
   EmbersFlameGraph  *graph;
   EmbersFlameGraph  *callers_graph;
@@ -87,6 +90,7 @@ struct _EmbersProfilePage
   guint              sample_type;
   GPtrArray         *hidden;
   int                wide_position;
+  gboolean           stacked;
   int                fit_diff_frames;
   char              *focus_function;
   char              *sandwich_function;
@@ -126,7 +130,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, ADW_TYPE_BREAKPOINT_BIN)
 
 static const char * const view_names[] = { "icicle", "flame", "bottom-up", "sandwich" };
 static const char * const color_names[] = { "package", "value", "plain" };
@@ -1240,6 +1244,15 @@ embers_profile_page_set_sample_type (EmbersProfilePage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
 }
 
+static void on_split_changed (EmbersProfilePage *self);
+
+/* The table above the graph (a narrow page) */
+static gboolean
+is_stacked (EmbersProfilePage *self)
+{
+  return gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == GTK_ORIENTATION_VERTICAL;
+}
+
 /* Loading */
 
 static gboolean fit_diff_table (GtkWidget     *paned,
@@ -1290,7 +1303,14 @@ show_profile (EmbersProfilePage *self,
   gtk_stack_set_visible_child_name (self->table_stack,
                                     embers_profile_is_diff (profile) ? "diff" : "top");
   /* The diff table is wider: side by side only with room for the graph */
-  embers_fold_bin_set_threshold (self->split, embers_profile_is_diff (profile) ? 1060 : 880);
+  {
+    g_autoptr(AdwBreakpointCondition) condition =
+      adw_breakpoint_condition_new_length (ADW_BREAKPOINT_CONDITION_MAX_WIDTH,
+                                           embers_profile_is_diff (profile) ? 1060 : 880,
+                                           ADW_LENGTH_UNIT_SP);
+
+    adw_breakpoint_set_condition (self->split_breakpoint, condition);
+  }
   if (embers_profile_is_diff (profile))
     {
       /* Beside the graph, the diff table shows all its columns: their
@@ -1300,6 +1320,7 @@ show_profile (EmbersProfilePage *self,
     }
   if (!embers_profile_is_diff (profile))
     embers_diff_table_set_data (self->diff_table, NULL, NULL);
+  embers_adaptive_update (self->toolbar_breakpoint);
 
   set_state (self, EMBERS_PAGE_STATE_READY);
   self->focus_graph = TRUE;
@@ -1859,6 +1880,8 @@ embers_profile_page_dispose (GObject *object)
    * its result stale so that it is dropped */
   self->compute_serial++;
 
+  /* The bin lets go of its child before the template does */
+  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_PROFILE_PAGE);
 
   g_clear_pointer (&self->table_search, embers_search_unref);
@@ -2018,7 +2041,6 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   g_type_ensure (EMBERS_TYPE_TOP_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_LEGEND);
-  g_type_ensure (EMBERS_TYPE_FOLD_BIN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, stack);
@@ -2046,7 +2068,10 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_width_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, colors_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_menu_button);
-  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, split);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, split_breakpoint);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, toolbar_breakpoint);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_switch);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, graph);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callers_graph);
@@ -2131,7 +2156,7 @@ fit_diff_table (GtkWidget     *paned,
   limit = gtk_widget_get_width (paned) * 2 / 3;
   if (limit > 0)
     min = MIN (min, limit);
-  if (embers_fold_bin_get_folded (self->split))
+  if (is_stacked (self))
     self->wide_position = MAX (self->wide_position, min);
   else if (gtk_paned_get_position (self->paned) < min)
     gtk_paned_set_position (self->paned, min);
@@ -2151,7 +2176,7 @@ place_split (GtkWidget     *paned,
   EmbersProfilePage *self = data;
   int height = gtk_widget_get_height (paned);
 
-  if (embers_fold_bin_get_folded (self->split))
+  if (is_stacked (self))
     gtk_paned_set_position (self->paned, height > 0 ? height / 4 : 100);
   else if (self->wide_position > 0)
     gtk_paned_set_position (self->paned, self->wide_position);
@@ -2159,9 +2184,14 @@ place_split (GtkWidget     *paned,
 }
 
 static void
-on_split_folded (EmbersProfilePage *self)
+on_split_changed (EmbersProfilePage *self)
 {
-  if (embers_fold_bin_get_folded (self->split))
+  gboolean stacked = is_stacked (self);
+
+  if (stacked == self->stacked)
+    return;
+  self->stacked = stacked;
+  if (stacked)
     self->wide_position = gtk_paned_get_position (self->paned);
   gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), place_split, self, NULL);
 }
@@ -2232,10 +2262,13 @@ embers_profile_page_init (EmbersProfilePage *self)
   }
   update_view_menu_button (self);
   g_signal_connect (self, "notify::view", G_CALLBACK (update_view_menu_button), NULL);
+  /* The view buttons where the toolbar fits with them, else the menu */
+  embers_adaptive_follow_width (self->toolbar_breakpoint, self->toolbar, self->view_switch, "buttons");
+  /* The breakpoints turn the split: the table above the graph or beside */
+  g_signal_connect_object (self->paned, "notify::orientation",
+                           G_CALLBACK (on_split_changed), self, G_CONNECT_SWAPPED);
   /* A long sample type shortens on its button in a narrow toolbar */
   embers_drop_down_shorten_on_button (self->sample_type_dropdown);
-  g_signal_connect_object (self->split, "notify::folded",
-                           G_CALLBACK (on_split_folded), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->sample_type_dropdown, "notify::selected",
                            G_CALLBACK (on_sample_type_selected), self, G_CONNECT_SWAPPED);

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "embers-format.h"
 #include "embers-diff-legend.h"
@@ -34,7 +34,7 @@ typedef enum
 
 #define EMBERS_TYPE_PROFILE_PAGE (embers_profile_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, EMBERS, PROFILE_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, EMBERS, PROFILE_PAGE, AdwBreakpointBin)
 
 EmbersProfilePage *embers_profile_page_new              (void);
 

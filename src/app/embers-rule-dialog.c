@@ -10,7 +10,6 @@
 #include "embers-accessible.h"
 #include "embers-chart.h"
 #include "embers-drop-down.h"
-#include "embers-fold-bin.h"
 #include "embers-pyroscope-source.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
@@ -29,7 +28,7 @@ typedef enum
 
 struct _EmbersRuleDialog
 {
-  AdwWindow            parent_instance;
+  AdwDialog            parent_instance;
 
   EmbersConnectClient *client;
   GCancellable        *cancellable;
@@ -75,7 +74,7 @@ struct _EmbersRuleDialog
   GtkButton           *copy_og_button;
   GtkLabel            *override_note;
   AdwWindowTitle      *title;
-  GtkSpinner          *spinner;
+  GtkWidget           *spinner;
   gboolean             valid;
   gboolean             busy;
   gboolean             changing;          /* filling fields: not a person's edit */
@@ -92,7 +91,7 @@ struct _EmbersRuleDialog
   guint                n_preview_series;
 };
 
-G_DEFINE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, ADW_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, ADW_TYPE_DIALOG)
 
 enum {
   SIGNAL_CREATED,
@@ -198,7 +197,7 @@ static void
 remove_row (GtkButton *button,
             gpointer   user_data)
 {
-  EmbersRuleDialog *self = EMBERS_RULE_DIALOG (gtk_widget_get_root (GTK_WIDGET (button)));
+  EmbersRuleDialog *self = EMBERS_RULE_DIALOG (gtk_widget_get_ancestor (GTK_WIDGET (button), EMBERS_TYPE_RULE_DIALOG));
   GtkWidget *row = gtk_widget_get_parent (GTK_WIDGET (button));
   GtkWidget *box = gtk_widget_get_parent (row);
   GtkWidget *next = gtk_widget_get_next_sibling (row) ? gtk_widget_get_next_sibling (row)
@@ -553,8 +552,8 @@ update_buttons (EmbersRuleDialog *self)
     gtk_widget_remove_css_class (GTK_WIDGET (self->copy_override_button), "suggested-action");
   else
     gtk_widget_add_css_class (GTK_WIDGET (self->copy_override_button), "suggested-action");
-  if (gtk_window_get_default_widget (GTK_WINDOW (self)) != default_widget)
-    gtk_window_set_default_widget (GTK_WINDOW (self), default_widget);
+  if (adw_dialog_get_default_widget (ADW_DIALOG (self)) != default_widget)
+    adw_dialog_set_default_widget (ADW_DIALOG (self), default_widget);
 }
 
 /* ---- the notice: why the rule can only be copied -------------------------- */
@@ -682,7 +681,7 @@ upsert_done (GObject      *object,
     return;
 
   self->busy = FALSE;
-  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (self->spinner, FALSE);
 
   if (rule == NULL)
     {
@@ -752,7 +751,7 @@ embers_rule_dialog_create (EmbersRuleDialog *self)
 
   rule = embers_rule_dialog_dup_rule (self);
   self->busy = TRUE;
-  gtk_spinner_start (self->spinner);
+  gtk_widget_set_visible (self->spinner, TRUE);
   set_status (self, self->id != NULL ? _("Saving…") : _("Creating…"), STATUS_INFO);
   update_buttons (self);
   embers_recording_rules_upsert_async (self->client, rule, self->cancellable, upsert_done, g_object_ref (self));
@@ -772,7 +771,7 @@ preview_draw (GtkDrawingArea *area,
   GdkRGBA fg;
 
   embers_chart_style_init (&style, adw_style_manager_get_dark (adw_style_manager_get_default ()));
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+  gtk_widget_get_color (GTK_WIDGET (area), &fg);
   style.fg[0] = fg.red;
   style.fg[1] = fg.green;
   style.fg[2] = fg.blue;
@@ -1056,7 +1055,7 @@ profile_types_done (GObject      *object,
         position = 0;
       if (position != GTK_INVALID_LIST_POSITION)
         {
-          GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+          GtkWidget *focus = adw_dialog_get_focus (ADW_DIALOG (self));
           GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
 
           gtk_drop_down_set_selected (self->type_drop_down, position);
@@ -1065,7 +1064,7 @@ profile_types_done (GObject      *object,
           /* The empty matcher had the focus only for want of a type: the
            * name comes first now that the rule is valid */
           if (focus != NULL && first != NULL && gtk_widget_is_ancestor (focus, first))
-            gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->metric_entry));
+            adw_dialog_set_focus (ADW_DIALOG (self), GTK_WIDGET (self->metric_entry));
           return;
         }
     }
@@ -1147,7 +1146,7 @@ reload_done (GObject      *object,
     return;
 
   self->busy = FALSE;
-  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (self->spinner, FALSE);
 
   if (rule == NULL)
     {
@@ -1184,7 +1183,7 @@ embers_rule_dialog_reload (EmbersRuleDialog *self,
     return;
 
   self->busy = TRUE;
-  gtk_spinner_start (self->spinner);
+  gtk_widget_set_visible (self->spinner, TRUE);
   update_buttons (self);
   g_object_set_data (G_OBJECT (self), "embers-keep-mine", GINT_TO_POINTER (keep_mine));
   embers_recording_rules_get_async (self->client, self->id, self->cancellable,
@@ -1406,7 +1405,7 @@ focus_first_field (EmbersRuleDialog *self)
         focus = field_widget (self, order[i]);
         break;
       }
-  gtk_window_set_focus (GTK_WINDOW (self), focus);
+  adw_dialog_set_focus (ADW_DIALOG (self), focus);
 }
 
 /* ---- lifecycle ----------------------------------------------------------------- */
@@ -1447,7 +1446,6 @@ static void
 embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = embers_rule_dialog_dispose;
 
@@ -1458,9 +1456,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
   signals[SIGNAL_CREATED] = g_signal_new ("created", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                                           EMBERS_TYPE_RECORDING_RULE | G_SIGNAL_TYPE_STATIC_SCOPE);
-
-  /* Escape closes, as Cancel does */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  /* (Escape closes it, as Cancel does: AdwDialog's own key) */
 }
 
 /* A field's label in the first column, its message under the widget */
@@ -1538,18 +1534,18 @@ new_add_button (const char *label,
 static void
 embers_rule_dialog_init (EmbersRuleDialog *self)
 {
-  GtkWidget *toolbar, *header, *scrolled, *box, *grid, *buttons, *column, *fold, *widget;
+  GtkWidget *toolbar, *header, *scrolled, *box, *grid, *buttons, *column, *widget;
   GtkWidget *notice_text;
   int row = 0;
 
   self->cancellable = g_cancellable_new ();
   self->type_ids = gtk_string_list_new (NULL);
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Create Recording Rule"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 700, 800);
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
+  adw_dialog_set_title (ADW_DIALOG (self), _("Create Recording Rule"));
+  adw_dialog_set_content_width (ADW_DIALOG (self), 700);
+  adw_dialog_set_content_height (ADW_DIALOG (self), 800);
 
-  toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  toolbar = adw_toolbar_view_new ();
   header = adw_header_bar_new ();
   self->title = ADW_WINDOW_TITLE (adw_window_title_new (_("Create Recording Rule"),
                                                         _("A Prometheus metric from profiles")));
@@ -1557,15 +1553,16 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
   adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
   self->cancel_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Cancel")));
-  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (gtk_window_close), self);
+  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (adw_dialog_close), self);
   adw_header_bar_pack_start (ADW_HEADER_BAR (header), GTK_WIDGET (self->cancel_button));
   self->create_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("C_reate")));
   gtk_widget_add_css_class (GTK_WIDGET (self->create_button), "suggested-action");
   g_signal_connect_swapped (self->create_button, "clicked", G_CALLBACK (embers_rule_dialog_create), self);
   adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->create_button));
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->spinner));
-  gtk_box_append (GTK_BOX (toolbar), header);
+  self->spinner = adw_spinner_new ();
+  gtk_widget_set_visible (self->spinner, FALSE);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->spinner);
+  adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (toolbar), header);
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_set_margin_top (box, 18);
@@ -1712,7 +1709,11 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chart_area));
 
   /* For servers without the rules API: the rule as configuration */
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  /* One above the other when they do not fit side by side (a narrow
+   * window, longer words) */
+  buttons = adw_wrap_box_new ();
+  adw_wrap_box_set_child_spacing (ADW_WRAP_BOX (buttons), 6);
+  adw_wrap_box_set_line_spacing (ADW_WRAP_BOX (buttons), 6);
   self->copy_override_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Copy as _Tenant Override")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->copy_override_button),
                                _("The rule as a per-tenant “recording_rules” override (YAML)"));
@@ -1721,12 +1722,8 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->copy_og_button),
                                _("The rule as a “metrics-export-rules” entry of Pyroscope 0.x (FlameQL)"));
   g_signal_connect_swapped (self->copy_og_button, "clicked", G_CALLBACK (copy_og), self);
-  gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (self->copy_override_button));
-  gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (self->copy_og_button));
-  /* One above the other when they do not fit side by side (a narrow
-   * window, longer words) */
-  fold = embers_fold_bin_new ();
-  embers_fold_bin_set_child (EMBERS_FOLD_BIN (fold), buttons);
+  adw_wrap_box_append (ADW_WRAP_BOX (buttons), GTK_WIDGET (self->copy_override_button));
+  adw_wrap_box_append (ADW_WRAP_BOX (buttons), GTK_WIDGET (self->copy_og_button));
   self->override_note = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->override_note, 0);
   gtk_label_set_wrap (self->override_note, TRUE);
@@ -1740,20 +1737,20 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 700);
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
-  gtk_box_append (GTK_BOX (toolbar), scrolled);
+  adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (toolbar), scrolled);
 
   /* The copies stay in sight below it: without the rules API they are
    * the way forward */
-  gtk_box_append (GTK_BOX (toolbar), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  adw_toolbar_view_set_bottom_bar_style (ADW_TOOLBAR_VIEW (toolbar), ADW_TOOLBAR_RAISED_BORDER);
   column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_margin_top (column, 12);
   gtk_widget_set_margin_bottom (column, 12);
   gtk_widget_set_margin_start (column, 18);
   gtk_widget_set_margin_end (column, 18);
-  gtk_box_append (GTK_BOX (column), fold);
+  gtk_box_append (GTK_BOX (column), buttons);
   gtk_box_append (GTK_BOX (column), GTK_WIDGET (self->override_note));
-  gtk_box_append (GTK_BOX (toolbar), column);
-  adw_window_set_content (ADW_WINDOW (self), toolbar);
+  adw_toolbar_view_add_bottom_bar (ADW_TOOLBAR_VIEW (toolbar), column);
+  adw_dialog_set_child (ADW_DIALOG (self), toolbar);
 
   set_labels (self, NULL, NULL);
   embers_accessible_fix_mnemonics (GTK_WIDGET (self));
@@ -1772,10 +1769,9 @@ update_override_note (EmbersRuleDialog *self)
 }
 
 static EmbersRuleDialog *
-dialog_new (GtkWindow           *parent,
-            EmbersConnectClient *client)
+dialog_new (EmbersConnectClient *client)
 {
-  EmbersRuleDialog *self = g_object_new (EMBERS_TYPE_RULE_DIALOG, "transient-for", parent, NULL);
+  EmbersRuleDialog *self = g_object_new (EMBERS_TYPE_RULE_DIALOG, NULL);
 
   if (client != NULL)
     self->client = g_object_ref (client);
@@ -1788,14 +1784,13 @@ dialog_new (GtkWindow           *parent,
 }
 
 EmbersRuleDialog *
-embers_rule_dialog_new (GtkWindow           *parent,
-                        EmbersConnectClient *client,
+embers_rule_dialog_new (EmbersConnectClient *client,
                         const char          *service,
                         const char          *profile_type,
                         const char          *selector,
                         const char          *function_name)
 {
-  EmbersRuleDialog *self = dialog_new (parent, client);
+  EmbersRuleDialog *self = dialog_new (client);
   g_autoptr(EmbersSelector) filters = NULL;
   g_autoptr(EmbersSelector) rest = embers_selector_new ();
   g_autoptr(GStrvBuilder) matchers = g_strv_builder_new ();
@@ -1850,19 +1845,18 @@ embers_rule_dialog_new (GtkWindow           *parent,
 }
 
 EmbersRuleDialog *
-embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
-                                 EmbersConnectClient       *client,
+embers_rule_dialog_new_for_rule (EmbersConnectClient       *client,
                                  const EmbersRecordingRule *rule)
 {
   EmbersRuleDialog *self;
 
   g_return_val_if_fail (rule != NULL, NULL);
 
-  self = dialog_new (parent, client);
+  self = dialog_new (client);
   self->id = g_strdup (rule->id);
   self->generation = rule->generation;
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Edit Recording Rule"));
+  adw_dialog_set_title (ADW_DIALOG (self), _("Edit Recording Rule"));
   adw_window_title_set_title (self->title, _("Edit Recording Rule"));
   adw_window_title_set_subtitle (self->title, rule->metric_name);
   gtk_button_set_label (self->create_button, _("_Save"));

@@ -15,21 +15,20 @@ G_BEGIN_DECLS
 
 #define EMBERS_TYPE_RULE_DIALOG (embers_rule_dialog_get_type ())
 
-G_DECLARE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, EMBERS, RULE_DIALOG, AdwWindow)
+G_DECLARE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, EMBERS, RULE_DIALOG, AdwDialog)
 
-/* Prefilled from the context: the service and profile type, the current
+/* An AdwDialog: the caller presents it (adw_dialog_present). Prefilled
+ * from the context: the service and profile type, the current
  * label selector (its matchers are kept) and a frame's function (NULL or ""
  * for the root: no function filter). client may be NULL (no server): the
  * rule can then only be copied as configuration. */
-EmbersRuleDialog    *embers_rule_dialog_new          (GtkWindow           *parent,
-                                                      EmbersConnectClient *client,
+EmbersRuleDialog    *embers_rule_dialog_new          (EmbersConnectClient *client,
                                                       const char          *service,
                                                       const char          *profile_type,
                                                       const char          *selector,
                                                       const char          *function_name);
 /* Edits an existing rule (saved with the generation it was read with) */
-EmbersRuleDialog    *embers_rule_dialog_new_for_rule (GtkWindow                 *parent,
-                                                      EmbersConnectClient       *client,
+EmbersRuleDialog    *embers_rule_dialog_new_for_rule (EmbersConnectClient       *client,
                                                       const EmbersRecordingRule *rule);
 /* The rule as the fields say now */
 EmbersRecordingRule *embers_rule_dialog_dup_rule     (EmbersRuleDialog    *self);

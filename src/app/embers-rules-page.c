@@ -244,9 +244,9 @@ delete_done (GObject      *object,
 }
 
 static void
-on_delete_response (AdwMessageDialog *dialog,
-                    const char       *response,
-                    EmbersRulesPage  *self)
+on_delete_response (AdwAlertDialog  *dialog,
+                    const char      *response,
+                    EmbersRulesPage *self)
 {
   if (g_str_equal (response, "delete"))
     embers_rules_page_delete (self, g_object_get_data (G_OBJECT (dialog), "rule-id"), TRUE);
@@ -267,11 +267,9 @@ embers_rules_page_delete (EmbersRulesPage *self,
 
   if (!confirmed)
     {
-      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-      GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                  _("Delete Recording Rule?"),
-                                                  _("The server stops recording this metric. Its past data "
-                                                    "stays where it is stored."));
+      AdwDialog *dialog = adw_alert_dialog_new (_("Delete Recording Rule?"),
+                                                _("The server stops recording this metric. Its past data "
+                                                  "stays where it is stored."));
       GtkWidget *name = gtk_label_new (rule->metric_name);
 
       /* The metric name whole, never hyphenated: shortened in the middle
@@ -280,15 +278,15 @@ embers_rules_page_delete (EmbersRulesPage *self,
       gtk_label_set_selectable (GTK_LABEL (name), TRUE);
       gtk_widget_set_tooltip_text (name, rule->metric_name);
       gtk_widget_add_css_class (name, "monospace");
-      adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), name);
+      adw_alert_dialog_set_extra_child (ADW_ALERT_DIALOG (dialog), name);
 
-      adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
-                                        "delete", _("_Delete"), NULL);
-      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
-      adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+      adw_alert_dialog_add_responses (ADW_ALERT_DIALOG (dialog), "cancel", _("_Cancel"),
+                                      "delete", _("_Delete"), NULL);
+      adw_alert_dialog_set_response_appearance (ADW_ALERT_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
+      adw_alert_dialog_set_close_response (ADW_ALERT_DIALOG (dialog), "cancel");
       g_object_set_data_full (G_OBJECT (dialog), "rule-id", g_strdup (id), g_free);
       g_signal_connect_object (dialog, "response", G_CALLBACK (on_delete_response), self, 0);
-      gtk_window_present (GTK_WINDOW (dialog));
+      adw_dialog_present (dialog, GTK_WIDGET (self));
       return TRUE;
     }
 
@@ -303,13 +301,11 @@ on_delete_clicked (GtkButton       *button,
   embers_rules_page_delete (self, g_object_get_data (G_OBJECT (button), "rule-id"), FALSE);
 }
 
-/* "close-request": the list shows what the dialog may have changed; the
- * dialog closes (FALSE lets it) */
-static gboolean
-on_dialog_close_request (EmbersRulesPage *self)
+/* "closed": the list shows what the dialog may have changed */
+static void
+on_dialog_closed (EmbersRulesPage *self)
 {
   embers_rules_page_reload (self);
-  return GDK_EVENT_PROPAGATE;
 }
 
 static void
@@ -321,7 +317,7 @@ on_dialog_saved (EmbersRuleDialog    *dialog,
   g_autofree char *text = g_strdup_printf (_("Recording rule “%s” saved"), rule->metric_name);
 
   gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
-  gtk_window_close (GTK_WINDOW (dialog));
+  adw_dialog_close (ADW_DIALOG (dialog));
 }
 
 static void
@@ -330,18 +326,17 @@ present_dialog (EmbersRulesPage  *self,
 {
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (self->source));
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_dialog_saved), self, 0);
-  g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_close_request), self,
+  g_signal_connect_object (dialog, "closed", G_CALLBACK (on_dialog_closed), self,
                            G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (self));
 }
 
-GtkWindow *
+EmbersRuleDialog *
 embers_rules_page_edit (EmbersRulesPage *self,
                         const char      *id)
 {
   const EmbersRecordingRule *rule;
   EmbersRuleDialog *dialog;
-  GtkRoot *root;
 
   g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
 
@@ -349,10 +344,9 @@ embers_rules_page_edit (EmbersRulesPage *self,
   if (rule == NULL || rule->provisioned)
     return NULL;
 
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-  dialog = embers_rule_dialog_new_for_rule (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, self->client, rule);
+  dialog = embers_rule_dialog_new_for_rule (self->client, rule);
   present_dialog (self, dialog);
-  return GTK_WINDOW (dialog);
+  return dialog;
 }
 
 static void
@@ -362,20 +356,17 @@ on_edit_clicked (GtkButton       *button,
   embers_rules_page_edit (self, g_object_get_data (G_OBJECT (button), "rule-id"));
 }
 
-GtkWindow *
+EmbersRuleDialog *
 embers_rules_page_new_rule (EmbersRulesPage *self)
 {
-  GtkRoot *root;
   EmbersRuleDialog *dialog;
 
   g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
 
   /* The profile type is offered from the server's types */
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-  dialog = embers_rule_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   self->client, NULL, NULL, NULL, NULL);
+  dialog = embers_rule_dialog_new (self->client, NULL, NULL, NULL, NULL);
   present_dialog (self, dialog);
-  return GTK_WINDOW (dialog);
+  return dialog;
 }
 
 static void
@@ -443,8 +434,8 @@ embers_rules_page_init (EmbersRulesPage *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
   gtk_stack_add_named (self->stack, scrolled, "list");
 
-  spinner = gtk_spinner_new ();
-  gtk_spinner_start (GTK_SPINNER (spinner));
+  spinner = adw_spinner_new ();
+  gtk_widget_set_size_request (spinner, 32, 32);
   gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
   gtk_stack_add_named (self->stack, spinner, "loading");

@@ -10,6 +10,7 @@
 #include "embers-connect-client.h"
 #include "embers-pyroscope-source.h"
 #include "embers-recording-rule.h"
+#include "embers-rule-dialog.h"
 
 G_BEGIN_DECLS
 
@@ -34,14 +35,14 @@ const char      *embers_rules_page_get_error   (EmbersRulesPage     *self);
  * so, with the flag that turns it on */
 gboolean         embers_rules_page_get_disabled (EmbersRulesPage    *self);
 /* New Rule…: a rule dialog with the page's source (profile types offered) */
-GtkWindow       *embers_rules_page_new_rule    (EmbersRulesPage     *self);
+EmbersRuleDialog *embers_rules_page_new_rule    (EmbersRulesPage     *self);
 /* Deletes a rule after the person confirmed (the page asks first when
  * confirmed is FALSE); provisioned rules cannot be deleted */
 gboolean         embers_rules_page_delete      (EmbersRulesPage     *self,
                                                 const char          *id,
                                                 gboolean             confirmed);
 /* Opens the rule dialog to edit (upsert with the current generation) */
-GtkWindow       *embers_rules_page_edit        (EmbersRulesPage     *self,
+EmbersRuleDialog *embers_rules_page_edit        (EmbersRulesPage     *self,
                                                 const char          *id);
 
 G_END_DECLS

@@ -13,9 +13,9 @@
 
 /* Open Location…: a file path, a file URI or a Pyroscope query URL */
 static void
-on_location_response (AdwMessageDialog *dialog,
-                      const char       *response,
-                      EmbersWindow     *self)
+on_location_response (AdwAlertDialog *dialog,
+                      const char     *response,
+                      EmbersWindow   *self)
 {
   GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
   const char *text = gtk_editable_get_text (entry);
@@ -32,32 +32,30 @@ on_location_response (AdwMessageDialog *dialog,
 static void
 open_location_dialog (EmbersWindow *self)
 {
-  AdwMessageDialog *dialog;
+  AdwDialog *dialog;
   GtkWidget *entry;
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Open Location"),
-                                                       _("A profile file, or a Pyroscope query URL such as "
-                                                         "http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
-                                                         "{service_name=\"api\"}&from=now-1h&until=now")));
+  dialog = adw_alert_dialog_new (_("Open Location"),
+                                 _("A profile file, or a Pyroscope query URL such as "
+                                   "http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+                                   "{service_name=\"api\"}&from=now-1h&until=now"));
   entry = gtk_entry_new ();
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Path or URL"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Location"), -1);
-  adw_message_dialog_set_extra_child (dialog, entry);
+  adw_alert_dialog_set_extra_child (ADW_ALERT_DIALOG (dialog), entry);
   g_object_set_data (G_OBJECT (dialog), "entry", entry);
-  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "open", _("_Open"), NULL);
-  adw_message_dialog_set_response_appearance (dialog, "open", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "open");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  adw_alert_dialog_add_responses (ADW_ALERT_DIALOG (dialog), "cancel", _("_Cancel"), "open", _("_Open"), NULL);
+  adw_alert_dialog_set_response_appearance (ADW_ALERT_DIALOG (dialog), "open", ADW_RESPONSE_SUGGESTED);
+  adw_alert_dialog_set_default_response (ADW_ALERT_DIALOG (dialog), "open");
+  adw_alert_dialog_set_close_response (ADW_ALERT_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_location_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-  gtk_widget_grab_focus (entry);
+  adw_dialog_set_focus (dialog, entry);
+  adw_dialog_present (dialog, GTK_WIDGET (self));
 }
 
-static void
-add_filter (GtkFileChooser *chooser,
-            const char     *name,
-            const char     *ext,
+static GtkFileFilter *
+new_filter (const char         *name,
             const char * const *patterns)
 {
   GtkFileFilter *filter = gtk_file_filter_new ();
@@ -65,63 +63,59 @@ add_filter (GtkFileChooser *chooser,
   gtk_file_filter_set_name (filter, name);
   for (guint i = 0; patterns[i] != NULL; i++)
     gtk_file_filter_add_pattern (filter, patterns[i]);
-  if (ext != NULL)
-    g_object_set_data_full (G_OBJECT (filter), "embers-ext", g_strdup (ext), g_free);
-  gtk_file_chooser_add_filter (chooser, filter);
-  g_object_unref (filter);
+  return filter;
 }
 
-static void
-clear_chooser (EmbersWindow *self)
+GListModel *
+embers_window_profile_filters (void)
 {
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (self->chooser);
-  g_clear_object (&self->chooser);
-}
+  static GListStore *filters;
 
-static void
-on_open_response (GtkNativeDialog *dialog,
-                  int              response,
-                  EmbersWindow    *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (filters == NULL)
     {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      static const char * const profiles[] = {
+        "*.pb", "*.pb.gz", "*.pprof", "*.pprof.gz", "*.prof", "*.gz",
+        "*.folded", "*.collapsed", "*.txt", "*.json", NULL,
+      };
+      static const char * const all[] = { "*", NULL };
+      g_autoptr(GtkFileFilter) profile_filter = new_filter (_("Profiles"), profiles);
+      g_autoptr(GtkFileFilter) all_filter = new_filter (_("All Files"), all);
 
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-
-          embers_window_open_file (self, file);
-        }
+      filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+      g_list_store_append (filters, profile_filter);
+      g_list_store_append (filters, all_filter);
     }
+  return G_LIST_MODEL (filters);
+}
 
-  if (dialog == self->chooser)
-    clear_chooser (self);
+/* A file dialog's answer: the files, or nothing when dismissed (or when
+ * the window closed meanwhile: it cancels its dialogs) */
+static void
+on_open_response (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(EmbersWindow) self = user_data;
+  g_autoptr(GListModel) files = gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (object), result, NULL);
+
+  for (guint i = 0; files != NULL && i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+      embers_window_open_file (self, file);
+    }
 }
 
 static void
 open_dialog (EmbersWindow *self)
 {
-  static const char * const profiles[] = {
-    "*.pb", "*.pb.gz", "*.pprof", "*.pprof.gz", "*.prof", "*.gz",
-    "*.folded", "*.collapsed", "*.txt", "*.json", NULL,
-  };
-  static const char * const all[] = { "*", NULL };
-  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
 
-  clear_chooser (self);
-  chooser = gtk_file_chooser_native_new (_("Open a Profile"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN,
-                                         _("_Open"), _("_Cancel"));
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  add_filter (GTK_FILE_CHOOSER (chooser), _("Profiles"), NULL, profiles);
-  add_filter (GTK_FILE_CHOOSER (chooser), _("All Files"), NULL, all);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (on_open_response), self, 0);
-
-  self->chooser = GTK_NATIVE_DIALOG (chooser);
-  gtk_native_dialog_show (self->chooser);
+  gtk_file_dialog_set_title (dialog, _("Open a Profile"));
+  gtk_file_dialog_set_accept_label (dialog, _("_Open"));
+  gtk_file_dialog_set_filters (dialog, embers_window_profile_filters ());
+  gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), self->file_cancellable,
+                                 on_open_response, g_object_ref (self));
 }
 
 /* Export */
@@ -161,44 +155,38 @@ export_done (GObject      *source,
 }
 
 static void
-on_export_response (GtkNativeDialog *dialog,
-                    int              response,
-                    EmbersWindow    *self)
+on_export_response (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
-  EmbersProfilePage *page = embers_window_get_current_page (self);
+  g_autoptr(EmbersWindow) self = user_data;
+  g_autoptr(GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, NULL);
+  EmbersProfilePage *page;
+  g_autofree char *name = NULL;
+  Export *export;
 
-  if (response == GTK_RESPONSE_ACCEPT && page != NULL)
+  page = file != NULL ? embers_window_get_current_page (self) : NULL;
+  if (page == NULL)
+    return;
+
+  /* The format comes from the name; a name without a known extension is
+   * a PNG image, as the dialog suggested */
+  name = g_file_get_basename (file);
+  if (embers_format_for_filename (name) == EMBERS_FORMAT_UNKNOWN)
     {
-      Export *export;
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *name = g_file_get_basename (file);
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autofree char *with_ext = g_strconcat (name, ".png", NULL);
 
-      /* No known extension: take the one of the chosen filter */
-      if (embers_format_for_filename (name) == EMBERS_FORMAT_UNKNOWN)
-        {
-          GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-          const char *ext = filter != NULL ? g_object_get_data (G_OBJECT (filter), "embers-ext") : NULL;
+      GFile *named = g_file_get_child (parent, with_ext);
 
-          if (ext != NULL)
-            {
-              g_autoptr(GFile) parent = g_file_get_parent (file);
-              g_autofree char *with_ext = g_strconcat (name, ".", ext, NULL);
-
-              GFile *child = g_file_get_child (parent, with_ext);
-
-              g_object_unref (file);
-              file = child;
-            }
-        }
-
-      export = g_new0 (Export, 1);
-      export->window = g_object_ref (self);
-      export->file = g_object_ref (file);
-      embers_profile_page_export_async (page, file, NULL, export_done, export);
+      g_object_unref (file);
+      file = named;
     }
 
-  if (dialog == self->chooser)
-    clear_chooser (self);
+  export = g_new0 (Export, 1);
+  export->window = g_object_ref (self);
+  export->file = g_object_ref (file);
+  embers_profile_page_export_async (page, file, NULL, export_done, export);
 }
 
 static void
@@ -206,74 +194,65 @@ export_dialog (EmbersWindow *self)
 {
   static const struct {
     const char *name;
-    const char *ext;
     const char *pattern;
   } formats[] = {
-    { N_("PNG Image"), "png", "*.png" },
-    { N_("SVG Image"), "svg", "*.svg" },
-    { N_("PDF Document"), "pdf", "*.pdf" },
-    { N_("pprof Profile"), "pb.gz", "*.pb.gz" },
-    { N_("Folded Stacks"), "folded", "*.folded" },
-    { N_("Pyroscope Flame Graph JSON"), "json", "*.json" },
+    { N_("PNG Image"), "*.png" },
+    { N_("SVG Image"), "*.svg" },
+    { N_("PDF Document"), "*.pdf" },
+    { N_("pprof Profile"), "*.pb.gz" },
+    { N_("Folded Stacks"), "*.folded" },
+    { N_("Pyroscope Flame Graph JSON"), "*.json" },
   };
   EmbersProfilePage *page = embers_window_get_current_page (self);
-  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileDialog) dialog = NULL;
+  g_autoptr(GListStore) filters = NULL;
   g_autofree char *suggestion = NULL;
 
   if (page == NULL || embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY)
     return;
 
-  clear_chooser (self);
-  chooser = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Export"), _("_Cancel"));
+  dialog = gtk_file_dialog_new ();
+  gtk_file_dialog_set_title (dialog, _("Export"));
+  gtk_file_dialog_set_accept_label (dialog, _("_Export"));
+  filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
       const char *patterns[] = { formats[i].pattern, NULL };
+      g_autoptr(GtkFileFilter) filter = new_filter (_(formats[i].name), patterns);
 
-      add_filter (GTK_FILE_CHOOSER (chooser), _(formats[i].name), formats[i].ext, patterns);
+      g_list_store_append (filters, filter);
     }
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
   suggestion = embers_profile_page_suggest_name (page, "png");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggestion);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
-
-  self->chooser = GTK_NATIVE_DIALOG (chooser);
-  gtk_native_dialog_show (self->chooser);
+  gtk_file_dialog_set_initial_name (dialog, suggestion);
+  gtk_file_dialog_save (dialog, GTK_WINDOW (self), self->file_cancellable,
+                        on_export_response, g_object_ref (self));
 }
 
 /* Actions */
 
 /* Open Folder…: every profile in a folder as a local source */
 static void
-on_folder_response (GtkNativeDialog *dialog,
-                    int              response,
-                    EmbersWindow    *self)
+on_folder_response (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  g_autoptr(EmbersWindow) self = user_data;
+  g_autoptr(GFile) folder = gtk_file_dialog_select_folder_finish (GTK_FILE_DIALOG (object), result, NULL);
 
-      if (folder != NULL)
-        embers_window_open_folder (self, folder);
-    }
-  if (dialog == self->chooser)
-    clear_chooser (self);
+  if (folder != NULL)
+    embers_window_open_folder (self, folder);
 }
 
 static void
 open_folder_dialog (EmbersWindow *self)
 {
-  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
 
-  clear_chooser (self);
-  chooser = gtk_file_chooser_native_new (_("Open a Folder of Profiles"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                         _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (on_folder_response), self, 0);
-  self->chooser = GTK_NATIVE_DIALOG (chooser);
-  gtk_native_dialog_show (self->chooser);
+  gtk_file_dialog_set_title (dialog, _("Open a Folder of Profiles"));
+  gtk_file_dialog_set_accept_label (dialog, _("_Open"));
+  gtk_file_dialog_select_folder (dialog, GTK_WINDOW (self), self->file_cancellable,
+                                 on_folder_response, g_object_ref (self));
 }
 
 static void

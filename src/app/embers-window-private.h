@@ -28,7 +28,7 @@ struct _EmbersWindow
 
   GSettings            *settings;
   AdwTabPage           *titled_tab;  /* weak: the tab whose title the header shows */
-  GtkNativeDialog      *chooser;
+  GCancellable         *file_cancellable;  /* the file dialogs', until the window closes */
 };
 
 /* At most this many recent files are remembered */

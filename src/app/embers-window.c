@@ -11,7 +11,6 @@
 #include "embers-connect-dialog.h"
 #include "embers-accessible.h"
 #include "embers-explore-page.h"
-#include "embers-fold-bin.h"
 #include "embers-local-source.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rules-page.h"
@@ -505,7 +504,7 @@ on_connected (EmbersConnectDialog *dialog,
 }
 
 /* The connect dialog; with a URL it starts connecting right away */
-GtkWindow *
+EmbersConnectDialog *
 embers_window_connect (EmbersWindow *self,
                        const char   *url)
 {
@@ -513,16 +512,16 @@ embers_window_connect (EmbersWindow *self,
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
 
-  dialog = embers_connect_dialog_new (GTK_WINDOW (self));
+  dialog = embers_connect_dialog_new ();
   g_signal_connect_object (dialog, "connected", G_CALLBACK (on_connected), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (self));
   if (url != NULL)
     {
       embers_connect_dialog_set_url (dialog, url);
       if (embers_connect_dialog_get_url_valid (dialog))
         embers_connect_dialog_connect (dialog);
     }
-  return GTK_WINDOW (dialog);
+  return dialog;
 }
 
 /* Compare tabs */
@@ -823,9 +822,8 @@ embers_window_dispose (GObject *object)
 {
   EmbersWindow *self = EMBERS_WINDOW (object);
 
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (self->chooser);
-  g_clear_object (&self->chooser);
+  g_cancellable_cancel (self->file_cancellable);
+  g_clear_object (&self->file_cancellable);
   if (self->titled_tab != NULL)
     g_signal_handlers_disconnect_by_func (self->titled_tab, update_title, self);
   g_clear_weak_pointer (&self->titled_tab);
@@ -846,7 +844,6 @@ embers_window_class_init (EmbersWindowClass *klass)
   window_class->close_request = embers_window_close_request;
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
-  g_type_ensure (EMBERS_TYPE_FOLD_BIN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-window.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, toast_overlay);
@@ -884,6 +881,7 @@ embers_window_init (EmbersWindow *self)
   if (paths == NULL || !g_strv_contains ((const char * const *)paths, icons))
     gtk_icon_theme_add_resource_path (theme, icons);
 
+  self->file_cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 

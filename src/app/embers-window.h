@@ -11,6 +11,7 @@
 #include "embers-profile-page.h"
 
 #include "embers-connect-client.h"
+#include "embers-connect-dialog.h"
 #include "embers-pyroscope-source.h"
 #include "embers-source.h"
 
@@ -55,8 +56,10 @@ GtkWidget         *embers_window_show_rules       (EmbersWindow      *self,
 /* After a rule changed elsewhere: the server's rules tab, if open, reloads */
 void               embers_window_reload_rules     (EmbersWindow      *self,
                                                    EmbersConnectClient *client);
+/* The file filters of the open dialogs: profiles, all files */
+GListModel        *embers_window_profile_filters  (void);
 /* Shows the connect dialog; with a URL it connects at once */
-GtkWindow         *embers_window_connect          (EmbersWindow      *self,
+EmbersConnectDialog *embers_window_connect        (EmbersWindow      *self,
                                                    const char        *url);
 /* A compare tab on @source with both sides prefilled as queries (either
  * may be NULL); runs Compare when @start */

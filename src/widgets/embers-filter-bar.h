@@ -20,9 +20,9 @@ G_DECLARE_FINAL_TYPE (EmbersFilterBar, embers_filter_bar, EMBERS, FILTER_BAR, Gt
  * EmbersFilterBar: "Filter", a label name (from the source, searchable),
  * an operator (= != =~ !~), a value (completed from the source's values of
  * that label) and an add button, then the filters as chips that remove
- * themselves when clicked. A horizontal GtkBox: hosts may append parts of
- * their own (the explore page's time range) and fold it in an
- * EmbersFoldBin.
+ * themselves when clicked. A GtkBox, horizontal until a host turns it
+ * (a breakpoint of the explore page, always in the compare page's sides):
+ * hosts may append parts of their own (the explore page's time range).
  *
  * Names and values come from @source for the series matching the scope
  * (embers_filter_bar_set_scope()) in its time range; names starting with

@@ -423,3 +423,156 @@ embers_test_assert_not_blank_impl (const EmbersTestPixels *pixels,
                              area->size.height, n, n == 1 ? "" : "s", min_colors, path);
   g_assertion_message (G_LOG_DOMAIN, file, line, func, message);
 }
+
+/* Dialogs and keys */
+
+static void
+add_dialogs (GPtrArray *found,
+             GListModel *dialogs,
+             GType       type)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (dialogs); i++)
+    {
+      g_autoptr(AdwDialog) dialog = g_list_model_get_item (dialogs, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (dialog, type))
+        g_ptr_array_add (found, dialog);
+    }
+}
+
+GPtrArray *
+embers_test_dialogs (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+      GtkWidget *child = gtk_window_get_child (window);
+
+      if (ADW_IS_APPLICATION_WINDOW (window))
+        add_dialogs (found, adw_application_window_get_dialogs (ADW_APPLICATION_WINDOW (window)), type);
+      else if (ADW_IS_WINDOW (window))
+        add_dialogs (found, adw_window_get_dialogs (ADW_WINDOW (window)), type);
+      /* A dialog presented without an Adwaita window is a window's child */
+      else if (child != NULL && G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+    }
+  return found;
+}
+
+gboolean
+embers_test_dialog_is_open (gpointer dialog)
+{
+  g_autoptr(GPtrArray) all = embers_test_dialogs (ADW_TYPE_DIALOG);
+
+  return g_ptr_array_find (all, dialog, NULL);
+}
+
+static gboolean
+has_focus_inside (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+typedef struct
+{
+  GType      type;
+  GPtrArray *before;
+  AdwDialog *found;
+} NewDialogWait;
+
+static gboolean
+new_dialog_open (gpointer data)
+{
+  NewDialogWait *wait = data;
+  g_autoptr(GPtrArray) now = embers_test_dialogs (wait->type);
+
+  wait->found = NULL;
+  for (guint i = 0; i < now->len; i++)
+    if (wait->before == NULL || !g_ptr_array_find (wait->before, g_ptr_array_index (now, i), NULL))
+      {
+        g_assert_null (wait->found);  /* one, not two */
+        wait->found = g_ptr_array_index (now, i);
+      }
+  /* and open: on screen with the keyboard focus (libadwaita opens it and
+   * moves the focus into it a frame or two after it maps) */
+  return wait->found != NULL && gtk_widget_get_mapped (GTK_WIDGET (wait->found)) &&
+         has_focus_inside (GTK_WIDGET (wait->found));
+}
+
+AdwDialog *
+embers_test_wait_new_dialog (GType      type,
+                             GPtrArray *before)
+{
+  NewDialogWait wait = { type, before, NULL };
+  g_autofree char *what = g_strdup_printf ("a new %s", g_type_name (type));
+
+  embers_test_wait_until (new_dialog_open, &wait, what);
+  return wait.found;
+}
+
+static gboolean
+dialog_closed (gpointer dialog)
+{
+  return !embers_test_dialog_is_open (dialog);
+}
+
+void
+embers_test_wait_dialog_closed (gpointer dialog)
+{
+  embers_test_wait_until (dialog_closed, dialog, "the dialog to close");
+}
+
+gboolean
+embers_test_blocks_input (GtkWidget *widget)
+{
+  for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
+    if (!gtk_widget_get_can_target (w) && !gtk_widget_get_can_focus (w))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+activate_in (GtkWidget       *widget,
+             guint            keyval,
+             GdkModifierType  modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                            widget, gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+embers_test_press_key (GtkWidget       *widget,
+                       guint            keyval,
+                       GdkModifierType  modifiers)
+{
+  for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
+    if (activate_in (w, keyval, modifiers))
+      return TRUE;
+  return FALSE;
+}

@@ -15,7 +15,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
@@ -112,6 +112,27 @@ void        embers_test_assert_not_blank_impl (const EmbersTestPixels *pixels,
                                                const char             *file,
                                                int                     line,
                                                const char             *func);
+
+/* Dialogs (AdwDialog) open now of @type, in any window: in an Adwaita
+ * window's dialogs or as a window of their own (not owned) */
+GPtrArray  *embers_test_dialogs             (GType                type);
+gboolean    embers_test_dialog_is_open      (gpointer             dialog);
+/* Until a dialog of @type that is not in @before (NULL: any) is open: on
+ * screen with the keyboard focus in it; fails when two are */
+AdwDialog  *embers_test_wait_new_dialog     (GType                type,
+                                             GPtrArray           *before);
+/* Until @dialog is closed (only its address is compared: it may be gone) */
+void        embers_test_wait_dialog_closed  (gpointer             dialog);
+/* @widget or an ancestor takes neither pointer nor keyboard input (what a
+ * modal dialog does to the window below it) */
+gboolean    embers_test_blocks_input        (GtkWidget           *widget);
+/* Activates what the key @keyval with @modifiers is bound to for @widget:
+ * a shortcut (GtkShortcutController, class key bindings included) on
+ * @widget or its nearest ancestor that has one, as a key press there
+ * bubbles. FALSE when nothing took it. */
+gboolean    embers_test_press_key           (GtkWidget           *widget,
+                                             guint                keyval,
+                                             GdkModifierType      modifiers);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersTestPixels, embers_test_pixels_free)
 

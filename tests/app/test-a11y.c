@@ -91,7 +91,6 @@ has_text (const char *s)
   return s != NULL && s[0] != '\0';
 }
 
-#if GTK_CHECK_VERSION (4, 14, 0)
 /* A label inside @widget (a button's content: GtkLabel, AdwButtonContent) */
 static gboolean
 has_label_child (GtkWidget *widget)
@@ -109,7 +108,6 @@ has_label_child (GtkWidget *widget)
     }
   return FALSE;
 }
-#endif
 
 /* The text of a label that GTK itself gives a button: GTK before 4.14
  * sets a mnemonic button's accessible label to its raw text, underscore
@@ -203,11 +201,10 @@ drop_down_button (GtkWidget *drop_down)
   return NULL;
 }
 
-/* What a screen reader can call @widget. Before GTK 4.14 a tooltip is
- * not an accessible name, a button's or row's visible text is only what
- * GTK sets as its label (see raw_mnemonic_label), and a menu button's
- * or a drop-down's name is its accessible label alone: those versions
- * announce an unnamed control by its type ("GtkImage", "GtkMenuButton") */
+/* What a screen reader can call @widget: its accessible label, or a
+ * button's or row's visible text or tooltip (GTK computes a name from
+ * them), unless the text is a raw mnemonic (see raw_mnemonic_label); a
+ * menu button's or a drop-down's name is its accessible label alone */
 static gboolean
 has_accessible_name (GtkWidget *widget,
                      GString   *why)
@@ -234,7 +231,6 @@ has_accessible_name (GtkWidget *widget,
       g_string_append (why, "no accessible label");
       return FALSE;
     }
-#if GTK_CHECK_VERSION (4, 14, 0)
   if (raw_mnemonic_label (widget) == NULL &&
       (has_text (gtk_widget_get_tooltip_text (widget)) ||
        (GTK_IS_BUTTON (widget) && has_text (gtk_button_get_label (GTK_BUTTON (widget)))) ||
@@ -243,7 +239,6 @@ has_accessible_name (GtkWidget *widget,
        (ADW_IS_PREFERENCES_ROW (widget) && has_text (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)))) ||
        ((GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget)) && has_label_child (widget))))
     return TRUE;
-#endif
   return has_own_name (widget, why);
 }
 
@@ -453,7 +448,7 @@ test_profile (void)
         g_autofree char *wrong = NULL;
 
         g_assert_nonnull (toggle);
-        g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (toggle)), ==, GTK_ACCESSIBLE_ROLE_BUTTON);
+        g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (toggle)), ==, GTK_ACCESSIBLE_ROLE_TOGGLE_BUTTON);
         wrong = gtk_test_accessible_check_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL, names[i]);
         g_assert_null (wrong);
         /* and not "Regular Expression .*": no label child to add to it */
@@ -584,13 +579,13 @@ static void
 test_dialogs (void)
 {
   EmbersWindow *window = new_window ();
-  GtkWindow *dialog;
+  EmbersConnectDialog *dialog;
 
   dialog = embers_window_connect (window, NULL);
   g_assert_nonnull (dialog);
   spin (100);
   assert_all_named (GTK_WIDGET (dialog), "connect dialog");
-  gtk_window_destroy (dialog);
+  adw_dialog_force_close (ADW_DIALOG (dialog));
   spin (20);
 
   embers_window_open_compare (window);
@@ -771,26 +766,21 @@ test_explore (void)
 
   /* The recording rule dialog (New Rule… on a folder) */
   {
-    GtkWindow *dialog = NULL;
-    GList *toplevels;
-
+    AdwDialog *dialog = NULL;
     gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
     gtk_widget_activate_action (GTK_WIDGET (page), "explore.create-rule", NULL);
     while (dialog == NULL && g_get_monotonic_time () < until)
       {
         spin (50);
-        toplevels = gtk_window_list_toplevels ();
-        for (GList *l = toplevels; l != NULL; l = l->next)
-          if (l->data != (gpointer)window && gtk_widget_get_mapped (l->data) &&
-              gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
-            dialog = l->data;
-        g_list_free (toplevels);
+        dialog = adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window));
+        if (dialog != NULL && !gtk_widget_get_mapped (GTK_WIDGET (dialog)))
+          dialog = NULL;
       }
-    g_assert_nonnull (dialog);
+    g_assert_true (EMBERS_IS_RULE_DIALOG (dialog));
     spin (200);
     assert_all_named (GTK_WIDGET (dialog), "recording rule dialog");
-    gtk_window_destroy (dialog);
+    adw_dialog_force_close (dialog);
     spin (20);
   }
 

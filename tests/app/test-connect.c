@@ -62,7 +62,7 @@ test_connect_explore (void)
   g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
   EmbersWindow *window;
   EmbersExplorePage *page;
-  GtkWindow *dialog;
+  EmbersConnectDialog *dialog;
   gint64 start, end, new_start, new_end, total_before;
   gpointer args[1];
 
@@ -76,7 +76,11 @@ test_connect_explore (void)
    * opens an explore tab for the server */
   dialog = embers_window_connect (window, embers_test_server_get_url (server));
   g_assert_true (EMBERS_IS_CONNECT_DIALOG (dialog));
+  /* over the window */
+  g_assert_true (adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window)) == ADW_DIALOG (dialog));
   spin_until (has_explore_tab, window);
+  /* and closes once connected */
+  g_assert_null (adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window)));
 
   page = EMBERS_EXPLORE_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (embers_window_get_current_page (window)),
                                                        EMBERS_TYPE_EXPLORE_PAGE));
@@ -258,6 +262,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
   g_test_add_func ("/embers/app/open-query-url", test_open_query_url);

@@ -473,11 +473,13 @@ test_compare (void)
 static void
 test_connect_dialog (void)
 {
-  EmbersConnectDialog *dialog = embers_connect_dialog_new (NULL);
+  GtkWidget *window = adw_window_new ();
+  EmbersConnectDialog *dialog = embers_connect_dialog_new ();
   g_autoptr(EmbersCredentials) credentials = NULL;
   gint64 end;
 
-  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_window_present (GTK_WINDOW (window));
+  adw_dialog_present (ADW_DIALOG (dialog), window);
   embers_connect_dialog_set_url (dialog, "ftp://example.com");
   g_assert_false (embers_connect_dialog_get_url_valid (dialog));
   embers_connect_dialog_set_url (dialog, "not a url");
@@ -518,7 +520,8 @@ test_connect_dialog (void)
       }
   }
 
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_true (adw_dialog_close (ADW_DIALOG (dialog)));
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* EMBERS_EXPLORE_SHOT=page|error|dialog|dialog-error keeps one state on
@@ -531,9 +534,12 @@ run_shot (const char *state)
 
   if (g_str_has_prefix (state, "dialog"))
     {
-      EmbersConnectDialog *dialog = embers_connect_dialog_new (NULL);
+      EmbersConnectDialog *dialog = embers_connect_dialog_new ();
 
-      gtk_window_present (GTK_WINDOW (dialog));
+      window = GTK_WINDOW (adw_window_new ());
+      gtk_window_set_default_size (window, 800, 760);
+      gtk_window_present (window);
+      adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (window));
       embers_connect_dialog_set_url (dialog, "http://127.0.0.1:1/pyroscope");
       embers_connect_dialog_set_tenant (dialog, "team-a");
       embers_connect_dialog_set_auth (dialog, EMBERS_AUTH_BASIC, "admin", "password");

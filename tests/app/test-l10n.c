@@ -105,7 +105,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* glibc honours LANGUAGE unless the locale is plain C; C.UTF-8 is fine */
+  /* German: meson runs this in a German locale (glibc ignores LANGUAGE in
+   * the C and C.UTF-8 locales) */
   g_setenv ("LANGUAGE", "de", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   /* gtk_test_init() pins the locale to en_US.UTF-8 (or C); follow the

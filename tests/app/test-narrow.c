@@ -19,6 +19,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
 #include "embers-rules-page.h"
+#include "embers-test-gtk-utils.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window.h"
 
@@ -132,15 +133,10 @@ widest_descendant (GtkWidget *widget,
   return widget;
 }
 
-/* A dialog's own window may be taller than the main window (it sits over
- * it, on a screen at least 768 px high), not wider */
-#define DIALOG_HEIGHT 700
-
 static void
 assert_fits (GtkWindow  *window,
              const char *state)
 {
-  gboolean dialog = !EMBERS_IS_WINDOW (window);
   GtkWidget *content = window_content (window);
   int min_width = 0, min_height = 0;
 
@@ -157,7 +153,7 @@ assert_fits (GtkWindow  *window,
                       gtk_widget_get_name (culprit));
     }
   g_assert_cmpint (min_width, <=, NARROW_WIDTH);
-  g_assert_cmpint (min_height, <=, dialog ? DIALOG_HEIGHT : NARROW_HEIGHT);
+  g_assert_cmpint (min_height, <=, NARROW_HEIGHT);
 }
 
 /* The window's size on screen (its surface: the frame included) */
@@ -196,6 +192,114 @@ resize (GtkWindow *window,
   /* and the content fits in it (not cut off at the bottom or the right) */
   g_assert_cmpint (gtk_widget_get_width (window_content (window)), <=, gtk_widget_get_width (GTK_WIDGET (window)));
   g_assert_cmpint (gtk_widget_get_height (window_content (window)), <=, gtk_widget_get_height (GTK_WIDGET (window)));
+}
+
+typedef struct
+{
+  GtkWindow *window;
+  int        width;
+  int        height;
+} SizeWait;
+
+static gboolean
+window_has_size (gpointer data)
+{
+  SizeWait *wait = data;
+  int w = 0, h = 0;
+
+  surface_size (wait->window, &w, &h);
+  return w == wait->width && h == wait->height &&
+         gtk_widget_get_width (GTK_WIDGET (wait->window)) > 0 &&
+         gtk_widget_get_width (GTK_WIDGET (wait->window)) <= wait->width;
+}
+
+/* Every breakpoint bin on screen holds its content: not narrower or
+ * lower than its child's minimum (libadwaita would warn and cut it off) */
+static void
+assert_bins_fit (GtkWidget  *widget,
+                 const char *state,
+                 int         window_width)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (ADW_IS_BREAKPOINT_BIN (widget))
+    {
+      GtkWidget *child = adw_breakpoint_bin_get_child (ADW_BREAKPOINT_BIN (widget));
+      int width = gtk_widget_get_width (widget);
+      int height = gtk_widget_get_height (widget);
+      int min_width = 0, min_height = 0;
+
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, &min_height, NULL, NULL, NULL);
+      if (min_width > width || min_height > height)
+        g_test_message ("%s, window %d px wide: %s needs %d x %d px, has %d x %d; the widest part is a %s",
+                        state, window_width, G_OBJECT_TYPE_NAME (widget), min_width, min_height, width, height,
+                        G_OBJECT_TYPE_NAME (widest_descendant (child, width)));
+      g_assert_cmpint (min_width, <=, width);
+      g_assert_cmpint (min_height, <=, height);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    assert_bins_fit (child, state, window_width);
+}
+
+/* Every window width from 1400 px down to 600 px, 40 px apart: nothing is
+ * measured below its minimum or overflows a breakpoint bin (both warn, and
+ * warnings are fatal here), so each breakpoint switches the layout before
+ * the wider one stops fitting. Ends at 1400 × 900 again. */
+static void
+sweep_widths (GtkWindow  *window,
+              const char *state)
+{
+  for (int width = 1400; width >= NARROW_WIDTH; width -= 40)
+    {
+      SizeWait wait = { window, width, 900 };
+      g_autofree char *what = g_strdup_printf ("%s: the window %d px wide", state, width);
+
+      gtk_window_set_default_size (window, width, 900);
+      embers_test_wait_until (window_has_size, &wait, what);
+      embers_test_wait_frame (GTK_WIDGET (window));
+      assert_bins_fit (GTK_WIDGET (window), state, width);
+    }
+  {
+    SizeWait wait = { window, 1400, 900 };
+
+    gtk_window_set_default_size (window, 1400, 900);
+    embers_test_wait_until (window_has_size, &wait, "the window back at 1400 x 900 px");
+    embers_test_wait_frame (GTK_WIDGET (window));
+  }
+}
+
+static void assert_inside (GtkWidget *widget);
+
+/* A dialog over the window at 600 × 500 px: all of it inside the window
+ * (it is no window of its own), its content at least its minimum */
+static void
+assert_dialog_fits (GtkWindow  *window,
+                    AdwDialog  *dialog,
+                    const char *state)
+{
+  GtkWidget *child = adw_dialog_get_child (dialog);
+  int min_width = 0, min_height = 0;
+
+  resize (window, NARROW_WIDTH, NARROW_HEIGHT);
+  embers_test_wait_frame (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_mapped (child));
+  gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (child), &min_height, NULL, NULL, NULL);
+  g_test_message ("%s: minimum %d x %d px, shown %d x %d", state, min_width, min_height,
+                  gtk_widget_get_width (child), gtk_widget_get_height (child));
+  g_assert_cmpint (min_width, <=, gtk_widget_get_width (child));
+  g_assert_cmpint (min_height, <=, gtk_widget_get_height (child));
+  assert_inside (child);
+  {
+    graphene_rect_t bounds;
+
+    g_assert_true (gtk_widget_compute_bounds (child, GTK_WIDGET (window), &bounds));
+    g_assert_cmpfloat (bounds.origin.y, >=, -0.5);
+    g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (window)) + 0.5);
+  }
 }
 
 static EmbersWindow *
@@ -373,6 +477,7 @@ test_loaded (void)
   spin_until (page_idle, page);
   g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
   assert_fits (GTK_WINDOW (window), "loaded");
+  sweep_widths (GTK_WINDOW (window), "loaded");
 
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   graph = embers_profile_page_get_flame_graph (page);
@@ -418,6 +523,7 @@ test_diff (void)
   spin_until (page_idle, page);
   g_assert_nonnull (embers_compare_page_get_diff (EMBERS_COMPARE_PAGE (compare)));
   assert_fits (GTK_WINDOW (window), "diff");
+  sweep_widths (GTK_WINDOW (window), "diff");
 
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   assert_usable (embers_compare_page_get_graph (EMBERS_COMPARE_PAGE (compare)), 300, 100);
@@ -467,6 +573,7 @@ test_compare_queries (void)
   spin_until (page_idle, embers_compare_page_get_profile_page (compare));
   g_assert_null (embers_compare_page_get_error (compare));
   assert_fits (GTK_WINDOW (window), "compared queries");
+  sweep_widths (GTK_WINDOW (window), "compared queries");
 
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   for (guint i = 0; i < 2; i++)
@@ -509,6 +616,7 @@ test_explore_folder (void)
   g_assert_true (embers_explore_page_select_service (explore, gtk_string_object_get_string (first)));
   spin_until (explore_idle, explore);
   assert_fits (GTK_WINDOW (window), "explore (folder)");
+  sweep_widths (GTK_WINDOW (window), "explore (folder)");
 
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   assert_explore_narrow (explore);
@@ -537,7 +645,7 @@ test_server (void)
   EmbersLabelsPage *labels;
   EmbersRuleDialog *rule_dialog;
   EmbersRulesPage *rules;
-  GtkWindow *dialog;
+  EmbersConnectDialog *dialog;
 
   g_assert_no_error (error);
   client = embers_connect_client_new (embers_test_server_get_url (server), &error);
@@ -549,16 +657,16 @@ test_server (void)
   /* The connect dialog, before it connects */
   dialog = embers_window_connect (window, NULL);
   g_assert_true (EMBERS_IS_CONNECT_DIALOG (dialog));
-  spin (100);
-  assert_fits (dialog, "connect dialog");
-  gtk_window_destroy (dialog);
-  spin (50);
+  assert_dialog_fits (GTK_WINDOW (window), ADW_DIALOG (dialog), "connect dialog");
+  adw_dialog_force_close (ADW_DIALOG (dialog));
+  resize (GTK_WINDOW (window), 1400, 900);
 
   explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
   spin_until (has_services, explore);
   g_assert_true (embers_explore_page_select_service (explore, "api"));
   spin_until (explore_idle, explore);
   assert_fits (GTK_WINDOW (window), "explore (server)");
+  sweep_widths (GTK_WINDOW (window), "explore (server)");
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   assert_explore_narrow (explore);
 
@@ -569,6 +677,7 @@ test_server (void)
   g_assert_true (embers_labels_page_select_label (labels, gtk_string_object_get_string (label)));
   spin_until (labels_idle, labels);
   assert_fits (GTK_WINDOW (window), "labels");
+  sweep_widths (GTK_WINDOW (window), "labels");
   g_assert_cmpuint (embers_labels_page_get_n_cards (labels), >, 0);
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   /* Its refresh, Compare and the views (a list when narrow) are on screen */
@@ -621,15 +730,14 @@ test_server (void)
 
   rule_dialog = embers_explore_page_create_rule (explore);
   g_assert_nonnull (rule_dialog);
-  spin (200);
-  assert_fits (GTK_WINDOW (rule_dialog), "rule dialog");
-  gtk_window_destroy (GTK_WINDOW (rule_dialog));
-  spin (50);
+  assert_dialog_fits (GTK_WINDOW (window), ADW_DIALOG (rule_dialog), "rule dialog");
+  adw_dialog_force_close (ADW_DIALOG (rule_dialog));
 
   rules = EMBERS_RULES_PAGE (embers_window_open_rules (window, client));
   spin_until (rules_idle, rules);
   g_assert_null (embers_rules_page_get_error (rules));
   assert_fits (GTK_WINDOW (window), "rules");
+  sweep_widths (GTK_WINDOW (window), "rules");
   destroy_window (GTK_WINDOW (window));
 }
 

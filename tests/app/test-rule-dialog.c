@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include <string.h>
-#include <gtk/gtk.h>
+#include <adwaita.h>
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
@@ -19,6 +19,7 @@
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
 #include "embers-rules-page.h"
+#include "embers-test-gtk-utils.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window-private.h"
 
@@ -118,48 +119,6 @@ upsert (EmbersConnectClient *client,
 
 /* ---- finding what a person sees ------------------------------------------ */
 
-/* The open windows of @type (a dialog of ours, a message dialog) */
-static GPtrArray *
-toplevels_of (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-  GPtrArray *found = g_ptr_array_new ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
-        g_ptr_array_add (found, w);
-    }
-  return found;
-}
-
-/* The one window of @type that is not in @before (NULL when none) */
-static GtkWindow *
-new_toplevel (GType      type,
-              GPtrArray *before)
-{
-  g_autoptr(GPtrArray) now = toplevels_of (type);
-  GtkWindow *found = NULL;
-
-  for (guint i = 0; i < now->len; i++)
-    if (!g_ptr_array_find (before, g_ptr_array_index (now, i), NULL))
-      {
-        g_assert_null (found);  /* one, not two */
-        found = g_ptr_array_index (now, i);
-      }
-  return found;
-}
-
-static gboolean
-is_toplevel (gpointer window)
-{
-  g_autoptr(GPtrArray) all = toplevels_of (GTK_TYPE_WINDOW);
-
-  return g_ptr_array_find (all, window, NULL);
-}
-
 /* A button (or model button) whose label is @label, among @widget's
  * descendants */
 static GtkWidget *
@@ -254,11 +213,11 @@ row_button (GtkWidget  *row,
   return NULL;
 }
 
-/* The entry that has the keyboard focus in @window, or NULL */
+/* The entry that has the keyboard focus in @dialog, or NULL */
 static GtkWidget *
-focused_entry (GtkWindow *window)
+focused_entry (gpointer dialog)
 {
-  GtkWidget *focus = gtk_window_get_focus (window);
+  GtkWidget *focus = adw_dialog_get_focus (ADW_DIALOG (dialog));
 
   return focus ? gtk_widget_get_ancestor (focus, GTK_TYPE_ENTRY) : NULL;
 }
@@ -281,6 +240,12 @@ spin_for (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
 /* A press as GTK does it for the keyboard (Enter or Space): the button
  * shows it is pressed, then clicks a quarter second later */
 static void
@@ -288,34 +253,11 @@ press (GtkWidget *widget)
 {
   g_assert_nonnull (widget);
   g_assert_true (gtk_widget_is_sensitive (widget));
+  /* A person presses what is on screen (a dialog just presented shows
+   * on the window's next frame) */
+  embers_test_wait_until (is_mapped, widget, "the button on screen");
   g_assert_true (gtk_widget_activate (widget));
   spin_for (400);
-}
-
-/* Waits (up to 5 s) for a window of @type to appear after @before */
-static GtkWindow *
-wait_new_toplevel (GType      type,
-                   GPtrArray *before)
-{
-  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  GtkWindow *found = NULL;
-
-  while ((found = new_toplevel (type, before)) == NULL && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_nonnull (found);
-  spin (20);
-  return found;
-}
-
-/* (window may be gone already: only its address is compared) */
-static void
-wait_closed (gpointer window)
-{
-  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (is_toplevel (window) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (is_toplevel (window));
 }
 
 static void
@@ -335,7 +277,7 @@ keep_up_for_shot (const char *variable)
 static EmbersRuleDialog *
 create_rule_from_menu (EmbersFlameGraph *graph)
 {
-  g_autoptr(GPtrArray) before = toplevels_of (EMBERS_TYPE_RULE_DIALOG);
+  g_autoptr(GPtrArray) before = embers_test_dialogs (EMBERS_TYPE_RULE_DIALOG);
   GtkWidget *popover;
   GtkWidget *item;
   EmbersRuleDialog *dialog;
@@ -351,7 +293,7 @@ create_rule_from_menu (EmbersFlameGraph *graph)
   g_assert_nonnull (item);
   press (item);
 
-  dialog = EMBERS_RULE_DIALOG (wait_new_toplevel (EMBERS_TYPE_RULE_DIALOG, before));
+  dialog = EMBERS_RULE_DIALOG (embers_test_wait_new_dialog (EMBERS_TYPE_RULE_DIALOG, before));
   /* The menu closed; one dialog, not two */
   g_assert_false (gtk_widget_get_visible (popover));
   return dialog;
@@ -439,12 +381,14 @@ test_rule_from_frame (void)
   g_assert_null (embers_rule_dialog_get_notice (dialog));
 
   /* Keyboard: the metric name has the focus, Create is the default */
-  entry = focused_entry (GTK_WINDOW (dialog));
+  entry = focused_entry (dialog);
   g_assert_nonnull (entry);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==,
                    embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME));
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (gtk_window_get_default_widget (GTK_WINDOW (dialog)))),
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (adw_dialog_get_default_widget (ADW_DIALOG (dialog)))),
                    ==, "C_reate");
+  /* Over the window, which takes no input while it is open */
+  g_assert_true (embers_test_blocks_input (GTK_WIDGET (page)));
 
   /* The preview: what the rule records over the last hour (by service_name: one series) */
   spin_until (preview_ready, dialog);
@@ -484,7 +428,7 @@ test_rule_from_frame (void)
   g_assert_cmpuint (embers_rule_dialog_get_n_preview_series (dialog), ==, 0);
   g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "once the rule is valid"));
   g_assert_false (gtk_widget_get_sensitive (copy));
-  g_assert_false (gtk_widget_get_sensitive (gtk_window_get_default_widget (GTK_WINDOW (dialog))));
+  g_assert_false (gtk_widget_get_sensitive (adw_dialog_get_default_widget (ADW_DIALOG (dialog))));
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region, k8s.pod");
   g_assert_nonnull (embers_rule_dialog_get_message (dialog, EMBERS_RULE_FIELD_GROUP_BY));
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_GROUP_BY, "region");
@@ -504,12 +448,12 @@ test_rule_from_frame (void)
   /* Enter in a field creates it (Create is the default); the dialog
    * closes, and the open rules tab lists the rule */
   g_object_ref (dialog);
-  entry = focused_entry (GTK_WINDOW (dialog));
+  entry = focused_entry (dialog);
   g_assert_nonnull (entry);
   g_signal_emit_by_name (gtk_widget_get_first_child (entry), "activate");
   spin_for (400);
   spin_until (dialog_idle, dialog);
-  wait_closed (dialog);
+  embers_test_wait_dialog_closed (dialog);
   g_object_unref (dialog);
 
   rules = list_rules (client);
@@ -542,28 +486,29 @@ test_rule_from_frame (void)
 
     g_assert_null (rule->function_name);
   }
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
-  wait_closed (dialog);
+  g_assert_true (embers_test_press_key (focused_entry (dialog), GDK_KEY_Escape, 0));
+  embers_test_wait_dialog_closed (dialog);
+  g_assert_false (embers_test_blocks_input (GTK_WIDGET (page)));
 
   /* On the rules page: Delete asks first; Cancel keeps it, Delete deletes */
   adw_tab_view_set_selected_page (window->tab_view, adw_tab_view_get_page (window->tab_view, GTK_WIDGET (rules_page)));
   spin (50);
   for (int attempt = 0; attempt < 2; attempt++)
     {
-      g_autoptr(GPtrArray) before = toplevels_of (ADW_TYPE_MESSAGE_DIALOG);
+      g_autoptr(GPtrArray) before = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
       GtkWidget *row = find_row (GTK_WIDGET (rules_page), "profiles_recorded_api_frame_nanoseconds");
-      GtkWindow *confirm;
+      AdwDialog *confirm;
 
       g_assert_nonnull (row);
       press (row_button (row, "Delete"));
-      confirm = wait_new_toplevel (ADW_TYPE_MESSAGE_DIALOG, before);
+      confirm = embers_test_wait_new_dialog (ADW_TYPE_ALERT_DIALOG, before);
       /* The metric name whole in its own label, not hyphenated in the body */
       g_assert_nonnull (find_label (GTK_WIDGET (confirm), "profiles_recorded_api_frame_nanoseconds"));
-      g_assert_null (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (confirm)), "profiles_recorded"));
+      g_assert_null (strstr (adw_alert_dialog_get_body (ADW_ALERT_DIALOG (confirm)), "profiles_recorded"));
       keep_up_for_shot ("EMBERS_RULES_SHOT");
       /* Its buttons, as a person presses them */
       press (find_button (GTK_WIDGET (confirm), attempt == 0 ? "_Cancel" : "_Delete"));
-      wait_closed (confirm);
+      embers_test_wait_dialog_closed (confirm);
       spin_until (rules_idle, rules_page);
       {
         gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
@@ -594,6 +539,7 @@ test_rule_disabled (void)
   g_autoptr(EmbersConnectClient) client = NULL;
   g_autoptr(EmbersPyroscopeSource) source = NULL;
   EmbersRuleDialog *dialog;
+  GtkWidget *window;
   GtkWidget *copy;
 
   g_assert_no_error (error);
@@ -602,10 +548,13 @@ test_rule_disabled (void)
   source = embers_pyroscope_source_new (client);
 
   /* Not known yet: Create tries, and the answer turns the dialog around */
-  dialog = embers_rule_dialog_new (NULL, client, "api", CPU, "{service_name=\"api\"}", "runtime.GC");
+  window = adw_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  dialog = embers_rule_dialog_new (client, "api", CPU, "{service_name=\"api\"}", "runtime.GC");
   g_object_ref_sink (dialog);
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
-  gtk_window_present (GTK_WINDOW (dialog));
+  adw_dialog_present (ADW_DIALOG (dialog), window);
   g_assert_true (embers_rule_dialog_get_valid (dialog));
   g_assert_null (embers_rule_dialog_get_notice (dialog));
   embers_rule_dialog_create (dialog);
@@ -615,27 +564,26 @@ test_rule_disabled (void)
   g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, "runtime.GC");
   g_assert_nonnull (embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES));
   copy = find_button (GTK_WIDGET (dialog), "Copy as _Tenant Override");
-  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == copy);
+  g_assert_true (adw_dialog_get_default_widget (ADW_DIALOG (dialog)) == copy);
   g_assert_true (gtk_widget_has_css_class (copy, "suggested-action"));
   g_assert_false (gtk_widget_get_sensitive (find_button (GTK_WIDGET (dialog), "C_reate")));
-  gtk_window_close (GTK_WINDOW (dialog));
-  wait_closed (dialog);
+  g_assert_true (adw_dialog_close (ADW_DIALOG (dialog)));
+  embers_test_wait_dialog_closed (dialog);
   g_object_unref (dialog);
 
   /* Known: said up front, when the dialog opens */
-  dialog = embers_rule_dialog_new (NULL, client, "api", CPU, "{service_name=\"api\"}", NULL);
+  dialog = embers_rule_dialog_new (client, "api", CPU, "{service_name=\"api\"}", NULL);
   g_object_ref_sink (dialog);
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
-  gtk_window_present (GTK_WINDOW (dialog));
-  spin (50);
+  adw_dialog_present (ADW_DIALOG (dialog), window);
   g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
-  g_assert_true (gtk_widget_get_mapped (find_label (GTK_WIDGET (dialog),
-                                                    "-tenant-settings.recording-rules.enabled=true")));
+  embers_test_wait_until (is_mapped, find_label (GTK_WIDGET (dialog), "-tenant-settings.recording-rules.enabled=true"),
+                          "the flag on screen");
   g_assert_false (gtk_label_get_wrap (GTK_LABEL (find_label (GTK_WIDGET (dialog),
                                                              "-tenant-settings.recording-rules.enabled=true"))));
   g_assert_false (gtk_widget_get_sensitive (find_button (GTK_WIDGET (dialog), "C_reate")));
   copy = find_button (GTK_WIDGET (dialog), "Copy as _Tenant Override");
-  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == copy);
+  g_assert_true (adw_dialog_get_default_widget (ADW_DIALOG (dialog)) == copy);
   /* Copying says where it goes */
   press (copy);
   g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "anonymous"));
@@ -645,21 +593,22 @@ test_rule_disabled (void)
   keep_up_for_shot ("EMBERS_RULE_SHOT");
   /* Cancel closes it */
   press (find_button (GTK_WIDGET (dialog), "_Cancel"));
-  wait_closed (dialog);
+  embers_test_wait_dialog_closed (dialog);
   g_object_unref (dialog);
 
   /* Not from a server at all (a local file): copy only, no Create */
-  dialog = embers_rule_dialog_new (NULL, NULL, NULL, CPU, NULL, NULL);
+  dialog = embers_rule_dialog_new (NULL, NULL, CPU, NULL, NULL);
   g_object_ref_sink (dialog);
-  gtk_window_present (GTK_WINDOW (dialog));
+  adw_dialog_present (ADW_DIALOG (dialog), window);
   g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
   g_assert_false (gtk_widget_get_visible (find_button (GTK_WIDGET (dialog), "C_reate")));
   /* Original Pyroscope without a service: a warning, not a silent "app" */
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "profiles_recorded_cpu");
   press (find_button (GTK_WIDGET (dialog), "Copy for _Original Pyroscope"));
   g_assert_nonnull (strstr (embers_rule_dialog_get_status (dialog), "APP_NAME"));
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  adw_dialog_force_close (ADW_DIALOG (dialog));
   g_object_unref (dialog);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* The rules page of a server without the rules API: a page of its own with
@@ -670,20 +619,20 @@ test_rules_page_disabled (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
   g_autoptr(EmbersConnectClient) client = NULL;
-  g_autoptr(GPtrArray) before = toplevels_of (EMBERS_TYPE_RULE_DIALOG);
+  g_autoptr(GPtrArray) before = embers_test_dialogs (EMBERS_TYPE_RULE_DIALOG);
   EmbersRulesPage *page;
   GtkWindow *window;
   GtkWidget *flag;
-  GtkWindow *dialog;
+  AdwDialog *dialog;
 
   g_assert_no_error (error);
   client = embers_connect_client_new (embers_test_server_get_url (server), &error);
   g_assert_no_error (error);
 
   page = embers_rules_page_new (client);
-  window = GTK_WINDOW (gtk_window_new ());
+  window = GTK_WINDOW (adw_window_new ());
   gtk_window_set_default_size (window, 700, 600);
-  gtk_window_set_child (window, GTK_WIDGET (page));
+  adw_window_set_content (ADW_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (window);
   spin_until (rules_idle, page);
 
@@ -702,10 +651,10 @@ test_rules_page_disabled (void)
 
   /* New Rule…: the dialog says so up front */
   press (find_button (GTK_WIDGET (page), "_New Rule…"));
-  dialog = wait_new_toplevel (EMBERS_TYPE_RULE_DIALOG, before);
+  dialog = embers_test_wait_new_dialog (EMBERS_TYPE_RULE_DIALOG, before);
   g_assert_nonnull (embers_rule_dialog_get_notice (EMBERS_RULE_DIALOG (dialog)));
-  gtk_window_close (dialog);
-  wait_closed (dialog);
+  g_assert_true (adw_dialog_close (dialog));
+  embers_test_wait_dialog_closed (dialog);
 
   gtk_window_destroy (window);
   spin (20);
@@ -742,13 +691,13 @@ static EmbersRuleDialog *
 open_row (EmbersRulesPage *page,
           const char      *title)
 {
-  g_autoptr(GPtrArray) before = toplevels_of (EMBERS_TYPE_RULE_DIALOG);
+  g_autoptr(GPtrArray) before = embers_test_dialogs (EMBERS_TYPE_RULE_DIALOG);
   GtkWidget *row = find_row (GTK_WIDGET (page), title);
 
   g_assert_nonnull (row);
   g_assert_true (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
   g_assert_true (gtk_widget_activate (row));
-  return EMBERS_RULE_DIALOG (wait_new_toplevel (EMBERS_TYPE_RULE_DIALOG, before));
+  return EMBERS_RULE_DIALOG (embers_test_wait_new_dialog (EMBERS_TYPE_RULE_DIALOG, before));
 }
 
 static void
@@ -797,9 +746,9 @@ test_rules_page (void)
   created = upsert (client, rule);
 
   page = embers_rules_page_new (client);
-  window = GTK_WINDOW (gtk_window_new ());
+  window = GTK_WINDOW (adw_window_new ());
   gtk_window_set_default_size (window, 900, 600);
-  gtk_window_set_child (window, GTK_WIDGET (page));
+  adw_window_set_content (ADW_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (window);
   spin_until (rules_idle, page);
   g_assert_null (embers_rules_page_get_error (page));
@@ -833,20 +782,22 @@ test_rules_page (void)
     gtk_test_accessible_assert_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL, want);
   }
 
-  /* Dialogs close as a person closes them: Cancel, Escape, the window's
-   * close; each time the page lists again and takes input again */
+  /* Dialogs close as a person closes them: Cancel, Escape, closing the
+   * dialog; each time the page lists again and takes input again */
   for (int how = 0; how < 3; how++)
     {
       dialog = open_row (page, created->metric_name);
-      g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+      /* Modal: the page below takes no input while it is open */
+      g_assert_true (embers_test_blocks_input (GTK_WIDGET (page)));
       if (how == 0)
         press (find_button (GTK_WIDGET (dialog), "_Cancel"));
       else if (how == 1)
-        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+        g_assert_true (embers_test_press_key (focused_entry (dialog), GDK_KEY_Escape, 0));
       else
-        gtk_window_close (GTK_WINDOW (dialog));
-      wait_closed (dialog);
+        g_assert_true (adw_dialog_close (ADW_DIALOG (dialog)));
+      embers_test_wait_dialog_closed (dialog);
       spin_until (rules_idle, page);
+      g_assert_false (embers_test_blocks_input (GTK_WIDGET (page)));
     }
 
   /* Edit → Save unchanged: the stored rule comes back exactly */
@@ -860,11 +811,11 @@ test_rules_page (void)
     assert_same_rule (shown, created);
   }
   keep_up_for_shot ("EMBERS_RULES_SHOT");
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (gtk_window_get_default_widget (GTK_WINDOW (dialog)))),
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (adw_dialog_get_default_widget (ADW_DIALOG (dialog)))),
                    ==, "_Save");
   press (find_button (GTK_WIDGET (dialog), "_Save"));
   /* Saved: the page closes the dialog and lists the new generation */
-  wait_closed (dialog);
+  embers_test_wait_dialog_closed (dialog);
   spin_until (rules_idle, page);
   {
     g_autoptr(GPtrArray) stored = list_rules (client);
@@ -879,7 +830,7 @@ test_rules_page (void)
    * edit (a dialog without a source: its only request is the save) */
   {
     g_autoptr(GPtrArray) stored = list_rules (client);
-    EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (NULL, client, rule_by_id (stored, created->id));
+    EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (client, rule_by_id (stored, created->id));
 
     g_object_ref_sink (edit);
     g_free (embers_test_server_control (server, "POST", "embers-test/faults",
@@ -890,7 +841,8 @@ test_rules_page (void)
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "the server rejected the rule"));
     /* Screen readers read the error itself: no name over the text */
     {
-      GtkWidget *status = find_label (GTK_WIDGET (edit), embers_rule_dialog_get_status (edit));
+      /* (not presented: its content is the dialog's child alone) */
+      GtkWidget *status = find_label (adw_dialog_get_child (ADW_DIALOG (edit)), embers_rule_dialog_get_status (edit));
 
       g_assert_nonnull (status);
       gtk_test_accessible_assert_property (GTK_ACCESSIBLE (status), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -913,14 +865,13 @@ test_rules_page (void)
     spin_until (dialog_idle, edit);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "rule limit reached"));
     g_assert_null (strstr (embers_rule_dialog_get_status (edit), "time range"));
-    gtk_window_destroy (GTK_WINDOW (edit));
     g_object_unref (edit);
   }
 
   /* A second dialog on the old copy: the server refuses, and it says why */
   {
     g_autoptr(EmbersRecordingRule) old = embers_recording_rule_copy (created);
-    EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (NULL, client, old);
+    EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (client, old);
 
     g_object_ref_sink (stale);
     embers_rule_dialog_create (stale);
@@ -929,8 +880,9 @@ test_rules_page (void)
     g_assert_true (embers_rule_dialog_get_conflict (stale));
     if (g_getenv ("EMBERS_RULES_SHOT") != NULL)
       {
-        gtk_window_present (GTK_WINDOW (stale));
+        adw_dialog_present (ADW_DIALOG (stale), GTK_WIDGET (window));
         keep_up_for_shot ("EMBERS_RULES_SHOT");
+        adw_dialog_force_close (ADW_DIALOG (stale));
       }
 
     /* Load Current Version: the fields become the server's and a save
@@ -942,11 +894,10 @@ test_rules_page (void)
     g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_GROUP_BY), ==, "region, service_name");
     g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS), ==,
                      "team=a,b\nnote= x=y \"z\" \nempty=");
-    gtk_window_destroy (GTK_WINDOW (stale));
     g_object_unref (stale);
 
     /* Keep My Changes: what was typed stays and overwrites the server's */
-    stale = embers_rule_dialog_new_for_rule (NULL, client, old);
+    stale = embers_rule_dialog_new_for_rule (client, old);
     g_object_ref_sink (stale);
     embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_GROUP_BY, "pod");
     embers_rule_dialog_create (stale);
@@ -960,7 +911,6 @@ test_rules_page (void)
     spin_until (dialog_idle, stale);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (stale), "Saved"));
     g_assert_false (embers_rule_dialog_get_conflict (stale));
-    gtk_window_destroy (GTK_WINDOW (stale));
     g_object_unref (stale);
   }
 
@@ -970,7 +920,8 @@ test_rules_page (void)
     EmbersRuleDialog *fresh = EMBERS_RULE_DIALOG (embers_rules_page_new_rule (page));
     g_autofree char *matchers = NULL;
 
-    g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (fresh)) == window_before);
+    /* Over the page's window */
+    g_assert_true (adw_window_get_visible_dialog (ADW_WINDOW (window_before)) == ADW_DIALOG (fresh));
     spin_until (types_ready, fresh);
     g_assert_true (embers_rule_dialog_get_valid (fresh));
     g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_METRIC_NAME), ==,
@@ -978,7 +929,7 @@ test_rules_page (void)
     g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_MATCHERS), ==,
                      "{__profile_type__=\"" CPU "\"}");
     /* The metric name has the focus once the rule is valid */
-    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focused_entry (GTK_WINDOW (fresh)))), ==,
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focused_entry (fresh))), ==,
                      "profiles_recorded_cpu_nanoseconds");
     /* Another type: the matcher and the suggested name follow */
     g_assert_true (embers_rule_dialog_set_profile_type (fresh, ALLOC));
@@ -994,20 +945,20 @@ test_rules_page (void)
     matchers = g_strdup (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_MATCHERS));
     g_assert_cmpstr (matchers, ==, "{__profile_type__=\"" CPU "\"}");
     keep_up_for_shot ("EMBERS_RULES_SHOT");
-    gtk_window_close (GTK_WINDOW (fresh));
-    wait_closed (fresh);
+    g_assert_true (adw_dialog_close (ADW_DIALOG (fresh)));
+    embers_test_wait_dialog_closed (fresh);
   }
 
   /* Delete through the confirmation: gone */
   spin_until (rules_idle, page);
   {
-    g_autoptr(GPtrArray) before = toplevels_of (ADW_TYPE_MESSAGE_DIALOG);
-    GtkWindow *confirm;
+    g_autoptr(GPtrArray) before = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
+    AdwDialog *confirm;
 
     g_assert_true (embers_rules_page_delete (page, created->id, FALSE));
-    confirm = wait_new_toplevel (ADW_TYPE_MESSAGE_DIALOG, before);
+    confirm = embers_test_wait_new_dialog (ADW_TYPE_ALERT_DIALOG, before);
     press (find_button (GTK_WIDGET (confirm), "_Delete"));
-    wait_closed (confirm);
+    embers_test_wait_dialog_closed (confirm);
   }
   {
     gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;

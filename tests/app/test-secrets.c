@@ -115,9 +115,10 @@ static void
 test_connect_dialog_url (void)
 {
   EmbersWindow *window = embers_window_new (NULL);
-  EmbersConnectDialog *dialog = embers_connect_dialog_new (GTK_WINDOW (window));
+  EmbersConnectDialog *dialog = embers_connect_dialog_new ();
   g_autoptr(EmbersCredentials) credentials = NULL;
 
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (window));
   embers_connect_dialog_set_url (dialog, "http://admin:hunter2@localhost:4040/pyroscope");
   g_assert_cmpstr (embers_connect_dialog_get_url (dialog), ==, "http://localhost:4040/pyroscope");
   g_assert_true (embers_connect_dialog_get_url_valid (dialog));
@@ -130,7 +131,7 @@ test_connect_dialog_url (void)
   embers_connect_dialog_set_url (dialog, "https://profiles.example.com");
   g_assert_cmpstr (embers_connect_dialog_get_url (dialog), ==, "https://profiles.example.com");
 
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  adw_dialog_force_close (ADW_DIALOG (dialog));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

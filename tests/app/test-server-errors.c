@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "embers-connect-dialog.h"
 #include "embers-connect-client.h"
@@ -33,6 +33,30 @@ dialog_idle (gpointer data)
          embers_connect_dialog_get_status (data)[0] != '\0';
 }
 
+/* The connect dialog over a window of its own, as a person sees it */
+static EmbersConnectDialog *
+present_dialog (void)
+{
+  GtkWidget *window = adw_window_new ();
+  EmbersConnectDialog *dialog = embers_connect_dialog_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  adw_dialog_present (ADW_DIALOG (dialog), window);
+  return dialog;
+}
+
+/* Closes it and its window */
+static void
+close_dialog (EmbersConnectDialog *dialog)
+{
+  GtkRoot *window = gtk_widget_get_root (GTK_WIDGET (dialog));
+
+  adw_dialog_force_close (ADW_DIALOG (dialog));
+  if (window != NULL)
+    gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The timeout is the user's: a row in the dialog, used for the server's
  * requests, named in the message when it runs out, and saved with the
  * server on connecting */
@@ -46,6 +70,7 @@ test_connect_timeout (void)
   g_autoptr(EmbersTestServer) good = NULL;
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   EmbersConnectDialog *dialog;
+  GtkWindow *window;
   gint64 t0;
   double waited;
   guint saved = 0;
@@ -54,8 +79,7 @@ test_connect_timeout (void)
   good = embers_test_server_start (NULL, &error);
   g_assert_no_error (error);
 
-  dialog = embers_connect_dialog_new (NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
+  dialog = present_dialog ();
   g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 60);
   embers_connect_dialog_set_url (dialog, embers_test_server_get_url (slow));
   embers_connect_dialog_set_timeout (dialog, 1);
@@ -72,6 +96,7 @@ test_connect_timeout (void)
   /* Saved with the server it connected to, restored with its URL */
   embers_connect_dialog_set_url (dialog, embers_test_server_get_url (good));
   embers_connect_dialog_set_timeout (dialog, 7);
+  window = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (dialog)));
   embers_connect_dialog_connect (dialog);
   {
     g_autoptr(GVariant) timeouts = NULL;
@@ -88,12 +113,14 @@ test_connect_timeout (void)
       }
     g_assert_cmpuint (saved, ==, 7);
   }
-  dialog = embers_connect_dialog_new (NULL);
+  /* (connected, it closed itself) */
+  gtk_window_destroy (window);
+  dialog = g_object_ref_sink (embers_connect_dialog_new ());
   embers_connect_dialog_set_url (dialog, embers_test_server_get_url (good));
   g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 7);
   embers_connect_dialog_set_url (dialog, embers_test_server_get_url (slow));
   g_assert_cmpuint (embers_connect_dialog_get_timeout (dialog), ==, 60);
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_object_unref (dialog);
 }
 
 
@@ -125,13 +152,12 @@ test_hostile (gconstpointer data)
 {
   const Hostile *h = data;
   g_autofree char *url = g_strconcat (embers_test_server_get_url (hostile), h->mode, NULL);
-  EmbersConnectDialog *dialog = embers_connect_dialog_new (NULL);
+  EmbersConnectDialog *dialog = present_dialog ();
   g_autofree char *status = NULL;
   gboolean found = FALSE;
   gint64 t0;
   double waited;
 
-  gtk_window_present (GTK_WINDOW (dialog));
   embers_connect_dialog_set_url (dialog, url);
   embers_connect_dialog_set_timeout (dialog, 5);
   t0 = g_get_monotonic_time ();
@@ -146,7 +172,7 @@ test_hostile (gconstpointer data)
   g_assert_true (found);
   g_assert_cmpfloat (waited, <, 60);
   g_assert_false (embers_connect_dialog_get_busy (dialog));
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  close_dialog (dialog);
 }
 
 /* A self-signed server: refused with a clear word on what to do */
@@ -161,14 +187,13 @@ test_tls (void)
   EmbersConnectDialog *dialog;
 
   g_assert_no_error (error);
-  dialog = embers_connect_dialog_new (NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
+  dialog = present_dialog ();
   embers_connect_dialog_set_url (dialog, embers_test_server_get_url (secure));
   embers_connect_dialog_test_connection (dialog);
   spin_until (dialog_idle, dialog);
   g_test_message ("self-signed: %s", embers_connect_dialog_get_status (dialog));
   g_assert_nonnull (strstr (embers_connect_dialog_get_status (dialog), "certificate is not trusted"));
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  close_dialog (dialog);
 }
 
 int
@@ -179,6 +204,7 @@ main (int   argc,
   int ret;
 
   gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
   hostile = embers_hostile_server_start (&error);
   g_assert_no_error (error);

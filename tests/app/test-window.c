@@ -1038,7 +1038,6 @@ test_application (void)
   g_autofree char *path2 = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-recursion.pb.gz", NULL);
   GFile *files[2];
   GtkWindow *window;
-  GList *toplevels;
   gboolean about = FALSE;
   g_autoptr(GError) error = NULL;
 
@@ -1069,25 +1068,33 @@ test_application (void)
   g_assert_false (adw_style_manager_get_dark (adw_style_manager_get_default ()));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
-  toplevels = gtk_window_list_toplevels ();
-  for (GList *l = toplevels; l != NULL; l = l->next)
-    if (ADW_IS_ABOUT_WINDOW (l->data))
+  {
+    AdwDialog *dialog = adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window));
+
+    g_assert_true (ADW_IS_ABOUT_DIALOG (dialog));
+    if (ADW_IS_ABOUT_DIALOG (dialog))
       {
-        AdwAboutWindow *window_about = l->data;
+        AdwAboutDialog *dialog_about = ADW_ABOUT_DIALOG (dialog);
 
         /* The version from meson, its release notes from the metainfo */
         about = TRUE;
-        g_assert_cmpstr (adw_about_window_get_version (window_about), ==, PACKAGE_VERSION);
-        g_assert_cmpstr (adw_about_window_get_release_notes_version (window_about), ==, PACKAGE_VERSION);
-        g_assert_nonnull (strstr (adw_about_window_get_release_notes (window_about),
-                                  "<p>Pyroscope servers, comparisons and a complete GNOME application.</p><ul><li>"));
-        g_assert_cmpint (adw_about_window_get_license_type (window_about), ==, GTK_LICENSE_GPL_3_0);
-        g_assert_cmpstr (adw_about_window_get_application_icon (window_about), ==, APP_ID);
-        g_assert_cmpstr (adw_about_window_get_issue_url (window_about), ==, "https://github.com/emberslab/embers/issues");
-        g_assert_nonnull (strstr (adw_about_window_get_debug_info (window_about), PACKAGE_VERSION));
-        gtk_window_destroy (l->data);
+        g_assert_cmpstr (adw_about_dialog_get_version (dialog_about), ==, PACKAGE_VERSION);
+        g_assert_cmpstr (adw_about_dialog_get_release_notes_version (dialog_about), ==, PACKAGE_VERSION);
+        {
+          /* AppStream keeps the metainfo's line breaks between the tags */
+          g_autoptr(GRegex) space = g_regex_new (">\\s+<", 0, 0, NULL);
+          g_autofree char *notes = g_regex_replace_literal (space, adw_about_dialog_get_release_notes (dialog_about),
+                                                            -1, 0, "><", 0, NULL);
+
+          g_assert_nonnull (strstr (notes, "<p>Pyroscope servers, comparisons and a complete GNOME application.</p><ul><li>"));
+        }
+        g_assert_cmpint (adw_about_dialog_get_license_type (dialog_about), ==, GTK_LICENSE_GPL_3_0);
+        g_assert_cmpstr (adw_about_dialog_get_application_icon (dialog_about), ==, APP_ID);
+        g_assert_cmpstr (adw_about_dialog_get_issue_url (dialog_about), ==, "https://github.com/emberslab/embers/issues");
+        g_assert_nonnull (strstr (adw_about_dialog_get_debug_info (dialog_about), PACKAGE_VERSION));
+        g_assert_true (adw_dialog_close (dialog));
       }
-  g_list_free (toplevels);
+  }
   g_assert_true (about);
 
   open_urls (app);
