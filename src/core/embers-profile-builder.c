@@ -20,6 +20,7 @@ typedef EmbersU64Map U64Map;
 #define u64map_init embers_u64_map_init
 #define u64map_clear embers_u64_map_clear
 #define u64map_lookup_or_insert embers_u64_map_lookup_or_insert
+#define u64map_reserve embers_u64_map_reserve
 
 /* String interning: NUL-terminated strings packed in one buffer. */
 typedef struct
@@ -139,6 +140,10 @@ struct _EmbersProfileBuilder
   GArray     *names;        /* guint32 */
   GArray     *self;         /* gint64, n_types per node */
   U64Map      children;     /* (parent << 32 | name) -> node */
+  GArray     *node_entry_nodes;   /* guint32: labelled parts of nodes */
+  GArray     *node_entry_sets;    /* guint32 */
+  GArray     *node_entry_values;  /* gint64, n_types each */
+  gboolean    unindexed;    /* add_child made nodes the map lacks */
   guint32     root_name;
 
   /* Function locations, per name id */
@@ -182,6 +187,9 @@ embers_profile_builder_new (void)
   b->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->entry_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+  b->node_entry_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->node_entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->node_entry_values = g_array_new (FALSE, FALSE, sizeof (gint64));
 
   b->parents = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->names = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -218,6 +226,9 @@ embers_profile_builder_free (EmbersProfileBuilder *b)
   g_array_unref (b->entry_stacks);
   g_array_unref (b->entry_sets);
   g_array_unref (b->entry_values);
+  g_array_unref (b->node_entry_nodes);
+  g_array_unref (b->node_entry_sets);
+  g_array_unref (b->node_entry_values);
   g_array_unref (b->parents);
   g_array_unref (b->names);
   g_array_unref (b->self);
@@ -403,21 +414,28 @@ embers_profile_builder_set_name_location (EmbersProfileBuilder *b,
     }
 }
 
+/* By key name, so that a set's order does not depend on the order its
+ * strings were met (two threads may meet them in either order) */
 static int
 compare_labels (gconstpointer a,
-                gconstpointer b)
+                gconstpointer b,
+                gpointer      user_data)
 {
+  EmbersProfileBuilder *builder = user_data;
   const EmbersLabel *la = a;
   const EmbersLabel *lb = b;
 
   if (la->key != lb->key)
-    return la->key < lb->key ? -1 : 1;
+    return strcmp (embers_profile_builder_get_string (builder, la->key),
+                   embers_profile_builder_get_string (builder, lb->key));
   if (la->str != lb->str)
-    return la->str < lb->str ? -1 : 1;
+    return strcmp (embers_profile_builder_get_string (builder, la->str),
+                   embers_profile_builder_get_string (builder, lb->str));
   if (la->num != lb->num)
     return la->num < lb->num ? -1 : 1;
   if (la->num_unit != lb->num_unit)
-    return la->num_unit < lb->num_unit ? -1 : 1;
+    return strcmp (embers_profile_builder_get_string (builder, la->num_unit),
+                   embers_profile_builder_get_string (builder, lb->num_unit));
   return 0;
 }
 
@@ -450,7 +468,7 @@ embers_profile_builder_add_label_set (EmbersProfileBuilder *b,
       l.num_unit = sorted[i].num_unit;
       memcpy (&sorted[i], &l, sizeof l);
     }
-  qsort (sorted, n_labels, sizeof (EmbersLabel), compare_labels);
+  g_sort_array (sorted, n_labels, sizeof (EmbersLabel), compare_labels, b);
 
   key = g_bytes_new (sorted, sizeof (EmbersLabel) * n_labels);
   value = g_hash_table_lookup (b->label_set_index, key);
@@ -498,6 +516,118 @@ embers_profile_builder_get_child (EmbersProfileBuilder *b,
   g_array_append_val (b->names, name_id);
 
   return node;
+}
+
+static inline guint32
+append_node (EmbersProfileBuilder *b,
+             guint32               parent,
+             guint32               name_id)
+{
+  guint32 node = b->parents->len;
+
+  if G_UNLIKELY (node >= EMBERS_PROFILE_MAX_NODES)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("The profile has more than %u call tree nodes"), EMBERS_PROFILE_MAX_NODES);
+      return parent;
+    }
+
+  g_array_append_val (b->parents, parent);
+  g_array_append_val (b->names, name_id);
+
+  return node;
+}
+
+guint32
+embers_profile_builder_add_child (EmbersProfileBuilder *b,
+                                  guint32               parent,
+                                  guint32               name_id)
+{
+  g_return_val_if_fail (b != NULL, 0);
+  g_return_val_if_fail (parent < b->parents->len, 0);
+
+  b->tree_mode = TRUE;
+  b->unindexed = TRUE;
+
+  return append_node (b, parent, name_id);
+}
+
+void
+embers_profile_builder_index_child (EmbersProfileBuilder *b,
+                                    guint32               node)
+{
+  gboolean found;
+  guint32 *slot;
+  guint32 parent, name;
+
+  g_return_if_fail (b != NULL);
+  g_return_if_fail (node > 0 && node < b->parents->len);
+
+  parent = g_array_index (b->parents, guint32, node);
+  name = g_array_index (b->names, guint32, node);
+  slot = u64map_lookup_or_insert (&b->children, ((guint64)parent << 32) | name, &found);
+  g_warn_if_fail (!found || *slot == node);
+  *slot = node;
+}
+
+void
+embers_profile_builder_reserve (EmbersProfileBuilder *b,
+                                guint                 n_nodes,
+                                guint                 n_looked_up)
+{
+  guint len;
+
+  g_return_if_fail (b != NULL);
+
+  n_nodes = MIN (n_nodes, EMBERS_PROFILE_MAX_NODES);
+  u64map_reserve (&b->children, MIN (n_looked_up, n_nodes));
+  len = b->parents->len;
+  if (n_nodes <= len)
+    return;
+
+  if (b->type_names->len > 0 && b->self->len < (gsize)n_nodes * b->type_names->len)
+    {
+      guint self_len = b->self->len;
+
+      gsize size = (gsize)n_nodes * b->type_names->len;
+
+      if (self_len == 0)
+        {
+          /* Huge pages: the array zeroes what it grows into */
+          g_array_unref (b->self);
+          b->self = g_array_new_take (embers_alloc_column (sizeof (gint64) * size, TRUE), size, TRUE, sizeof (gint64));
+        }
+      else
+        g_array_set_size (b->self, size);
+      g_array_set_size (b->self, self_len);
+    }
+
+  /* GArray keeps its allocation when it shrinks */
+  g_array_set_size (b->parents, n_nodes);
+  embers_advise_huge (b->parents->data, sizeof (guint32) * n_nodes);
+  g_array_set_size (b->parents, len);
+  g_array_set_size (b->names, n_nodes);
+  embers_advise_huge (b->names->data, sizeof (guint32) * n_nodes);
+  g_array_set_size (b->names, len);
+}
+
+/* Puts every node into the (parent, name) map after add_child */
+static void
+index_all_children (EmbersProfileBuilder *b)
+{
+  const guint32 *parents = (const guint32 *)(gpointer)b->parents->data;
+  const guint32 *names = (const guint32 *)(gpointer)b->names->data;
+
+  u64map_reserve (&b->children, b->parents->len);
+  for (guint i = 1; i < b->parents->len; i++)
+    {
+      gboolean found;
+      guint32 *slot = u64map_lookup_or_insert (&b->children, ((guint64)parents[i] << 32) | names[i], &found);
+
+      if (!found)
+        *slot = i;
+    }
+  b->unindexed = FALSE;
 }
 
 guint
@@ -583,6 +713,34 @@ embers_profile_builder_add_self (EmbersProfileBuilder *b,
   b->tree_mode = TRUE;
   b->values_started = TRUE;
   add_value (b, &node_self (b, node)[sample_type], value);
+}
+
+void
+embers_profile_builder_add_node_labels (EmbersProfileBuilder *b,
+                                        guint32               node,
+                                        const gint64         *values,
+                                        guint32               label_set)
+{
+  guint n_types;
+  gint64 *self;
+
+  g_return_if_fail (b != NULL);
+  g_return_if_fail (node < b->parents->len);
+
+  ensure_sample_type (b);
+  n_types = b->type_names->len;
+  b->tree_mode = TRUE;
+  b->values_started = TRUE;
+  self = node_self (b, node);
+  for (guint t = 0; t < n_types; t++)
+    if (!add_value (b, &self[t], values[t]))
+      return;
+  if (label_set >= b->label_set_offsets->len - 1)
+    return;
+
+  g_array_append_val (b->node_entry_nodes, node);
+  g_array_append_val (b->node_entry_sets, label_set);
+  g_array_append_vals (b->node_entry_values, values, n_types);
 }
 
 static guint32 add_stack (EmbersProfileBuilder *b,
@@ -895,7 +1053,8 @@ finish_header (EmbersProfileBuilder *b,
 typedef struct
 {
   guint64 key;     /* node << 32 | label set */
-  guint32 source;  /* an entry, or n_entries + a stack (its unlabelled rest) */
+  guint32 source;  /* an entry, or n_entries + a stack (its unlabelled rest),
+                    * or n_entries + n_stacks + a node entry */
 } SampleRef;
 
 /* LSD radix sort by key, a byte per pass, skipping the bytes every key
@@ -949,15 +1108,21 @@ sort_sample_refs (SampleRef *a,
 }
 
 /* Samples by (node, label set), ordered so, only when some sample has
- * labels: each labelled entry, and what each stack has without labels. */
+ * labels: each labelled entry, what each stack has without labels, and
+ * each node entry (tree mode: new_index maps its node). */
 static void
 finish_samples (EmbersProfileBuilder *b,
                 EmbersProfile        *profile,
-                const guint32        *leaf_of_stack)
+                const guint32        *leaf_of_stack,
+                const guint32        *new_index)
 {
   guint n_types = b->type_names->len;
   guint n_entries = b->entry_stacks->len;
   guint n_stacks = b->stacks.n;
+  guint n_node_entries = new_index != NULL ? b->node_entry_nodes->len : 0;
+  const guint32 *node_entry_nodes = (const guint32 *)(gpointer)b->node_entry_nodes->data;
+  const guint32 *node_entry_sets = (const guint32 *)(gpointer)b->node_entry_sets->data;
+  const gint64 *node_entry_values = (const gint64 *)(gpointer)b->node_entry_values->data;
   const guint32 *entry_stacks = (const guint32 *)(gpointer)b->entry_stacks->data;
   const guint32 *entry_sets = (const guint32 *)(gpointer)b->entry_sets->data;
   const gint64 *entry_values = (const gint64 *)(gpointer)b->entry_values->data;
@@ -973,7 +1138,7 @@ finish_samples (EmbersProfileBuilder *b,
     for (guint t = 0; t < n_types; t++)
       rest[(gsize)entry_stacks[e] * n_types + t] -= entry_values[(gsize)e * n_types + t];
 
-  refs = g_new (SampleRef, (gsize)n_entries + n_stacks + 1);
+  refs = g_new (SampleRef, (gsize)n_entries + n_stacks + n_node_entries + 1);
   for (guint e = 0; e < n_entries; e++)
     refs[n_refs++] = (SampleRef) { ((guint64)leaf_of_stack[entry_stacks[e]] << 32) | entry_sets[e], e };
   for (guint st = 0; st < n_stacks; st++)
@@ -985,6 +1150,9 @@ finish_samples (EmbersProfileBuilder *b,
       if (any)
         refs[n_refs++] = (SampleRef) { (guint64)leaf_of_stack[st] << 32, n_entries + st };
     }
+  for (guint e = 0; e < n_node_entries; e++)
+    refs[n_refs++] = (SampleRef) { ((guint64)new_index[node_entry_nodes[e]] << 32) | node_entry_sets[e],
+                                   n_entries + n_stacks + e };
   sort_sample_refs (refs, n_refs);
 
   profile->sample_nodes = g_new (guint32, MAX (n_refs, 1));
@@ -992,9 +1160,12 @@ finish_samples (EmbersProfileBuilder *b,
   profile->sample_values = g_new0 (gint64, MAX ((gsize)n_refs * n_types, 1));
   for (guint i = 0; i < n_refs; i++)
     {
-      const gint64 *src = refs[i].source < n_entries
-                          ? entry_values + (gsize)refs[i].source * n_types
-                          : rest + (gsize)(refs[i].source - n_entries) * n_types;
+      guint32 source = refs[i].source;
+      const gint64 *src = source < n_entries
+                          ? entry_values + (gsize)source * n_types
+                          : source < n_entries + n_stacks
+                          ? rest + (gsize)(source - n_entries) * n_types
+                          : node_entry_values + (gsize)(source - n_entries - n_stacks) * n_types;
       gint64 *dest;
 
       if (i == 0 || refs[i].key != refs[i - 1].key)
@@ -1076,7 +1247,7 @@ finish_sorted (EmbersProfileBuilder *b,
     profile->totals[t] = g_steal_pointer (&tree.totals[t]);
   g_debug ("builder: totals at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
   finish_header (b, profile);
-  finish_samples (b, profile, tree.leaf_of_seq);
+  finish_samples (b, profile, tree.leaf_of_seq, NULL);
   embers_tree_columns_clear (&tree);
   g_debug ("builder: samples at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
 
@@ -1134,6 +1305,9 @@ finish_tree (EmbersProfileBuilder *b,
 
   n_types = b->type_names->len;
 
+  if (b->unindexed && b->stacks.n > 0)
+    index_all_children (b);
+
   /* The stacks, frame by frame */
   leaf_of_stack = g_new (guint32, MAX (b->stacks.n, 1));
   for (guint st = 0; st < b->stacks.n; st++)
@@ -1174,13 +1348,13 @@ finish_tree (EmbersProfileBuilder *b,
   }
 
   /* Children lists (CSR), each sorted by name rank */
-  child_start = g_new0 (guint32, (gsize)n_nodes + 1);
+  child_start = embers_alloc_column (sizeof (guint32) * ((gsize)n_nodes + 1), TRUE);
   for (guint i = 1; i < n_nodes; i++)
     child_start[old_parents[i] + 1]++;
   for (guint i = 0; i < n_nodes; i++)
     child_start[i + 1] += child_start[i];
 
-  child_keys = g_new (guint64, n_nodes > 1 ? n_nodes - 1 : 1);
+  child_keys = embers_alloc_column (sizeof (guint64) * (n_nodes > 1 ? n_nodes - 1 : 1), FALSE);
   {
     g_autofree guint32 *fill = g_memdup2 (child_start, sizeof (guint32) * n_nodes);
 
@@ -1199,17 +1373,17 @@ finish_tree (EmbersProfileBuilder *b,
   profile = _embers_profile_new ();
   profile->n_nodes = n_nodes;
   profile->n_types = n_types;
-  profile->names = g_new (guint32, n_nodes);
-  profile->parents = g_new (guint32, n_nodes);
-  profile->ends = g_new (guint32, n_nodes);
-  profile->depths = g_new (guint16, n_nodes);
-  self = g_new (gint64, (gsize)n_nodes * n_types);
+  profile->names = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  profile->parents = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  profile->ends = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  profile->depths = embers_alloc_column (sizeof (guint16) * n_nodes, FALSE);
+  self = embers_alloc_column (sizeof (gint64) * n_nodes * n_types, FALSE);
   for (guint t = 0; t < n_types; t++)
-    profile->totals[t] = g_new (gint64, n_nodes);
+    profile->totals[t] = embers_alloc_column (sizeof (gint64) * n_nodes, FALSE);
 
   /* Iterative DFS in pre-order; the stack holds old node ids. */
-  new_index = g_new (guint32, n_nodes);
-  stack = g_new (guint32, n_nodes);
+  new_index = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  stack = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
   sp = 0;
   pos = 0;
   stack[sp++] = 0;
@@ -1273,7 +1447,7 @@ finish_tree (EmbersProfileBuilder *b,
   finish_header (b, profile);
   for (guint st = 0; st < b->stacks.n; st++)
     leaf_of_stack[st] = new_index[leaf_of_stack[st]];
-  finish_samples (b, profile, leaf_of_stack);
+  finish_samples (b, profile, leaf_of_stack, new_index);
 
   return g_steal_pointer (&profile);
 }

@@ -109,7 +109,28 @@ void                  embers_profile_builder_add_self            (EmbersProfileB
                                                                   guint32               node,
                                                                   guint                 sample_type,
                                                                   gint64                value);
+/* A part of a node's value (added to its own value too) that becomes a
+ * sample with this label set (0: a sample without labels) if the profile
+ * has labels */
+void                  embers_profile_builder_add_node_labels     (EmbersProfileBuilder *b,
+                                                                  guint32               node,
+                                                                  const gint64         *values,
+                                                                  guint32               label_set);
 guint                 embers_profile_builder_get_n_nodes         (EmbersProfileBuilder *b);
+
+/* For a caller that walks a tree it knows (a transform): room for n_nodes
+ * nodes at once, n_looked_up of them in the (parent, name) map; a child added without the (parent, name) lookup, when the
+ * caller knows the parent has no child of that name and will not ask
+ * get_child about this parent before it has called index_child for each
+ * child added so (stacks added are put in place in finish all the same). */
+void                  embers_profile_builder_reserve             (EmbersProfileBuilder *b,
+                                                                  guint                 n_nodes,
+                                                                  guint                 n_looked_up);
+guint32               embers_profile_builder_add_child           (EmbersProfileBuilder *b,
+                                                                  guint32               parent,
+                                                                  guint32               name_id);
+void                  embers_profile_builder_index_child         (EmbersProfileBuilder *b,
+                                                                  guint32               node);
 
 /* Merges a whole profile's tree into one value column, by name path.
  * self_values: per-node self values to use instead of the profile's own

@@ -51,6 +51,22 @@ embers_alloc_column (gsize    size,
   return zeroed ? g_malloc0 (size) : g_malloc (size);
 }
 
+void
+embers_advise_huge (gpointer p,
+                    gsize    size)
+{
+#if defined (__linux__) && defined (MADV_HUGEPAGE)
+  if (p != NULL && size >= 4 * HUGE_PAGE)
+    {
+      guintptr start = ((guintptr)p + HUGE_PAGE - 1) & ~(guintptr)(HUGE_PAGE - 1);
+      guintptr end = ((guintptr)p + size) & ~(guintptr)(HUGE_PAGE - 1);
+
+      if (end > start)
+        madvise ((gpointer)start, end - start, MADV_HUGEPAGE);
+    }
+#endif
+}
+
 /* 64-bit map */
 
 void
@@ -97,6 +113,30 @@ embers_u64_map_grow (EmbersU64Map *map)
     }
 
   g_free (old);
+}
+
+/* Room for n keys without growing */
+void
+embers_u64_map_reserve (EmbersU64Map *map,
+                        gsize         n)
+{
+  if (map->used == 0)
+    {
+      gsize size = map->mask + 1;
+
+      while ((n + 1) * 4 > size * 3)
+        size <<= 1;
+      if (size != map->mask + 1)
+        {
+          g_free (map->slots);
+          map->slots = g_new0 (EmbersU64Slot, size);
+          map->mask = size - 1;
+        }
+      return;
+    }
+
+  while ((n + 1) * 4 > (map->mask + 1) * 3)
+    embers_u64_map_grow (map);
 }
 
 /* Sequence table */

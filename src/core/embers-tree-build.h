@@ -16,6 +16,10 @@ G_BEGIN_DECLS
  * of nodes costs a page fault per 2 MiB, not per 4 KiB. Free with g_free. */
 gpointer embers_alloc_column    (gsize         size,
                                  gboolean      zeroed);
+/* The same request for memory already allocated (a GArray's, after it
+ * grew): the 2 MiB pages wholly inside it, if it is big */
+void     embers_advise_huge     (gpointer      p,
+                                 gsize         size);
 
 /*
  * EmbersU64Map: open addressing from a 64-bit key to a 32-bit value. Keys
@@ -39,6 +43,8 @@ void     embers_u64_map_init     (EmbersU64Map *map,
                                   gsize         capacity);
 void     embers_u64_map_clear    (EmbersU64Map *map);
 void     embers_u64_map_grow     (EmbersU64Map *map);
+void     embers_u64_map_reserve  (EmbersU64Map *map,
+                                  gsize         n);
 
 static inline guint64
 embers_mix64 (guint64 k)
