@@ -77,6 +77,15 @@ ensure() {
   fi
   host_tools
   mkdir -p "$cache"
+  # One maker at a time: a second one waits, then finds the root made
+  exec 9>"$cache/.$suite.lock"
+  if ! flock -n 9; then
+    say "another run is making the $suite root; waiting for it"
+    flock 9
+  fi
+  if fresh "$suite"; then
+    return 0
+  fi
   local tmp=$cache/.$suite.new
   sudo_cmd rm -rf "$tmp"
   local pkgs
@@ -102,8 +111,20 @@ ensure() {
     return 1
   fi
   stamp_of "$suite" | sudo_cmd tee "$tmp/.embers-stamp" >/dev/null
-  sudo_cmd rm -rf "$dir"
+  # The old root is moved aside, not deleted: a build that runs in it now
+  # goes on; roots set aside earlier are deleted when nothing uses them
+  if [[ -d $dir ]]; then
+    sudo_cmd mv "$dir" "$cache/.$suite.old.$(date +%s)"
+  fi
   sudo_cmd mv "$tmp" "$dir"
+  local old
+  for old in "$cache"/.*.old.*; do
+    [[ -d $old ]] || continue
+    # A sandbox still running in it shows the folder in its mount table
+    if ! cat /proc/[0-9]*/mountinfo 2>/dev/null | grep -qF "/$(basename "$old")/"; then
+      sudo_cmd rm -rf "$old" || true
+    fi
+  done
   say "the $suite root is ready ($((SECONDS - start)) s)"
 }
 

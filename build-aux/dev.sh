@@ -7,8 +7,9 @@
 #                                         sample without FILE)
 #   bash build-aux/dev.sh test            build and run every test: the suite,
 #                                         the suite again under ASan+UBSan,
-#                                         the fuzzers, the live go-pprof
-#                                         oracle, the Flatpak checks, and the
+#                                         the fuzzers, the live go-pprof,
+#                                         JFR and perf oracles, the Flatpak
+#                                         checks, and the
 #                                         window tests again on Debian's next
 #                                         release; prints "N passed, N failed"
 #   bash build-aux/dev.sh shell           a shell where Embers builds
@@ -151,6 +152,10 @@ run_suite() {
 
   # 4. The live oracle: fresh Go profiles (not in the repository) against go tool pprof.
   bash tests/oracle/live-oracle.sh _build/ci/src/app/embers | tee "$out" || failed_steps=$((failed_steps + 1))
+  tap_counts "$out"
+
+  # 4b. Fresh JFR and perf recordings against jfr print and perf report.
+  bash tests/oracle/live-formats-oracle.sh _build/ci/src/app/embers | tee "$out" || failed_steps=$((failed_steps + 1))
   tap_counts "$out"
 
   # 5. The Flatpak manifests, and the app module's build commands as the

@@ -51,6 +51,9 @@ embers_test_packages=(
   golang-go
   # the official Node SDK's uploads (npm install @pyroscope/nodejs)
   nodejs npm
+  # the readers' second tools: perf script and perf report, the JDK's
+  # Flight Recorder and its jfr tool, a Chrome trace with profile chunks
+  linux-perf openjdk-21-jdk-headless chromium
   # JSON checks of the Flatpak manifest
   python3
   git

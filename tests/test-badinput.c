@@ -506,6 +506,20 @@ test_fuzz_reproducers (void)
         g_assert_true ((b == NULL) == (e2 != NULL));
         g_assert_true ((c == NULL) == (e3 != NULL));
       }
+      {
+        g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL, e4 = NULL, e5 = NULL;
+        g_autoptr(EmbersProfile) a = embers_perf_script_parse (contents, len, &e1);
+        g_autoptr(EmbersProfile) b = embers_cpuprofile_parse (contents, len, &e2);
+        g_autoptr(EmbersProfile) c = embers_chrome_trace_parse (contents, len, &e3);
+        g_autoptr(EmbersProfile) d = embers_speedscope_parse (contents, len, &e4);
+        g_autoptr(EmbersProfile) e = embers_jfr_parse ((const guint8 *)contents, len, &e5);
+
+        g_assert_true ((a == NULL) == (e1 != NULL));
+        g_assert_true ((b == NULL) == (e2 != NULL));
+        g_assert_true ((c == NULL) == (e3 != NULL));
+        g_assert_true ((d == NULL) == (e4 != NULL));
+        g_assert_true ((e == NULL) == (e5 != NULL));
+      }
       n++;
     }
   g_assert_cmpuint (n, >=, 4);

@@ -158,6 +158,7 @@ embers_application_startup (GApplication *app)
     { "win.open-location", { "<Control>l", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
+    { "win.show-shortcuts", { "<Control>question", NULL } },
   };
 
   G_APPLICATION_CLASS (embers_application_parent_class)->startup (app);

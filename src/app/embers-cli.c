@@ -505,10 +505,12 @@ embers_cli_run (int    argc,
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, _("Print or convert a profile without opening a window.\n\n"
-                                           "A profile is a file (pprof, folded stacks, Pyroscope JSON) or a\n"
-                                           "Pyroscope query URL such as\n"
+                                           "A profile is a file (pprof, folded stacks, Pyroscope JSON, perf script\n"
+                                           "output, a V8 or Chrome CPU profile, speedscope JSON, Java Flight Recorder)\n"
+                                           "or a Pyroscope query URL such as\n"
                                            "  'http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
                                            "{service_name=\"api\"}&from=now-1h&until=now'\n"
+                                           "(add &span-id=ID or &trace-id=ID for the profile of a span or a trace).\n"
                                            "Credentials come from the keyring entry for the server, or from\n"
                                            "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant,\n"
                                            "EMBERS_TIMEOUT (or --timeout) the seconds a server has to answer.\n\n"

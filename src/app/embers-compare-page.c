@@ -1778,9 +1778,6 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_stack_add_named (GTK_STACK (self->result_stack), GTK_WIDGET (self->profile_page), "result");
   gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack), "empty");
   gtk_box_append (GTK_BOX (self->root), self->result_stack);
-
-  /* Mnemonic buttons are named by their visible label alone */
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -556,8 +556,6 @@ static void
 embers_connect_dialog_init (EmbersConnectDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  /* "_Cancel", "C_onnect": named by their text, not its underscores */
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   g_signal_connect_swapped (self->url_row, "changed", G_CALLBACK (url_changed), self);
   g_signal_connect_swapped (self->url_row, "entry-activated",

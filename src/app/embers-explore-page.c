@@ -12,6 +12,7 @@
 #include "embers-chart.h"
 #include "embers-drop-down.h"
 #include "embers-explore-page.h"
+#include "embers-theme.h"
 #include "embers-filter-bar.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
@@ -559,15 +560,9 @@ chart_draw (GtkDrawingArea *area,
 {
   EmbersExplorePage *self = user_data;
   EmbersChartStyle style;
-  GdkRGBA fg;
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
 
-  embers_chart_style_init (&style, dark);
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
-  style.fg[0] = fg.red;
-  style.fg[1] = fg.green;
-  style.fg[2] = fg.blue;
-  style.fg[3] = fg.alpha;
+  /* Text, axes and accent from the chart's CSS */
+  embers_theme_chart_style (GTK_WIDGET (area), &style);
   embers_chart_set_size (self->chart, width, height);
   embers_chart_paint (self->chart, cr, &style);
 }
@@ -1027,7 +1022,8 @@ build_profile (EmbersExplorePage *self)
                        status_with_retry (&self->profile_status, &self->profile_retry,
                                           G_CALLBACK (load_profile), self),
                        "message");
-  g_signal_connect_swapped (self->profile_page, "notify::busy", G_CALLBACK (restore_focus), self);
+  g_signal_connect_object (self->profile_page, "notify::busy", G_CALLBACK (restore_focus), self,
+                           G_CONNECT_SWAPPED);
 }
 
 /* GObject */
@@ -1042,6 +1038,11 @@ embers_explore_page_dispose (GObject *object)
       embers_request_cancel (&self->cancellables[i]);
       g_clear_pointer (&self->errors[i], g_free);
     }
+  /* The profile page may outlive this page for a moment (its transforms
+   * hold it): it no longer talks to it */
+  if (self->profile_page != NULL)
+    g_signal_handlers_disconnect_by_data (self->profile_page, self);
+  self->profile_page = NULL;
   /* The bin lets go of its child before the template does */
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);
@@ -1472,8 +1473,6 @@ embers_explore_page_new (EmbersSource *source)
   add_max_nodes (self);
   add_rules_buttons (self);
   build_more_menu (self);
-  /* "Com_pare…", "_Retry"…: named by their text, not its underscores */
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
   update_range (self);
   show_range (self);
   load_profile (self);

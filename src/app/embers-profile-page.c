@@ -30,7 +30,6 @@ struct _EmbersProfilePage
   GtkStack          *stack;
   AdwStatusPage     *loading_page;
   AdwStatusPage     *error_page;
-  GtkSpinner        *spinner;
   GtkProgressBar    *load_progress;
   GtkWidget         *chips_bar;
   GtkBox            *chips;
@@ -168,20 +167,16 @@ set_state (EmbersProfilePage *self,
     {
     case EMBERS_PAGE_STATE_LOADING:
       gtk_stack_set_visible_child_name (self->stack, "loading");
-      gtk_spinner_start (self->spinner);
       break;
     case EMBERS_PAGE_STATE_FAILED:
       gtk_stack_set_visible_child_name (self->stack, "error");
-      gtk_spinner_stop (self->spinner);
       break;
     case EMBERS_PAGE_STATE_READY:
       gtk_stack_set_visible_child_name (self->stack, "content");
-      gtk_spinner_stop (self->spinner);
       break;
     case EMBERS_PAGE_STATE_EMPTY:
     case EMBERS_PAGE_STATE_CANCELLED:
     default:
-      gtk_spinner_stop (self->spinner);
       break;
     }
 
@@ -1401,7 +1396,7 @@ show_load_progress (gpointer data)
   g_mutex_unlock (&progress->lock);
 
   if (stage == 0 && done == 0)
-    return G_SOURCE_CONTINUE;   /* nothing read yet: the spinner says enough */
+    return G_SOURCE_CONTINUE;   /* nothing read yet: the spinner above says enough */
 
   if (stage == 0)
     {
@@ -2046,7 +2041,6 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
-  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, spinner);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, load_progress);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips);
@@ -2196,7 +2190,7 @@ on_split_changed (EmbersProfilePage *self)
   gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), place_split, self, NULL);
 }
 
-/* GtkSearchBar's close button (GTK 4.8) is an icon without a name */
+/* GtkSearchBar's close button is an icon without a name or tooltip (GTK 4.18) */
 static void
 name_search_close_button (GtkWidget *widget)
 {
@@ -2225,10 +2219,8 @@ embers_profile_page_init (EmbersProfilePage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  /* Accessible names GTK 4.8 would not give: the view buttons without
-   * their underscores, the drop-downs with their buttons, the search
-   * bar's close button */
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
+  /* The drop-downs' names, for their buttons too; the search bar's close
+   * button */
   embers_accessible_set_label (GTK_WIDGET (self->sample_type_dropdown), _("Sample Type"));
   embers_accessible_set_label (GTK_WIDGET (self->diff_width_dropdown), _("Frame Widths"));
   embers_accessible_set_label (GTK_WIDGET (self->diff_mode_dropdown), _("Color Frames By"));

@@ -13,6 +13,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
+#include "embers-theme.h"
 #include "embers-selector.h"
 #include "embers-source.h"
 
@@ -768,13 +769,9 @@ preview_draw (GtkDrawingArea *area,
 {
   EmbersRuleDialog *self = user_data;
   EmbersChartStyle style;
-  GdkRGBA fg;
 
-  embers_chart_style_init (&style, adw_style_manager_get_dark (adw_style_manager_get_default ()));
-  gtk_widget_get_color (GTK_WIDGET (area), &fg);
-  style.fg[0] = fg.red;
-  style.fg[1] = fg.green;
-  style.fg[2] = fg.blue;
+  /* Text, axes and accent from the chart's CSS */
+  embers_theme_chart_style (GTK_WIDGET (area), &style);
   embers_chart_set_size (self->chart, width, height);
   embers_chart_paint (self->chart, cr, &style);
 }
@@ -1753,7 +1750,6 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   adw_dialog_set_child (ADW_DIALOG (self), toolbar);
 
   set_labels (self, NULL, NULL);
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 }
 
 /* Where the tenant override goes: said once the client is known */

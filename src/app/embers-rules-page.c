@@ -503,7 +503,6 @@ embers_rules_page_init (EmbersRulesPage *self)
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->disabled_page), "disabled");
 
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->stack));
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 }
 
 EmbersRulesPage *

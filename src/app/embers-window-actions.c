@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-shortcuts.h"
 #include "embers-window-private.h"
 
 /* Open */
@@ -283,6 +284,8 @@ window_action (GtkWidget  *widget,
     }
   else if (g_str_equal (action_name, "win.export"))
     export_dialog (self);
+  else if (g_str_equal (action_name, "win.show-shortcuts"))
+    adw_dialog_present (embers_shortcuts_dialog_new (), GTK_WIDGET (self));
   else if (g_str_equal (action_name, "win.close-tab"))
     {
       AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
@@ -334,6 +337,7 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-toast", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.add-recent", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.clear-recent", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-shortcuts", NULL, window_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);

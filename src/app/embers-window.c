@@ -126,53 +126,10 @@ on_selected_page_changed (EmbersWindow *self)
   embers_window_update_actions (self);
 }
 
-/* libadwaita 1.2's tab close buttons are icons named by their tooltip,
- * which before GTK 4.14 is no accessible name: they get it as a label */
-static void
-name_tab_buttons (GtkWidget *widget)
-{
-#if !GTK_CHECK_VERSION (4, 14, 0)
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      const char *tooltip = gtk_widget_get_tooltip_text (child);
-
-      if (GTK_IS_BUTTON (child) && tooltip != NULL && tooltip[0] != '\0')
-        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
-      else
-        name_tab_buttons (child);
-    }
-#endif
-}
-
-/* Once the tab bar has made its tabs for the pages */
-static gboolean
-name_tab_buttons_cb (gpointer data)
-{
-  GWeakRef *ref = data;
-  g_autoptr(EmbersWindow) self = g_weak_ref_get (ref);
-
-  if (self != NULL)
-    name_tab_buttons (GTK_WIDGET (self->tab_bar));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-free_weak_ref (gpointer data)
-{
-  g_weak_ref_clear (data);
-  g_free (data);
-}
-
 static void
 on_n_pages_changed (EmbersWindow *self)
 {
   gboolean empty = adw_tab_view_get_n_pages (self->tab_view) == 0;
-  GWeakRef *ref = g_new0 (GWeakRef, 1);
-
-  g_weak_ref_init (ref, self);
-  g_idle_add_full (G_PRIORITY_DEFAULT, name_tab_buttons_cb, ref, free_weak_ref);
 
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "tabs");
   if (empty)
@@ -883,7 +840,6 @@ embers_window_init (EmbersWindow *self)
 
   self->file_cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  embers_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   builder = gtk_builder_new_from_resource ("/io/github/emberslab/Embers/gtk/menus.ui");
   gtk_menu_button_set_menu_model (self->menu_button,

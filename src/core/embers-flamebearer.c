@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-profile-builder.h"
+#include "embers-json-reader.h"
 #include "embers-readers.h"
 
 /*
@@ -25,26 +26,6 @@
  */
 
 #define OTHER_NAME "other"
-
-static void
-set_invalid (GError     **error,
-             const char  *format,
-             ...) G_GNUC_PRINTF (2, 3);
-
-static void
-set_invalid (GError     **error,
-             const char  *format,
-             ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error_literal (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID, message);
-}
 
 /* One decoded node of a level */
 typedef struct
@@ -145,14 +126,14 @@ embers_levels_to_profile (const char * const  *names,
 
       if (n_values[d] % stride != 0)
         {
-          set_invalid (error, _("level %zu has %zu values, which is not a multiple of %u"),
+          embers_json_set_invalid (error, _("level %zu has %zu values, which is not a multiple of %u"),
                        d, n_values[d], stride);
           return NULL;
         }
       count = n_values[d] / stride;
       if (d == 0 && count != 1)
         {
-          set_invalid (error, _("level 0 must hold exactly one node (the root), not %zu"), count);
+          embers_json_set_invalid (error, _("level 0 must hold exactly one node (the root), not %zu"), count);
           return NULL;
         }
 
@@ -170,19 +151,19 @@ embers_levels_to_profile (const char * const  *names,
 
               if (sv[0] < 0 || sv[1] < 0 || sv[2] < 0)
                 {
-                  set_invalid (error, _("level %zu, node %zu has a negative value"), d, k);
+                  embers_json_set_invalid (error, _("level %zu, node %zu has a negative value"), d, k);
                   return NULL;
                 }
               if (sv[2] > sv[1])
                 {
-                  set_invalid (error, _("level %zu, node %zu: self (%" PRId64 ") exceeds total (%" PRId64 ")"),
+                  embers_json_set_invalid (error, _("level %zu, node %zu: self (%" PRId64 ") exceeds total (%" PRId64 ")"),
                                d, k, sv[2], sv[1]);
                   return NULL;
                 }
               if (__builtin_add_overflow (prev_end[s], sv[0], &node.x[s]) ||
                   __builtin_add_overflow (node.x[s], sv[1], &prev_end[s]))
                 {
-                  set_invalid (error, _("level %zu, node %zu: offsets overflow"), d, k);
+                  embers_json_set_invalid (error, _("level %zu, node %zu: offsets overflow"), d, k);
                   return NULL;
                 }
               node.total[s] = sv[1];
@@ -193,7 +174,7 @@ embers_levels_to_profile (const char * const  *names,
 
           if (name_index < 0 || (guint64)name_index >= n_names)
             {
-              set_invalid (error, _("level %zu, node %zu refers to name %" PRId64 ", but there are %zu names"),
+              embers_json_set_invalid (error, _("level %zu, node %zu refers to name %" PRId64 ", but there are %zu names"),
                            d, k, name_index, n_names);
               return NULL;
             }
@@ -226,7 +207,7 @@ embers_levels_to_profile (const char * const  *names,
 
               if (parent == NULL)
                 {
-                  set_invalid (error, _("level %zu, node %zu (x %" PRId64 ") lies outside every node of level %zu"),
+                  embers_json_set_invalid (error, _("level %zu, node %zu (x %" PRId64 ") lies outside every node of level %zu"),
                                d, k, node.total[0] > 0 ? node.x[0] : node.x[1], d - 1);
                   return NULL;
                 }
@@ -239,7 +220,7 @@ embers_levels_to_profile (const char * const  *names,
                   if (node.x[s] < parent->x[s] + parent->self[s] ||
                       node.x[s] + node.total[s] > parent->x[s] + parent->total[s])
                     {
-                      set_invalid (error, _("level %zu, node %zu ([%" PRId64 ", %" PRId64 ")) "
+                      embers_json_set_invalid (error, _("level %zu, node %zu ([%" PRId64 ", %" PRId64 ")) "
                                             "does not fit inside its parent, level %zu node %u "
                                             "(children from %" PRId64 " to %" PRId64 ")"),
                                    d, k, node.x[s], node.x[s] + node.total[s], d - 1, parent->index,
@@ -287,16 +268,6 @@ embers_levels_to_profile (const char * const  *names,
  * integers that overflow 64 bits; this reader does neither.
  */
 
-#define JSON_MAX_DEPTH 512
-
-typedef struct
-{
-  const char *start;
-  const char *p;
-  const char *end;
-  GString    *scratch;
-} Json;
-
 typedef struct
 {
   GString   *name_pool;      /* NUL-separated */
@@ -343,526 +314,7 @@ doc_clear (Doc *doc)
 }
 
 static gboolean
-syntax_error (Json        *j,
-              GError     **error,
-              const char  *what)
-{
-  guint line = 1, column = 1;
-
-  for (const char *q = j->start; q < j->p; q++)
-    {
-      if (*q == '\n')
-        {
-          line++;
-          column = 1;
-        }
-      else if (((guchar)*q & 0xc0) != 0x80)   /* count characters, not bytes */
-        column++;
-    }
-
-  set_invalid (error, _("not valid JSON (line %u, column %u: %s)"), line, column, what);
-  return FALSE;
-}
-
-static inline void
-skip_ws (Json *j)
-{
-  while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
-    j->p++;
-}
-
-/* Skips white space; FALSE with an error at the end of the data */
-static inline gboolean
-peek (Json    *j,
-      GError **error)
-{
-  skip_ws (j);
-  if (j->p >= j->end)
-    return syntax_error (j, error, _("the data ends too early"));
-  return TRUE;
-}
-
-static int
-hex_digit (char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
-static gboolean
-read_hex4 (Json     *j,
-           gunichar *out,
-           GError  **error)
-{
-  gunichar v = 0;
-
-  if (j->end - j->p < 4)
-    return syntax_error (j, error, _("the data ends inside a \\u escape"));
-  for (int i = 0; i < 4; i++)
-    {
-      int h = hex_digit (j->p[i]);
-
-      if (h < 0)
-        return syntax_error (j, error, _("a \\u escape needs four hexadecimal digits"));
-      v = (v << 4) | (gunichar)h;
-    }
-  j->p += 4;
-  *out = v;
-  return TRUE;
-}
-
-/* A string at j->p (the opening quote) into out (replacing its contents).
- * The result is valid UTF-8 without NULs: broken bytes, lone surrogates
- * and U+0000 become U+FFFD. */
-static gboolean
-read_string (Json     *j,
-             GString  *out,
-             GError  **error)
-{
-  gboolean ascii_only = TRUE;
-
-  g_string_truncate (out, 0);
-  j->p++;   /* the quote */
-
-  for (;;)
-    {
-      const char *run = j->p;
-
-      while (j->p < j->end && *j->p != '"' && *j->p != '\\' && (guchar)*j->p >= 0x20)
-        {
-          if ((guchar)*j->p >= 0x80)
-            ascii_only = FALSE;
-          j->p++;
-        }
-      if (j->p > run)
-        g_string_append_len (out, run, j->p - run);
-
-      if (j->p >= j->end)
-        return syntax_error (j, error, _("a string is not closed"));
-
-      if (*j->p == '"')
-        {
-          j->p++;
-          break;
-        }
-
-      if ((guchar)*j->p < 0x20)
-        return syntax_error (j, error, _("a control character inside a string must be escaped"));
-
-      /* An escape */
-      j->p++;
-      if (j->p >= j->end)
-        return syntax_error (j, error, _("a string is not closed"));
-      switch (*j->p++)
-        {
-        case '"':  g_string_append_c (out, '"'); break;
-        case '\\': g_string_append_c (out, '\\'); break;
-        case '/':  g_string_append_c (out, '/'); break;
-        case 'b':  g_string_append_c (out, '\b'); break;
-        case 'f':  g_string_append_c (out, '\f'); break;
-        case 'n':  g_string_append_c (out, '\n'); break;
-        case 'r':  g_string_append_c (out, '\r'); break;
-        case 't':  g_string_append_c (out, '\t'); break;
-        case 'u':
-          {
-            gunichar c;
-
-            if (!read_hex4 (j, &c, error))
-              return FALSE;
-            if (c >= 0xd800 && c <= 0xdbff && j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u')
-              {
-                const char *save = j->p;
-                gunichar low;
-
-                j->p += 2;
-                if (!read_hex4 (j, &low, error))
-                  return FALSE;
-                if (low >= 0xdc00 && low <= 0xdfff)
-                  c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-                else
-                  j->p = save;   /* a lone high surrogate; read the next escape on its own */
-              }
-            if (c == 0 || (c >= 0xd800 && c <= 0xdfff))
-              c = 0xfffd;
-            g_string_append_unichar (out, c);
-            ascii_only = ascii_only && c < 0x80;
-          }
-          break;
-        default:
-          j->p--;
-          return syntax_error (j, error, _("an unknown escape in a string"));
-        }
-    }
-
-  if (!ascii_only && !g_utf8_validate (out->str, out->len, NULL))
-    {
-      g_autofree char *valid = g_utf8_make_valid (out->str, out->len);
-
-      g_string_assign (out, valid);
-    }
-
-  return TRUE;
-}
-
-/* Scans a number's syntax at j->p; is_integer when it has no fraction or
- * exponent */
-static gboolean
-scan_number (Json      *j,
-             gboolean  *is_integer,
-             GError   **error)
-{
-  const char *p = j->p;
-
-  *is_integer = TRUE;
-  if (p < j->end && *p == '-')
-    p++;
-  if (p >= j->end || !g_ascii_isdigit (*p))
-    {
-      j->p = p;
-      return syntax_error (j, error, _("a number needs a digit here"));
-    }
-  if (*p == '0')
-    p++;
-  else
-    while (p < j->end && g_ascii_isdigit (*p))
-      p++;
-  if (p < j->end && *p == '.')
-    {
-      *is_integer = FALSE;
-      p++;
-      if (p >= j->end || !g_ascii_isdigit (*p))
-        {
-          j->p = p;
-          return syntax_error (j, error, _("a number needs a digit after the decimal point"));
-        }
-      while (p < j->end && g_ascii_isdigit (*p))
-        p++;
-    }
-  if (p < j->end && (*p == 'e' || *p == 'E'))
-    {
-      *is_integer = FALSE;
-      p++;
-      if (p < j->end && (*p == '+' || *p == '-'))
-        p++;
-      if (p >= j->end || !g_ascii_isdigit (*p))
-        {
-          j->p = p;
-          return syntax_error (j, error, _("a number needs a digit in its exponent"));
-        }
-      while (p < j->end && g_ascii_isdigit (*p))
-        p++;
-    }
-  j->p = p;
-  return TRUE;
-}
-
-/* "-"? digits, into a gint64; FALSE on anything else or overflow */
-static gboolean
-parse_decimal (const char *s,
-               gsize       len,
-               gint64     *out)
-{
-  gboolean negative = FALSE;
-  guint64 v = 0;
-  guint64 limit;
-  gsize i = 0;
-
-  if (len > 0 && s[0] == '-')
-    {
-      negative = TRUE;
-      i = 1;
-    }
-  if (i == len)
-    return FALSE;
-  limit = negative ? (guint64)G_MAXINT64 + 1 : (guint64)G_MAXINT64;
-  for (; i < len; i++)
-    {
-      guint digit;
-
-      if (!g_ascii_isdigit (s[i]))
-        return FALSE;
-      digit = (guint)(s[i] - '0');
-      if (v > (limit - digit) / 10)
-        return FALSE;
-      v = v * 10 + digit;
-    }
-  *out = negative ? (gint64)(0 - v) : (gint64)v;
-  return TRUE;
-}
-
-static gboolean skip_value (Json *j, guint depth, GError **error);
-
-typedef enum
-{
-  READ_INT,       /* *out is set */
-  READ_NULL,
-  READ_OTHER,     /* a valid value that is no integer (or out of range) */
-  READ_FAILED,    /* a syntax error, set */
-} ReadResult;
-
-/* An integer as a JSON number (integral, within 64 bits; with a fraction
- * or exponent within 2^53) or as a string of digits (protobuf's JSON form
- * of int64) */
-static ReadResult
-read_int (Json    *j,
-          gint64  *out,
-          GError **error)
-{
-  const char *start;
-
-  if (!peek (j, error))
-    return READ_FAILED;
-  start = j->p;
-
-  if (*j->p == '"')
-    {
-      /* Fast path: digits right up to the closing quote */
-      const char *q = j->p + 1;
-
-      while (q < j->end && (g_ascii_isdigit (*q) || *q == '-'))
-        q++;
-      if (q < j->end && *q == '"')
-        {
-          j->p = q + 1;
-          return parse_decimal (start + 1, q - start - 1, out) ? READ_INT : READ_OTHER;
-        }
-      if (!read_string (j, j->scratch, error))
-        return READ_FAILED;
-      return parse_decimal (j->scratch->str, j->scratch->len, out) ? READ_INT : READ_OTHER;
-    }
-
-  if (*j->p == '-' || g_ascii_isdigit (*j->p))
-    {
-      gboolean is_integer;
-      char buf[64];
-      gsize len;
-      double v;
-
-      if (!scan_number (j, &is_integer, error))
-        return READ_FAILED;
-      len = j->p - start;
-      if (is_integer)
-        return parse_decimal (start, len, out) ? READ_INT : READ_OTHER;
-
-      if (len >= sizeof buf)
-        return READ_OTHER;
-      memcpy (buf, start, len);
-      buf[len] = '\0';
-      v = g_ascii_strtod (buf, NULL);
-      if (!isfinite (v) || v != floor (v) || fabs (v) > 9007199254740992.0)
-        return READ_OTHER;
-      *out = (gint64)v;
-      return READ_INT;
-    }
-
-  if (j->end - j->p >= 4 && memcmp (j->p, "null", 4) == 0)
-    {
-      j->p += 4;
-      return READ_NULL;
-    }
-
-  return skip_value (j, 0, error) ? READ_OTHER : READ_FAILED;
-}
-
-static gboolean
-expect_literal (Json       *j,
-                const char *word,
-                GError    **error)
-{
-  gsize len = strlen (word);
-
-  if ((gsize)(j->end - j->p) < len || memcmp (j->p, word, len) != 0)
-    return syntax_error (j, error, _("unexpected character"));
-  j->p += len;
-  return TRUE;
-}
-
-/* Object and array iteration. first is TRUE before the first element;
- * each returns TRUE with *more when an element follows at j->p. */
-static gboolean
-next_element (Json      *j,
-              char       close,
-              gboolean  *first,
-              gboolean  *more,
-              GError   **error)
-{
-  if (!peek (j, error))
-    return FALSE;
-  if (*j->p == close)
-    {
-      j->p++;
-      *more = FALSE;
-      return TRUE;
-    }
-  if (!*first)
-    {
-      if (*j->p != ',')
-        return syntax_error (j, error, close == ']' ? _("expected “,” or “]”") : _("expected “,” or “}”"));
-      j->p++;
-      if (!peek (j, error))
-        return FALSE;
-      if (*j->p == close)
-        return syntax_error (j, error, _("a comma before a closing bracket"));
-    }
-  *first = FALSE;
-  *more = TRUE;
-  return TRUE;
-}
-
-/* The next member's key into j->scratch, and its colon */
-static gboolean
-next_member (Json      *j,
-             gboolean  *first,
-             gboolean  *more,
-             GError   **error)
-{
-  if (!next_element (j, '}', first, more, error))
-    return FALSE;
-  if (!*more)
-    return TRUE;
-  if (*j->p != '"')
-    return syntax_error (j, error, _("expected a member name in quotes"));
-  if (!read_string (j, j->scratch, error))
-    return FALSE;
-  if (!peek (j, error))
-    return FALSE;
-  if (*j->p != ':')
-    return syntax_error (j, error, _("expected “:” after a member name"));
-  j->p++;
-  return peek (j, error);
-}
-
-static gboolean
-skip_value (Json    *j,
-            guint    depth,
-            GError **error)
-{
-  gboolean first = TRUE, more = TRUE, is_integer;
-
-  if (!peek (j, error))
-    return FALSE;
-  if (depth > JSON_MAX_DEPTH)
-    return syntax_error (j, error, _("nested too deeply"));
-
-  switch (*j->p)
-    {
-    case '{':
-      j->p++;
-      while (next_member (j, &first, &more, error) && more)
-        if (!skip_value (j, depth + 1, error))
-          return FALSE;
-      return !more;
-
-    case '[':
-      j->p++;
-      while (next_element (j, ']', &first, &more, error) && more)
-        if (!skip_value (j, depth + 1, error))
-          return FALSE;
-      return !more;
-
-    case '"':
-      return read_string (j, j->scratch, error);
-
-    case 't':
-      return expect_literal (j, "true", error);
-
-    case 'f':
-      return expect_literal (j, "false", error);
-
-    case 'n':
-      return expect_literal (j, "null", error);
-
-    default:
-      if (*j->p == '-' || g_ascii_isdigit (*j->p))
-        return scan_number (j, &is_integer, error);
-      return syntax_error (j, error, _("expected a value"));
-    }
-}
-
-static gboolean
-is_null (Json *j)
-{
-  return j->p < j->end && *j->p == 'n' && j->end - j->p >= 4 && memcmp (j->p, "null", 4) == 0;
-}
-
-/* A value of the wrong type at j->p: that, unless it is no JSON at all */
-static gboolean
-wrong_type (Json       *j,
-            GError    **error,
-            const char *format,
-            ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-wrong_type (Json       *j,
-            GError    **error,
-            const char *format,
-            ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  if (!skip_value (j, 2, error))
-    return FALSE;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error_literal (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID, message);
-  return FALSE;
-}
-
-/* An integer member (null counts as 0) */
-static gboolean
-read_int_member (Json       *j,
-                 const char *name,
-                 gint64     *out,
-                 GError    **error)
-{
-  switch (read_int (j, out, error))
-    {
-    case READ_INT:
-      return TRUE;
-    case READ_NULL:
-      *out = 0;
-      return TRUE;
-    case READ_OTHER:
-      set_invalid (error, _("“%s” is not a 64-bit integer"), name);
-      return FALSE;
-    case READ_FAILED:
-    default:
-      return FALSE;
-    }
-}
-
-/* A string member (null counts as absent) */
-static gboolean
-read_string_member (Json        *j,
-                    const char  *name,
-                    char       **out,
-                    GError     **error)
-{
-  g_clear_pointer (out, g_free);
-  if (is_null (j))
-    {
-      j->p += 4;
-      return TRUE;
-    }
-  if (*j->p != '"')
-    return wrong_type (j, error, _("“%s” must be a string"), name);
-  if (!read_string (j, j->scratch, error))
-    return FALSE;
-  *out = g_strndup (j->scratch->str, j->scratch->len);
-  return TRUE;
-}
-
-static gboolean
-read_names (Json    *j,
+read_names (EmbersJson    *j,
             Graph   *g,
             GError **error)
 {
@@ -877,22 +329,22 @@ read_names (Json    *j,
   g->name_offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
   g->has_names = TRUE;
 
-  if (is_null (j))
+  if (embers_json_is_null (j))
     {
       j->p += 4;
       return TRUE;
     }
   if (*j->p != '[')
-    return wrong_type (j, error, _("“names” must be an array of strings"));
+    return embers_json_wrong_type (j, error, _("“names” must be an array of strings"));
   j->p++;
 
-  while (next_element (j, ']', &first, &more, error) && more)
+  while (embers_json_next_element (j, ']', &first, &more, error) && more)
     {
       gsize offset = g->name_pool->len;
 
       if (*j->p != '"')
-        return wrong_type (j, error, _("name %u is not a string"), i);
-      if (!read_string (j, j->scratch, error))
+        return embers_json_wrong_type (j, error, _("name %u is not a string"), i);
+      if (!embers_json_read_string (j, j->scratch, error))
         return FALSE;
       g_string_append_len (g->name_pool, j->scratch->str, j->scratch->len + 1);   /* with its NUL */
       g_array_append_val (g->name_offsets, offset);
@@ -902,7 +354,7 @@ read_names (Json    *j,
 }
 
 static gboolean
-read_level_values (Json    *j,
+read_level_values (EmbersJson    *j,
                    guint    d,
                    GArray  *values,
                    GError **error)
@@ -910,20 +362,20 @@ read_level_values (Json    *j,
   gboolean first = TRUE, more = TRUE;
 
   j->p++;   /* [ */
-  while (next_element (j, ']', &first, &more, error) && more)
+  while (embers_json_next_element (j, ']', &first, &more, error) && more)
     {
       gint64 v;
 
-      switch (read_int (j, &v, error))
+      switch (embers_json_read_int (j, &v, error))
         {
-        case READ_INT:
+        case EMBERS_JSON_INT:
           g_array_append_val (values, v);
           break;
-        case READ_NULL:
-        case READ_OTHER:
-          set_invalid (error, _("level %u, value %u is not a 64-bit integer"), d, values->len);
+        case EMBERS_JSON_NULL:
+        case EMBERS_JSON_OTHER:
+          embers_json_set_invalid (error, _("level %u, value %u is not a 64-bit integer"), d, values->len);
           return FALSE;
-        case READ_FAILED:
+        case EMBERS_JSON_FAILED:
         default:
           return FALSE;
         }
@@ -934,7 +386,7 @@ read_level_values (Json    *j,
 /* levels: [[ints...], ...] (render API) or [{"values": [ints...]}, ...]
  * (Connect JSON; "values" may be missing when the level is empty) */
 static gboolean
-read_levels (Json    *j,
+read_levels (EmbersJson    *j,
              Graph   *g,
              GError **error)
 {
@@ -945,16 +397,16 @@ read_levels (Json    *j,
   g->levels = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   g->has_levels = TRUE;
 
-  if (is_null (j))
+  if (embers_json_is_null (j))
     {
       j->p += 4;
       return TRUE;
     }
   if (*j->p != '[')
-    return wrong_type (j, error, _("“levels” must be an array"));
+    return embers_json_wrong_type (j, error, _("“levels” must be an array"));
   j->p++;
 
-  while (next_element (j, ']', &first, &more, error) && more)
+  while (embers_json_next_element (j, ']', &first, &more, error) && more)
     {
       GArray *values = g_array_new (FALSE, FALSE, sizeof (gint64));
 
@@ -969,12 +421,12 @@ read_levels (Json    *j,
           gboolean mfirst = TRUE, mmore = TRUE;
 
           j->p++;
-          while (next_member (j, &mfirst, &mmore, error) && mmore)
+          while (embers_json_next_member (j, &mfirst, &mmore, error) && mmore)
             {
               if (strcmp (j->scratch->str, "values") == 0)
                 {
                   g_array_set_size (values, 0);
-                  if (is_null (j))
+                  if (embers_json_is_null (j))
                     j->p += 4;
                   else if (*j->p == '[')
                     {
@@ -982,52 +434,52 @@ read_levels (Json    *j,
                         return FALSE;
                     }
                   else
-                    return wrong_type (j, error, _("level %u: “values” must be an array of integers"), d);
+                    return embers_json_wrong_type (j, error, _("level %u: “values” must be an array of integers"), d);
                 }
-              else if (!skip_value (j, 2, error))
+              else if (!embers_json_skip_value (j, 2, error))
                 return FALSE;
             }
           if (mmore)
             return FALSE;
         }
       else
-        return wrong_type (j, error, _("level %u is not an array of integers"), d);
+        return embers_json_wrong_type (j, error, _("level %u is not an array of integers"), d);
       d++;
     }
   return !more;
 }
 
 static gboolean
-read_metadata (Json    *j,
+read_metadata (EmbersJson    *j,
                Doc     *doc,
                GError **error)
 {
   gboolean first = TRUE, more = TRUE;
 
-  if (is_null (j))
+  if (embers_json_is_null (j))
     {
       j->p += 4;
       return TRUE;
     }
   if (*j->p != '{')
-    return wrong_type (j, error, _("“metadata” must be an object"));
+    return embers_json_wrong_type (j, error, _("“metadata” must be an object"));
   j->p++;
 
-  while (next_member (j, &first, &more, error) && more)
+  while (embers_json_next_member (j, &first, &more, error) && more)
     {
       const char *key = j->scratch->str;
       gboolean ok;
 
       if (strcmp (key, "format") == 0)
-        ok = read_string_member (j, "metadata.format", &doc->format, error);
+        ok = embers_json_read_string_member (j, "metadata.format", &doc->format, error);
       else if (strcmp (key, "units") == 0)
-        ok = read_string_member (j, "metadata.units", &doc->units, error);
+        ok = embers_json_read_string_member (j, "metadata.units", &doc->units, error);
       else if (strcmp (key, "name") == 0)
-        ok = read_string_member (j, "metadata.name", &doc->name, error);
+        ok = embers_json_read_string_member (j, "metadata.name", &doc->name, error);
       else if (strcmp (key, "sampleRate") == 0)
-        ok = read_int_member (j, "metadata.sampleRate", &doc->sample_rate, error);
+        ok = embers_json_read_int_member (j, "metadata.sampleRate", &doc->sample_rate, error);
       else
-        ok = skip_value (j, 2, error);
+        ok = embers_json_skip_value (j, 2, error);
       if (!ok)
         return FALSE;
     }
@@ -1037,7 +489,7 @@ read_metadata (Json    *j,
 /* A FlameGraph-like object; at the top (doc != NULL) also the render API's
  * and the response wrappers' members */
 static gboolean
-read_graph_object (Json    *j,
+read_graph_object (EmbersJson    *j,
                    Graph   *g,
                    Doc     *doc,
                    GError **error)
@@ -1046,7 +498,7 @@ read_graph_object (Json    *j,
   guint depth = doc ? 1 : 2;
 
   j->p++;   /* { */
-  while (next_member (j, &first, &more, error) && more)
+  while (embers_json_next_member (j, &first, &more, error) && more)
     {
       const char *key = j->scratch->str;
       gint64 ignored;
@@ -1057,27 +509,27 @@ read_graph_object (Json    *j,
       else if (strcmp (key, "levels") == 0)
         ok = read_levels (j, g, error);
       else if (strcmp (key, "numTicks") == 0)
-        ok = read_int_member (j, "numTicks", &g->total, error);
+        ok = embers_json_read_int_member (j, "numTicks", &g->total, error);
       else if (strcmp (key, "total") == 0)
-        ok = read_int_member (j, "total", &g->total, error);
+        ok = embers_json_read_int_member (j, "total", &g->total, error);
       else if (strcmp (key, "leftTicks") == 0 || strcmp (key, "left_ticks") == 0 ||
                strcmp (key, "rightTicks") == 0 || strcmp (key, "right_ticks") == 0)
         {
           guint side = key[0] == 'l' ? 0 : 1;
 
           /* (the key's buffer is reused while reading the value) */
-          ok = read_int_member (j, side == 0 ? "leftTicks" : "rightTicks", &g->ticks[side], error);
+          ok = embers_json_read_int_member (j, side == 0 ? "leftTicks" : "rightTicks", &g->ticks[side], error);
           g->has_ticks[side] = TRUE;
         }
       else if (strcmp (key, "maxSelf") == 0 || strcmp (key, "max_self") == 0)
-        ok = read_int_member (j, "maxSelf", &ignored, error);
+        ok = embers_json_read_int_member (j, "maxSelf", &ignored, error);
       else if (doc != NULL && (strcmp (key, "flamebearer") == 0 || strcmp (key, "flamegraph") == 0))
         {
           gboolean fb = key[5] == 'b';
           Graph *inner = fb ? &doc->flamebearer : &doc->flamegraph;
 
           if (*j->p != '{')
-            return wrong_type (j, error, "%s", fb ? _("“flamebearer” must be an object")
+            return embers_json_wrong_type (j, error, "%s", fb ? _("“flamebearer” must be an object")
                                                   : _("“flamegraph” must be an object"));
           graph_clear (inner);
           memset (inner, 0, sizeof *inner);
@@ -1090,7 +542,7 @@ read_graph_object (Json    *j,
       else if (doc != NULL && strcmp (key, "metadata") == 0)
         ok = read_metadata (j, doc, error);
       else
-        ok = skip_value (j, depth, error);
+        ok = embers_json_skip_value (j, depth, error);
 
       if (!ok)
         return FALSE;
@@ -1152,19 +604,19 @@ graph_to_profile (Graph       *g,
   total = embers_profile_get_total (profile, 0);
   if (is_diff && __builtin_add_overflow (total, embers_profile_get_total (profile, 1), &total))
     {
-      set_invalid (error, _("the two sides of the diff together are larger than 64 bits can hold"));
+      embers_json_set_invalid (error, _("the two sides of the diff together are larger than 64 bits can hold"));
       return NULL;
     }
   if (expected_total != 0 && total != expected_total)
     {
-      set_invalid (error, _("the total says %" PRId64 " but the root of the levels is %" PRId64 " wide"),
+      embers_json_set_invalid (error, _("the total says %" PRId64 " but the root of the levels is %" PRId64 " wide"),
                    expected_total, total);
       return NULL;
     }
   for (guint s = 0; is_diff && s < 2; s++)
     if (has_ticks[s] && ticks[s] != embers_profile_get_total (profile, s))
       {
-        set_invalid (error, _("“%s” says %" PRId64 " but the root of the levels has %" PRId64 " on that side"),
+        embers_json_set_invalid (error, _("“%s” says %" PRId64 " but the root of the levels has %" PRId64 " on that side"),
                      s == 0 ? "leftTicks" : "rightTicks", ticks[s], embers_profile_get_total (profile, s));
         return NULL;
       }
@@ -1191,7 +643,7 @@ embers_flamebearer_parse (const char  *data,
                           GError     **error)
 {
   g_autoptr(GString) scratch = g_string_new (NULL);
-  Json j = { data, data, data + len, scratch };
+  EmbersJson j = { data, data, data + len, scratch };
   Doc doc = { { 0, }, };
   EmbersProfile *profile = NULL;
 
@@ -1199,24 +651,24 @@ embers_flamebearer_parse (const char  *data,
   if (len >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
     j.p += 3;
 
-  skip_ws (&j);
+  embers_json_skip_ws (&j);
   if (j.p >= j.end)
     {
-      syntax_error (&j, error, _("there is no data"));
+      embers_json_syntax_error (&j, error, _("there is no data"));
       goto out;
     }
   if (*j.p != '{')
     {
-      if (skip_value (&j, 0, error))
-        set_invalid (error, _("expected a JSON object"));
+      if (embers_json_skip_value (&j, 0, error))
+        embers_json_set_invalid (error, _("expected a JSON object"));
       goto out;
     }
   if (!read_graph_object (&j, &doc.top, &doc, error))
     goto out;
-  skip_ws (&j);
+  embers_json_skip_ws (&j);
   if (j.p < j.end)
     {
-      syntax_error (&j, error, _("there is more after the JSON object"));
+      embers_json_syntax_error (&j, error, _("there is more after the JSON object"));
       goto out;
     }
 
@@ -1239,7 +691,7 @@ embers_flamebearer_parse (const char  *data,
                                 "samples", "count", doc.top.total,
                                 doc.top.ticks, doc.top.has_ticks, error);
   else
-    set_invalid (error, _("no “flamebearer”, “flamegraph” or “levels” found"));
+    embers_json_set_invalid (error, _("no “flamebearer”, “flamegraph” or “levels” found"));
 
 out:
   if (profile == NULL)

@@ -179,8 +179,8 @@ embers_folded_parse (const char  *data,
  *  - white space around a name is dropped (the reader trims it around a
  *    line), and a blank name becomes "[unknown]" (it would vanish).
  *
- * A stack whose root frame starts with "{" (the sniffer would take the
- * file for JSON) or with a byte order mark (skipped at the start of a
+ * A stack whose root frame starts with "{" or "[{" (the sniffer would take
+ * the file for JSON) or with a byte order mark (skipped at the start of a
  * file) gets an empty first frame, ";{…", which the reader skips.
  */
 static void
@@ -225,6 +225,14 @@ root_needs_guard (const char *name)
   while (*name == ' ' || *name == '\t')
     name++;
 
+  if (name[0] == '[')
+    {
+      /* "[{" or "[]" would read as a Chrome trace */
+      name++;
+      while (*name == ' ' || *name == '\t')
+        name++;
+      return name[0] == '{' || name[0] == ']';
+    }
   return name[0] == '{' || g_str_has_prefix (name, "\xef\xbb\xbf");
 }
 

@@ -212,17 +212,178 @@ embers_format_sniffer_init (EmbersFormatSniffer *sniffer)
   sniffer->format = EMBERS_FORMAT_UNKNOWN;
 }
 
+/* A top-level member name that tells which JSON profile this is */
+static EmbersFormat
+json_format_for_key (const char *key)
+{
+  static const struct
+  {
+    const char   *key;
+    EmbersFormat  format;
+  } keys[] = {
+    /* Chrome DevTools / V8 CPU profile (node --cpu-prof) */
+    { "nodes", EMBERS_FORMAT_CPUPROFILE },
+    { "timeDeltas", EMBERS_FORMAT_CPUPROFILE },
+    /* Chrome's trace event format, JSON object form */
+    { "traceEvents", EMBERS_FORMAT_CHROME_TRACE },
+    { "systemTraceEvents", EMBERS_FORMAT_CHROME_TRACE },
+    { "stackFrames", EMBERS_FORMAT_CHROME_TRACE },
+    /* speedscope's file format */
+    { "$schema", EMBERS_FORMAT_SPEEDSCOPE },
+    { "shared", EMBERS_FORMAT_SPEEDSCOPE },
+    { "profiles", EMBERS_FORMAT_SPEEDSCOPE },
+    { "activeProfileIndex", EMBERS_FORMAT_SPEEDSCOPE },
+    { "exporter", EMBERS_FORMAT_SPEEDSCOPE },
+    /* Pyroscope: render API and Connect FlameGraph(Diff) */
+    { "flamebearer", EMBERS_FORMAT_FLAMEBEARER },
+    { "flamegraph", EMBERS_FORMAT_FLAMEBEARER },
+    { "names", EMBERS_FORMAT_FLAMEBEARER },
+    { "levels", EMBERS_FORMAT_FLAMEBEARER },
+    { "numTicks", EMBERS_FORMAT_FLAMEBEARER },
+    { "total", EMBERS_FORMAT_FLAMEBEARER },
+    { "maxSelf", EMBERS_FORMAT_FLAMEBEARER },
+    { "max_self", EMBERS_FORMAT_FLAMEBEARER },
+    { "leftTicks", EMBERS_FORMAT_FLAMEBEARER },
+    { "rightTicks", EMBERS_FORMAT_FLAMEBEARER },
+    { "left_ticks", EMBERS_FORMAT_FLAMEBEARER },
+    { "right_ticks", EMBERS_FORMAT_FLAMEBEARER },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (strcmp (key, keys[i].key) == 0)
+      return keys[i].format;
+
+  return EMBERS_FORMAT_UNKNOWN;
+}
+
+/* A JSON object at data[start]: reads its member names as they arrive,
+ * skipping their values (strings and brackets only: the reader checks the
+ * syntax), until one tells the kind. An object that ends without such a
+ * name is Pyroscope JSON, whose reader says what is missing. */
+static gboolean
+sniff_json_object (EmbersFormatSniffer *sniffer,
+                   const guint8        *data,
+                   gsize                len,
+                   gsize                start,
+                   gboolean             complete)
+{
+  gsize i = MAX (sniffer->json_pos, start);
+
+  for (; i < len; i++)
+    {
+      guint8 c = data[i];
+
+      if (c == '\0')
+        {
+          /* No JSON holds a NUL byte */
+          sniffer->format = EMBERS_FORMAT_UNKNOWN;
+          sniffer->decided = TRUE;
+          return TRUE;
+        }
+      if (sniffer->json_in_string)
+        {
+          if (sniffer->json_escape)
+            sniffer->json_escape = FALSE;
+          else if (c == '\\')
+            sniffer->json_escape = TRUE;
+          else if (c == '"')
+            {
+              sniffer->json_in_string = FALSE;
+              if (sniffer->json_in_key)
+                {
+                  EmbersFormat format;
+
+                  sniffer->json_in_key = FALSE;
+                  sniffer->json_want_key = FALSE;
+                  sniffer->json_key[MIN (sniffer->json_key_len, sizeof sniffer->json_key - 1)] = '\0';
+                  format = sniffer->json_key_len < sizeof sniffer->json_key
+                           ? json_format_for_key (sniffer->json_key) : EMBERS_FORMAT_UNKNOWN;
+                  if (format != EMBERS_FORMAT_UNKNOWN)
+                    {
+                      sniffer->format = format;
+                      sniffer->decided = TRUE;
+                      return TRUE;
+                    }
+                }
+              continue;
+            }
+          if (sniffer->json_in_key)
+            {
+              if (sniffer->json_key_len < sizeof sniffer->json_key)
+                sniffer->json_key[sniffer->json_key_len] = (char)c;
+              sniffer->json_key_len++;
+            }
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"':
+          sniffer->json_in_string = TRUE;
+          sniffer->json_escape = FALSE;
+          if (sniffer->json_depth == 1 && sniffer->json_want_key)
+            {
+              sniffer->json_in_key = TRUE;
+              sniffer->json_key_len = 0;
+            }
+          break;
+
+        case '{':
+        case '[':
+          sniffer->json_depth++;
+          if (sniffer->json_depth == 1)
+            sniffer->json_want_key = TRUE;
+          break;
+
+        case '}':
+        case ']':
+          if (sniffer->json_depth > 0)
+            sniffer->json_depth--;
+          if (sniffer->json_depth == 0)
+            {
+              sniffer->format = EMBERS_FORMAT_FLAMEBEARER;
+              sniffer->decided = TRUE;
+              return TRUE;
+            }
+          break;
+
+        case ',':
+          if (sniffer->json_depth == 1)
+            sniffer->json_want_key = TRUE;
+          break;
+
+        default:
+          break;
+        }
+    }
+  sniffer->json_pos = i;
+
+  if (complete)
+    {
+      /* Cut off: the reader will say where */
+      sniffer->format = EMBERS_FORMAT_FLAMEBEARER;
+      sniffer->decided = TRUE;
+    }
+  return sniffer->decided;
+}
+
 /**
  * embers_format_sniffer_feed:
  * @data: all the data so far (each call passes the same buffer, longer)
  * @complete: TRUE when @data is all there is
  *
  * Decides the format from as little as it can: a control byte in the first
- * 4 KiB makes the data binary (pprof when its first byte can be a
- * Profile field's tag, nothing otherwise); text is Pyroscope JSON when it
- * starts with "{" and folded stacks when its first non-empty line ends in a
- * count. Every step resumes where the last one stopped, so feeding a long
- * stream block by block costs one pass over it.
+ * 4 KiB makes the data binary (Java Flight Recorder when it starts with
+ * "FLR\0", pprof when its first byte can be a Profile field's tag, nothing
+ * otherwise). Text that starts with "[" is a Chrome trace; text that
+ * starts with "{" is JSON whose first telling top-level member name says
+ * which (a V8 CPU profile's "nodes", a Chrome trace's "traceEvents",
+ * speedscope's "$schema" or "profiles", Pyroscope's "flamebearer" or
+ * "levels"…). Other text is folded stacks when its first non-empty line
+ * ends in a count, and `perf script` output when its first line that is
+ * not a "#" comment is a sample's header. Every step resumes where the
+ * last one stopped, so feeding a long stream block by block costs one pass
+ * over it.
  *
  * Returns: TRUE once sniffer->format is final (it may be
  * %EMBERS_FORMAT_UNKNOWN: these bytes cannot begin a profile); FALSE while
@@ -256,8 +417,13 @@ embers_format_sniffer_feed (EmbersFormatSniffer *sniffer,
 
       if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
         {
-          sniffer->format = looks_like_protobuf_tag (data[0]) ? EMBERS_FORMAT_PPROF
-                                                              : EMBERS_FORMAT_UNKNOWN;
+          if (len < 4 && !complete && memcmp (data, "FLR", len) == 0)
+            return FALSE;   /* wait for the fourth byte */
+          if (len >= 4 && memcmp (data, "FLR\0", 4) == 0)
+            sniffer->format = EMBERS_FORMAT_JFR;
+          else
+            sniffer->format = looks_like_protobuf_tag (data[0]) ? EMBERS_FORMAT_PPROF
+                                                                : EMBERS_FORMAT_UNKNOWN;
           sniffer->decided = TRUE;
           return TRUE;
         }
@@ -281,29 +447,83 @@ embers_format_sniffer_feed (EmbersFormatSniffer *sniffer,
       return sniffer->decided;
     }
 
-  if (data[i] == '{')
+  if (data[i] == '[' && !sniffer->text_comments)
     {
-      sniffer->format = EMBERS_FORMAT_FLAMEBEARER;
-      sniffer->decided = TRUE;
-      return TRUE;
+      /* The trace event format's JSON array form: an array of objects (a
+       * folded stack may start with "[unknown];…") */
+      gsize k = i + 1;
+
+      while (k < len && g_ascii_isspace (data[k]))
+        k++;
+      if (k == len && !complete)
+        return FALSE;
+      if (k < len && (data[k] == '{' || data[k] == ']'))
+        {
+          sniffer->format = EMBERS_FORMAT_CHROME_TRACE;
+          sniffer->decided = TRUE;
+          return TRUE;
+        }
     }
 
-  /* Folded: the first non-empty line ends in a count */
-  {
-    gsize from = MAX (i, sniffer->line_scanned);
-    const guint8 *nl = memchr (data + from, '\n', len - from);
+  if (data[i] == '{' && !sniffer->text_comments)
+    return sniff_json_object (sniffer, data, len, i, complete);
 
-    if (nl == NULL && !complete)
-      {
-        sniffer->line_scanned = len;
-        return FALSE;
-      }
-    sniffer->format = looks_like_folded_line ((const char *)data + i,
-                                              (nl != NULL ? (gsize)(nl - data) : len) - i)
-                      ? EMBERS_FORMAT_FOLDED : EMBERS_FORMAT_UNKNOWN;
-    sniffer->decided = TRUE;
-    return TRUE;
-  }
+  /* Lines: folded stacks, or perf script after its "#" comments */
+  for (;;)
+    {
+      gsize from = MAX (i, sniffer->line_scanned);
+      const guint8 *nl = memchr (data + from, '\n', len - from);
+      gsize line_end;
+
+      if (nl == NULL && !complete)
+        {
+          sniffer->line_scanned = len;
+          return FALSE;
+        }
+      line_end = nl != NULL ? (gsize)(nl - data) : len;
+
+      if (data[i] == '#' && !sniffer->text_comments &&
+          looks_like_folded_line ((const char *)data + i, line_end - i))
+        {
+          /* A folded stack whose root starts with "#" */
+          sniffer->format = EMBERS_FORMAT_FOLDED;
+          break;
+        }
+      if (data[i] == '#')
+        {
+          /* perf script --header: comments first */
+          if (nl == NULL)
+            break;
+          i = line_end + 1;
+          sniffer->text_comments = TRUE;
+          while (i < len && g_ascii_isspace (data[i]))
+            i++;
+          sniffer->text_start = i;
+          sniffer->line_scanned = i;
+          sniffer->probed = MAX (sniffer->probed, i);
+          if (i == len)
+            {
+              if (complete)
+                sniffer->decided = TRUE;
+              return sniffer->decided;
+            }
+          continue;
+        }
+
+      if (!sniffer->text_comments)
+        {
+          if (looks_like_folded_line ((const char *)data + i, line_end - i))
+            sniffer->format = EMBERS_FORMAT_FOLDED;
+          else if (embers_perf_script_is_header ((const char *)data + i, line_end - i))
+            sniffer->format = EMBERS_FORMAT_PERF_SCRIPT;
+        }
+      else if (embers_perf_script_is_header ((const char *)data + i, line_end - i))
+        sniffer->format = EMBERS_FORMAT_PERF_SCRIPT;
+      break;
+    }
+
+  sniffer->decided = TRUE;
+  return TRUE;
 }
 
 EmbersFormat
@@ -316,6 +536,16 @@ embers_format_sniff (const guint8 *data,
   embers_format_sniffer_feed (&sniffer, data, len, TRUE);
 
   return sniffer.format;
+}
+
+/* What the refusal of unknown data says: the formats Embers reads */
+const char *
+embers_format_unknown_message (void)
+{
+  return _("This is not a profile Embers can read: expected pprof (.pb, .pb.gz), "
+           "folded stacks (“a;b;c 42” lines), Pyroscope JSON, perf script output, "
+           "a V8 or Chrome CPU profile (.cpuprofile, a trace with profile chunks), "
+           "speedscope JSON or Java Flight Recorder (.jfr)");
 }
 
 EmbersFormat
@@ -358,6 +588,11 @@ embers_format_get_name (EmbersFormat format)
     case EMBERS_FORMAT_PNG:         return "PNG";
     case EMBERS_FORMAT_SVG:         return "SVG";
     case EMBERS_FORMAT_PDF:         return "PDF";
+    case EMBERS_FORMAT_PERF_SCRIPT: return "perf script";
+    case EMBERS_FORMAT_CPUPROFILE:  return "V8 CPU profile";
+    case EMBERS_FORMAT_CHROME_TRACE: return "Chrome trace";
+    case EMBERS_FORMAT_SPEEDSCOPE:  return "speedscope";
+    case EMBERS_FORMAT_JFR:         return "Java Flight Recorder";
     case EMBERS_FORMAT_UNKNOWN:
     default:                        return "unknown";
     }
@@ -380,14 +615,28 @@ parse (const guint8  *data,
     case EMBERS_FORMAT_FLAMEBEARER:
       return embers_flamebearer_parse ((const char *)data, len, error);
 
+    case EMBERS_FORMAT_PERF_SCRIPT:
+      return embers_perf_script_parse ((const char *)data, len, error);
+
+    case EMBERS_FORMAT_CPUPROFILE:
+      return embers_cpuprofile_parse ((const char *)data, len, error);
+
+    case EMBERS_FORMAT_CHROME_TRACE:
+      return embers_chrome_trace_parse ((const char *)data, len, error);
+
+    case EMBERS_FORMAT_SPEEDSCOPE:
+      return embers_speedscope_parse ((const char *)data, len, error);
+
+    case EMBERS_FORMAT_JFR:
+      return embers_jfr_parse (data, len, error);
+
     case EMBERS_FORMAT_UNKNOWN:
     case EMBERS_FORMAT_PNG:
     case EMBERS_FORMAT_SVG:
     case EMBERS_FORMAT_PDF:
     default:
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNKNOWN_FORMAT,
-                   _("This is not a profile Embers can read: expected pprof (.pb, .pb.gz), "
-                     "folded stacks (“a;b;c 42” lines) or Pyroscope JSON"));
+      g_set_error_literal (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNKNOWN_FORMAT,
+                           embers_format_unknown_message ());
       return NULL;
     }
 }

@@ -20,6 +20,11 @@ typedef enum
   EMBERS_FORMAT_PNG,           /* export only */
   EMBERS_FORMAT_SVG,           /* export only */
   EMBERS_FORMAT_PDF,           /* export only */
+  EMBERS_FORMAT_PERF_SCRIPT,   /* `perf script` text, read only */
+  EMBERS_FORMAT_CPUPROFILE,    /* Chrome/V8 .cpuprofile JSON, read only */
+  EMBERS_FORMAT_CHROME_TRACE,  /* Chrome trace JSON with profile chunks, read only */
+  EMBERS_FORMAT_SPEEDSCOPE,    /* speedscope JSON, read only */
+  EMBERS_FORMAT_JFR,           /* Java Flight Recorder, read only */
 } EmbersFormat;
 
 /* Refuse to inflate more than this (gzip bombs). */
@@ -51,6 +56,16 @@ typedef struct
   gsize        probed;
   gsize        text_start;
   gsize        line_scanned;
+  gboolean     text_comments;   /* "#" lines came first */
+  /* JSON: the top-level member names, read as they arrive */
+  gsize        json_pos;
+  guint        json_depth;
+  gboolean     json_in_string;
+  gboolean     json_escape;
+  gboolean     json_in_key;
+  gboolean     json_want_key;
+  guint        json_key_len;
+  char         json_key[24];
 } EmbersFormatSniffer;
 
 void           embers_format_sniffer_init    (EmbersFormatSniffer *sniffer);
@@ -61,6 +76,8 @@ gboolean       embers_format_sniffer_feed    (EmbersFormatSniffer *sniffer,
 /* From an output file name: .pb.gz .pb .pprof .folded .txt .json .png .svg .pdf */
 EmbersFormat   embers_format_for_filename    (const char    *filename);
 const char    *embers_format_get_name        (EmbersFormat   format);
+/* The error message for data in no format Embers reads */
+const char    *embers_format_unknown_message (void);
 
 /* Parse: gunzips if needed, sniffs, dispatches. */
 EmbersProfile *embers_profile_load_bytes     (GBytes        *bytes,

@@ -175,8 +175,7 @@ static gboolean
 fail_unknown_format (EmbersInput *self)
 {
   return fail (self, EMBERS_PROFILE_ERROR_UNKNOWN_FORMAT, "%s",
-               _("This is not a profile Embers can read: expected pprof (.pb, .pb.gz), "
-                 "folded stacks (“a;b;c 42” lines) or Pyroscope JSON"));
+               embers_format_unknown_message ());
 }
 
 /* Room for @more bytes of output, within @limit bytes in all */
@@ -312,7 +311,8 @@ corrupt:
                self->walked);
 }
 
-/* Hands bytes to the sink; text formats hold no NUL here either */
+/* Hands bytes to the sink; text formats hold no NUL here either (a sink
+ * for a binary format checks its framing itself, as the pprof reader does) */
 static gboolean
 sink_bytes (EmbersInput  *self,
             const guint8 *data,
@@ -322,7 +322,7 @@ sink_bytes (EmbersInput  *self,
 
   if (len == 0)
     return TRUE;
-  if (self->sniffer.format != EMBERS_FORMAT_PPROF)
+  if (self->sniffer.format != EMBERS_FORMAT_PPROF && self->sniffer.format != EMBERS_FORMAT_JFR)
     {
       const guint8 *nul = memchr (data, 0, len);
 
@@ -359,6 +359,43 @@ maybe_start_sink (EmbersInput *self)
   return TRUE;
 }
 
+/* Java Flight Recorder: the data is a row of chunks, each with a 68-byte
+ * header that starts with "FLR\0", a major version of 2 (JDK 11 and
+ * later, async-profiler) and the chunk's size. Each header is checked as
+ * soon as it has arrived, so that zeros in place of a chunk stop the read
+ * there. */
+#define JFR_HEADER_SIZE 68
+
+static gboolean
+check_jfr_framing (EmbersInput *self)
+{
+  while (self->walked + JFR_HEADER_SIZE <= self->len)
+    {
+      const guint8 *h = self->buf + self->walked;
+      guint16 major = (guint16)(h[4] << 8 | h[5]);
+      guint64 size = 0;
+
+      for (guint k = 0; k < 8; k++)
+        size = size << 8 | h[8 + k];
+      if (memcmp (h, "FLR\0", 4) != 0)
+        return fail (self, EMBERS_PROFILE_ERROR_INVALID,
+                     _("JFR: no chunk starts at byte %zu"), self->walked);
+      if (major != 2)
+        return fail (self, EMBERS_PROFILE_ERROR_UNSUPPORTED,
+                     _("JFR: version %u of the format is not supported (Embers reads version 2, "
+                       "written by JDK 11 and later and by async-profiler)"), major);
+      if (size == 0)
+        return fail (self, EMBERS_PROFILE_ERROR_INVALID, "%s",
+                     _("JFR: the recording is not finished (a chunk has no size yet)"));
+      if (size < JFR_HEADER_SIZE || size > self->options.max_inflated)
+        return fail (self, EMBERS_PROFILE_ERROR_INVALID,
+                     _("JFR: the chunk at byte %zu has an impossible size"), self->walked);
+      self->walked += (gsize)size;
+    }
+
+  return TRUE;
+}
+
 /* What came out so far must be able to begin a profile */
 static gboolean
 check_output (EmbersInput *self,
@@ -391,6 +428,10 @@ check_output (EmbersInput *self,
 
     case EMBERS_FORMAT_FOLDED:
     case EMBERS_FORMAT_FLAMEBEARER:
+    case EMBERS_FORMAT_PERF_SCRIPT:
+    case EMBERS_FORMAT_CPUPROFILE:
+    case EMBERS_FORMAT_CHROME_TRACE:
+    case EMBERS_FORMAT_SPEEDSCOPE:
       {
         /* Neither reader takes a NUL byte anywhere */
         const guint8 *nul = memchr (self->buf + self->scanned, 0, self->len - self->scanned);
@@ -402,6 +443,9 @@ check_output (EmbersInput *self,
         self->scanned = self->len;
         return TRUE;
       }
+
+    case EMBERS_FORMAT_JFR:
+      return check_jfr_framing (self);
 
     case EMBERS_FORMAT_UNKNOWN:
     case EMBERS_FORMAT_PNG:

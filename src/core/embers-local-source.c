@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-diff.h"
+#include "embers-diff-stats.h"
 #include "embers-format.h"
 #include "embers-input.h"
 #include "embers-local-source.h"
@@ -696,6 +697,7 @@ typedef struct
   double         step_s;
   EmbersAggregation aggregation;
   gint64         limit;
+  EmbersDiffStatsMode stats_mode;
 } Op;
 
 static void
@@ -1283,6 +1285,127 @@ local_diff (EmbersSource        *source,
   op->query = embers_query_copy (left);
   op->right = embers_query_copy (right);
   g_task_run_in_thread (task, diff_thread);
+}
+
+/* The steps of a comparison: every file of a side is one step */
+
+/* Adds each profile that the query selects as one step of @side */
+static gboolean
+add_query_steps (GPtrArray          *entries,
+                 const EmbersQuery  *query,
+                 EmbersSelector     *selector,
+                 EmbersDiffStats    *stats,
+                 EmbersDiffSide      side,
+                 GCancellable       *cancellable,
+                 GError            **error)
+{
+  for (guint i = 0; i < entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (entries, i);
+      g_autoptr(EmbersProfileBuilder) b = NULL;
+      g_autoptr(EmbersProfile) step = NULL;
+      g_autofree gint64 *self_values = NULL;
+      g_autofree char *id = NULL;
+      gboolean any;
+      int t;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!entry_in_range (e, query->start_ms, query->end_ms))
+        continue;
+      t = entry_sample_type (e, query->profile_type);
+      if (t < 0)
+        continue;
+      id = embers_local_source_profile_type_id (e->profile, t);
+      self_values = filter_entry (e, t, id, selector, &any);
+      if (!any)
+        continue;
+
+      /* The file's samples that the selector keeps, as a profile of its own */
+      b = embers_profile_builder_new ();
+      embers_profile_builder_add_sample_type (b, embers_profile_get_sample_type (e->profile, t),
+                                              embers_profile_get_sample_unit (e->profile, t));
+      embers_profile_builder_set_time (b, e->time_ms * 1000000, embers_profile_get_duration_nanos (e->profile));
+      embers_profile_builder_add_profile (b, e->profile, t, 0, self_values);
+      step = embers_profile_builder_finish (b, error);
+      if (step == NULL)
+        return FALSE;
+      embers_diff_stats_add_profile (stats, side, step, 0);
+    }
+  return TRUE;
+}
+
+static void
+diff_stats_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  Op *op = task_data;
+  g_autoptr(EmbersSelector) left_sel = parse_query_selector_or_return (task, op->query);
+  g_autoptr(EmbersSelector) right_sel = NULL;
+  g_autoptr(EmbersDiffStats) stats = NULL;
+  GError *error = NULL;
+
+  if (left_sel == NULL)
+    return;
+  right_sel = parse_query_selector_or_return (task, op->right);
+  if (right_sel == NULL)
+    return;
+
+  stats = embers_diff_stats_new (op->stats_mode, 0);
+  if (!add_query_steps (op->entries, op->query, left_sel, stats, EMBERS_DIFF_SIDE_BASELINE, cancellable, &error) ||
+      !add_query_steps (op->entries, op->right, right_sel, stats, EMBERS_DIFF_SIDE_COMPARISON, cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  embers_diff_stats_compute (stats);
+  g_task_return_pointer (task, g_steal_pointer (&stats), g_object_unref);
+}
+
+/**
+ * embers_local_source_diff_stats_async:
+ * @left: the baseline's query
+ * @right: the comparison's query
+ * @mode: shares of each file's total, or values per second of each file's
+ *   duration
+ *
+ * The noise test of a comparison of local files: each file that a side's
+ * query selects (its time range, profile type and labels, as the merge
+ * takes them) is one step of that side. Runs in a thread.
+ */
+void
+embers_local_source_diff_stats_async (EmbersLocalSource   *self,
+                                      const EmbersQuery   *left,
+                                      const EmbersQuery   *right,
+                                      EmbersDiffStatsMode  mode,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (EMBERS_IS_LOCAL_SOURCE (self));
+  g_return_if_fail (left != NULL && right != NULL);
+
+  task = op_task (EMBERS_SOURCE (self), embers_local_source_diff_stats_async, cancellable, callback, user_data, &op);
+  op->query = embers_query_copy (left);
+  op->right = embers_query_copy (right);
+  op->stats_mode = mode;
+  g_task_run_in_thread (task, diff_stats_thread);
+}
+
+EmbersDiffStats *
+embers_local_source_diff_stats_finish (EmbersLocalSource  *self,
+                                       GAsyncResult       *result,
+                                       GError            **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == embers_local_source_diff_stats_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /* SelectSeries: one point per step that has profiles, as Pyroscope makes

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "embers-diff-stats.h"
 #include "embers-source.h"
 
 G_BEGIN_DECLS
@@ -57,5 +58,18 @@ char              *embers_local_source_profile_type_id  (EmbersProfile       *pr
 gboolean           embers_local_source_parse_name       (const char          *text,
                                                          char               **service,
                                                          GStrv               *labels);
+
+/* The noise test of a comparison of local files: each file a side's query
+ * selects is one step (embers-diff-stats.h). Runs in a thread. */
+void               embers_local_source_diff_stats_async  (EmbersLocalSource   *self,
+                                                          const EmbersQuery   *left,
+                                                          const EmbersQuery   *right,
+                                                          EmbersDiffStatsMode  mode,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+EmbersDiffStats   *embers_local_source_diff_stats_finish (EmbersLocalSource   *self,
+                                                          GAsyncResult        *result,
+                                                          GError             **error);
 
 G_END_DECLS

@@ -58,6 +58,38 @@ GBytes        *embers_flamebearer_write  (EmbersProfile *profile,
                                           guint          sample_type,
                                           GError       **error);
 
+/* `perf script` output (Linux perf), src/core/embers-perf-script.c:
+ * samples with or without call chains, one or more events. */
+EmbersProfile *embers_perf_script_parse  (const char    *data,
+                                          gsize          len,
+                                          GError       **error);
+/* Whether a line (without its newline) reads as a sample's header */
+gboolean       embers_perf_script_is_header (const char *line,
+                                             gsize       len);
+
+/* Chrome DevTools / V8 CPU profile JSON (.cpuprofile, node --cpu-prof),
+ * src/core/embers-chrome.c */
+EmbersProfile *embers_cpuprofile_parse   (const char    *data,
+                                          gsize          len,
+                                          GError       **error);
+/* Chrome's trace event format (object or array form): the CPU profiles
+ * in its Profile and ProfileChunk events, src/core/embers-chrome.c */
+EmbersProfile *embers_chrome_trace_parse (const char    *data,
+                                          gsize          len,
+                                          GError       **error);
+
+/* speedscope's file format, evented and sampled profiles,
+ * src/core/embers-speedscope.c */
+EmbersProfile *embers_speedscope_parse   (const char    *data,
+                                          gsize          len,
+                                          GError       **error);
+
+/* Java Flight Recorder (format 2: JDK 11+, async-profiler): execution
+ * samples, allocations and lock waits, src/core/embers-jfr.c */
+EmbersProfile *embers_jfr_parse          (const guint8  *data,
+                                          gsize          len,
+                                          GError       **error);
+
 /* Levels decoding shared with the Pyroscope client (protobuf FlameGraph).
  * levels[d] has n_values[d] integers: 4 per node, or 7 for a diff.
  * names has n_names entries; names[0] is the root. */

@@ -1196,6 +1196,188 @@ embers_pyroscope_source_merge_pprof_finish (EmbersPyroscopeSource  *self,
   return propagate (EMBERS_SOURCE (self), result, embers_pyroscope_source_merge_pprof_async, error);
 }
 
+/* ---- span and trace profiles ----------------------------------------------- */
+
+/*
+ * Traces to profiles: Pyroscope keeps the span_id and trace_id pprof
+ * sample labels (and profile_id, renamed span_id) with each sample rather
+ * than as series labels (pkg/model/pprofsplit/pprof_split.go), and merges
+ * the samples of given spans with SelectMergeSpanProfile (span ids: 16
+ * hexadecimal characters, pkg/model/profile.go NewSpanSelector) or, on
+ * the v2 query backend, of given traces with SelectMergeStacktraces'
+ * trace_id_selector (32 hexadecimal characters, DecodeTraceID).
+ */
+
+gboolean
+embers_pyroscope_check_span_id (const char  *id,
+                                gboolean     trace,
+                                GError     **error)
+{
+  gsize want = trace ? 32 : 16;
+  gsize len = id != NULL ? strlen (id) : 0;
+  gboolean hex = len == want;
+
+  for (gsize i = 0; hex && i < len; i++)
+    hex = g_ascii_isxdigit (id[i]);
+  if (hex)
+    return TRUE;
+
+  if (trace)
+    g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                 _("“%s” is not a trace id: a trace id is 32 hexadecimal characters"), id ? id : "");
+  else
+    g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                 _("“%s” is not a span id: a span id is 16 hexadecimal characters"), id ? id : "");
+  return FALSE;
+}
+
+static gboolean
+check_ids (const char * const  *ids,
+           gboolean             trace,
+           GError             **error)
+{
+  if (ids == NULL || ids[0] == NULL)
+    {
+      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                           trace ? _("No trace id was given") : _("No span id was given"));
+      return FALSE;
+    }
+  for (guint i = 0; ids[i] != NULL; i++)
+    if (!embers_pyroscope_check_span_id (ids[i], trace, error))
+      return FALSE;
+  return TRUE;
+}
+
+static gpointer
+decode_span_merge (RpcData                *rpc,
+                   const ProtobufCMessage *message,
+                   GError                **error)
+{
+  const Querier__V1__SelectMergeSpanProfileResponse *r =
+    (const Querier__V1__SelectMergeSpanProfileResponse *) message;
+
+  if (r->flamegraph == NULL)
+    {
+      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+                           _("This is not a Pyroscope answer: the answer to SelectMergeSpanProfile has no flame graph"));
+      return NULL;
+    }
+
+  return profile_from_levels (r->flamegraph->names, r->flamegraph->n_names,
+                              r->flamegraph->levels, r->flamegraph->n_levels,
+                              FALSE, rpc->sample_type, rpc->sample_unit, error);
+}
+
+static void
+fail_task (GTask   *task,
+           RpcData *rpc,
+           GError  *error)
+{
+  rpc_data_free (rpc);
+  g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
+/**
+ * embers_pyroscope_source_merge_span_profile_async:
+ * @query: profile type, label selector, time range and max nodes
+ * @span_ids: the spans, 16 hexadecimal characters each
+ *
+ * The merged profile of the samples recorded in these spans
+ * (SelectMergeSpanProfile), as a flame graph.
+ */
+void
+embers_pyroscope_source_merge_span_profile_async (EmbersPyroscopeSource *self,
+                                                  const EmbersQuery     *query,
+                                                  const char * const    *span_ids,
+                                                  GCancellable          *cancellable,
+                                                  GAsyncReadyCallback    callback,
+                                                  gpointer               user_data)
+{
+  Querier__V1__SelectMergeSpanProfileRequest req = QUERIER__V1__SELECT_MERGE_SPAN_PROFILE_REQUEST__INIT;
+  GTask *task;
+  RpcData *rpc;
+  GError *error = NULL;
+
+  g_return_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (self));
+
+  task = new_task (self, embers_pyroscope_source_merge_span_profile_async, cancellable, callback, user_data);
+  rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE, "SelectMergeSpanProfile",
+                      &querier__v1__select_merge_span_profile_response__descriptor,
+                      decode_span_merge, g_object_unref);
+  if (!check_query (query, rpc, &error) || !check_ids (span_ids, FALSE, &error))
+    {
+      fail_task (task, rpc, error);
+      return;
+    }
+
+  req.profile_typeid = query->profile_type;
+  req.label_selector = (char *) selector_of (query);
+  req.n_span_selector = g_strv_length ((char **) span_ids);
+  req.span_selector = (char **) span_ids;
+  req.has_start = req.has_end = TRUE;
+  req.start = query->start_ms;
+  req.end = query->end_ms;
+  req.has_max_nodes = TRUE;
+  req.max_nodes = query->max_nodes > 0 ? query->max_nodes : self->max_nodes;
+  start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
+}
+
+EmbersProfile *
+embers_pyroscope_source_merge_span_profile_finish (EmbersPyroscopeSource  *self,
+                                                   GAsyncResult           *result,
+                                                   GError                **error)
+{
+  return propagate (EMBERS_SOURCE (self), result, embers_pyroscope_source_merge_span_profile_async, error);
+}
+
+/**
+ * embers_pyroscope_source_merge_trace_profile_async:
+ * @trace_ids: the traces, 32 hexadecimal characters each
+ *
+ * The merged profile of the samples recorded in these traces
+ * (SelectMergeStacktraces with trace_id_selector, Pyroscope's v2 query
+ * backend; older servers ignore the selector or refuse it).
+ */
+void
+embers_pyroscope_source_merge_trace_profile_async (EmbersPyroscopeSource *self,
+                                                   const EmbersQuery     *query,
+                                                   const char * const    *trace_ids,
+                                                   GCancellable          *cancellable,
+                                                   GAsyncReadyCallback    callback,
+                                                   gpointer               user_data)
+{
+  Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+  GTask *task;
+  RpcData *rpc;
+  GError *error = NULL;
+
+  g_return_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (self));
+
+  task = new_task (self, embers_pyroscope_source_merge_trace_profile_async, cancellable, callback, user_data);
+  rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE, "SelectMergeStacktraces",
+                      &querier__v1__select_merge_stacktraces_response__descriptor,
+                      decode_merge, g_object_unref);
+  if (!check_query (query, rpc, &error) || !check_ids (trace_ids, TRUE, &error))
+    {
+      fail_task (task, rpc, error);
+      return;
+    }
+
+  fill_merge_request (self, query, &req);
+  req.n_trace_id_selector = g_strv_length ((char **) trace_ids);
+  req.trace_id_selector = (char **) trace_ids;
+  start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
+}
+
+EmbersProfile *
+embers_pyroscope_source_merge_trace_profile_finish (EmbersPyroscopeSource  *self,
+                                                    GAsyncResult           *result,
+                                                    GError                **error)
+{
+  return propagate (EMBERS_SOURCE (self), result, embers_pyroscope_source_merge_trace_profile_async, error);
+}
+
 /* ---- probe --------------------------------------------------------------- */
 
 static void

@@ -70,4 +70,31 @@ EmbersProfile         *embers_pyroscope_source_merge_pprof_finish      (EmbersPy
                                                                         GAsyncResult            *result,
                                                                         GError                 **error);
 
+/* Traces to profiles: the samples of spans (SelectMergeSpanProfile; span
+ * ids are 16 hexadecimal characters) or of traces (SelectMergeStacktraces
+ * with trace_id_selector, Pyroscope's v2 query backend; trace ids are 32
+ * hexadecimal characters), merged as a flame graph */
+void                   embers_pyroscope_source_merge_span_profile_async   (EmbersPyroscopeSource   *self,
+                                                                           const EmbersQuery       *query,
+                                                                           const char * const      *span_ids,
+                                                                           GCancellable            *cancellable,
+                                                                           GAsyncReadyCallback      callback,
+                                                                           gpointer                 user_data);
+EmbersProfile         *embers_pyroscope_source_merge_span_profile_finish  (EmbersPyroscopeSource   *self,
+                                                                           GAsyncResult            *result,
+                                                                           GError                 **error);
+void                   embers_pyroscope_source_merge_trace_profile_async  (EmbersPyroscopeSource   *self,
+                                                                           const EmbersQuery       *query,
+                                                                           const char * const      *trace_ids,
+                                                                           GCancellable            *cancellable,
+                                                                           GAsyncReadyCallback      callback,
+                                                                           gpointer                 user_data);
+EmbersProfile         *embers_pyroscope_source_merge_trace_profile_finish (EmbersPyroscopeSource   *self,
+                                                                           GAsyncResult            *result,
+                                                                           GError                 **error);
+/* A span id (16 hexadecimal characters) or, with @trace, a trace id (32) */
+gboolean               embers_pyroscope_check_span_id                     (const char              *id,
+                                                                           gboolean                 trace,
+                                                                           GError                 **error);
+
 G_END_DECLS

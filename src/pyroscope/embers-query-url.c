@@ -33,6 +33,8 @@ embers_query_url_free (EmbersQueryUrl *self)
     explicit_bzero (self->password, strlen (self->password));
   g_free (self->password);
   embers_query_free (self->query);
+  g_strfreev (self->span_ids);
+  g_strfreev (self->trace_ids);
   g_free (self);
 }
 
@@ -425,6 +427,39 @@ parse_query_param (const char   *text,
   return TRUE;
 }
 
+/* Span and trace id parameters, by the names Grafana and people use */
+static gboolean
+is_span_param (const char *name)
+{
+  return g_str_equal (name, "span-id") || g_str_equal (name, "span_id") ||
+         g_str_equal (name, "spanId") || g_str_equal (name, "spanSelector");
+}
+
+static gboolean
+is_trace_param (const char *name)
+{
+  return g_str_equal (name, "trace-id") || g_str_equal (name, "trace_id") ||
+         g_str_equal (name, "traceId");
+}
+
+/* "a,b" or "a": each id, lower case, without white space */
+static void
+add_ids (GPtrArray  *ids,
+         const char *value)
+{
+  g_auto(GStrv) parts = g_strsplit (value, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      char *id = g_ascii_strdown (g_strstrip (parts[i]), -1);
+
+      if (id[0] != '\0' && !g_ptr_array_find_with_equal_func (ids, id, g_str_equal, NULL))
+        g_ptr_array_add (ids, id);
+      else
+        g_free (id);
+    }
+}
+
 EmbersQueryUrl *
 embers_query_url_parse (const char  *url,
                         gint64       now_ms,
@@ -439,6 +474,8 @@ embers_query_url_parse (const char  *url,
   g_autofree char *profile_type = NULL;
   g_autofree char *selector = NULL;
   g_autoptr(GPtrArray) filters = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) span_ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) trace_ids = g_ptr_array_new_with_free_func (g_free);
   const char *question;
   const char *hash;
   const char *value;
@@ -473,6 +510,10 @@ embers_query_url_parse (const char  *url,
       {
         if (g_str_equal (name, "var-filters"))
           g_ptr_array_add (filters, g_strdup (param));
+        if (is_span_param (name))
+          add_ids (span_ids, param);
+        else if (is_trace_param (name))
+          add_ids (trace_ids, param);
         g_hash_table_replace (params, name, param);
       }
     if (local_error != NULL)
@@ -543,6 +584,29 @@ embers_query_url_parse (const char  *url,
           return NULL;
         }
       self->query->max_nodes = (gint64) n;
+    }
+
+  /* Spans or traces */
+  if (span_ids->len > 0 && trace_ids->len > 0)
+    {
+      invalid (error, _("The URL names both span ids and trace ids: give one or the other"));
+      return NULL;
+    }
+  for (guint i = 0; i < span_ids->len; i++)
+    if (!embers_pyroscope_check_span_id (g_ptr_array_index (span_ids, i), FALSE, error))
+      return NULL;
+  for (guint i = 0; i < trace_ids->len; i++)
+    if (!embers_pyroscope_check_span_id (g_ptr_array_index (trace_ids, i), TRUE, error))
+      return NULL;
+  if (span_ids->len > 0)
+    {
+      g_ptr_array_add (span_ids, NULL);
+      self->span_ids = (GStrv) g_ptr_array_steal (span_ids, NULL);
+    }
+  if (trace_ids->len > 0)
+    {
+      g_ptr_array_add (trace_ids, NULL);
+      self->trace_ids = (GStrv) g_ptr_array_steal (trace_ids, NULL);
     }
 
   /* The server part: scheme://[user:password@]host[:port][/prefix], below
@@ -618,6 +682,35 @@ embers_query_url_build (const char        *base_url,
   if (query->max_nodes > 0)
     g_string_append_printf (url, "&max-nodes=%" G_GINT64_FORMAT, query->max_nodes);
 
+  return g_string_free (g_steal_pointer (&url), FALSE);
+}
+
+char *
+embers_query_url_build_spans (const char         *base_url,
+                              const EmbersQuery  *query,
+                              const char * const *span_ids,
+                              const char * const *trace_ids)
+{
+  g_autoptr(GString) url = NULL;
+  g_autofree char *plain = NULL;
+
+  g_return_val_if_fail (base_url != NULL, NULL);
+  g_return_val_if_fail (query != NULL, NULL);
+
+  plain = embers_query_url_build (base_url, query);
+  url = g_string_new (plain);
+  for (guint i = 0; span_ids != NULL && span_ids[i] != NULL; i++)
+    {
+      g_autofree char *escaped = g_uri_escape_string (span_ids[i], NULL, FALSE);
+
+      g_string_append_printf (url, "&span-id=%s", escaped);
+    }
+  for (guint i = 0; trace_ids != NULL && trace_ids[i] != NULL; i++)
+    {
+      g_autofree char *escaped = g_uri_escape_string (trace_ids[i], NULL, FALSE);
+
+      g_string_append_printf (url, "&trace-id=%s", escaped);
+    }
   return g_string_free (g_steal_pointer (&url), FALSE);
 }
 
@@ -828,7 +921,24 @@ load_query_url (const char    *url,
   if (source == NULL)
     goto out;
 
-  if (pprof)
+  if (parsed->span_ids != NULL)
+    {
+      /* A span's profile comes as a flame graph, also for an export */
+      embers_pyroscope_source_merge_span_profile_async (source, parsed->query,
+                                                        (const char * const *) parsed->span_ids,
+                                                        cancellable, on_done, &waiter);
+      wait_for (context, &waiter);
+      profile = embers_pyroscope_source_merge_span_profile_finish (source, waiter.result, &local_error);
+    }
+  else if (parsed->trace_ids != NULL)
+    {
+      embers_pyroscope_source_merge_trace_profile_async (source, parsed->query,
+                                                         (const char * const *) parsed->trace_ids,
+                                                         cancellable, on_done, &waiter);
+      wait_for (context, &waiter);
+      profile = embers_pyroscope_source_merge_trace_profile_finish (source, waiter.result, &local_error);
+    }
+  else if (pprof)
     {
       embers_pyroscope_source_merge_pprof_async (source, parsed->query, cancellable, on_done, &waiter);
       wait_for (context, &waiter);

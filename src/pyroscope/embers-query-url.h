@@ -14,6 +14,12 @@
  * (2024-05-01T12:00:00Z, or a date alone, taken as UTC), "now", or
  * "now-<N><unit>" with units ms, s, m, h, d, w (several may follow each
  * other: now-1h30m). from defaults to now-1h and until to now.
+ *
+ * Traces to profiles: &span-id=<16 hex> (also span_id, spanId or
+ * spanSelector; repeated or comma-separated) opens the merged profile of
+ * those spans (SelectMergeSpanProfile), &trace-id=<32 hex> (also trace_id,
+ * traceId) that of those traces (SelectMergeStacktraces' trace_id_selector,
+ * Pyroscope's v2 query backend). One or the other, not both.
  */
 
 #pragma once
@@ -31,6 +37,8 @@ typedef struct
   char        *user;       /* from user:password@ in the URL, or NULL */
   char        *password;
   EmbersQuery *query;      /* max_nodes 0 when the URL has none */
+  GStrv        span_ids;   /* &span-id=…, or NULL */
+  GStrv        trace_ids;  /* &trace-id=…, or NULL */
 } EmbersQueryUrl;
 
 void            embers_query_url_free         (EmbersQueryUrl    *self);
@@ -59,9 +67,15 @@ gboolean        embers_query_url_parse_local_time  (const char   *text,
  * range): what embers_query_url_parse_local_time() reads back */
 char           *embers_query_url_format_local_time (gint64        ms);
 
-/* The URL for a query, with ms timestamps; parses back to the same query. */
+/* The URL for a query, with ms timestamps; parses back to the same query.
+ * embers_query_url_build_spans() adds span ids or trace ids (one of them
+ * NULL). */
 char           *embers_query_url_build        (const char        *base_url,
                                                const EmbersQuery *query);
+char           *embers_query_url_build_spans  (const char        *base_url,
+                                               const EmbersQuery *query,
+                                               const char * const *span_ids,
+                                               const char * const *trace_ids);
 
 #define EMBERS_QUERY_URL_MAX_TIMEOUT_S 86400
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-diff-legend.h"
+#include "embers-theme.h"
 
 struct _EmbersDiffLegend
 {
@@ -45,22 +46,19 @@ embers_diff_legend_describe (EmbersDiffPalette palette,
   return g_strdup_printf (_("Diff colors: %s; %s"), colours, what);
 }
 
-static gboolean
-lookup_color (GtkWidget   *widget,
-              const char  *name,
-              EmbersColor *color)
+/* A colour of the theme, from CSS (embers-theme.h) */
+static void
+theme_color (GtkWidget        *widget,
+             EmbersThemeColor  which,
+             EmbersColor      *color)
 {
   GdkRGBA rgba;
 
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &rgba))
-    return FALSE;
-G_GNUC_END_IGNORE_DEPRECATIONS
+  embers_theme_get_color (widget, which, &rgba);
   color->red = rgba.red;
   color->green = rgba.green;
   color->blue = rgba.blue;
   color->alpha = rgba.alpha;
-  return TRUE;
 }
 
 static void
@@ -73,13 +71,11 @@ update_style (EmbersDiffLegend *self)
   PangoFontDescription *desc;
   g_autofree char *label = NULL;
 
-  if (lookup_color (widget, "view_bg_color", &background) ||
-      lookup_color (widget, "theme_base_color", &background))
-    dark = embers_color_luminance (&background) < 0.4;
+  theme_color (widget, EMBERS_THEME_VIEW_BACKGROUND, &background);
+  dark = embers_color_luminance (&background) < 0.4;
 
   embers_render_style_init (&style, dark);
-  if (!lookup_color (widget, "view_fg_color", &style.foreground))
-    lookup_color (widget, "theme_text_color", &style.foreground);
+  theme_color (widget, EMBERS_THEME_VIEW_FOREGROUND, &style.foreground);
   style.diff_palette = self->palette;
   style.diff_mode = self->mode;
 

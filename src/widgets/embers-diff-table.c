@@ -10,7 +10,6 @@
 #include <glib/gi18n.h>
 
 #include "embers-diff-table.h"
-#include "embers-focus.h"
 #include "embers-units.h"
 
 /* One row of the table */
@@ -261,17 +260,15 @@ setup_cell (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, label);
 }
 
-/* A screen reader names a row by its accessible label alone (GTK 4.8
- * gives it none and announces "GtkListItemWidget"): the function, both
- * sides and the change. The row holds the cells, the name cell's label
- * in it. */
+/* What a screen reader says for a row: the function, both sides and the
+ * change (the row factory's bind) */
 static void
-name_row (EmbersDiffTable *self,
-          GtkWidget       *label,
-          EmbersDiffItem  *item)
+bind_row (GtkSignalListItemFactory *factory,
+          GObject                  *object,
+          EmbersDiffTable          *self)
 {
-  GtkWidget *cell = gtk_widget_get_parent (label);
-  GtkWidget *row = cell != NULL ? gtk_widget_get_parent (cell) : NULL;
+  GtkColumnViewRow *row = GTK_COLUMN_VIEW_ROW (object);
+  EmbersDiffItem *item = gtk_column_view_row_get_item (row);
   EmbersDiffMode mode = table_mode (self);
   g_autofree char *baseline_share = NULL;
   g_autofree char *baseline_value = NULL;
@@ -281,9 +278,8 @@ name_row (EmbersDiffTable *self,
   g_autofree char *delta = NULL;
   g_autofree char *text = NULL;
 
-  if (row == NULL || g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+  if (item == NULL)
     return;
-
   baseline_share = item_cell_text (item, COLUMN_BASELINE_SHARE, mode);
   baseline_value = item_cell_text (item, COLUMN_BASELINE_VALUE, mode);
   comparison_share = item_cell_text (item, COLUMN_COMPARISON_SHARE, mode);
@@ -298,7 +294,7 @@ name_row (EmbersDiffTable *self,
   text = g_strdup_printf (_("%s, baseline %s (%s), comparison %s (%s), diff %s, change %s"),
                           item_name (item), baseline_share, baseline_value,
                           comparison_share, comparison_value, change, delta);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+  gtk_column_view_row_set_accessible_label (row, text);
 }
 
 static void
@@ -314,10 +310,7 @@ bind_cell (GtkSignalListItemFactory *factory,
 
   gtk_label_set_text (GTK_LABEL (label), text);
   if (column == COLUMN_NAME)
-    {
-      gtk_widget_set_tooltip_text (label, text);
-      name_row (ctx->table, label, item);
-    }
+    gtk_widget_set_tooltip_text (label, text);
 }
 
 static void
@@ -343,22 +336,6 @@ on_selection_changed (EmbersDiffTable *self)
   g_free (self->selected_name);
   self->selected_name = g_strdup (name);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NAME]);
-}
-
-/* The table is one Tab stop, as the top table is: GTK 4.8's list views
- * take Tab to the next row, so Tab and Shift+Tab from inside the column
- * view leave the table; the arrows, Home, End and Page Up/Down move
- * between rows. */
-static gboolean
-embers_diff_table_focus (GtkWidget        *widget,
-                         GtkDirectionType  direction)
-{
-  EmbersDiffTable *self = EMBERS_DIFF_TABLE (widget);
-
-  if (embers_focus_is_tab_out_of (GTK_WIDGET (self->column_view), direction))
-    return FALSE;
-
-  return GTK_WIDGET_CLASS (embers_diff_table_parent_class)->focus (widget, direction);
 }
 
 static void
@@ -452,7 +429,6 @@ embers_diff_table_class_init (EmbersDiffTableClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 
-  widget_class->focus = embers_diff_table_focus;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "embers-diff-table");
 }
@@ -491,6 +467,16 @@ embers_diff_table_init (EmbersDiffTable *self)
 
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection))));
   gtk_column_view_set_show_column_separators (self->column_view, FALSE);
+  /* One Tab stop, as the top table is: Tab leaves it from a row; the
+   * arrows, Home, End and Page Up/Down move between rows */
+  gtk_column_view_set_tab_behavior (self->column_view, GTK_LIST_TAB_ITEM);
+  {
+    GtkListItemFactory *rows = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect (rows, "bind", G_CALLBACK (bind_row), self);
+    gtk_column_view_set_row_factory (self->column_view, rows);
+    g_object_unref (rows);
+  }
   gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Functions, baseline vs comparison"),
@@ -681,21 +667,7 @@ static void
 scroll_to (EmbersDiffTable *self,
            guint            position)
 {
-#if GTK_CHECK_VERSION (4, 12, 0)
   gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_NONE, NULL);
-#else
-  /* The column view's rows are a GtkListView child with this action */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (GTK_IS_LIST_VIEW (child))
-        {
-          gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-          break;
-        }
-    }
-#endif
 }
 
 const char *

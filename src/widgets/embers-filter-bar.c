@@ -1,4 +1,4 @@
-/* embers-filter-bar.c: label filters as chips, with completion
+/* embers-filter-bar.c: label filters as chips, with suggested values
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,7 +19,10 @@ struct _EmbersFilterBar
   GtkStringList  *names;
   GtkDropDown    *op_dropdown;
   GtkEntry       *value_entry;
-  GtkListStore   *values;
+  GtkStringList  *values;          /* the source's values of the name */
+  GtkStringFilter *value_filter;   /* those holding what is typed */
+  GtkSingleSelection *suggestions;
+  GtkPopover     *suggestions_popover;
   GtkBox         *chips;
 
   EmbersSource   *source;
@@ -53,8 +56,8 @@ selected_name (EmbersFilterBar *self)
 }
 
 /* A control's accessible name; for a drop-down also the toggle button
- * inside it, which GTK 4.8 leaves unnamed and which takes the focus (as
- * embers_accessible_set_label() in the app does) */
+ * inside it, which takes the focus and which GtkDropDown leaves unnamed
+ * (as embers_accessible_set_label() in the app does) */
 static void
 set_accessible_label (GtkWidget  *widget,
                       const char *label)
@@ -117,15 +120,15 @@ values_done (GObject      *object,
   values = embers_source_list_label_values_finish (EMBERS_SOURCE (object), result, &error);
   if (!embers_request_finish (req))
     return;
-  gtk_list_store_clear (self->values);
   if (values == NULL)
     {
-      /* Only completion: the bar works without it */
+      /* Only suggestions: the bar works without them */
       g_debug ("Label values: %s", error->message);
+      gtk_string_list_splice (self->values, 0, g_list_model_get_n_items (G_LIST_MODEL (self->values)), NULL);
       return;
     }
-  for (guint i = 0; values[i] != NULL; i++)
-    gtk_list_store_insert_with_values (self->values, NULL, -1, 0, values[i], -1);
+  gtk_string_list_splice (self->values, 0, g_list_model_get_n_items (G_LIST_MODEL (self->values)),
+                          (const char * const *)values);
 }
 
 static void
@@ -137,7 +140,7 @@ load_values (EmbersFilterBar *self)
   EmbersRequest *req;
 
   embers_request_cancel (&self->values_cancellable);
-  gtk_list_store_clear (self->values);
+  gtk_string_list_splice (self->values, 0, g_list_model_get_n_items (G_LIST_MODEL (self->values)), NULL);
   if (name == NULL || self->source == NULL)
     return;
 
@@ -299,6 +302,244 @@ add_clicked (EmbersFilterBar *self)
     }
 }
 
+/* Suggested values: a list under the value entry of the source's values
+ * that hold what is typed (all of them before anything is); Down and Up
+ * move in it, Enter takes the selected one, Escape closes it */
+
+static void
+hide_suggestions (EmbersFilterBar *self)
+{
+  if (gtk_widget_get_visible (GTK_WIDGET (self->suggestions_popover)))
+    gtk_popover_popdown (self->suggestions_popover);
+}
+
+/* The entry or its text has the keyboard focus */
+static gboolean
+value_has_focus (EmbersFilterBar *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self->value_entry));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && (focus == GTK_WIDGET (self->value_entry) ||
+                           gtk_widget_is_ancestor (focus, GTK_WIDGET (self->value_entry)));
+}
+
+static void
+update_suggestions (EmbersFilterBar *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->suggestions));
+  GtkStringObject *only = n == 1 ? g_list_model_get_item (G_LIST_MODEL (self->suggestions), 0) : NULL;
+  /* Nothing to suggest but what is typed already */
+  gboolean same = only != NULL &&
+                  g_str_equal (gtk_string_object_get_string (only),
+                               gtk_editable_get_text (GTK_EDITABLE (self->value_entry)));
+
+  g_clear_object (&only);
+  if (n == 0 || same || !value_has_focus (self) ||
+      !gtk_widget_get_mapped (GTK_WIDGET (self->value_entry)))
+    {
+      hide_suggestions (self);
+      return;
+    }
+  gtk_single_selection_set_selected (self->suggestions, GTK_INVALID_LIST_POSITION);
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->suggestions_popover)))
+    gtk_popover_popup (self->suggestions_popover);
+}
+
+static void
+take_suggestion (EmbersFilterBar *self,
+                 guint            position)
+{
+  g_autoptr(GtkStringObject) item = g_list_model_get_item (G_LIST_MODEL (self->suggestions), position);
+
+  if (item == NULL)
+    return;
+  gtk_editable_set_text (GTK_EDITABLE (self->value_entry), gtk_string_object_get_string (item));
+  gtk_editable_set_position (GTK_EDITABLE (self->value_entry), -1);
+  hide_suggestions (self);
+}
+
+static void
+suggestion_activated (GtkListView     *view,
+                      guint            position,
+                      EmbersFilterBar *self)
+{
+  take_suggestion (self, position);
+  gtk_widget_grab_focus (GTK_WIDGET (self->value_entry));
+}
+
+/* The keys in the value entry (a capture-phase shortcut controller: FALSE
+ * passes the key on to the entry) */
+static gboolean
+suggestion_down (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   data)
+{
+  EmbersFilterBar *self = data;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->suggestions));
+  guint selected = gtk_single_selection_get_selected (self->suggestions);
+
+  if (n == 0)
+    return FALSE;
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->suggestions_popover)))
+    update_suggestions (self);
+  else
+    gtk_single_selection_set_selected (self->suggestions,
+                                       selected == GTK_INVALID_LIST_POSITION ? 0 : MIN (selected + 1, n - 1));
+  return TRUE;
+}
+
+static gboolean
+suggestion_up (GtkWidget *widget,
+               GVariant  *args,
+               gpointer   data)
+{
+  EmbersFilterBar *self = data;
+  guint selected = gtk_single_selection_get_selected (self->suggestions);
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->suggestions_popover)) || selected == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  gtk_single_selection_set_selected (self->suggestions, selected == 0 ? GTK_INVALID_LIST_POSITION : selected - 1);
+  return TRUE;
+}
+
+/* A suggestion picked with the arrows is taken; Enter again adds */
+static gboolean
+suggestion_take (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   data)
+{
+  EmbersFilterBar *self = data;
+  guint selected = gtk_single_selection_get_selected (self->suggestions);
+
+  if (gtk_widget_get_visible (GTK_WIDGET (self->suggestions_popover)) && selected != GTK_INVALID_LIST_POSITION)
+    {
+      take_suggestion (self, selected);
+      return TRUE;
+    }
+  hide_suggestions (self);
+  return FALSE;
+}
+
+static gboolean
+suggestion_close (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   data)
+{
+  EmbersFilterBar *self = data;
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->suggestions_popover)))
+    return FALSE;
+  hide_suggestions (self);
+  return TRUE;
+}
+
+static void
+add_key (GtkShortcutController *controller,
+         guint                  keyval,
+         GtkShortcutFunc        func,
+         gpointer               data)
+{
+  gtk_shortcut_controller_add_shortcut (controller,
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (keyval, 0),
+                                                          gtk_callback_action_new (func, data, NULL)));
+}
+
+static void
+value_focus_left (EmbersFilterBar *self)
+{
+  hide_suggestions (self);
+}
+
+static void
+setup_suggestion (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_suggestion (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+  const char *text = gtk_string_object_get_string (string);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  gtk_list_item_set_accessible_label (item, text);
+}
+
+static void
+build_suggestions (EmbersFilterBar *self)
+{
+  GtkExpression *expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  GtkFilterListModel *filtered;
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkWidget *view, *scrolled;
+  GtkEventController *keys, *focus;
+
+  self->values = gtk_string_list_new (NULL);
+  self->value_filter = gtk_string_filter_new (expression);
+  gtk_string_filter_set_match_mode (self->value_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->value_filter, TRUE);
+  g_object_bind_property (self->value_entry, "text", self->value_filter, "search", G_BINDING_SYNC_CREATE);
+  filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->values)),
+                                        GTK_FILTER (g_object_ref (self->value_filter)));
+  self->suggestions = gtk_single_selection_new (G_LIST_MODEL (filtered));
+  gtk_single_selection_set_autoselect (self->suggestions, FALSE);
+  gtk_single_selection_set_can_unselect (self->suggestions, TRUE);
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_suggestion), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_suggestion), NULL);
+  view = gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->suggestions)), factory);
+  gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (view), TRUE);
+  gtk_widget_add_css_class (view, "navigation-sidebar");
+  /* Translators: accessible name of the list of a label's values under the value entry */
+  set_accessible_label (view, _("Suggested values"));
+  g_signal_connect_object (view, "activate", G_CALLBACK (suggestion_activated), self, 0);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 240);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
+
+  /* Under the entry, without its focus: typing goes on in the entry */
+  self->suggestions_popover = GTK_POPOVER (gtk_popover_new ());
+  gtk_popover_set_child (self->suggestions_popover, scrolled);
+  gtk_popover_set_autohide (self->suggestions_popover, FALSE);
+  gtk_popover_set_has_arrow (self->suggestions_popover, FALSE);
+  gtk_popover_set_position (self->suggestions_popover, GTK_POS_BOTTOM);
+  gtk_widget_set_halign (GTK_WIDGET (self->suggestions_popover), GTK_ALIGN_START);
+  gtk_widget_set_can_focus (GTK_WIDGET (self->suggestions_popover), FALSE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->suggestions_popover), "menu");
+  gtk_widget_set_parent (GTK_WIDGET (self->suggestions_popover), GTK_WIDGET (self->value_entry));
+
+  g_signal_connect_object (self->value_entry, "changed", G_CALLBACK (update_suggestions), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_object (focus, "leave", G_CALLBACK (value_focus_left), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->value_entry), focus);
+  keys = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_Down, suggestion_down, self);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Down, suggestion_down, self);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_Up, suggestion_up, self);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Up, suggestion_up, self);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_Return, suggestion_take, self);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Enter, suggestion_take, self);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_ISO_Enter, suggestion_take, self);
+  add_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_Escape, suggestion_close, self);
+  gtk_widget_add_controller (GTK_WIDGET (self->value_entry), keys);
+}
+
 /* GObject */
 
 static void
@@ -311,6 +552,11 @@ embers_filter_bar_dispose (GObject *object)
   g_clear_object (&self->source);
   g_clear_object (&self->names);
   g_clear_object (&self->values);
+  g_clear_object (&self->value_filter);
+  g_clear_object (&self->suggestions);
+  if (self->suggestions_popover != NULL)
+    gtk_widget_unparent (GTK_WIDGET (self->suggestions_popover));
+  self->suggestions_popover = NULL;
   g_clear_pointer (&self->scope, embers_selector_unref);
   g_clear_pointer (&self->filters, embers_selector_unref);
 
@@ -344,7 +590,6 @@ static void
 embers_filter_bar_init (EmbersFilterBar *self)
 {
   static const char * const ops[] = { "=", "!=", "=~", "!~", NULL };
-  GtkEntryCompletion *completion;
   GtkWidget *button;
   /* Translators: a label before the label filters (a noun: the filter bar) */
   GtkWidget *label = gtk_label_new (C_("label filters", "Filter"));
@@ -379,14 +624,7 @@ embers_filter_bar_init (EmbersFilterBar *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->value_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label value"), -1);
   gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 8);
   gtk_editable_set_max_width_chars (GTK_EDITABLE (self->value_entry), 16);
-  self->values = gtk_list_store_new (1, G_TYPE_STRING);
-  completion = gtk_entry_completion_new ();
-  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->values));
-  gtk_entry_completion_set_text_column (completion, 0);
-  gtk_entry_completion_set_minimum_key_length (completion, 0);
-  gtk_entry_completion_set_inline_completion (completion, TRUE);
-  gtk_entry_set_completion (self->value_entry, completion);
-  g_object_unref (completion);
+  build_suggestions (self);
   g_signal_connect_swapped (self->value_entry, "activate", G_CALLBACK (add_clicked), self);
   gtk_box_append (self->controls, GTK_WIDGET (self->value_entry));
 
@@ -540,11 +778,25 @@ embers_filter_bar_get_names (EmbersFilterBar *self)
   return G_LIST_MODEL (self->names);
 }
 
-GtkTreeModel *
+GListModel *
 embers_filter_bar_get_values (EmbersFilterBar *self)
 {
   g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
-  return GTK_TREE_MODEL (self->values);
+  return G_LIST_MODEL (self->values);
+}
+
+GListModel *
+embers_filter_bar_get_suggestions (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
+  return G_LIST_MODEL (self->suggestions);
+}
+
+GtkPopover *
+embers_filter_bar_get_suggestions_popover (EmbersFilterBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FILTER_BAR (self), NULL);
+  return self->suggestions_popover;
 }
 
 gboolean

@@ -1,4 +1,4 @@
-/* embers-filter-bar.h: label filters as chips, with completion
+/* embers-filter-bar.h: label filters as chips, with suggested values
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,8 +18,9 @@ G_DECLARE_FINAL_TYPE (EmbersFilterBar, embers_filter_bar, EMBERS, FILTER_BAR, Gt
 
 /*
  * EmbersFilterBar: "Filter", a label name (from the source, searchable),
- * an operator (= != =~ !~), a value (completed from the source's values of
- * that label) and an add button, then the filters as chips that remove
+ * an operator (= != =~ !~), a value (the source's values of that label
+ * that hold what is typed are suggested in a list under it) and an add
+ * button, then the filters as chips that remove
  * themselves when clicked. A GtkBox, horizontal until a host turns it
  * (a breakpoint of the explore page, always in the compare page's sides):
  * hosts may append parts of their own (the explore page's time range).
@@ -70,8 +71,13 @@ GtkDropDown          *embers_filter_bar_get_name_dropdown (EmbersFilterBar   *se
 GtkEditable          *embers_filter_bar_get_value_entry (EmbersFilterBar     *self);
 /* The label names offered (a GtkStringList) */
 GListModel           *embers_filter_bar_get_names       (EmbersFilterBar     *self);
-/* The values offered for the selected name (a GtkListStore of one string column) */
-GtkTreeModel         *embers_filter_bar_get_values      (EmbersFilterBar     *self);
+/* The values of the selected name (GtkStringObjects) */
+GListModel           *embers_filter_bar_get_values      (EmbersFilterBar     *self);
+/* Those suggested for what the value entry holds (a GtkSingleSelection;
+ * its selected item is the one Enter takes), and the popover that shows
+ * them under the entry while it has the focus */
+GListModel           *embers_filter_bar_get_suggestions (EmbersFilterBar     *self);
+GtkPopover           *embers_filter_bar_get_suggestions_popover (EmbersFilterBar *self);
 /* Requests for names or values are running */
 gboolean              embers_filter_bar_get_loading     (EmbersFilterBar     *self);
 

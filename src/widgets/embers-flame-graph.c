@@ -10,6 +10,7 @@
 #include <adwaita.h>
 
 #include "embers-flame-graph.h"
+#include "embers-theme.h"
 #include "embers-transforms.h"
 
 /* Smallest visible part of the focused frame's width (free zoom limit) */
@@ -240,6 +241,8 @@ invalidate_layout (EmbersFlameGraph *self)
     gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
+/* The theme's colours from CSS (embers-theme.h): view_bg_color,
+ * view_fg_color and accent_color; FALSE for any other name */
 static gboolean
 lookup_color (GtkWidget   *widget,
               const char  *name,
@@ -247,10 +250,14 @@ lookup_color (GtkWidget   *widget,
 {
   GdkRGBA rgba;
 
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &rgba))
+  if (g_str_equal (name, "view_bg_color"))
+    embers_theme_get_color (widget, EMBERS_THEME_VIEW_BACKGROUND, &rgba);
+  else if (g_str_equal (name, "view_fg_color"))
+    embers_theme_get_color (widget, EMBERS_THEME_VIEW_FOREGROUND, &rgba);
+  else if (g_str_equal (name, "accent_color"))
+    embers_theme_get_color (widget, EMBERS_THEME_ACCENT, &rgba);
+  else
     return FALSE;
-G_GNUC_END_IGNORE_DEPRECATIONS
 
   color->red = rgba.red;
   color->green = rgba.green;

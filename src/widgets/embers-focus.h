@@ -9,9 +9,9 @@
 
 G_BEGIN_DECLS
 
-/* GTK 4.8's list views and list boxes take Tab to their next row, so Tab
- * walks every row before it reaches the control after the list. A
- * widget's focus vfunc asks this first: TRUE when @direction is Tab or
+/* A GtkListBox takes Tab to its next row, so Tab walks every row before
+ * it reaches the control after the list (list and column views have
+ * GTK_LIST_TAB_ITEM for this). A widget's focus vfunc asks this first: TRUE when @direction is Tab or
  * Shift+Tab and the focus is inside @list, that is, when the focus
  * should leave the list rather than move within it (arrows still do). */
 gboolean embers_focus_is_tab_out_of (GtkWidget        *list,

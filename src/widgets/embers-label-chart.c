@@ -11,6 +11,7 @@
 
 #include "embers-chart.h"
 #include "embers-label-chart.h"
+#include "embers-theme.h"
 #include "embers-units.h"
 
 #define PAD       8.0
@@ -236,19 +237,8 @@ static void
 get_style (EmbersLabelChart *self,
            EmbersChartStyle *style)
 {
-  GdkRGBA fg;
-  gboolean dark;
-
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-G_GNUC_END_IGNORE_DEPRECATIONS
-  /* Light text means a dark theme */
-  dark = (0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue) > 0.5;
-  embers_chart_style_init (style, dark);
-  style->fg[0] = fg.red;
-  style->fg[1] = fg.green;
-  style->fg[2] = fg.blue;
-  style->fg[3] = fg.alpha;
+  /* Text, axes and accent from the card's CSS */
+  embers_theme_chart_style (GTK_WIDGET (self), style);
 }
 
 static void

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-series-chart.h"
+#include "embers-theme.h"
 
 #define MIN_DRAG_PX 3.0
 /* The keyboard moves a selection by this fraction of the time range */
@@ -76,23 +77,14 @@ embers_series_chart_snapshot (GtkWidget   *widget,
   int height = gtk_widget_get_height (widget);
   EmbersChartStyle style;
   GdkRGBA fg;
-  gboolean dark;
   cairo_t *cr;
 
   if (width <= 0 || height <= 0)
     return;
 
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-G_GNUC_END_IGNORE_DEPRECATIONS
-  /* Light text means a dark theme */
-  dark = (0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue) > 0.5;
-
-  embers_chart_style_init (&style, dark);
-  style.fg[0] = fg.red;
-  style.fg[1] = fg.green;
-  style.fg[2] = fg.blue;
-  style.fg[3] = fg.alpha;
+  /* Text, axes and accent from the widget's CSS */
+  gtk_widget_get_color (widget, &fg);
+  embers_theme_chart_style (widget, &style);
 
   embers_chart_set_size (self->chart, width, height);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));

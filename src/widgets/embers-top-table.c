@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "embers-focus.h"
 #include "embers-top.h"
 #include "embers-top-item.h"
 #include "embers-top-model.h"
@@ -70,26 +69,23 @@ setup_name (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, label);
 }
 
-/* A screen reader names a row by its accessible label alone (GTK 4.8
- * gives it none and announces "GtkListItemWidget"): the function and
- * its values. The row is the widget that holds the cells, the name
- * cell's label in it. */
+/* What a screen reader says for a row: the function and its values (the
+ * row factory's bind; a row's cells are labels without their headers) */
 static void
-name_row (EmbersTopTable *self,
-          GtkWidget      *label,
-          EmbersTopItem  *item)
+bind_row (GtkSignalListItemFactory *factory,
+          GObject                  *object,
+          EmbersTopTable           *self)
 {
-  GtkWidget *cell = gtk_widget_get_parent (label);
-  GtkWidget *row = cell != NULL ? gtk_widget_get_parent (cell) : NULL;
+  GtkColumnViewRow *row = GTK_COLUMN_VIEW_ROW (object);
+  EmbersTopItem *item = gtk_column_view_row_get_item (row);
   g_autofree char *self_value = NULL;
   g_autofree char *self_percent = NULL;
   g_autofree char *total_value = NULL;
   g_autofree char *total_percent = NULL;
   g_autofree char *text = NULL;
 
-  if (row == NULL || g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+  if (item == NULL)
     return;
-
   self_value = embers_format_value (embers_top_item_get_self (item), self->unit);
   total_value = embers_format_value (embers_top_item_get_total (item), self->unit);
   self_percent = embers_format_percent (self->root_total > 0 ? (double)embers_top_item_get_self (item) / self->root_total : 0);
@@ -100,7 +96,7 @@ name_row (EmbersTopTable *self,
    * 120 ms (4.00%), total 300 ms (10.0%)" */
   text = g_strdup_printf (_("%s, self %s (%s), total %s (%s)"), embers_top_item_get_name (item),
                           self_value, self_percent, total_value, total_percent);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+  gtk_column_view_row_set_accessible_label (row, text);
 }
 
 static void
@@ -113,7 +109,6 @@ bind_name (GtkSignalListItemFactory *factory,
 
   gtk_label_set_text (GTK_LABEL (label), embers_top_item_get_name (item));
   gtk_widget_set_tooltip_text (label, embers_top_item_get_name (item));
-  name_row (self, label, item);
 }
 
 static void
@@ -295,21 +290,7 @@ static void
 scroll_to (EmbersTopTable *self,
            guint           position)
 {
-#if GTK_CHECK_VERSION (4, 12, 0)
   gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_NONE, NULL);
-#else
-  /* The column view's rows are a GtkListView child with this action */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (GTK_IS_LIST_VIEW (child))
-        {
-          gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-          break;
-        }
-    }
-#endif
 }
 
 void
@@ -335,24 +316,6 @@ embers_top_table_select_name (EmbersTopTable *self,
 }
 
 /* Keyboard */
-
-/* The table is one Tab stop. GTK 4.8's list views take Tab to the next
- * row, so Tab walked every row of the table before it reached the
- * control after it; here Tab and Shift+Tab from a row leave the table
- * (the column view is all the table holds), and the arrows, Home, End
- * and Page Up/Down move between rows as before. Coming back, the focus
- * goes to the row that had it (the list view remembers it). */
-static gboolean
-embers_top_table_focus (GtkWidget        *widget,
-                        GtkDirectionType  direction)
-{
-  EmbersTopTable *self = EMBERS_TOP_TABLE (widget);
-
-  if (embers_focus_is_tab_out_of (GTK_WIDGET (self->column_view), direction))
-    return FALSE;
-
-  return GTK_WIDGET_CLASS (embers_top_table_parent_class)->focus (widget, direction);
-}
 
 /* GObject */
 
@@ -434,7 +397,6 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
   object_class->get_property = embers_top_table_get_property;
   object_class->set_property = embers_top_table_set_property;
 
-  widget_class->focus = embers_top_table_focus;
 
   properties[PROP_PROFILE] =
     g_param_spec_object ("profile", NULL, NULL,
@@ -475,6 +437,7 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, total_percent_column);
   gtk_widget_class_bind_template_callback (widget_class, setup_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_name);
+  gtk_widget_class_bind_template_callback (widget_class, bind_row);
   gtk_widget_class_bind_template_callback (widget_class, setup_value);
   gtk_widget_class_bind_template_callback (widget_class, bind_self);
   gtk_widget_class_bind_template_callback (widget_class, bind_self_percent);

@@ -12,10 +12,21 @@
  *          EMBERS_SHOT_SAME_SCALE=0),
  *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules),
  *          server-rule (FILE is a server's URL, then SERVICE and FUNCTION: the rule dialog
- *          from that function's frame)
+ *          from that function's frame),
+ *          connect (FILE is a server's URL, typed in the connect dialog; with a 4th argument
+ *          "test", its Test Connection pressed)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
+ *
+ * The README's screenshots (data/screenshots) are the window at 1360x860
+ * under Xvfb, taken with GTK 4.24 and libadwaita 1.10 (the Flatpak
+ * runtime's), F being tests/fixtures/go: profile.png "search light
+ * F/cpu-labels.pb.gz", sandwich-dark.png "sandwich dark F/cpu-labels.pb.gz",
+ * compare.png "compare light F/cpu-before.pb.gz F/cpu-after.pb.gz",
+ * explore.png "demo light F", labels.png "demo-labels light F", and
+ * rule.png "server-rule light URL api runtime.gcBgMarkWorker" against
+ * embers-test-server --recording-rules, cut to the dialog.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -118,7 +129,7 @@ main (int   argc,
       if (g_str_equal (state, "about"))
         g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
       else
-        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-shortcuts", NULL);
       while (TRUE)
         g_main_context_iteration (NULL, TRUE);
     }
@@ -347,6 +358,16 @@ main (int   argc,
       if (profile != NULL && argc > 5)
         embers_flame_graph_set_selected_node (graph, find_node (profile, argv[5]));
       embers_explore_page_create_rule (explore);
+    }
+  else if (g_str_equal (state, "connect"))
+    {
+      EmbersConnectDialog *dialog = embers_window_connect (window, NULL);
+
+      embers_connect_dialog_set_url (dialog, path != NULL ? path : "http://localhost:4040/");
+      embers_connect_dialog_set_tenant (dialog, "team-a");
+      embers_connect_dialog_set_auth (dialog, EMBERS_AUTH_BASIC, "admin", "password");
+      if (argc > 4 && g_str_equal (argv[4], "test"))
+        embers_connect_dialog_test_connection (dialog);
     }
   else if (g_str_equal (state, "rules"))
     {

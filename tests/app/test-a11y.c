@@ -19,6 +19,7 @@
 #include "embers-recording-rules.h"
 #include "embers-render.h"
 #include "embers-rules-page.h"
+#include "embers-shortcuts.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window.h"
 
@@ -109,9 +110,9 @@ has_label_child (GtkWidget *widget)
   return FALSE;
 }
 
-/* The text of a label that GTK itself gives a button: GTK before 4.14
- * sets a mnemonic button's accessible label to its raw text, underscore
- * and all ("_Open…"), which a screen reader then reads */
+/* The raw text of a mnemonic button, underscore and all ("_Open…"): an
+ * accessible label that repeats it is read with the underscore (GTK
+ * before 4.14 set such labels by itself; none of ours may) */
 static const char *
 raw_mnemonic_label (GtkWidget *widget)
 {
@@ -133,11 +134,11 @@ raw_mnemonic_label (GtkWidget *widget)
   return NULL;
 }
 
-/* Whether @widget has a name, as GTK before 4.14 makes it: its
- * accessible label followed by the labels of the widgets it is labelled
- * by. GTK labels a button by its child: an icon, which has no name (the
- * button is announced as "GtkImage"), or a label, which has its text.
- * Tooltips and visible text are no part of it. */
+/* Whether @widget has a name of its own: its accessible label followed
+ * by the labels of the widgets it is labelled by. A button is labelled
+ * by its child: an icon, which has no name, or a label, which has its
+ * text. Tooltips and visible text are no part of it: GTK reads a tooltip
+ * when there is nothing else, but every control here has its own name. */
 static gboolean
 has_own_name (GtkWidget  *widget,
               GString    *why)
@@ -469,7 +470,7 @@ focus_is_inside (GtkWidget *window,
 }
 
 /* A table (the top table, the diff table): each row has an accessible
- * label (GTK 4.8 gives a list row none), roles as GTK exposes them, and
+ * label (set by the row factory), roles as GTK exposes them, and
  * the table is one Tab stop */
 static void
 check_table (GtkWidget  *window,
@@ -845,26 +846,22 @@ add_accels (GArray     *accels,
     }
 }
 
-/* Every accelerator the shortcuts window shows */
+/* Every accelerator the shortcuts dialog shows (AdwShortcutsDialog's key
+ * labels, or the keys of our own list on libadwaita 1.7) */
 static GArray *
-listed_accels (GtkWindow *overlay)
+listed_accels (AdwDialog *dialog)
 {
   GArray *accels = g_array_new (FALSE, FALSE, sizeof (Accel));
-  GList *stack = g_list_prepend (NULL, overlay);
+  GList *stack = g_list_prepend (NULL, dialog);
 
   while (stack != NULL)
     {
       GtkWidget *widget = stack->data;
+      g_autofree char *accel = embers_shortcuts_dialog_dup_accelerators (widget);
 
       stack = g_list_delete_link (stack, stack);
-      if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
-        {
-          g_autofree char *accel = NULL;
-
-          g_object_get (widget, "accelerator", &accel, NULL);
-          if (accel != NULL)
-            add_accels (accels, accel);
-        }
+      if (accel != NULL)
+        add_accels (accels, accel);
       for (GtkWidget *child = gtk_widget_get_first_child (widget);
            child != NULL;
            child = gtk_widget_get_next_sibling (child))
@@ -892,13 +889,15 @@ is_listed (GArray     *listed,
   return FALSE;
 }
 
-/* Keypad twins of listed keys need no entry of their own */
+/* Twins of listed keys need no entry of their own: the keypad's, and the
+ * Enter and context menu keys newer GTK binds beside Return and Menu */
 static gboolean
-is_keypad (guint keyval)
+is_twin (guint keyval)
 {
   const char *name = gdk_keyval_name (keyval);
 
-  return name != NULL && g_str_has_prefix (name, "KP_");
+  return (name != NULL && g_str_has_prefix (name, "KP_")) ||
+         keyval == GDK_KEY_ISO_Enter || keyval == GDK_KEY_ContextMenu;
 }
 
 /* The shortcuts of @widget's own shortcut controllers (class bindings
@@ -948,7 +947,7 @@ collect_widget_shortcuts (GtkWidget *widget,
             }
           for (guint k = 0; k < G_N_ELEMENTS (triggers); k++)
             if (triggers[k] != NULL && GTK_IS_KEYVAL_TRIGGER (triggers[k]) &&
-                !is_keypad (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (triggers[k]))))
+                !is_twin (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (triggers[k]))))
               {
                 g_autofree char *accel =
                   gtk_accelerator_name (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (triggers[k])),
@@ -1153,7 +1152,7 @@ test_shortcuts (void)
   g_auto(GStrv) actions = NULL;
   g_autoptr(GFile) file = fixture ("cpu-labels.pb.gz");
   GtkWindow *window;
-  GtkWindow *overlay;
+  AdwDialog *shortcuts;
   guint n_accels = 0;
 
   g_application_set_flags (G_APPLICATION (app),
@@ -1165,12 +1164,17 @@ test_shortcuts (void)
   g_assert_true (EMBERS_IS_WINDOW (window));
   spin (20);
 
-  /* The shortcuts window from the resources, opened by its action */
-  overlay = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
-  g_assert_nonnull (overlay);
-  listed = listed_accels (overlay);
+  /* The shortcuts dialog, opened by its action (Ctrl+?): every group,
+   * each shortcut named for screen readers */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-shortcuts", NULL));
+  shortcuts = adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window));
+  g_assert_nonnull (shortcuts);
+  spin (50);
+  listed = listed_accels (shortcuts);
   g_assert_cmpuint (listed->len, >=, 10);
   g_assert_true (is_listed (listed, "<Control>question"));
+  assert_all_named (GTK_WIDGET (shortcuts), "shortcuts dialog");
+  adw_dialog_force_close (shortcuts);
 
   /* Application accelerators (app. and win.) */
   actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));

@@ -18,6 +18,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-series-chart.h"
+#include "embers-test-gtk-utils.h"
 #include "embers-test-server-spawn.h"
 
 /* "slow" doubles from baseline to comparison; the rest stays */
@@ -681,6 +682,37 @@ test_on_screen (void)
         region = i;
     g_assert_cmpuint (region, !=, G_MAXUINT);
     gtk_drop_down_set_selected (names, region);
+  }
+  /* The value entry suggests region's values that hold what is typed, in
+   * a list under it while it has the focus; Down picks one, Enter takes
+   * it (and Enter again would add the filter) */
+  {
+    GtkEditable *value = embers_filter_bar_get_value_entry (bar);
+    GListModel *suggested = embers_filter_bar_get_suggestions (bar);
+    GtkPopover *popover = embers_filter_bar_get_suggestions_popover (bar);
+    g_autoptr(GtkStringObject) first = NULL;
+
+    deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    while ((embers_filter_bar_get_loading (bar) || g_list_model_get_n_items (embers_filter_bar_get_values (bar)) < 2) &&
+           g_get_monotonic_time () < deadline)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_cmpuint (g_list_model_get_n_items (embers_filter_bar_get_values (bar)), >=, 2);
+    g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (value)));
+    gtk_editable_set_text (value, "S");
+    g_assert_cmpuint (g_list_model_get_n_items (suggested), ==, 1);
+    first = g_list_model_get_item (suggested, 0);
+    g_assert_cmpstr (gtk_string_object_get_string (first), ==, "us");
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+    g_assert_true (embers_test_press_key (GTK_WIDGET (value), GDK_KEY_Down, 0));
+    g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (suggested)), ==, 0);
+    g_assert_true (embers_test_press_key (GTK_WIDGET (value), GDK_KEY_Return, 0));
+    g_assert_cmpstr (gtk_editable_get_text (value), ==, "us");
+    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (popover)));
+    /* Typed away from the entry: no list left behind */
+    gtk_editable_set_text (value, "e");
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+    gtk_widget_grab_focus (GTK_WIDGET (embers_compare_page_get_selector_entry (page, FALSE)));
+    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (popover)));
   }
   gtk_editable_set_text (embers_filter_bar_get_value_entry (bar), "us");
   embers_compare_page_compare (page);

@@ -316,10 +316,11 @@ test_local_values (void)
    * 100 (3 + 6 + 9 + 12) + 4 · 30 + 4 · 500; us's: its last, 100 (2 + 5 + 8 + 11) + 4 · 50 */
   g_assert_cmpfloat (stats_at (page, 0)->max, ==, 5120);
   g_assert_cmpfloat (stats_at (page, 1)->max, ==, 2800);
-  /* Six steps with data (one per profile time, 60 s steps over the hour);
-   * us averages 16200 / 6 over them */
+  /* Six steps with data (one per profile time) of the hour's sixty 60 s
+   * steps (T - 60 s, T], T = end - k · 60 s; us averages 16200 / 6 over
+   * them */
   g_assert_cmpuint (stats_at (page, 1)->n_data_steps, ==, 6);
-  g_assert_cmpuint (stats_at (page, 1)->n_steps, ==, 61);
+  g_assert_cmpuint (stats_at (page, 1)->n_steps, ==, 60);
   g_assert_cmpfloat_with_epsilon (stats_at (page, 1)->mean, 16200.0 / 6, 1e-9);
   g_assert_true (embers_labels_page_get_has_time (page));
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, 3);
@@ -1121,17 +1122,18 @@ test_server (void)
   g_assert_cmpfloat (stats_at (page, 1)->total, ==, 720000);
   g_assert_cmpfloat (stats_at (page, 2)->total, ==, 384000);
   g_assert_cmpfloat_with_epsilon (stats_at (page, 0)->share, 1024000.0 / 2128000.0, 1e-9);
-  /* Their shapes differ: one point per 15 s step, the spike, the rise, flat */
+  /* Their shapes differ: one point per 15 s step, the spike, the rise,
+   * flat. A point is stamped with its step's end: T holds (T - 15 s, T] */
   g_assert_true (embers_labels_page_get_has_time (page));
   for (guint i = 0; i < 3; i++)
     {
       g_assert_cmpuint (stats_at (page, i)->series->n_points, ==, 40);
       g_assert_cmpuint (stats_at (page, i)->n_data_steps, ==, 40);
       for (guint k = 0; k < 40; k++)
-        g_assert_cmpint (stats_at (page, i)->series->timestamps[k], ==, SERVER_NOW_MS - 600000 + k * 15000);
+        g_assert_cmpint (stats_at (page, i)->series->timestamps[k], ==, SERVER_NOW_MS - 600000 + (k + 1) * 15000);
     }
   g_assert_cmpfloat (stats_at (page, 0)->max, ==, 38400);
-  g_assert_cmpint (stats_at (page, 0)->max_time_ms, ==, SERVER_NOW_MS - 600000);
+  g_assert_cmpint (stats_at (page, 0)->max_time_ms, ==, SERVER_NOW_MS - 600000 + 15000);
   g_assert_cmpfloat (stats_at (page, 0)->series->values[19], ==, 38400);
   g_assert_cmpfloat (stats_at (page, 0)->series->values[20], ==, 12800);
   g_assert_cmpfloat (stats_at (page, 0)->mean, ==, 25600);

@@ -272,8 +272,20 @@ keep_up_for_shot (const char *variable)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* Whether the graph's selected frame is on screen, laid out */
+static gboolean
+selected_frame_shown (gpointer data)
+{
+  EmbersFlameGraph *graph = data;
+  graphene_rect_t area;
+
+  return gtk_widget_get_mapped (GTK_WIDGET (graph)) &&
+         embers_flame_graph_get_node_area (graph, embers_flame_graph_get_selected_node (graph), &area);
+}
+
 /* The frame's context menu as a person opens it (the Menu key or a
- * right-click on the selected frame), then "Create Recording Rule…" */
+ * right-click on the selected frame, once it is on screen), then
+ * "Create Recording Rule…" */
 static EmbersRuleDialog *
 create_rule_from_menu (EmbersFlameGraph *graph)
 {
@@ -282,11 +294,15 @@ create_rule_from_menu (EmbersFlameGraph *graph)
   GtkWidget *item;
   EmbersRuleDialog *dialog;
 
+  embers_test_wait_until (selected_frame_shown, graph, "the selected frame on screen");
   gtk_widget_grab_focus (GTK_WIDGET (graph));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.context-menu", NULL));
   spin (50);
   popover = find_type (GTK_WIDGET (graph), GTK_TYPE_POPOVER_MENU);
   g_assert_nonnull (popover);
+  /* On screen (a popover maps on a later frame, which on a slow
+   * display may be after these 50 iterations) */
+  embers_test_wait_until (is_mapped, popover, "the context menu on screen");
   g_assert_true (gtk_widget_get_visible (popover));
   /* (a model button shows its label without the mnemonic's underscore) */
   item = find_button (popover, "Create Recording Rule…");

@@ -1059,8 +1059,17 @@ test_application (void)
   wait_page (embers_window_get_current_page (EMBERS_WINDOW (window)));
   g_assert_true (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (EMBERS_WINDOW (window)))));
 
-  /* The shortcuts window comes from the resources */
-  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  /* Ctrl+? shows the keyboard shortcuts over the window */
+  {
+    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-shortcuts");
+    AdwDialog *shortcuts;
+
+    g_assert_cmpstr (accels[0], ==, "<Control>question");
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-shortcuts", NULL));
+    shortcuts = adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window));
+    g_assert_nonnull (shortcuts);
+    g_assert_true (adw_dialog_close (shortcuts));
+  }
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "color-scheme"));
   g_action_group_activate_action (G_ACTION_GROUP (app), "color-scheme", g_variant_new_string ("dark"));
   g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));

@@ -281,6 +281,36 @@ fuzz_read_flamebearer (const guint8 *data, gsize len, GError **error)
   return embers_flamebearer_parse ((const char *) data, len, error);
 }
 
+G_GNUC_UNUSED static EmbersProfile *
+fuzz_read_perf_script (const guint8 *data, gsize len, GError **error)
+{
+  return embers_perf_script_parse ((const char *) data, len, error);
+}
+
+G_GNUC_UNUSED static EmbersProfile *
+fuzz_read_cpuprofile (const guint8 *data, gsize len, GError **error)
+{
+  return embers_cpuprofile_parse ((const char *) data, len, error);
+}
+
+G_GNUC_UNUSED static EmbersProfile *
+fuzz_read_chrome_trace (const guint8 *data, gsize len, GError **error)
+{
+  return embers_chrome_trace_parse ((const char *) data, len, error);
+}
+
+G_GNUC_UNUSED static EmbersProfile *
+fuzz_read_speedscope (const guint8 *data, gsize len, GError **error)
+{
+  return embers_speedscope_parse ((const char *) data, len, error);
+}
+
+G_GNUC_UNUSED static EmbersProfile *
+fuzz_read_jfr (const guint8 *data, gsize len, GError **error)
+{
+  return embers_jfr_parse (data, len, error);
+}
+
 /* What a user's open does: gzip check, sniffing, then the reader. A
  * writer's output must come back this way, not only through its own
  * reader (a folded file the sniffer called binary was issue 15's 9th) */

@@ -399,6 +399,44 @@ func writeHeap(w *os.File) {
 }
 
 // ---------------------------------------------------------------------------
+// cpu-spans: work in two spans of two traces, with the pprof labels that
+// OpenTelemetry integrations set (span_id, span_name, trace_id), and work
+// outside any span: Pyroscope's traces-to-profiles data.
+
+const (
+	spanAPI     = "9a517183f26a089d"
+	spanStatic  = "5a4fe264a9c987fe"
+	traceAPI    = "7c9e66797425440de944be07fc1f90ae"
+	traceStatic = "0af7651916cd43dd8448eb211c80319c"
+)
+
+func writeCPUSpans(w *os.File) {
+	if err := pprof.StartCPUProfile(w); err != nil {
+		panic(err)
+	}
+	const n = 20000
+	start := cpuSeconds()
+	budget := 3.0
+	var wg sync.WaitGroup
+	span := func(id, name, trace string, work func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			labels := pprof.Labels("span_id", id, "span_name", name, "trace_id", trace)
+			pprof.Do(context.Background(), labels, func(context.Context) {
+				spinUntil(start, budget, work)
+			})
+		}()
+	}
+	span(spanAPI, "GET /api", traceAPI, func() { handleAPI(n) })
+	span(spanStatic, "GET /static", traceStatic, func() { serveStatic(4 * n) })
+	// Outside any span.
+	spinUntil(start, budget, func() { backgroundGC(n) })
+	wg.Wait()
+	pprof.StopCPUProfile()
+}
+
+// ---------------------------------------------------------------------------
 
 var writers = []struct {
 	name  string
@@ -410,8 +448,18 @@ var writers = []struct {
 	{"cpu-recursion", writeCPURecursion},
 }
 
+// Written only on request, into their own folder:
+//
+//	go run . -out ../fixtures/spans -write cpu-spans
+var extraWriters = []struct {
+	name  string
+	write func(*os.File)
+}{
+	{"cpu-spans", writeCPUSpans},
+}
+
 func writeOne(out, name string) {
-	for _, wr := range writers {
+	for _, wr := range append(writers, extraWriters...) {
 		if wr.name != name {
 			continue
 		}

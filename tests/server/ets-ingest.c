@@ -400,6 +400,70 @@ parse_pprof (const guint8 *data,
   return profile;
 }
 
+/* Traces to profiles: Pyroscope keeps a sample's span_id and trace_id
+ * labels with the sample, not as series labels, and renames the older
+ * profile_id to span_id (pkg/model/pprofsplit/pprof_split.go, VisitSample
+ * Series: RenameLabel, GroupSamplesWithoutLabels). */
+static const char *
+sample_id_label (EmbersProfile *profile,
+                 guint          sample,
+                 const char    *name)
+{
+  guint n_labels = 0;
+  const EmbersLabel *labels = embers_profile_get_label_set (profile, embers_profile_sample_label_set (profile, sample),
+                                                            &n_labels);
+
+  for (guint i = 0; i < n_labels; i++)
+    {
+      const char *key = embers_profile_get_string (profile, labels[i].key);
+
+      if (labels[i].str != 0 &&
+          (g_str_equal (key, name) || (g_str_equal (name, "span_id") && g_str_equal (key, "profile_id"))))
+        return embers_profile_get_string (profile, labels[i].str);
+    }
+  return NULL;
+}
+
+static gboolean
+has_span_labels (EmbersProfile *profile)
+{
+  for (guint s = 0; s < embers_profile_get_n_samples (profile); s++)
+    if (sample_id_label (profile, s, "span_id") != NULL || sample_id_label (profile, s, "trace_id") != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* One stack per pprof sample, with its span and trace ids */
+static void
+store_samples_with_ids (EtsSeries      *series,
+                        EmbersProfile  *profile,
+                        guint           sample_type,
+                        const guint32  *trie,
+                        gint64          time_ms)
+{
+  guint n = embers_profile_get_n_samples (profile);
+  g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GPtrArray) spans = g_ptr_array_new ();
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+
+  for (guint s = 0; s < n; s++)
+    {
+      gint64 value = embers_profile_sample_value (profile, s, sample_type);
+      guint32 node = embers_profile_sample_node (profile, s);
+
+      if (value <= 0 || node == 0)
+        continue;
+      g_array_append_val (nodes, trie[node]);
+      g_array_append_val (values, value);
+      g_ptr_array_add (spans, (gpointer) sample_id_label (profile, s, "span_id"));
+      g_ptr_array_add (traces, (gpointer) sample_id_label (profile, s, "trace_id"));
+    }
+  ets_series_add_sample_ids (series, time_ms, (guint32 *) nodes->data, (gint64 *) values->data,
+                             (const char * const *) spans->pdata, (const char * const *) traces->pdata,
+                             nodes->len);
+}
+
 /* Stores one sample per sample type of profile, labels + __name__ given */
 static void
 store_pprof (EtsServer     *server,
@@ -443,13 +507,18 @@ store_pprof (EtsServer     *server,
       labels_set (series_labels, "__name__", metric);
       labels_set (series_labels, "__profile_type__", type_id);
 
+      series = ets_store_ensure_series (store, tenant, series_labels);
+      if (has_span_labels (profile))
+        {
+          store_samples_with_ids (series, profile, t, trie, time_ms);
+          continue;
+        }
       for (guint32 i = 1; i < n; i++)
         if (self[i] > 0)
           {
             g_array_append_val (nodes, trie[i]);
             g_array_append_val (values, self[i]);
           }
-      series = ets_store_ensure_series (store, tenant, series_labels);
       ets_series_add_sample (series, time_ms, (guint32 *) nodes->data, (gint64 *) values->data, nodes->len);
     }
 }

@@ -435,6 +435,63 @@ series (EtsCall                *call,
 
 /* ---- SelectMergeStacktraces, Diff, SelectMergeProfile -------------------- */
 
+/* Span and trace selectors as upstream reads them (pkg/model/profile.go:
+ * NewSpanSelector, DecodeTraceID): a set of lowercase hex ids, or NULL
+ * with an invalid_argument error */
+static GHashTable *
+parse_ids (char   **ids,
+           gsize    n,
+           gsize    len,
+           GError **error)
+{
+  g_autoptr(GHashTable) set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *id = ids[i] != NULL ? ids[i] : "";
+
+      if (strlen (id) != len)
+        {
+          g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT, "invalid %s id length: \"%s\"",
+                       len == 16 ? "span" : "trace", id);
+          return NULL;
+        }
+      for (gsize k = 0; k < len; k++)
+        if (!g_ascii_isxdigit (id[k]))
+          {
+            g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT,
+                         "encoding/hex: invalid byte: U+%04X '%c'", (guchar) id[k], id[k]);
+            return NULL;
+          }
+      g_hash_table_add (set, g_ascii_strdown (id, -1));
+    }
+  return g_steal_pointer (&set);
+}
+
+/* merge_selected() of the samples of some spans or traces */
+static gint64 *
+merge_selected_ids (EtsCall      *call,
+                    EtsSelector  *selector,
+                    gint64        start,
+                    gint64        end,
+                    const guint8 *keep,
+                    GHashTable   *spans,
+                    GHashTable   *traces)
+{
+  EtsStore *store = call->server->store;
+  gint64 *self = g_new0 (gint64, ets_store_get_n_nodes (store));
+
+  for (guint i = 0; i < ets_store_get_n_series (store); i++)
+    {
+      EtsSeries *series = ets_store_get_series (store, i);
+
+      if (ets_series_visible (series, call->tenant) &&
+          ets_selector_matches (selector, ets_series_lookup, series))
+        ets_series_merge_ids (store, series, start, end, keep, spans, traces, self);
+    }
+  return self;
+}
+
 /* Validates one request and merges its stacks; max_nodes validated too */
 static gint64 *
 select_merge (EtsCall                                    *call,
@@ -444,6 +501,8 @@ select_merge (EtsCall                                    *call,
 {
   g_autoptr(EtsSelector) selector = NULL;
   g_autofree guint8 *keep = NULL;
+  g_autoptr(GHashTable) spans = NULL;
+  g_autoptr(GHashTable) traces = NULL;
 
   if (!check_range (req->start, req->end, error))
     return NULL;
@@ -452,8 +511,64 @@ select_merge (EtsCall                                    *call,
     return NULL;
   if (!check_max_nodes (req->max_nodes, max_nodes, error))
     return NULL;
+  /* Trace and span selectors (Pyroscope main, v2 query backend:
+   * pkg/frontend/readpath/queryfrontend/query_select_merge_stacktraces.go) */
+  if (req->n_span_selector > 0 && req->n_trace_id_selector > 0)
+    {
+      g_set_error_literal (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT,
+                           "span_selector and trace_id_selector cannot be combined");
+      return NULL;
+    }
+  if (req->n_span_selector > 0 &&
+      !(spans = parse_ids (req->span_selector, req->n_span_selector, 16, error)))
+    return NULL;
+  if (req->n_trace_id_selector > 0 &&
+      !(traces = parse_ids (req->trace_id_selector, req->n_trace_id_selector, 32, error)))
+    return NULL;
   keep = call_site_filter (call->server->store, req->stack_trace_selector);
+  if (spans != NULL || traces != NULL)
+    return merge_selected_ids (call, selector, req->start, req->end, keep, spans, traces);
   return merge_selected (call, selector, req->start, req->end, keep);
+}
+
+/* SelectMergeSpanProfile (pkg/querier/querier.go): the samples of the
+ * spans in span_selector, as a flame graph */
+static ProtobufCMessage *
+select_merge_span_profile (EtsCall                *call,
+                           const ProtobufCMessage *message,
+                           GError                **error)
+{
+  const Querier__V1__SelectMergeSpanProfileRequest *req =
+    (const Querier__V1__SelectMergeSpanProfileRequest *) message;
+  Querier__V1__SelectMergeSpanProfileResponse *res;
+  g_autoptr(EtsSelector) selector = NULL;
+  g_autoptr(GHashTable) spans = NULL;
+  g_autofree gint64 *self = NULL;
+  gint64 max_nodes = 0;
+
+  if (req->format != QUERIER__V1__PROFILE_FORMAT__PROFILE_FORMAT_UNSPECIFIED &&
+      req->format != QUERIER__V1__PROFILE_FORMAT__PROFILE_FORMAT_FLAMEGRAPH)
+    {
+      g_set_error (error, ETS_ERROR, ETS_CODE_UNIMPLEMENTED,
+                   "embers-test-server only answers format FLAMEGRAPH (got %d)", req->format);
+      return NULL;
+    }
+  if (!check_range (req->start, req->end, error))
+    return NULL;
+  selector = parse_query (req->profile_typeid, req->label_selector, NULL, error);
+  if (selector == NULL)
+    return NULL;
+  if (!check_max_nodes (req->max_nodes, &max_nodes, error))
+    return NULL;
+  spans = parse_ids (req->span_selector, req->n_span_selector, 16, error);
+  if (spans == NULL)
+    return NULL;
+  self = merge_selected_ids (call, selector, req->start, req->end, NULL, spans, NULL);
+
+  res = ets_call_new (call, Querier__V1__SelectMergeSpanProfileResponse, 1);
+  querier__v1__select_merge_span_profile_response__init (res);
+  res->flamegraph = ets_flamegraph_build (call, call->server->store, self, max_nodes);
+  return &res->base;
 }
 
 static ProtobufCMessage *
@@ -829,6 +944,7 @@ const EtsMethod ets_querier_methods[] = {
   { "querier.v1.QuerierService", "Series", &querier__v1__series_request__descriptor, series },
   { "querier.v1.QuerierService", "SelectMergeStacktraces", &querier__v1__select_merge_stacktraces_request__descriptor, select_merge_stacktraces },
   { "querier.v1.QuerierService", "SelectMergeProfile", &querier__v1__select_merge_profile_request__descriptor, select_merge_profile },
+  { "querier.v1.QuerierService", "SelectMergeSpanProfile", &querier__v1__select_merge_span_profile_request__descriptor, select_merge_span_profile },
   { "querier.v1.QuerierService", "SelectSeries", &querier__v1__select_series_request__descriptor, select_series },
   { "querier.v1.QuerierService", "Diff", &querier__v1__diff_request__descriptor, diff },
   { "querier.v1.QuerierService", "GetProfileStats", &querier__v1__get_profile_stats_request__descriptor, get_profile_stats },

@@ -34,6 +34,10 @@ typedef struct
   guint    n;
   guint32 *nodes;
   gint64  *values;
+  /* The stacks' span and trace ids (pprof sample labels), lowercase hex,
+   * NULL entries for none; NULL arrays when the sample has no ids */
+  char   **spans;
+  char   **traces;
 } Sample;
 
 typedef struct
@@ -148,6 +152,12 @@ sample_free (gpointer data)
 
   g_free (s->nodes);
   g_free (s->values);
+  for (guint i = 0; s->spans != NULL && i < s->n; i++)
+    g_free (s->spans[i]);
+  for (guint i = 0; s->traces != NULL && i < s->n; i++)
+    g_free (s->traces[i]);
+  g_free (s->spans);
+  g_free (s->traces);
   g_free (s);
 }
 
@@ -508,6 +518,35 @@ ets_series_add_sample (EtsSeries     *series,
     g_ptr_array_sort (series->samples, sample_compare);
 }
 
+/* The same, with each stack's span and trace ids (NULL: none) */
+void
+ets_series_add_sample_ids (EtsSeries          *series,
+                           gint64              time_ms,
+                           const guint32      *nodes,
+                           const gint64       *values,
+                           const char * const *spans,
+                           const char * const *traces,
+                           guint               n)
+{
+  Sample *s = g_new0 (Sample, 1);
+
+  s->time_ms = time_ms;
+  s->n = n;
+  s->nodes = g_memdup2 (nodes, sizeof (guint32) * n);
+  s->values = g_memdup2 (values, sizeof (gint64) * n);
+  s->spans = g_new0 (char *, MAX (n, 1u));
+  s->traces = g_new0 (char *, MAX (n, 1u));
+  for (guint j = 0; j < n; j++)
+    {
+      s->spans[j] = spans != NULL && spans[j] != NULL ? g_ascii_strdown (spans[j], -1) : NULL;
+      s->traces[j] = traces != NULL && traces[j] != NULL ? g_ascii_strdown (traces[j], -1) : NULL;
+    }
+  g_ptr_array_add (series->samples, s);
+  if (series->samples->len > 1 &&
+      ((Sample *) g_ptr_array_index (series->samples, series->samples->len - 2))->time_ms > time_ms)
+    g_ptr_array_sort (series->samples, sample_compare);
+}
+
 GPtrArray *
 ets_series_get_labels (EtsSeries *series)
 {
@@ -679,6 +718,45 @@ ets_series_merge (EtsStore     *self,
         if (keep == NULL || keep[s->nodes[j]])
           self_values[s->nodes[j]] += s->values[j];
       n_samples++;
+    }
+  return n_samples;
+}
+
+/* Upstream keeps span and trace ids per sample, not as series labels, and
+ * merges only the samples of the spans or traces asked for
+ * (SelectMergeSpanProfile; SelectMergeStacktraces' trace_id_selector).
+ * Generated demo data has no ids, so it never matches. */
+guint64
+ets_series_merge_ids (EtsStore     *self,
+                      EtsSeries    *series,
+                      gint64        start_ms,
+                      gint64        end_ms,
+                      const guint8 *keep,
+                      GHashTable   *spans,
+                      GHashTable   *traces,
+                      gint64       *self_values)
+{
+  guint64 n_samples = 0;
+
+  for (guint i = 0; i < series->samples->len; i++)
+    {
+      Sample *s = g_ptr_array_index (series->samples, i);
+      gboolean any = FALSE;
+
+      if (!in_range (s->time_ms, start_ms, end_ms) || (s->spans == NULL && s->traces == NULL))
+        continue;
+      for (guint j = 0; j < s->n; j++)
+        {
+          if (spans != NULL && (s->spans[j] == NULL || !g_hash_table_contains (spans, s->spans[j])))
+            continue;
+          if (traces != NULL && (s->traces[j] == NULL || !g_hash_table_contains (traces, s->traces[j])))
+            continue;
+          any = TRUE;
+          if (keep == NULL || keep[s->nodes[j]])
+            self_values[s->nodes[j]] += s->values[j];
+        }
+      if (any)
+        n_samples++;
     }
   return n_samples;
 }

@@ -83,6 +83,16 @@ void            ets_series_add_sample      (EtsSeries    *series,
                                             const gint64  *values,
                                             guint         n);
 
+/* The same, with each stack's span and trace ids, lowercase hex (pprof
+ * sample labels span_id, profile_id and trace_id; NULL entries: none) */
+void            ets_series_add_sample_ids  (EtsSeries          *series,
+                                            gint64              time_ms,
+                                            const guint32      *nodes,
+                                            const gint64       *values,
+                                            const char * const *spans,
+                                            const char * const *traces,
+                                            guint               n);
+
 /* Labels sorted by name */
 GPtrArray      *ets_series_get_labels      (EtsSeries   *series);
 const char     *ets_series_get_label       (EtsSeries   *series,
@@ -109,6 +119,17 @@ guint64         ets_series_merge           (EtsStore    *self,
                                             gint64       end_ms,
                                             const guint8 *keep,
                                             gint64      *self_values);
+
+/* ets_series_merge() of the stacks whose span id is in @spans and whose
+ * trace id is in @traces (sets of lowercase hex strings; NULL: any) */
+guint64         ets_series_merge_ids       (EtsStore     *self,
+                                            EtsSeries    *series,
+                                            gint64        start_ms,
+                                            gint64        end_ms,
+                                            const guint8 *keep,
+                                            GHashTable   *spans,
+                                            GHashTable   *traces,
+                                            gint64       *self_values);
 
 typedef void (*EtsSampleFunc) (gint64   time_ms,
                                gint64   value,

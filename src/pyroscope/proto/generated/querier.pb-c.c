@@ -142,6 +142,96 @@ void   querier__v1__select_merge_stacktraces_request__free_unpacked
   assert(message->base.descriptor == &querier__v1__select_merge_stacktraces_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   querier__v1__select_merge_span_profile_request__init
+                     (Querier__V1__SelectMergeSpanProfileRequest         *message)
+{
+  static const Querier__V1__SelectMergeSpanProfileRequest init_value = QUERIER__V1__SELECT_MERGE_SPAN_PROFILE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t querier__v1__select_merge_span_profile_request__get_packed_size
+                     (const Querier__V1__SelectMergeSpanProfileRequest *message)
+{
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t querier__v1__select_merge_span_profile_request__pack
+                     (const Querier__V1__SelectMergeSpanProfileRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t querier__v1__select_merge_span_profile_request__pack_to_buffer
+                     (const Querier__V1__SelectMergeSpanProfileRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Querier__V1__SelectMergeSpanProfileRequest *
+       querier__v1__select_merge_span_profile_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Querier__V1__SelectMergeSpanProfileRequest *)
+     protobuf_c_message_unpack (&querier__v1__select_merge_span_profile_request__descriptor,
+                                allocator, len, data);
+}
+void   querier__v1__select_merge_span_profile_request__free_unpacked
+                     (Querier__V1__SelectMergeSpanProfileRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   querier__v1__select_merge_span_profile_response__init
+                     (Querier__V1__SelectMergeSpanProfileResponse         *message)
+{
+  static const Querier__V1__SelectMergeSpanProfileResponse init_value = QUERIER__V1__SELECT_MERGE_SPAN_PROFILE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t querier__v1__select_merge_span_profile_response__get_packed_size
+                     (const Querier__V1__SelectMergeSpanProfileResponse *message)
+{
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t querier__v1__select_merge_span_profile_response__pack
+                     (const Querier__V1__SelectMergeSpanProfileResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t querier__v1__select_merge_span_profile_response__pack_to_buffer
+                     (const Querier__V1__SelectMergeSpanProfileResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Querier__V1__SelectMergeSpanProfileResponse *
+       querier__v1__select_merge_span_profile_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Querier__V1__SelectMergeSpanProfileResponse *)
+     protobuf_c_message_unpack (&querier__v1__select_merge_span_profile_response__descriptor,
+                                allocator, len, data);
+}
+void   querier__v1__select_merge_span_profile_response__free_unpacked
+                     (Querier__V1__SelectMergeSpanProfileResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &querier__v1__select_merge_span_profile_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   querier__v1__flame_graph__init
                      (Querier__V1__FlameGraph         *message)
 {
@@ -752,7 +842,7 @@ const ProtobufCMessageDescriptor querier__v1__series_response__descriptor =
   (ProtobufCMessageInit) querier__v1__series_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor querier__v1__select_merge_stacktraces_request__field_descriptors[8] =
+static const ProtobufCFieldDescriptor querier__v1__select_merge_stacktraces_request__field_descriptors[10] =
 {
   {
     "profile_typeID",
@@ -850,6 +940,30 @@ static const ProtobufCFieldDescriptor querier__v1__select_merge_stacktraces_requ
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "trace_id_selector",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Querier__V1__SelectMergeStacktracesRequest, n_trace_id_selector),
+    offsetof(Querier__V1__SelectMergeStacktracesRequest, trace_id_selector),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "span_selector",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Querier__V1__SelectMergeStacktracesRequest, n_span_selector),
+    offsetof(Querier__V1__SelectMergeStacktracesRequest, span_selector),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned querier__v1__select_merge_stacktraces_request__field_indices_by_name[] = {
   3,   /* field[3] = end */
@@ -858,13 +972,16 @@ static const unsigned querier__v1__select_merge_stacktraces_request__field_indic
   4,   /* field[4] = max_nodes */
   7,   /* field[7] = profile_id_selector */
   0,   /* field[0] = profile_typeID */
+  9,   /* field[9] = span_selector */
   6,   /* field[6] = stack_trace_selector */
   2,   /* field[2] = start */
+  8,   /* field[8] = trace_id_selector */
 };
-static const ProtobufCIntRange querier__v1__select_merge_stacktraces_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange querier__v1__select_merge_stacktraces_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 10, 8 },
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor querier__v1__select_merge_stacktraces_request__descriptor =
 {
@@ -874,11 +991,178 @@ const ProtobufCMessageDescriptor querier__v1__select_merge_stacktraces_request__
   "Querier__V1__SelectMergeStacktracesRequest",
   "querier.v1",
   sizeof(Querier__V1__SelectMergeStacktracesRequest),
-  8,
+  10,
   querier__v1__select_merge_stacktraces_request__field_descriptors,
   querier__v1__select_merge_stacktraces_request__field_indices_by_name,
-  1,  querier__v1__select_merge_stacktraces_request__number_ranges,
+  2,  querier__v1__select_merge_stacktraces_request__number_ranges,
   (ProtobufCMessageInit) querier__v1__select_merge_stacktraces_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor querier__v1__select_merge_span_profile_request__field_descriptors[7] =
+{
+  {
+    "profile_typeID",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, profile_typeid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "label_selector",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, label_selector),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "span_selector",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, n_span_selector),
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, span_selector),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, has_start),
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, start),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, has_end),
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, end),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_nodes",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, has_max_nodes),
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, max_nodes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "format",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, has_format),
+    offsetof(Querier__V1__SelectMergeSpanProfileRequest, format),
+    &querier__v1__profile_format__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned querier__v1__select_merge_span_profile_request__field_indices_by_name[] = {
+  4,   /* field[4] = end */
+  6,   /* field[6] = format */
+  1,   /* field[1] = label_selector */
+  5,   /* field[5] = max_nodes */
+  0,   /* field[0] = profile_typeID */
+  2,   /* field[2] = span_selector */
+  3,   /* field[3] = start */
+};
+static const ProtobufCIntRange querier__v1__select_merge_span_profile_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor querier__v1__select_merge_span_profile_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "querier.v1.SelectMergeSpanProfileRequest",
+  "SelectMergeSpanProfileRequest",
+  "Querier__V1__SelectMergeSpanProfileRequest",
+  "querier.v1",
+  sizeof(Querier__V1__SelectMergeSpanProfileRequest),
+  7,
+  querier__v1__select_merge_span_profile_request__field_descriptors,
+  querier__v1__select_merge_span_profile_request__field_indices_by_name,
+  1,  querier__v1__select_merge_span_profile_request__number_ranges,
+  (ProtobufCMessageInit) querier__v1__select_merge_span_profile_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor querier__v1__select_merge_span_profile_response__field_descriptors[2] =
+{
+  {
+    "flamegraph",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Querier__V1__SelectMergeSpanProfileResponse, flamegraph),
+    &querier__v1__flame_graph__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "tree",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Querier__V1__SelectMergeSpanProfileResponse, has_tree),
+    offsetof(Querier__V1__SelectMergeSpanProfileResponse, tree),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned querier__v1__select_merge_span_profile_response__field_indices_by_name[] = {
+  0,   /* field[0] = flamegraph */
+  1,   /* field[1] = tree */
+};
+static const ProtobufCIntRange querier__v1__select_merge_span_profile_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor querier__v1__select_merge_span_profile_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "querier.v1.SelectMergeSpanProfileResponse",
+  "SelectMergeSpanProfileResponse",
+  "Querier__V1__SelectMergeSpanProfileResponse",
+  "querier.v1",
+  sizeof(Querier__V1__SelectMergeSpanProfileResponse),
+  2,
+  querier__v1__select_merge_span_profile_response__field_descriptors,
+  querier__v1__select_merge_span_profile_response__field_indices_by_name,
+  1,  querier__v1__select_merge_span_profile_response__number_ranges,
+  (ProtobufCMessageInit) querier__v1__select_merge_span_profile_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor querier__v1__flame_graph__field_descriptors[4] =

@@ -19,6 +19,8 @@ PROTOBUF_C__BEGIN_DECLS
 typedef struct Querier__V1__SeriesRequest Querier__V1__SeriesRequest;
 typedef struct Querier__V1__SeriesResponse Querier__V1__SeriesResponse;
 typedef struct Querier__V1__SelectMergeStacktracesRequest Querier__V1__SelectMergeStacktracesRequest;
+typedef struct Querier__V1__SelectMergeSpanProfileRequest Querier__V1__SelectMergeSpanProfileRequest;
+typedef struct Querier__V1__SelectMergeSpanProfileResponse Querier__V1__SelectMergeSpanProfileResponse;
 typedef struct Querier__V1__FlameGraph Querier__V1__FlameGraph;
 typedef struct Querier__V1__FlameGraphDiff Querier__V1__FlameGraphDiff;
 typedef struct Querier__V1__Level Querier__V1__Level;
@@ -92,10 +94,57 @@ struct  Querier__V1__SelectMergeStacktracesRequest
   Types__V1__StackTraceSelector *stack_trace_selector;
   size_t n_profile_id_selector;
   char **profile_id_selector;
+  /*
+   * Field 9 (async) is not used.
+   * Pyroscope main (v2 query backend): samples of these traces (32 hex
+   * characters) or spans (16 hex characters) only; not both at once.
+   */
+  size_t n_trace_id_selector;
+  char **trace_id_selector;
+  size_t n_span_selector;
+  char **span_selector;
 };
 #define QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&querier__v1__select_merge_stacktraces_request__descriptor) \
-    , NULL, NULL, 0, 0, 0, 0, 0, 0, 0, QUERIER__V1__PROFILE_FORMAT__PROFILE_FORMAT_UNSPECIFIED, NULL, 0,NULL }
+    , NULL, NULL, 0, 0, 0, 0, 0, 0, 0, QUERIER__V1__PROFILE_FORMAT__PROFILE_FORMAT_UNSPECIFIED, NULL, 0,NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * Samples whose span_id (a pprof sample label, 16 hex characters) is one
+ * of span_selector, merged (api/querier/v1/querier.proto, deprecated
+ * upstream but served by v1.16 and later)
+ */
+struct  Querier__V1__SelectMergeSpanProfileRequest
+{
+  ProtobufCMessage base;
+  char *profile_typeid;
+  char *label_selector;
+  size_t n_span_selector;
+  char **span_selector;
+  protobuf_c_boolean has_start;
+  int64_t start;
+  protobuf_c_boolean has_end;
+  int64_t end;
+  protobuf_c_boolean has_max_nodes;
+  int64_t max_nodes;
+  protobuf_c_boolean has_format;
+  Querier__V1__ProfileFormat format;
+};
+#define QUERIER__V1__SELECT_MERGE_SPAN_PROFILE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&querier__v1__select_merge_span_profile_request__descriptor) \
+    , NULL, NULL, 0,NULL, 0, 0, 0, 0, 0, 0, 0, QUERIER__V1__PROFILE_FORMAT__PROFILE_FORMAT_UNSPECIFIED }
+
+
+struct  Querier__V1__SelectMergeSpanProfileResponse
+{
+  ProtobufCMessage base;
+  Querier__V1__FlameGraph *flamegraph;
+  protobuf_c_boolean has_tree;
+  ProtobufCBinaryData tree;
+};
+#define QUERIER__V1__SELECT_MERGE_SPAN_PROFILE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&querier__v1__select_merge_span_profile_response__descriptor) \
+    , NULL, 0, {0,NULL} }
 
 
 struct  Querier__V1__FlameGraph
@@ -319,6 +368,44 @@ Querier__V1__SelectMergeStacktracesRequest *
 void   querier__v1__select_merge_stacktraces_request__free_unpacked
                      (Querier__V1__SelectMergeStacktracesRequest *message,
                       ProtobufCAllocator *allocator);
+/* Querier__V1__SelectMergeSpanProfileRequest methods */
+void   querier__v1__select_merge_span_profile_request__init
+                     (Querier__V1__SelectMergeSpanProfileRequest         *message);
+size_t querier__v1__select_merge_span_profile_request__get_packed_size
+                     (const Querier__V1__SelectMergeSpanProfileRequest   *message);
+size_t querier__v1__select_merge_span_profile_request__pack
+                     (const Querier__V1__SelectMergeSpanProfileRequest   *message,
+                      uint8_t             *out);
+size_t querier__v1__select_merge_span_profile_request__pack_to_buffer
+                     (const Querier__V1__SelectMergeSpanProfileRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Querier__V1__SelectMergeSpanProfileRequest *
+       querier__v1__select_merge_span_profile_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   querier__v1__select_merge_span_profile_request__free_unpacked
+                     (Querier__V1__SelectMergeSpanProfileRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Querier__V1__SelectMergeSpanProfileResponse methods */
+void   querier__v1__select_merge_span_profile_response__init
+                     (Querier__V1__SelectMergeSpanProfileResponse         *message);
+size_t querier__v1__select_merge_span_profile_response__get_packed_size
+                     (const Querier__V1__SelectMergeSpanProfileResponse   *message);
+size_t querier__v1__select_merge_span_profile_response__pack
+                     (const Querier__V1__SelectMergeSpanProfileResponse   *message,
+                      uint8_t             *out);
+size_t querier__v1__select_merge_span_profile_response__pack_to_buffer
+                     (const Querier__V1__SelectMergeSpanProfileResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Querier__V1__SelectMergeSpanProfileResponse *
+       querier__v1__select_merge_span_profile_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   querier__v1__select_merge_span_profile_response__free_unpacked
+                     (Querier__V1__SelectMergeSpanProfileResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Querier__V1__FlameGraph methods */
 void   querier__v1__flame_graph__init
                      (Querier__V1__FlameGraph         *message);
@@ -539,6 +626,12 @@ typedef void (*Querier__V1__SeriesResponse_Closure)
 typedef void (*Querier__V1__SelectMergeStacktracesRequest_Closure)
                  (const Querier__V1__SelectMergeStacktracesRequest *message,
                   void *closure_data);
+typedef void (*Querier__V1__SelectMergeSpanProfileRequest_Closure)
+                 (const Querier__V1__SelectMergeSpanProfileRequest *message,
+                  void *closure_data);
+typedef void (*Querier__V1__SelectMergeSpanProfileResponse_Closure)
+                 (const Querier__V1__SelectMergeSpanProfileResponse *message,
+                  void *closure_data);
 typedef void (*Querier__V1__FlameGraph_Closure)
                  (const Querier__V1__FlameGraph *message,
                   void *closure_data);
@@ -582,6 +675,8 @@ extern const ProtobufCEnumDescriptor    querier__v1__profile_format__descriptor;
 extern const ProtobufCMessageDescriptor querier__v1__series_request__descriptor;
 extern const ProtobufCMessageDescriptor querier__v1__series_response__descriptor;
 extern const ProtobufCMessageDescriptor querier__v1__select_merge_stacktraces_request__descriptor;
+extern const ProtobufCMessageDescriptor querier__v1__select_merge_span_profile_request__descriptor;
+extern const ProtobufCMessageDescriptor querier__v1__select_merge_span_profile_response__descriptor;
 extern const ProtobufCMessageDescriptor querier__v1__flame_graph__descriptor;
 extern const ProtobufCMessageDescriptor querier__v1__flame_graph_diff__descriptor;
 extern const ProtobufCMessageDescriptor querier__v1__level__descriptor;
