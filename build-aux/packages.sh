@@ -38,13 +38,15 @@ embers_run_packages=(
   libglib2.0-bin glib-networking ca-certificates dconf-gsettings-backend
   fonts-cantarell fonts-dejavu-core adwaita-icon-theme hicolor-icon-theme
   libgl1-mesa-dri libegl-mesa0 libgles2 libvulkan1 mesa-vulkan-drivers
-  locales-all tzdata dbus
+  locales-all tzdata dbus librsvg2-common
 )
 
 # Testing it
 embers_test_packages=(
   # display for window tests, keyring, screenshots
   xvfb xauth dbus dbus-x11 gnome-keyring at-spi2-core imagemagick xdotool
+  # a Wayland compositor for window tests (GTK 4.24 on Xvfb warns on popovers)
+  weston
   # fuzzing and sanitizers
   clang libclang-rt-dev llvm
   # the pprof oracle and the Go uploads
@@ -56,7 +58,7 @@ embers_test_packages=(
   linux-perf openjdk-21-jdk-headless chromium
   # JSON checks of the Flatpak manifest
   python3
-  git
+  git gdb
 )
 
 # Fedora and Arch names of the build packages, for hosts without apt

@@ -11,12 +11,45 @@
 
 #include "embers-test-gtk-utils.h"
 
+/* GTK 4.24 on an X server without a compositor (Xvfb) warns
+ * "gdk_frame_timings_submitted() called on submitted frame" whenever a
+ * popover is shown: a bug of GTK's X11 frame timings, seen with a 20-line
+ * program and not with GTK 4.18. That one message, from GDK, is not a
+ * failure of ours and is passed over (said once as a test message); every
+ * other message goes to GLib's writer, which makes warnings fatal in
+ * tests. */
+static GLogWriterOutput
+write_log (GLogLevelFlags   log_level,
+           const GLogField *fields,
+           gsize            n_fields,
+           gpointer         user_data)
+{
+  static gboolean said;
+  const char *domain = NULL, *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "GLIB_DOMAIN"))
+      domain = fields[i].value;
+    else if (g_str_equal (fields[i].key, "MESSAGE"))
+      message = fields[i].value;
+
+  if ((log_level & G_LOG_LEVEL_WARNING) && g_strcmp0 (domain, "Gdk") == 0 && message != NULL &&
+      g_str_has_prefix (message, "gdk_frame_timings_submitted() called on submitted frame"))
+    {
+      if (!said)
+        g_test_message ("GTK's X11 frame timings warned (a GTK bug on Xvfb): %s", message);
+      said = TRUE;
+      return G_LOG_WRITER_HANDLED;
+    }
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
 void
 embers_test_gtk_init (int    *argc,
                       char ***argv)
 {
+  g_log_set_writer_func (write_log, NULL, NULL);
   gtk_test_init (argc, argv, NULL);
-  adw_init ();
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 }
 
@@ -121,9 +154,15 @@ embers_test_wait_property (gpointer    object,
 
 typedef struct
 {
-  gint64   counter;
-  gboolean painted;
+  gint64         counter;
+  gboolean       painted;
+  GtkWidget     *capture;   /* nullable: a widget to take a picture of */
+  GskRenderNode *node;      /* ... as that frame drew it */
+  graphene_rect_t bounds;
 } FrameWait;
+
+static GskRenderNode *snapshot_widget (GtkWidget       *widget,
+                                       graphene_rect_t *bounds);
 
 static void
 on_after_paint (GdkFrameClock *clock,
@@ -131,16 +170,21 @@ on_after_paint (GdkFrameClock *clock,
 {
   /* The counter grows when a frame begins: a larger one began after the
    * wait did (no frame is in progress while a test runs its code) */
-  if (gdk_frame_clock_get_frame_counter (clock) > wait->counter)
-    wait->painted = TRUE;
+  if (wait->painted || gdk_frame_clock_get_frame_counter (clock) <= wait->counter)
+    return;
+  wait->painted = TRUE;
+  /* Right after the frame is painted, before anything else runs: the
+   * widgets are laid out as the frame showed them */
+  if (wait->capture != NULL)
+    wait->node = snapshot_widget (wait->capture, &wait->bounds);
 }
 
-void
-embers_test_wait_frame (GtkWidget *widget)
+static void
+wait_frame (GtkWidget *widget,
+            FrameWait *wait)
 {
   GtkNative *native = gtk_widget_get_native (widget);
   GdkFrameClock *clock;
-  FrameWait wait = { 0, FALSE };
   gulong id;
 
   g_assert_nonnull (native);
@@ -150,11 +194,19 @@ embers_test_wait_frame (GtkWidget *widget)
 
   /* Changes made before this call were seen by any frame that starts now */
   embers_test_drain ();
-  wait.counter = gdk_frame_clock_get_frame_counter (clock);
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &wait);
+  wait->counter = gdk_frame_clock_get_frame_counter (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), wait);
   gtk_widget_queue_draw (GTK_WIDGET (native));
-  embers_test_wait_flag (&wait.painted, "a frame to be painted");
+  embers_test_wait_flag (&wait->painted, "a frame to be painted");
   g_signal_handler_disconnect (clock, id);
+}
+
+void
+embers_test_wait_frame (GtkWidget *widget)
+{
+  FrameWait wait = { 0, };
+
+  wait_frame (widget, &wait);
   embers_test_drain ();
 }
 
@@ -221,51 +273,79 @@ embers_test_find_widget (GtkWidget  *root,
 
 /* Pixels */
 
-EmbersTestPixels *
-embers_test_render (GtkWidget *widget)
+/* The widget as GTK snapshots it for a frame: the widget and its
+ * children, each only where GTK would draw it. The widget paintable draws
+ * the widget's bounds (a window's include its decorations) at their own
+ * size. */
+static GskRenderNode *
+snapshot_widget (GtkWidget       *widget,
+                 graphene_rect_t *bounds)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  g_assert_true (gtk_widget_compute_bounds (widget, widget, bounds));
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, (int)ceilf (bounds->size.width));
+  g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, (int)ceilf (bounds->size.height));
+  gdk_paintable_snapshot (paintable, snapshot, ceilf (bounds->size.width), ceilf (bounds->size.height));
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static EmbersTestPixels *
+rasterize (GtkWidget             *widget,
+           GskRenderNode         *node,
+           const graphene_rect_t *bounds)
+{
   g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
   g_autoptr(GdkTexture) texture = NULL;
   g_autoptr(GError) error = NULL;
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
   EmbersTestPixels *pixels;
-  graphene_rect_t bounds;
-  int w, h;
+  int w = (int)ceilf (bounds->size.width);
+  int h = (int)ceilf (bounds->size.height);
 
-  /* The widget paintable draws the widget's bounds (a window's include
-   * its decorations) at their own size */
-  g_assert_true (gtk_widget_compute_bounds (widget, widget, &bounds));
-  w = (int)ceilf (bounds.size.width);
-  h = (int)ceilf (bounds.size.height);
   g_assert_cmpint (w, >, 0);
   g_assert_cmpint (h, >, 0);
-  g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, w);
-  g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, h);
-
-  /* The widget as GTK snapshots it for a frame: the widget and its
-   * children, each only where GTK would draw it */
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-
   g_assert_true (gsk_renderer_realize_for_display (renderer, gtk_widget_get_display (widget), &error));
   g_assert_no_error (error);
 
   pixels = g_new0 (EmbersTestPixels, 1);
   pixels->width = w;
   pixels->height = h;
-  pixels->origin_x = (int)floorf (bounds.origin.x);
-  pixels->origin_y = (int)floorf (bounds.origin.y);
+  pixels->origin_x = (int)floorf (bounds->origin.x);
+  pixels->origin_y = (int)floorf (bounds->origin.y);
   pixels->stride = (gsize)w * 4;
   pixels->data = g_malloc0 (pixels->stride * h);
   if (node != NULL)
     {
       texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
       gdk_texture_download (texture, pixels->data, pixels->stride);
-      gsk_render_node_unref (node);
     }
   gsk_renderer_unrealize (renderer);
+  return pixels;
+}
+
+EmbersTestPixels *
+embers_test_render (GtkWidget *widget)
+{
+  graphene_rect_t bounds;
+  GskRenderNode *node = snapshot_widget (widget, &bounds);
+  EmbersTestPixels *pixels = rasterize (widget, node, &bounds);
+
+  g_clear_pointer (&node, gsk_render_node_unref);
+  return pixels;
+}
+
+EmbersTestPixels *
+embers_test_render_frame (GtkWidget *widget)
+{
+  FrameWait wait = { 0, };
+  EmbersTestPixels *pixels;
+
+  wait.capture = widget;
+  wait_frame (widget, &wait);
+  pixels = rasterize (widget, wait.node, &wait.bounds);
+  g_clear_pointer (&wait.node, gsk_render_node_unref);
+  embers_test_drain ();
   return pixels;
 }
 
@@ -571,8 +651,15 @@ embers_test_press_key (GtkWidget       *widget,
                        guint            keyval,
                        GdkModifierType  modifiers)
 {
+  /* GTK keeps the widgets of an event alive while it is handled (closing a
+   * dialog on Escape may finalize it, and its handlers still run after) */
+  g_autoptr(GtkWidget) root = g_object_ref (GTK_WIDGET (gtk_widget_get_root (widget)));
+  g_autoptr(GPtrArray) chain = g_ptr_array_new_with_free_func (g_object_unref);
+
   for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
-    if (activate_in (w, keyval, modifiers))
+    g_ptr_array_add (chain, g_object_ref (w));
+  for (guint i = 0; i < chain->len; i++)
+    if (activate_in (g_ptr_array_index (chain, i), keyval, modifiers))
       return TRUE;
   return FALSE;
 }

@@ -73,7 +73,12 @@ typedef struct
   guint8 *data;   /* B8G8R8A8 premultiplied, as GDK_MEMORY_DEFAULT */
 } EmbersTestPixels;
 
+/* @widget drawn as it is now */
 EmbersTestPixels *embers_test_render        (GtkWidget           *widget);
+/* @widget as the next frame draws it: queues a frame and takes the picture
+ * right after it is painted, before anything else may change the widgets
+ * (what a person sees is frames) */
+EmbersTestPixels *embers_test_render_frame  (GtkWidget           *widget);
 void        embers_test_pixels_free         (EmbersTestPixels    *pixels);
 /* 0xRRGGBB of the pixel at (@x, @y) (widget coordinates), clamped into
  * the picture */

@@ -22,6 +22,7 @@
 #include "embers-shortcuts.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 static gboolean
 timeout_cb (gpointer data)
@@ -1305,8 +1306,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/a11y/empty", test_empty);
   g_test_add_func ("/embers/a11y/profile", test_profile);

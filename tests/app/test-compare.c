@@ -1093,8 +1093,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/compare/files", test_compare_files);
   g_test_add_func ("/embers/compare/series-chart-drag", test_series_chart_drag);

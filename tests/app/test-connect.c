@@ -16,6 +16,7 @@
 #include "embers-test-server-spawn.h"
 #include "embers-compare-page.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 static void
 spin_until (gboolean (*done) (gpointer),
@@ -261,8 +262,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
   g_test_add_func ("/embers/app/open-query-url", test_open_query_url);

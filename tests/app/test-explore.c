@@ -17,6 +17,7 @@
 #include "embers-format.h"
 #include "embers-profile-builder.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 /* A source that forwards to a local source and can fail merges */
 
@@ -672,8 +673,7 @@ main (int   argc,
       return run_shot (g_getenv ("EMBERS_EXPLORE_SHOT"));
     }
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/explore/services-and-profile", test_services_and_profile);
   g_test_add_func ("/embers/explore/filter", test_filter);

@@ -20,6 +20,7 @@
 
 #include "../full-disk.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 static const char old_contents[] = "the old file, which must survive\n";
 
@@ -162,8 +163,7 @@ main (int   argc,
   int ret;
 
   full_disk_setup (argv, ENOSPC_SHIM);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
   g_test_message ("full disk: %s in %s",
                   full_disk_kind == FULL_DISK_TMPFS ? "a tmpfs" : "the ENOSPC shim", full_disk_dir);
 

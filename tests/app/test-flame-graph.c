@@ -12,6 +12,7 @@
 #include "embers-render.h"
 #include "embers-top.h"
 #include "embers-top-table.h"
+#include "embers-test-gtk-utils.h"
 
 /* DFS order (children sorted by name):
  *   0 total 40, 1 main 40, 2 a 30, 3 b 20, 4 c 10, 5 d 10 */
@@ -494,8 +495,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add ("/embers/flame-graph/paint", Fixture, NULL, fixture_setup, test_paint, fixture_teardown);
   g_test_add ("/embers/flame-graph/click-focus", Fixture, NULL, fixture_setup, test_click_focus, fixture_teardown);

@@ -22,6 +22,7 @@
 
 #include "embers-format.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 static gboolean
 tick (gpointer data)
@@ -139,8 +140,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/hostile-files/fifo-cancel", test_fifo_cancel);
   g_test_add_func ("/embers/hostile-files/not-profiles", test_not_profiles);

@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 static gboolean
 timeout_cb (gpointer data)
@@ -108,7 +109,7 @@ main (int   argc,
   /* German: meson runs this in a German locale (glibc ignores LANGUAGE in
    * the C and C.UTF-8 locales) */
   g_setenv ("LANGUAGE", "de", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
+  embers_test_gtk_init (&argc, &argv);
   /* gtk_test_init() pins the locale to en_US.UTF-8 (or C); follow the
    * environment again, as the application does */
   setlocale (LC_ALL, "");

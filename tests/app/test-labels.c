@@ -24,6 +24,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 #define CPU_TYPE "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 
@@ -1335,8 +1336,7 @@ main (int   argc,
       return run_shot (g_getenv ("EMBERS_LABELS_SHOT"));
     }
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/labels/local-values", test_local_values);
   g_test_add_func ("/embers/labels/local-actions", test_local_actions);

@@ -750,7 +750,7 @@ main (int   argc,
 
   if (language != NULL)
     g_setenv ("LANGUAGE", language, TRUE);
-  gtk_test_init (&argc, &argv, NULL);
+  embers_test_gtk_init (&argc, &argv);
   if (language != NULL)
     {
       /* gtk_test_init() pins the locale; follow the environment again */

@@ -490,8 +490,8 @@ check_after (Fixture          *f,
   EmbersTestPixels *pixels;
 
   wait_drawn (f);
+  pixels = embers_test_render_frame (GTK_WIDGET (f->window));
   assert_calm_layout (f, label);
-  pixels = embers_test_render (GTK_WIDGET (f->window));
   g_assert_cmpuint (assert_graph_drawn (f, g, pixels, label), >, 0);
   return pixels;
 }
@@ -828,8 +828,8 @@ test_diff_palettes (Fixture       *f,
       reset_counts (f);
       embers_compare_page_set_palette (compare, palette);
       wait_drawn (f);
+      pixels = embers_test_render_frame (GTK_WIDGET (f->window));
       assert_calm_layout (f, label);
-      pixels = embers_test_render (GTK_WIDGET (f->window));
       /* Every frame is drawn in its display-list colour ... */
       g_assert_cmpuint (assert_graph_drawn_colors (f, g, pixels, label, colors), >, 5);
 

@@ -994,8 +994,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/app/rule-from-frame", test_rule_from_frame);
   g_test_add_func ("/embers/app/rule-disabled", test_rule_disabled);

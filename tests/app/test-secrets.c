@@ -13,6 +13,7 @@
 
 #include "embers-connect-dialog.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 
@@ -139,8 +140,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/secrets/query-url-tab", test_query_url_tab);
   g_test_add_func ("/embers/secrets/comparison-tab", test_comparison_tab);

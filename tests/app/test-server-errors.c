@@ -14,6 +14,7 @@
 #include "embers-connect-dialog.h"
 #include "embers-connect-client.h"
 #include "embers-test-server-spawn.h"
+#include "embers-test-gtk-utils.h"
 
 static void
 spin_until (gboolean (*done) (gpointer),
@@ -203,8 +204,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int ret;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   hostile = embers_hostile_server_start (&error);
   g_assert_no_error (error);

@@ -15,6 +15,7 @@
 #include "embers-explore-page.h"
 #include "embers-local-source.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 static gboolean
 timeout_cb (gpointer data)
@@ -1161,8 +1162,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/window/empty", test_empty);
   g_test_add_func ("/embers/window/open-fixture", test_open_fixture);
