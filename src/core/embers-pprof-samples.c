@@ -297,10 +297,13 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
       g_array_append_val (s->first_sample, first);
       g_array_set_size (s->values, s->values->len + n_types);
     }
-  dest = &g_array_index (s->values, gint64, (gsize)stack * n_types);
-  for (guint t = 0; t < n_types; t++)
-    if G_UNLIKELY (__builtin_add_overflow (dest[t], s->sample_values[t], &dest[t]))
-      return fail (s, EMBERS_PPROF_SAMPLE_OVERFLOW, 0, 0);
+  if (n_types > 0)
+    {
+      dest = &g_array_index (s->values, gint64, (gsize)stack * n_types);
+      for (guint t = 0; t < n_types; t++)
+        if G_UNLIKELY (__builtin_add_overflow (dest[t], s->sample_values[t], &dest[t]))
+          return fail (s, EMBERS_PPROF_SAMPLE_OVERFLOW, 0, 0);
+    }
 
   /* Labels: consecutive samples often share them */
   if (s->label_bytes->len > 0)

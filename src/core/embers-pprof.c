@@ -132,6 +132,8 @@ typedef struct
   guint32 offset;   /* in the block */
   guint32 len;
   gsize   index;    /* the sample's number in the file */
+  gsize   n_types;  /* sample types met before it (a thread decodes it
+                     * later, while the framing goes on) */
 } SampleRef;
 
 typedef struct
@@ -204,16 +206,16 @@ reader_corrupt (EmbersPprofReader *r,
 
 /* One sample into @s, unless a sample before it could not be read there */
 static void
-decode_sample (EmbersPprofReader  *r,
-               EmbersPprofSamples *s,
+decode_sample (EmbersPprofSamples *s,
                const guint8       *body,
                gsize               len,
-               gsize               index)
+               gsize               index,
+               gsize               n_sample_types)
 {
   if (s->error != EMBERS_PPROF_SAMPLE_OK)
     return;   /* that error names the first: the rest are only framed */
-  if (s->n_types == 0 && r->n_sample_types > 0)
-    s->n_types = MIN (r->n_sample_types, G_N_ELEMENTS (s->sample_values));
+  if (s->n_types == 0 && n_sample_types > 0)
+    s->n_types = MIN (n_sample_types, G_N_ELEMENTS (s->sample_values));
   embers_pprof_samples_add (s, body, len, index);
 }
 
@@ -233,14 +235,15 @@ reader_field (EmbersPprofReader *r,
 
       if (in_block && r->framing != NULL)
         {
-          SampleRef ref = { (guint32)(p + header - r->framing->data), (guint32)(total - header), index };
+          SampleRef ref = { (guint32)(p + header - r->framing->data), (guint32)(total - header), index,
+                            r->n_sample_types };
 
           g_array_append_val (r->framing->batch, ref);
         }
       else
         /* Without a thread, or one cut by a block's end: here */
-        decode_sample (r, r->framing != NULL ? &r->caller_samples : &r->samples,
-                       p + header, total - header, index);
+        decode_sample (r->framing != NULL ? &r->caller_samples : &r->samples,
+                       p + header, total - header, index, r->n_sample_types);
       return;
     }
 
@@ -346,7 +349,7 @@ reader_thread (gpointer data)
           {
             const SampleRef *ref = &g_array_index (block->batch, SampleRef, i);
 
-            decode_sample (r, &r->samples, block->data + ref->offset, ref->len, ref->index);
+            decode_sample (&r->samples, block->data + ref->offset, ref->len, ref->index, ref->n_types);
           }
       busy += g_get_monotonic_time () - t1;
       g_async_queue_push (r->free, block);
@@ -510,7 +513,7 @@ embers_pprof_reader_push (EmbersPprofReader  *r,
             {
               const SampleRef *ref = &g_array_index (block->batch, SampleRef, i);
 
-              decode_sample (r, &r->caller_samples, block->data + ref->offset, ref->len, ref->index);
+              decode_sample (&r->caller_samples, block->data + ref->offset, ref->len, ref->index, ref->n_types);
             }
           g_async_queue_push (r->free, block);
         }
@@ -527,7 +530,7 @@ static void
 merge_samples (EmbersPprofSamples *into,
                EmbersPprofSamples *from)
 {
-  guint n_types = MAX (into->n_types, from->n_types);
+  guint n_types;
   g_autofree guint32 *stack_map = NULL;
   g_autofree guint32 *set_map = NULL;
 
@@ -556,6 +559,10 @@ merge_samples (EmbersPprofSamples *into,
         }
       return;
     }
+  /* @into has no sample yet (its count, if any, came from the sample
+   * types it saw, and none of its values are kept), or the same count:
+   * @from's values are read with their own stride */
+  n_types = from->n_types;
   into->n_types = n_types;
 
   stack_map = g_new (guint32, MAX (from->stacks.n, 1));
@@ -1225,6 +1232,19 @@ read_samples (Reader                   *r,
   g_debug ("pprof: %zu samples, %u unique stacks, %u label sets, %u labelled parts",
            s->n_samples, s->stacks.n, s->label_sets.n, s->entry_stacks->len);
 
+  /* Samples before the sample types: their value count is checked here,
+   * before their values go to the builder, which has a value per type */
+  if (s->n_samples > 0 && s->n_types != r->msg->n_sample_type &&
+      (s->error == EMBERS_PPROF_SAMPLE_OK || s->error_sample > 0))
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
+                             "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
+                             r->msg->n_sample_type),
+                   (gsize)0, (gsize)s->n_types, r->msg->n_sample_type);
+      return FALSE;
+    }
+
   if (!(sets = resolve_label_sets (r, s, error)) ||
       !resolve_samples (r, s, sets, stop_at, &error_at, cancellable, error))
     return FALSE;
@@ -1232,17 +1252,6 @@ read_samples (Reader                   *r,
   if (s->error != EMBERS_PPROF_SAMPLE_OK)
     {
       sample_error (r, s, error);
-      return FALSE;
-    }
-
-  /* Samples before the sample types: their value count is checked here */
-  if (s->n_samples > 0 && s->n_types != r->msg->n_sample_type)
-    {
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                   ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
-                             "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
-                             r->msg->n_sample_type),
-                   (gsize)0, (gsize)s->n_types, r->msg->n_sample_type);
       return FALSE;
     }
 

@@ -286,7 +286,7 @@ embers_seq_table_add_bytes (EmbersSeqTable *t,
           guint32 found = (guint32)slot - 1;
 
           if (embers_seq_table_n_bytes (t, found) == n_bytes &&
-              memcmp (embers_seq_table_get_bytes (t, found), key, n_bytes) == 0)
+              (n_bytes == 0 || memcmp (embers_seq_table_get_bytes (t, found), key, n_bytes) == 0))
             return found;
         }
       i = (i + 1) & t->mask;
