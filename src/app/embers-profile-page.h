@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "embers-pipeline.h"
+
 #include "embers-format.h"
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
@@ -24,13 +26,6 @@ typedef enum
   EMBERS_PAGE_STATE_CANCELLED,
 } EmbersPageState;
 
-typedef enum
-{
-  EMBERS_VIEW_ICICLE,
-  EMBERS_VIEW_FLAME,
-  EMBERS_VIEW_BOTTOM_UP,
-  EMBERS_VIEW_SANDWICH,
-} EmbersView;
 
 #define EMBERS_TYPE_PROFILE_PAGE (embers_profile_page_get_type ())
 
