@@ -13,6 +13,7 @@
 #include "embers-export.h"
 #include "embers-drop-down.h"
 #include "embers-profile-page.h"
+#include "embers-location.h"
 #include "embers-query-url.h"
 #include "embers-diff.h"
 #include "embers-diff-legend.h"
@@ -1305,23 +1306,6 @@ typedef struct
   GCancellable      *cancellable;
 } Load;
 
-/* A Pyroscope query URL: the server's merged flame graph, fetched on a
- * thread (the client runs its own main context there) */
-static void
-load_query_url_thread (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
-{
-  GError *error = NULL;
-  EmbersProfile *profile = embers_pyroscope_load_query_url (task_data, cancellable, &error);
-
-  if (profile == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, profile, g_object_unref);
-}
-
 static void
 load_done (GObject      *source,
            GAsyncResult *result,
@@ -1333,8 +1317,8 @@ load_done (GObject      *source,
   g_autoptr(GError) error = NULL;
   gboolean current = load->cancellable == self->load_cancellable;
 
-  if (g_task_get_source_tag (G_TASK (result)) == load_query_url_thread)
-    profile = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_async_result_is_tagged (result, embers_location_load_async))
+    profile = embers_location_load_finish (result, &error);
   else
     profile = embers_profile_load_file_finish (result, &error);
 
@@ -1407,21 +1391,14 @@ embers_profile_page_load (EmbersProfilePage *self,
   load->self = g_object_ref (self);
   load->cancellable = g_object_ref (self->load_cancellable);
 
-  if (!g_file_is_native (file))
+  /* A Pyroscope query URL: the server's merged flame graph, fetched on a
+   * thread (the client runs its own main context there) */
+  if (embers_location_classify_file (file) == EMBERS_LOCATION_QUERY_URL)
     {
-      g_autofree char *uri = g_file_get_uri (file);
-
-      if (embers_query_url_is_url (uri))
-        {
-          g_autoptr(GTask) task = g_task_new (NULL, self->load_cancellable, load_done, load);
-
-          if (title == NULL)
-            set_title (self, _("Pyroscope Query"));
-          g_task_set_source_tag (task, load_query_url_thread);
-          g_task_set_task_data (task, g_steal_pointer (&uri), g_free);
-          g_task_run_in_thread (task, load_query_url_thread);
-          return;
-        }
+      if (title == NULL)
+        set_title (self, _("Pyroscope Query"));
+      embers_location_load_async (file, self->load_cancellable, load_done, load);
+      return;
     }
 
   /* Bytes read, then stacks laid out: the page shows how far it got */

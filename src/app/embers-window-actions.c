@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-location.h"
 #include "embers-shortcuts.h"
 #include "embers-window-private.h"
 
@@ -24,7 +25,7 @@ on_location_response (AdwAlertDialog *dialog,
   if (g_str_equal (response, "open") && text != NULL && text[0] != '\0')
     {
       g_autofree char *stripped = g_strstrip (g_strdup (text));
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (stripped);
+      g_autoptr(GFile) file = embers_location_new_for_arg (stripped);
 
       embers_window_open_file (self, file);
     }

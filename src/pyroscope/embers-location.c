@@ -32,6 +32,14 @@ embers_location_dup_query_url (GFile *file)
   return g_steal_pointer (&uri);
 }
 
+EmbersLocationKind
+embers_location_classify_file (GFile *file)
+{
+  g_autofree char *url = embers_location_dup_query_url (file);
+
+  return url != NULL ? EMBERS_LOCATION_QUERY_URL : EMBERS_LOCATION_FILE;
+}
+
 GFile *
 embers_location_new_for_arg (const char *text)
 {

@@ -28,6 +28,9 @@ EmbersLocationKind embers_location_classify       (const char    *text);
 /* The query URL a GFile stands for (an http(s) URI that is no local
  * file), or NULL when it is a file */
 char              *embers_location_dup_query_url  (GFile         *file);
+/* The same for a GFile (what GApplication::open, the Open dialog and
+ * drag-and-drop give) */
+EmbersLocationKind embers_location_classify_file  (GFile         *file);
 /* The GFile for a command-line argument (a query URL becomes a GFile of
  * its URI, which embers_location_dup_query_url() gives back) */
 GFile             *embers_location_new_for_arg    (const char    *text);
