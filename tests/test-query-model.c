@@ -234,6 +234,14 @@ test_time (Fixture       *f,
   g_assert_cmpuint (f->n_changed, ==, 1);
   g_assert_cmpuint (f->notified->len, ==, 1);  /* the generation */
 
+  /* A preset as a view asked for it at some time */
+  reset (f);
+  embers_query_model_set_preset_at (f->model, 3600, 5000000);
+  g_assert_cmpuint (f->n_changed, ==, 1);
+  g_assert_cmpint (embers_query_model_get_preset (f->model), ==, 3600);
+  g_assert_cmpint (embers_query_model_get_start_ms (f->model), ==, 5000000 - 3600000);
+  g_assert_cmpint (embers_query_model_get_end_ms (f->model), ==, 5000000);
+
   /* Absolute */
   reset (f);
   embers_query_model_set_time_range (f->model, 1000, 2000);

@@ -16,7 +16,6 @@
 #include "embers-filter-bar.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
-#include "embers-window.h"
 #include "embers-flame-graph.h"
 #include "embers-query-url.h"
 #include "embers-request.h"
@@ -89,6 +88,7 @@ struct _EmbersExplorePage
   EmbersProfilePage *profile_page;
 
   EmbersSource      *source;
+  EmbersQueryModel  *model;           /* the workspace's query, or NULL */
   char              *source_name;
   char              *title;
   GtkStringList     *services;
@@ -419,11 +419,115 @@ services_done (GObject      *object,
   reload_queries (self);
 }
 
+/* The workspace's query model follows what the page asks for, and the
+ * page follows the model when another view changes it. Each side only
+ * writes what differs, so neither loops back. */
+static void
+push_model (EmbersExplorePage *self)
+{
+  EmbersQueryModel *model = self->model;
+
+  if (model == NULL)
+    return;
+  embers_query_model_begin_update (model);
+  embers_query_model_set_service (model, self->service);
+  embers_query_model_set_profile_type (model, self->profile_type);
+  embers_query_model_set_filters (model, embers_filter_bar_get_filters (self->filter_bar));
+  if (self->preset_s > 0)
+    embers_query_model_set_preset_at (model, self->preset_s, self->end_ms);
+  else if (self->start_ms < self->end_ms)
+    embers_query_model_set_time_range (model, self->start_ms, self->end_ms);
+  embers_query_model_end_update (model);
+}
+
+static void
+apply_model (EmbersExplorePage *self)
+{
+  EmbersQueryModel *model = self->model;
+  const char *service = embers_query_model_get_service (model);
+  const char *type = embers_query_model_get_profile_type (model);
+  gint64 preset = embers_query_model_get_preset (model);
+  g_autofree char *filters = embers_selector_to_string (embers_query_model_get_filters (model));
+  g_autofree char *shown = embers_selector_to_string (embers_filter_bar_get_filters (self->filter_bar));
+  gboolean range_changed, service_changed, type_changed;
+
+  range_changed = preset != self->preset_s ||
+                  embers_query_model_get_start_ms (model) != self->start_ms ||
+                  embers_query_model_get_end_ms (model) != self->end_ms;
+  service_changed = service != NULL && g_strcmp0 (service, self->service) != 0;
+  type_changed = type != NULL && g_strcmp0 (type, self->profile_type) != 0;
+
+  if (service_changed)
+    {
+      g_free (self->service);
+      self->service = g_strdup (service);
+      g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+      set_title (self);
+    }
+  if (type_changed)
+    {
+      g_free (self->profile_type);
+      self->profile_type = g_strdup (type);
+    }
+  if (range_changed)
+    {
+      self->preset_s = preset;
+      self->start_ms = embers_query_model_get_start_ms (model);
+      self->end_ms = embers_query_model_get_end_ms (model);
+      show_range (self);
+    }
+  /* The bar's "changed" asks again with everything above in place */
+  if (g_strcmp0 (filters, shown) != 0)
+    embers_filter_bar_set_filters (self->filter_bar, embers_query_model_get_filters (model));
+
+  if (range_changed)
+    load_services (self);
+  else if (service_changed || type_changed)
+    {
+      /* The list shows the service picked elsewhere */
+      for (guint i = 0; service_changed && i < g_list_model_get_n_items (G_LIST_MODEL (self->services)); i++)
+        if (g_str_equal (gtk_string_list_get_string (self->services, i), self->service))
+          {
+            self->syncing = TRUE;
+            gtk_single_selection_set_selected (self->selection, i);
+            self->syncing = FALSE;
+          }
+      fill_types (self);
+      reload_queries (self);
+    }
+}
+
+void
+embers_explore_page_set_query_model (EmbersExplorePage *self,
+                                     EmbersQueryModel  *model)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+  g_return_if_fail (model == NULL || EMBERS_IS_QUERY_MODEL (model));
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, apply_model, self);
+  g_set_object (&self->model, model);
+  if (model != NULL)
+    {
+      g_signal_connect_object (model, "changed", G_CALLBACK (apply_model), self, G_CONNECT_SWAPPED);
+      push_model (self);
+    }
+}
+
+EmbersQueryModel *
+embers_explore_page_get_query_model (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->model;
+}
+
 static void
 load_services (EmbersExplorePage *self)
 {
   static const char * const label_names[] = { SERVICE_LABEL, TYPE_LABEL, NULL };
   EmbersRequest *req = request_start (self, REQ_SERVICES);
+
+  push_model (self);
 
   if (g_list_model_get_n_items (G_LIST_MODEL (self->services)) == 0)
     {
@@ -673,6 +777,7 @@ load_chart (EmbersExplorePage *self)
   g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);
   EmbersRequest *req;
 
+  push_model (self);
   if (query == NULL)
     {
       request_cancel (self, REQ_CHART);
@@ -1047,6 +1152,7 @@ embers_explore_page_dispose (GObject *object)
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);
   g_clear_object (&self->source);
+  g_clear_object (&self->model);
   g_clear_object (&self->services);
   g_clear_object (&self->selection);
   g_clear_object (&self->type_names);
@@ -1114,12 +1220,10 @@ on_rule_created (EmbersRuleDialog    *dialog,
                  EmbersExplorePage   *self)
 {
   g_autofree char *text = g_strdup_printf (_("Recording rule “%s” created"), rule->metric_name);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
   gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
-  /* An open rules tab of this server lists it */
-  if (EMBERS_IS_WINDOW (root))
-    embers_window_reload_rules (EMBERS_WINDOW (root), self->source);
+  /* The workspace's rules view lists it */
+  gtk_widget_activate_action (GTK_WIDGET (self), "workspace.reload-rules", NULL);
   adw_dialog_close (ADW_DIALOG (dialog));
 }
 
@@ -1143,13 +1247,13 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
   return dialog;
 }
 
+/* The workspace's Recording Rules view (the page never calls up into the
+ * window: the workspace around it has the views) */
 static void
 show_rules (EmbersExplorePage *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  if (EMBERS_IS_WINDOW (root) && embers_source_offers_recording_rules (self->source))
-    embers_window_show_rules (EMBERS_WINDOW (root), self->source);
+  if (embers_source_offers_recording_rules (self->source))
+    gtk_widget_activate_action (GTK_WIDGET (self), "workspace.view", "s", "rules");
 }
 
 static void
@@ -1198,16 +1302,22 @@ services_action (GtkWidget  *widget,
     gtk_widget_child_focus (GTK_WIDGET (self->services_view), GTK_DIR_TAB_FORWARD);
 }
 
-/* The label explorer for this service, type, filters and range (a tab) */
+/* The label explorer for this service, type, filters and range: the
+ * workspace's Labels view */
 static void
 labels_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
-  GtkRoot *root = gtk_widget_get_root (widget);
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
 
-  if (EMBERS_IS_WINDOW (root))
-    embers_window_open_labels (EMBERS_WINDOW (root), EMBERS_EXPLORE_PAGE (widget));
+  if (self->service == NULL || self->profile_type == NULL)
+    {
+      gtk_widget_activate_action (widget, "win.show-toast", "s",
+                                  _("Pick a service and a profile type to see their labels"));
+      return;
+    }
+  gtk_widget_activate_action (widget, "workspace.view", "s", "labels");
 }
 
 static void

@@ -2166,6 +2166,19 @@ embers_labels_page_select_label (EmbersLabelsPage *self,
   return TRUE;
 }
 
+void
+embers_labels_page_prefer_label (EmbersLabelsPage *self,
+                                 const char       *name)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  g_return_if_fail (name != NULL);
+
+  /* Picked when the names arrive, if it is among them */
+  if (!embers_labels_page_select_label (self, name) && self->label == NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->names)) == 0)
+    self->label = g_strdup (name);
+}
+
 const char *
 embers_labels_page_get_label (EmbersLabelsPage *self)
 {

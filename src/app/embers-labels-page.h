@@ -72,6 +72,10 @@ int                embers_labels_page_get_cardinality   (EmbersLabelsPage  *self
                                                          const char        *name);
 gboolean           embers_labels_page_select_label      (EmbersLabelsPage  *self,
                                                          const char        *name);
+/* The label to pick: now when its name is listed, else when the names
+ * arrive (if it is among them) */
+void               embers_labels_page_prefer_label      (EmbersLabelsPage  *self,
+                                                         const char        *name);
 const char        *embers_labels_page_get_label         (EmbersLabelsPage  *self);
 /* The selected label's values, sorted by total (EmbersLabelValueStats) */
 GPtrArray         *embers_labels_page_get_stats         (EmbersLabelsPage  *self);

@@ -560,6 +560,24 @@ embers_query_model_set_preset (EmbersQueryModel *self,
   embers_query_model_end_update (self);
 }
 
+void
+embers_query_model_set_preset_at (EmbersQueryModel *self,
+                                  gint64            seconds,
+                                  gint64            end_ms)
+{
+  g_return_if_fail (EMBERS_IS_QUERY_MODEL (self));
+  g_return_if_fail (seconds > 0);
+
+  embers_query_model_begin_update (self);
+  if (self->preset_s != seconds)
+    {
+      self->preset_s = seconds;
+      notify (self, PROP_PRESET);
+    }
+  set_range (self, end_ms - seconds * 1000, end_ms);
+  embers_query_model_end_update (self);
+}
+
 gint64
 embers_query_model_get_preset (EmbersQueryModel *self)
 {

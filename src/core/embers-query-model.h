@@ -100,6 +100,11 @@ gboolean          embers_query_model_get_complete    (EmbersQueryModel *self);
 void              embers_query_model_set_preset      (EmbersQueryModel *self,
                                                       gint64            seconds);
 gint64            embers_query_model_get_preset      (EmbersQueryModel *self);
+/* A preset whose range ends at @end_ms (what a view asked for at that
+ * time), rather than now */
+void              embers_query_model_set_preset_at   (EmbersQueryModel *self,
+                                                      gint64            seconds,
+                                                      gint64            end_ms);
 void              embers_query_model_set_time_range  (EmbersQueryModel *self,
                                                       gint64            start_ms,
                                                       gint64            end_ms);

@@ -22,6 +22,7 @@
 #include "embers-test-gtk-utils.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window-private.h"
+#include "embers-workspace.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 #define ALLOC "memory:alloc_space:bytes:space:bytes"
@@ -338,6 +339,7 @@ test_rule_from_frame (void)
   const char *frame = NULL;
   guint32 node = 0;
   guint n_tabs;
+  EmbersWorkspace *workspace;
   gboolean found = FALSE;
 
   g_assert_no_error (error);
@@ -354,20 +356,23 @@ test_rule_from_frame (void)
   g_assert_true (embers_explore_page_select_service (page, "api"));
   spin_until (page_idle, page);
 
-  /* Show Recording Rules: one tab per server, twice is the same tab */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
+  /* Show Recording Rules: the Recording Rules view of the same tab (a
+   * workspace), twice is the same view */
   n_tabs = embers_window_get_n_pages (window);
-  rules_page = EMBERS_RULES_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_tabs);
+  workspace = EMBERS_WORKSPACE (adw_tab_page_get_child (explore_tab));
+  g_assert_cmpstr (embers_workspace_get_view (workspace), ==, "rules");
+  rules_page = embers_workspace_get_rules_page (workspace);
   g_assert_true (EMBERS_IS_RULES_PAGE (rules_page));
   spin_until (rules_idle, rules_page);
   g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, 0);
-  adw_tab_view_set_selected_page (window->tab_view, explore_tab);
+  embers_workspace_show_view (workspace, "flame-graph");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_tabs);
-  g_assert_true (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)) ==
-                 GTK_WIDGET (rules_page));
+  g_assert_true (embers_workspace_get_rules_page (workspace) == rules_page);
   spin_until (rules_idle, rules_page);
-  adw_tab_view_set_selected_page (window->tab_view, explore_tab);
+  embers_workspace_show_view (workspace, "flame-graph");
   spin (50);
 
   /* Select a frame below the root */
@@ -507,7 +512,7 @@ test_rule_from_frame (void)
   g_assert_false (embers_test_blocks_input (GTK_WIDGET (page)));
 
   /* On the rules page: Delete asks first; Cancel keeps it, Delete deletes */
-  adw_tab_view_set_selected_page (window->tab_view, adw_tab_view_get_page (window->tab_view, GTK_WIDGET (rules_page)));
+  embers_workspace_show_view (workspace, "rules");
   spin (50);
   for (int attempt = 0; attempt < 2; attempt++)
     {
