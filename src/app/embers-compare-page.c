@@ -88,6 +88,10 @@ struct _EmbersComparePage
   GtkWidget         *spinner;
   GtkWidget         *status_label;
   GtkWidget         *result_stack;
+  GtkWidget         *sources;          /* the form: both sides, options */
+  GtkWidget         *summary_button;   /* the form folded to one line */
+  GtkWidget         *summary_label;
+  gboolean           folded;
 
   EmbersProfilePage *profile_page;
 
@@ -105,6 +109,7 @@ G_DEFINE_FINAL_TYPE (EmbersComparePage, embers_compare_page, ADW_TYPE_BREAKPOINT
 enum {
   PROP_0,
   PROP_BUSY,
+  PROP_FOLDED,
   N_PROPS
 };
 
@@ -306,6 +311,8 @@ show_diff (EmbersComparePage *self,
         /* Translators: the title of a comparison: baseline vs comparison */
         title = g_strdup_printf (_("%s vs %s"), base, comp);
       embers_profile_page_set_profile (self->profile_page, diff, title != NULL ? title : _("Comparison"));
+      gtk_label_set_text (GTK_LABEL (self->summary_label), title != NULL ? title : _("Comparison"));
+      gtk_widget_set_tooltip_text (self->summary_button, _("Change the baseline or the comparison"));
     }
   gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack),
                                     diff != NULL ? "result" : "empty");
@@ -1159,6 +1166,8 @@ comparison_done (GObject      *object,
         {
           set_error (self, NULL);
           show_diff (self, diff);
+          /* Room for the answer: the form folds to one line */
+          embers_compare_page_set_folded (self, TRUE);
         }
       else if (is_cancelled (error))
         set_error (self, _("Comparison cancelled"));
@@ -1417,6 +1426,9 @@ embers_compare_page_get_property (GObject    *object,
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
+    case PROP_FOLDED:
+      g_value_set_boolean (value, self->folded);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1434,6 +1446,10 @@ embers_compare_page_class_init (EmbersComparePageClass *klass)
 
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The form folded to one line (after a comparison) */
+  properties[PROP_FOLDED] =
+    g_param_spec_boolean ("folded", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1456,6 +1472,40 @@ embers_compare_page_class_init (EmbersComparePageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "embers-compare-page");
 }
 
+/* Folding: the form as one line of both sides, to give the diff room */
+
+void
+embers_compare_page_set_folded (EmbersComparePage *self,
+                                gboolean           folded)
+{
+  g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
+
+  folded = !!folded && self->diff != NULL;
+  if (self->folded == folded)
+    return;
+  self->folded = folded;
+  gtk_widget_set_visible (self->sources, !folded);
+  gtk_widget_set_visible (self->summary_button, folded);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDED]);
+}
+
+gboolean
+embers_compare_page_get_folded (EmbersComparePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), FALSE);
+  return self->folded;
+}
+
+static void
+unfold (EmbersComparePage *self)
+{
+  gboolean had_focus = gtk_widget_has_focus (self->summary_button);
+
+  embers_compare_page_set_folded (self, FALSE);
+  if (had_focus)
+    gtk_widget_child_focus (self->sources, GTK_DIR_TAB_FORWARD);
+}
+
 static void
 embers_compare_page_init (EmbersComparePage *self)
 {
@@ -1465,7 +1515,7 @@ embers_compare_page_init (EmbersComparePage *self)
   /* The sources over the result; they scroll when the window is short
    * (the result keeps its minimum, they get the rest up to their size) */
   self->cancellable_files = g_cancellable_new ();
-  self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), self->root);
   /* The least room the narrowest layout needs */
   gtk_widget_set_size_request (GTK_WIDGET (self), 360, 360);
@@ -1474,7 +1524,36 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), sources);
+  gtk_widget_set_margin_bottom (scrolled, 6);
   gtk_box_append (GTK_BOX (self->root), scrolled);
+  self->sources = scrolled;
+
+  /* Once compared, the form folds to this line; a click opens it again */
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+    GtkWidget *icon = gtk_image_new_from_icon_name ("document-edit-symbolic");
+    GtkWidget *edit = gtk_label_new_with_mnemonic (_("_Edit"));
+
+    self->summary_label = gtk_label_new (NULL);
+    gtk_label_set_ellipsize (GTK_LABEL (self->summary_label), PANGO_ELLIPSIZE_MIDDLE);
+    gtk_label_set_xalign (GTK_LABEL (self->summary_label), 0);
+    gtk_widget_set_hexpand (self->summary_label, TRUE);
+    gtk_box_append (GTK_BOX (box), self->summary_label);
+    gtk_widget_add_css_class (edit, "dim-label");
+    gtk_box_append (GTK_BOX (box), edit);
+    gtk_box_append (GTK_BOX (box), icon);
+    self->summary_button = gtk_button_new ();
+    gtk_button_set_child (GTK_BUTTON (self->summary_button), box);
+    gtk_widget_add_css_class (self->summary_button, "compare-summary");
+    gtk_widget_set_margin_start (self->summary_button, 12);
+    gtk_widget_set_margin_end (self->summary_button, 12);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->summary_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Change the baseline or the comparison"), -1);
+    gtk_label_set_mnemonic_widget (GTK_LABEL (edit), self->summary_button);
+    g_signal_connect_swapped (self->summary_button, "clicked", G_CALLBACK (unfold), self);
+    gtk_widget_set_visible (self->summary_button, FALSE);
+    gtk_box_append (GTK_BOX (self->root), self->summary_button);
+  }
 
   /* The two sides, side by side or (narrow) one above the other */
   panes = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
@@ -1549,6 +1628,7 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_add_css_class (self->status_label, "error");
   gtk_widget_set_margin_start (self->status_label, 12);
   gtk_widget_set_margin_end (self->status_label, 12);
+  gtk_widget_set_margin_bottom (self->status_label, 6);
   gtk_widget_set_visible (self->status_label, FALSE);
   /* Under the scrolled sources, so that all its lines show */
   gtk_box_append (GTK_BOX (self->root), self->status_label);

@@ -2012,8 +2012,12 @@ place_split (GtkWidget     *paned,
   EmbersProfilePage *self = data;
   int height = gtk_widget_get_height (paned);
 
+  /* Stacked, the graph keeps most of the height: a diff's table (its
+   * rows are the same functions as the graph's) an eighth, a profile's a
+   * quarter; the handle drags either */
   if (is_stacked (self))
-    gtk_paned_set_position (self->paned, height > 0 ? height / 4 : 100);
+    gtk_paned_set_position (self->paned, height <= 0 ? 100
+                                         : is_diff (self) ? MAX (height / 8, 40) : height / 4);
   else if (self->wide_position > 0)
     gtk_paned_set_position (self->paned, self->wide_position);
   return G_SOURCE_REMOVE;
