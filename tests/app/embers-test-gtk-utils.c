@@ -87,6 +87,42 @@ embers_test_wait_until (EmbersTestCondition  condition,
   g_source_remove (awake);
 }
 
+struct _EmbersTestWait
+{
+  char  *what;
+  gint64 end;
+  guint  awake;
+};
+
+EmbersTestWait *
+embers_test_wait_begin (const char *what,
+                        const char *file,
+                        int         line)
+{
+  EmbersTestWait *wait = g_new0 (EmbersTestWait, 1);
+
+  wait->what = g_strdup_printf ("%s (%s:%d)", what, file, line);
+  wait->end = g_get_monotonic_time () + (gint64)(wait_limit () * G_USEC_PER_SEC);
+  wait->awake = g_timeout_add (250, keep_awake, NULL);
+  return wait;
+}
+
+void
+embers_test_wait_step (EmbersTestWait *wait)
+{
+  if (g_get_monotonic_time () > wait->end)
+    g_error ("gave up waiting for %s after %.0f s", wait->what, wait_limit ());
+  g_main_context_iteration (NULL, TRUE);
+}
+
+void
+embers_test_wait_end (EmbersTestWait *wait)
+{
+  g_source_remove (wait->awake);
+  g_free (wait->what);
+  g_free (wait);
+}
+
 static gboolean
 flag_is_set (gpointer data)
 {

@@ -697,8 +697,7 @@ test_rules_page (void)
   rule->group_by = g_strdupv ((char *[]) { (char *)"region", NULL });
   rule->function_name = g_strdup ("runtime.gcBgMarkWorker");
   embers_recording_rules_upsert_async (client, rule, NULL, rule_upserted, &created);
-  while (created == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (created == NULL);
 
   window = new_window ();
   page = EMBERS_RULES_PAGE (embers_window_open_rules (window, client));

@@ -970,8 +970,7 @@ test_local_go_file (void)
   guint n = 0;
 
   embers_local_source_add_file_async (local, file, NULL, add_done, &n);
-  while (n == 0)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (n == 0);
   g_assert_cmpuint (n, ==, 1);
   embers_local_source_get_time_range (local, &start, &end);
 
