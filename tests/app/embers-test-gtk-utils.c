@@ -53,15 +53,6 @@ embers_test_gtk_init (int    *argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 }
 
-static double
-wait_limit (void)
-{
-  const char *env = g_getenv ("EMBERS_TEST_WAIT_LIMIT");
-  double limit = env != NULL ? g_ascii_strtod (env, NULL) : 0;
-
-  return limit > 0 ? limit : 120;
-}
-
 static gboolean
 keep_awake (gpointer data)
 {
@@ -73,7 +64,7 @@ embers_test_wait_until (EmbersTestCondition  condition,
                         gpointer             data,
                         const char          *what)
 {
-  gint64 end = g_get_monotonic_time () + (gint64)(wait_limit () * G_USEC_PER_SEC);
+  gint64 end = g_get_monotonic_time () + (gint64)(embers_test_wait_limit () * G_USEC_PER_SEC);
   /* Wakes the loop now and then, so that the safety limit is checked even
    * when nothing else happens; it does not pace the wait */
   guint awake = g_timeout_add (250, keep_awake, NULL);
@@ -81,46 +72,10 @@ embers_test_wait_until (EmbersTestCondition  condition,
   while (!condition (data))
     {
       if (g_get_monotonic_time () > end)
-        g_error ("gave up waiting for %s after %.0f s", what, wait_limit ());
+        g_error ("gave up waiting for %s after %.0f s", what, embers_test_wait_limit ());
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (awake);
-}
-
-struct _EmbersTestWait
-{
-  char  *what;
-  gint64 end;
-  guint  awake;
-};
-
-EmbersTestWait *
-embers_test_wait_begin (const char *what,
-                        const char *file,
-                        int         line)
-{
-  EmbersTestWait *wait = g_new0 (EmbersTestWait, 1);
-
-  wait->what = g_strdup_printf ("%s (%s:%d)", what, file, line);
-  wait->end = g_get_monotonic_time () + (gint64)(wait_limit () * G_USEC_PER_SEC);
-  wait->awake = g_timeout_add (250, keep_awake, NULL);
-  return wait;
-}
-
-void
-embers_test_wait_step (EmbersTestWait *wait)
-{
-  if (g_get_monotonic_time () > wait->end)
-    g_error ("gave up waiting for %s after %.0f s", wait->what, wait_limit ());
-  g_main_context_iteration (NULL, TRUE);
-}
-
-void
-embers_test_wait_end (EmbersTestWait *wait)
-{
-  g_source_remove (wait->awake);
-  g_free (wait->what);
-  g_free (wait);
 }
 
 static gboolean

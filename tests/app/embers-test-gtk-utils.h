@@ -17,6 +17,8 @@
 
 #include <adwaita.h>
 
+#include "../embers-test-wait.h"
+
 G_BEGIN_DECLS
 
 /* gtk_test_init() and adw_init(), with animations off: a stack's
@@ -33,30 +35,6 @@ typedef gboolean (*EmbersTestCondition) (gpointer data);
 void        embers_test_wait_until          (EmbersTestCondition  condition,
                                              gpointer             data,
                                              const char          *what);
-/* Until the expression @condition is true (the same wait as
- * embers_test_wait_until(), for a condition written in place; the
- * expression is what a failure says was awaited) */
-#define embers_test_wait_for(condition) \
-  G_STMT_START { \
-    EmbersTestWait *embers_test_wait_ = embers_test_wait_begin (#condition, __FILE__, __LINE__); \
-    while (!(condition)) \
-      embers_test_wait_step (embers_test_wait_); \
-    embers_test_wait_end (embers_test_wait_); \
-  } G_STMT_END
-/* While the expression @condition is true: embers_test_wait_for (!(@condition)) */
-#define embers_test_wait_while(condition) \
-  G_STMT_START { \
-    EmbersTestWait *embers_test_wait_ = embers_test_wait_begin ("not " #condition, __FILE__, __LINE__); \
-    while (condition) \
-      embers_test_wait_step (embers_test_wait_); \
-    embers_test_wait_end (embers_test_wait_); \
-  } G_STMT_END
-typedef struct _EmbersTestWait EmbersTestWait;
-EmbersTestWait *embers_test_wait_begin      (const char          *what,
-                                             const char          *file,
-                                             int                  line);
-void        embers_test_wait_step           (EmbersTestWait      *wait);
-void        embers_test_wait_end            (EmbersTestWait      *wait);
 /* Until *@flag is TRUE */
 void        embers_test_wait_flag           (const gboolean      *flag,
                                              const char          *what);

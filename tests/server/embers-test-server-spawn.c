@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include <gio/gio.h>
+
+#include "../embers-test-wait.h"
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 #ifdef __linux__
@@ -22,10 +24,7 @@
 static guint
 start_timeout_ms (void)
 {
-  const char *env = g_getenv ("EMBERS_TEST_WAIT_LIMIT");
-  double limit = env != NULL ? g_ascii_strtod (env, NULL) : 0;
-
-  return (guint)((limit > 0 ? limit : 120) * 1000);
+  return (guint)(embers_test_wait_limit () * 1000);
 }
 #define STOP_TIMEOUT_MS  5000
 #define LISTENING_PREFIX "listening on "
