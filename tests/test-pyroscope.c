@@ -2023,6 +2023,7 @@ test_mock_cancel (void)
   profile = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait.result, &error);
   g_assert_null (profile);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_object (&wait.result);  /* (it holds the source) */
 
   /* Nothing leaks: client and source go away, once the work they started
    * is done (it holds them) */
