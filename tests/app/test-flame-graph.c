@@ -70,11 +70,23 @@ fixture_teardown (Fixture       *f,
 {
   GtkWidget *graph = GTK_WIDGET (f->graph);
 
-  /* Nothing keeps it: once what it left to run has run, it is gone */
+  /* Nothing keeps it once what it left to run has run (a paint still on
+   * the worker holds the graph until it is done): then it is gone */
   g_object_ref (graph);
   gtk_window_destroy (GTK_WINDOW (f->window));
   embers_test_assert_finalize (graph);
   g_assert_finalize_object (f->profile);
+}
+
+/* The graph has its paint of what it shows now; if not, asks a frame for
+ * it (the paint is started by a frame) */
+static gboolean
+painted (gpointer widget)
+{
+  if (embers_flame_graph_has_paint_cache (EMBERS_FLAME_GRAPH (widget)))
+    return TRUE;
+  gtk_widget_queue_draw (widget);
+  return FALSE;
 }
 
 /* Centre of the rect showing @node, in widget coordinates */
@@ -122,6 +134,11 @@ render (GtkWidget *widget,
   GskRenderer *renderer;
   int w = gtk_widget_get_width (widget);
   int h = gtk_widget_get_height (widget);
+
+  /* A flame graph paints on a worker thread: wait for its paint of what
+   * it shows now (a frame asks for it) */
+  if (EMBERS_IS_FLAME_GRAPH (widget))
+    embers_test_wait_until (painted, widget, "the flame graph's paint of what it shows");
 
   /* What the widget gives GTK to draw */
   GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);

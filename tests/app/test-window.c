@@ -140,6 +140,8 @@ test_open_fixture (void)
   g_assert_nonnull (layout);
   g_assert_cmpuint (embers_layout_get_n_rects (layout), >, 10);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (graph)), >, 300);
+  /* Painted on a worker thread, then shown */
+  embers_test_wait_while (!embers_flame_graph_has_paint_cache (graph));
   g_assert_true (embers_flame_graph_has_paint_cache (graph));
 
   /* The top table lists the functions, hottest first */

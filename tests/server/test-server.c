@@ -27,6 +27,7 @@
 #include "querier.pb-c.h"
 #include "settings.pb-c.h"
 #include "types.pb-c.h"
+#include "../embers-test-wait.h"
 
 #define NOW_MS   G_GINT64_CONSTANT (1700000000000)
 #define NOW_ARG  "1700000000000"
@@ -2598,8 +2599,7 @@ test_soak (void)
     }
   for (guint i = 0; i < SOAK_CLIENTS; i++)
     soak_next (&clients[i]);
-  while (soak.done < SOAK_REQUESTS)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (soak.done < SOAK_REQUESTS);
 
   for (guint i = 0; i < SOAK_CLIENTS; i++)
     g_object_unref (clients[i].session);
