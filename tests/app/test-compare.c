@@ -64,6 +64,12 @@ write_file (const char *dir,
   return g_file_new_for_path (path);
 }
 
+static gboolean
+graph_painted (gpointer data)
+{
+  return embers_flame_graph_has_paint_cache (data);
+}
+
 /* Colour of the pixel at x, y of a widget as painted */
 static void
 widget_pixel (GtkWidget *widget,
@@ -81,6 +87,12 @@ widget_pixel (GtkWidget *widget,
   g_autofree guint32 *pixels = NULL;
   guint32 pixel;
 
+  /* A flame graph paints on a thread: after a change, once painted */
+  if (EMBERS_IS_FLAME_GRAPH (widget))
+    {
+      embers_test_wait_until (graph_painted, widget, "the graph painted");
+      embers_test_wait_frame (widget);
+    }
   g_assert_cmpint (width, >, x);
   g_assert_cmpint (height, >, y);
   gdk_paintable_snapshot (paintable, snapshot, width, height);
@@ -286,6 +298,8 @@ test_compare_files (void)
         }
     embers_layout_unref (layout);
   }
+  /* Compared, the form folded and the graph grew: painted again */
+  embers_test_wait_until (graph_painted, graph, "the diff graph painted");
   g_assert_cmpint (slow_x, >=, 0);
   widget_pixel (graph, slow_x, slow_y, blue);
   g_assert_cmpint (blue[2], >, blue[1]);  /* bluish */
