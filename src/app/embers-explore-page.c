@@ -18,6 +18,7 @@
 #include "embers-rule-dialog.h"
 #include "embers-flame-graph.h"
 #include "embers-query-url.h"
+#include "embers-status.h"
 #include "embers-request.h"
 
 #define DEFAULT_PRESET_S (60 * 60)
@@ -62,8 +63,8 @@ struct _EmbersExplorePage
   GtkBox            *toolbar_start;
   GtkBox            *toolbar;
   EmbersFilterBar   *filter_bar;
-  GtkStack          *chart_stack;
-  GtkStack          *profile_stack;
+  EmbersStatus      *chart_stack;     /* the chart, loading or a message */
+  EmbersStatus      *profile_stack;   /* the flame graph and table, likewise */
   GtkWidget         *spinner;
   GtkButton         *compare_button;
   GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
@@ -81,10 +82,6 @@ struct _EmbersExplorePage
   GtkBox            *chips;
   GtkBox            *time_box;
   GtkDrawingArea    *chart_area;
-  AdwStatusPage     *chart_status;
-  AdwStatusPage     *profile_status;
-  GtkButton         *profile_retry;
-  GtkButton         *chart_retry;
   EmbersProfilePage *profile_page;
 
   EmbersSource      *source;
@@ -135,6 +132,17 @@ enum
 static guint signals[N_SIGNALS];
 
 static void reload_queries (EmbersExplorePage *self);
+static void show_loading   (EmbersExplorePage *self,
+                            EmbersStatus      *panel);
+static void chart_show_status   (EmbersExplorePage *self,
+                                 const char        *title,
+                                 const char        *description,
+                                 gboolean           retry);
+static void profile_show_status (EmbersExplorePage *self,
+                                 const char        *icon,
+                                 const char        *title,
+                                 const char        *description,
+                                 gboolean           retry);
 static void load_services  (EmbersExplorePage *self);
 static void load_chart     (EmbersExplorePage *self);
 static void load_profile   (EmbersExplorePage *self);
@@ -348,6 +356,17 @@ services_done (GObject      *object,
     {
       set_error (self, REQ_SERVICES, error);
       show_services_message (self, _("Could Not Load Services"), error->message, TRUE);
+      /* The chart and the flame graph were for the range before: they say
+       * why there is nothing for this one, never show the old answer */
+      if (self->service != NULL && self->profile_type != NULL)
+        {
+          request_cancel (self, REQ_CHART);
+          request_cancel (self, REQ_PROFILE);
+          chart_show_status (self, _("Could Not Load the Time Series"), error->message, TRUE);
+          profile_show_status (self, "dialog-error-symbolic", _("Could Not Load the Flame Graph"),
+                               error->message, TRUE);
+          update_loading (self);
+        }
       return;
     }
 
@@ -528,6 +547,12 @@ load_services (EmbersExplorePage *self)
   EmbersRequest *req = request_start (self, REQ_SERVICES);
 
   push_model (self);
+  /* A new range: the chart and the flame graph are stale until it answers */
+  if (self->service != NULL && self->profile_type != NULL)
+    {
+      show_loading (self, self->chart_stack);
+      show_loading (self, self->profile_stack);
+    }
 
   if (g_list_model_get_n_items (G_LIST_MODEL (self->services)) == 0)
     {
@@ -655,6 +680,21 @@ filters_changed (EmbersExplorePage *self)
 
 /* Chart */
 
+/* A panel asking for the query on screen: its old answer dimmed under the
+ * range being loaded */
+static void
+show_loading (EmbersExplorePage *self,
+              EmbersStatus      *panel)
+{
+  g_autofree char *from = embers_query_url_format_local_time (self->start_ms);
+  g_autofree char *to = embers_query_url_format_local_time (self->end_ms);
+  /* Translators: over a chart or a flame graph while it loads: the time
+   * range asked for, from and to */
+  g_autofree char *text = g_strdup_printf (_("Loading %s – %s…"), from, to);
+
+  embers_status_show_loading (panel, text);
+}
+
 static void
 chart_draw (GtkDrawingArea *area,
             cairo_t        *cr,
@@ -723,10 +763,7 @@ chart_show_status (EmbersExplorePage *self,
                    const char        *description,
                    gboolean           retry)
 {
-  adw_status_page_set_title (self->chart_status, title);
-  adw_status_page_set_description (self->chart_status, description);
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_retry), retry);
-  gtk_stack_set_visible_child_name (self->chart_stack, "message");
+  embers_status_show_message (self->chart_stack, retry ? "dialog-error-symbolic" : NULL, title, description, retry);
 }
 
 static void
@@ -761,7 +798,7 @@ chart_done (GObject      *object,
       chart_show_status (self, _("No Data"), _("Nothing matches in this time range."), FALSE);
       return;
     }
-  gtk_stack_set_visible_child_name (self->chart_stack, "chart");
+  embers_status_show_content (self->chart_stack);
   {
     g_autofree char *text = embers_chart_accessible_text (self->chart);
 
@@ -785,8 +822,8 @@ load_chart (EmbersExplorePage *self)
       return;
     }
   req = request_start (self, REQ_CHART);
-  /* Nothing stale: the old chart goes while the new one loads */
-  gtk_stack_set_visible_child_name (self->chart_stack, "loading");
+  /* Nothing stale: the old chart dims under what is being loaded */
+  show_loading (self, self->chart_stack);
   embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
                                      req->cancellable, chart_done, req);
 }
@@ -863,11 +900,7 @@ profile_show_status (EmbersExplorePage *self,
                      const char        *description,
                      gboolean           retry)
 {
-  adw_status_page_set_icon_name (self->profile_status, icon);
-  adw_status_page_set_title (self->profile_status, title);
-  adw_status_page_set_description (self->profile_status, description);
-  gtk_widget_set_visible (GTK_WIDGET (self->profile_retry), retry);
-  gtk_stack_set_visible_child_name (self->profile_stack, "message");
+  embers_status_show_message (self->profile_stack, icon, title, description, retry);
 }
 
 static void
@@ -897,7 +930,7 @@ profile_done (GObject      *object,
       return;
     }
   embers_profile_page_set_profile (self->profile_page, profile, self->title);
-  gtk_stack_set_visible_child_name (self->profile_stack, "profile");
+  embers_status_show_content (self->profile_stack);
   restore_focus (self);
 }
 
@@ -916,7 +949,7 @@ load_profile (EmbersExplorePage *self)
       return;
     }
   req = request_start (self, REQ_PROFILE);
-  gtk_stack_set_visible_child_name (self->profile_stack, "loading");
+  show_loading (self, self->profile_stack);
   embers_source_merge_profile (self->source, query, req->cancellable, profile_done, req);
 }
 
@@ -981,37 +1014,6 @@ range_entry_activated (EmbersExplorePage *self)
 }
 
 /* Building the widgets */
-
-static GtkWidget *
-status_with_retry (AdwStatusPage **out_status,
-                   GtkButton     **out_button,
-                   GCallback       retry,
-                   gpointer        data)
-{
-  GtkWidget *status = adw_status_page_new ();
-  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Retry"));
-
-  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "pill");
-  g_signal_connect_swapped (button, "clicked", retry, data);
-  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-error-symbolic");
-  gtk_widget_add_css_class (status, "compact");
-  *out_status = ADW_STATUS_PAGE (status);
-  *out_button = GTK_BUTTON (button);
-  return status;
-}
-
-static GtkWidget *
-centered_spinner (void)
-{
-  GtkWidget *spinner = adw_spinner_new ();
-
-  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
-  gtk_widget_set_size_request (spinner, 32, 32);
-  return spinner;
-}
 
 static void
 build_toolbar (EmbersExplorePage *self)
@@ -1087,7 +1089,6 @@ static void
 build_chart (EmbersExplorePage *self)
 {
   GtkGesture *drag;
-  GtkWidget *spinner = centered_spinner ();
 
   self->chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
   self->chart_area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
@@ -1102,31 +1103,19 @@ build_chart (EmbersExplorePage *self)
   g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self->chart_area), GTK_EVENT_CONTROLLER (drag));
 
-  gtk_stack_add_named (self->chart_stack, GTK_WIDGET (self->chart_area), "chart");
-  gtk_stack_add_named (self->chart_stack, spinner, "loading");
-  gtk_stack_add_named (self->chart_stack,
-                       status_with_retry (&self->chart_status, &self->chart_retry,
-                                          G_CALLBACK (load_chart), self),
-                       "message");
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_retry), FALSE);
-  adw_status_page_set_icon_name (self->chart_status, NULL);
-  gtk_stack_set_visible_child_name (self->chart_stack, "message");
+  embers_status_set_content (self->chart_stack, GTK_WIDGET (self->chart_area));
+  g_signal_connect_object (self->chart_stack, "retry", G_CALLBACK (embers_explore_page_retry), self,
+                           G_CONNECT_SWAPPED);
+  embers_status_show_message (self->chart_stack, NULL, NULL, NULL, FALSE);
 }
 
 static void
 build_profile (EmbersExplorePage *self)
 {
-  GtkWidget *loading = adw_status_page_new ();
-
-  adw_status_page_set_title (ADW_STATUS_PAGE (loading), _("Loading the Flame Graph…"));
-  adw_status_page_set_child (ADW_STATUS_PAGE (loading), centered_spinner ());
   self->profile_page = embers_profile_page_new ();
-  gtk_stack_add_named (self->profile_stack, GTK_WIDGET (self->profile_page), "profile");
-  gtk_stack_add_named (self->profile_stack, loading, "loading");
-  gtk_stack_add_named (self->profile_stack,
-                       status_with_retry (&self->profile_status, &self->profile_retry,
-                                          G_CALLBACK (load_profile), self),
-                       "message");
+  embers_status_set_content (self->profile_stack, GTK_WIDGET (self->profile_page));
+  g_signal_connect_object (self->profile_stack, "retry", G_CALLBACK (embers_explore_page_retry), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profile_page, "notify::busy", G_CALLBACK (restore_focus), self,
                            G_CONNECT_SWAPPED);
 }
@@ -1385,6 +1374,7 @@ embers_explore_page_init (EmbersExplorePage *self)
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
   g_type_ensure (EMBERS_TYPE_FILTER_BAR);
+  g_type_ensure (EMBERS_TYPE_STATUS);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->service_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
