@@ -12,6 +12,7 @@
 #include "embers-compare-page.h"
 #include "embers-comparison.h"
 #include "embers-location.h"
+#include "embers-query-model.h"
 #include "embers-window.h"
 #include "embers-diff.h"
 #include "embers-drop-down.h"
@@ -126,6 +127,13 @@ static void side_fetch_series (Side *side);
 static void side_show_range   (Side *side);
 
 /* Helpers */
+
+static char *
+describe_type_item (GtkStringObject *item,
+                    gpointer         user_data)
+{
+  return embers_profile_type_describe (gtk_string_object_get_string (item));
+}
 
 static Side *
 other_side (Side *side)
@@ -1011,7 +1019,12 @@ side_build (EmbersComparePage *self,
   gtk_widget_set_margin_bottom (side->query_box, 8);
   row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   side->types = gtk_string_list_new (NULL);
-  side->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (side->types)), NULL));
+  /* The ids, shown as the explore page shows them: process_cpu · cpu
+   * (nanoseconds) */
+  side->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (side->types)),
+                                                          gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                                                                       G_CALLBACK (describe_type_item),
+                                                                                       NULL, NULL)));
   /* Long type ids shorten on the button (not in its list) */
   embers_drop_down_shorten_on_button (side->type_dropdown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (side->type_dropdown), _("Profile type"));

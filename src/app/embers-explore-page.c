@@ -260,13 +260,7 @@ set_title (EmbersExplorePage *self)
 static char *
 describe_type (const char *id)
 {
-  g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (id);
-
-  if (info == NULL || info->name == NULL)
-    return g_strdup (id);
-  if (info->sample_unit != NULL && info->sample_unit[0] != '\0')
-    return g_strdup_printf ("%s · %s (%s)", info->name, info->sample_type, info->sample_unit);
-  return g_strdup_printf ("%s · %s", info->name, info->sample_type);
+  return embers_profile_type_describe (id);
 }
 
 static void

@@ -289,6 +289,15 @@ test_compare_and_history (void)
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (compare)));
   comparison = embers_compare_page_dup_query (compare, TRUE);
   g_assert_cmpstr (comparison->label_selector, ==, current->label_selector);
+  /* Its profile type reads as the flame graph view's does, not as an id */
+  {
+    GtkDropDown *types = embers_compare_page_get_type_dropdown (compare, TRUE);
+    g_auto(GValue) shown = G_VALUE_INIT;
+
+    g_assert_true (gtk_expression_evaluate (gtk_drop_down_get_expression (types),
+                                            gtk_drop_down_get_selected_item (types), &shown));
+    g_assert_cmpstr (g_value_get_string (&shown), ==, "process_cpu · cpu (nanoseconds)");
+  }
   g_assert_cmpint (comparison->start_ms, ==, current->start_ms);
 
   /* Back: the flame graph view of shop; back again: no service yet */
