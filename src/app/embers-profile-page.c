@@ -90,6 +90,7 @@ struct _EmbersProfilePage
   guint              sample_type;
   GPtrArray         *hidden;
   int                wide_position;
+  int                export_width;   /* images, 0 = as on screen */
   gboolean           stacked;
   int                fit_diff_frames;
   char              *focus_function;
@@ -1551,6 +1552,21 @@ export_thread (GTask        *task,
 }
 
 void
+embers_profile_page_set_export_width (EmbersProfilePage *self,
+                                      int                width)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  self->export_width = MAX (width, 0);
+}
+
+int
+embers_profile_page_get_export_width (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), 0);
+  return self->export_width;
+}
+
+void
 embers_profile_page_export_async (EmbersProfilePage   *self,
                                   GFile               *file,
                                   GCancellable        *cancellable,
@@ -1581,8 +1597,10 @@ embers_profile_page_export_async (EmbersProfilePage   *self,
       return;
     }
 
-  /* Exactly what is on screen: the shown graphs with their focus, search
-   * and colours; the data formats get the shown (transformed) profile */
+  /* What is on screen: the shown graphs with their focus, search and
+   * colours, at the width asked for; the data formats get the shown
+   * (transformed) profile */
+  embers_export_set_width (export, self->export_width);
   if (self->view == EMBERS_VIEW_SANDWICH)
     {
       embers_export_add_graph (export, self->callers_graph);

@@ -94,6 +94,11 @@ char              *embers_profile_page_suggest_name     (EmbersProfilePage   *se
 /* Writes what is on screen to @file: an image (PNG, SVG, PDF) through the
  * core painter, or the shown profile (pprof, folded, JSON); the format
  * comes from the file name. Runs off the main thread. */
+/* Images are exported this many pixels wide (the window asks the user;
+ * 1920 by default there); 0 exports them as wide as on screen */
+void               embers_profile_page_set_export_width (EmbersProfilePage *self,
+                                                         int                width);
+int                embers_profile_page_get_export_width (EmbersProfilePage *self);
 void               embers_profile_page_export_async     (EmbersProfilePage   *self,
                                                          GFile               *file,
                                                          GCancellable        *cancellable,

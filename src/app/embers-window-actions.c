@@ -192,7 +192,7 @@ on_export_response (GObject      *object,
 }
 
 static void
-export_dialog (EmbersWindow *self)
+choose_export_file (EmbersWindow *self)
 {
   static const struct {
     const char *name;
@@ -229,6 +229,60 @@ export_dialog (EmbersWindow *self)
   gtk_file_dialog_set_initial_name (dialog, suggestion);
   gtk_file_dialog_save (dialog, GTK_WINDOW (self), self->file_cancellable,
                         on_export_response, g_object_ref (self));
+}
+
+/* Export: first the width images are drawn at (1920 px by default, kept
+ * in the settings), then the file */
+
+static void
+on_export_width_response (AdwAlertDialog *dialog,
+                          const char     *response,
+                          EmbersWindow   *self)
+{
+  GtkSpinButton *spin = g_object_get_data (G_OBJECT (dialog), "spin");
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+  int width = gtk_spin_button_get_value_as_int (spin);
+
+  if (!g_str_equal (response, "choose") || page == NULL)
+    return;
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "export-width", width);
+  embers_profile_page_set_export_width (page, width);
+  choose_export_file (self);
+}
+
+static void
+export_dialog (EmbersWindow *self)
+{
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+  AdwDialog *dialog;
+  GtkWidget *box, *label, *spin;
+  int width = self->settings != NULL ? g_settings_get_int (self->settings, "export-width") : 1920;
+
+  if (page == NULL || embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY)
+    return;
+
+  dialog = adw_alert_dialog_new (_("Export"),
+                                 _("Images (PNG, SVG, PDF) are drawn this wide, whatever the window’s size; "
+                                   "their height follows from the graph. Data formats keep every frame."));
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
+  label = gtk_label_new_with_mnemonic (_("Image _width (pixels)"));
+  spin = gtk_spin_button_new_with_range (100, 20000, 10);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), width);
+  gtk_spin_button_set_activates_default (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), spin);
+  adw_alert_dialog_set_extra_child (ADW_ALERT_DIALOG (dialog), box);
+  adw_alert_dialog_add_responses (ADW_ALERT_DIALOG (dialog), "cancel", _("_Cancel"),
+                                  "choose", _("_Choose File…"), NULL);
+  adw_alert_dialog_set_response_appearance (ADW_ALERT_DIALOG (dialog), "choose", ADW_RESPONSE_SUGGESTED);
+  adw_alert_dialog_set_default_response (ADW_ALERT_DIALOG (dialog), "choose");
+  adw_alert_dialog_set_close_response (ADW_ALERT_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "spin", spin);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_export_width_response), self, 0);
+  adw_dialog_present (dialog, GTK_WIDGET (self));
 }
 
 /* Actions */

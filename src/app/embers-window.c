@@ -168,6 +168,27 @@ on_page_attached (EmbersWindow *self,
       return;
     }
 
+  /* A workspace: the flame graph's and the diff's pages name the window
+   * and enable its actions, whichever view shows */
+  if (EMBERS_IS_WORKSPACE (child))
+    {
+      EmbersProfilePage *pages[2] = {
+        embers_explore_page_get_profile_page (embers_workspace_get_explore_page (EMBERS_WORKSPACE (child))),
+        embers_compare_page_get_profile_page (embers_workspace_get_compare_page (EMBERS_WORKSPACE (child))),
+      };
+
+      for (guint i = 0; i < 2; i++)
+        {
+          g_signal_connect_object (pages[i], "notify::title",
+                                   G_CALLBACK (on_page_title_changed), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (pages[i], "notify::state",
+                                   G_CALLBACK (embers_window_update_actions), self, G_CONNECT_SWAPPED);
+        }
+      g_signal_connect_object (child, "notify::view",
+                               G_CALLBACK (embers_window_update_actions), self, G_CONNECT_SWAPPED);
+      return;
+    }
+
   /* An explore page keeps its own tab title and loading state */
   if (!EMBERS_IS_PROFILE_PAGE (child))
     return;

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 #include "embers-format.h"
 #include "embers-local-source.h"
@@ -117,6 +118,18 @@ graph_share (EmbersWindow      *window,
   return share;
 }
 
+static void
+export_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (embers_profile_page_export_finish (EMBERS_PROFILE_PAGE (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
 static GtkWidget *
 find_summary (GtkWidget *root)
 {
@@ -201,6 +214,45 @@ test_room_for_the_diff (void)
   embers_compare_page_compare (compare);
   embers_test_wait_until (compared, compare, "the diff again");
   g_assert_true (embers_compare_page_get_folded (compare));
+
+  /* Export: the diff as a PNG 1920 px wide (the default the window
+   * offers), not the widget's 590 px */
+  {
+    EmbersProfilePage *page = embers_compare_page_get_profile_page (compare);
+    g_autofree char *dir = g_dir_make_tmp ("embers-room-XXXXXX", NULL);
+    g_autofree char *png = g_build_filename (dir, "diff.png", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (png);
+    g_autoptr(GdkTexture) texture = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) before = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
+    g_autoptr(GPtrArray) after = NULL;
+    gboolean done = FALSE;
+
+    /* Ctrl+E asks for the width first, 1920 by default */
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
+    after = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
+    g_assert_cmpuint (after->len, ==, before->len + 1);
+    {
+      AdwDialog *dialog = g_ptr_array_index (after, after->len - 1);
+      GtkWidget *spin = embers_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_SPIN_BUTTON, NULL);
+
+      g_assert_nonnull (spin);
+      g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 1920);
+      adw_dialog_close (dialog);
+      embers_test_wait_dialog_closed (dialog);
+    }
+
+    embers_profile_page_set_export_width (page, 1920);
+    embers_profile_page_export_async (page, file, NULL, export_done, &done);
+    embers_test_wait_flag (&done, "the export");
+    texture = gdk_texture_new_from_filename (png, &error);
+    g_assert_no_error (error);
+    g_test_message ("exported %d × %d", gdk_texture_get_width (texture), gdk_texture_get_height (texture));
+    g_assert_cmpint (gdk_texture_get_width (texture), ==, 1920);
+    g_assert_cmpint (gdk_texture_get_height (texture), >, 100);
+    g_unlink (png);
+    g_rmdir (dir);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
