@@ -782,8 +782,14 @@ on_graph_hover (EmbersProfilePage *self,
 {
   const char *name = node_name (graph, embers_flame_graph_get_hover_node (graph));
 
-  if (name != NULL)
-    table_select_name (self, name);
+  /* Hovering marks the row but never scrolls the table: it would jump
+   * under the pointer's path; a click or the keyboard scrolls to it */
+  if (name == NULL)
+    return;
+  if (is_diff (self))
+    embers_diff_table_mark_name (self->diff_table, name, FALSE);
+  else
+    embers_top_table_mark_name (self->top_table, name, FALSE);
 }
 
 static void
