@@ -21,7 +21,7 @@ typedef struct
 
 struct _EmbersWorkspace
 {
-  GtkWidget          parent_instance;
+  AdwBreakpointBin   parent_instance;
 
   EmbersSource      *source;
   EmbersQueryModel  *model;
@@ -37,6 +37,7 @@ struct _EmbersWorkspace
   GtkWidget         *box;
   AdwViewStack      *stack;
   GtkLabel          *server_label;
+  AdwBreakpoint     *narrow;
 
   /* The views */
   EmbersExplorePage *explore;
@@ -49,7 +50,7 @@ struct _EmbersWorkspace
   EmbersRulesPage   *rules;
 };
 
-G_DEFINE_FINAL_TYPE (EmbersWorkspace, embers_workspace, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (EmbersWorkspace, embers_workspace, ADW_TYPE_BREAKPOINT_BIN)
 
 enum
 {
@@ -459,6 +460,15 @@ embers_workspace_constructed (GObject *object)
                                               /* Translators: a view of a server tab */
                                               C_("workspace view", "Flame Graph"), "view-continuous-symbolic");
   adw_view_stack_page_set_use_underline (page, FALSE);
+  {
+    g_auto(GValue) short_title = G_VALUE_INIT;
+
+    g_value_init (&short_title, G_TYPE_STRING);
+    /* Translators: a view of a server tab when the window is narrow
+     * (short for Flame Graph) */
+    g_value_set_string (&short_title, C_("workspace view", "Graph"));
+    adw_breakpoint_add_setter (self->narrow, G_OBJECT (page), "title", &short_title);
+  }
 
   self->labels_bin = ADW_BIN (adw_bin_new ());
   adw_view_stack_add_titled_with_icon (self->stack, GTK_WIDGET (self->labels_bin),
@@ -476,11 +486,20 @@ embers_workspace_constructed (GObject *object)
 
   if (embers_source_offers_recording_rules (self->source))
     {
+      g_auto(GValue) short_title = G_VALUE_INIT;
+
       self->rules_bin = ADW_BIN (adw_bin_new ());
-      adw_view_stack_add_titled_with_icon (self->stack, GTK_WIDGET (self->rules_bin),
-                                           EMBERS_WORKSPACE_VIEW_RULES,
-                                           /* Translators: a view of a server tab */
-                                           C_("workspace view", "Recording Rules"), "view-list-bullet-symbolic");
+      page = adw_view_stack_add_titled_with_icon (self->stack, GTK_WIDGET (self->rules_bin),
+                                                  EMBERS_WORKSPACE_VIEW_RULES,
+                                                  /* Translators: a view of a server tab */
+                                                  C_("workspace view", "Recording Rules"),
+                                                  "view-list-bullet-symbolic");
+      /* Narrow: the short name, so that all four show whole */
+      g_value_init (&short_title, G_TYPE_STRING);
+      /* Translators: a view of a server tab when the window is narrow
+       * (short for Recording Rules) */
+      g_value_set_string (&short_title, C_("workspace view", "Rules"));
+      adw_breakpoint_add_setter (self->narrow, G_OBJECT (page), "title", &short_title);
     }
 
   adw_view_stack_set_visible_child_name (self->stack, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
@@ -498,6 +517,8 @@ embers_workspace_dispose (GObject *object)
 
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
+  /* The bin lets go of its child before the template does */
+  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_WORKSPACE);
   self->explore = NULL;
   self->labels = NULL;
@@ -612,6 +633,7 @@ embers_workspace_class_init (EmbersWorkspaceClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, box);
   gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, server_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, narrow);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
 
   gtk_widget_class_install_action (widget_class, "workspace.view", "s", view_action);

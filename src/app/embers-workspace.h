@@ -25,7 +25,7 @@ G_BEGIN_DECLS
 
 #define EMBERS_TYPE_WORKSPACE (embers_workspace_get_type ())
 
-G_DECLARE_FINAL_TYPE (EmbersWorkspace, embers_workspace, EMBERS, WORKSPACE, GtkWidget)
+G_DECLARE_FINAL_TYPE (EmbersWorkspace, embers_workspace, EMBERS, WORKSPACE, AdwBreakpointBin)
 
 /*
  * A server tab: a view switcher over Flame Graph (the explore page),
