@@ -20,6 +20,7 @@
 #include "embers-diff-table.h"
 #include "embers-format.h"
 #include "embers-input.h"
+#include "embers-layout.h"
 #include "embers-top.h"
 #include "embers-transforms.h"
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "embers-diff.h"
+#include "embers-layout.h"
 #include "embers-pipeline.h"
 #include "embers-top.h"
 #include "embers-transforms.h"
@@ -165,6 +166,8 @@ embers_pipeline_run (EmbersProfile               *profile,
       r->view_profile = g_object_ref (p);
       break;
     }
+  /* The graph's first layout then reads the big sibling lists made here */
+  embers_layout_prepare (r->view_profile, params->sample_type);
 
   return g_steal_pointer (&r);
 }
