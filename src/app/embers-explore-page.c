@@ -132,6 +132,8 @@ enum
 static guint signals[N_SIGNALS];
 
 static void reload_queries (EmbersExplorePage *self);
+static void filters_changed   (EmbersExplorePage *self);
+static void load_label_names  (EmbersExplorePage *self);
 static void show_loading   (EmbersExplorePage *self,
                             EmbersStatus      *panel);
 static void chart_show_status   (EmbersExplorePage *self,
@@ -462,7 +464,7 @@ apply_model (EmbersExplorePage *self)
   gint64 preset = embers_query_model_get_preset (model);
   g_autofree char *filters = embers_selector_to_string (embers_query_model_get_filters (model));
   g_autofree char *shown = embers_selector_to_string (embers_filter_bar_get_filters (self->filter_bar));
-  gboolean range_changed, service_changed, type_changed;
+  gboolean range_changed, service_changed, type_changed, filters_changed_here;
 
   range_changed = preset != self->preset_s ||
                   embers_query_model_get_start_ms (model) != self->start_ms ||
@@ -489,8 +491,10 @@ apply_model (EmbersExplorePage *self)
       self->end_ms = embers_query_model_get_end_ms (model);
       show_range (self);
     }
-  /* The bar's "changed" asks again with everything above in place */
-  if (g_strcmp0 (filters, shown) != 0)
+  /* The bar shows the filters (setting them emits nothing: the page asks
+   * again below, with everything above in place) */
+  filters_changed_here = g_strcmp0 (filters, shown) != 0;
+  if (filters_changed_here)
     embers_filter_bar_set_filters (self->filter_bar, embers_query_model_get_filters (model));
 
   if (range_changed)
@@ -508,6 +512,8 @@ apply_model (EmbersExplorePage *self)
       fill_types (self);
       reload_queries (self);
     }
+  else if (filters_changed_here)
+    filters_changed (self);
 }
 
 void

@@ -282,6 +282,7 @@ ensure_labels (EmbersWorkspace *self)
 
   self->labels = embers_labels_page_new (self->source, query, embers_query_model_get_service (self->model));
   embers_labels_page_set_explore_page (self->labels, self->explore);
+  embers_labels_page_set_query_model (self->labels, self->model);
   g_signal_connect_object (self->labels, "compare-requested", G_CALLBACK (on_labels_compare), self, 0);
   g_signal_connect_object (self->labels, "filter-added", G_CALLBACK (on_labels_filter_added), self, 0);
   g_signal_connect_object (self->labels, "notify::loading", G_CALLBACK (update_loading), self, G_CONNECT_SWAPPED);

@@ -235,6 +235,14 @@ test_shared_query (void)
   g_assert_no_error (error);
   selector = embers_explore_page_dup_selector (explore);
   g_assert_cmpstr (selector, ==, "{region=\"eu\",service_name=\"shop\"}");
+  /* ... and the flame graph asked again: eu's pods 0 and 3 only
+   * (4 profiles each of 100 (i + 1) + k) */
+  embers_test_wait_until (explore_idle, explore, "the filtered flame graph");
+  {
+    EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (explore));
+
+    g_assert_cmpint (embers_profile_get_total (embers_flame_graph_get_profile (graph), 0), ==, 406 + 1606);
+  }
   labels_again = embers_workspace_get_labels_page (workspace);
   g_assert_true (labels_again != labels);
   g_assert_cmpstr (embers_labels_page_get_query (labels_again)->label_selector, ==,
