@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "embers-local-source.h"
 #include "embers-query-model.h"
 
@@ -347,6 +349,28 @@ test_names (Fixture       *f,
   g_assert_cmpstr (both, ==, "checkout · cpu");
 
   g_assert_cmpstr (cpu, ==, "process_cpu · cpu (nanoseconds)");
+
+  /* Export names: service, sample type, the range's end; safe */
+  {
+    g_autofree char *stem = NULL;
+    g_autofree char *odd_service = NULL;
+    g_autofree char *a = embers_file_name_make_safe ("{service_name=\"api\"}: 23:26 vs 00:26");
+    g_autofree char *b = embers_file_name_make_safe ("../../etc/passwd");
+    g_autofree char *c = embers_file_name_make_safe ("\"/:*?<>|");
+    g_autofree char *d = embers_file_name_make_safe ("checkout · cpu");
+
+    g_setenv ("TZ", "UTC", TRUE);
+    stem = embers_query_model_dup_file_stem (f->model);
+    g_assert_cmpstr (stem, ==, "checkout_cpu_2023-11-14_2213");
+    embers_query_model_set_service (f->model, "a/b\\c");
+    odd_service = embers_query_model_dup_file_stem (f->model);
+    g_assert_null (strchr (odd_service, '/'));
+    g_assert_null (strchr (odd_service, '\\'));
+    g_assert_cmpstr (a, ==, "service_name_api_ 23_26 vs 00_26");
+    g_assert_cmpstr (b, ==, "etc_passwd");
+    g_assert_cmpstr (c, ==, "profile");
+    g_assert_cmpstr (d, ==, "checkout · cpu");
+  }
   g_assert_cmpstr (odd, ==, "not a type");
 }
 

@@ -14,6 +14,7 @@
 #include "embers-drop-down.h"
 #include "embers-profile-page.h"
 #include "embers-location.h"
+#include "embers-query-model.h"
 #include "embers-query-url.h"
 #include "embers-diff.h"
 #include "embers-diff-legend.h"
@@ -1541,7 +1542,12 @@ embers_profile_page_suggest_name (EmbersProfilePage *self,
         }
     }
 
-  return g_strdup_printf ("%s.%s", base, ext);
+  /* Safe as a file name: a diff's title has braces, quotes and colons */
+  {
+    g_autofree char *safe = embers_file_name_make_safe (base);
+
+    return g_strdup_printf ("%s.%s", safe, ext);
+  }
 }
 
 static void

@@ -9,6 +9,7 @@
 
 #include "embers-location.h"
 #include "embers-shortcuts.h"
+#include "embers-workspace.h"
 #include "embers-window-private.h"
 
 /* Open */
@@ -225,7 +226,15 @@ choose_export_file (EmbersWindow *self)
       g_list_store_append (filters, filter);
     }
   gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  suggestion = embers_profile_page_suggest_name (page, "png");
+  /* A server's view: service, type and time; a file's: its name */
+  {
+    AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+    GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+    g_autofree char *stem = EMBERS_IS_WORKSPACE (child)
+      ? embers_query_model_dup_file_stem (embers_workspace_get_query (EMBERS_WORKSPACE (child))) : NULL;
+
+    suggestion = stem != NULL ? g_strconcat (stem, ".png", NULL) : embers_profile_page_suggest_name (page, "png");
+  }
   gtk_file_dialog_set_initial_name (dialog, suggestion);
   gtk_file_dialog_save (dialog, GTK_WINDOW (self), self->file_cancellable,
                         on_export_response, g_object_ref (self));

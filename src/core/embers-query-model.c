@@ -723,3 +723,62 @@ embers_profile_type_describe (const char *id)
     return g_strdup_printf ("%s · %s (%s)", info->name, info->sample_type, info->sample_unit);
   return g_strdup_printf ("%s · %s", info->name, info->sample_type);
 }
+
+char *
+embers_file_name_make_safe (const char *text)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  gboolean replaced = FALSE;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      gboolean ok = g_unichar_isalnum (c) || c == '.' || c == '-' || c == '_' || c == ' ' ||
+                    c == 0x00B7 /* · */;
+
+      if (!g_utf8_validate (p, -1, NULL))
+        break;
+      if (ok)
+        {
+          g_string_append_unichar (out, c);
+          replaced = FALSE;
+        }
+      else if (!replaced)
+        {
+          g_string_append_c (out, '_');
+          replaced = TRUE;
+        }
+    }
+  /* No hidden file, no trailing blanks or separators */
+  while (out->len > 0 && (out->str[0] == '.' || out->str[0] == ' ' || out->str[0] == '_'))
+    g_string_erase (out, 0, 1);
+  while (out->len > 0 && (out->str[out->len - 1] == ' ' || out->str[out->len - 1] == '_' ||
+                          out->str[out->len - 1] == '.'))
+    g_string_truncate (out, out->len - 1);
+  if (out->len == 0)
+    g_string_assign (out, "profile");
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+embers_query_model_dup_file_stem (EmbersQueryModel *self)
+{
+  g_autoptr(EmbersProfileTypeInfo) info = NULL;
+  g_autoptr(GDateTime) end = NULL;
+  g_autofree char *when = NULL;
+  g_autofree char *stem = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_QUERY_MODEL (self), NULL);
+
+  if (self->service == NULL)
+    return NULL;
+  if (self->profile_type != NULL)
+    info = embers_profile_type_info_new (self->profile_type);
+  end = g_date_time_new_from_unix_local (self->end_ms / 1000);
+  when = end != NULL ? g_date_time_format (end, "%Y-%m-%d_%H%M") : g_strdup ("");
+  stem = g_strdup_printf ("%s_%s_%s", self->service,
+                          info != NULL && info->sample_type != NULL ? info->sample_type : "profile", when);
+  return embers_file_name_make_safe (stem);
+}

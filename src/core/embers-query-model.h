@@ -135,6 +135,15 @@ void              embers_query_model_set_state       (EmbersQueryModel *self,
  * service and the profile type's sample type), the service alone before a
  * type is set, or NULL before a service is */
 char             *embers_query_model_dup_short_name  (EmbersQueryModel *self);
+/* A file name for an export of the query, without extension, safe on
+ * every file system: service, sample type and the range's end in local
+ * time, "checkout_cpu_2026-11-26_0126" (NULL before a service is set) */
+char             *embers_query_model_dup_file_stem   (EmbersQueryModel *self);
+/* @text with every character a file name should not hold (path
+ * separators, quotes, braces, colons, control characters…) as "_", runs
+ * of them as one, and no leading dot or trailing space; "profile" when
+ * nothing is left */
+char             *embers_file_name_make_safe         (const char       *text);
 /* The profile type for people: "process_cpu · cpu (nanoseconds)" */
 char             *embers_profile_type_describe       (const char       *id);
 
