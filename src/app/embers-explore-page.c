@@ -1210,8 +1210,10 @@ on_rule_created (EmbersRuleDialog    *dialog,
 {
   g_autofree char *text = g_strdup_printf (_("Recording rule “%s” created"), rule->metric_name);
 
-  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
-  /* The workspace's rules view lists it */
+  /* Show: the tab's Recording Rules view, which lists it */
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast-action", "(sss)", text,
+                              /* Translators: the button of "Recording rule … created" */
+                              _("_Show"), "win.show-rules");
   gtk_widget_activate_action (GTK_WIDGET (self), "workspace.reload-rules", NULL);
   adw_dialog_close (ADW_DIALOG (dialog));
 }

@@ -366,6 +366,28 @@ window_action (GtkWidget  *widget,
     }
   else if (g_str_equal (action_name, "win.show-toast"))
     embers_window_add_toast (self, g_variant_get_string (param, NULL));
+  else if (g_str_equal (action_name, "win.show-toast-action"))
+    {
+      /* A message with a button: (message, button label, window action) */
+      const char *message, *label, *action;
+      AdwToast *toast;
+
+      g_variant_get (param, "(&s&s&s)", &message, &label, &action);
+      toast = adw_toast_new (message);
+      adw_toast_set_timeout (toast, 8);
+      adw_toast_set_button_label (toast, label);
+      adw_toast_set_action_name (toast, action);
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    }
+  else if (g_str_equal (action_name, "win.show-rules"))
+    {
+      /* The current tab's Recording Rules view */
+      AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+      GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+      if (EMBERS_IS_WORKSPACE (child))
+        embers_workspace_show_view (EMBERS_WORKSPACE (child), EMBERS_WORKSPACE_VIEW_RULES);
+    }
   else if (g_str_equal (action_name, "win.add-recent"))
     embers_window_add_recent (self, g_variant_get_string (param, NULL));
   else if (g_str_equal (action_name, "win.clear-recent"))
@@ -399,6 +421,8 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.show-toast", "s", window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-toast-action", "(sss)", window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-rules", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.add-recent", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.clear-recent", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.show-shortcuts", NULL, window_action);

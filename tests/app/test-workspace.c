@@ -375,6 +375,12 @@ test_rules_view (void)
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
   g_assert_nonnull (strstr (embers_workspace_get_tooltip (workspace), "127.0.0.1"));
 
+  /* The "rule created" toast's Show: the window's action shows this
+   * tab's Recording Rules view */
+  embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-rules", NULL));
+  g_assert_cmpstr (embers_workspace_get_view (workspace), ==, EMBERS_WORKSPACE_VIEW_RULES);
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
