@@ -1024,6 +1024,16 @@ test_drop (void)
 
 static void open_urls (EmbersApplication *app);
 
+static gboolean
+page_loaded (gpointer data)
+{
+  EmbersProfilePage *page = data;
+
+  return embers_profile_page_get_profile (page) != NULL &&
+         embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_LOADING &&
+         !embers_profile_page_get_busy (page);
+}
+
 static void
 test_application (void)
 {
@@ -1040,17 +1050,29 @@ test_application (void)
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
   g_assert_no_error (error);
 
-  /* embers BASE COMP opens their comparison (DESIGN.md) */
+  /* embers A B opens two tabs; a comparison only on request (app.compare,
+   * embers --diff BASE COMP) */
   files[0] = g_file_new_for_path (path1);
   files[1] = g_file_new_for_path (path2);
   g_application_open (G_APPLICATION (app), files, 2, "");
-  g_object_unref (files[0]);
-  g_object_unref (files[1]);
 
   window = gtk_application_get_active_window (GTK_APPLICATION (app));
   g_assert_true (EMBERS_IS_WINDOW (window));
-  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 1);
-  wait_page (embers_window_get_current_page (EMBERS_WINDOW (window)));
+  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 2);
+  embers_test_wait_until (page_loaded, embers_window_get_current_page (EMBERS_WINDOW (window)), "the tab to load");
+  g_assert_false (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (EMBERS_WINDOW (window)))));
+
+  {
+    g_autofree char *uri1 = g_file_get_uri (files[0]);
+    g_autofree char *uri2 = g_file_get_uri (files[1]);
+    const char *uris[] = { uri1, uri2, NULL };
+
+    g_action_group_activate_action (G_ACTION_GROUP (app), "compare", g_variant_new_strv (uris, 2));
+  }
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 3);
+  embers_test_wait_until (page_loaded, embers_window_get_current_page (EMBERS_WINDOW (window)), "the comparison to load");
   g_assert_true (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (EMBERS_WINDOW (window)))));
 
   /* Ctrl+? shows the keyboard shortcuts over the window */
@@ -1127,10 +1149,16 @@ open_urls (EmbersApplication *app)
   GFile *files[2];
   gint64 end;
 
-  /* As the command line makes them */
+  /* As `embers --diff URL1 URL2` makes them */
   files[0] = g_file_new_for_commandline_arg (eu_url);
   files[1] = g_file_new_for_commandline_arg (us_url);
-  g_application_open (G_APPLICATION (app), files, 2, "");
+  {
+    g_autofree char *uri1 = g_file_get_uri (files[0]);
+    g_autofree char *uri2 = g_file_get_uri (files[1]);
+    const char *uris[] = { uri1, uri2, NULL };
+
+    g_action_group_activate_action (G_ACTION_GROUP (app), "compare", g_variant_new_strv (uris, 2));
+  }
   g_object_unref (files[0]);
   g_object_unref (files[1]);
 
