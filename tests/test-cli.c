@@ -325,12 +325,12 @@ test_cli_diff_export_options (void)
 
   /* "slow" grew: the palette's red at +100 %, rgb(220,50,32) or rgb(200,0,0);
    * "fast" and "gone" shrank: blue rgb(26,133,255) or green rgb(0,170,0) */
-  g_assert_nonnull (strstr (plain, "rgb(86.27451"));
-  g_assert_nonnull (strstr (plain, "rgb(10.196"));
-  g_assert_null (strstr (plain, "rgb(78.43"));
-  g_assert_nonnull (strstr (red_green, "rgb(78.43"));
-  g_assert_nonnull (strstr (red_green, "rgb(0%, 66.66"));
-  g_assert_null (strstr (red_green, "rgb(10.196"));
+  g_assert_nonnull (strstr (plain, "fill=\"#dc3220\""));
+  g_assert_nonnull (strstr (plain, "#1a85ff"));
+  g_assert_null (strstr (plain, "#c80000"));
+  g_assert_nonnull (strstr (red_green, "fill=\"#c80000\""));
+  g_assert_nonnull (strstr (red_green, "#00aa00"));
+  g_assert_null (strstr (red_green, "#1a85ff"));
   g_assert_nonnull (strstr (plain, "red/blue · change of share of total"));
   g_assert_nonnull (strstr (red_green, "red/green · change of share of total"));
   g_assert_nonnull (strstr (absolute, "red/blue · change of absolute value"));
