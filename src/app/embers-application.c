@@ -115,10 +115,7 @@ about_action (GSimpleAction *action,
                 /* Translators: put your names here, one per line */
                 "translator-credits", _("translator-credits"),
                 NULL);
-  adw_about_dialog_add_link (ADW_ABOUT_DIALOG (about), _("User Guide"),
-                             "https://github.com/emberslab/embers#using-embers");
-  adw_about_dialog_add_link (ADW_ABOUT_DIALOG (about), _("Translations"),
-                             "https://github.com/emberslab/embers/tree/main/po");
+  /* No links: the project has no public home yet (README.md) */
   adw_about_dialog_add_acknowledgement_section (ADW_ABOUT_DIALOG (about), _("Built With"),
                                                 (const char *[]) {
                                                   "GTK https://gtk.org",
