@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-application.h"
+#include "embers-time.h"
 #include "embers-window.h"
 
 struct _EmbersApplication
@@ -15,6 +16,7 @@ struct _EmbersApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
+  GSettings      *interface_settings;   /* org.gnome.desktop.interface */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersApplication, embers_application, ADW_TYPE_APPLICATION)
@@ -52,6 +54,16 @@ update_color_scheme (EmbersApplication *self)
     }
 
   adw_style_manager_set_color_scheme (manager, scheme);
+}
+
+/* Times in charts and labels follow the desktop's 12 or 24 hours */
+static void
+update_clock_format (EmbersApplication *self)
+{
+  g_autofree char *format = g_settings_get_string (self->interface_settings, "clock-format");
+
+  embers_time_set_clock_format (g_strcmp0 (format, "12h") == 0 ? EMBERS_CLOCK_FORMAT_12H
+                                                               : EMBERS_CLOCK_FORMAT_24H);
 }
 
 static void
@@ -187,6 +199,19 @@ embers_application_startup (GApplication *app)
                                G_CALLBACK (update_color_scheme), self, G_CONNECT_SWAPPED);
     }
   update_color_scheme (self);
+
+  if (source != NULL)
+    {
+      g_autoptr(GSettingsSchema) interface = g_settings_schema_source_lookup (source, "org.gnome.desktop.interface", TRUE);
+
+      if (interface != NULL && g_settings_schema_has_key (interface, "clock-format"))
+        {
+          self->interface_settings = g_settings_new ("org.gnome.desktop.interface");
+          g_signal_connect_object (self->interface_settings, "changed::clock-format",
+                                   G_CALLBACK (update_clock_format), self, G_CONNECT_SWAPPED);
+          update_clock_format (self);
+        }
+    }
 
   gtk_window_set_default_icon_name (APP_ID);
 }
@@ -334,6 +359,7 @@ embers_application_dispose (GObject *object)
   EmbersApplication *self = EMBERS_APPLICATION (object);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->interface_settings);
 
   G_OBJECT_CLASS (embers_application_parent_class)->dispose (object);
 }
