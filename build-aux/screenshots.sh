@@ -14,6 +14,7 @@
 # cut to the window and its shadow.
 #
 # Usage: screenshots.sh BUILD_DIR OUT_DIR [NAME]
+#   (rule.png needs BUILD_DIR/tests/server/embers-test-server built too)
 #   (in a build root with weston and ImageMagick: buildroot.sh run forky …)
 set -euo pipefail
 
@@ -102,3 +103,14 @@ picture sandwich-dark sandwich dark "$fixtures/cpu-labels.pb.gz"
 picture compare compare light "$fixtures/cpu-before.pb.gz" "$fixtures/cpu-after.pb.gz"
 picture explore demo light "$fixtures"
 picture labels demo-labels light "$fixtures"
+
+# The rule dialog, against the test server's recording rules
+server=$build/tests/server/embers-test-server
+if [[ -x $server && ( -z $only || $only == rule ) ]]; then
+  "$server" --port 0 --recording-rules > "$work/server.out" 2> "$work/server.err" &
+  server_pid=$!
+  for _ in $(seq 200); do grep -q '^listening on' "$work/server.out" && break; sleep 0.05; done
+  url=$(sed -n 's/^listening on //p' "$work/server.out")
+  picture rule server-rule light "$url" api runtime.gcBgMarkWorker
+  kill "$server_pid"
+fi

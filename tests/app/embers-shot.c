@@ -23,14 +23,13 @@
  *
  * The README's screenshots (data/screenshots) are taken by
  * build-aux/screenshots.sh: the window at 900x600 with its frame and
- * shadow (984x684 in all) in weston, with GTK 4.24 and libadwaita 1.10 (the
+ * shadow (942x642 in all) in weston, with GTK 4.24 and libadwaita 1.10 (the
  * Flatpak runtime's), F being tests/fixtures/go: profile.png "search light
  * F/cpu-labels.pb.gz", sandwich-dark.png "sandwich dark F/cpu-labels.pb.gz",
  * compare.png "compare light F/cpu-before.pb.gz F/cpu-after.pb.gz",
- * explore.png "demo light F", labels.png "demo-labels light F"; rule.png
- * ("server-rule light URL api runtime.gcBgMarkWorker" against
- * embers-test-server --recording-rules, cut to the dialog) is still the
- * older picture under Xvfb.
+ * explore.png "demo light F", labels.png "demo-labels light F", rule.png
+ * "server-rule light URL api runtime.gcBgMarkWorker" against
+ * embers-test-server --recording-rules.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
