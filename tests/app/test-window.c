@@ -476,13 +476,27 @@ open_go_comparison (EmbersWindow *window)
   return compare;
 }
 
-/* Colour of the pixel at x, y of a widget as painted */
+static gboolean
+graph_painted (gpointer graph)
+{
+  return embers_flame_graph_has_paint_cache (graph);
+}
+
+/* Colour of the pixel at x, y of a widget as painted. A flame graph
+ * paints on a worker thread: its paint for what it shows now, then a
+ * frame that draws it (a widget paintable of a widget waiting for its
+ * frame is empty) */
 static void
 widget_pixel (GtkWidget *widget,
               int        x,
               int        y,
               guint8     rgb[3])
 {
+  if (EMBERS_IS_FLAME_GRAPH (widget))
+    {
+      embers_test_wait_until (graph_painted, widget, "the flame graph's paint");
+      embers_test_wait_frame (GTK_WIDGET (gtk_widget_get_root (widget)));
+    }
   GdkPaintable *paintable = gtk_widget_paintable_new (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
