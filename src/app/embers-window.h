@@ -38,7 +38,9 @@ GtkWidget         *embers_window_open_comparison  (EmbersWindow      *self,
                                                    GFile             *comparison);
 /* An empty compare tab (New Comparison…) */
 GtkWidget         *embers_window_open_compare     (EmbersWindow      *self);
-/* Explores a source (a Pyroscope server) in a new tab */
+/* Explores a source (a Pyroscope server) in a new tab: a workspace
+ * (embers-workspace.h) of four views on one query; returns its flame
+ * graph view */
 GtkWidget         *embers_window_open_explore     (EmbersWindow      *self,
                                                    EmbersSource      *source,
                                                    const char        *url);
@@ -71,8 +73,8 @@ GtkWidget         *embers_window_open_compare_queries (EmbersWindow      *self,
 /* The file behind "Open Sample Profile" */
 GFile             *embers_window_get_sample_file  (void);
 
-/* The labels of the explore page's service, type, filters and range in a
- * new tab (NULL, with a toast, before a service is picked) */
+/* The Labels view of the explore page's workspace, shown (NULL, with a
+ * toast, before a service and a type are picked) */
 struct _EmbersExplorePage;
 GtkWidget         *embers_window_open_labels      (EmbersWindow      *self,
                                                    struct _EmbersExplorePage *from);
