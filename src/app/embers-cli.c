@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 
+#include "embers-location.h"
 #include "embers-cli.h"
 #include "embers-diff.h"
 #include "embers-export.h"
@@ -395,7 +396,7 @@ load_argument (const char    *argument,
 {
   g_autoptr(EmbersProfile) profile = NULL;
 
-  if (embers_query_url_is_url (argument))
+  if (embers_location_classify (argument) == EMBERS_LOCATION_QUERY_URL)
     profile = full_pprof ? embers_pyroscope_load_query_url_pprof (argument, cancellable, error)
                          : embers_pyroscope_load_query_url (argument, cancellable, error);
   else
@@ -457,7 +458,8 @@ cli_work (CliJob *job)
   guint sample_type = 0;
 
   /* Two queries on one server: the server's Diff RPC, nothing else loaded */
-  if (opts->diff && embers_query_url_is_url (files[0]) && embers_query_url_is_url (files[1]))
+  if (opts->diff && embers_location_classify (files[0]) == EMBERS_LOCATION_QUERY_URL &&
+      embers_location_classify (files[1]) == EMBERS_LOCATION_QUERY_URL)
     {
       server_diff = embers_pyroscope_load_query_url_diff (files[0], files[1], job->cancellable,
                                                           &error);

@@ -34,6 +34,7 @@ struct _EmbersExport
   guint         sample_type;
   GPtrArray    *parts;
   EmbersProfile *profile;
+  int           width;   /* images: this wide, 0 = as on screen */
 };
 
 static void
@@ -82,6 +83,13 @@ embers_export_new (GFile   *file,
   self->sample_type = sample_type;
   self->parts = g_ptr_array_new_with_free_func (part_free);
   return self;
+}
+
+void
+embers_export_set_width (EmbersExport *self,
+                         int           width)
+{
+  self->width = MAX (width, 0);
 }
 
 EmbersFormat
@@ -328,6 +336,14 @@ embers_export_run (EmbersExport  *self,
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                        _("There is no flame graph to export"));
           return FALSE;
+        }
+      /* A width asked for: that many pixels, whatever the screen */
+      for (guint i = 0; self->width > 0 && i < self->parts->len; i++)
+        {
+          Part *part = g_ptr_array_index (self->parts, i);
+
+          part->options.width = self->width;
+          part->options.scale = 1;
         }
       if (self->parts->len == 1)
         {

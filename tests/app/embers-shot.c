@@ -7,12 +7,13 @@
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
  *          labels: EMBERS_SHOT_LABEL and EMBERS_SHOT_VIEW as for demo-labels),
- *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours;
+ *          demo, demo-labels, demo-rule, demo-compare (FILE is tests/fixtures/go: services over two hours;
+ *          demo-compare: the tab's Compare view, this hour against the one before;
  *          demo-labels: EMBERS_SHOT_VIEW=series|total|maximum|histogram|table, EMBERS_SHOT_LABEL=region|pod,
  *          EMBERS_SHOT_SAME_SCALE=0),
  *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules),
  *          server-rule (FILE is a server's URL, then SERVICE and FUNCTION: the rule dialog
- *          from that function's frame),
+ *          from that function's frame), server-rules (the same tab's Recording Rules view),
  *          connect (FILE is a server's URL, typed in the connect dialog; with a 4th argument
  *          "test", its Test Connection pressed)
  *   dark: dark, light, hc (high contrast) or hc-dark
@@ -48,6 +49,7 @@
 #include "embers-local-source.h"
 #include "embers-pyroscope-source.h"
 #include "embers-window.h"
+#include "embers-workspace.h"
 #include "embers-test-gtk-utils.h"
 
 static void
@@ -212,7 +214,8 @@ main (int   argc,
         g_main_context_iteration (NULL, TRUE);
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
     }
-  else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule"))
+  else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule") ||
+           g_str_equal (state, "demo-compare"))
     {
       /* demo|demo-labels|demo-rule [dark] FIXTURES-DIR: a local source with
        * services over the last two hours (the api slows down in the last
@@ -298,6 +301,19 @@ main (int   argc,
         }
       else if (g_str_equal (state, "demo-rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
+      else if (g_str_equal (state, "demo-compare"))
+        {
+          /* The Compare view of the tab: this hour against the one before */
+          EmbersWorkspace *workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (widget, EMBERS_TYPE_WORKSPACE));
+          EmbersComparePage *compare = embers_workspace_get_compare_page (workspace);
+
+          gtk_widget_activate_action (GTK_WIDGET (explore), "explore.compare", NULL);
+          embers_compare_page_compare (compare);
+          end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+          while (embers_compare_page_get_busy (compare) && g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+          wait_page (embers_compare_page_get_profile_page (compare));
+        }
     }
   else if (g_str_equal (state, "explore") || g_str_equal (state, "labels") || g_str_equal (state, "rule"))
     {
@@ -348,7 +364,7 @@ main (int   argc,
       else if (g_str_equal (state, "rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
     }
-  else if (g_str_equal (state, "server-rule"))
+  else if (g_str_equal (state, "server-rule") || g_str_equal (state, "server-rules"))
     {
       /* server-rule [dark] URL SERVICE FUNCTION */
       g_autoptr(GError) error = NULL;
@@ -379,7 +395,21 @@ main (int   argc,
       profile = embers_flame_graph_get_profile (graph);
       if (profile != NULL && argc > 5)
         embers_flame_graph_set_selected_node (graph, find_node (profile, argv[5]));
-      embers_explore_page_create_rule (explore);
+      if (g_str_equal (state, "server-rules"))
+        {
+          /* The tab's Recording Rules view */
+          EmbersWorkspace *workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (GTK_WIDGET (explore),
+                                                                                  EMBERS_TYPE_WORKSPACE));
+          EmbersRulesPage *rules;
+
+          embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_RULES);
+          rules = embers_workspace_get_rules_page (workspace);
+          end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+          while (embers_rules_page_get_loading (rules) && g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+        }
+      else
+        embers_explore_page_create_rule (explore);
     }
   else if (g_str_equal (state, "connect"))
     {

@@ -1086,6 +1086,7 @@ static const char * const no_shortcut[] = {
   "app.connect",                /* embers --server URL, and over D-Bus */
   "win.open-uri",               /* a recent file's row on the start page */
   "win.show-toast",             /* pages' messages to their window */
+  "win.show-toast-action",      /* pages' messages with a button */
   "win.add-recent",             /* pages' files to the recent list */
   "page.sandwich",              /* a function: s (flame.sandwich), the table's Enter */
   "page.hide-frame",            /* a function: Delete (flame.hide-frame) */
@@ -1098,6 +1099,7 @@ static const char * const no_shortcut[] = {
   "win.clear-recent",           /* the start page's recent files; it forgets them */
   "page.unfocus-function",      /* its transform chip's button */
   "explore.show-rules",         /* the Rules button and the More Actions menu */
+  "win.show-rules",             /* a toast's Show button (the tab's Rules view) */
   NULL
 };
 

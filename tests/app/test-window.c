@@ -15,6 +15,7 @@
 #include "embers-explore-page.h"
 #include "embers-local-source.h"
 #include "embers-window.h"
+#include "embers-workspace.h"
 #include "embers-test-gtk-utils.h"
 
 /* Until the page has loaded and its transforms are done */
@@ -774,11 +775,15 @@ test_compare_from_explore (void)
   current = embers_explore_page_dup_query (explore);
   g_assert_nonnull (current);
 
+  /* The Compare view of the same tab (a workspace), not a new tab */
   embers_explore_page_request_compare (explore);
-  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
   view = ADW_TAB_VIEW (find_widget_of_type (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
-  compare = EMBERS_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)));
+  g_assert_true (EMBERS_IS_WORKSPACE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view))));
+  compare = embers_workspace_get_compare_page (EMBERS_WORKSPACE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view))));
   g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  g_assert_cmpstr (embers_workspace_get_view (EMBERS_WORKSPACE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)))),
+                   ==, "compare");
   g_assert_true (embers_compare_page_get_source (compare) == EMBERS_SOURCE (source));
   g_assert_false (embers_compare_page_get_busy (compare));
   g_assert_null (embers_compare_page_get_diff (compare));
