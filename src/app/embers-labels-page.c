@@ -123,6 +123,7 @@ struct _EmbersLabelsPage
   gboolean           table_marks_stale; /* marks changed while the table was hidden */
   EmbersStatus      *values_panel;    /* the cards or table, loading or a message */
   char              *shown_label;     /* the label whose values are on screen */
+  gboolean           values_stale;    /* they answer an older query: new ones are asked for */
 
   EmbersSource      *source;
   EmbersQuery       *query;
@@ -349,6 +350,7 @@ show_status (EmbersLabelsPage *self,
 static void
 show_values_loading (EmbersLabelsPage *self)
 {
+  self->values_stale = TRUE;
   g_autofree char *from = embers_query_url_format_local_time (self->query->start_ms);
   g_autofree char *to = embers_query_url_format_local_time (self->query->end_ms);
   /* Translators: over a chart or a flame graph while it loads: the time
@@ -758,7 +760,7 @@ show_values_view (EmbersLabelsPage *self)
   gtk_stack_set_visible_child_name (self->values_stack,
                                     self->view == EMBERS_LABELS_VIEW_TABLE ? "table" : "cards");
   /* Only the answer to the query on screen */
-  if (self->cancellables[REQ_VALUES] != NULL || self->cancellables[REQ_NAMES] != NULL)
+  if (self->values_stale)
     return;
   embers_status_show_content (self->values_panel);
 }
@@ -904,6 +906,7 @@ values_done (GObject      *object,
   if (!embers_request_is_current (req))
     return;
   request_done (self, REQ_VALUES);
+  self->values_stale = FALSE;
   if (series == NULL)
     {
       self->errors[REQ_VALUES] = g_strdup (error->message);
@@ -941,6 +944,7 @@ load_values (EmbersLabelsPage *self)
   update_heading (self);
   if (self->label == NULL)
     {
+      self->values_stale = FALSE;
       show_status (self, _("Pick a Label"), _("Its values show here, sorted by total."), FALSE);
       return;
     }
