@@ -942,6 +942,33 @@ embers_snapshots_query_with_label (const EmbersQuery *query,
   return copy;
 }
 
+void
+embers_snapshots_add_time_ranges (EmbersSnapshots   *self,
+                                  const EmbersQuery *query,
+                                  guint              n)
+{
+  gint64 length;
+
+  g_return_if_fail (EMBERS_IS_SNAPSHOTS (self));
+  g_return_if_fail (query != NULL);
+  g_return_if_fail (n >= 1);
+
+  length = (query->end_ms - query->start_ms) / n;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(EmbersQuery) q = embers_query_copy (query);
+      g_autoptr(GDateTime) start = NULL;
+      g_autofree char *name = NULL;
+
+      q->start_ms = query->start_ms + i * length;
+      q->end_ms = i + 1 == n ? query->end_ms : q->start_ms + length;
+      start = g_date_time_new_from_unix_local (q->start_ms / 1000);
+      /* Translators: a time range's start as a snapshot's name (strftime) */
+      name = g_date_time_format (start, length >= 86400000 ? C_("snapshot", "%b %e") : C_("snapshot", "%b %e %H:%M"));
+      embers_snapshots_add_snapshot (self, name, q, NULL);
+    }
+}
+
 /* Files and folders */
 
 typedef struct

@@ -166,6 +166,12 @@ void             embers_snapshots_load_files_async  (GFile * const       *files,
 EmbersSnapshots *embers_snapshots_load_files_finish (GAsyncResult        *result,
                                                      GError             **error);
 
+/* @n consecutive equal time ranges of @query's range as snapshots (each
+ * @query with its own range), named by their start in local time */
+void             embers_snapshots_add_time_ranges   (EmbersSnapshots     *self,
+                                                     const EmbersQuery   *query,
+                                                     guint                n);
+
 /* Names compared as people do: numbers by value ("v2" < "v10") */
 int              embers_snapshots_compare_names     (const char          *a,
                                                      const char          *b);
