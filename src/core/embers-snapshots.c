@@ -59,6 +59,13 @@ snapshot_free (Snapshot *s)
 }
 
 static void
+values_free (gpointer data)
+{
+  if (data != NULL)
+    g_array_unref (data);
+}
+
+static void
 key_free (Key *k)
 {
   g_free (k->key);
@@ -297,7 +304,7 @@ embers_snapshots_add_value (EmbersSnapshots *self,
     {
       k = g_new0 (Key, 1);
       k->key = g_strdup (key);
-      k->values = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+      k->values = g_ptr_array_new_with_free_func (values_free);
       g_hash_table_insert (d->by_key, k->key, k);
       g_ptr_array_add (d->keys, k);
     }

@@ -52,8 +52,9 @@ EmbersSnapshots *embers_pyroscope_snapshots_finish (EmbersPyroscopeSource  *sour
                                                     GAsyncResult           *result,
                                                     GError                **error);
 
-/* The step of the series: the chart rule for a label's whole range, or
- * for one time range (so that each holds tens of steps) */
+/* The step of the series: the chart rule for a tenth of a label's range
+ * (400 to 1000 steps in it, at least 15 s), or for one time range (40 to
+ * 100 steps each), so that each snapshot has steps for the noise test */
 double           embers_pyroscope_snapshots_step   (EmbersSnapshots        *snapshots,
                                                     const EmbersQuery      *base,
                                                     const char             *label);
