@@ -1517,6 +1517,7 @@ embers_local_source_snapshots_async (EmbersLocalSource   *self,
 
   task = op_task (EMBERS_SOURCE (self), embers_local_source_snapshots_async, cancellable, callback, user_data, &op);
   op->snapshots = g_object_ref (snapshots);
+  embers_snapshots_set_source (snapshots, EMBERS_SOURCE (self));
   for (guint i = 0; i < embers_snapshots_get_n_snapshots (snapshots); i++)
     if (embers_snapshots_get_query (snapshots, i) == NULL)
       {

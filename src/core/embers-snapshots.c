@@ -12,6 +12,7 @@
 
 #include "embers-diff.h"
 #include "embers-format.h"
+#include "embers-local-source.h"
 #include "embers-selector.h"
 #include "embers-snapshots.h"
 #include "embers-top.h"
@@ -45,6 +46,8 @@ typedef struct
   GPtrArray           *snapshots;  /* Snapshot */
   GPtrArray           *keys;       /* Key, in the order first seen */
   GHashTable          *by_key;     /* key -> Key */
+  EmbersSource        *source;     /* where the snapshots' queries go, or NULL */
+  char                *type_id;    /* of the files' profiles */
 } Data;
 
 static void
@@ -104,6 +107,8 @@ data_unref (Data *d)
   g_ptr_array_unref (d->snapshots);
   g_free (d->sample_type);
   g_free (d->unit);
+  g_clear_object (&d->source);
+  g_free (d->type_id);
   g_free (d);
 }
 
@@ -226,6 +231,24 @@ embers_snapshots_set_unit (EmbersSnapshots *self,
   g_free (self->data->unit);
   self->data->sample_type = g_strdup (sample_type);
   self->data->unit = g_strdup (unit);
+}
+
+void
+embers_snapshots_set_source (EmbersSnapshots *self,
+                             EmbersSource    *source)
+{
+  g_return_if_fail (EMBERS_IS_SNAPSHOTS (self));
+  g_return_if_fail (self->filling);
+
+  g_set_object (&self->data->source, source);
+}
+
+EmbersSource *
+embers_snapshots_get_source (EmbersSnapshots *self)
+{
+  g_return_val_if_fail (EMBERS_IS_SNAPSHOTS (self), NULL);
+
+  return self->data->source;
 }
 
 const char *
@@ -1048,11 +1071,14 @@ is_folder (GFile        *file,
 
 static gboolean
 add_file_step (EmbersSnapshots  *self,
+               EmbersLocalSource *source,
                guint             snapshot,
                GFile            *file,
                GCancellable     *cancellable,
                GError          **error)
 {
+  g_autofree char *basename = NULL;
+  const char *labels[] = { "snapshot", NULL, NULL };
   g_autoptr(EmbersProfile) profile = NULL;
   GError *local = NULL;
   int t;
@@ -1090,6 +1116,14 @@ add_file_step (EmbersSnapshots  *self,
       return FALSE;
     }
   embers_snapshots_add_profile (self, snapshot, profile, t);
+  if (self->data->type_id == NULL)
+    self->data->type_id = embers_local_source_profile_type_id (profile, t);
+
+  /* Kept in a local source as well, labelled with its snapshot, for the
+   * diff of two snapshots */
+  basename = g_file_get_basename (file);
+  labels[1] = ((Snapshot *)g_ptr_array_index (self->data->snapshots, snapshot))->name;
+  embers_local_source_add_profile (source, basename, profile, 0, labels);
   return TRUE;
 }
 
@@ -1102,6 +1136,8 @@ load_thread (GTask        *task,
   LoadData *ld = task_data;
   g_autoptr(EmbersSnapshots) self = embers_snapshots_new (EMBERS_DIFF_STATS_SHARE, 0);
   g_autoptr(GPtrArray) snapshots = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  gint64 start_ms = 0, end_ms = 0;
   GError *error = NULL;
 
   embers_snapshots_set_max_rows (self, ld->max_rows);
@@ -1151,13 +1187,13 @@ load_thread (GTask        *task,
               return;
             }
           for (guint j = 0; j < children->len; j++)
-            if (!add_file_step (self, index, g_ptr_array_index (children, j), cancellable, &error))
+            if (!add_file_step (self, source, index, g_ptr_array_index (children, j), cancellable, &error))
               {
                 g_task_return_error (task, error);
                 return;
               }
         }
-      else if (!add_file_step (self, index, file, cancellable, &error))
+      else if (!add_file_step (self, source, index, file, cancellable, &error))
         {
           g_task_return_error (task, error);
           return;
@@ -1166,6 +1202,17 @@ load_thread (GTask        *task,
 
   if (g_task_return_error_if_cancelled (task))
     return;
+
+  /* Each snapshot as a query on the local source: {snapshot="name"} */
+  embers_local_source_get_time_range (source, &start_ms, &end_ms);
+  for (guint i = 0; i < self->data->snapshots->len; i++)
+    {
+      Snapshot *snap = g_ptr_array_index (self->data->snapshots, i);
+      g_autoptr(EmbersQuery) all = embers_query_new (self->data->type_id, "{}", start_ms - 1, end_ms + 1);
+
+      snap->query = embers_snapshots_query_with_label (all, "snapshot", snap->name);
+    }
+  embers_snapshots_set_source (self, EMBERS_SOURCE (source));
   embers_snapshots_compute (self);
   g_task_return_pointer (task, g_steal_pointer (&self), g_object_unref);
 }

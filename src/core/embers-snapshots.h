@@ -68,6 +68,11 @@ void             embers_snapshots_set_unit          (EmbersSnapshots     *self,
                                                      const char          *sample_type,
                                                      const char          *unit);
 const char      *embers_snapshots_get_sample_type   (EmbersSnapshots     *self);
+/* The source the snapshots' queries are for (a server, a local source),
+ * where the diff of two snapshots is asked */
+void             embers_snapshots_set_source        (EmbersSnapshots     *self,
+                                                     EmbersSource        *source);
+EmbersSource    *embers_snapshots_get_source        (EmbersSnapshots     *self);
 
 /* A snapshot; @query (how to get its profile from a source: a label's
  * value, a time range) or @file (a file or folder) may be NULL. Returns
@@ -156,7 +161,11 @@ char            *embers_snapshots_describe_order    (EmbersSnapshots     *self);
  * only, each file is. Snapshots are in the order given (a folder's
  * entries by name, numbers compared as numbers: v2 before v10). The sample
  * type is the first profile's default, found by name in the others.
- * Unreadable files fail the whole load with their name. */
+ * Unreadable files fail the whole load with their name. The profiles are
+ * kept in an EmbersLocalSource (embers_snapshots_get_source()), labelled
+ * snapshot="name", and each snapshot's query is {snapshot="name"} over
+ * the whole time range: the diff of two snapshots is a comparison of
+ * two queries on it. */
 void             embers_snapshots_load_files_async  (GFile * const       *files,
                                                      guint                n_files,
                                                      guint                max_rows,

@@ -382,6 +382,7 @@ embers_pyroscope_snapshots_async (EmbersPyroscopeSource  *source,
   job->whole = embers_query_copy (base);
   job->step_s = embers_pyroscope_snapshots_step (snapshots, base, label);
   embers_snapshots_set_call_sites (snapshots, TRUE);
+  embers_snapshots_set_source (snapshots, EMBERS_SOURCE (source));
 
   K = embers_snapshots_get_n_snapshots (snapshots);
   if (K < 2)
