@@ -81,6 +81,24 @@ test_names (void)
   g_assert_cmpint (embers_snapshots_compare_names ("b", "a"), >, 0);
 }
 
+static void
+test_sparkline (void)
+{
+  const double values[] = { 0, 0.5, NAN, 1 };
+  double x[4], y[4];
+
+  embers_snapshots_sparkline (values, 4, 62, 22, 1, x, y);
+  g_assert_cmpfloat (x[0], ==, 1);
+  g_assert_cmpfloat (x[3], ==, 61);
+  g_assert_cmpfloat (y[0], ==, 21);
+  g_assert_cmpfloat (y[1], ==, 11);
+  g_assert_true (isnan (x[2]) && isnan (y[2]));
+  g_assert_cmpfloat (y[3], ==, 1);
+  embers_snapshots_sparkline (values, 1, 62, 22, 1, x, y);
+  g_assert_cmpfloat (x[0], ==, 31);
+  g_assert_cmpfloat (y[0], ==, 21);
+}
+
 /* Ten versions: "regressed" grows by 60 % at v6; it is flagged there, at
  * that step only, and is the first row */
 static void
@@ -490,6 +508,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/embers/snapshots/names", test_names);
+  g_test_add_func ("/embers/snapshots/sparkline", test_sparkline);
   g_test_add_func ("/embers/snapshots/jump", test_jump);
   g_test_add_func ("/embers/snapshots/reorder", test_reorder);
   g_test_add_func ("/embers/snapshots/async", test_async);

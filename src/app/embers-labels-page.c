@@ -1637,6 +1637,20 @@ build_toolbar (EmbersLabelsPage *self)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "labels.refresh");
   gtk_box_append (GTK_BOX (toolbar), button);
 
+  /* Regressions across many (embers-window-regressions.c) */
+  {
+    g_autoptr(GMenu) across = g_menu_new ();
+
+    g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
+    g_menu_append (across, _("Ten _Time Ranges"), "win.compare-across::time");
+    button = gtk_menu_button_new ();
+    gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
+    gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
+    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
+    gtk_widget_set_tooltip_text (button, _("Line up the values or time ranges in order and find where a function jumps"));
+    gtk_box_append (GTK_BOX (toolbar), button);
+  }
+
   self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare")));
   gtk_widget_add_css_class (GTK_WIDGET (self->compare_button), "suggested-action");
   g_signal_connect_object (self->compare_button, "clicked", G_CALLBACK (embers_labels_page_compare),

@@ -77,4 +77,10 @@ struct _EmbersExplorePage;
 GtkWidget         *embers_window_open_labels      (EmbersWindow      *self,
                                                    struct _EmbersExplorePage *from);
 
+/* A regressions tab (embers-window-regressions.c): Open Diff in it opens
+ * a compare tab */
+struct _EmbersRegressionsPage;
+GtkWidget         *embers_window_open_regressions (EmbersWindow      *self,
+                                                   struct _EmbersRegressionsPage *page);
+
 G_END_DECLS

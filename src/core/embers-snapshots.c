@@ -910,6 +910,33 @@ embers_snapshots_describe_order (EmbersSnapshots *self)
   return g_string_free (s, FALSE);
 }
 
+void
+embers_snapshots_sparkline (const double *values,
+                            guint         n,
+                            double        width,
+                            double        height,
+                            double        pad,
+                            double       *x,
+                            double       *y)
+{
+  double top = 0;
+  double w = MAX (0, width - 2 * pad), h = MAX (0, height - 2 * pad);
+
+  for (guint i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      top = MAX (top, values[i]);
+  for (guint i = 0; i < n; i++)
+    {
+      if (!isfinite (values[i]))
+        {
+          x[i] = y[i] = NAN;
+          continue;
+        }
+      x[i] = pad + (n > 1 ? w * i / (n - 1) : w / 2);
+      y[i] = pad + h - (top > 0 ? h * MAX (values[i], 0) / top : 0);
+    }
+}
+
 /* Names as people sort them */
 
 int

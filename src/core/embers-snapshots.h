@@ -154,6 +154,18 @@ char            *embers_snapshots_describe_step     (EmbersSnapshots     *self,
 /* "v1 (baseline) → v2 → v3" */
 char            *embers_snapshots_describe_order    (EmbersSnapshots     *self);
 
+/* A sparkline's points for @n values in a @width × @height box inset by
+ * @pad: x evenly spaced (one value: the middle), y from the bottom (0) to
+ * the top (the largest value; all 0: the bottom); a value that is not
+ * finite gives NAN (a gap) */
+void             embers_snapshots_sparkline         (const double        *values,
+                                                     guint                n,
+                                                     double               width,
+                                                     double               height,
+                                                     double               pad,
+                                                     double              *x,
+                                                     double              *y);
+
 /* Folders and files as snapshots, read off the main thread. Each of
  * @files is one snapshot: a file is one step; a folder's profiles
  * (not recursive) are its steps. With one folder given whose subfolders
