@@ -640,6 +640,236 @@ test_pprof_non_utf8 (void)
   pb_free (pb);
 }
 
+/* The label samples, as text: node, labels and values, sorted (label set
+ * ids depend on the order sets were met) */
+static char *
+samples_text (EmbersProfile *p)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  GString *out = g_string_new (NULL);
+
+  for (guint s = 0; s < embers_profile_get_n_samples (p); s++)
+    {
+      GString *line = g_string_new (NULL);
+      guint n_labels;
+      const EmbersLabel *labels = embers_profile_get_label_set (p, embers_profile_sample_label_set (p, s), &n_labels);
+
+      g_string_append_printf (line, "%u", embers_profile_sample_node (p, s));
+      for (guint l = 0; l < n_labels; l++)
+        g_string_append_printf (line, " %s=%s/%" G_GINT64_FORMAT, embers_profile_get_string (p, labels[l].key),
+                                embers_profile_get_string (p, labels[l].str), labels[l].num);
+      for (guint t = 0; t < embers_profile_get_n_sample_types (p); t++)
+        g_string_append_printf (line, " %" G_GINT64_FORMAT, embers_profile_sample_value (p, s, t));
+      g_ptr_array_add (lines, g_string_free (line, FALSE));
+    }
+  g_ptr_array_sort_values (lines, (GCompareFunc)strcmp);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (out, "%s\n", (char *)g_ptr_array_index (lines, i));
+  return g_string_free (out, FALSE);
+}
+
+static void
+same_samples (EmbersProfile *a,
+              EmbersProfile *b)
+{
+  g_autofree char *ta = samples_text (a);
+  g_autofree char *tb = samples_text (b);
+
+  g_assert_cmpstr (ta, ==, tb);
+}
+
+/* The same bytes with every sample's location ids one per field instead
+ * of packed (as some writers do): the same profile */
+static GBytes *
+unpack_location_ids (const guint8 *data,
+                     gsize         len)
+{
+  GByteArray *out = g_byte_array_new ();
+  const guint8 *p = data, *end = data + len;
+
+  while (p < end)
+    {
+      const guint8 *start = p;
+      guint64 tag = 0, v = 0;
+      guint shift = 0;
+
+      do
+        tag |= (guint64)(*p & 0x7f) << shift, shift += 7;
+      while (*p++ & 0x80);
+      if ((tag & 7) == 0)
+        {
+          while (*p++ & 0x80)
+            ;
+          g_byte_array_append (out, start, p - start);
+          continue;
+        }
+      g_assert_cmpuint (tag & 7, ==, 2);
+      shift = 0;
+      do
+        v |= (guint64)(*p & 0x7f) << shift, shift += 7;
+      while (*p++ & 0x80);
+      if (tag >> 3 != 2)
+        {
+          g_byte_array_append (out, start, (p - start) + v);
+          p += v;
+          continue;
+        }
+
+      /* A sample: its field 1, packed, becomes one field per id */
+      {
+        GByteArray *sample = g_byte_array_new ();
+        const guint8 *q = p, *qe = p + v;
+        guint8 header[16];
+        guint n = 0;
+        guint64 slen;
+
+        while (q < qe)
+          {
+            const guint8 *fs = q;
+            guint8 ftag = *q++;
+            guint64 flen = 0;
+
+            shift = 0;
+            if ((ftag & 7) != 2)
+              {
+                while (*q++ & 0x80)
+                  ;
+                g_byte_array_append (sample, fs, q - fs);
+                continue;
+              }
+            do
+              flen |= (guint64)(*q & 0x7f) << shift, shift += 7;
+            while (*q++ & 0x80);
+            if (ftag == 0x0a)
+              {
+                const guint8 *ids = q;
+
+                while (ids < q + flen)
+                  {
+                    const guint8 *id = ids;
+
+                    while (*ids++ & 0x80)
+                      ;
+                    g_byte_array_append (sample, (const guint8 *)"\x08", 1);
+                    g_byte_array_append (sample, id, ids - id);
+                  }
+              }
+            else
+              g_byte_array_append (sample, fs, (q - fs) + flen);
+            q += flen;
+          }
+        p = qe;
+
+        header[n++] = 0x12;
+        for (slen = sample->len; slen >= 0x80; slen >>= 7)
+          header[n++] = (guint8)(slen | 0x80);
+        header[n++] = (guint8)slen;
+        g_byte_array_append (out, header, n);
+        g_byte_array_append (out, sample->data, sample->len);
+        g_byte_array_unref (sample);
+      }
+    }
+
+  return g_byte_array_free_to_bytes (out);
+}
+
+static EmbersProfile *
+read_in_pieces (GBytes   *bytes,
+                gsize     piece,
+                gboolean  threaded,
+                guint     caller_share,
+                GError  **error)
+{
+  EmbersPprofReader *r = embers_pprof_reader_new (NULL, threaded);
+  const guint8 *data;
+  gsize len;
+  EmbersProfile *p = NULL;
+  gboolean ok = TRUE;
+
+  embers_pprof_reader_set_caller_share (r, caller_share);
+  data = g_bytes_get_data (bytes, &len);
+  for (gsize at = 0; at < len && ok; at += piece)
+    ok = embers_pprof_reader_push (r, data + at, MIN (piece, len - at), error);
+  if (ok)
+    p = embers_pprof_reader_finish (r, NULL, error);
+  embers_pprof_reader_free (r);
+  return p;
+}
+
+/* The streaming reader gives what one buffer gives: whatever the blocks'
+ * sizes (fields cut anywhere), on one thread or two, with the samples
+ * decoded by the decoding thread, the caller, or both in turns */
+static void
+test_pprof_streaming (void)
+{
+  const char *names[] = { "cpu-labels.pb.gz", "heap.pb.gz", "cpu-inlined.pb.gz", "cpu-recursion.pb.gz" };
+  const gsize pieces[] = { 1, 3, 7, 100, 4096, G_MAXSIZE };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", names[i], NULL);
+      g_autofree char *contents = NULL;
+      g_autoptr(GBytes) raw = NULL;
+      g_autoptr(GBytes) unpacked = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersProfile) whole = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      raw = embers_gunzip ((const guint8 *)contents, len, 64 * 1024 * 1024, &error);
+      g_assert_no_error (error);
+      whole = embers_pprof_parse (g_bytes_get_data (raw, NULL), g_bytes_get_size (raw), &error);
+      g_assert_no_error (error);
+
+      for (guint k = 0; k < G_N_ELEMENTS (pieces); k++)
+        for (guint mode = 0; mode < 4; mode++)
+          {
+            /* 0: no thread; 1: a thread; 2: the caller decodes every other
+             * block; 3: the caller decodes them all */
+            g_autoptr(EmbersProfile) p = read_in_pieces (raw, pieces[k], mode > 0,
+                                                         mode == 2 ? 2 : mode == 3 ? 1 : 0, &error);
+
+            g_assert_no_error (error);
+            same_tree (whole, p);
+            same_samples (whole, p);
+          }
+
+      /* Location ids one per field */
+      unpacked = unpack_location_ids (g_bytes_get_data (raw, NULL), g_bytes_get_size (raw));
+      g_assert_cmpuint (g_bytes_get_size (unpacked), >, g_bytes_get_size (raw));
+      {
+        g_autoptr(EmbersProfile) p = embers_pprof_parse (g_bytes_get_data (unpacked, NULL),
+                                                         g_bytes_get_size (unpacked), &error);
+
+        g_assert_no_error (error);
+        same_tree (whole, p);
+      }
+    }
+}
+
+/* Two bad samples: the error names the first, whichever of the two
+ * decoders read each */
+static void
+test_pprof_first_error_split (void)
+{
+  for (guint share = 0; share < 3; share++)
+    {
+      PB *pb = example ();
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EmbersProfile) p = NULL;
+
+      break_location_ref (pb);   /* sample 0: location 77 */
+      break_negative (pb);       /* sample 1: a negative value */
+      bytes = pb_pack (pb);
+      p = read_in_pieces (bytes, 16, TRUE, share, &error);
+      g_assert_null (p);
+      g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "location 77"));
+      pb_free (pb);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -655,6 +885,8 @@ main (int   argc,
   g_test_add_func ("/embers/pprof/undefined-mapping", test_pprof_undefined_mapping);
   g_test_add_func ("/embers/pprof/too-deep", test_pprof_too_deep);
   g_test_add_func ("/embers/pprof/non-utf8", test_pprof_non_utf8);
+  g_test_add_func ("/embers/pprof/streaming", test_pprof_streaming);
+  g_test_add_func ("/embers/pprof/first-error-split", test_pprof_first_error_split);
 
   return g_test_run ();
 }

@@ -380,6 +380,186 @@ test_profile_large_random (void)
     }
 }
 
+/* The tree laid out by sorting the stacks equals the one a node map
+ * builds frame by frame (the builder takes that way as soon as a node is
+ * asked for): same nodes in the same order, same values, same samples */
+static void
+fill_random (EmbersProfileBuilder *b,
+             gboolean              tree_mode,
+             guint                 seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  guint32 names[40];
+  guint32 sets[3];
+  EmbersLabel labels[3];
+
+  embers_profile_builder_add_sample_type (b, "samples", "count");
+  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%c%u", 'a' + (char)(i % 7), i * 37 % 101);
+
+      names[i] = embers_profile_builder_intern (b, name, -1);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    {
+      g_autofree char *value = g_strdup_printf ("v%u", i);
+
+      labels[i] = (EmbersLabel) { embers_profile_builder_intern (b, "key", -1),
+                                  embers_profile_builder_intern (b, value, -1), 0, 0 };
+      sets[i] = embers_profile_builder_add_label_set (b, &labels[i], 1);
+    }
+  if (tree_mode)
+    embers_profile_builder_get_child (b, 0, names[0]);
+
+  for (guint s = 0; s < 5000; s++)
+    {
+      guint32 stack[64];
+      guint depth = g_rand_int_range (rand, 0, 50);
+      gint64 v[2] = { g_rand_int_range (rand, 0, 3), g_rand_int_range (rand, 0, 100000) };
+      guint32 set = g_rand_int_range (rand, 0, 4) == 0 ? 0 : sets[g_rand_int_range (rand, 0, 3)];
+
+      /* Shared prefixes, recursion, repeats and long unique tails */
+      for (guint d = 0; d < depth; d++)
+        stack[d] = names[d < 6 ? g_rand_int_range (rand, 0, 3) : g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+      embers_profile_builder_add_stack (b, stack, depth, v, set);
+    }
+}
+
+static void
+test_profile_sorted_equals_tree (void)
+{
+  g_autoptr(EmbersProfileBuilder) sb = embers_profile_builder_new ();
+  g_autoptr(EmbersProfileBuilder) tb = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) sp = NULL;
+  g_autoptr(EmbersProfile) tp = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n;
+
+  fill_random (sb, FALSE, 17);
+  fill_random (tb, TRUE, 17);
+  sp = embers_profile_builder_finish (sb, &error);
+  g_assert_no_error (error);
+  tp = embers_profile_builder_finish (tb, &error);
+  g_assert_no_error (error);
+
+  /* The node map made one node more (asked for without a value): drop
+   * the comparison of that one by comparing paths */
+  n = embers_profile_get_n_nodes (sp);
+  g_assert_cmpuint (n, >, 1000);
+  g_assert_cmpuint (embers_profile_get_max_depth (sp), ==, embers_profile_get_max_depth (tp));
+  for (guint t = 0; t < 2; t++)
+    g_assert_cmpint (embers_profile_get_total (sp, t), ==, embers_profile_get_total (tp, t));
+
+  {
+    guint32 j = 0;
+    guint tn = embers_profile_get_n_nodes (tp);
+
+    for (guint32 i = 0; i < n; i++, j++)
+      {
+        /* skip nodes of the map's tree with no value */
+        while (j < tn && embers_profile_node_total (tp, 0, j) == 0 && embers_profile_node_total (tp, 1, j) == 0 && i > 0)
+          j = embers_profile_node_end (tp, j);
+        g_assert_cmpuint (j, <, tn);
+        g_assert_cmpstr (embers_profile_node_name_str (sp, i), ==, embers_profile_node_name_str (tp, j));
+        g_assert_cmpuint (embers_profile_node_depth (sp, i), ==, embers_profile_node_depth (tp, j));
+        for (guint t = 0; t < 2; t++)
+          {
+            g_assert_cmpint (embers_profile_node_total (sp, t, i), ==, embers_profile_node_total (tp, t, j));
+            g_assert_cmpint (embers_profile_node_self (sp, t, i), ==, embers_profile_node_self (tp, t, j));
+            g_assert_cmpint (embers_profile_get_self_column (sp, t)[i], ==, embers_profile_node_self (tp, t, j));
+          }
+      }
+  }
+
+  /* Label samples: the same (node path, set) with the same values */
+  g_assert_cmpuint (embers_profile_get_n_samples (sp), ==, embers_profile_get_n_samples (tp));
+  for (guint k = 0; k < embers_profile_get_n_samples (sp); k++)
+    {
+      g_autofree char *path = embers_profile_node_stack (sp, embers_profile_sample_node (sp, k), ";");
+      gboolean found = FALSE;
+
+      for (guint m = 0; m < embers_profile_get_n_samples (tp) && !found; m++)
+        {
+          g_autofree char *other = embers_profile_node_stack (tp, embers_profile_sample_node (tp, m), ";");
+
+          if (g_str_equal (path, other) &&
+              embers_profile_sample_label_set (sp, k) == embers_profile_sample_label_set (tp, m))
+            {
+              for (guint t = 0; t < 2; t++)
+                g_assert_cmpint (embers_profile_sample_value (sp, k, t), ==, embers_profile_sample_value (tp, m, t));
+              found = TRUE;
+            }
+        }
+      g_assert_true (found);
+    }
+}
+
+/* Stacks given as unique (a reader that merged them), with their labelled
+ * parts, give what add_stack gives */
+static void
+test_profile_unique_stacks (void)
+{
+  g_autoptr(EmbersProfileBuilder) a = embers_profile_builder_new ();
+  g_autoptr(EmbersProfileBuilder) u = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) pa = NULL;
+  g_autoptr(EmbersProfile) pu = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersProfileBuilder *both[2] = { a, u };
+  guint32 ids[2][3], sets[2];
+
+  for (guint k = 0; k < 2; k++)
+    {
+      EmbersLabel l;
+
+      ids[k][0] = embers_profile_builder_intern (both[k], "main", -1);
+      ids[k][1] = embers_profile_builder_intern (both[k], "work", -1);
+      ids[k][2] = embers_profile_builder_intern (both[k], "io", -1);
+      l = (EmbersLabel) { embers_profile_builder_intern (both[k], "region", -1),
+                          embers_profile_builder_intern (both[k], "eu", -1), 0, 0 };
+      sets[k] = embers_profile_builder_add_label_set (both[k], &l, 1);
+    }
+
+  /* main;work 7 (3 of it in eu), main;work;io 5, main;work again 2 */
+  embers_profile_builder_add_stack (a, ids[0], 2, (gint64[]) { 3 }, sets[0]);
+  embers_profile_builder_add_stack (a, ids[0], 2, (gint64[]) { 4 }, 0);
+  embers_profile_builder_add_stack (a, ids[0], 3, (gint64[]) { 5 }, 0);
+  embers_profile_builder_add_stack (a, ids[0], 2, (gint64[]) { 2 }, 0);
+  {
+    guint32 st = embers_profile_builder_add_unique_stack (u, ids[1], 2, (gint64[]) { 7 });
+
+    g_assert_cmpuint (st, !=, G_MAXUINT32);
+    embers_profile_builder_add_stack_labels (u, st, (gint64[]) { 3 }, sets[1]);
+    embers_profile_builder_add_unique_stack (u, ids[1], 3, (gint64[]) { 5 });
+    /* The same names again: they end at the same node */
+    embers_profile_builder_add_unique_stack (u, ids[1], 2, (gint64[]) { 2 });
+    /* No value: no stack */
+    g_assert_cmpuint (embers_profile_builder_add_unique_stack (u, ids[1], 1, (gint64[]) { 0 }), ==, G_MAXUINT32);
+  }
+
+  pa = embers_profile_builder_finish (a, &error);
+  g_assert_no_error (error);
+  pu = embers_profile_builder_finish (u, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_nodes (pa), ==, 4);
+  g_assert_cmpuint (embers_profile_get_n_nodes (pu), ==, 4);
+  for (guint32 i = 0; i < 4; i++)
+    {
+      g_assert_cmpstr (embers_profile_node_name_str (pa, i), ==, embers_profile_node_name_str (pu, i));
+      g_assert_cmpint (embers_profile_node_total (pa, 0, i), ==, embers_profile_node_total (pu, 0, i));
+    }
+  /* (main;work, eu) 3, (main;work, none) 6, (main;work;io, none) 5: the
+   * unlabelled rest of the first unique stack and the repeated one merge */
+  g_assert_cmpuint (embers_profile_get_n_samples (pa), ==, 3);
+  g_assert_cmpuint (embers_profile_get_n_samples (pu), ==, 3);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_assert_cmpuint (embers_profile_sample_node (pa, k), ==, embers_profile_sample_node (pu, k));
+      g_assert_cmpint (embers_profile_sample_value (pa, k, 0), ==, embers_profile_sample_value (pu, k, 0));
+      g_assert_cmpuint (embers_profile_sample_label_set (pa, k) != 0, ==, embers_profile_sample_label_set (pu, k) != 0);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -392,6 +572,8 @@ main (int   argc,
   g_test_add_func ("/embers/profile/errors", test_profile_errors);
   g_test_add_func ("/embers/profile/empty-and-tree-api", test_profile_empty_and_tree_api);
   g_test_add_func ("/embers/profile/large-random", test_profile_large_random);
+  g_test_add_func ("/embers/profile/sorted-equals-tree", test_profile_sorted_equals_tree);
+  g_test_add_func ("/embers/profile/unique-stacks", test_profile_unique_stacks);
 
   return g_test_run ();
 }

@@ -449,6 +449,67 @@ test_paint_search (void)
   canvas_clear (&c);
 }
 
+/* A match far narrower than a pixel, alone in a merged block of tiny
+ * frames, still shows: a sliver in its undimmed colour among the dimmed
+ * (so that "591 matches" never looks like none) */
+static void
+test_paint_search_sliver (void)
+{
+  g_autoptr(GString) lines = g_string_new ("big 100000\n");
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(EmbersLayout) layout = NULL;
+  g_autoptr(EmbersRender) render = NULL;
+  g_autoptr(EmbersSearch) search = NULL;
+  EmbersViewport vp;
+  const EmbersRect *rects;
+  guint n_rects, matched = 0, n_lit = 0;
+  int sliver = -1;
+  Canvas c;
+
+  /* 40 tiny functions, one of them the match, each 1/100000 of the width */
+  for (int i = 0; i < 40; i++)
+    g_string_append_printf (lines, "tiny%02d 1\n", i);
+  g_string_append (lines, "zz_needle 1\n");
+  p = profile_from_lines (lines->str, "nanoseconds");
+  embers_viewport_init (&vp, 200);
+  layout = embers_layout_new (p, 0, 0, &vp);
+  search = embers_search_new (p, "needle", EMBERS_SEARCH_DEFAULT, NULL);
+  render = embers_render_new (layout, search, NULL);
+
+  /* The needle is inside a merged block, which is marked a match */
+  rects = embers_layout_get_rects (layout, &n_rects);
+  for (guint i = 0; i < n_rects; i++)
+    {
+      const EmbersRenderItem *item = &embers_render_get_items (render, NULL)[i];
+
+      if ((rects[i].flags & EMBERS_RECT_MERGED) && (item->flags & EMBERS_RENDER_ITEM_MATCH))
+        {
+          g_assert_cmpfloat (rects[i].width, <, 0.5);
+          sliver = (int)i;
+          matched++;
+        }
+    }
+  g_assert_cmpuint (matched, ==, 1);
+
+  canvas_init (&c, 200, 2 * 22);
+  embers_render_paint (render, c.cr);
+
+  /* Row 1 right of "big": one column in the block's undimmed colour */
+  for (int x = 190; x < 200; x++)
+    {
+      guint8 r, g, b, a;
+      const EmbersRenderItem *item = &embers_render_get_items (render, NULL)[sliver];
+      guint8 er, eg, eb;
+
+      pixel (&c, x, 22 + 10, &r, &g, &b, &a);
+      embers_color_to_rgb8 (&item->fill, &er, &eg, &eb);
+      if (abs (r - er) <= 1 && abs (g - eg) <= 1 && abs (b - eb) <= 1)
+        n_lit++;
+    }
+  g_assert_cmpuint (n_lit, >=, 1);
+  canvas_clear (&c);
+}
+
 /* High contrast: the match is outlined in the foreground colour, the
  * others keep fully opaque labels */
 static void
@@ -1570,6 +1631,7 @@ main (int   argc,
   g_test_add_func ("/embers/render/paint-clip", test_paint_clip);
   g_test_add_func ("/embers/render/paint-search", test_paint_search);
   g_test_add_func ("/embers/render/paint-search-high-contrast", test_paint_search_high_contrast);
+  g_test_add_func ("/embers/render/paint-search-sliver", test_paint_search_sliver);
   g_test_add_func ("/embers/render/paint-focus-and-highlight", test_paint_focus_and_highlight);
   g_test_add_func ("/embers/render/paint-diff", test_paint_diff);
   g_test_add_func ("/embers/render/diff-colors", test_diff_colors);

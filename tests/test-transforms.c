@@ -593,6 +593,216 @@ test_diff (void)
   }
 }
 
+/* Random stacks over a few names (recursion and merges everywhere), some
+ * with labels: each transform equals the same edit made to every stack's
+ * text, and label samples survive it (filtering after the transform
+ * equals filtering before). Covers the fast paths: children added without
+ * lookups until a node merges, inverted stacks through the sorting
+ * builder, labelled parts put on nodes. */
+typedef char *(*EditFunc) (char **frames, guint n);
+
+static char *
+join_frames (char **frames,
+             guint  n)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (s->len > 0)
+        g_string_append_c (s, ';');
+      g_string_append (s, frames[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static char *
+edit_collapse (char **frames,
+               guint  n)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    if (i == 0 || !g_str_equal (frames[i], frames[i - 1]))
+      g_ptr_array_add (out, frames[i]);
+  return join_frames ((char **)out->pdata, out->len);
+}
+
+static char *
+edit_hide_c (char **frames,
+             guint  n)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    if (!g_str_equal (frames[i], "c"))
+      g_ptr_array_add (out, frames[i]);
+  return join_frames ((char **)out->pdata, out->len);
+}
+
+static char *
+edit_focus_b (char **frames,
+              guint  n)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (frames[i], "b"))
+      return join_frames (frames + i, n - i);
+  return NULL;
+}
+
+static char *
+edit_invert (char **frames,
+             guint  n)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
+
+  for (guint i = n; i-- > 0; )
+    g_ptr_array_add (out, frames[i]);
+  return join_frames ((char **)out->pdata, out->len);
+}
+
+/* The folded text of stacks after an edit: "path v0 v1" per distinct path,
+ * "(root) v0 v1" for the empty one, sorted */
+static char *
+edited_folded (GPtrArray *stacks,
+               GArray    *values,
+               EditFunc   edit)
+{
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < stacks->len; i++)
+    {
+      g_auto(GStrv) frames = g_strsplit (g_ptr_array_index (stacks, i), ";", -1);
+      char *path = edit (frames, g_strv_length (frames));
+      gint64 *sum;
+
+      if (path == NULL)
+        continue;
+      if (path[0] == '\0')
+        {
+          g_free (path);
+          path = g_strdup ("(root)");
+        }
+      sum = g_hash_table_lookup (sums, path);
+      if (sum == NULL)
+        {
+          sum = g_new0 (gint64, 2);
+          g_hash_table_insert (sums, path, sum);
+        }
+      else
+        g_free (path);
+      sum[0] += g_array_index (values, gint64, 2 * i);
+      sum[1] += g_array_index (values, gint64, 2 * i + 1);
+    }
+
+  g_hash_table_iter_init (&iter, sums);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const gint64 *sum = value;
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                                               (char *)key, sum[0], sum[1]));
+    }
+  g_ptr_array_sort (lines, compare_strings);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, '\n');
+      g_string_append (out, g_ptr_array_index (lines, i));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_random_against_text (void)
+{
+  static const char *names[] = { "a", "b", "c", "d", "e" };
+
+  for (guint seed = 1; seed <= 20; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+      g_autoptr(GPtrArray) stacks = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr(GPtrArray) prod_stacks = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GArray) prod_values = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr(EmbersProfile) p = NULL;
+      g_autoptr(GRegex) hide_c = g_regex_new ("^c$", 0, 0, NULL);
+      EmbersLabel prod = { 0, };
+      guint32 set_prod;
+      GError *error = NULL;
+      struct {
+        EditFunc edit;
+        int      kind;
+      } cases[] = { { edit_collapse, 0 }, { edit_hide_c, 1 }, { edit_focus_b, 2 }, { edit_invert, 3 } };
+
+      embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+      embers_profile_builder_add_sample_type (b, "alloc_space", "bytes");
+      prod.key = embers_profile_builder_intern (b, "env", -1);
+      prod.str = embers_profile_builder_intern (b, "prod", -1);
+      set_prod = embers_profile_builder_add_label_set (b, &prod, 1);
+
+      for (guint s = 0; s < 300; s++)
+        {
+          guint n = g_rand_int_range (rand, 0, 9);
+          guint32 ids[8];
+          const char *frames[9];
+          gint64 v[2];
+          gboolean labelled = g_rand_int_range (rand, 0, 3) == 0;
+
+          for (guint f = 0; f < n; f++)
+            {
+              frames[f] = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+              ids[f] = embers_profile_builder_intern (b, frames[f], -1);
+            }
+          frames[n] = NULL;
+          v[0] = g_rand_int_range (rand, 1, 100);
+          v[1] = g_rand_int_range (rand, 0, 3) == 0 ? 0 : g_rand_int_range (rand, 1, 1000);
+          embers_profile_builder_add_stack (b, ids, n, v, labelled ? set_prod : 0);
+          g_ptr_array_add (stacks, g_strjoinv (";", (char **)frames));
+          g_array_append_vals (values, v, 2);
+          if (labelled)
+            {
+              g_ptr_array_add (prod_stacks, g_strjoinv (";", (char **)frames));
+              g_array_append_vals (prod_values, v, 2);
+            }
+        }
+      p = embers_profile_builder_finish (b, &error);
+      g_assert_no_error (error);
+
+      for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+        {
+          g_autoptr(EmbersProfile) out = NULL;
+          g_autoptr(EmbersProfile) out_prod = NULL;
+          g_autofree char *expected = edited_folded (stacks, values, cases[c].edit);
+          g_autofree char *expected_prod = edited_folded (prod_stacks, prod_values, cases[c].edit);
+          g_autofree char *got = NULL;
+          g_autofree char *got_prod = NULL;
+
+          switch (cases[c].kind)
+            {
+            case 0: out = embers_transform_collapse_recursion (p, &error); break;
+            case 1: out = embers_transform_hide (p, hide_c, &error); break;
+            case 2: out = embers_transform_focus (p, "b", &error); break;
+            default: out = embers_transform_invert (p, &error); break;
+            }
+          g_assert_no_error (error);
+          got = to_folded (out);
+          g_assert_cmpstr (got, ==, expected);
+          if (cases[c].kind != 2)
+            check_no_empty_nodes (out);
+
+          out_prod = filter (out, "{env=\"prod\"}");
+          got_prod = to_folded (out_prod);
+          g_assert_cmpstr (got_prod, ==, expected_prod);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -611,6 +821,7 @@ main (int   argc,
   g_test_add_func ("/embers/transforms/labels-survive", test_labels_survive_transforms);
   g_test_add_func ("/embers/transforms/mixed-samples-and-self", test_mixed_samples_and_self);
   g_test_add_func ("/embers/transforms/deep-stack", test_deep_stack);
+  g_test_add_func ("/embers/transforms/random-against-text", test_random_against_text);
 
   return g_test_run ();
 }

@@ -18,6 +18,7 @@
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
 #include "embers-format.h"
+#include "embers-input.h"
 #include "embers-top.h"
 #include "embers-transforms.h"
 
@@ -29,6 +30,7 @@ struct _EmbersProfilePage
   GtkStack          *stack;
   AdwStatusPage     *loading_page;
   AdwStatusPage     *error_page;
+  GtkProgressBar    *load_progress;
   GtkWidget         *chips_bar;
   GtkBox            *chips;
   GtkDropDown       *sample_type_dropdown;
@@ -72,6 +74,8 @@ struct _EmbersProfilePage
   GCancellable      *compute_cancellable;
   guint              compute_serial;
   guint              pulse_id;
+  struct _LoadProgress *progress;    /* of the running load */
+  guint              progress_id;
 
   /* The loaded profile and what the user did to it */
   EmbersProfile     *profile;
@@ -1322,6 +1326,114 @@ show_profile (EmbersProfilePage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
 }
 
+/* A load's progress: written by the loading thread, read by the page
+ * every 100 ms (the thread may outlive the page: both hold a reference) */
+typedef struct _LoadProgress
+{
+  GMutex  lock;
+  guint   stage;   /* 0: reading the file (bytes), 1: building (stacks) */
+  guint64 done;
+  guint64 total;
+} LoadProgress;
+
+static void
+load_progress_clear (gpointer data)
+{
+  g_mutex_clear (&((LoadProgress *)data)->lock);
+}
+
+static void
+load_progress_unref (gpointer data)
+{
+  g_atomic_rc_box_release_full (data, load_progress_clear);
+}
+
+static void
+load_progress_set (LoadProgress *progress,
+                   guint         stage,
+                   guint64       done,
+                   guint64       total)
+{
+  g_mutex_lock (&progress->lock);
+  progress->stage = stage;
+  progress->done = done;
+  progress->total = total;
+  g_mutex_unlock (&progress->lock);
+}
+
+static void
+on_read_progress (guint64  n_read,
+                  guint64  size,
+                  gpointer data)
+{
+  load_progress_set (data, 0, n_read, size);
+}
+
+static void
+on_build_progress (guint64  done,
+                   guint64  total,
+                   gpointer data)
+{
+  load_progress_set (data, 1, done, total);
+}
+
+static gboolean
+show_load_progress (gpointer data)
+{
+  EmbersProfilePage *self = data;
+  LoadProgress *progress = self->progress;
+  g_autofree char *text = NULL;
+  guint stage;
+  guint64 done, total;
+
+  if (progress == NULL)
+    return G_SOURCE_CONTINUE;
+
+  g_mutex_lock (&progress->lock);
+  stage = progress->stage;
+  done = progress->done;
+  total = progress->total;
+  g_mutex_unlock (&progress->lock);
+
+  if (stage == 0 && done == 0)
+    return G_SOURCE_CONTINUE;   /* nothing read yet: the spinner above says enough */
+
+  if (stage == 0)
+    {
+      g_autofree char *read = g_format_size (done);
+
+      if (total > 0)
+        {
+          g_autofree char *size = g_format_size (total);
+
+          /* Translators: loading a profile: "12.3 MB of 40.1 MB read" */
+          text = g_strdup_printf (_("%s of %s read"), read, size);
+        }
+      else
+        /* Translators: loading a profile from a pipe, size unknown */
+        text = g_strdup_printf (_("%s read"), read);
+    }
+  else
+    /* Translators: the second stage of loading a profile */
+    text = g_strdup (_("Building the call tree…"));
+
+  gtk_progress_bar_set_text (self->load_progress, text);
+  if (total > 0)
+    gtk_progress_bar_set_fraction (self->load_progress, MIN ((double)done / total, 1.0));
+  else
+    gtk_progress_bar_pulse (self->load_progress);
+  gtk_widget_set_visible (GTK_WIDGET (self->load_progress), TRUE);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_load_progress (EmbersProfilePage *self)
+{
+  g_clear_handle_id (&self->progress_id, g_source_remove);
+  g_clear_pointer (&self->progress, load_progress_unref);
+  gtk_widget_set_visible (GTK_WIDGET (self->load_progress), FALSE);
+}
+
 typedef struct
 {
   EmbersProfilePage *self;
@@ -1364,6 +1476,7 @@ load_done (GObject      *source,
   if (current)
     {
       g_clear_object (&self->load_cancellable);
+      stop_load_progress (self);
 
       if (profile != NULL)
         {
@@ -1446,7 +1559,23 @@ embers_profile_page_load (EmbersProfilePage *self,
         }
     }
 
-  embers_profile_load_file_async (file, self->load_cancellable, load_done, load);
+  /* Bytes read, then stacks laid out: the page shows how far it got */
+  {
+    EmbersInputOptions options;
+
+    stop_load_progress (self);
+    self->progress = g_atomic_rc_box_new0 (LoadProgress);
+    g_mutex_init (&self->progress->lock);
+    gtk_progress_bar_set_fraction (self->load_progress, 0);
+    self->progress_id = g_timeout_add (100, show_load_progress, self);
+
+    embers_input_options_init (&options);
+    options.progress = on_read_progress;
+    options.building = on_build_progress;
+    options.user_data = g_atomic_rc_box_acquire (self->progress);
+    embers_profile_load_file_full_async (file, &options, load_progress_unref,
+                                         self->load_cancellable, load_done, load);
+  }
 }
 
 void
@@ -1736,6 +1865,8 @@ embers_profile_page_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->compute_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_clear_handle_id (&self->progress_id, g_source_remove);
+  g_clear_pointer (&self->progress, load_progress_unref);
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
@@ -1910,6 +2041,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, load_progress);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_type_dropdown);

@@ -14,6 +14,7 @@
 #include "embers-profile-builder.h"
 #include "embers-profile-private.h"
 #include "embers-top.h"
+#include "embers-tree-build.h"
 #include "embers-units.h"
 
 static gboolean
@@ -90,14 +91,98 @@ typedef struct
   guint32 out_parent;
 } Pair;
 
+typedef struct
+{
+  const guint32 *names[2];
+  const guint32 *ends[2];
+  const gint64  *total[2];
+  guint32       *rank[2];   /* per side: string id -> rank of the name */
+} Sides;
+
+/* The next child pair of a merged node: the children left in [c[s], e[s])
+ * of both sides, matched by name rank; FALSE when none is left. Empty
+ * subtrees are skipped. */
+static inline gboolean
+next_kid (const Sides *sides,
+          guint32      c[2],
+          const guint32 e[2],
+          Pair        *kid)
+{
+  gboolean have[2];
+
+  for (guint s = 0; s < 2; s++)
+    {
+      while (c[s] < e[s] && sides->total[s][c[s]] == 0)
+        c[s] = sides->ends[s][c[s]];
+      have[s] = c[s] < e[s];
+    }
+  if (!have[0] && !have[1])
+    return FALSE;
+
+  kid->node[0] = kid->node[1] = EMBERS_NODE_NONE;
+  if (have[0] && have[1])
+    {
+      guint32 r0 = sides->rank[0][sides->names[0][c[0]]];
+      guint32 r1 = sides->rank[1][sides->names[1][c[1]]];
+
+      if (r0 <= r1)
+        kid->node[0] = c[0];
+      if (r1 <= r0)
+        kid->node[1] = c[1];
+    }
+  else if (have[0])
+    kid->node[0] = c[0];
+  else
+    kid->node[1] = c[1];
+
+  for (guint s = 0; s < 2; s++)
+    if (kid->node[s] != EMBERS_NODE_NONE)
+      c[s] = sides->ends[s][c[s]];
+  return TRUE;
+}
+
+/* The children of @pair, in order, appended to @stack in reverse (the
+ * first comes out first) */
+static void
+push_kids (const Sides *sides,
+           const Pair  *pair,
+           guint32      out_node,
+           GArray      *stack)
+{
+  guint32 c[2], e[2];
+  guint first = stack->len;
+  Pair kid;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      c[s] = pair->node[s] == EMBERS_NODE_NONE ? 0 : pair->node[s] + 1;
+      e[s] = pair->node[s] == EMBERS_NODE_NONE ? 0 : sides->ends[s][pair->node[s]];
+    }
+  while (next_kid (sides, c, e, &kid))
+    {
+      kid.out_parent = out_node;
+      g_array_append_val (stack, kid);
+    }
+
+  /* Reverse what was added */
+  for (guint i = first, j = stack->len; i + 1 < j; i++, j--)
+    {
+      Pair t = g_array_index (stack, Pair, i);
+
+      g_array_index (stack, Pair, i) = g_array_index (stack, Pair, j - 1);
+      g_array_index (stack, Pair, j - 1) = t;
+    }
+}
+
 /*
  * Both trees are in pre-order with children sorted by name, so the merged
  * tree comes out of one walk over both, merging each pair of sibling lists
  * like sorted lists: linear in the two sizes, no hashing, no sorting, and
- * the totals are the inputs' own.
+ * the totals are the inputs' own (self values follow from them, when
+ * asked for).
  */
 static EmbersProfile *
-merge_trees (EmbersProfile  *sides[2],
+merge_trees (EmbersProfile  *inputs[2],
              const guint     types[2],
              const gint64    scale[2],
              const char     *unit,
@@ -105,11 +190,9 @@ merge_trees (EmbersProfile  *sides[2],
 {
   g_autoptr(EmbersProfile) out = NULL;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Pair));
-  g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (Pair));
   Names names = { 0, };
-  const guint32 *pnames[2], *pends[2];
-  const gint64 *pself[2], *ptotal[2];
-  guint capacity, n = 0;
+  Sides sides = { 0, };
+  guint n = 0, count = 0;
   Pair root = { { 0, 0 }, EMBERS_NODE_NONE };
   GString *pool;
 
@@ -117,102 +200,74 @@ merge_trees (EmbersProfile  *sides[2],
   names.strings = g_ptr_array_new ();
   for (guint s = 0; s < 2; s++)
     {
-      names_add_side (&names, sides[s], s);
-      pnames[s] = embers_profile_get_name_column (sides[s]);
-      pends[s] = embers_profile_get_end_column (sides[s]);
-      pself[s] = embers_profile_get_self_column (sides[s], types[s]);
-      ptotal[s] = embers_profile_get_total_column (sides[s], types[s]);
+      names_add_side (&names, inputs[s], s);
+      sides.names[s] = embers_profile_get_name_column (inputs[s]);
+      sides.ends[s] = embers_profile_get_end_column (inputs[s]);
+      sides.total[s] = embers_profile_get_total_column (inputs[s], types[s]);
     }
   names_rank (&names);
+  for (guint s = 0; s < 2; s++)
+    {
+      guint n_strings = embers_profile_get_n_strings (inputs[s]);
 
+      sides.rank[s] = g_new (guint32, MAX (n_strings, 1));
+      for (guint i = 0; i < n_strings; i++)
+        sides.rank[s][i] = names.rank[names.map[s][i]];
+    }
+
+  /* Columns for both trees at most: only the pages the merged tree uses
+   * are touched (huge pages, see embers_alloc_column), the rest is given
+   * back at the end */
+  count = embers_profile_get_n_nodes (inputs[0]) + embers_profile_get_n_nodes (inputs[1]);
   out = _embers_profile_new ();
   out->n_types = 2;
   out->is_diff = TRUE;
-  capacity = embers_profile_get_n_nodes (sides[0]) + embers_profile_get_n_nodes (sides[1]);
-  out->names = g_new (guint32, capacity);
-  out->parents = g_new (guint32, capacity);
-  out->ends = g_new (guint32, capacity);
-  out->depths = g_new (guint16, capacity);
-  out->self = g_new (gint64, (gsize)capacity * 2);
-  out->total = g_new (gint64, (gsize)capacity * 2);
+  out->names = embers_alloc_column (sizeof (guint32) * count, FALSE);
+  out->parents = embers_alloc_column (sizeof (guint32) * count, FALSE);
+  out->ends = embers_alloc_column (sizeof (guint32) * count, FALSE);
+  out->depths = embers_alloc_column (sizeof (guint16) * count, FALSE);
+  out->totals[0] = embers_alloc_column (sizeof (gint64) * count, FALSE);
+  out->totals[1] = embers_alloc_column (sizeof (gint64) * count, FALSE);
 
+  /* Writing walk */
   g_array_append_val (stack, root);
   while (stack->len > 0)
     {
       Pair pair = g_array_index (stack, Pair, stack->len - 1);
       guint32 cur = n++;
-      guint32 c[2], e[2];
 
       g_array_set_size (stack, stack->len - 1);
 
       for (guint s = 0; s < 2; s++)
         {
           guint32 node = pair.node[s];
-          gint64 sv = 0, tv = 0;
+          gint64 tv = 0;
 
           if (node != EMBERS_NODE_NONE &&
-              (__builtin_mul_overflow (pself[s][node], scale[s], &sv) ||
-               __builtin_mul_overflow (ptotal[s][node], scale[s], &tv)))
+              __builtin_mul_overflow (sides.total[s][node], scale[s], &tv))
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
                            _("Converting the units overflows a 64-bit integer"));
               goto fail;
             }
-          out->self[(gsize)s * capacity + cur] = sv;
-          out->total[(gsize)s * capacity + cur] = tv;
+          out->totals[s][cur] = tv;
         }
 
-      out->names[cur] = pair.node[0] != EMBERS_NODE_NONE ? names.map[0][pnames[0][pair.node[0]]]
-                                                         : names.map[1][pnames[1][pair.node[1]]];
+      out->names[cur] = pair.node[0] != EMBERS_NODE_NONE ? names.map[0][sides.names[0][pair.node[0]]]
+                                                         : names.map[1][sides.names[1][pair.node[1]]];
       out->parents[cur] = pair.out_parent;
       out->depths[cur] = pair.out_parent == EMBERS_NODE_NONE ? 0 : out->depths[pair.out_parent] + 1;
       out->max_depth = MAX (out->max_depth, out->depths[cur]);
 
-      /* Merge the two sorted child lists, skipping empty subtrees */
-      g_array_set_size (kids, 0);
-      for (guint s = 0; s < 2; s++)
-        {
-          c[s] = pair.node[s] == EMBERS_NODE_NONE ? EMBERS_NODE_NONE : pair.node[s] + 1;
-          e[s] = pair.node[s] == EMBERS_NODE_NONE ? 0 : pends[s][pair.node[s]];
-        }
-      for (;;)
-        {
-          Pair kid = { { EMBERS_NODE_NONE, EMBERS_NODE_NONE }, cur };
-          gboolean have[2];
-
-          for (guint s = 0; s < 2; s++)
-            {
-              while (c[s] != EMBERS_NODE_NONE && c[s] < e[s] && ptotal[s][c[s]] == 0)
-                c[s] = pends[s][c[s]];
-              have[s] = c[s] != EMBERS_NODE_NONE && c[s] < e[s];
-            }
-          if (!have[0] && !have[1])
-            break;
-
-          if (have[0] && have[1])
-            {
-              guint32 r0 = names.rank[names.map[0][pnames[0][c[0]]]];
-              guint32 r1 = names.rank[names.map[1][pnames[1][c[1]]]];
-
-              if (r0 <= r1)
-                kid.node[0] = c[0];
-              if (r1 <= r0)
-                kid.node[1] = c[1];
-            }
-          else if (have[0])
-            kid.node[0] = c[0];
-          else
-            kid.node[1] = c[1];
-
-          for (guint s = 0; s < 2; s++)
-            if (kid.node[s] != EMBERS_NODE_NONE)
-              c[s] = pends[s][c[s]];
-          g_array_append_val (kids, kid);
-        }
-
-      for (guint k = kids->len; k > 0; k--)
-        g_array_append_val (stack, g_array_index (kids, Pair, k - 1));
+      push_kids (&sides, &pair, cur, stack);
     }
+  g_assert (n <= count);
+  out->names = g_renew (guint32, out->names, MAX (n, 1));
+  out->parents = g_renew (guint32, out->parents, MAX (n, 1));
+  out->ends = g_renew (guint32, out->ends, MAX (n, 1));
+  out->depths = g_renew (guint16, out->depths, MAX (n, 1));
+  out->totals[0] = g_renew (gint64, out->totals[0], MAX (n, 1));
+  out->totals[1] = g_renew (gint64, out->totals[1], MAX (n, 1));
 
   /* Subtree ends from parents, in reverse pre-order */
   for (guint i = 0; i < n; i++)
@@ -221,10 +276,7 @@ merge_trees (EmbersProfile  *sides[2],
     if (out->ends[i] > out->ends[out->parents[i]])
       out->ends[out->parents[i]] = out->ends[i];
 
-  /* Compact the value columns to n nodes */
   out->n_nodes = n;
-  memmove (out->self + n, out->self + capacity, sizeof (gint64) * n);
-  memmove (out->total + n, out->total + capacity, sizeof (gint64) * n);
 
   /* Strings: the root is named "total"; the union of both pools */
   pool = g_string_new (NULL);
@@ -241,8 +293,8 @@ merge_trees (EmbersProfile  *sides[2],
   /* Header */
   {
     const char *header[] = { "baseline", "comparison", unit,
-                             embers_profile_get_period_type (sides[1]),
-                             embers_profile_get_period_unit (sides[1]), "" };
+                             embers_profile_get_period_type (inputs[1]),
+                             embers_profile_get_period_unit (inputs[1]), "" };
     guint32 ids[G_N_ELEMENTS (header)];
 
     /* These strings may be missing from both pools: append them. */
@@ -276,7 +328,7 @@ merge_trees (EmbersProfile  *sides[2],
     out->type_units[0] = out->type_units[1] = ids[2];
     out->period_type = ids[3];
     out->period_unit = ids[4];
-    out->period = embers_profile_get_period (sides[1]);
+    out->period = embers_profile_get_period (inputs[1]);
   }
 
   g_hash_table_unref (names.index);
@@ -284,6 +336,8 @@ merge_trees (EmbersProfile  *sides[2],
   g_free (names.map[0]);
   g_free (names.map[1]);
   g_free (names.rank);
+  g_free (sides.rank[0]);
+  g_free (sides.rank[1]);
 
   return g_steal_pointer (&out);
 
@@ -293,6 +347,8 @@ fail:
   g_free (names.map[0]);
   g_free (names.map[1]);
   g_free (names.rank);
+  g_free (sides.rank[0]);
+  g_free (sides.rank[1]);
   return NULL;
 }
 

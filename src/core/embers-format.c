@@ -6,7 +6,12 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#endif
 #include <glib/gi18n.h>
 
 #include "embers-format.h"
@@ -682,6 +687,36 @@ embers_profile_load_bytes (GBytes        *bytes,
   return parse (data, len, format, error);
 }
 
+/* A pprof streams into its reader as it is read and inflated */
+typedef struct
+{
+  const EmbersInputOptions *options;
+  EmbersPprofReader        *reader;
+} PprofSink;
+
+static gboolean
+pprof_sink_start (EmbersFormat format,
+                  gpointer     user_data)
+{
+  PprofSink *sink = user_data;
+
+  if (format != EMBERS_FORMAT_PPROF)
+    return FALSE;
+  sink->reader = embers_pprof_reader_new (sink->options, TRUE);
+  return TRUE;
+}
+
+static gboolean
+pprof_sink_block (const guint8  *data,
+                  gsize          len,
+                  gpointer       user_data,
+                  GError       **error)
+{
+  PprofSink *sink = user_data;
+
+  return embers_pprof_reader_push (sink->reader, data, len, error);
+}
+
 EmbersProfile *
 embers_profile_load_file_full (GFile                     *file,
                                const EmbersInputOptions  *options,
@@ -690,19 +725,38 @@ embers_profile_load_file_full (GFile                     *file,
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local_error = NULL;
+  EmbersInputOptions defaults;
   EmbersProfile *profile;
   EmbersFormat format;
-  const guint8 *data;
-  gsize len;
+  PprofSink pprof = { 0, };
+  EmbersInputSink sink = { pprof_sink_start, pprof_sink_block, &pprof };
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  bytes = embers_input_read_file (file, options, &format, cancellable, error);
-  if (bytes == NULL)
-    return NULL;
+  if (options == NULL)
+    {
+      embers_input_options_init (&defaults);
+      options = &defaults;
+    }
+  pprof.options = options;
 
-  data = g_bytes_get_data (bytes, &len);
-  profile = parse (data, len, format, &local_error);
+  if (embers_input_read_file_to_sink (file, options, &sink, &format, &bytes, cancellable, error))
+    profile = embers_pprof_reader_finish (pprof.reader, cancellable, &local_error);
+  else if (bytes != NULL)
+    {
+      const guint8 *data;
+      gsize len;
+
+      data = g_bytes_get_data (bytes, &len);
+      profile = parse (data, len, format, &local_error);
+    }
+  else
+    {
+      g_clear_pointer (&pprof.reader, embers_pprof_reader_free);
+      return NULL;
+    }
+  g_clear_pointer (&pprof.reader, embers_pprof_reader_free);
+
   if (profile == NULL)
     {
       g_autofree char *name = g_file_get_parse_name (file);
@@ -723,21 +777,63 @@ embers_profile_load_file (GFile         *file,
   return embers_profile_load_file_full (file, NULL, cancellable, error);
 }
 
-static void
-load_file_thread (GTask        *task,
-                  gpointer      source_object,
-                  gpointer      task_data,
-                  GCancellable *cancellable)
+typedef struct
 {
-  GFile *file = task_data;
+  GTask              *task;
+  GFile              *file;
+  EmbersInputOptions  options;
+  GDestroyNotify      destroy;
+} LoadJob;
+
+static gpointer
+load_file_thread (gpointer data)
+{
+  LoadJob *job = data;
+  GCancellable *cancellable = g_task_get_cancellable (job->task);
   GError *error = NULL;
   EmbersProfile *profile;
 
-  profile = embers_profile_load_file (file, cancellable, &error);
+#ifdef __linux__
+  /* Nice is per thread on Linux, and threads started here inherit it */
+  setpriority (PRIO_PROCESS, (id_t)syscall (SYS_gettid), 10);
+#endif
+
+  profile = embers_profile_load_file_full (job->file, &job->options, cancellable, &error);
   if (profile == NULL)
-    g_task_return_error (task, error);
+    g_task_return_error (job->task, error);
   else
-    g_task_return_pointer (task, profile, g_object_unref);
+    g_task_return_pointer (job->task, profile, g_object_unref);
+
+  if (job->destroy != NULL)
+    job->destroy (job->options.user_data);
+  g_object_unref (job->task);
+  g_object_unref (job->file);
+  g_free (job);
+  return NULL;
+}
+
+void
+embers_profile_load_file_full_async (GFile                     *file,
+                                     const EmbersInputOptions  *options,
+                                     GDestroyNotify             destroy,
+                                     GCancellable              *cancellable,
+                                     GAsyncReadyCallback        callback,
+                                     gpointer                   user_data)
+{
+  LoadJob *job;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  job = g_new0 (LoadJob, 1);
+  job->task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (job->task, embers_profile_load_file_async);
+  job->file = g_object_ref (file);
+  if (options != NULL)
+    job->options = *options;
+  else
+    embers_input_options_init (&job->options);
+  job->destroy = destroy;
+  g_thread_unref (g_thread_new ("embers-load", load_file_thread, job));
 }
 
 void
@@ -746,15 +842,7 @@ embers_profile_load_file_async (GFile              *file,
                                 GAsyncReadyCallback callback,
                                 gpointer            user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (G_IS_FILE (file));
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, embers_profile_load_file_async);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, load_file_thread);
+  embers_profile_load_file_full_async (file, NULL, NULL, cancellable, callback, user_data);
 }
 
 EmbersProfile *

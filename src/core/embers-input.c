@@ -53,6 +53,14 @@ struct _EmbersInput
   guint64             size_hint;
 
   guint64             n_read;
+
+  /* a sink takes the bytes instead of buf, once the format is known */
+  EmbersInputSink     sink;
+  gboolean            has_sink;
+  gboolean            asked_sink;
+  gboolean            sinking;
+  guint64             n_sunk;        /* bytes given to the sink */
+
   EmbersFormatSniffer sniffer;
   gsize               walked;        /* pprof: offset of the next top-level field */
   gsize               scanned;       /* text: bytes checked for NUL */
@@ -117,6 +125,26 @@ embers_input_get_n_read (EmbersInput *self)
   g_return_val_if_fail (self != NULL, 0);
 
   return self->n_read;
+}
+
+void
+embers_input_set_sink (EmbersInput           *self,
+                       const EmbersInputSink *sink)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->asked_sink);
+
+  self->has_sink = sink != NULL;
+  if (sink != NULL)
+    self->sink = *sink;
+}
+
+gboolean
+embers_input_is_sinking (EmbersInput *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->sinking;
 }
 
 gboolean
@@ -283,6 +311,54 @@ corrupt:
                self->walked);
 }
 
+/* Hands bytes to the sink; text formats hold no NUL here either (a sink
+ * for a binary format checks its framing itself, as the pprof reader does) */
+static gboolean
+sink_bytes (EmbersInput  *self,
+            const guint8 *data,
+            gsize         len)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (len == 0)
+    return TRUE;
+  if (self->sniffer.format != EMBERS_FORMAT_PPROF && self->sniffer.format != EMBERS_FORMAT_JFR)
+    {
+      const guint8 *nul = memchr (data, 0, len);
+
+      if (nul != NULL)
+        return fail (self, EMBERS_PROFILE_ERROR_INVALID,
+                     _("%s: a NUL byte at byte %zu; text profiles have none"),
+                     embers_format_get_name (self->sniffer.format),
+                     (gsize)(self->n_sunk + (gsize)(nul - data)));
+    }
+  self->n_sunk += len;
+  if (!self->sink.block (data, len, self->sink.user_data, &error))
+    {
+      self->failure = g_steal_pointer (&error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Once the format is known: the sink may take the bytes from here on */
+static gboolean
+maybe_start_sink (EmbersInput *self)
+{
+  if (!self->has_sink || self->asked_sink || self->sniffer.format == EMBERS_FORMAT_UNKNOWN)
+    return TRUE;
+
+  self->asked_sink = TRUE;
+  if (!self->sink.start (self->sniffer.format, self->sink.user_data))
+    return TRUE;
+
+  self->sinking = TRUE;
+  if (!sink_bytes (self, self->buf, self->len))
+    return FALSE;
+  self->len = 0;
+  return TRUE;
+}
+
 /* Java Flight Recorder: the data is a row of chunks, each with a 68-byte
  * header that starts with "FLR\0", a major version of 2 (JDK 11 and
  * later, async-profiler) and the chunk's size. Each header is checked as
@@ -331,6 +407,18 @@ check_output (EmbersInput *self,
         return TRUE;
       if (self->sniffer.format == EMBERS_FORMAT_UNKNOWN && self->len > 0)
         return fail_unknown_format (self);
+      if (!maybe_start_sink (self))
+        return FALSE;
+    }
+
+  if (self->sinking)
+    {
+      /* What is in buf (gzip) goes to the sink, which checks a pprof's
+       * framing itself as it reads */
+      if (!sink_bytes (self, self->buf, self->len))
+        return FALSE;
+      self->len = 0;
+      return TRUE;
     }
 
   switch (self->sniffer.format)
@@ -375,6 +463,9 @@ push_raw (EmbersInput  *self,
 {
   if (len == 0)
     return TRUE;
+
+  if (self->sinking)
+    return sink_bytes (self, data, len);
 
   if (self->cap == 0 && self->size_hint > 0)
     /* The whole file, and a byte to see the end */
@@ -442,8 +533,10 @@ push_gzip (EmbersInput  *self,
           gsize room;
           int ret;
 
-          /* len <= max_inflated < limit here */
-          reserve (self, MIN (INFLATE_STEP, limit - self->len), limit);
+          /* n_sunk + len <= max_inflated < limit here */
+          gsize out_limit = limit - (gsize)self->n_sunk;
+
+          reserve (self, MIN (INFLATE_STEP, out_limit - self->len), out_limit);
           room = MIN (self->cap - self->len, INFLATE_STEP);
           self->zs.next_out = self->buf + self->len;
           self->zs.avail_out = (uInt)room;
@@ -452,7 +545,7 @@ push_gzip (EmbersInput  *self,
           self->len += room - self->zs.avail_out;
           more_out = self->zs.avail_out == 0;
 
-          if (self->len > limit - 1)
+          if (self->n_sunk + self->len > limit - 1)
             return too_much_inflated (self);
           if (!check_output (self, FALSE))
             return FALSE;
@@ -631,6 +724,65 @@ failed:
   if (error != NULL)
     *error = g_error_copy (self->failure);
   return NULL;
+}
+
+gboolean
+embers_input_finish_sink (EmbersInput   *self,
+                          EmbersFormat  *format,
+                          GError       **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->failure != NULL)
+    goto failed;
+
+  if (self->mode == MODE_START)
+    {
+      if (self->n_head == 0)
+        {
+          fail (self, EMBERS_PROFILE_ERROR_EMPTY, "%s", _("The file is empty"));
+          goto failed;
+        }
+      if (!start (self))
+        goto failed;
+    }
+
+  if (self->mode == MODE_GZIP)
+    {
+      if (!self->member_ended && !self->trailing)
+        {
+          fail (self, EMBERS_PROFILE_ERROR_INVALID, "%s", _("The compressed data is truncated"));
+          goto failed;
+        }
+      if (self->len + self->n_sunk == 0)
+        {
+          fail (self, EMBERS_PROFILE_ERROR_EMPTY, "%s", _("The compressed file is empty"));
+          goto failed;
+        }
+    }
+
+  if (!check_output (self, TRUE))
+    goto failed;
+  if (self->sniffer.format == EMBERS_FORMAT_UNKNOWN)
+    {
+      fail_unknown_format (self);
+      goto failed;
+    }
+  if (!self->sinking)
+    {
+      fail (self, EMBERS_PROFILE_ERROR_INVALID, "%s", _("The input was already read"));
+      goto failed;
+    }
+
+  if (format != NULL)
+    *format = self->sniffer.format;
+  fail (self, EMBERS_PROFILE_ERROR_INVALID, "%s", _("The input was already read"));
+  return TRUE;
+
+failed:
+  if (error != NULL)
+    *error = g_error_copy (self->failure);
+  return FALSE;
 }
 
 /* Reading files */
@@ -893,27 +1045,17 @@ read_stream (EmbersInput   *input,
   return TRUE;
 }
 
-GBytes *
-embers_input_read_file (GFile                     *file,
-                        const EmbersInputOptions  *options,
-                        EmbersFormat              *format,
-                        GCancellable              *cancellable,
-                        GError                   **error)
+static gboolean
+read_input (EmbersInput   *input,
+            GFile         *file,
+            const char    *name,
+            GCancellable  *cancellable,
+            GError       **error)
 {
-  g_autoptr(EmbersInput) input = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *path = NULL;
-  GBytes *bytes;
-
-  g_return_val_if_fail (G_IS_FILE (file), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  name = g_file_get_parse_name (file);
-  input = embers_input_new (options);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
+    return FALSE;
 
   path = g_file_get_path (file);
   if (path != NULL)
@@ -933,25 +1075,71 @@ embers_input_read_file (GFile                     *file,
                          _("Could not open “%s”: it is a socket"), name);
           else
             io_error (error, saved_errno, OPENING, name);
-          return NULL;
+          return FALSE;
         }
       ok = read_fd (input, fd, name, cancellable, error);
       g_close (fd, NULL);
-      if (!ok)
-        return NULL;
-    }
-  else if (!read_stream (input, file, name, cancellable, error))
-    return NULL;
-
-  bytes = embers_input_finish (input, format, &local_error);
-  if (bytes == NULL)
-    {
-      g_set_error (error, local_error->domain, local_error->code,
-                   _("Could not read “%s”: %s"), name, local_error->message);
-      return NULL;
+      return ok;
     }
 
+  return read_stream (input, file, name, cancellable, error);
+}
+
+GBytes *
+embers_input_read_file (GFile                     *file,
+                        const EmbersInputOptions  *options,
+                        EmbersFormat              *format,
+                        GCancellable              *cancellable,
+                        GError                   **error)
+{
+  GBytes *bytes = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  embers_input_read_file_to_sink (file, options, NULL, format, &bytes, cancellable, error);
   return bytes;
+}
+
+gboolean
+embers_input_read_file_to_sink (GFile                     *file,
+                                const EmbersInputOptions  *options,
+                                const EmbersInputSink     *sink,
+                                EmbersFormat              *format,
+                                GBytes                   **bytes,
+                                GCancellable              *cancellable,
+                                GError                   **error)
+{
+  g_autoptr(EmbersInput) input = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (bytes != NULL && *bytes == NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  name = g_file_get_parse_name (file);
+  input = embers_input_new (options);
+  embers_input_set_sink (input, sink);
+
+  if (!read_input (input, file, name, cancellable, error))
+    return FALSE;
+
+  if (embers_input_is_sinking (input))
+    {
+      if (embers_input_finish_sink (input, format, &local_error))
+        return TRUE;
+    }
+  else
+    {
+      *bytes = embers_input_finish (input, format, &local_error);
+      if (*bytes != NULL)
+        return FALSE;
+    }
+
+  g_set_error (error, local_error->domain, local_error->code,
+               _("Could not read “%s”: %s"), name, local_error->message);
+  return FALSE;
 }
 
 /**

@@ -40,6 +40,9 @@ typedef void (*EmbersInputProgressFunc) (guint64  n_read,
                                          guint64  size,
                                          gpointer user_data);
 
+/* progress, then building: a long load's two stages, for a determinate
+ * progress bar. building is called on the loading thread while the call
+ * tree is made, with stacks done and their number. */
 typedef struct
 {
   guint64                  max_input;     /* EMBERS_MAX_INPUT_SIZE */
@@ -47,6 +50,7 @@ typedef struct
   EmbersInputWaitingFunc   waiting;
   EmbersInputProgressFunc  progress;
   gpointer                 user_data;
+  EmbersInputProgressFunc  building;
 } EmbersInputOptions;
 
 void           embers_input_options_init   (EmbersInputOptions        *options);
@@ -71,6 +75,35 @@ GBytes        *embers_input_finish         (EmbersInput               *self,
                                             EmbersFormat              *format,
                                             GError                   **error);
 guint64        embers_input_get_n_read     (EmbersInput               *self);
+
+/*
+ * A sink takes the profile's bytes block by block, as they are read and
+ * inflated, instead of the one buffer finish() returns: a reader that
+ * streams needs no copy of the whole profile. start() is told the format
+ * as soon as it is sniffed and returns FALSE to have the bytes buffered as
+ * usual. block() gets the bytes (from the start) in order; it returns
+ * FALSE with an error to stop the input. The input's own checks stay but
+ * for a pprof's framing: the sink's reader checks that as it goes.
+ * finish_sink() ends the input (FALSE with the error when it is refused).
+ */
+typedef struct
+{
+  gboolean (*start) (EmbersFormat   format,
+                     gpointer       user_data);
+  gboolean (*block) (const guint8  *data,
+                     gsize          len,
+                     gpointer       user_data,
+                     GError       **error);
+  gpointer   user_data;
+} EmbersInputSink;
+
+void           embers_input_set_sink       (EmbersInput               *self,
+                                            const EmbersInputSink     *sink);
+/* TRUE once the sink took the bytes (then finish() returns none) */
+gboolean       embers_input_is_sinking     (EmbersInput               *self);
+gboolean       embers_input_finish_sink    (EmbersInput               *self,
+                                            EmbersFormat              *format,
+                                            GError                   **error);
 gboolean       embers_input_is_compressed  (EmbersInput               *self);
 
 /* Reads @file through an EmbersInput. Regular files are read to the end;
@@ -81,6 +114,17 @@ GBytes        *embers_input_read_file      (GFile                     *file,
                                             EmbersFormat              *format,
                                             GCancellable              *cancellable,
                                             GError                   **error);
+
+/* The same into a sink: TRUE when the sink took the bytes, FALSE with
+ * *bytes set when they were buffered (start() said no), FALSE and NULL
+ * with an error when the input was refused. */
+gboolean       embers_input_read_file_to_sink (GFile                     *file,
+                                               const EmbersInputOptions  *options,
+                                               const EmbersInputSink     *sink,
+                                               EmbersFormat              *format,
+                                               GBytes                   **bytes,
+                                               GCancellable              *cancellable,
+                                               GError                   **error);
 
 /* A small side file (a .labels next to a profile): regular, at most @max
  * bytes, opened without blocking */
@@ -95,6 +139,19 @@ EmbersProfile *embers_profile_load_file_full (GFile                     *file,
                                               const EmbersInputOptions  *options,
                                               GCancellable              *cancellable,
                                               GError                   **error);
+
+/* The same on a thread of its own, at a lower priority than the caller's
+ * (its own helper threads too), so that a window's main loop keeps the
+ * processor it needs while both cores load. @options' callbacks run on
+ * that thread; @destroy frees options->user_data when the thread is done
+ * with it (after the callback may have run). A cancelled load stops
+ * within milliseconds. Finish with embers_profile_load_file_finish(). */
+void           embers_profile_load_file_full_async (GFile                     *file,
+                                                    const EmbersInputOptions  *options,
+                                                    GDestroyNotify             destroy,
+                                                    GCancellable              *cancellable,
+                                                    GAsyncReadyCallback        callback,
+                                                    gpointer                   user_data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersInput, embers_input_free)
 

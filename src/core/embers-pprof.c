@@ -11,6 +11,8 @@
 
 #include "profile.pb-c.h"
 
+#include "embers-input.h"
+#include "embers-pprof-samples.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
 
@@ -55,169 +57,569 @@ arena_free (void *data,
 {
 }
 
-/* Keeps the first chunk for reuse, drops the rest */
-static void
-arena_reset (Arena *arena)
-{
-  if (arena->chunks->len == 0)
-    return;
-  g_ptr_array_set_size (arena->chunks, 1);
-  arena->cur = g_ptr_array_index (arena->chunks, 0);
-  arena->left = ARENA_CHUNK;
-}
-
-/* Top-level wire walk: samples are by far the bulk of a profile, so they
- * are not unpacked all at once (that costs ~10x the file in memory) but one
- * at a time after the tables; everything else is unpacked by protobuf-c.
- * The walk is done twice (tables, then samples) rather than remembering
- * where each sample is: a hostile file of empty samples would otherwise
- * need 8x its size for the offsets alone. */
-static gboolean
-read_varint (const guint8 **p,
-             const guint8  *end,
-             guint64       *out)
-{
-  guint64 v = 0;
-
-  for (guint shift = 0; shift < 70; shift += 7)
-    {
-      guint8 byte;
-
-      if (*p >= end)
-        return FALSE;
-      byte = *(*p)++;
-      if (shift == 63 && byte > 1)
-        return FALSE;
-      v |= (guint64)(byte & 0x7f) << shift;
-      if (!(byte & 0x80))
-        {
-          *out = v;
-          return TRUE;
-        }
-    }
-
-  return FALSE;  /* more than 10 bytes */
-}
+/* The top level of a profile, as it streams in: samples are by far the
+ * bulk of a profile, so each is decoded and merged as it arrives
+ * (embers-pprof-samples.c) and only the rest, the tables, is kept and
+ * unpacked by protobuf-c at the end. A field that a block's end cuts off
+ * waits in a carry buffer for the next block. */
 
 typedef enum
 {
-  WALK_END,
-  WALK_FIELD,
-  WALK_CORRUPT,
-} WalkResult;
+  FIELD_OK,
+  FIELD_CUT,       /* needs more bytes; *total tells how many when known */
+  FIELD_CORRUPT,
+} FieldResult;
 
-/* Steps over one top-level field at *p. body/body_len: the payload of a
- * length-delimited field (wire type 2). */
-static WalkResult
-walk_field (const guint8  **p,
-            const guint8   *end,
-            guint          *field,
-            guint          *wire,
-            const guint8  **body,
-            gsize          *body_len)
+/* The extent of the top-level field at p: its total length with tag */
+static FieldResult
+field_extent (const guint8 *p,
+              const guint8 *end,
+              guint64       max_len,
+              guint        *field,
+              guint        *wire,
+              gsize        *header,
+              guint64      *total)
 {
+  const guint8 *q = p;
   guint64 tag, value;
 
-  if (*p >= end)
-    return WALK_END;
-  if (!read_varint (p, end, &tag))
-    return WALK_CORRUPT;
+  *total = 0;
+  if (!embers_pprof_varint (&q, end, &tag))
+    return end - p >= 10 ? FIELD_CORRUPT : FIELD_CUT;
   *field = (guint)MIN (tag >> 3, G_MAXUINT);
   *wire = (guint)(tag & 7);
-  if (*field == 0)
-    return WALK_CORRUPT;
+  if (*field == 0 || (*field == 2 && *wire != 2))
+    return FIELD_CORRUPT;
 
   switch (*wire)
     {
     case 0:
-      return read_varint (p, end, &value) ? WALK_FIELD : WALK_CORRUPT;
+      if (!embers_pprof_varint (&q, end, &value))
+        return end - q >= 10 ? FIELD_CORRUPT : FIELD_CUT;
+      *header = q - p;
+      *total = q - p;
+      return FIELD_OK;
     case 1:
-      if (end - *p < 8)
-        return WALK_CORRUPT;
-      *p += 8;
-      return WALK_FIELD;
     case 5:
-      if (end - *p < 4)
-        return WALK_CORRUPT;
-      *p += 4;
-      return WALK_FIELD;
+      *header = q - p;
+      *total = (q - p) + (*wire == 1 ? 8 : 4);
+      return (guint64)(end - p) >= *total ? FIELD_OK : FIELD_CUT;
     case 2:
-      if (!read_varint (p, end, &value) || value > (guint64)(end - *p))
-        return WALK_CORRUPT;
-      *body = *p;
-      *body_len = value;
-      *p += value;
-      return WALK_FIELD;
+      if (!embers_pprof_varint (&q, end, &value))
+        return end - q >= 10 ? FIELD_CORRUPT : FIELD_CUT;
+      if (value > max_len)
+        return FIELD_CORRUPT;
+      *header = q - p;
+      *total = (q - p) + value;
+      return (guint64)(end - p) >= *total ? FIELD_OK : FIELD_CUT;
     default:
-      return WALK_CORRUPT;
+      return FIELD_CORRUPT;
     }
 }
 
-/* First pass: copies every top-level field but the samples to rest and
- * counts the samples. */
-static gboolean
-split_samples (const guint8  *data,
-               gsize          len,
-               GByteArray    *rest,
-               gsize         *n_samples,
-               GError       **error)
+/* The streaming reader: blocks in, a profile out. Threaded, the caller
+ * (which reads and inflates the blocks) frames each block and hands its
+ * samples to a decoding thread; when that thread is behind, the caller
+ * decodes a block's samples itself, into a second set merged at the end:
+ * both cores decode, in the share the inflating leaves. Without a thread,
+ * blocks are read where they are. */
+
+#define BLOCK_SIZE   ((gsize)1024 * 1024)
+#define N_BLOCKS     8
+
+typedef struct
+{
+  guint32 offset;   /* in the block */
+  guint32 len;
+  gsize   index;    /* the sample's number in the file */
+  gsize   n_types;  /* sample types met before it (a thread decodes it
+                     * later, while the framing goes on) */
+} SampleRef;
+
+typedef struct
+{
+  guint8 *data;
+  gsize   len;
+  gsize   cap;
+  GArray *batch;    /* SampleRef: the samples wholly in the block */
+} Block;
+
+struct _EmbersPprofReader
+{
+  EmbersInputOptions  options;
+
+  /* Framing, by the caller */
+  guint64             offset;        /* bytes framed so far */
+  GByteArray         *carry;         /* a field cut by a block's end */
+  guint64             carry_total;   /* its length, when known (else 0) */
+  GByteArray         *rest;          /* every top-level field but samples */
+  gsize               n_sample_fields;
+  gsize               n_sample_types;
+  Block              *framing;       /* the block being framed, or NULL */
+
+  /* Samples decoded by the decoding thread (all of them without one),
+   * and by the caller */
+  EmbersPprofSamples  samples;
+  EmbersPprofSamples  caller_samples;
+  gsize               caller_blocks;
+  gsize               thread_blocks;
+  guint               caller_share;   /* tests: every n-th block here */
+  gsize               n_blocks;
+
+  /* The decoding thread */
+  GThread            *thread;
+  GAsyncQueue        *work;          /* Block * (the end: a block of len 0) */
+  GAsyncQueue        *free;          /* Block * */
+  Block               blocks[N_BLOCKS];
+  GMutex              lock;
+  GError             *error;         /* the first error, sticky */
+  gint                failed;        /* atomic */
+};
+
+static void
+reader_fail (EmbersPprofReader *r,
+             GError            *error)
+{
+  g_mutex_lock (&r->lock);
+  if (r->error == NULL)
+    r->error = error;
+  else
+    g_error_free (error);
+  g_mutex_unlock (&r->lock);
+  g_atomic_int_set (&r->failed, 1);
+}
+
+static void
+reader_corrupt (EmbersPprofReader *r,
+                guint64            at,
+                gboolean           truncated)
+{
+  if (truncated)
+    reader_fail (r, g_error_new (EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                                 _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
+                                 (gsize)at));
+  else
+    reader_fail (r, g_error_new (EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                                 _("pprof: not a valid profile protobuf (the data is corrupt at byte %zu)"),
+                                 (gsize)at));
+}
+
+/* One sample into @s, unless a sample before it could not be read there */
+static void
+decode_sample (EmbersPprofSamples *s,
+               const guint8       *body,
+               gsize               len,
+               gsize               index,
+               gsize               n_sample_types)
+{
+  if (s->error != EMBERS_PPROF_SAMPLE_OK)
+    return;   /* that error names the first: the rest are only framed */
+  if (s->n_types == 0 && n_sample_types > 0)
+    s->n_types = MIN (n_sample_types, G_N_ELEMENTS (s->sample_values));
+  embers_pprof_samples_add (s, body, len, index);
+}
+
+/* One whole top-level field: @in_block when it lies in the block being
+ * framed (not in the carry buffer) */
+static void
+reader_field (EmbersPprofReader *r,
+              const guint8      *p,
+              gsize              total,
+              guint              field,
+              gsize              header,
+              gboolean           in_block)
+{
+  if (field == 2)
+    {
+      gsize index = r->n_sample_fields++;
+
+      if (in_block && r->framing != NULL)
+        {
+          SampleRef ref = { (guint32)(p + header - r->framing->data), (guint32)(total - header), index,
+                            r->n_sample_types };
+
+          g_array_append_val (r->framing->batch, ref);
+        }
+      else
+        /* Without a thread, or one cut by a block's end: here */
+        decode_sample (r->framing != NULL ? &r->caller_samples : &r->samples,
+                       p + header, total - header, index, r->n_sample_types);
+      return;
+    }
+
+  if (field == 1)
+    r->n_sample_types++;
+  g_byte_array_append (r->rest, p, total);
+}
+
+/* Frames a block: whole fields are read where they are, a cut one goes
+ * to the carry buffer */
+static void
+reader_frame (EmbersPprofReader *r,
+              const guint8      *data,
+              gsize              len)
 {
   const guint8 *p = data;
   const guint8 *end = data + len;
-  WalkResult result;
+  guint64 max_len = r->options.max_inflated;
 
-  *n_samples = 0;
-  for (;;)
+  /* First the field the last block cut */
+  while (r->carry->len > 0 && p < end)
     {
-      const guint8 *field_start = p;
-      const guint8 *body = NULL;
-      gsize body_len = 0;
-      guint field = 0, wire = 0;
+      gsize take;
+      guint field, wire;
+      gsize header;
+      guint64 total;
+      FieldResult result;
 
-      result = walk_field (&p, end, &field, &wire, &body, &body_len);
-      if (result != WALK_FIELD)
-        break;
-
-      if (field == 2)
-        {
-          if (wire != 2)
-            {
-              p = field_start;
-              result = WALK_CORRUPT;  /* a sample must be length-delimited */
-              break;
-            }
-          (*n_samples)++;
-        }
+      if (r->carry_total > 0)
+        take = MIN ((gsize)(r->carry_total - r->carry->len), (gsize)(end - p));
       else
-        g_byte_array_append (rest, field_start, p - field_start);
+        take = MIN ((gsize)20 - MIN (r->carry->len, 20), (gsize)(end - p));
+      g_byte_array_append (r->carry, p, take);
+      p += take;
+
+      result = field_extent (r->carry->data, r->carry->data + r->carry->len, max_len,
+                             &field, &wire, &header, &total);
+      if (result == FIELD_CORRUPT)
+        {
+          reader_corrupt (r, r->offset, FALSE);
+          return;
+        }
+      if (result == FIELD_CUT)
+        {
+          r->carry_total = total;
+          continue;
+        }
+      g_assert (total == r->carry->len || r->carry_total == 0);
+      if (total < r->carry->len)
+        {
+          /* The header guess took bytes of the next field: give them back */
+          p -= r->carry->len - total;
+          g_byte_array_set_size (r->carry, total);
+        }
+      reader_field (r, r->carry->data, total, field, header, FALSE);
+      r->offset += total;
+      g_byte_array_set_size (r->carry, 0);
+      r->carry_total = 0;
     }
 
-  if (result == WALK_CORRUPT)
+  while (p < end)
     {
-      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                   _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
-                   (gsize)(p - data));
-      return FALSE;
+      guint field, wire;
+      gsize header;
+      guint64 total;
+      FieldResult result = field_extent (p, end, max_len, &field, &wire, &header, &total);
+
+      if (result == FIELD_CORRUPT)
+        {
+          reader_corrupt (r, r->offset, FALSE);
+          return;
+        }
+      if (result == FIELD_CUT)
+        {
+          g_byte_array_append (r->carry, p, end - p);
+          r->carry_total = total;
+          return;
+        }
+      reader_field (r, p, total, field, header, TRUE);
+      r->offset += total;
+      p += total;
+    }
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  EmbersPprofReader *r = data;
+  gint64 busy = 0, waited = 0;
+
+  for (;;)
+    {
+      gint64 t0 = g_get_monotonic_time (), t1;
+      Block *block = g_async_queue_pop (r->work);
+      gboolean end = block->len == 0;
+
+      t1 = g_get_monotonic_time ();
+      waited += t1 - t0;
+      if (!end)
+        r->thread_blocks++;
+      if (!end && !g_atomic_int_get (&r->failed))
+        for (guint i = 0; i < block->batch->len; i++)
+          {
+            const SampleRef *ref = &g_array_index (block->batch, SampleRef, i);
+
+            decode_sample (&r->samples, block->data + ref->offset, ref->len, ref->index, ref->n_types);
+          }
+      busy += g_get_monotonic_time () - t1;
+      g_async_queue_push (r->free, block);
+      if (end)
+        break;
+    }
+
+  g_debug ("pprof: decoding thread busy %.1f ms, waited %.1f ms, %zu blocks; the caller decoded %zu",
+           busy / 1e3, waited / 1e3, r->thread_blocks, r->caller_blocks);
+  return NULL;
+}
+
+EmbersPprofReader *
+embers_pprof_reader_new (const EmbersInputOptions *options,
+                         gboolean                  threaded)
+{
+  EmbersPprofReader *r = g_new0 (EmbersPprofReader, 1);
+
+  if (options != NULL)
+    r->options = *options;
+  else
+    embers_input_options_init (&r->options);
+  if (r->options.max_inflated == 0)
+    r->options.max_inflated = EMBERS_MAX_DECOMPRESSED_SIZE;
+  r->carry = g_byte_array_new ();
+  r->rest = g_byte_array_new ();
+  embers_pprof_samples_init (&r->samples, 0);
+  embers_pprof_samples_init (&r->caller_samples, 0);
+  g_mutex_init (&r->lock);
+
+  if (threaded)
+    {
+      r->work = g_async_queue_new ();
+      r->free = g_async_queue_new ();
+      for (guint i = 0; i < N_BLOCKS; i++)
+        {
+          r->blocks[i].batch = g_array_new (FALSE, FALSE, sizeof (SampleRef));
+          g_async_queue_push (r->free, &r->blocks[i]);
+        }
+      r->thread = g_thread_new ("embers-pprof", reader_thread, r);
+    }
+
+  return r;
+}
+
+/* Waits for the decoding thread to be done with every block */
+static void
+reader_join (EmbersPprofReader *r)
+{
+  Block *block;
+
+  if (r->thread == NULL)
+    return;
+
+  block = g_async_queue_pop (r->free);
+  block->len = 0;
+  g_async_queue_push (r->work, block);
+  g_thread_join (g_steal_pointer (&r->thread));
+
+  /* The blocks are read: their memory goes before the tree is made */
+  for (guint i = 0; i < N_BLOCKS; i++)
+    {
+      g_clear_pointer (&r->blocks[i].data, g_free);
+      r->blocks[i].cap = 0;
+    }
+}
+
+void
+embers_pprof_reader_free (EmbersPprofReader *r)
+{
+  if (r == NULL)
+    return;
+
+  reader_join (r);
+  for (guint i = 0; i < N_BLOCKS; i++)
+    {
+      g_free (r->blocks[i].data);
+      g_clear_pointer (&r->blocks[i].batch, g_array_unref);
+    }
+  g_clear_pointer (&r->work, g_async_queue_unref);
+  g_clear_pointer (&r->free, g_async_queue_unref);
+  g_byte_array_unref (r->carry);
+  g_byte_array_unref (r->rest);
+  embers_pprof_samples_clear (&r->samples);
+  embers_pprof_samples_clear (&r->caller_samples);
+  g_clear_error (&r->error);
+  g_mutex_clear (&r->lock);
+  g_free (r);
+}
+
+void
+embers_pprof_reader_set_caller_share (EmbersPprofReader *r,
+                                      guint              every)
+{
+  r->caller_share = every;
+}
+
+static gboolean
+reader_check (EmbersPprofReader  *r,
+              GError            **error)
+{
+  if (!g_atomic_int_get (&r->failed))
+    return TRUE;
+
+  g_mutex_lock (&r->lock);
+  if (error != NULL)
+    *error = g_error_copy (r->error);
+  g_mutex_unlock (&r->lock);
+  return FALSE;
+}
+
+gboolean
+embers_pprof_reader_push (EmbersPprofReader  *r,
+                          const guint8       *data,
+                          gsize               len,
+                          GError            **error)
+{
+  if (!reader_check (r, error))
+    return FALSE;
+
+  if (r->thread == NULL)
+    {
+      reader_frame (r, data, len);
+      return reader_check (r, error);
+    }
+
+  while (len > 0)
+    {
+      Block *block = g_async_queue_pop (r->free);
+      gsize n = MIN (len, BLOCK_SIZE);
+
+      if (block->cap < n)
+        {
+          g_free (block->data);
+          block->cap = MAX (n, BLOCK_SIZE);
+          block->data = g_malloc (block->cap);
+        }
+      memcpy (block->data, data, n);
+      block->len = n;
+      data += n;
+      len -= n;
+
+      g_array_set_size (block->batch, 0);
+      r->framing = block;
+      reader_frame (r, block->data, block->len);
+      r->framing = NULL;
+      if (!reader_check (r, error))
+        {
+          g_async_queue_push (r->free, block);
+          return FALSE;
+        }
+
+      /* The decoding thread has two blocks to do already: this one is
+       * decoded here */
+      r->n_blocks++;
+      if (r->caller_share > 0 ? r->n_blocks % r->caller_share == 0
+                              : g_async_queue_length (r->work) >= 2)
+        {
+          r->caller_blocks++;
+          for (guint i = 0; i < block->batch->len; i++)
+            {
+              const SampleRef *ref = &g_array_index (block->batch, SampleRef, i);
+
+              decode_sample (&r->caller_samples, block->data + ref->offset, ref->len, ref->index, ref->n_types);
+            }
+          g_async_queue_push (r->free, block);
+        }
+      else
+        g_async_queue_push (r->work, block);
     }
 
   return TRUE;
 }
 
-/* Second pass: the next sample's bytes, or FALSE at the end. The first
- * pass has checked the framing. */
-static gboolean
-next_sample (const guint8 **p,
-             const guint8  *end,
-             const guint8 **body,
-             gsize         *body_len)
+/* The caller's samples go into the decoding thread's: stacks and label
+ * sets by their bytes, values summed, the earliest first sample and error */
+static void
+merge_samples (EmbersPprofSamples *into,
+               EmbersPprofSamples *from)
 {
-  guint field = 0, wire = 0;
+  guint n_types;
+  g_autofree guint32 *stack_map = NULL;
+  g_autofree guint32 *set_map = NULL;
 
-  while (walk_field (p, end, &field, &wire, body, body_len) == WALK_FIELD)
-    if (field == 2 && wire == 2)
-      return TRUE;
+  if (from->n_samples == 0 && from->error == EMBERS_PPROF_SAMPLE_OK)
+    return;
 
-  return FALSE;
+  if (from->error != EMBERS_PPROF_SAMPLE_OK &&
+      (into->error == EMBERS_PPROF_SAMPLE_OK || from->error_sample < into->error_sample))
+    {
+      into->error = from->error;
+      into->error_sample = from->error_sample;
+      into->error_detail = from->error_detail;
+      into->error_value = from->error_value;
+    }
+  if (from->n_samples == 0)
+    return;
+  if (into->n_samples > 0 && into->n_types != from->n_types)
+    {
+      /* Both adopted a count from their first sample (before the sample
+       * types were known): the one that does not match tells */
+      if (into->error == EMBERS_PPROF_SAMPLE_OK)
+        {
+          into->error = EMBERS_PPROF_SAMPLE_VALUE_COUNT;
+          into->error_sample = 0;
+          into->error_detail = from->n_types;
+        }
+      return;
+    }
+  /* @into has no sample yet (its count, if any, came from the sample
+   * types it saw, and none of its values are kept), or the same count:
+   * @from's values are read with their own stride */
+  n_types = from->n_types;
+  into->n_types = n_types;
+
+  stack_map = g_new (guint32, MAX (from->stacks.n, 1));
+  for (guint32 st = 0; st < from->stacks.n; st++)
+    {
+      gboolean added;
+      guint32 id = embers_seq_table_add_bytes (&into->stacks, embers_seq_table_get_bytes (&from->stacks, st),
+                                               embers_seq_table_n_bytes (&from->stacks, st), &added);
+      const gint64 *v = &g_array_index (from->values, gint64, (gsize)st * n_types);
+      guint32 first = g_array_index (from->first_sample, guint32, st);
+      gint64 *dest;
+
+      stack_map[st] = id;
+      if (id == G_MAXUINT32)
+        continue;
+      if (added)
+        {
+          g_array_append_val (into->first_sample, first);
+          g_array_set_size (into->values, into->values->len + n_types);
+        }
+      else
+        g_array_index (into->first_sample, guint32, id) = MIN (g_array_index (into->first_sample, guint32, id), first);
+      dest = &g_array_index (into->values, gint64, (gsize)id * n_types);
+      for (guint t = 0; t < n_types; t++)
+        if G_UNLIKELY (__builtin_add_overflow (dest[t], v[t], &dest[t]) &&
+                       into->error == EMBERS_PPROF_SAMPLE_OK)
+          {
+            into->error = EMBERS_PPROF_SAMPLE_OVERFLOW;
+            into->error_sample = first;
+          }
+    }
+
+  set_map = g_new (guint32, from->label_sets.n + 1);
+  set_map[0] = 0;
+  for (guint32 k = 0; k < from->label_sets.n; k++)
+    {
+      gboolean added;
+      guint32 id = embers_seq_table_add_bytes (&into->label_sets, embers_seq_table_get_bytes (&from->label_sets, k),
+                                               embers_seq_table_n_bytes (&from->label_sets, k), &added);
+
+      set_map[k + 1] = id + 1;
+    }
+
+  for (guint e = 0; e < from->entry_stacks->len; e++)
+    {
+      guint32 st = stack_map[g_array_index (from->entry_stacks, guint32, e)];
+      guint32 set = set_map[g_array_index (from->entry_sets, guint32, e)];
+
+      if (st == G_MAXUINT32)
+        continue;
+      g_array_append_val (into->entry_stacks, st);
+      g_array_append_val (into->entry_sets, set);
+      g_array_append_vals (into->entry_values, &g_array_index (from->entry_values, gint64, (gsize)e * n_types),
+                           n_types);
+    }
+
+  into->n_samples += from->n_samples;
 }
 
 typedef struct
@@ -248,6 +650,8 @@ typedef struct
   GArray               *frames;       /* guint32 pool */
   GHashTable           *mappings;     /* id -> Mapping * */
   gsize                 n_samples;    /* in the file (they are read apart) */
+  EmbersInputProgressFunc progress;   /* stacks resolved, of all */
+  gpointer              user_data;
 } Reader;
 
 static gboolean
@@ -556,172 +960,347 @@ read_header (Reader  *r,
   return TRUE;
 }
 
-static gboolean
-read_samples (Reader        *r,
-              const guint8  *data,
-              gsize          len,
-              GError       **error)
+/* The error for the first sample that could not be read */
+static void
+sample_error (Reader                   *r,
+              const EmbersPprofSamples *s,
+              GError                  **error)
 {
   const Google__V1__Profile *msg = r->msg;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
-  g_autoptr(GArray) prev = g_array_new (FALSE, FALSE, sizeof (Google__V1__Label));
-  Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
-  ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
-  guint32 prev_set = 0;
-  gboolean ok = FALSE;
-  const guint8 *p = data;
-  const guint8 *body = NULL;
-  gsize body_len = 0;
+  gsize i = s->error_sample;
 
-  for (gsize i = 0; next_sample (&p, data + len, &body, &body_len); i++)
+  switch (s->error)
     {
-      const Google__V1__Sample *s;
-      guint32 label_set = 0;
+    case EMBERS_PPROF_SAMPLE_NOT_PROTOBUF:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: sample %zu is not a valid protobuf message"), i);
+      break;
+    case EMBERS_PPROF_SAMPLE_VALUE_COUNT:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
+                             "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
+                             msg->n_sample_type),
+                   i, (gsize)s->error_detail, msg->n_sample_type);
+      break;
+    case EMBERS_PPROF_SAMPLE_NEGATIVE:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: sample %zu has a negative %s value (%" PRId64 ")"),
+                   i, raw_string (r, msg->sample_type[s->error_detail]->type), s->error_value);
+      break;
+    case EMBERS_PPROF_SAMPLE_OVERFLOW:
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   _("Sample values add up to more than a 64-bit integer can hold"));
+      break;
+    case EMBERS_PPROF_SAMPLE_TOO_DEEP:
+      /* Translators: the plural follows the second number, the limit */
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "pprof: sample %zu is more than %u frame deep",
+                                "pprof: sample %zu is more than %u frames deep",
+                                EMBERS_PROFILE_MAX_DEPTH),
+                   i, EMBERS_PROFILE_MAX_DEPTH);
+      break;
+    case EMBERS_PPROF_SAMPLE_OK:
+    default:
+      g_assert_not_reached ();
+    }
+}
 
-      arena_reset (&arena);
-      s = google__v1__sample__unpack (&allocator, body_len, body);
-      if (s == NULL)
-        {
-          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: sample %zu is not a valid protobuf message"), i);
-          goto out;
-        }
+/* Raw label sets -> the builder's label sets (index: raw set id) */
+static guint32 *
+resolve_label_sets (Reader                   *r,
+                    const EmbersPprofSamples *s,
+                    GError                  **error)
+{
+  g_autofree guint32 *sets = g_new0 (guint32, s->label_sets.n + 1);
+  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
 
-      if (s->n_value != msg->n_sample_type)
+  for (guint k = 0; k < s->label_sets.n; k++)
+    {
+      const guint8 *p = embers_seq_table_get_bytes (&s->label_sets, k);
+      const guint8 *end = p + embers_seq_table_n_bytes (&s->label_sets, k);
+
+      g_array_set_size (labels, 0);
+      while (p < end)
         {
-          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
-                                 "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
-                                 msg->n_sample_type),
-                       i, s->n_value, msg->n_sample_type);
-          goto out;
-        }
-      for (gsize v = 0; v < s->n_value; v++)
-        {
-          if (s->value[v] < 0)
+          guint64 len = 0, tag = 0;
+          gint64 v[4] = { 0, 0, 0, 0 };
+          const guint8 *le;
+          EmbersLabel label = { 0, };
+
+          /* Checked when the sample was read */
+          embers_pprof_varint (&p, end, &len);
+          le = p + len;
+          while (p < le)
             {
-              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                           _("pprof: sample %zu has a negative %s value (%" PRId64 ")"),
-                           i, raw_string (r, msg->sample_type[v]->type), s->value[v]);
-              goto out;
+              guint64 value = 0;
+
+              embers_pprof_varint (&p, le, &tag);
+              if ((tag & 7) == 0)
+                {
+                  embers_pprof_varint (&p, le, &value);
+                  if (tag >> 3 >= 1 && tag >> 3 <= 4)
+                    v[(tag >> 3) - 1] = (gint64)value;
+                }
+              else if ((tag & 7) == 1)
+                p += 8;
+              else if ((tag & 7) == 5)
+                p += 4;
+              else
+                {
+                  embers_pprof_varint (&p, le, &value);
+                  p += value;
+                }
             }
+          p = le;
+
+          if (!get_string (r, v[0], "a sample label", &label.key, error) ||
+              !get_string (r, v[1], "a sample label", &label.str, error) ||
+              !get_string (r, v[3], "a sample label", &label.num_unit, error))
+            return NULL;
+          label.num = v[2];
+          g_array_append_val (labels, label);
         }
+      sets[k + 1] = embers_profile_builder_add_label_set (r->b, (EmbersLabel *)(gpointer)labels->data,
+                                                          labels->len);
+    }
+
+  return g_steal_pointer (&sets);
+}
+
+/* The unique stacks of location ids become stacks of frame names, root
+ * first, each location's frames looked up once; each goes to the builder
+ * with its labelled parts. Stacks are in the order of their first sample,
+ * so the first error found is the earliest sample's, unless reading the
+ * samples stopped earlier (stop_at). */
+static gboolean
+resolve_samples (Reader                   *r,
+                 EmbersPprofSamples       *s,
+                 const guint32            *sets,
+                 gsize                     stop_at,
+                 gsize                    *error_at,
+                 GCancellable             *cancellable,
+                 GError                  **error)
+{
+  guint n_stacks = s->stacks.n;
+  guint n_types = s->n_types;
+  guint n_entries = s->entry_stacks->len;
+  const guint32 *first_sample = (const guint32 *)(gpointer)s->first_sample->data;
+  const gint64 *values = (const gint64 *)(gpointer)s->values->data;
+  const guint32 *pool = (const guint32 *)(gpointer)r->frames->data;
+  const LocationInfo *infos = (const LocationInfo *)(gpointer)r->location_info->data;
+  g_autofree guint32 *builder_stack = g_new (guint32, MAX (n_stacks, 1));
+  g_autofree guint64 *ids = g_new (guint64, EMBERS_PROFILE_MAX_DEPTH + 1);
+  g_autofree guint32 *names = NULL;
+  gsize names_cap = 1024;
+  g_autoptr(GError) found = NULL;
+
+  names = g_new (guint32, names_cap);
+
+  for (guint st = 0; st < n_stacks; st++)
+    {
+      const guint8 *p = embers_seq_table_get_bytes (&s->stacks, st);
+      const guint8 *end = p + embers_seq_table_n_bytes (&s->stacks, st);
+      gsize n_ids = 0, n_names = 0;
+
+      builder_stack[st] = G_MAXUINT32;
+      if (first_sample[st] >= stop_at)
+        continue;
+
+      if G_UNLIKELY (st % 16384 == 16383)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            return FALSE;
+          if (r->progress != NULL)
+            r->progress (st, (guint64)n_stacks * 2, r->user_data);
+        }
+
+      /* Checked when the sample was read: at most MAX_DEPTH good varints */
+      while (p < end)
+        embers_pprof_varint (&p, end, &ids[n_ids++]);
 
       /* Leaf first in the file; the builder wants root first */
-      g_array_set_size (stack, 0);
-      for (gsize k = s->n_location_id; k > 0; k--)
+      for (gsize k = n_ids; k > 0; k--)
         {
-          guint64 id = s->location_id[k - 1];
-          gpointer value;
+          guint64 id = ids[k - 1];
+          guint32 index = 0;
           const LocationInfo *loc;
 
           if (r->dense_locations != NULL)
-            value = id < r->n_dense_locations ? GUINT_TO_POINTER (r->dense_locations[id]) : NULL;
+            index = id < r->n_dense_locations ? r->dense_locations[id] : 0;
           else
-            value = g_hash_table_lookup (r->locations, &id);
+            index = GPOINTER_TO_UINT (g_hash_table_lookup (r->locations, &id));
 
-          if (value == NULL)
+          if G_UNLIKELY (index == 0)
             {
-              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+              g_clear_error (&found);
+              g_set_error (&found, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                            _("pprof: sample %zu refers to location %" PRIu64 ", which does not exist"),
-                           i, id);
-              goto out;
+                           (gsize)first_sample[st], id);
+              stop_at = first_sample[st];
+              break;
             }
-          loc = &g_array_index (r->location_info, LocationInfo, GPOINTER_TO_UINT (value) - 1);
-          g_array_append_vals (stack, &g_array_index (r->frames, guint32, loc->offset), loc->n);
-          if G_UNLIKELY (stack->len > EMBERS_PROFILE_MAX_DEPTH)
+          loc = &infos[index - 1];
+          if G_UNLIKELY (n_names + loc->n > EMBERS_PROFILE_MAX_DEPTH)
             {
+              g_clear_error (&found);
               /* Translators: the plural follows the second number, the limit */
-              g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+              g_set_error (&found, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
                            g_dngettext (GETTEXT_PACKAGE,
                                         "pprof: sample %zu is more than %u frame deep",
                                         "pprof: sample %zu is more than %u frames deep",
                                         EMBERS_PROFILE_MAX_DEPTH),
-                           i, EMBERS_PROFILE_MAX_DEPTH);
-              goto out;
+                           (gsize)first_sample[st], EMBERS_PROFILE_MAX_DEPTH);
+              stop_at = first_sample[st];
+              break;
             }
-        }
-
-      /* Labels; consecutive samples often share them */
-      if (s->n_label > 0)
-        {
-          gboolean same = s->n_label == prev->len;
-
-          for (gsize k = 0; same && k < s->n_label; k++)
+          if (n_names + loc->n > names_cap)
             {
-              const Google__V1__Label *a = s->label[k];
-              const Google__V1__Label *b = &g_array_index (prev, Google__V1__Label, k);
-
-              same = a->key == b->key && a->str == b->str && a->num == b->num && a->num_unit == b->num_unit;
+              names_cap = MAX (names_cap * 2, n_names + loc->n);
+              names = g_renew (guint32, names, names_cap);
             }
-
-          if (same)
-            label_set = prev_set;
+          if (loc->n == 1)
+            names[n_names++] = pool[loc->offset];
           else
             {
-              g_array_set_size (labels, 0);
-              g_array_set_size (prev, 0);
-              for (gsize k = 0; k < s->n_label; k++)
-                {
-                  const Google__V1__Label *l = s->label[k];
-                  EmbersLabel label = { 0, };
-
-                  if (!get_string (r, l->key, "a sample label", &label.key, error) ||
-                      !get_string (r, l->str, "a sample label", &label.str, error) ||
-                      !get_string (r, l->num_unit, "a sample label", &label.num_unit, error))
-                    goto out;
-                  label.num = l->num;
-                  g_array_append_val (labels, label);
-                  g_array_append_vals (prev, l, 1);
-                }
-              label_set = embers_profile_builder_add_label_set (r->b, (EmbersLabel *)(gpointer)labels->data,
-                                                                labels->len);
-              prev_set = label_set;
+              memcpy (names + n_names, pool + loc->offset, sizeof (guint32) * loc->n);
+              n_names += loc->n;
             }
         }
 
-      embers_profile_builder_add_stack (r->b, (const guint32 *)(gpointer)stack->data, stack->len,
-                                        s->value, label_set);
+      if G_UNLIKELY (first_sample[st] >= stop_at)
+        continue;   /* it failed just now */
+
+      /* No value: no stack (G_MAXUINT32), or a limit (the builder tells) */
+      builder_stack[st] = embers_profile_builder_add_unique_stack (r->b, names, n_names,
+                                                                   values + (gsize)st * n_types);
     }
 
-  ok = embers_profile_builder_check (r->b, error);
+  /* Stacks are in the order of their first sample, but for those the
+   * caller's decoder merged in: the error kept is the earliest sample's */
+  if (found != NULL)
+    {
+      if (stop_at < *error_at)
+        {
+          *error_at = stop_at;
+          g_propagate_error (error, g_steal_pointer (&found));
+          return FALSE;
+        }
+      g_clear_error (&found);
+    }
 
-out:
-  g_ptr_array_unref (arena.chunks);
-  return ok;
+  /* The labelled parts, in the builder's ids, all at once */
+  if (n_entries > 0)
+    {
+      guint32 *stacks = (guint32 *)(gpointer)g_array_free (s->entry_stacks, FALSE);
+      guint32 *entry_sets = (guint32 *)(gpointer)g_array_free (s->entry_sets, FALSE);
+      gint64 *entry_values = (gint64 *)(gpointer)g_array_free (s->entry_values, FALSE);
+      guint n_kept = 0;
+
+      s->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+      s->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+      s->entry_values = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (guint e = 0; e < n_entries; e++)
+        {
+          guint32 st = builder_stack[stacks[e]];
+
+          if (st == G_MAXUINT32)
+            continue;   /* not kept (no value, or past the sample that stopped the read) */
+          stacks[n_kept] = st;
+          entry_sets[n_kept] = sets[entry_sets[e]];
+          if (n_kept != e)
+            memcpy (entry_values + (gsize)n_kept * n_types, entry_values + (gsize)e * n_types,
+                    sizeof (gint64) * n_types);
+          n_kept++;
+        }
+      embers_profile_builder_take_stack_labels (r->b, stacks, entry_sets, entry_values, n_kept);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_samples (Reader                   *r,
+              EmbersPprofSamples       *s,
+              GCancellable             *cancellable,
+              GError                  **error)
+{
+  g_autofree guint32 *sets = NULL;
+  gsize stop_at = s->error != EMBERS_PPROF_SAMPLE_OK ? s->error_sample : G_MAXSIZE;
+  gsize error_at = stop_at;
+
+  g_debug ("pprof: %zu samples, %u unique stacks, %u label sets, %u labelled parts",
+           s->n_samples, s->stacks.n, s->label_sets.n, s->entry_stacks->len);
+
+  /* Samples before the sample types: their value count is checked here,
+   * before their values go to the builder, which has a value per type */
+  if (s->n_samples > 0 && s->n_types != r->msg->n_sample_type &&
+      (s->error == EMBERS_PPROF_SAMPLE_OK || s->error_sample > 0))
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   ngettext ("pprof: sample %zu has %zu values, but the profile declares %zu sample type",
+                             "pprof: sample %zu has %zu values, but the profile declares %zu sample types",
+                             r->msg->n_sample_type),
+                   (gsize)0, (gsize)s->n_types, r->msg->n_sample_type);
+      return FALSE;
+    }
+
+  if (!(sets = resolve_label_sets (r, s, error)) ||
+      !resolve_samples (r, s, sets, stop_at, &error_at, cancellable, error))
+    return FALSE;
+
+  if (s->error != EMBERS_PPROF_SAMPLE_OK)
+    {
+      sample_error (r, s, error);
+      return FALSE;
+    }
+
+  return embers_profile_builder_check (r->b, error);
 }
 
 EmbersProfile *
-embers_pprof_parse (const guint8  *data,
-                    gsize          len,
-                    GError       **error)
+embers_pprof_reader_finish (EmbersPprofReader  *pr,
+                            GCancellable       *cancellable,
+                            GError            **error)
 {
   g_autoptr(EmbersProfileBuilder) b = NULL;
   Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
   ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
   EmbersProfile *profile = NULL;
-  g_autoptr(GByteArray) rest = NULL;
   Reader r = { 0, };
+  gint64 t0 = g_get_monotonic_time ();
 
-  if (len == 0)
+  reader_join (pr);
+  if (!reader_check (pr, error))
+    goto out;
+  merge_samples (&pr->samples, &pr->caller_samples);
+  embers_pprof_samples_clear (&pr->caller_samples);
+  embers_pprof_samples_init (&pr->caller_samples, 0);
+  if (pr->carry->len > 0)
+    {
+      g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                   _("pprof: not a valid profile protobuf (the data is truncated or corrupt at byte %zu)"),
+                   (gsize)pr->offset);
+      goto out;
+    }
+  if (pr->offset == 0)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_EMPTY,
                    _("pprof: the data is empty"));
       goto out;
     }
-
-  rest = g_byte_array_new ();
-  if (!split_samples (data, len, rest, &r.n_samples, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto out;
 
-  r.msg = google__v1__profile__unpack (&allocator, rest->len, rest->data);
+  r.n_samples = pr->n_sample_fields;
+  r.msg = google__v1__profile__unpack (&allocator, pr->rest->len, pr->rest->data);
   if (r.msg == NULL)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
                    _("pprof: not a valid profile protobuf (the data is truncated or corrupt)"));
       goto out;
     }
+  g_byte_array_set_size (pr->rest, 0);
 
   if (r.msg->n_string_table == 0 || r.msg->string_table[0][0] != '\0')
     {
@@ -748,7 +1327,10 @@ embers_pprof_parse (const guint8  *data,
     }
 
   b = embers_profile_builder_new ();
+  embers_profile_builder_set_progress (b, pr->options.building, pr->options.user_data);
   r.b = b;
+  r.progress = pr->options.building;
+  r.user_data = pr->options.user_data;
   r.string_ids = g_new (guint32, r.msg->n_string_table);
   memset (r.string_ids, 0xff, sizeof (guint32) * r.msg->n_string_table);
   r.string_ids[0] = 0;
@@ -759,11 +1341,25 @@ embers_pprof_parse (const guint8  *data,
   r.frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   r.mappings = g_hash_table_new (g_int64_hash, g_int64_equal);
 
+  g_debug ("pprof: tables unpacked in %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
   if (read_header (&r, error) &&
       read_functions (&r, error) &&
       read_locations (&r, error) &&
-      read_samples (&r, data, len, error))
-    profile = embers_profile_builder_finish (b, error);
+      (g_debug ("pprof: tables read at %.1f ms", (g_get_monotonic_time () - t0) / 1e3), TRUE) &&
+      read_samples (&r, &pr->samples, cancellable, error))
+    {
+      g_debug ("pprof: samples resolved at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+      /* The unique stacks are the builder's now, and the tables are read:
+       * their memory goes before the tree is made */
+      embers_pprof_samples_clear (&pr->samples);
+      embers_pprof_samples_init (&pr->samples, 0);
+      r.msg = NULL;
+      g_ptr_array_set_size (arena.chunks, 0);
+      arena.cur = NULL;
+      arena.left = 0;
+      profile = embers_profile_builder_finish_cancellable (b, cancellable, error);
+      g_debug ("pprof: tree made at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+    }
 
   g_free (r.string_ids);
   g_hash_table_unref (r.functions);
@@ -776,6 +1372,21 @@ embers_pprof_parse (const guint8  *data,
 
 out:
   g_ptr_array_unref (arena.chunks);
+  return profile;
+}
+
+EmbersProfile *
+embers_pprof_parse (const guint8  *data,
+                    gsize          len,
+                    GError       **error)
+{
+  EmbersPprofReader *r = embers_pprof_reader_new (NULL, FALSE);
+  EmbersProfile *profile = NULL;
+
+  if (embers_pprof_reader_push (r, data, len, error))
+    profile = embers_pprof_reader_finish (r, NULL, error);
+  embers_pprof_reader_free (r);
+
   return profile;
 }
 

@@ -11,113 +11,16 @@
 
 #include "embers-profile-builder.h"
 #include "embers-profile-private.h"
+#include "embers-tree-build.h"
 
-/* Open addressing hash map from a 64-bit key to a 32-bit value. Keys are
- * stored + 1 so that 0 marks an empty slot; key and value share a slot so
- * that a probe touches one cache line. */
-typedef struct
-{
-  guint64 key;
-  guint32 value;
-} U64Slot;
+/* Unique stacks hold at most this many frames in all (8 per node allowed) */
+#define MAX_STACK_FRAMES ((gsize)EMBERS_PROFILE_MAX_NODES * 8)
 
-typedef struct
-{
-  U64Slot *slots;
-  gsize    mask;
-  gsize    used;
-} U64Map;
-
-static inline guint64
-mix64 (guint64 k)
-{
-  k ^= k >> 33;
-  k *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  k ^= k >> 33;
-  k *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
-  k ^= k >> 33;
-  return k;
-}
-
-static void
-u64map_init (U64Map *map,
-             gsize   capacity)
-{
-  gsize size = 64;
-
-  while (size < capacity * 2)
-    size <<= 1;
-
-  map->slots = g_new0 (U64Slot, size);
-  map->mask = size - 1;
-  map->used = 0;
-}
-
-static void
-u64map_clear (U64Map *map)
-{
-  g_clear_pointer (&map->slots, g_free);
-}
-
-static void u64map_grow (U64Map *map);
-
-/* Returns a pointer to the value slot; *found tells whether it existed. */
-static inline guint32 *
-u64map_lookup_or_insert (U64Map   *map,
-                         guint64   key,
-                         gboolean *found)
-{
-  guint64 stored = key + 1;
-  gsize i;
-
-  if G_UNLIKELY ((map->used + 1) * 4 > (map->mask + 1) * 3)
-    u64map_grow (map);
-
-  i = mix64 (key) & map->mask;
-  for (;;)
-    {
-      U64Slot *slot = &map->slots[i];
-
-      if (slot->key == stored)
-        {
-          *found = TRUE;
-          return &slot->value;
-        }
-      if (slot->key == 0)
-        {
-          slot->key = stored;
-          map->used++;
-          *found = FALSE;
-          return &slot->value;
-        }
-      i = (i + 1) & map->mask;
-    }
-}
-
-static void
-u64map_grow (U64Map *map)
-{
-  U64Slot *old = map->slots;
-  gsize old_size = map->mask + 1;
-  gsize new_size = old_size * 2;
-
-  map->slots = g_new0 (U64Slot, new_size);
-  map->mask = new_size - 1;
-
-  for (gsize j = 0; j < old_size; j++)
-    {
-      if (old[j].key != 0)
-        {
-          gsize i = mix64 (old[j].key - 1) & map->mask;
-
-          while (map->slots[i].key != 0)
-            i = (i + 1) & map->mask;
-          map->slots[i] = old[j];
-        }
-    }
-
-  g_free (old);
-}
+typedef EmbersU64Map U64Map;
+#define u64map_init embers_u64_map_init
+#define u64map_clear embers_u64_map_clear
+#define u64map_lookup_or_insert embers_u64_map_lookup_or_insert
+#define u64map_reserve embers_u64_map_reserve
 
 /* String interning: NUL-terminated strings packed in one buffer. */
 typedef struct
@@ -219,11 +122,28 @@ struct _EmbersProfileBuilder
   gboolean    is_diff;
   gboolean    values_started;
 
-  /* Nodes */
+  /* Stacks, laid out as a tree by sorting in finish (see
+   * embers-tree-build.c): unique name sequences, their summed values
+   * (n_types each), and per (stack, label set != 0) the labelled part */
+  EmbersSeqTable stacks;
+  GArray     *stack_values;       /* gint64 */
+  U64Map      entry_map;          /* stack << 32 | label set -> entry */
+  GArray     *entry_stacks;       /* guint32 */
+  GArray     *entry_sets;         /* guint32 */
+  GArray     *entry_values;       /* gint64, n_types each */
+
+  /* Tree-shaped input (get_child, add_self, add_profile): nodes as they
+   * are asked for, with a (parent, name) -> child map. When it is used,
+   * finish adds the stacks to this tree frame by frame. */
+  gboolean    tree_mode;
   GArray     *parents;      /* guint32 */
   GArray     *names;        /* guint32 */
   GArray     *self;         /* gint64, n_types per node */
   U64Map      children;     /* (parent << 32 | name) -> node */
+  GArray     *node_entry_nodes;   /* guint32: labelled parts of nodes */
+  GArray     *node_entry_sets;    /* guint32 */
+  GArray     *node_entry_values;  /* gint64, n_types each */
+  gboolean    unindexed;    /* add_child made nodes the map lacks */
   guint32     root_name;
 
   /* Function locations, per name id */
@@ -236,15 +156,8 @@ struct _EmbersProfileBuilder
   GHashTable *label_set_index;    /* GBytes of labels -> id + 1 */
   gboolean    any_labels;
 
-  /* Samples: (node, label set) -> sample index */
-  U64Map      sample_map;
-  GArray     *sample_nodes;       /* guint32 */
-  GArray     *sample_label_sets;  /* guint32 */
-  GArray     *sample_values;      /* gint64 */
-
-  /* The previous stack and its nodes (path[0] is the root) */
-  GArray     *prev_names;
-  GArray     *prev_path;
+  EmbersBuilderProgressFunc progress;
+  gpointer    progress_data;
 
   /* First error while adding */
   GError     *error;
@@ -268,12 +181,22 @@ embers_profile_builder_new (void)
   b->type_names = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->type_units = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  embers_seq_table_init (&b->stacks);
+  b->stack_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+  u64map_init (&b->entry_map, 64);
+  b->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->entry_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+  b->node_entry_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->node_entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->node_entry_values = g_array_new (FALSE, FALSE, sizeof (gint64));
+
   b->parents = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->names = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->self = g_array_new (FALSE, TRUE, sizeof (gint64));
   g_array_append_val (b->parents, root);
   g_array_append_val (b->names, b->root_name);
-  u64map_init (&b->children, 1024);
+  u64map_init (&b->children, 64);
 
   b->label_set_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_append_val (b->label_set_offsets, zero);
@@ -281,15 +204,6 @@ embers_profile_builder_new (void)
   b->labels = g_array_new (FALSE, FALSE, sizeof (EmbersLabel));
   b->label_set_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                               (GDestroyNotify)g_bytes_unref, NULL);
-
-  b->prev_names = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->prev_path = g_array_new (FALSE, TRUE, sizeof (guint32));
-  g_array_set_size (b->prev_path, 1);
-
-  u64map_init (&b->sample_map, 1024);
-  b->sample_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->sample_label_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->sample_values = g_array_new (FALSE, TRUE, sizeof (gint64));
 
   return b;
 }
@@ -306,6 +220,15 @@ embers_profile_builder_free (EmbersProfileBuilder *b)
   g_free (b->strings.slots);
   g_array_unref (b->type_names);
   g_array_unref (b->type_units);
+  embers_seq_table_clear (&b->stacks);
+  g_array_unref (b->stack_values);
+  u64map_clear (&b->entry_map);
+  g_array_unref (b->entry_stacks);
+  g_array_unref (b->entry_sets);
+  g_array_unref (b->entry_values);
+  g_array_unref (b->node_entry_nodes);
+  g_array_unref (b->node_entry_sets);
+  g_array_unref (b->node_entry_values);
   g_array_unref (b->parents);
   g_array_unref (b->names);
   g_array_unref (b->self);
@@ -315,12 +238,6 @@ embers_profile_builder_free (EmbersProfileBuilder *b)
   g_array_unref (b->label_set_offsets);
   g_array_unref (b->labels);
   g_hash_table_unref (b->label_set_index);
-  u64map_clear (&b->sample_map);
-  g_array_unref (b->prev_names);
-  g_array_unref (b->prev_path);
-  g_array_unref (b->sample_nodes);
-  g_array_unref (b->sample_label_sets);
-  g_array_unref (b->sample_values);
   g_clear_error (&b->error);
   g_free (b);
 }
@@ -399,6 +316,17 @@ embers_profile_builder_add_sample_type (EmbersProfileBuilder *b,
   g_array_append_val (b->type_units, u);
 
   return b->type_names->len - 1;
+}
+
+void
+embers_profile_builder_set_progress (EmbersProfileBuilder      *b,
+                                     EmbersBuilderProgressFunc  progress,
+                                     gpointer                   user_data)
+{
+  g_return_if_fail (b != NULL);
+
+  b->progress = progress;
+  b->progress_data = user_data;
 }
 
 guint
@@ -486,21 +414,28 @@ embers_profile_builder_set_name_location (EmbersProfileBuilder *b,
     }
 }
 
+/* By key name, so that a set's order does not depend on the order its
+ * strings were met (two threads may meet them in either order) */
 static int
 compare_labels (gconstpointer a,
-                gconstpointer b)
+                gconstpointer b,
+                gpointer      user_data)
 {
+  EmbersProfileBuilder *builder = user_data;
   const EmbersLabel *la = a;
   const EmbersLabel *lb = b;
 
   if (la->key != lb->key)
-    return la->key < lb->key ? -1 : 1;
+    return strcmp (embers_profile_builder_get_string (builder, la->key),
+                   embers_profile_builder_get_string (builder, lb->key));
   if (la->str != lb->str)
-    return la->str < lb->str ? -1 : 1;
+    return strcmp (embers_profile_builder_get_string (builder, la->str),
+                   embers_profile_builder_get_string (builder, lb->str));
   if (la->num != lb->num)
     return la->num < lb->num ? -1 : 1;
   if (la->num_unit != lb->num_unit)
-    return la->num_unit < lb->num_unit ? -1 : 1;
+    return strcmp (embers_profile_builder_get_string (builder, la->num_unit),
+                   embers_profile_builder_get_string (builder, lb->num_unit));
   return 0;
 }
 
@@ -533,7 +468,7 @@ embers_profile_builder_add_label_set (EmbersProfileBuilder *b,
       l.num_unit = sorted[i].num_unit;
       memcpy (&sorted[i], &l, sizeof l);
     }
-  qsort (sorted, n_labels, sizeof (EmbersLabel), compare_labels);
+  g_sort_array (sorted, n_labels, sizeof (EmbersLabel), compare_labels, b);
 
   key = g_bytes_new (sorted, sizeof (EmbersLabel) * n_labels);
   value = g_hash_table_lookup (b->label_set_index, key);
@@ -561,6 +496,7 @@ embers_profile_builder_get_child (EmbersProfileBuilder *b,
 
   g_return_val_if_fail (b != NULL, 0);
 
+  b->tree_mode = TRUE;
   slot = u64map_lookup_or_insert (&b->children, ((guint64)parent << 32) | name_id, &found);
   if (found)
     return *slot;
@@ -580,6 +516,118 @@ embers_profile_builder_get_child (EmbersProfileBuilder *b,
   g_array_append_val (b->names, name_id);
 
   return node;
+}
+
+static inline guint32
+append_node (EmbersProfileBuilder *b,
+             guint32               parent,
+             guint32               name_id)
+{
+  guint32 node = b->parents->len;
+
+  if G_UNLIKELY (node >= EMBERS_PROFILE_MAX_NODES)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("The profile has more than %u call tree nodes"), EMBERS_PROFILE_MAX_NODES);
+      return parent;
+    }
+
+  g_array_append_val (b->parents, parent);
+  g_array_append_val (b->names, name_id);
+
+  return node;
+}
+
+guint32
+embers_profile_builder_add_child (EmbersProfileBuilder *b,
+                                  guint32               parent,
+                                  guint32               name_id)
+{
+  g_return_val_if_fail (b != NULL, 0);
+  g_return_val_if_fail (parent < b->parents->len, 0);
+
+  b->tree_mode = TRUE;
+  b->unindexed = TRUE;
+
+  return append_node (b, parent, name_id);
+}
+
+void
+embers_profile_builder_index_child (EmbersProfileBuilder *b,
+                                    guint32               node)
+{
+  gboolean found;
+  guint32 *slot;
+  guint32 parent, name;
+
+  g_return_if_fail (b != NULL);
+  g_return_if_fail (node > 0 && node < b->parents->len);
+
+  parent = g_array_index (b->parents, guint32, node);
+  name = g_array_index (b->names, guint32, node);
+  slot = u64map_lookup_or_insert (&b->children, ((guint64)parent << 32) | name, &found);
+  g_warn_if_fail (!found || *slot == node);
+  *slot = node;
+}
+
+void
+embers_profile_builder_reserve (EmbersProfileBuilder *b,
+                                guint                 n_nodes,
+                                guint                 n_looked_up)
+{
+  guint len;
+
+  g_return_if_fail (b != NULL);
+
+  n_nodes = MIN (n_nodes, EMBERS_PROFILE_MAX_NODES);
+  u64map_reserve (&b->children, MIN (n_looked_up, n_nodes));
+  len = b->parents->len;
+  if (n_nodes <= len)
+    return;
+
+  if (b->type_names->len > 0 && b->self->len < (gsize)n_nodes * b->type_names->len)
+    {
+      guint self_len = b->self->len;
+
+      gsize size = (gsize)n_nodes * b->type_names->len;
+
+      if (self_len == 0)
+        {
+          /* Huge pages: the array zeroes what it grows into */
+          g_array_unref (b->self);
+          b->self = g_array_new_take (embers_alloc_column (sizeof (gint64) * size, TRUE), size, TRUE, sizeof (gint64));
+        }
+      else
+        g_array_set_size (b->self, size);
+      g_array_set_size (b->self, self_len);
+    }
+
+  /* GArray keeps its allocation when it shrinks */
+  g_array_set_size (b->parents, n_nodes);
+  embers_advise_huge (b->parents->data, sizeof (guint32) * n_nodes);
+  g_array_set_size (b->parents, len);
+  g_array_set_size (b->names, n_nodes);
+  embers_advise_huge (b->names->data, sizeof (guint32) * n_nodes);
+  g_array_set_size (b->names, len);
+}
+
+/* Puts every node into the (parent, name) map after add_child */
+static void
+index_all_children (EmbersProfileBuilder *b)
+{
+  const guint32 *parents = (const guint32 *)(gpointer)b->parents->data;
+  const guint32 *names = (const guint32 *)(gpointer)b->names->data;
+
+  u64map_reserve (&b->children, b->parents->len);
+  for (guint i = 1; i < b->parents->len; i++)
+    {
+      gboolean found;
+      guint32 *slot = u64map_lookup_or_insert (&b->children, ((guint64)parents[i] << 32) | names[i], &found);
+
+      if (!found)
+        *slot = i;
+    }
+  b->unindexed = FALSE;
 }
 
 guint
@@ -662,22 +710,136 @@ embers_profile_builder_add_self (EmbersProfileBuilder *b,
       return;
     }
 
+  b->tree_mode = TRUE;
   b->values_started = TRUE;
   add_value (b, &node_self (b, node)[sample_type], value);
 }
 
-guint32
+void
+embers_profile_builder_add_node_labels (EmbersProfileBuilder *b,
+                                        guint32               node,
+                                        const gint64         *values,
+                                        guint32               label_set)
+{
+  guint n_types;
+  gint64 *self;
+
+  g_return_if_fail (b != NULL);
+  g_return_if_fail (node < b->parents->len);
+
+  ensure_sample_type (b);
+  n_types = b->type_names->len;
+  b->tree_mode = TRUE;
+  b->values_started = TRUE;
+  self = node_self (b, node);
+  for (guint t = 0; t < n_types; t++)
+    if (!add_value (b, &self[t], values[t]))
+      return;
+  if (label_set >= b->label_set_offsets->len - 1)
+    return;
+
+  g_array_append_val (b->node_entry_nodes, node);
+  g_array_append_val (b->node_entry_sets, label_set);
+  g_array_append_vals (b->node_entry_values, values, n_types);
+}
+
+static guint32 add_stack (EmbersProfileBuilder *b,
+                          const guint32        *names,
+                          guint                 n_names,
+                          const gint64         *values,
+                          guint32               label_set,
+                          gboolean              unique);
+
+void
 embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                   const guint32        *names,
                                   guint                 n_names,
                                   const gint64         *values,
                                   guint32               label_set)
 {
-  guint n_types;
-  guint32 node = 0;
-  gint64 *self;
+  g_return_if_fail (b != NULL);
 
-  g_return_val_if_fail (b != NULL, 0);
+  add_stack (b, names, n_names, values, label_set, FALSE);
+}
+
+guint32
+embers_profile_builder_add_unique_stack (EmbersProfileBuilder *b,
+                                         const guint32        *names,
+                                         guint                 n_names,
+                                         const gint64         *values)
+{
+  return add_stack (b, names, n_names, values, 0, TRUE);
+}
+
+static void add_labels (EmbersProfileBuilder *b,
+                        guint32               stack,
+                        const gint64         *values,
+                        guint32               label_set,
+                        gboolean              merge);
+
+void
+embers_profile_builder_add_stack_labels (EmbersProfileBuilder *b,
+                                         guint32               stack,
+                                         const gint64         *values,
+                                         guint32               label_set)
+{
+  g_return_if_fail (b != NULL);
+
+  if (stack >= b->stacks.n || label_set == 0 || label_set >= b->label_set_offsets->len - 1)
+    return;
+  add_labels (b, stack, values, label_set, FALSE);
+}
+
+void
+embers_profile_builder_take_stack_labels (EmbersProfileBuilder *b,
+                                          guint32              *stacks,
+                                          guint32              *sets,
+                                          gint64               *values,
+                                          guint                 n)
+{
+  guint n_types;
+  guint n_sets;
+
+  g_return_if_fail (b != NULL);
+
+  ensure_sample_type (b);
+  n_types = b->type_names->len;
+  n_sets = b->label_set_offsets->len - 1;
+  for (guint i = 0; i < n; i++)
+    g_return_if_fail (stacks[i] < b->stacks.n && sets[i] < n_sets);
+
+  if (b->entry_stacks->len == 0)
+    {
+      /* Adopt them */
+      g_array_unref (b->entry_stacks);
+      g_array_unref (b->entry_sets);
+      g_array_unref (b->entry_values);
+      b->entry_stacks = g_array_new_take (stacks, n, FALSE, sizeof (guint32));
+      b->entry_sets = g_array_new_take (sets, n, FALSE, sizeof (guint32));
+      b->entry_values = g_array_new_take (values, (gsize)n * n_types, TRUE, sizeof (gint64));
+      return;
+    }
+
+  g_array_append_vals (b->entry_stacks, stacks, n);
+  g_array_append_vals (b->entry_sets, sets, n);
+  g_array_append_vals (b->entry_values, values, (gsize)n * n_types);
+  g_free (stacks);
+  g_free (sets);
+  g_free (values);
+}
+
+static guint32
+add_stack (EmbersProfileBuilder *b,
+           const guint32        *names,
+           guint                 n_names,
+           const gint64         *values,
+           guint32               label_set,
+           gboolean              unique)
+{
+  guint n_types;
+  guint32 stack;
+  gboolean added;
+  gint64 *dest;
 
   ensure_sample_type (b);
   n_types = b->type_names->len;
@@ -691,74 +853,87 @@ embers_profile_builder_add_stack (EmbersProfileBuilder *b,
                                  "a stack is %u frames deep; the limit is %u",
                                  n_names),
                     n_names, EMBERS_PROFILE_MAX_DEPTH);
-      return 0;
+      return G_MAXUINT32;
     }
 
   /* A stack without any value adds nothing: no empty frames */
   {
     gboolean any = FALSE;
 
-    for (guint t = 0; t < n_types && !any; t++)
-      any = values[t] != 0;
-    if (!any)
+    for (guint t = 0; t < n_types; t++)
       {
-        for (guint t = 0; t < n_types; t++)
-          if G_UNLIKELY (values[t] < 0)
+        if G_UNLIKELY (values[t] < 0)
+          {
             builder_fail (b, EMBERS_PROFILE_ERROR_INVALID,
                           _("A sample has a negative value (%" PRId64 ")"), values[t]);
-        return 0;
+            return G_MAXUINT32;
+          }
+        any |= values[t] != 0;
       }
+    if (!any)
+      return G_MAXUINT32;
   }
 
-  /* Consecutive stacks often share their root end: reuse the nodes of the
-   * previous stack's common prefix instead of looking them up again. */
-  {
-    guint common = 0;
-    guint prev_len = b->prev_names->len;
-    const guint32 *prev = (const guint32 *)(gpointer)b->prev_names->data;
-    const guint32 *path;
+  if (unique)
+    {
+      stack = embers_seq_table_append (&b->stacks, names, (gsize)n_names * 4);
+      added = TRUE;
+    }
+  else
+    stack = embers_seq_table_add (&b->stacks, names, n_names, &added);
+  if G_UNLIKELY (stack == G_MAXUINT32 || b->stacks.len / 4 > MAX_STACK_FRAMES)
+    {
+      builder_fail (b, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                    _("The profile has more than %u call tree nodes"), EMBERS_PROFILE_MAX_NODES);
+      return G_MAXUINT32;
+    }
+  if (added)
+    g_array_set_size (b->stack_values, b->stack_values->len + n_types);
 
-    while (common < n_names && common < prev_len && prev[common] == names[common])
-      common++;
-
-    g_array_set_size (b->prev_names, n_names);
-    g_array_set_size (b->prev_path, n_names + 1);
-    if (n_names > 0)
-      memcpy (b->prev_names->data, names, sizeof (guint32) * n_names);
-    path = (const guint32 *)(gpointer)b->prev_path->data;
-    node = path[common];
-    for (guint i = common; i < n_names; i++)
-      {
-        node = embers_profile_builder_get_child (b, node, names[i]);
-        g_array_index (b->prev_path, guint32, i + 1) = node;
-      }
-  }
-
-  self = node_self (b, node);
+  dest = &g_array_index (b->stack_values, gint64, (gsize)stack * n_types);
   for (guint t = 0; t < n_types; t++)
-    if G_UNLIKELY (!add_value (b, &self[t], values[t]))
-      return node;
+    if G_UNLIKELY (!add_value (b, &dest[t], values[t]))
+      return G_MAXUINT32;
 
-  /* Keep per-sample data so labels can filter and group later. */
-  {
-    gboolean found;
-    guint32 *slot = u64map_lookup_or_insert (&b->sample_map, ((guint64)node << 32) | label_set, &found);
-    gint64 *dest;
+  /* Keep the labelled part apart, so labels can filter and group later;
+   * what a stack has without labels is the rest of its value. */
+  if (label_set != 0)
+    add_labels (b, stack, values, label_set, TRUE);
 
-    if (!found)
-      {
-        *slot = b->sample_nodes->len;
-        g_array_append_val (b->sample_nodes, node);
-        g_array_append_val (b->sample_label_sets, label_set);
-        g_array_set_size (b->sample_values, b->sample_values->len + n_types);
-      }
+  return stack;
+}
 
-    dest = &g_array_index (b->sample_values, gint64, (gsize)*slot * n_types);
-    for (guint t = 0; t < n_types; t++)
-      dest[t] += values[t];   /* cannot overflow: the node's self did not */
-  }
+/* The labelled part of a stack's value: merged with those of the same
+ * stack and label set here (add_stack: callers may repeat stacks without
+ * bound), or later by sorting (add_stack_labels: its reader has merged) */
+static void
+add_labels (EmbersProfileBuilder *b,
+            guint32               stack,
+            const gint64         *values,
+            guint32               label_set,
+            gboolean              merge)
+{
+  guint n_types = b->type_names->len;
+  gint64 *dest;
 
-  return node;
+  if (merge)
+    {
+      gboolean found;
+      guint32 *slot = u64map_lookup_or_insert (&b->entry_map, ((guint64)stack << 32) | label_set, &found);
+
+      if (found)
+        {
+          dest = &g_array_index (b->entry_values, gint64, (gsize)*slot * n_types);
+          for (guint t = 0; t < n_types; t++)
+            dest[t] += values[t];   /* cannot overflow: the stack's sum did not */
+          return;
+        }
+      *slot = b->entry_stacks->len;
+    }
+
+  g_array_append_val (b->entry_stacks, stack);
+  g_array_append_val (b->entry_sets, label_set);
+  g_array_append_vals (b->entry_values, values, n_types);
 }
 
 void
@@ -842,7 +1017,246 @@ embers_profile_builder_check (EmbersProfileBuilder *b,
   return TRUE;
 }
 
-/* Children sorting: by name, through a rank of the names in strcmp order. */
+/* Strings, header and function locations: the same for both ways of
+ * making the tree */
+static void
+finish_header (EmbersProfileBuilder *b,
+               EmbersProfile        *profile)
+{
+  guint n_types = b->type_names->len;
+  guint n_strings = b->strings.offsets->len;
+
+  profile->n_types = n_types;
+  profile->n_strings = n_strings;
+  profile->string_data = g_memdup2 (b->strings.data->data, b->strings.data->len);
+  profile->string_offsets = g_memdup2 (b->strings.offsets->data, sizeof (guint32) * n_strings);
+
+  profile->type_names = g_memdup2 (b->type_names->data, sizeof (guint32) * n_types);
+  profile->type_units = g_memdup2 (b->type_units->data, sizeof (guint32) * n_types);
+  profile->default_type = b->default_type < n_types ? b->default_type : 0;
+  profile->period_type = b->period_type;
+  profile->period_unit = b->period_unit;
+  profile->period = b->period;
+  profile->time_nanos = b->time_nanos;
+  profile->duration_nanos = b->duration_nanos;
+  profile->is_diff = b->is_diff;
+
+  if (b->name_files != NULL)
+    {
+      profile->name_files = g_new0 (guint32, n_strings);
+      profile->name_lines = g_new0 (gint64, n_strings);
+      memcpy (profile->name_files, b->name_files->data, sizeof (guint32) * MIN (n_strings, b->name_files->len));
+      memcpy (profile->name_lines, b->name_lines->data, sizeof (gint64) * MIN (n_strings, b->name_lines->len));
+    }
+}
+
+typedef struct
+{
+  guint64 key;     /* node << 32 | label set */
+  guint32 source;  /* an entry, or n_entries + a stack (its unlabelled rest),
+                    * or n_entries + n_stacks + a node entry */
+} SampleRef;
+
+/* LSD radix sort by key, a byte per pass, skipping the bytes every key
+ * shares; stable, so equal keys keep their order */
+static void
+sort_sample_refs (SampleRef *a,
+                  gsize      n)
+{
+  g_autofree SampleRef *tmp = NULL;
+  SampleRef *src = a, *dst;
+  guint64 all_or = 0, all_and = G_MAXUINT64;
+  gsize counts[256];
+
+  if (n < 2)
+    return;
+  for (gsize i = 0; i < n; i++)
+    {
+      all_or |= a[i].key;
+      all_and &= a[i].key;
+    }
+
+  tmp = g_new (SampleRef, n);
+  dst = tmp;
+  for (guint shift = 0; shift < 64; shift += 8)
+    {
+      gsize sum = 0;
+
+      if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
+        continue;
+      memset (counts, 0, sizeof counts);
+      for (gsize i = 0; i < n; i++)
+        counts[(src[i].key >> shift) & 0xff]++;
+      for (guint b = 0; b < 256; b++)
+        {
+          gsize c = counts[b];
+
+          counts[b] = sum;
+          sum += c;
+        }
+      for (gsize i = 0; i < n; i++)
+        dst[counts[(src[i].key >> shift) & 0xff]++] = src[i];
+      {
+        SampleRef *t = src;
+
+        src = dst;
+        dst = t;
+      }
+    }
+  if (src != a)
+    memcpy (a, src, sizeof (SampleRef) * n);
+}
+
+/* Samples by (node, label set), ordered so, only when some sample has
+ * labels: each labelled entry, what each stack has without labels, and
+ * each node entry (tree mode: new_index maps its node). */
+static void
+finish_samples (EmbersProfileBuilder *b,
+                EmbersProfile        *profile,
+                const guint32        *leaf_of_stack,
+                const guint32        *new_index)
+{
+  guint n_types = b->type_names->len;
+  guint n_entries = b->entry_stacks->len;
+  guint n_stacks = b->stacks.n;
+  guint n_node_entries = new_index != NULL ? b->node_entry_nodes->len : 0;
+  const guint32 *node_entry_nodes = (const guint32 *)(gpointer)b->node_entry_nodes->data;
+  const guint32 *node_entry_sets = (const guint32 *)(gpointer)b->node_entry_sets->data;
+  const gint64 *node_entry_values = (const gint64 *)(gpointer)b->node_entry_values->data;
+  const guint32 *entry_stacks = (const guint32 *)(gpointer)b->entry_stacks->data;
+  const guint32 *entry_sets = (const guint32 *)(gpointer)b->entry_sets->data;
+  const gint64 *entry_values = (const gint64 *)(gpointer)b->entry_values->data;
+  g_autofree gint64 *rest = NULL;
+  g_autofree SampleRef *refs = NULL;
+  guint n_refs = 0, n_samples = 0;
+
+  if (!b->any_labels)
+    return;
+
+  rest = g_memdup2 (b->stack_values->data, sizeof (gint64) * MAX ((gsize)n_stacks * n_types, 1));
+  for (guint e = 0; e < n_entries; e++)
+    for (guint t = 0; t < n_types; t++)
+      rest[(gsize)entry_stacks[e] * n_types + t] -= entry_values[(gsize)e * n_types + t];
+
+  refs = g_new (SampleRef, (gsize)n_entries + n_stacks + n_node_entries + 1);
+  for (guint e = 0; e < n_entries; e++)
+    refs[n_refs++] = (SampleRef) { ((guint64)leaf_of_stack[entry_stacks[e]] << 32) | entry_sets[e], e };
+  for (guint st = 0; st < n_stacks; st++)
+    {
+      gboolean any = FALSE;
+
+      for (guint t = 0; t < n_types; t++)
+        any |= rest[(gsize)st * n_types + t] != 0;
+      if (any)
+        refs[n_refs++] = (SampleRef) { (guint64)leaf_of_stack[st] << 32, n_entries + st };
+    }
+  for (guint e = 0; e < n_node_entries; e++)
+    refs[n_refs++] = (SampleRef) { ((guint64)new_index[node_entry_nodes[e]] << 32) | node_entry_sets[e],
+                                   n_entries + n_stacks + e };
+  sort_sample_refs (refs, n_refs);
+
+  profile->sample_nodes = g_new (guint32, MAX (n_refs, 1));
+  profile->sample_label_sets = g_new (guint32, MAX (n_refs, 1));
+  profile->sample_values = g_new0 (gint64, MAX ((gsize)n_refs * n_types, 1));
+  for (guint i = 0; i < n_refs; i++)
+    {
+      guint32 source = refs[i].source;
+      const gint64 *src = source < n_entries
+                          ? entry_values + (gsize)source * n_types
+                          : source < n_entries + n_stacks
+                          ? rest + (gsize)(source - n_entries) * n_types
+                          : node_entry_values + (gsize)(source - n_entries - n_stacks) * n_types;
+      gint64 *dest;
+
+      if (i == 0 || refs[i].key != refs[i - 1].key)
+        {
+          profile->sample_nodes[n_samples] = (guint32)(refs[i].key >> 32);
+          profile->sample_label_sets[n_samples] = (guint32)refs[i].key;
+          n_samples++;
+        }
+      /* Cannot overflow: the node's value did not */
+      dest = profile->sample_values + (gsize)(n_samples - 1) * n_types;
+      for (guint t = 0; t < n_types; t++)
+        dest[t] += src[t];
+    }
+
+  profile->n_samples = n_samples;
+  profile->n_label_sets = b->label_set_offsets->len - 1;
+  profile->label_set_offsets = g_memdup2 (b->label_set_offsets->data, sizeof (guint32) * b->label_set_offsets->len);
+  profile->labels = g_memdup2 (b->labels->data, sizeof (EmbersLabel) * MAX (1u, b->labels->len));
+}
+
+/* The stacks' tree by sorting them (embers-tree-build.c) */
+static EmbersProfile *
+finish_sorted (EmbersProfileBuilder *b,
+               GCancellable         *cancellable,
+               GError              **error)
+{
+  g_autoptr(EmbersProfile) profile = _embers_profile_new ();
+  EmbersTreeColumns tree = { 0, };
+  guint n_types = b->type_names->len;
+  guint n_strings = b->strings.offsets->len;
+  g_autofree guint32 *rank = g_new (guint32, MAX (n_strings, 1));
+  g_autofree guint32 *names_by_rank = NULL;
+  guint32 *words = embers_seq_table_words (&b->stacks);
+  gsize n_words = b->stacks.len / 4;
+  guint n_ranks = 0;
+  gint64 t0 = g_get_monotonic_time ();
+
+  /* Rank the names that frames use, in strcmp order */
+  {
+    g_autofree guint8 *used = g_new0 (guint8, MAX (n_strings, 1));
+
+    for (gsize i = 0; i < n_words; i++)
+      used[words[i]] = 1;
+    names_by_rank = g_new (guint32, MAX (n_strings, 1));
+    for (guint32 id = 0; id < n_strings; id++)
+      if (used[id])
+        names_by_rank[n_ranks++] = id;
+    embers_sort_string_ids (names_by_rank, n_ranks, (const char *)b->strings.data->data,
+                            (const guint32 *)(gpointer)b->strings.offsets->data);
+    for (guint r = 0; r < n_ranks; r++)
+      rank[names_by_rank[r]] = r;
+  }
+
+  g_debug ("builder: %u names ranked in %.1f ms", n_ranks, (g_get_monotonic_time () - t0) / 1e3);
+
+  /* The stacks in rank space, then their tree */
+  embers_seq_table_freeze (&b->stacks);
+  for (gsize i = 0; i < n_words; i++)
+    words[i] = rank[words[i]];
+  if (!embers_tree_build (&b->stacks, n_ranks, names_by_rank, b->root_name,
+                          (const gint64 *)(gpointer)b->stack_values->data, n_types,
+                          EMBERS_PROFILE_MAX_NODES, b->progress, b->progress_data,
+                          cancellable, &tree, error))
+    return NULL;
+  g_debug ("builder: %u stacks, %u nodes at %.1f ms", b->stacks.n, tree.n_nodes,
+           (g_get_monotonic_time () - t0) / 1e3);
+  /* The stacks are the builder's no more */
+  for (gsize i = 0; i < n_words; i++)
+    words[i] = names_by_rank[words[i]];
+
+  profile->n_nodes = tree.n_nodes;
+  profile->n_types = n_types;
+  profile->max_depth = tree.max_depth;
+  profile->names = g_steal_pointer (&tree.names);
+  profile->parents = g_steal_pointer (&tree.parents);
+  profile->ends = g_steal_pointer (&tree.ends);
+  profile->depths = g_steal_pointer (&tree.depths);
+  for (guint t = 0; t < n_types; t++)
+    profile->totals[t] = g_steal_pointer (&tree.totals[t]);
+  g_debug ("builder: totals at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+  finish_header (b, profile);
+  finish_samples (b, profile, tree.leaf_of_seq, NULL);
+  embers_tree_columns_clear (&tree);
+  g_debug ("builder: samples at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+
+  return g_steal_pointer (&profile);
+}
+
+/* Tree-shaped input: the stacks go into the node map frame by frame, then
+ * the nodes are laid out in pre-order with siblings sorted by name. */
+
 typedef struct
 {
   const char     *data;
@@ -871,9 +1285,9 @@ compare_u64 (gconstpointer a,
   return ka < kb ? -1 : ka > kb;
 }
 
-EmbersProfile *
-embers_profile_builder_finish (EmbersProfileBuilder *b,
-                               GError              **error)
+static EmbersProfile *
+finish_tree (EmbersProfileBuilder *b,
+             GError              **error)
 {
   g_autoptr(EmbersProfile) profile = NULL;
   g_autofree guint32 *rank = NULL;
@@ -881,21 +1295,40 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   g_autofree guint64 *child_keys = NULL;
   g_autofree guint32 *new_index = NULL;
   g_autofree guint32 *stack = NULL;
+  g_autofree guint32 *leaf_of_stack = NULL;
+  g_autofree gint64 *self = NULL;
   guint n_nodes, n_types, n_strings;
   const guint32 *old_parents;
   const guint32 *old_names;
   guint32 pos;
   gsize sp;
 
-  g_return_val_if_fail (b != NULL, NULL);
+  n_types = b->type_names->len;
 
+  if (b->unindexed && b->stacks.n > 0)
+    index_all_children (b);
+
+  /* The stacks, frame by frame */
+  leaf_of_stack = g_new (guint32, MAX (b->stacks.n, 1));
+  for (guint st = 0; st < b->stacks.n; st++)
+    {
+      const guint32 *names = embers_seq_table_get (&b->stacks, st);
+      guint len = embers_seq_table_length (&b->stacks, st);
+      const gint64 *values = &g_array_index (b->stack_values, gint64, (gsize)st * n_types);
+      guint32 node = 0;
+      gint64 *dest;
+
+      for (guint i = 0; i < len; i++)
+        node = embers_profile_builder_get_child (b, node, names[i]);
+      leaf_of_stack[st] = node;
+      dest = node_self (b, node);
+      for (guint t = 0; t < n_types; t++)
+        add_value (b, &dest[t], values[t]);
+    }
   if (!embers_profile_builder_check (b, error))
     return NULL;
 
-  ensure_sample_type (b);
-
   n_nodes = b->parents->len;
-  n_types = b->type_names->len;
   n_strings = b->strings.offsets->len;
   old_parents = (const guint32 *)(gpointer)b->parents->data;
   old_names = (const guint32 *)(gpointer)b->names->data;
@@ -915,13 +1348,13 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   }
 
   /* Children lists (CSR), each sorted by name rank */
-  child_start = g_new0 (guint32, (gsize)n_nodes + 1);
+  child_start = embers_alloc_column (sizeof (guint32) * ((gsize)n_nodes + 1), TRUE);
   for (guint i = 1; i < n_nodes; i++)
     child_start[old_parents[i] + 1]++;
   for (guint i = 0; i < n_nodes; i++)
     child_start[i + 1] += child_start[i];
 
-  child_keys = g_new (guint64, n_nodes > 1 ? n_nodes - 1 : 1);
+  child_keys = embers_alloc_column (sizeof (guint64) * (n_nodes > 1 ? n_nodes - 1 : 1), FALSE);
   {
     g_autofree guint32 *fill = g_memdup2 (child_start, sizeof (guint32) * n_nodes);
 
@@ -940,16 +1373,17 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   profile = _embers_profile_new ();
   profile->n_nodes = n_nodes;
   profile->n_types = n_types;
-  profile->names = g_new (guint32, n_nodes);
-  profile->parents = g_new (guint32, n_nodes);
-  profile->ends = g_new (guint32, n_nodes);
-  profile->depths = g_new (guint16, n_nodes);
-  profile->self = g_new (gint64, (gsize)n_nodes * n_types);
-  profile->total = g_new (gint64, (gsize)n_nodes * n_types);
+  profile->names = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  profile->parents = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  profile->ends = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  profile->depths = embers_alloc_column (sizeof (guint16) * n_nodes, FALSE);
+  self = embers_alloc_column (sizeof (gint64) * n_nodes * n_types, FALSE);
+  for (guint t = 0; t < n_types; t++)
+    profile->totals[t] = embers_alloc_column (sizeof (gint64) * n_nodes, FALSE);
 
   /* Iterative DFS in pre-order; the stack holds old node ids. */
-  new_index = g_new (guint32, n_nodes);
-  stack = g_new (guint32, n_nodes);
+  new_index = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
+  stack = embers_alloc_column (sizeof (guint32) * n_nodes, FALSE);
   sp = 0;
   pos = 0;
   stack[sp++] = 0;
@@ -978,7 +1412,7 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
             profile->max_depth = depth;
         }
       for (guint t = 0; t < n_types; t++)
-        profile->self[(gsize)t * n_nodes + cur] = src[t];
+        self[(gsize)t * n_nodes + cur] = src[t];
 
       /* Push children in reverse so the first by name comes out first. */
       for (guint32 k = child_start[old + 1]; k > child_start[old]; k--)
@@ -988,7 +1422,8 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
   /* Subtree ends and totals, in reverse pre-order. */
   for (guint i = 0; i < n_nodes; i++)
     profile->ends[i] = i + 1;
-  memcpy (profile->total, profile->self, sizeof (gint64) * n_nodes * n_types);
+  for (guint t = 0; t < n_types; t++)
+    memcpy (profile->totals[t], self + (gsize)t * n_nodes, sizeof (gint64) * n_nodes);
   for (guint i = n_nodes; i-- > 1; )
     {
       guint32 p = profile->parents[i];
@@ -997,9 +1432,9 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
         profile->ends[p] = profile->ends[i];
       for (guint t = 0; t < n_types; t++)
         {
-          gint64 *dest = &profile->total[(gsize)t * n_nodes + p];
+          gint64 *dest = &profile->totals[t][p];
 
-          if G_UNLIKELY (__builtin_add_overflow (*dest, profile->total[(gsize)t * n_nodes + i], dest))
+          if G_UNLIKELY (__builtin_add_overflow (*dest, profile->totals[t][i], dest))
             {
               g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
                            _("Sample values add up to more than a 64-bit integer can hold"));
@@ -1007,47 +1442,36 @@ embers_profile_builder_finish (EmbersProfileBuilder *b,
             }
         }
     }
+  _embers_profile_take_self (profile, g_steal_pointer (&self));
 
-  /* Strings */
-  profile->n_strings = n_strings;
-  profile->string_data = g_memdup2 (b->strings.data->data, b->strings.data->len);
-  profile->string_offsets = g_memdup2 (b->strings.offsets->data, sizeof (guint32) * n_strings);
-
-  /* Header */
-  profile->type_names = g_memdup2 (b->type_names->data, sizeof (guint32) * n_types);
-  profile->type_units = g_memdup2 (b->type_units->data, sizeof (guint32) * n_types);
-  profile->default_type = b->default_type < n_types ? b->default_type : 0;
-  profile->period_type = b->period_type;
-  profile->period_unit = b->period_unit;
-  profile->period = b->period;
-  profile->time_nanos = b->time_nanos;
-  profile->duration_nanos = b->duration_nanos;
-  profile->is_diff = b->is_diff;
-
-  if (b->name_files != NULL)
-    {
-      profile->name_files = g_new0 (guint32, n_strings);
-      profile->name_lines = g_new0 (gint64, n_strings);
-      memcpy (profile->name_files, b->name_files->data, sizeof (guint32) * MIN (n_strings, b->name_files->len));
-      memcpy (profile->name_lines, b->name_lines->data, sizeof (gint64) * MIN (n_strings, b->name_lines->len));
-    }
-
-  /* Label samples, only when labels exist */
-  if (b->any_labels)
-    {
-      guint n_samples = b->sample_nodes->len;
-      const guint32 *nodes = (const guint32 *)(gpointer)b->sample_nodes->data;
-
-      profile->n_samples = n_samples;
-      profile->sample_nodes = g_new (guint32, n_samples);
-      for (guint i = 0; i < n_samples; i++)
-        profile->sample_nodes[i] = new_index[nodes[i]];
-      profile->sample_label_sets = g_memdup2 (b->sample_label_sets->data, sizeof (guint32) * n_samples);
-      profile->sample_values = g_memdup2 (b->sample_values->data, sizeof (gint64) * n_samples * n_types);
-      profile->n_label_sets = b->label_set_offsets->len - 1;
-      profile->label_set_offsets = g_memdup2 (b->label_set_offsets->data, sizeof (guint32) * b->label_set_offsets->len);
-      profile->labels = g_memdup2 (b->labels->data, sizeof (EmbersLabel) * MAX (1u, b->labels->len));
-    }
+  finish_header (b, profile);
+  for (guint st = 0; st < b->stacks.n; st++)
+    leaf_of_stack[st] = new_index[leaf_of_stack[st]];
+  finish_samples (b, profile, leaf_of_stack, new_index);
 
   return g_steal_pointer (&profile);
+}
+
+EmbersProfile *
+embers_profile_builder_finish (EmbersProfileBuilder *b,
+                               GError              **error)
+{
+  return embers_profile_builder_finish_cancellable (b, NULL, error);
+}
+
+EmbersProfile *
+embers_profile_builder_finish_cancellable (EmbersProfileBuilder *b,
+                                           GCancellable         *cancellable,
+                                           GError              **error)
+{
+  g_return_val_if_fail (b != NULL, NULL);
+
+  if (!embers_profile_builder_check (b, error))
+    return NULL;
+
+  ensure_sample_type (b);
+
+  if (b->tree_mode)
+    return finish_tree (b, error);
+  return finish_sorted (b, cancellable, error);
 }

@@ -5,6 +5,8 @@
 
 #pragma once
 
+#include <gio/gio.h>
+
 #include "embers-profile.h"
 
 G_BEGIN_DECLS
@@ -67,14 +69,39 @@ guint32               embers_profile_builder_add_label_set       (EmbersProfileB
                                                                   guint                 n_labels);
 
 /* Stacks: names are root first; values has one entry per sample type.
- * Values must be >= 0. Returns the leaf node (0 for an empty stack). */
-guint32               embers_profile_builder_add_stack           (EmbersProfileBuilder *b,
+ * Values must be >= 0. Identical stacks are merged at once; the tree is
+ * laid out in finish, by sorting the unique stacks. */
+void                  embers_profile_builder_add_stack           (EmbersProfileBuilder *b,
                                                                   const guint32        *names,
                                                                   guint                 n_names,
                                                                   const gint64         *values,
                                                                   guint32               label_set);
 
-/* Lower level, for tree-shaped inputs (flame graph levels). */
+/* The same, for a reader that has merged identical stacks itself (it may
+ * still give the same names twice: they end at the same node): no lookup.
+ * values is the stack's whole value; add_stack_labels then says how much of
+ * it has which label set (the rest has none). Returns a stack id, or
+ * G_MAXUINT32 when a limit was hit (see check). */
+guint32               embers_profile_builder_add_unique_stack    (EmbersProfileBuilder *b,
+                                                                  const guint32        *names,
+                                                                  guint                 n_names,
+                                                                  const gint64         *values);
+void                  embers_profile_builder_add_stack_labels    (EmbersProfileBuilder *b,
+                                                                  guint32               stack,
+                                                                  const gint64         *values,
+                                                                  guint32               label_set);
+/* Many at once: n labelled parts, stacks[i] (ids from add_unique_stack)
+ * with sets[i] and values[i * n_types ...]; the arrays are the builder's
+ * from then on (g_free). Parts of the same stack and set may repeat. */
+void                  embers_profile_builder_take_stack_labels   (EmbersProfileBuilder *b,
+                                                                  guint32              *stacks,
+                                                                  guint32              *sets,
+                                                                  gint64               *values,
+                                                                  guint                 n);
+
+/* Lower level, for tree-shaped inputs (flame graph levels). Node ids are
+ * final as soon as they are returned; stacks added too are put into these
+ * nodes frame by frame in finish. get_n_nodes counts these nodes only. */
 guint32               embers_profile_builder_get_child           (EmbersProfileBuilder *b,
                                                                   guint32               parent,
                                                                   guint32               name_id);
@@ -82,7 +109,28 @@ void                  embers_profile_builder_add_self            (EmbersProfileB
                                                                   guint32               node,
                                                                   guint                 sample_type,
                                                                   gint64                value);
+/* A part of a node's value (added to its own value too) that becomes a
+ * sample with this label set (0: a sample without labels) if the profile
+ * has labels */
+void                  embers_profile_builder_add_node_labels     (EmbersProfileBuilder *b,
+                                                                  guint32               node,
+                                                                  const gint64         *values,
+                                                                  guint32               label_set);
 guint                 embers_profile_builder_get_n_nodes         (EmbersProfileBuilder *b);
+
+/* For a caller that walks a tree it knows (a transform): room for n_nodes
+ * nodes at once, n_looked_up of them in the (parent, name) map; a child added without the (parent, name) lookup, when the
+ * caller knows the parent has no child of that name and will not ask
+ * get_child about this parent before it has called index_child for each
+ * child added so (stacks added are put in place in finish all the same). */
+void                  embers_profile_builder_reserve             (EmbersProfileBuilder *b,
+                                                                  guint                 n_nodes,
+                                                                  guint                 n_looked_up);
+guint32               embers_profile_builder_add_child           (EmbersProfileBuilder *b,
+                                                                  guint32               parent,
+                                                                  guint32               name_id);
+void                  embers_profile_builder_index_child         (EmbersProfileBuilder *b,
+                                                                  guint32               node);
 
 /* Merges a whole profile's tree into one value column, by name path.
  * self_values: per-node self values to use instead of the profile's own
@@ -93,12 +141,25 @@ void                  embers_profile_builder_add_profile         (EmbersProfileB
                                                                   guint                 column,
                                                                   const gint64         *self_values);
 
+/* Called in finish while the tree is made (stacks laid out, of twice their
+ * number: the first half is the reader's, resolving them) */
+typedef void (*EmbersBuilderProgressFunc) (guint64  done,
+                                           guint64  total,
+                                           gpointer user_data);
+void                  embers_profile_builder_set_progress        (EmbersProfileBuilder *b,
+                                                                  EmbersBuilderProgressFunc progress,
+                                                                  gpointer              user_data);
+
 /* Sets an error when a limit was hit while adding (checked in finish too). */
 gboolean              embers_profile_builder_check               (EmbersProfileBuilder *b,
                                                                   GError              **error);
 
-/* Consumes nothing; the builder must still be freed. */
+/* Consumes the stacks; the builder must still be freed, and not be
+ * finished twice. */
 EmbersProfile        *embers_profile_builder_finish              (EmbersProfileBuilder *b,
+                                                                  GError              **error);
+EmbersProfile        *embers_profile_builder_finish_cancellable  (EmbersProfileBuilder *b,
+                                                                  GCancellable         *cancellable,
                                                                   GError              **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersProfileBuilder, embers_profile_builder_free)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "embers-profile.h"
+#include "embers-profile-builder.h"
 
 G_BEGIN_DECLS
 
@@ -37,8 +38,12 @@ struct _EmbersProfile
   guint32     *parents;
   guint32     *ends;
   guint16     *depths;
-  gint64      *self;         /* n_types columns of n_nodes */
-  gint64      *total;        /* n_types columns of n_nodes */
+  gint64      *totals[EMBERS_PROFILE_MAX_SAMPLE_TYPES];   /* n_types columns */
+  /* Self values: a column is made from the totals when first asked for
+   * (most users need one sample type's, many none), unless the maker
+   * handed them over (self_block: n_types columns) */
+  gint64      *self_block;
+  gint64      *self_columns[EMBERS_PROFILE_MAX_SAMPLE_TYPES];
 
   /* Per name string id; NULL when no locations are known */
   guint32     *name_files;
@@ -55,5 +60,10 @@ struct _EmbersProfile
 };
 
 EmbersProfile *_embers_profile_new (void);
+
+/* Gives the profile self columns (n_types of n_nodes, column-major) that
+ * its maker has at hand anyway, instead of computing them when asked. */
+void           _embers_profile_take_self (EmbersProfile *self,
+                                          gint64        *columns);
 
 G_END_DECLS

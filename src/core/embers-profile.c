@@ -24,8 +24,13 @@ embers_profile_finalize (GObject *object)
   g_free (self->parents);
   g_free (self->ends);
   g_free (self->depths);
-  g_free (self->self);
-  g_free (self->total);
+  if (self->self_block != NULL)
+    g_free (self->self_block);
+  else
+    for (guint t = 0; t < G_N_ELEMENTS (self->self_columns); t++)
+      g_free (self->self_columns[t]);
+  for (guint t = 0; t < G_N_ELEMENTS (self->totals); t++)
+    g_free (self->totals[t]);
   g_free (self->name_files);
   g_free (self->name_lines);
   g_free (self->sample_nodes);
@@ -54,6 +59,38 @@ EmbersProfile *
 _embers_profile_new (void)
 {
   return g_object_new (EMBERS_TYPE_PROFILE, NULL);
+}
+
+void
+_embers_profile_take_self (EmbersProfile *self,
+                           gint64        *columns)
+{
+  g_assert (self->self_block == NULL && self->self_columns[0] == NULL);
+  g_assert (self->n_types <= EMBERS_PROFILE_MAX_SAMPLE_TYPES);
+
+  self->self_block = columns;
+  for (guint t = 0; t < self->n_types; t++)
+    self->self_columns[t] = columns + (gsize)t * self->n_nodes;
+}
+
+/* A node's self value is its total less its children's */
+static gint64 *
+self_column (EmbersProfile *self,
+             guint          sample_type)
+{
+  gint64 **slot = &self->self_columns[sample_type];
+
+  if (g_once_init_enter_pointer (slot))
+    {
+      const gint64 *total = self->totals[sample_type];
+      gint64 *column = g_memdup2 (total, sizeof (gint64) * MAX (self->n_nodes, 1));
+
+      for (guint i = 1; i < self->n_nodes; i++)
+        column[self->parents[i]] -= total[i];
+      g_once_init_leave_pointer (slot, column);
+    }
+
+  return *slot;
 }
 
 guint
@@ -263,7 +300,19 @@ embers_profile_node_self (EmbersProfile *self,
   g_return_val_if_fail (sample_type < self->n_types, 0);
   g_return_val_if_fail (node < self->n_nodes, 0);
 
-  return self->self[(gsize)sample_type * self->n_nodes + node];
+  /* Without the column: the total less the children's totals */
+  {
+    const gint64 *column = g_atomic_pointer_get (&self->self_columns[sample_type]);
+    const gint64 *total = self->totals[sample_type];
+    gint64 value;
+
+    if (column != NULL)
+      return column[node];
+    value = total[node];
+    for (guint32 c = node + 1; c < self->ends[node]; c = self->ends[c])
+      value -= total[c];
+    return value;
+  }
 }
 
 gint64
@@ -275,7 +324,7 @@ embers_profile_node_total (EmbersProfile *self,
   g_return_val_if_fail (sample_type < self->n_types, 0);
   g_return_val_if_fail (node < self->n_nodes, 0);
 
-  return self->total[(gsize)sample_type * self->n_nodes + node];
+  return self->totals[sample_type][node];
 }
 
 gint64
@@ -285,7 +334,7 @@ embers_profile_get_total (EmbersProfile *self,
   g_return_val_if_fail (EMBERS_IS_PROFILE (self), 0);
   g_return_val_if_fail (sample_type < self->n_types, 0);
 
-  return self->total[(gsize)sample_type * self->n_nodes];
+  return self->totals[sample_type][0];
 }
 
 const guint32 *
@@ -327,7 +376,7 @@ embers_profile_get_self_column (EmbersProfile *self,
   g_return_val_if_fail (EMBERS_IS_PROFILE (self), NULL);
   g_return_val_if_fail (sample_type < self->n_types, NULL);
 
-  return self->self + (gsize)sample_type * self->n_nodes;
+  return self_column (self, sample_type);
 }
 
 const gint64 *
@@ -337,7 +386,7 @@ embers_profile_get_total_column (EmbersProfile *self,
   g_return_val_if_fail (EMBERS_IS_PROFILE (self), NULL);
   g_return_val_if_fail (sample_type < self->n_types, NULL);
 
-  return self->total + (gsize)sample_type * self->n_nodes;
+  return self->totals[sample_type];
 }
 
 guint32
@@ -475,7 +524,10 @@ embers_profile_get_memory_size (EmbersProfile *self)
   size = sizeof *self;
   if (self->n_strings)
     size += self->string_offsets[self->n_strings - 1] + 1 + self->n_strings * 4;
-  size += (gsize)self->n_nodes * (4 + 4 + 4 + 2 + 16 * self->n_types);
+  size += (gsize)self->n_nodes * (4 + 4 + 4 + 2 + 8 * self->n_types);
+  for (guint t = 0; t < self->n_types; t++)
+    if (g_atomic_pointer_get (&self->self_columns[t]) != NULL)
+      size += (gsize)self->n_nodes * 8;
   if (self->name_files)
     size += (gsize)self->n_strings * 12;
   size += (gsize)self->n_samples * (8 + 8 * self->n_types);

@@ -7,11 +7,33 @@
 
 #include <glib.h>
 
+#include "embers-input.h"
 #include "embers-profile.h"
 
 G_BEGIN_DECLS
 
 /* pprof (perftools.profiles / google.v1.Profile), src/core/embers-pprof.c */
+
+/* Streaming: the profile's bytes block by block (threaded: decoded on a
+ * second thread while the caller reads the next block), then finish.
+ * options: the limits and the building progress (NULL: defaults). */
+typedef struct _EmbersPprofReader EmbersPprofReader;
+
+EmbersPprofReader *embers_pprof_reader_new    (const EmbersInputOptions *options,
+                                               gboolean                  threaded);
+gboolean           embers_pprof_reader_push   (EmbersPprofReader        *r,
+                                               const guint8             *data,
+                                               gsize                     len,
+                                               GError                  **error);
+EmbersProfile     *embers_pprof_reader_finish (EmbersPprofReader        *r,
+                                               GCancellable             *cancellable,
+                                               GError                  **error);
+void               embers_pprof_reader_free   (EmbersPprofReader        *r);
+/* For tests: the caller decodes every @every-th block itself whether or
+ * not the decoding thread is behind (0: only when it is) */
+void               embers_pprof_reader_set_caller_share (EmbersPprofReader *r,
+                                                         guint              every);
+
 EmbersProfile *embers_pprof_parse        (const guint8  *data,
                                           gsize          len,
                                           GError       **error);

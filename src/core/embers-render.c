@@ -41,6 +41,14 @@ struct _EmbersRender
 
   GHashTable        *groups;        /* colour key -> Group, reused per paint */
 
+  /* Labels shaped once (per name id; SHAPE_PANGO: drawn through Pango
+   * each time, see shape_name), the ellipsis, and diff suffixes */
+  struct _Shaped   **shaped;
+  struct _Shaped    *shaped_ellipsis;
+  GHashTable        *shaped_suffixes; /* text -> Shaped */
+  double             shaped_scale;    /* device scale they were made for */
+  GArray            *glyph_scratch;   /* cairo_glyph_t */
+
   PangoContext      *pango_context;
   PangoLayout       *pango_layout;
   double             text_height;
@@ -91,9 +99,50 @@ embers_render_style_init (EmbersRenderStyle *style,
   style->border = 0.5;
 }
 
+/* A label shaped once: its glyphs (x from 0, on the baseline) in one
+ * font, and where it may be cut (after glyph i: ends[i]; INFINITY inside
+ * a cluster) */
+typedef struct _Shaped
+{
+  cairo_scaled_font_t *font;
+  guint                n_glyphs;
+  float                width;
+  float                baseline;   /* px below the label's top */
+  cairo_glyph_t       *glyphs;
+  float               *ends;
+} Shaped;
+
+/* A name Pango must draw itself: several fonts or directions, glyphs it
+ * has no font for */
+#define SHAPE_PANGO ((Shaped *)GSIZE_TO_POINTER (1))
+
+static void
+shaped_free (Shaped *shaped)
+{
+  if (shaped == NULL || shaped == SHAPE_PANGO)
+    return;
+  cairo_scaled_font_destroy (shaped->font);
+  g_free (shaped->glyphs);
+  g_free (shaped->ends);
+  g_free (shaped);
+}
+
+static void
+clear_shaped (EmbersRender *self)
+{
+  if (self->shaped != NULL)
+    for (guint i = 0; i < self->cache_n_strings; i++)
+      g_clear_pointer (&self->shaped[i], shaped_free);
+  g_clear_pointer (&self->shaped_ellipsis, shaped_free);
+  if (self->shaped_suffixes != NULL)
+    g_hash_table_remove_all (self->shaped_suffixes);
+}
+
 static void
 clear_name_caches (EmbersRender *self)
 {
+  clear_shaped (self);
+  g_clear_pointer (&self->shaped, g_free);
   g_clear_pointer (&self->package_index, g_free);
   g_clear_pointer (&self->text_width, g_free);
   g_clear_pointer (&self->text_chars, g_free);
@@ -109,6 +158,7 @@ clear_text_widths (EmbersRender *self)
       self->text_width[i] = -1.f;
   if (self->suffix_widths != NULL)
     g_hash_table_remove_all (self->suffix_widths);
+  clear_shaped (self);
 }
 
 static void
@@ -128,6 +178,7 @@ ensure_name_caches (EmbersRender  *self,
   memset (self->package_index, 0xff, n);
   self->text_width = g_new (float, n);
   self->text_chars = g_new0 (guint32, n);
+  self->shaped = g_new0 (Shaped *, n);
   clear_text_widths (self);
 }
 
@@ -141,6 +192,9 @@ embers_render_new (EmbersLayout            *layout,
   g_atomic_ref_count_init (&self->ref_count);
   self->items = g_array_new (FALSE, FALSE, sizeof (EmbersRenderItem));
   self->suffix_widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->shaped_suffixes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                 (GDestroyNotify)shaped_free);
+  self->glyph_scratch = g_array_new (FALSE, FALSE, sizeof (cairo_glyph_t));
   self->label = g_string_new (NULL);
   if (style != NULL)
     embers_render_set_style (self, style);
@@ -180,6 +234,9 @@ embers_render_unref (EmbersRender *self)
       g_clear_object (&self->pango_layout);
       g_clear_object (&self->pango_context);
       g_clear_pointer (&self->suffix_widths, g_hash_table_unref);
+      clear_name_caches (self);
+      g_clear_pointer (&self->shaped_suffixes, g_hash_table_unref);
+      g_clear_pointer (&self->glyph_scratch, g_array_unref);
       if (self->label != NULL)
         g_string_free (self->label, TRUE);
       clear_name_caches (self);
@@ -658,6 +715,206 @@ embers_render_diff_change_text (EmbersProfile  *diff,
   return g_strdup (diff_suffix (diff, node, mode, buf, sizeof buf));
 }
 
+/* Shapes @text with the layout's font, once: NULL for text Pango must
+ * draw itself (the caller keeps that answer as SHAPE_PANGO) */
+static Shaped *
+shape_text (EmbersRender *self,
+            const char   *text)
+{
+  PangoLayoutLine *line;
+  PangoGlyphItem *run;
+  PangoGlyphString *glyphs;
+  Shaped *shaped;
+  double x = 0;
+
+  if (!g_utf8_validate (text, -1, NULL))
+    return NULL;
+  pango_layout_set_text (self->pango_layout, text, -1);
+  if (pango_layout_get_line_count (self->pango_layout) != 1)
+    return NULL;
+  line = pango_layout_get_line_readonly (self->pango_layout, 0);
+  if (line->runs == NULL || line->runs->next != NULL)
+    return NULL;   /* one run: one font, one direction */
+  run = line->runs->data;
+  glyphs = run->glyphs;
+  if (run->item->analysis.level % 2 != 0 || !PANGO_IS_CAIRO_FONT (run->item->analysis.font))
+    return NULL;
+  for (int i = 0; i < glyphs->num_glyphs; i++)
+    if (glyphs->glyphs[i].glyph & PANGO_GLYPH_UNKNOWN_FLAG)
+      return NULL;   /* Pango draws a box with the code point */
+
+  shaped = g_new0 (Shaped, 1);
+  shaped->font = cairo_scaled_font_reference (pango_cairo_font_get_scaled_font (PANGO_CAIRO_FONT (run->item->analysis.font)));
+  shaped->glyphs = g_new (cairo_glyph_t, MAX (glyphs->num_glyphs, 1));
+  shaped->ends = g_new (float, MAX (glyphs->num_glyphs, 1));
+  shaped->baseline = pango_layout_get_baseline (self->pango_layout) / (float)PANGO_SCALE;
+  for (int i = 0; i < glyphs->num_glyphs; i++)
+    {
+      const PangoGlyphInfo *g = &glyphs->glyphs[i];
+
+      x += (double)g->geometry.width / PANGO_SCALE;
+      if (g->glyph != PANGO_GLYPH_EMPTY)
+        {
+          cairo_glyph_t *out = &shaped->glyphs[shaped->n_glyphs];
+
+          out->index = g->glyph;
+          out->x = x - (double)g->geometry.width / PANGO_SCALE + (double)g->geometry.x_offset / PANGO_SCALE;
+          out->y = (double)g->geometry.y_offset / PANGO_SCALE;
+          /* A cut may follow this glyph only where a cluster ends */
+          shaped->ends[shaped->n_glyphs] = (i + 1 == glyphs->num_glyphs ||
+                                            glyphs->log_clusters[i + 1] != glyphs->log_clusters[i])
+                                           ? (float)x : INFINITY;
+          shaped->n_glyphs++;
+        }
+      else if (shaped->n_glyphs > 0)
+        shaped->ends[shaped->n_glyphs - 1] = (float)x;
+    }
+  shaped->width = (float)x;
+
+  return shaped;
+}
+
+/* The device scale shaped labels are for: glyph metrics are hinted for it */
+static void
+check_shaped_scale (EmbersRender *self,
+                    cairo_t      *cr)
+{
+  double sx = 1, sy = 1;
+  cairo_matrix_t m;
+
+  cairo_surface_get_device_scale (cairo_get_target (cr), &sx, &sy);
+  cairo_get_matrix (cr, &m);
+  sx *= m.xx;
+  if (sx != self->shaped_scale)
+    {
+      clear_shaped (self);
+      self->shaped_scale = sx;
+    }
+}
+
+static Shaped *
+shaped_name (EmbersRender  *self,
+             EmbersProfile *profile,
+             guint32        name_id)
+{
+  Shaped *shaped = self->shaped[name_id];
+
+  if (shaped == NULL)
+    {
+      shaped = shape_text (self, embers_profile_get_string (profile, name_id));
+      if (shaped == NULL)
+        shaped = SHAPE_PANGO;
+      else
+        self->text_width[name_id] = shaped->width;
+      self->shaped[name_id] = shaped;
+    }
+
+  return shaped == SHAPE_PANGO ? NULL : shaped;
+}
+
+static Shaped *
+shaped_suffix (EmbersRender *self,
+               const char   *suffix)
+{
+  Shaped *shaped;
+
+  if (g_hash_table_lookup_extended (self->shaped_suffixes, suffix, NULL, (gpointer *)&shaped))
+    return shaped;
+  if (g_hash_table_size (self->shaped_suffixes) > 4096)
+    g_hash_table_remove_all (self->shaped_suffixes);
+  shaped = shape_text (self, suffix);
+  g_hash_table_insert (self->shaped_suffixes, g_strdup (suffix), shaped);
+  return shaped;
+}
+
+/* Adds glyphs [0, n) of @shaped at (x, y) to the scratch run */
+static void
+add_glyphs (EmbersRender *self,
+            const Shaped *shaped,
+            guint         n,
+            double        x,
+            double        y)
+{
+  guint at = self->glyph_scratch->len;
+
+  g_array_set_size (self->glyph_scratch, at + n);
+  for (guint i = 0; i < n; i++)
+    {
+      cairo_glyph_t *g = &g_array_index (self->glyph_scratch, cairo_glyph_t, at + i);
+
+      g->index = shaped->glyphs[i].index;
+      g->x = shaped->glyphs[i].x + x;
+      g->y = shaped->glyphs[i].y + y;
+    }
+}
+
+/* Draws a label from shaped glyphs: the name, cut with an ellipsis to fit
+ * @avail px when it must, then the suffix. FALSE when the shaped path
+ * cannot draw it (the caller falls back to Pango), TRUE when it drew it
+ * or when not even a character and the ellipsis fit (*drawn FALSE). */
+static gboolean
+show_shaped (EmbersRender  *self,
+             cairo_t       *cr,
+             EmbersProfile *profile,
+             guint32        name_id,
+             const char    *suffix,
+             double         avail,
+             double         x,
+             double         top,
+             gboolean      *drawn)
+{
+  Shaped *name = shaped_name (self, profile, name_id);
+  Shaped *tail = NULL;
+  Shaped *ellipsis;
+  guint keep;
+  double y;
+
+  *drawn = FALSE;
+  if (name == NULL)
+    return FALSE;
+  if (self->shaped_ellipsis == NULL)
+    self->shaped_ellipsis = shape_text (self, ELLIPSIS);
+  ellipsis = self->shaped_ellipsis;
+  if (suffix != NULL)
+    {
+      tail = shaped_suffix (self, suffix);
+      if (tail == NULL || tail->font != name->font)
+        return FALSE;
+      avail -= self->separator_width + tail->width;
+      if (avail < self->ellipsis_width + 1)
+        return TRUE;
+    }
+
+  g_array_set_size (self->glyph_scratch, 0);
+  y = top + name->baseline;
+  if (name->width <= avail)
+    {
+      add_glyphs (self, name, name->n_glyphs, x, y);
+      x += name->width;
+    }
+  else
+    {
+      if (ellipsis == NULL || ellipsis->font != name->font)
+        return FALSE;
+      for (keep = name->n_glyphs; keep > 0; keep--)
+        if (name->ends[keep - 1] + ellipsis->width <= avail)
+          break;
+      if (keep == 0)
+        return TRUE;
+      add_glyphs (self, name, keep, x, y);
+      x += name->ends[keep - 1];
+      add_glyphs (self, ellipsis, ellipsis->n_glyphs, x, y);
+      x += ellipsis->width;
+    }
+  if (tail != NULL)
+    add_glyphs (self, tail, tail->n_glyphs, x + self->separator_width, y);
+
+  cairo_set_scaled_font (cr, name->font);
+  cairo_show_glyphs (cr, (cairo_glyph_t *)(gpointer)self->glyph_scratch->data, self->glyph_scratch->len);
+  *drawn = TRUE;
+  return TRUE;
+}
+
 static inline void
 set_source (cairo_t           *cr,
             const EmbersColor *c)
@@ -753,6 +1010,30 @@ snap_span (const Snap *snap,
 
   *out_v = (d0 - offset) / scale;
   *out_len = (d1 - d0) / scale;
+  return TRUE;
+}
+
+/* One device pixel wide where [v, v + len) is, for what must show however
+ * narrow it is */
+static gboolean
+snap_sliver (const Snap *snap,
+             double      v,
+             double      len,
+             double     *out_v,
+             double     *out_len)
+{
+  double d0;
+
+  if (!snap->snap)
+    {
+      *out_v = v;
+      *out_len = MAX (len, 1.0);
+      return TRUE;
+    }
+
+  d0 = floor ((v + len / 2) * snap->sx + snap->ox);
+  *out_v = (d0 - snap->ox) / snap->sx;
+  *out_len = 1.0 / snap->sx;
   return TRUE;
 }
 
@@ -892,7 +1173,14 @@ embers_render_paint (EmbersRender *self,
 
             if (!snap_span (&snap, TRUE, r->x, r->width,
                             (items[i].flags & EMBERS_RENDER_ITEM_BORDER) != 0, &box.x, &box.w))
-              continue;
+              {
+                /* A match (or a merged block holding one) narrower than a
+                 * pixel still shows, as a sliver of one device pixel:
+                 * hundreds of tiny matches must not look like none */
+                if (!(items[i].flags & EMBERS_RENDER_ITEM_MATCH) ||
+                    !snap_sliver (&snap, r->x, r->width, &box.x, &box.w))
+                  continue;
+              }
             box.y = by;
             box.h = bh;
             g_array_append_val (group_for (self, &items[i].fill)->boxes, box);
@@ -940,6 +1228,7 @@ embers_render_paint (EmbersRender *self,
       char suffix_buf[64];
 
       ensure_pango (self, cr);
+      check_shaped_scale (self, cr);
       for (guint row = 0; row < n_rows; row++)
         {
           double y = embers_layout_row_y (self->layout, row);
@@ -965,6 +1254,27 @@ embers_render_paint (EmbersRender *self,
               avail = r->width - 2 * pad - border;
               if (avail <= 0)
                 continue;
+
+              /* Shaped once, drawn as glyphs: no Pango layout per frame */
+              {
+                guint32 name_id = embers_profile_node_name (profile, r->node);
+                const char *suffix = diff ? diff_suffix (profile, r->node, self->style.diff_mode,
+                                                         suffix_buf, sizeof suffix_buf) : NULL;
+                gboolean drawn = FALSE;
+
+                set_source (cr, &item->text);
+                /* The change where it fits, else the name alone; Pango
+                 * for what cannot be drawn from shaped glyphs */
+                if (suffix == NULL || show_shaped (self, cr, profile, name_id, suffix, avail,
+                                                   r->x + pad, ty, &drawn))
+                  {
+                    if (drawn)
+                      continue;
+                    if (show_shaped (self, cr, profile, name_id, NULL, avail, r->x + pad, ty, &drawn))
+                      continue;
+                  }
+              }
+
               if (diff)
                 {
                   const char *suffix = diff_suffix (profile, r->node, self->style.diff_mode,
@@ -978,7 +1288,6 @@ embers_render_paint (EmbersRender *self,
               else if (!set_label (self, profile, embers_profile_node_name (profile, r->node), avail, NULL))
                 continue;
 
-              set_source (cr, &item->text);
               cairo_move_to (cr, r->x + pad, ty);
               pango_cairo_show_layout (cr, self->pango_layout);
             }

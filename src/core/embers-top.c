@@ -27,8 +27,8 @@ embers_top_compute (EmbersProfile *profile,
   g_autofree gint64 *total_by_name = NULL;
   g_autofree guint32 *on_path = NULL;
   g_autofree guint32 *path = NULL;
-  const guint32 *names, *ends;
-  const gint64 *self, *total;
+  const guint32 *names, *ends, *parents;
+  const gint64 *total;
   guint n_nodes, n_strings;
   GArray *rows;
   gsize depth = 0;
@@ -40,7 +40,7 @@ embers_top_compute (EmbersProfile *profile,
   n_strings = embers_profile_get_n_strings (profile);
   names = embers_profile_get_name_column (profile);
   ends = embers_profile_get_end_column (profile);
-  self = embers_profile_get_self_column (profile, sample_type);
+  parents = embers_profile_get_parent_column (profile);
   total = embers_profile_get_total_column (profile, sample_type);
 
   self_by_name = g_new0 (gint64, n_strings);
@@ -56,7 +56,11 @@ embers_top_compute (EmbersProfile *profile,
       while (depth > 0 && ends[path[depth - 1]] <= i)
         on_path[names[path[--depth]]]--;
 
-      self_by_name[name] += self[i];
+      /* A node's self is its total less its children's: no self column
+       * (it would cost 8 bytes a node) */
+      self_by_name[name] += total[i];
+      if (parents[i] != 0)
+        self_by_name[names[parents[i]]] -= total[i];
       if (on_path[name] == 0)
         total_by_name[name] += total[i];
       on_path[name]++;

@@ -9,6 +9,7 @@
 
 #include "embers-profile-builder.h"
 #include "embers-transforms.h"
+#include "embers-tree-build.h"
 
 /*
  * Every transform maps each source node to a destination node in a new
@@ -17,6 +18,12 @@
  * and every label sample (added with add_stack, so it stays a sample with
  * its label set). Destination nodes are created lazily, only for nodes that
  * carry a unit, so no empty frames appear in the result.
+ *
+ * A destination node that only one source node maps to gets its children
+ * from that node's children, whose names differ: they are added without a
+ * (parent, name) lookup. Once a second source node maps to it (a merge:
+ * recursion collapsed, a frame hidden, another focus root), its children
+ * go into the builder's map and later ones are looked up.
  */
 
 #define UNSET (G_MAXUINT32 - 1)
@@ -43,8 +50,12 @@ struct _Ctx
   guint8               *keep_set;     /* NULL: keep every label set */
 
   guint32              *dest;         /* per src node, UNSET until resolved */
-  GArray               *new_parents;  /* per builder node */
-  GArray               *new_names;
+  /* Per builder node: children looked up by name, and its children */
+  guint8               *indexed;
+  guint32              *first_child;
+  guint32              *next_sibling;
+  guint                 dest_size;
+  gboolean              all_indexed;  /* every node merges (invert, callers) */
   GArray               *chain;        /* scratch for resolve_step */
 
   /* Transform parameters */
@@ -109,6 +120,22 @@ map_label_set (Ctx     *ctx,
   return ctx->label_set_map[set];
 }
 
+/* Room for n destination nodes */
+static void
+ctx_grow (Ctx   *ctx,
+          guint  n)
+{
+  if (n <= ctx->dest_size)
+    return;
+  n = MAX (n, ctx->dest_size * 2);
+  ctx->indexed = g_realloc (ctx->indexed, n);
+  ctx->first_child = g_realloc_n (ctx->first_child, n, sizeof (guint32));
+  ctx->next_sibling = g_realloc_n (ctx->next_sibling, n, sizeof (guint32));
+  embers_advise_huge (ctx->first_child, sizeof (guint32) * n);
+  embers_advise_huge (ctx->next_sibling, sizeof (guint32) * n);
+  ctx->dest_size = n;
+}
+
 static void
 ctx_init (Ctx           *ctx,
           EmbersProfile *src)
@@ -133,17 +160,16 @@ ctx_init (Ctx           *ctx,
   ctx->label_set_map = g_new (guint32, MAX (n_sets, 1));
   memset (ctx->label_set_map, 0xff, sizeof (guint32) * MAX (n_sets, 1));
 
-  ctx->dest = g_new (guint32, MAX (ctx->n_nodes, 1));
+  ctx->dest = embers_alloc_column (sizeof (guint32) * MAX (ctx->n_nodes, 1), FALSE);
   for (guint i = 0; i < ctx->n_nodes; i++)
     ctx->dest[i] = UNSET;
-  ctx->new_parents = g_array_new (FALSE, FALSE, sizeof (guint32));
-  ctx->new_names = g_array_new (FALSE, FALSE, sizeof (guint32));
   ctx->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
   {
-    guint32 none = NONE, zero = 0;
-
-    g_array_append_val (ctx->new_parents, none);
-    g_array_append_val (ctx->new_names, zero);
+    /* The root: any number of source nodes may map to it */
+    ctx_grow (ctx, 1);
+    ctx->indexed[0] = 1;
+    ctx->first_child[0] = NONE;
+    ctx->next_sibling[0] = NONE;
   }
 
   for (guint t = 0; t < ctx->n_types; t++)
@@ -170,11 +196,26 @@ ctx_clear (Ctx *ctx)
   g_clear_pointer (&ctx->label_set_map, g_free);
   g_clear_pointer (&ctx->keep_set, g_free);
   g_clear_pointer (&ctx->dest, g_free);
-  g_clear_pointer (&ctx->new_parents, g_array_unref);
-  g_clear_pointer (&ctx->new_names, g_array_unref);
+  g_clear_pointer (&ctx->indexed, g_free);
+  g_clear_pointer (&ctx->first_child, g_free);
+  g_clear_pointer (&ctx->next_sibling, g_free);
   g_clear_pointer (&ctx->chain, g_array_unref);
   g_clear_pointer (&ctx->hidden, g_free);
   g_clear_pointer (&ctx->outer, g_free);
+}
+
+/* Another source node maps to dest: from now on its children are looked
+ * up by name */
+static void
+ctx_merge (Ctx     *ctx,
+           guint32  dest)
+{
+  if (dest == NONE || ctx->all_indexed || ctx->indexed[dest])
+    return;
+
+  ctx->indexed[dest] = 1;
+  for (guint32 c = ctx->first_child[dest]; c != NONE; c = ctx->next_sibling[c])
+    embers_profile_builder_index_child (ctx->b, c);
 }
 
 /* The child of a destination node, by source name id */
@@ -185,15 +226,45 @@ ctx_child (Ctx     *ctx,
 {
   guint before = embers_profile_builder_get_n_nodes (ctx->b);
   guint32 name = map_name (ctx, src_name);
-  guint32 node = embers_profile_builder_get_child (ctx->b, parent, name);
+  guint32 node;
 
-  if (node == before)
+  if (ctx->all_indexed)
+    return embers_profile_builder_get_child (ctx->b, parent, name);
+
+  if (ctx->indexed[parent])
     {
-      g_array_append_val (ctx->new_parents, parent);
-      g_array_append_val (ctx->new_names, name);
+      node = embers_profile_builder_get_child (ctx->b, parent, name);
+      if (node != before)
+        {
+          ctx_merge (ctx, node);
+          return node;
+        }
+    }
+  else
+    {
+      node = embers_profile_builder_add_child (ctx->b, parent, name);
+      if (node != before)
+        return node;  /* a limit was hit */
     }
 
+  ctx_grow (ctx, node + 1);
+  ctx->indexed[node] = 0;
+  ctx->first_child[node] = NONE;
+  ctx->next_sibling[node] = ctx->first_child[parent];
+  ctx->first_child[parent] = node;
+
   return node;
+}
+
+/* Room for n destination nodes */
+static void
+ctx_reserve (Ctx   *ctx,
+             guint  n,
+             guint  n_looked_up)
+{
+  embers_profile_builder_reserve (ctx->b, n, n_looked_up);
+  if (!ctx->all_indexed)
+    ctx_grow (ctx, MIN (n, EMBERS_PROFILE_MAX_NODES));
 }
 
 /* Resolves dest[node] with a step function, creating the chain of
@@ -231,34 +302,6 @@ typedef guint32 (*ResolveFunc) (Ctx     *ctx,
                                 guint32  node,
                                 gpointer data);
 
-static void
-add_sample_at (Ctx          *ctx,
-               guint32       dest,
-               const gint64 *values,
-               guint32       label_set)
-{
-  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const guint32 *np = (const guint32 *)(gpointer)ctx->new_parents->data;
-  const guint32 *nn = (const guint32 *)(gpointer)ctx->new_names->data;
-  guint n;
-
-  for (guint32 d = dest; d != 0 && d != NONE; d = np[d])
-    g_array_append_val (path, nn[d]);
-
-  /* Reverse to root first */
-  n = path->len;
-  for (guint i = 0; i < n / 2; i++)
-    {
-      guint32 tmp = g_array_index (path, guint32, i);
-
-      g_array_index (path, guint32, i) = g_array_index (path, guint32, n - 1 - i);
-      g_array_index (path, guint32, n - 1 - i) = tmp;
-    }
-
-  embers_profile_builder_add_stack (ctx->b, (const guint32 *)(gpointer)path->data, n,
-                                    values, map_label_set (ctx, label_set));
-}
-
 /* Moves every unit (residual self per node, label samples) to its
  * destination, then builds the profile */
 static EmbersProfile *
@@ -274,7 +317,7 @@ ctx_finish (Ctx          *ctx,
   gboolean keep_unlabelled = ctx->keep_set == NULL || ctx->keep_set[0];
 
   /* Self values not covered by samples (node-major) */
-  residual = g_new (gint64, (gsize)MAX (ctx->n_nodes, 1) * MAX (n_types, 1));
+  residual = embers_alloc_column (sizeof (gint64) * MAX (ctx->n_nodes, 1) * MAX (n_types, 1), FALSE);
   for (guint t = 0; t < n_types; t++)
     {
       const gint64 *self = embers_profile_get_self_column (ctx->src, t);
@@ -333,7 +376,7 @@ ctx_finish (Ctx          *ctx,
       d = resolve (ctx, node, data);
       if (d == NONE)
         continue;
-      add_sample_at (ctx, d, values, set);
+      embers_profile_builder_add_node_labels (ctx->b, d, values, map_label_set (ctx, set));
     }
 
   return embers_profile_builder_finish (ctx->b, error);
@@ -355,8 +398,32 @@ run_step_transform (Ctx       *ctx,
 {
   EmbersProfile *result;
 
+  /* At most one destination node per source node */
+  ctx_reserve (ctx, ctx->n_nodes, 0);
   if (ctx->n_nodes > 0)
     ctx->dest[0] = root_dest;
+
+  /* Every node with a value, parents first (the node order): the same as
+   * resolving them when their units come, in one pass over the columns.
+   * A label filter resolves lazily: it may leave a node nothing. */
+  if (ctx->keep_set == NULL)
+    {
+      const gint64 *totals[8];
+      guint n_types = MIN (ctx->n_types, G_N_ELEMENTS (totals));
+
+      for (guint t = 0; t < n_types; t++)
+        totals[t] = embers_profile_get_total_column (ctx->src, t);
+      for (guint i = 1; i < ctx->n_nodes; i++)
+        {
+          gboolean any = FALSE;
+          guint32 parent_dest = ctx->dest[ctx->parents[i]];
+
+          for (guint t = 0; t < n_types; t++)
+            any |= totals[t][i] > 0;
+          if (any && parent_dest != UNSET)
+            ctx->dest[i] = step (ctx, i, parent_dest);
+        }
+    }
   result = ctx_finish (ctx, resolve_with_step, (gpointer)step, error);
   ctx_clear (ctx);
 
@@ -462,7 +529,10 @@ step_hide (Ctx     *ctx,
     }
 
   if (ctx->hidden[name] == 1)
-    return parent_dest;
+    {
+      ctx_merge (ctx, parent_dest);
+      return parent_dest;
+    }
   return ctx_child (ctx, parent_dest, name);
 }
 
@@ -494,7 +564,10 @@ step_collapse (Ctx     *ctx,
   guint32 parent = ctx->parents[node];
 
   if (parent != 0 && ctx->names[parent] == ctx->names[node])
-    return parent_dest;
+    {
+      ctx_merge (ctx, parent_dest);
+      return parent_dest;
+    }
   return ctx_child (ctx, parent_dest, ctx->names[node]);
 }
 
@@ -512,24 +585,9 @@ embers_transform_collapse_recursion (EmbersProfile  *profile,
   return run_step_transform (&ctx, 0, step_collapse, error);
 }
 
-/* Invert: each unit goes to its stack reversed, leaf first */
-
-static guint32
-resolve_invert (Ctx      *ctx,
-                guint32   node,
-                gpointer  data)
-{
-  guint32 d = 0;
-
-  if (ctx->dest[node] != UNSET)
-    return ctx->dest[node];
-
-  for (guint32 n = node; n != 0 && n != NONE; n = ctx->parents[n])
-    d = ctx_child (ctx, d, ctx->names[n]);
-  ctx->dest[node] = d;
-
-  return d;
-}
+/* Invert: each unit goes to its stack reversed, leaf first. The reversed
+ * stacks differ from each other (their nodes do), so they go to the
+ * builder as unique stacks, laid out by sorting them. */
 
 EmbersProfile *
 embers_transform_invert (EmbersProfile  *profile,
@@ -537,12 +595,96 @@ embers_transform_invert (EmbersProfile  *profile,
 {
   Ctx ctx;
   EmbersProfile *result;
+  guint n_samples, n_types, n_nodes;
+  g_autofree gint64 *whole = NULL;
+  g_autofree guint32 *stack_of = NULL;
+  g_autoptr(GArray) path = NULL;
+  g_autofree gint64 *values = NULL;
 
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   ctx_init (&ctx, profile);
-  result = ctx_finish (&ctx, resolve_invert, NULL, error);
+  n_samples = embers_profile_get_n_samples (profile);
+  n_types = ctx.n_types;
+  n_nodes = ctx.n_nodes;
+  values = g_new (gint64, MAX (n_types, 1));
+
+  /* Each node's value of its own, node-major: the self value less its
+   * labelled samples (kept if positive), and the labelled samples */
+  whole = embers_alloc_column (sizeof (gint64) * MAX (n_nodes, 1) * MAX (n_types, 1), FALSE);
+  for (guint t = 0; t < n_types; t++)
+    {
+      const gint64 *self = embers_profile_get_self_column (profile, t);
+
+      for (guint i = 0; i < n_nodes; i++)
+        whole[(gsize)i * n_types + t] = self[i];
+    }
+  for (guint s = 0; s < n_samples; s++)
+    {
+      guint32 node = embers_profile_sample_node (profile, s);
+
+      if (embers_profile_sample_label_set (profile, s) == 0)
+        continue;
+      for (guint t = 0; t < n_types; t++)
+        whole[(gsize)node * n_types + t] -= embers_profile_sample_value (profile, s, t);
+    }
+  for (gsize k = 0; k < (gsize)n_nodes * n_types; k++)
+    whole[k] = MAX (whole[k], 0);
+  for (guint s = 0; s < n_samples; s++)
+    {
+      guint32 node = embers_profile_sample_node (profile, s);
+
+      if (embers_profile_sample_label_set (profile, s) == 0)
+        continue;
+      for (guint t = 0; t < n_types; t++)
+        whole[(gsize)node * n_types + t] += MAX (embers_profile_sample_value (profile, s, t), 0);
+    }
+
+  /* A stack per node with a value, leaf first */
+  stack_of = embers_alloc_column (sizeof (guint32) * MAX (n_nodes, 1), FALSE);
+  path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const gint64 *w = &whole[(gsize)i * n_types];
+      gboolean any = FALSE;
+
+      stack_of[i] = G_MAXUINT32;
+      for (guint t = 0; t < n_types; t++)
+        any |= w[t] > 0;
+      if (!any)
+        continue;
+
+      g_array_set_size (path, 0);
+      for (guint32 n = i; n != 0 && n != NONE; n = ctx.parents[n])
+        {
+          guint32 name = map_name (&ctx, ctx.names[n]);
+
+          g_array_append_val (path, name);
+        }
+      stack_of[i] = embers_profile_builder_add_unique_stack (ctx.b, (const guint32 *)(gpointer)path->data,
+                                                             path->len, w);
+    }
+
+  /* What of it has labels */
+  for (guint s = 0; s < n_samples; s++)
+    {
+      guint32 node = embers_profile_sample_node (profile, s);
+      guint32 set = embers_profile_sample_label_set (profile, s);
+      gboolean any = FALSE;
+
+      if (set == 0 || stack_of[node] == G_MAXUINT32)
+        continue;
+      for (guint t = 0; t < n_types; t++)
+        {
+          values[t] = MAX (embers_profile_sample_value (profile, s, t), 0);
+          any |= values[t] > 0;
+        }
+      if (any)
+        embers_profile_builder_add_stack_labels (ctx.b, stack_of[node], values, map_label_set (&ctx, set));
+    }
+
+  result = embers_profile_builder_finish (ctx.b, error);
   ctx_clear (&ctx);
 
   return result;
@@ -598,6 +740,7 @@ embers_transform_sandwich_callers (EmbersProfile  *profile,
         ctx.outer[i] = ctx.names[i] == ctx.function ? i : NONE;
     }
 
+  ctx.all_indexed = TRUE;
   result = ctx_finish (&ctx, resolve_callers, NULL, error);
   ctx_clear (&ctx);
 

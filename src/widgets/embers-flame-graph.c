@@ -26,9 +26,15 @@ struct _EmbersFlameGraph
   EmbersLayout          *layout;
   EmbersRender          *render;
 
-  /* The painted graph, reused until data, size, scroll or style change;
-   * hover and selection are drawn on top of it */
-  GskRenderNode         *paint_cache;
+  /* The graph is painted on a worker thread into a texture, which is
+   * reused until data, size, scroll or style change; hover and selection
+   * are drawn on top of it. Until the texture for the view is there, the
+   * last one is shown: moved and scaled to where it belongs after a zoom
+   * or pan step, as it was after other changes. */
+  struct _Paint         *shown;        /* the last finished paint */
+  struct _Paint         *pending;      /* the paint on the worker */
+  guint                  generation;   /* bumped by what a paint key cannot see */
+  EmbersRender          *worker_render; /* used by one paint at a time */
   /* Outlines of the frames of the highlighted function */
   GskRenderNode         *highlight_cache;
 
@@ -80,6 +86,8 @@ struct _EmbersFlameGraph
   int                    configured_height;   /* were last set up for */
   guint                  dragging : 1;
   guint                  has_pointer : 1;
+  guint                  disposed : 1;
+  guint                  measured_zoomed : 1;  /* as measure() last said */
 };
 
 enum {
@@ -121,14 +129,45 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (EmbersFlameGraph, embers_flame_graph, GTK_TYPE_WI
 
 /* Invalidation */
 
+/* A paint of the graph: what it shows, and the result */
+typedef struct _Paint
+{
+  EmbersLayout      *layout;
+  EmbersSearch      *search;
+  EmbersRenderStyle  style;
+  char              *font;
+  double             offset;
+  int                width;
+  int                height;
+  int                scale;
+  guint              generation;
+  GdkTexture        *texture;
+  gint64             started;
+  gint64             finished;
+} Paint;
+
+static void
+paint_free (Paint *paint)
+{
+  if (paint == NULL)
+    return;
+  g_clear_pointer (&paint->layout, embers_layout_unref);
+  g_clear_pointer (&paint->search, embers_search_unref);
+  g_clear_object (&paint->texture);
+  g_free (paint->font);
+  g_free (paint);
+}
+
 static void
 clear_paint (EmbersFlameGraph *self)
 {
-  g_clear_pointer (&self->paint_cache, gsk_render_node_unref);
+  /* The shown texture stays until a new one replaces it */
+  self->generation++;
   g_clear_pointer (&self->highlight_cache, gsk_render_node_unref);
 }
 
 static void configure_adjustments (EmbersFlameGraph *self);
+static gboolean is_zoomed (EmbersFlameGraph *self);
 
 static void
 drop_layout (EmbersFlameGraph *self)
@@ -181,13 +220,25 @@ ensure_layout (EmbersFlameGraph *self)
 static void
 invalidate_layout (EmbersFlameGraph *self)
 {
+  double old_height = self->layout != NULL ? embers_layout_get_height (self->layout) : -1;
+  gboolean old_zoomed = self->measured_zoomed;
+
   drop_layout (self);
   if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
     {
       ensure_layout (self);
       configure_adjustments (self);
     }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+
+  /* What measure() reports (the content's height, the zoomed natural
+   * width) is the same after most zoom and pan steps: then the window
+   * needs no new layout, which costs 10-20 ms with a big table beside */
+  if (self->layout != NULL && old_height >= 0 &&
+      embers_layout_get_height (self->layout) == old_height &&
+      is_zoomed (self) == old_zoomed)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  else
+    gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 /* The theme's colours from CSS (embers-theme.h): view_bg_color,
@@ -1103,11 +1154,14 @@ embers_flame_graph_get_node_area (EmbersFlameGraph *self,
   return TRUE;
 }
 
+static gboolean paint_is_current (EmbersFlameGraph *self,
+                                  Paint            *paint);
+
 gboolean
 embers_flame_graph_has_paint_cache (EmbersFlameGraph *self)
 {
   g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
-  return self->paint_cache != NULL;
+  return self->shown != NULL && paint_is_current (self, self->shown);
 }
 
 void
@@ -1474,8 +1528,9 @@ embers_flame_graph_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
+      self->measured_zoomed = is_zoomed (self);
       *minimum = 100;
-      *natural = is_zoomed (self) ? ZOOMED_NATURAL_WIDTH : 100;
+      *natural = self->measured_zoomed ? ZOOMED_NATURAL_WIDTH : 100;
     }
   else
     {
@@ -1483,9 +1538,17 @@ embers_flame_graph_measure (GtkWidget      *widget,
       double height;
 
       /* The rows laid out at that width: what the vertical adjustment
-       * will cover once allocated */
-      ensure_layout_for_width (self, width);
-      if (self->layout != NULL && embers_layout_get_viewport (self->layout)->width == width)
+       * will cover once allocated. The zoomed natural width is no width
+       * the graph is given: laying millions of frames out for it took
+       * 60-400 ms per zoom step on a big profile. There every row shows. */
+      /* A scrolled window asks for widths a scrollbar apart too: the rows
+       * barely differ, and a second layout of a big profile cost a frame
+       * 5-10 ms each time. The allocation lays out at its width and sets
+       * the adjustments for it. */
+      if (width < ZOOMED_NATURAL_WIDTH &&
+          (self->layout == NULL || fabs (embers_layout_get_viewport (self->layout)->width - width) > 32))
+        ensure_layout_for_width (self, width);
+      if (self->layout != NULL && width < ZOOMED_NATURAL_WIDTH)
         height = embers_layout_get_height (self->layout);
       else
         height = (self->profile != NULL ? embers_profile_get_max_depth (self->profile) + 1 : 1)
@@ -1602,6 +1665,162 @@ paint_function_highlight (EmbersFlameGraph *self,
   return gtk_snapshot_free_to_node (snapshot);
 }
 
+/* Painting on a worker */
+
+static gboolean
+paint_is_current (EmbersFlameGraph *self,
+                  Paint            *paint)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  return paint->layout == self->layout &&
+         paint->search == self->search &&
+         paint->generation == self->generation &&
+         paint->width == gtk_widget_get_width (widget) &&
+         paint->height == gtk_widget_get_height (widget) &&
+         paint->scale == gtk_widget_get_scale_factor (widget) &&
+         paint->offset == get_y_offset (self);
+}
+
+static void
+paint_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  EmbersFlameGraph *self = source_object;
+  Paint *paint = task_data;
+  EmbersRender *render = self->worker_render;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  GBytes *bytes;
+
+  paint->style.font = paint->font;
+  embers_render_set_style (render, &paint->style);
+  embers_render_set_layout (render, paint->layout);
+  embers_render_set_search (render, paint->search);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, paint->width * paint->scale,
+                                        paint->height * paint->scale);
+  cairo_surface_set_device_scale (surface, paint->scale, paint->scale);
+  cr = cairo_create (surface);
+  cairo_translate (cr, 0, paint->offset);
+  embers_render_paint (render, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  /* Cairo's ARGB32 is GDK's default memory format */
+  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
+                                      (gsize)cairo_image_surface_get_stride (surface) *
+                                      cairo_image_surface_get_height (surface),
+                                      (GDestroyNotify)cairo_surface_destroy, surface);
+  paint->texture = gdk_memory_texture_new (cairo_image_surface_get_width (surface),
+                                           cairo_image_surface_get_height (surface),
+                                           GDK_MEMORY_DEFAULT, bytes,
+                                           cairo_image_surface_get_stride (surface));
+  g_bytes_unref (bytes);
+
+  /* The worker's render keeps no layout alive between paints */
+  embers_render_set_layout (render, NULL);
+  embers_render_set_search (render, NULL);
+  paint->finished = g_get_monotonic_time ();
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+paint_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (source);
+  Paint *paint = g_task_get_task_data (G_TASK (result));
+
+  g_assert (paint == self->pending);
+  self->pending = NULL;
+  if (self->disposed)
+    {
+      paint_free (paint);
+      return;
+    }
+
+  paint_free (self->shown);
+  self->shown = paint;
+  /* The next frame shows it, or asks for the next paint */
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+request_paint (EmbersFlameGraph *self,
+               double            offset)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autoptr(GTask) task = NULL;
+  Paint *paint;
+
+  if (self->pending != NULL || self->layout == NULL)
+    return;   /* when it is done, the next frame asks again */
+
+  paint = g_new0 (Paint, 1);
+  paint->layout = embers_layout_ref (self->layout);
+  paint->search = self->search != NULL ? embers_search_ref (self->search) : NULL;
+  paint->style = self->style;
+  paint->font = g_strdup (self->style.font);
+  paint->offset = offset;
+  paint->width = gtk_widget_get_width (widget);
+  paint->height = gtk_widget_get_height (widget);
+  paint->scale = gtk_widget_get_scale_factor (widget);
+  paint->generation = self->generation;
+  paint->started = g_get_monotonic_time ();
+  self->pending = paint;
+
+  task = g_task_new (self, NULL, paint_done, NULL);
+  g_task_set_source_tag (task, request_paint);
+  /* The task owns the paint until paint_done takes it */
+  g_task_set_task_data (task, paint, NULL);
+  g_task_set_priority (task, G_PRIORITY_HIGH_IDLE);
+  g_task_run_in_thread (task, paint_thread);
+}
+
+/* The shown texture where the current view puts it: after a zoom or pan
+ * step of the same frames, moved and scaled; else where it was */
+static void
+append_shown (EmbersFlameGraph *self,
+              GtkSnapshot      *snapshot,
+              double            offset)
+{
+  Paint *paint = self->shown;
+  const EmbersViewport *then, *now;
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, paint->width, paint->height);
+  gboolean same_frames;
+
+  if (paint_is_current (self, paint) || self->layout == NULL)
+    {
+      gtk_snapshot_append_texture (snapshot, paint->texture, &bounds);
+      return;
+    }
+
+  then = embers_layout_get_viewport (paint->layout);
+  now = embers_layout_get_viewport (self->layout);
+  same_frames = embers_layout_get_profile (paint->layout) == embers_layout_get_profile (self->layout) &&
+                embers_layout_get_focus (paint->layout) == embers_layout_get_focus (self->layout) &&
+                embers_layout_get_sample_type (paint->layout) == embers_layout_get_sample_type (self->layout) &&
+                then->direction == now->direction && then->diff_width == now->diff_width &&
+                then->width == now->width && paint->width == gtk_widget_get_width (GTK_WIDGET (self));
+
+  gtk_snapshot_save (snapshot);
+  if (same_frames)
+    {
+      double span = now->x_end - now->x_start;
+      double scale = (then->x_end - then->x_start) / span;
+      double dx = (then->x_start - now->x_start) / span * now->width;
+
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (dx, offset - paint->offset));
+      gtk_snapshot_scale (snapshot, scale, 1);
+    }
+  gtk_snapshot_append_scaled_texture (snapshot, paint->texture, GSK_SCALING_FILTER_LINEAR, &bounds);
+  gtk_snapshot_restore (snapshot);
+}
+
 static void
 embers_flame_graph_snapshot (GtkWidget   *widget,
                              GtkSnapshot *snapshot)
@@ -1618,18 +1837,21 @@ embers_flame_graph_snapshot (GtkWidget   *widget,
   ensure_layout (self);
   offset = get_y_offset (self);
 
-  if (self->paint_cache == NULL)
-    {
-      GtkSnapshot *sub = gtk_snapshot_new ();
-      cairo_t *cr = gtk_snapshot_append_cairo (sub, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (self->shown == NULL || !paint_is_current (self, self->shown))
+    request_paint (self, offset);
 
-      cairo_translate (cr, 0, offset);
-      embers_render_paint (self->render, cr);
-      cairo_destroy (cr);
-      self->paint_cache = gtk_snapshot_free_to_node (sub);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (self->shown == NULL || self->shown->texture == NULL)
+    {
+      /* Nothing painted yet: the background */
+      GdkRGBA bg = { self->style.background.red, self->style.background.green,
+                     self->style.background.blue, self->style.background.alpha };
+
+      gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, width, height));
     }
-  if (self->paint_cache != NULL)
-    gtk_snapshot_append_node (snapshot, self->paint_cache);
+  else
+    append_shown (self, snapshot, offset);
+  gtk_snapshot_pop (snapshot);
 
   if (self->layout == NULL)
     return;
@@ -1779,6 +2001,10 @@ embers_flame_graph_dispose (GObject *object)
   g_clear_object (&self->vadjustment);
 
   clear_paint (self);
+  g_clear_pointer (&self->shown, paint_free);
+  /* A paint still running holds the widget (its task's source): the
+   * worker's render goes in finalize, the paint in paint_done */
+  self->disposed = TRUE;
   g_clear_pointer (&self->layout, embers_layout_unref);
   g_clear_pointer (&self->search, embers_search_unref);
   g_clear_pointer (&self->render, embers_render_unref);
@@ -1792,6 +2018,7 @@ embers_flame_graph_finalize (GObject *object)
 {
   EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (object);
 
+  g_clear_pointer (&self->worker_render, embers_render_unref);
   g_clear_pointer (&self->back, g_array_unref);
   g_clear_pointer (&self->forward, g_array_unref);
   g_free (self->highlight_name);
@@ -2114,6 +2341,7 @@ embers_flame_graph_init (EmbersFlameGraph *self)
   self->back = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->forward = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->render = embers_render_new (NULL, NULL, NULL);
+  self->worker_render = embers_render_new (NULL, NULL, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 

@@ -9,6 +9,7 @@
 
 #include "embers-top.h"
 #include "embers-top-item.h"
+#include "embers-top-model.h"
 #include "embers-top-table.h"
 #include "embers-units.h"
 
@@ -18,10 +19,13 @@ struct _EmbersTopTable
 
   GtkScrolledWindow  *scroller;
   GtkColumnView      *column_view;
+  GtkColumnViewColumn *name_column;
   GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *self_percent_column;
+  GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *total_percent_column;
 
-  GListStore         *store;
-  GtkCustomFilter    *filter;
+  EmbersTopModel     *model;
   GtkSingleSelection *selection;
 
   EmbersProfile      *profile;
@@ -49,17 +53,6 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (EmbersTopTable, embers_top_table, GTK_TYPE_WIDGET)
-
-static gboolean
-filter_func (gpointer item,
-             gpointer user_data)
-{
-  EmbersTopTable *self = user_data;
-
-  if (self->search == NULL || !embers_search_is_active (self->search))
-    return TRUE;
-  return embers_search_name_matches (self->search, embers_top_item_get_name_id (item));
-}
 
 /* Cells */
 
@@ -223,7 +216,6 @@ embers_top_table_set_data (EmbersTopTable *self,
                            guint           sample_type,
                            GArray         *rows)
 {
-  g_autoptr(GPtrArray) items = NULL;
   g_autofree char *selected = NULL;
 
   g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
@@ -245,20 +237,7 @@ embers_top_table_set_data (EmbersTopTable *self,
       self->root_total = embers_profile_get_total (profile, sample_type);
     }
 
-  items = g_ptr_array_new_with_free_func (g_object_unref);
-  if (profile != NULL && rows != NULL)
-    {
-      for (guint i = 0; i < rows->len; i++)
-        {
-          const EmbersTopRow *row = &g_array_index (rows, EmbersTopRow, i);
-
-          g_ptr_array_add (items, embers_top_item_new (embers_profile_get_string (profile, row->name),
-                                                       row->name, row->self, row->total));
-        }
-    }
-
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
-                       items->pdata, items->len);
+  embers_top_model_set_rows (self->model, profile, rows);
 
   embers_top_table_select_name (self, selected);
 }
@@ -285,14 +264,19 @@ embers_top_table_set_search (EmbersTopTable *self,
     embers_search_ref (search);
   g_clear_pointer (&self->search, embers_search_unref);
   self->search = search;
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  {
+    g_autofree char *selected = g_strdup (self->selected_name);
+
+    embers_top_model_set_search (self->model, search);
+    embers_top_table_select_name (self, selected);
+  }
 }
 
 guint
 embers_top_table_get_n_rows (EmbersTopTable *self)
 {
   g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  return embers_top_model_get_n_rows (self->model);
 }
 
 const char *
@@ -313,29 +297,19 @@ void
 embers_top_table_select_name (EmbersTopTable *self,
                               const char     *name)
 {
-  GListModel *model;
-  guint n;
+  guint position;
 
   g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
 
-  model = G_LIST_MODEL (self->selection);
-  if (name != NULL)
+  position = embers_top_model_find_name (self->model, name);
+  if (position != GTK_INVALID_LIST_POSITION)
     {
-      n = g_list_model_get_n_items (model);
-      for (guint i = 0; i < n; i++)
+      if (gtk_single_selection_get_selected (self->selection) != position)
         {
-          g_autoptr(EmbersTopItem) item = g_list_model_get_item (model, i);
-
-          if (g_strcmp0 (embers_top_item_get_name (item), name) == 0)
-            {
-              if (gtk_single_selection_get_selected (self->selection) != i)
-                {
-                  gtk_single_selection_set_selected (self->selection, i);
-                  scroll_to (self, i);
-                }
-              return;
-            }
+          gtk_single_selection_set_selected (self->selection, position);
+          scroll_to (self, position);
         }
+      return;
     }
 
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
@@ -350,10 +324,9 @@ embers_top_table_dispose (GObject *object)
 {
   EmbersTopTable *self = EMBERS_TOP_TABLE (object);
 
+  g_clear_object (&self->model);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_TOP_TABLE);
   g_clear_object (&self->selection);
-  g_clear_object (&self->filter);
-  g_clear_object (&self->store);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->search, embers_search_unref);
 
@@ -457,7 +430,11 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-top-table.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, scroller);
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, column_view);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, name_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, self_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, self_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, total_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, total_percent_column);
   gtk_widget_class_bind_template_callback (widget_class, setup_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_row);
@@ -471,24 +448,45 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
   gtk_widget_class_set_css_name (widget_class, "toptable");
 }
 
+/* The column view's sorter says which column and order; the model sorts
+ * its rows itself (the columns' sorters only make the headers sortable) */
+static void
+on_sorter_changed (GtkColumnViewSorter *sorter,
+                   GtkSorterChange      change,
+                   EmbersTopTable      *self)
+{
+  GtkColumnViewColumn *column = gtk_column_view_sorter_get_primary_sort_column (sorter);
+  GtkSortType order = gtk_column_view_sorter_get_primary_sort_order (sorter);
+  g_autofree char *selected = NULL;
+  EmbersTopSort sort;
+
+  if (self->model == NULL)
+    return;   /* disposed: the columns go away */
+  selected = g_strdup (self->selected_name);
+
+  if (column == self->name_column)
+    sort = EMBERS_TOP_SORT_NAME;
+  else if (column == self->total_column || column == self->total_percent_column)
+    sort = EMBERS_TOP_SORT_TOTAL;
+  else
+    sort = EMBERS_TOP_SORT_SELF;
+
+  embers_top_model_set_sort (self->model, sort, column == NULL || order == GTK_SORT_DESCENDING);
+  embers_top_table_select_name (self, selected);
+}
+
 static void
 embers_top_table_init (EmbersTopTable *self)
 {
-  GtkFilterListModel *filtered;
-  GtkSortListModel *sorted;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->store = g_list_store_new (EMBERS_TYPE_TOP_ITEM);
-  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-  filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                        GTK_FILTER (g_object_ref (self->filter)));
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered),
-                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  self->model = embers_top_model_new ();
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (on_sorter_changed), self, 0);
   gtk_column_view_sort_by_column (self->column_view, self->self_column, GTK_SORT_DESCENDING);
 
   g_signal_connect_object (self->selection, "notify::selected-item",

@@ -94,9 +94,13 @@ fixture_teardown (Fixture       *f,
 {
   GtkWidget *graph = GTK_WIDGET (f->graph);
 
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
   g_object_add_weak_pointer (G_OBJECT (graph), (gpointer *)&graph);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  spin (10);
+  /* A paint still on the worker holds the graph until it is done */
+  while (graph != NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
   g_assert_null (graph);
   g_assert_finalize_object (f->profile);
 }
@@ -146,6 +150,20 @@ render (GtkWidget *widget,
   GskRenderer *renderer;
   int w = gtk_widget_get_width (widget);
   int h = gtk_widget_get_height (widget);
+
+  /* A flame graph paints on a worker thread: wait for its paint of what
+   * it shows now (a frame asks for it) */
+  if (EMBERS_IS_FLAME_GRAPH (widget))
+    {
+      gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+      while (!embers_flame_graph_has_paint_cache (EMBERS_FLAME_GRAPH (widget)))
+        {
+          g_assert_cmpint (g_get_monotonic_time (), <, end);
+          gtk_widget_queue_draw (widget);
+          g_main_context_iteration (NULL, TRUE);
+        }
+    }
 
   /* What the widget gives GTK to draw */
   GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);

@@ -146,12 +146,47 @@ page_settled (gpointer data)
          !embers_profile_page_get_search_pending (page);
 }
 
+/* Every flame graph on screen has painted the view it shows (the graphs
+ * paint on a worker thread; until then a frame shows the last paint) */
+static gboolean
+graphs_painted_in (GtkWidget *widget)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return TRUE;
+  if (EMBERS_IS_FLAME_GRAPH (widget) &&
+      embers_flame_graph_get_layout (EMBERS_FLAME_GRAPH (widget)) != NULL &&
+      !embers_flame_graph_has_paint_cache (EMBERS_FLAME_GRAPH (widget)))
+    return FALSE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (!graphs_painted_in (child))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+graphs_painted (gpointer data)
+{
+  Fixture *f = data;
+
+  return graphs_painted_in (GTK_WIDGET (f->window));
+}
+
+/* The frame after a change, and the graphs' paint of it on screen */
+static void
+wait_drawn (Fixture *f)
+{
+  embers_test_wait_frame (GTK_WIDGET (f->window));
+  embers_test_wait_until (graphs_painted, f, "the flame graphs to paint");
+  embers_test_wait_frame (GTK_WIDGET (f->window));
+}
+
 static void
 wait_page (Fixture           *f,
            EmbersProfilePage *page)
 {
   embers_test_wait_until (page_settled, page, "the page to load and finish its transforms");
-  embers_test_wait_frame (GTK_WIDGET (f->window));
+  wait_drawn (f);
 }
 
 static char *
@@ -454,6 +489,7 @@ check_after (Fixture          *f,
 {
   EmbersTestPixels *pixels;
 
+  wait_drawn (f);
   pixels = embers_test_render_frame (GTK_WIDGET (f->window));
   assert_calm_layout (f, label);
   g_assert_cmpuint (assert_graph_drawn (f, g, pixels, label), >, 0);
@@ -469,7 +505,7 @@ click_node (Fixture          *f,
   graphene_rect_t r;
 
   embers_flame_graph_reveal_node (g, node);
-  embers_test_wait_frame (GTK_WIDGET (f->window));
+  wait_drawn (f);
   g_assert_true (embers_flame_graph_get_node_area (g, node, &r));
   reset_counts (f);
   g_assert_true (embers_flame_graph_activate_at (g, r.origin.x + r.size.width / 2, r.origin.y + r.size.height / 2));
@@ -576,7 +612,7 @@ test_table_enter (Fixture       *f,
       embers_top_table_select_name (table, names[i]);
       g_assert_cmpstr (embers_top_table_get_selected_name (table), ==, names[i]);
       position = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
-      embers_test_wait_frame (GTK_WIDGET (f->window));
+      wait_drawn (f);
       reset_counts (f);
       /* What Enter on the row does: the function's sandwich */
       g_signal_emit_by_name (view, "activate", position);
@@ -791,6 +827,7 @@ test_diff_palettes (Fixture       *f,
 
       reset_counts (f);
       embers_compare_page_set_palette (compare, palette);
+      wait_drawn (f);
       pixels = embers_test_render_frame (GTK_WIDGET (f->window));
       assert_calm_layout (f, label);
       /* Every frame is drawn in its display-list colour ... */

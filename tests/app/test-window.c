@@ -163,6 +163,13 @@ test_open_fixture (void)
   g_assert_nonnull (layout);
   g_assert_cmpuint (embers_layout_get_n_rects (layout), >, 10);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (graph)), >, 300);
+  /* Painted on a worker thread, then shown */
+  {
+    gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+    while (!embers_flame_graph_has_paint_cache (graph) && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, TRUE);
+  }
   g_assert_true (embers_flame_graph_has_paint_cache (graph));
 
   /* The top table lists the functions, hottest first */

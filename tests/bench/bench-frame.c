@@ -443,6 +443,8 @@ main (int   argc,
     g_autoptr(EmbersProfile) inverted = NULL;
     g_autoptr(EmbersProfile) collapsed = NULL;
     g_autoptr(EmbersProfile) focused = NULL;
+    g_autoptr(EmbersProfile) hidden = NULL;
+    g_autoptr(GRegex) regex = g_regex_new ("^net/http", 0, 0, NULL);
     const char *name = embers_profile_node_name_str (profile, deep_focus);
 
     t0 = now_ms ();
@@ -458,6 +460,10 @@ main (int   argc,
     focused = embers_transform_focus (profile, name, NULL);
     t1 = now_ms ();
     printf ("focus on %s: %.0f ms (%u nodes)\n", name, t1 - t0, embers_profile_get_n_nodes (focused));
+    t0 = now_ms ();
+    hidden = embers_transform_hide (profile, regex, NULL);
+    t1 = now_ms ();
+    printf ("hide ^net/http: %.0f ms (%u nodes)\n", t1 - t0, embers_profile_get_n_nodes (hidden));
   }
 
   cairo_surface_destroy (surface);

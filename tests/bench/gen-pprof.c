@@ -2,13 +2,30 @@
  * load benchmark (and small ones for fuzzing seeds).
  *
  *   gen-pprof OUT.pb [--samples N] [--functions N] [--seed N] [--gzip]
+ *                    [--shape zipf|random|big]
  *
- * Defaults: 500000 samples over 30000 functions with Go-, Java- and C++-like
+ * Two families of shapes:
+ *
+ * zipf (the default, the "z" profiles: z500k, z2m): stacks as continuous
+ * profilers emit them, many samples repeating a pool of stacks that share
+ * long prefixes. Defaults: 500000 samples over 30000 functions with Go-, Java- and C++-like
  * names, deep stacks (mean depth about 40, some deeper than 200, recursion
  * included), Zipf-like popularity of functions, stacks and labels, two sample
  * types (samples/count, cpu/nanoseconds), two or three string labels per
  * sample and inlined frames: about 37 MB (35.6 MiB) uncompressed, about 750k
  * tree nodes. --gzip also writes OUT.gz; --stats prints these figures.
+ *
+ * random (the "s" profiles: s10k, s100k, s500k, s2m): random deep stacks,
+ * as a profile made by drawing every frame at random (with a pprof library)
+ * looks. Each sample has its own stack: a root out of five, then 1 to 43
+ * frames (22 on average) drawn uniformly from the locations of n/10
+ * functions (n the number of samples; at least 1000), no inlining, no
+ * labels. Below the second level almost every frame is a new tree node:
+ * about 21 nodes per sample. --functions is ignored.
+ *
+ * big (big100k): random deep stacks that are deeper (2 to 50 frames, 26 on
+ * average) with one label per sample, so that every sample is also kept
+ * with its label set.
  *
  * The same arguments always give the same bytes: it uses its own PRNG.
  *
@@ -608,6 +625,7 @@ location_frames (Gen     *g,
 static void
 print_stats (Gen          *g,
              const Stack  *pool,
+             guint         n_pool,
              const guint  *sample_stack,
              guint         n_samples,
              gsize         packed_size,
@@ -647,7 +665,7 @@ print_stats (Gen          *g,
         }
     }
 
-  g_printerr ("samples:          %u (%u distinct stacks)\n", n_samples, MIN (n_samples, MAX (n_samples / 6, 1)));
+  g_printerr ("samples:          %u (%u distinct stacks)\n", n_samples, n_pool);
   g_printerr ("functions:        %u, locations: %u\n", g->n_funcs, g->n_locs);
   g_printerr ("frames/sample:    mean %.1f, max %u, %u samples deeper than 200\n",
              (double) frames_total / n_samples, max_frames, deep);
@@ -672,10 +690,43 @@ compare_freq (const void *a,
   return x < y ? -1 : x > y;
 }
 
+typedef enum
+{
+  SHAPE_ZIPF,
+  SHAPE_RANDOM,
+  SHAPE_BIG,
+} Shape;
+
+/* Random deep stacks: one per sample, a root out of five, then frames drawn
+ * uniformly from every location. */
+static Stack *
+gen_random_stacks (Gen   *g,
+                   guint  n_stacks,
+                   guint  min_frames,
+                   guint  max_frames)
+{
+  Stack *pool = g_new0 (Stack, n_stacks);
+  guint n_roots = MIN (G_N_ELEMENTS (root_names), g->n_funcs);
+
+  for (guint s = 0; s < n_stacks; s++)
+    {
+      guint len = 1 + min_frames + rng_below (&g->rng, max_frames - min_frames + 1);
+
+      pool[s].len = len;
+      pool[s].locs = g_new (guint, len);
+      pool[s].locs[0] = func_location (g, rng_below (&g->rng, n_roots));
+      for (guint k = 1; k < len; k++)
+        pool[s].locs[k] = rng_below (&g->rng, g->n_locs);
+    }
+
+  return pool;
+}
+
 static GBytes *
 gen_profile (guint    n_samples,
              guint    n_funcs,
              guint64  seed,
+             Shape    shape,
              gboolean stats)
 {
   Gen g = { 0 };
@@ -689,11 +740,24 @@ gen_profile (guint    n_samples,
 
   rng_init (&g.rng, seed);
   strings_init (&g.strings);
+  if (shape != SHAPE_ZIPF)
+    n_funcs = MAX (n_samples / 10, 1000);
   gen_functions (&g, MAX (n_funcs, 1));
 
-  /* Pool: about one stack per six samples; each adds a few new frames. */
-  o.n_pool = MAX (n_samples / 6, 1);
-  o.pool = gen_stack_pool (&g, o.n_pool, 5.0);
+  if (shape == SHAPE_ZIPF)
+    {
+      /* Pool: about one stack per six samples; each adds a few new frames. */
+      o.n_pool = MAX (n_samples / 6, 1);
+      o.pool = gen_stack_pool (&g, o.n_pool, 5.0);
+    }
+  else
+    {
+      /* No inlining: one frame per location */
+      memset (g.loc_n_inline, 0, g.n_locs);
+      o.n_pool = n_samples;
+      o.pool = shape == SHAPE_RANDOM ? gen_random_stacks (&g, n_samples, 1, 43)
+                                     : gen_random_stacks (&g, n_samples, 2, 50);
+    }
 
   /* Which stack, labels and values each sample has: every pool stack once,
    * the rest Zipf over the pool. */
@@ -890,6 +954,10 @@ gen_profile (guint    n_samples,
       sample->value = &o.value_sets[sample_value[i] * 2];
       /* Half the label sets lack the last key (region). */
       sample->n_label = G_N_ELEMENTS (label_keys) - sample_set[i] % 2;
+      if (shape == SHAPE_RANDOM)
+        sample->n_label = 0;
+      else if (shape == SHAPE_BIG)
+        sample->n_label = 1;
       sample->label = &o.label_sets[sample_set[i] * G_N_ELEMENTS (label_keys)];
       o.sample_ptrs[i] = sample;
     }
@@ -913,7 +981,7 @@ gen_profile (guint    n_samples,
 
           samples_size += one + 1 + (one >= 128);   /* tag and length */
         }
-      print_stats (&g, o.pool, sample_stack, n_samples, size, samples_size);
+      print_stats (&g, o.pool, o.n_pool, sample_stack, n_samples, size, samples_size);
     }
 
   /* Clean up */
@@ -990,7 +1058,10 @@ main (int    argc,
 {
   gint64 n_samples = 500000, n_funcs = 30000, seed = 20261122;
   gboolean gzip = FALSE, stats = FALSE;
+  g_autofree char *shape_name = NULL;
+  Shape shape = SHAPE_ZIPF;
   GOptionEntry entries[] = {
+    { "shape", 0, 0, G_OPTION_ARG_STRING, &shape_name, "zipf (default), random or big", "SHAPE" },
     { "samples", 0, 0, G_OPTION_ARG_INT64, &n_samples, "Number of samples (500000)", "N" },
     { "functions", 0, 0, G_OPTION_ARG_INT64, &n_funcs, "Number of functions (30000)", "N" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "PRNG seed", "N" },
@@ -1013,12 +1084,22 @@ main (int    argc,
     }
   if (argc != 2 || n_samples < 1 || n_samples > 50000000 || n_funcs < 1 || n_funcs > 5000000)
     {
-      g_printerr ("usage: gen-pprof OUT.pb [--samples N] [--functions N] [--seed N] [--gzip] [--stats]\n");
+      g_printerr ("usage: gen-pprof OUT.pb [--samples N] [--functions N] [--seed N] [--gzip] [--stats]\n"
+                  "                        [--shape zipf|random|big]\n");
+      return 2;
+    }
+  if (g_strcmp0 (shape_name, "random") == 0)
+    shape = SHAPE_RANDOM;
+  else if (g_strcmp0 (shape_name, "big") == 0)
+    shape = SHAPE_BIG;
+  else if (shape_name != NULL && g_strcmp0 (shape_name, "zipf") != 0)
+    {
+      g_printerr ("gen-pprof: --shape is zipf, random or big\n");
       return 2;
     }
   out = argv[1];
 
-  bytes = gen_profile ((guint) n_samples, (guint) n_funcs, (guint64) seed, stats);
+  bytes = gen_profile ((guint) n_samples, (guint) n_funcs, (guint64) seed, shape, stats);
   data = g_bytes_get_data (bytes, &len);
   if (!g_file_set_contents (out, data, len, &error))
     {

@@ -1,0 +1,463 @@
+/* bench-window.c: how fast the window shows a big profile and answers on
+ * it, measured in the real widgets under a display (run it under
+ * xvfb-run). It prints figures and asserts nothing about time.
+ *
+ *   bench-window [--file FILE] [--gen PATH] [--embers PATH] [--runs N]
+ *
+ * Without --file it makes big100k (gen-pprof --shape big) next to itself.
+ *
+ * Load: from embers_window_open_file() to the first frame that paints the
+ * flame graph, against the command line's load of the same file
+ * (`embers --top=20 FILE`, as a child, in the same run). A ping probe, a
+ * 1 ms timeout on the main loop, measures the longest the main loop did
+ * not run during the load and the hand-off to the widgets.
+ *
+ * Frames: on the loaded profile, each interaction (zoom step, pan, hover)
+ * is followed by the frame clock until a frame has painted its result:
+ * the time from the interaction to the end of that frame ("after-paint",
+ * which includes waiting for the frame clock's next tick, up to a refresh
+ * interval), and the frame's own work on the main thread (from
+ * "before-paint" to "after-paint": layout, snapshot, rendering). The graph
+ * paints on a worker: a zoom or pan step is answered first by the last
+ * paint moved and scaled, then sharp; both are printed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "embers-flame-graph.h"
+#include "embers-profile-page.h"
+#include "embers-window.h"
+
+typedef struct
+{
+  /* ping probe */
+  guint          ping_id;
+  gint64         last_ping;
+  gint64         max_gap;
+  gint64         max_gap_at;
+  gint64         gaps_since;
+  GString       *gaps;       /* pauses over 30 ms: "end time (length)" */
+
+  /* frames */
+  GdkFrameClock *clock;
+  gint64         frame_start;
+  gint64         last_frame_len;
+  gint64         paint_start;
+  gint64         last_paint_end;
+  gint64         last_paint_len;
+  guint          n_paints;
+} Bench;
+
+static Bench bench;
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1e3;
+}
+
+static gboolean
+ping (gpointer data)
+{
+  gint64 t = g_get_monotonic_time ();
+
+  if (bench.gaps != NULL && bench.last_ping != 0 && t - bench.last_ping > 30000)
+    g_string_append_printf (bench.gaps, " %.2f s (%.0f ms)", (t - bench.gaps_since) / 1e6,
+                            (t - bench.last_ping) / 1e3);
+  if (bench.last_ping != 0 && t - bench.last_ping > bench.max_gap)
+    {
+      bench.max_gap = t - bench.last_ping;
+      bench.max_gap_at = t;
+    }
+  bench.last_ping = t;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+ping_reset (void)
+{
+  bench.last_ping = g_get_monotonic_time ();
+  bench.max_gap = 0;
+}
+
+static void
+on_before_paint (GdkFrameClock *clock,
+                 gpointer       data)
+{
+  bench.frame_start = g_get_monotonic_time ();
+}
+
+static void
+on_paint (GdkFrameClock *clock,
+          gpointer       data)
+{
+  bench.paint_start = g_get_monotonic_time ();
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                gpointer       data)
+{
+  bench.last_paint_end = g_get_monotonic_time ();
+  bench.last_paint_len = bench.last_paint_end - bench.paint_start;
+  bench.last_frame_len = bench.last_paint_end - bench.frame_start;
+  bench.n_paints++;
+}
+
+static void
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               double     limit_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64)(limit_s * G_USEC_PER_SEC);
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > end)
+        g_error ("bench-window: gave up waiting after %.0f s", limit_s);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static gboolean
+page_ready (gpointer data)
+{
+  EmbersProfilePage *page = data;
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+
+  if (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_FAILED)
+    g_error ("bench-window: the load failed");
+  return embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY &&
+         embers_flame_graph_get_profile (graph) != NULL &&
+         embers_flame_graph_has_paint_cache (graph) &&
+         bench.n_paints > 0;
+}
+
+static gboolean
+page_settled (gpointer data)
+{
+  EmbersProfilePage *page = data;
+
+  return !embers_profile_page_get_busy (page) && !embers_profile_page_get_search_pending (page);
+}
+
+/* Until a frame has painted after @since, and the graph's sharp paint is
+ * there */
+typedef struct
+{
+  EmbersFlameGraph *graph;
+  gint64            since;
+  guint             paints;
+  gboolean          sharp;
+} FrameWait;
+
+static gboolean
+frame_painted (gpointer data)
+{
+  FrameWait *w = data;
+
+  if (bench.n_paints <= w->paints || bench.last_paint_end < w->since)
+    return FALSE;
+  return !w->sharp || embers_flame_graph_has_paint_cache (w->graph);
+}
+
+static double
+wait_frame (EmbersFlameGraph *graph,
+            gint64            since,
+            gboolean          sharp,
+            double           *paint_ms)
+{
+  FrameWait w = { graph, since, bench.n_paints, sharp };
+
+  gtk_widget_queue_draw (GTK_WIDGET (graph));
+  iterate_until (frame_painted, &w, 60);
+  /* The main thread's work in that frame: layout, snapshot, rendering */
+  if (paint_ms != NULL)
+    *paint_ms = bench.last_frame_len / 1e3;
+  return (bench.last_paint_end - since) / 1e3;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v,
+        guint   n)
+{
+  qsort (v, n, sizeof (double), compare_doubles);
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double
+cli_seconds (const char *embers,
+             const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { embers, "--top=20", path, NULL };
+  int status;
+  double t0 = now_ms ();
+
+  if (!g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                     &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    {
+      g_print ("# embers --top failed: %s\n", error->message);
+      return -1;
+    }
+  return (now_ms () - t0) / 1e3;
+}
+
+/* The motion controller of the graph, for hover */
+static GtkEventController *
+motion_controller (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        return GTK_EVENT_CONTROLLER (c);
+    }
+  return NULL;
+}
+
+static void
+print_series (const char *what,
+              double     *latency,
+              double     *paint,
+              guint       n)
+{
+  double max_latency = 0, max_paint = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      max_latency = MAX (max_latency, latency[i]);
+      max_paint = MAX (max_paint, paint[i]);
+    }
+  g_print ("%-22s median %6.1f ms, max %6.1f ms from the action to the frame; "
+           "the frame's work median %5.1f ms, max %5.1f ms (%u times)\n",
+           what, median (latency, n), max_latency, median (paint, n), max_paint, n);
+}
+
+static char *
+ensure_input (const char *gen,
+              const char *dir)
+{
+  char *path = g_build_filename (dir, "big100k.pb.gz", NULL);
+  g_autofree char *raw = g_build_filename (dir, "big100k.pb", NULL);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { gen, raw, "--shape", "big", "--samples", "100000", "--gzip", NULL };
+  int status;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return path;
+  g_print ("# generating %s\n", path);
+  if (!g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("bench-window: cannot make the input: %s", error->message);
+  g_unlink (raw);
+  return path;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *file_path = NULL, *gen = NULL, *embers = NULL;
+  gint64 runs = 3, steps = 12;
+  GOptionEntry entries[] = {
+    { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile (default: big100k, made)", "FILE" },
+    { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
+    { "embers", 0, 0, G_OPTION_ARG_FILENAME, &embers, "The embers program (for the CLI's time)", "PATH" },
+    { "runs", 0, 0, G_OPTION_ARG_INT64, &runs, "Loads (3)", "N" },
+    { "steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Interactions of each kind (12)", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("- time the window on a big profile");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *here = self ? g_path_get_dirname (self) : g_get_current_dir ();
+  g_autofree double *first_paint = NULL, *pauses = NULL;
+  g_autoptr(GFile) file = NULL;
+  EmbersWindow *window;
+  EmbersProfilePage *page = NULL;
+  EmbersFlameGraph *graph;
+  double cli[2];
+  guint n_cli = 0;
+  g_autofree char *loadavg = NULL;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("bench-window: %s\n", error->message);
+      return 2;
+    }
+  runs = CLAMP (runs, 1, 100);
+  steps = CLAMP (steps, 1, 1000);
+  if (gen == NULL)
+    gen = g_build_filename (here, "..", "bench", "gen-pprof", NULL);
+  if (embers == NULL)
+    embers = g_build_filename (here, "..", "..", "src", "app", "embers", NULL);
+  if (file_path == NULL)
+    file_path = ensure_input (gen, here);
+  file = g_file_new_for_path (file_path);
+
+  gtk_init ();
+  adw_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_file_get_contents ("/proc/loadavg", &loadavg, NULL, NULL);
+  g_print ("# bench-window: %s, %ld CPUs, load average %s", file_path,
+           sysconf (_SC_NPROCESSORS_ONLN), loadavg ? loadavg : "?\n");
+
+  window = embers_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
+    g_main_context_iteration (NULL, TRUE);
+  bench.clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_signal_connect (bench.clock, "before-paint", G_CALLBACK (on_before_paint), NULL);
+  g_signal_connect (bench.clock, "paint", G_CALLBACK (on_paint), NULL);
+
+  g_signal_connect_after (bench.clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
+  bench.ping_id = g_timeout_add (1, ping, NULL);
+  bench.gaps = g_string_new (NULL);
+
+  /* The command line's load, before and after the window's */
+  if ((cli[n_cli] = cli_seconds (embers, file_path)) > 0)
+    n_cli++;
+
+  first_paint = g_new (double, runs);
+  pauses = g_new (double, runs);
+  for (gint64 r = 0; r < runs; r++)
+    {
+      gint64 t0;
+
+      if (page != NULL)
+        {
+          /* Close the last tab: each load starts from an empty window */
+          gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL);
+          while (g_main_context_iteration (NULL, FALSE))
+            ;
+        }
+      bench.n_paints = 0;
+      ping_reset ();
+      t0 = g_get_monotonic_time ();
+      bench.gaps_since = t0;
+      g_string_truncate (bench.gaps, 0);
+      page = embers_window_open_file (window, file);
+      g_print ("# load %" G_GINT64_FORMAT ": opening the tab took %.1f ms\n", r + 1,
+               (g_get_monotonic_time () - t0) / 1e3);
+      iterate_until (page_ready, page, 600);
+      first_paint[r] = (bench.last_paint_end - t0) / 1e6;
+      /* The hand-off goes on until the page has settled (search, table) */
+      iterate_until (page_settled, page, 600);
+      pauses[r] = bench.max_gap / 1e3;
+      g_print ("# load %" G_GINT64_FORMAT ": first paint %.3f s, longest main-loop pause %.1f ms "
+               "(%.2f s after the start); pauses over 30 ms ended at:%s\n", r + 1, first_paint[r], pauses[r],
+               (bench.max_gap_at - t0) / 1e6, bench.gaps->len ? bench.gaps->str : " none");
+    }
+
+  if ((cli[n_cli] = cli_seconds (embers, file_path)) > 0)
+    n_cli++;
+
+  {
+    double fp = median (first_paint, runs);
+    double pause_max = 0;
+
+    for (gint64 r = 0; r < runs; r++)
+      pause_max = MAX (pause_max, pauses[r]);
+    g_print ("first paint:           %.3f s (median of %" G_GINT64_FORMAT " loads)\n", fp, runs);
+    if (n_cli > 0)
+      {
+        double c = median (cli, n_cli);
+
+        g_print ("embers --top:          %.3f s (the command line's load, same run)\n", c);
+        g_print ("window / command line: %.2fx (goal <= 1.2x)\n", fp / c);
+      }
+    g_print ("main-loop pause:       %.1f ms at most during load and hand-off (goal <= 50 ms)\n", pause_max);
+  }
+
+  /* Interactions */
+  graph = embers_profile_page_get_flame_graph (page);
+
+  g_print ("# graph: %u nodes, %d x %d px; GSK renderer %s (software GL under Xvfb costs "
+           "frames 5-10 ms more than GSK_RENDERER=cairo or a real GPU)\n",
+           embers_profile_get_n_nodes (embers_flame_graph_get_profile (graph)),
+           gtk_widget_get_width (GTK_WIDGET (graph)), gtk_widget_get_height (GTK_WIDGET (graph)),
+           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+  {
+    g_autofree double *first = g_new (double, steps);
+    g_autofree double *first_paint_len = g_new (double, steps);
+    g_autofree double *sharp = g_new (double, steps);
+    g_autofree double *sharp_paint_len = g_new (double, steps);
+    GtkAdjustment *hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (graph));
+    GtkEventController *motion = motion_controller (GTK_WIDGET (graph));
+    int width = gtk_widget_get_width (GTK_WIDGET (graph));
+    int height = gtk_widget_get_height (GTK_WIDGET (graph));
+
+    /* Zoom in step by step around the middle, then pan, then hover */
+    for (gint64 i = 0; i < steps; i++)
+      {
+        gint64 t = g_get_monotonic_time ();
+
+        embers_flame_graph_zoom (graph, 1.25, 0.37);
+        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
+        sharp[i] = wait_frame (graph, t, TRUE, &sharp_paint_len[i]);
+      }
+    print_series ("zoom step, first frame", first, first_paint_len, steps);
+    print_series ("zoom step, sharp", sharp, sharp_paint_len, steps);
+
+    for (gint64 i = 0; i < steps; i++)
+      {
+        gint64 t = g_get_monotonic_time ();
+        double step = gtk_adjustment_get_page_size (hadj) / 7;
+
+        gtk_adjustment_set_value (hadj, gtk_adjustment_get_value (hadj) + (i % 2 ? -step : step));
+        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
+        sharp[i] = wait_frame (graph, t, TRUE, &sharp_paint_len[i]);
+      }
+    print_series ("pan, first frame", first, first_paint_len, steps);
+    print_series ("pan, sharp", sharp, sharp_paint_len, steps);
+
+    for (gint64 i = 0; i < steps && motion != NULL; i++)
+      {
+        gint64 t = g_get_monotonic_time ();
+        double x = width * (0.1 + 0.8 * ((i * 7) % 11) / 10.0);
+        double y = height * (0.1 + 0.8 * ((i * 3) % 7) / 6.0);
+
+        g_signal_emit_by_name (motion, "motion", x, y);
+        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
+      }
+    print_series ("hover", first, first_paint_len, steps);
+  }
+
+  g_print ("# goals: first paint <= 1.2x the command line; main loop never paused > 50 ms; "
+           "repaint after zoom, pan or hover < 16 ms\n");
+
+  g_source_remove (bench.ping_id);
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  return 0;
+}
