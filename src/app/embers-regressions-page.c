@@ -615,7 +615,6 @@ embers_regressions_page_reload (EmbersRegressionsPage *self)
                                          loaded, g_object_ref (self));
   else if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
     {
-      /* 0.5 s of a spinner is better than a description that jumps */
       adw_status_page_set_description (self->loading_page, _("Asking the server"));
       embers_pyroscope_snapshots_async (EMBERS_PYROSCOPE_SOURCE (self->source), snapshots, self->base,
                                         self->mode == MODE_LABEL ? self->label : NULL,

@@ -1016,12 +1016,20 @@ embers_snapshots_add_time_ranges (EmbersSnapshots   *self,
       g_autoptr(EmbersQuery) q = embers_query_copy (query);
       g_autoptr(GDateTime) start = NULL;
       g_autofree char *name = NULL;
+      const char *format;
 
       q->start_ms = query->start_ms + i * length;
       q->end_ms = i + 1 == n ? query->end_ms : q->start_ms + length;
       start = g_date_time_new_from_unix_local (q->start_ms / 1000);
-      /* Translators: a time range's start as a snapshot's name (strftime) */
-      name = g_date_time_format (start, length >= 86400000 ? C_("snapshot", "%b %e") : C_("snapshot", "%b %e %H:%M"));
+      if (length >= 86400000)
+        /* Translators: a day's time range as a snapshot's name (g_date_time_format)
+         * xgettext:no-c-format */
+        format = C_("snapshot", "%b %e");
+      else
+        /* Translators: a time range's start as a snapshot's name (g_date_time_format)
+         * xgettext:no-c-format */
+        format = C_("snapshot", "%b %e %H:%M");
+      name = g_date_time_format (start, format);
       embers_snapshots_add_snapshot (self, name, q, NULL);
     }
 }
