@@ -667,6 +667,44 @@ embers_diff_stats_node_verdicts (EmbersDiffStats *self,
 }
 
 char *
+embers_diff_stats_node_describe (EmbersDiffStats *self,
+                                 EmbersProfile   *diff,
+                                 guint32          node)
+{
+  const EmbersChangeStats *stats;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_STATS (self), NULL);
+  g_return_val_if_fail (EMBERS_IS_PROFILE (diff), NULL);
+  g_return_val_if_fail (self->computed, NULL);
+  g_return_val_if_fail (node < embers_profile_get_n_nodes (diff), NULL);
+
+  if (self->key == EMBERS_DIFF_STATS_KEY_STACK)
+    {
+      g_autofree char *path = embers_profile_node_stack (diff, node, ";");
+
+      stats = embers_diff_stats_lookup (self, path);
+    }
+  else
+    stats = embers_diff_stats_lookup (self, embers_profile_node_name_str (diff, node));
+
+  if (stats != NULL)
+    return embers_change_stats_describe (stats);
+  if (self->n_used[0] < EMBERS_DIFF_STATS_MIN_STEPS || self->n_used[1] < EMBERS_DIFF_STATS_MIN_STEPS)
+    return g_strdup_printf (_("Not enough steps to tell a change from noise: %u and %u steps, %u needed on each side"),
+                            self->n_used[0], self->n_used[1], EMBERS_DIFF_STATS_MIN_STEPS);
+  return NULL;
+}
+
+char *
+embers_change_stats_format_steps (const EmbersChangeStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  /* Translators: the steps of the baseline and of the comparison */
+  return g_strdup_printf (C_("steps", "%u | %u"), stats->n_baseline, stats->n_comparison);
+}
+
+char *
 embers_change_stats_format (const EmbersChangeStats *stats)
 {
   g_autofree char *change = NULL;
