@@ -10,6 +10,7 @@
 
 #include "embers-accessible.h"
 #include "embers-compare-page.h"
+#include "embers-noise-controls.h"
 #include "embers-window.h"
 #include "embers-diff.h"
 #include "embers-drop-down.h"
@@ -1730,6 +1731,8 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_set_visible (self->preset_button, FALSE);
   gtk_widget_set_visible (self->sync_check, FALSE);
   gtk_box_append (GTK_BOX (options), self->preset_button);
+  /* A diff that knows its noise: Hide noise, Per second */
+  gtk_box_append (GTK_BOX (options), GTK_WIDGET (embers_noise_controls_new (self)));
 
   spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_widget_set_hexpand (spacer, TRUE);

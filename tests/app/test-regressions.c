@@ -9,6 +9,12 @@
  * sparkline (pixels), Open Diff opens the comparison of v5 with v6;
  * Reverse makes v10 the baseline and the jump blue. Three single files:
  * not enough steps, said in a banner, nothing flagged.
+ *
+ * The noise of a comparison: two versions of six files each, "parse"
+ * grows by half, "log" only varies (40 % from file to file). Hide noise
+ * is on (six steps a side): log is drawn in the neutral grey, parse in
+ * red (pixels), the diff table shows "± …" and "6 | 6"; off, log has its
+ * colour again. Two single files: too few steps, said, the switch off.
  */
 
 #include "config.h"
@@ -20,7 +26,10 @@
 #include "embers-compare-page.h"
 #include "embers-explore-page.h"
 #include "embers-labels-page.h"
+#include "embers-diff-table.h"
+#include "embers-flame-graph.h"
 #include "embers-local-source.h"
+#include "embers-noise-controls.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
 #include "embers-regressions-page.h"
@@ -349,6 +358,186 @@ test_files (void)
   g_rmdir (root);
 }
 
+#define NEUTRAL 0x948e8e
+
+static guint32
+find_node (EmbersProfile *profile,
+           const char    *name)
+{
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+    if (g_str_equal (embers_profile_node_name_str (profile, i), name))
+      return i;
+  g_assert_not_reached ();
+}
+
+static gboolean
+graph_painted (gpointer data)
+{
+  return embers_flame_graph_has_paint_cache (data);
+}
+
+/* The most common colour of @name's frame as the graph draws it now */
+static guint32
+frame_color (EmbersFlameGraph *graph,
+             const char       *name)
+{
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  graphene_rect_t area;
+
+  embers_test_wait_until (graph_painted, graph, "the flame graph painted");
+  pixels = embers_test_render_frame (GTK_WIDGET (graph));
+  g_assert_true (embers_flame_graph_get_node_area (graph, find_node (embers_flame_graph_get_profile (graph), name),
+                                                   &area));
+  return embers_test_pixels_dominant (pixels, &area);
+}
+
+static gboolean
+graph_has_profile (gpointer data)
+{
+  return embers_flame_graph_get_profile (data) != NULL;
+}
+
+static gboolean
+noise_done (gpointer data)
+{
+  return !embers_noise_controls_get_busy (data) && embers_noise_controls_get_stats (data) != NULL;
+}
+
+static void
+test_noise (void)
+{
+  g_autoptr(EmbersLocalSource) source = embers_local_source_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (41);
+  g_autoptr(EmbersQuery) qa = NULL;
+  g_autoptr(EmbersQuery) qb = NULL;
+  g_autofree char *type = NULL;
+  g_autofree char *parse_text = NULL;
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersComparePage *compare;
+  EmbersNoiseControls *noise;
+  EmbersFlameGraph *graph;
+  EmbersDiffTable *table;
+  EmbersDiffStats *stats;
+  gint64 now_ms = g_get_real_time () / 1000;
+  gboolean log_row = FALSE;
+
+  for (guint v = 0; v < 2; v++)
+    for (guint i = 0; i < 6; i++)
+      {
+        g_autofree char *text = g_strdup_printf ("main;parse %d\nmain;log %d\nmain;render %d\n",
+                                                 (int)(1000 * (v ? 1.5 : 1) * (1 + 0.03 * normal (rand))),
+                                                 (int)(1000 * MAX (0.1, 1 + 0.4 * normal (rand))),
+                                                 (int)(3000 * (1 + 0.03 * normal (rand))));
+        const char *labels[] = { "service_name", "shop", "version", v ? "b" : "a", NULL };
+        g_autoptr(EmbersProfile) p = folded_profile (text, now_ms - (30 - v * 12 - i) * 60000);
+
+        if (type == NULL)
+          type = embers_local_source_profile_type_id (p, 0);
+        embers_local_source_add_profile (source, "shop", p, 0, labels);
+      }
+  qa = embers_query_new (type, "{service_name=\"shop\",version=\"a\"}", now_ms - 3600000, now_ms);
+  qb = embers_query_new (type, "{service_name=\"shop\",version=\"b\"}", now_ms - 3600000, now_ms);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 850);
+  gtk_window_present (GTK_WINDOW (window));
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, EMBERS_SOURCE (source), qa, qb, TRUE));
+  embers_test_wait_property (compare, "busy", FALSE);
+  g_assert_null (embers_compare_page_get_error (compare));
+  noise = EMBERS_NOISE_CONTROLS (embers_test_find_widget (GTK_WIDGET (compare), EMBERS_TYPE_NOISE_CONTROLS, NULL));
+  embers_test_wait_until (noise_done, noise, "the noise test");
+  stats = embers_noise_controls_get_stats (noise);
+  g_assert_true (embers_diff_stats_has_enough_steps (stats));
+  g_assert_true (embers_noise_controls_get_hide_noise (noise));
+  g_assert_cmpint (embers_diff_stats_lookup (stats, "parse")->verdict, ==, EMBERS_CHANGE_GREW);
+  g_assert_cmpint (embers_diff_stats_lookup (stats, "log")->verdict, ==, EMBERS_CHANGE_WITHIN_NOISE);
+  g_assert_nonnull (strstr (embers_noise_controls_get_status (noise), "6 and 6 steps"));
+
+  /* The graph: log neutral, parse red; the tooltip's sentence from core */
+  graph = embers_profile_page_get_flame_graph (embers_compare_page_get_profile_page (compare));
+  embers_test_wait_until (graph_has_profile, graph, "the diff in the graph");
+  embers_test_wait_size (GTK_WIDGET (graph), 200, 100);
+  g_assert_true (embers_flame_graph_node_is_noise (graph, find_node (embers_flame_graph_get_profile (graph), "log")));
+  g_assert_false (embers_flame_graph_node_is_noise (graph, find_node (embers_flame_graph_get_profile (graph), "parse")));
+  g_assert_cmphex (frame_color (graph, "log"), ==, NEUTRAL);
+  g_assert_cmphex (frame_color (graph, "parse"), !=, NEUTRAL);
+  g_assert_cmpuint (frame_color (graph, "parse") >> 16, >, (frame_color (graph, "parse") & 0xff) + 40);
+  parse_text = embers_diff_stats_node_describe (stats, embers_flame_graph_get_profile (graph),
+                                                find_node (embers_flame_graph_get_profile (graph), "parse"));
+  g_assert_true (g_str_has_suffix (parse_text, "beyond the noise (6 and 6 steps)"));
+
+  /* The table: the interval and the steps; log faint */
+  table = embers_profile_page_get_diff_table (embers_compare_page_get_profile_page (compare));
+  for (guint i = 0; i < embers_diff_table_get_n_rows (table); i++)
+    {
+      g_autofree char *change = embers_diff_table_get_cell_text (table, i, 7);
+      g_autofree char *steps = embers_diff_table_get_cell_text (table, i, 8);
+
+      if (g_strcmp0 (embers_diff_table_get_row_name (table, i), "log") != 0)
+        continue;
+      log_row = TRUE;
+      g_assert_true (embers_diff_table_row_is_noise (table, i));
+      g_assert_nonnull (strstr (change, "±"));
+      g_assert_cmpstr (steps, ==, "6 | 6");
+    }
+  g_assert_true (log_row);
+
+  /* Shown: log has the colour of its change again */
+  embers_noise_controls_set_hide_noise (noise, FALSE);
+  g_assert_false (embers_flame_graph_node_is_noise (graph, find_node (embers_flame_graph_get_profile (graph), "log")));
+  g_assert_cmphex (frame_color (graph, "log"), !=, NEUTRAL);
+
+  /* Per second: tested again, each file's ten seconds the step's length */
+  embers_noise_controls_set_per_second (noise, TRUE);
+  embers_test_wait_until (noise_done, noise, "the per-second test");
+  g_assert_cmpint (embers_diff_stats_get_mode (embers_noise_controls_get_stats (noise)), ==,
+                   EMBERS_DIFF_STATS_PER_SECOND);
+  g_assert_cmpint (embers_diff_stats_lookup (embers_noise_controls_get_stats (noise), "parse")->verdict, ==,
+                   EMBERS_CHANGE_GREW);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Two files: one step a side, said, nothing hidden */
+static void
+test_noise_files (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("embers-noise-XXXXXX", &error);
+  g_autofree char *a = g_build_filename (root, "a.folded", NULL);
+  g_autofree char *b = g_build_filename (root, "b.folded", NULL);
+  g_autoptr(GFile) fa = g_file_new_for_path (a);
+  g_autoptr(GFile) fb = g_file_new_for_path (b);
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersComparePage *compare;
+  EmbersNoiseControls *noise;
+  EmbersFlameGraph *graph;
+  g_autofree char *tip = NULL;
+
+  g_assert_no_error (error);
+  write_file (a, "main;parse 100\nmain;render 300\n");
+  write_file (b, "main;parse 200\nmain;render 300\n");
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_comparison (window, fa, fb));
+  embers_test_wait_property (compare, "busy", FALSE);
+  noise = EMBERS_NOISE_CONTROLS (embers_test_find_widget (GTK_WIDGET (compare), EMBERS_TYPE_NOISE_CONTROLS, NULL));
+  embers_test_wait_until (noise_done, noise, "the noise test");
+  g_assert_false (embers_diff_stats_has_enough_steps (embers_noise_controls_get_stats (noise)));
+  g_assert_false (embers_noise_controls_get_hide_noise (noise));
+  g_assert_nonnull (strstr (embers_noise_controls_get_status (noise), "too few"));
+  graph = embers_profile_page_get_flame_graph (embers_compare_page_get_profile_page (compare));
+  embers_test_wait_until (graph_has_profile, graph, "the diff in the graph");
+  g_assert_false (embers_flame_graph_node_is_noise (graph, find_node (embers_flame_graph_get_profile (graph), "parse")));
+  tip = embers_diff_stats_node_describe (embers_noise_controls_get_stats (noise), embers_flame_graph_get_profile (graph),
+                                         find_node (embers_flame_graph_get_profile (graph), "parse"));
+  g_assert_true (g_str_has_prefix (tip, "Not enough steps"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (root);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -357,6 +546,8 @@ main (int   argc,
 
   g_test_add_func ("/embers/regressions/labels", test_labels);
   g_test_add_func ("/embers/regressions/files", test_files);
+  g_test_add_func ("/embers/regressions/noise", test_noise);
+  g_test_add_func ("/embers/regressions/noise-files", test_noise_files);
 
   return g_test_run ();
 }
