@@ -10,6 +10,10 @@
  * one SelectMergeStacktraces for the call sites, and one SelectSeries per
  * call site for all ten snapshots at once (counted by the server).
  *
+ * The noise test of a comparison on the server (v1–v5 against v6–v10):
+ * one SelectSeries per side for its steps, one per call site and side;
+ * parse grew beyond the noise, by its stack.
+ *
  * SelectSeries with a stack_trace_selector is the call site's total per
  * profile, a point for every profile (0 where the call site has no
  * samples), as upstream's mergeByLabelsWithStackTraceSelector makes it
@@ -24,6 +28,7 @@
 
 #include <libsoup/soup.h>
 
+#include "embers-pyroscope-noise.h"
 #include "embers-pyroscope-snapshots.h"
 #include "embers-test-server-spawn.h"
 
@@ -247,6 +252,61 @@ test_error (void)
   g_assert_false (embers_snapshots_is_computed (snapshots));
 }
 
+static void
+diff_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_set_object ((GAsyncResult **)user_data, result);
+}
+
+static void
+test_diff_stats (void)
+{
+  g_autoptr(EmbersPyroscopeSource) source = new_source ();
+  g_autoptr(EmbersQuery) left = embers_query_new (CPU, "{service_name=\"app\",version=~\"v[1-5]\"}",
+                                                  hour_ms, hour_ms + 3600000);
+  g_autoptr(EmbersQuery) right = embers_query_new (CPU, "{service_name=\"app\",version=~\"v([6-9]|10)\"}",
+                                                   hour_ms, hour_ms + 3600000);
+  g_autoptr(EmbersProfile) diff = NULL;
+  g_autoptr(EmbersDiffStats) stats = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree EmbersChangeVerdict *verdicts = NULL;
+  const EmbersChangeStats *parse;
+
+  embers_source_diff (EMBERS_SOURCE (source), left, right, NULL, diff_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  diff = embers_source_diff_finish (EMBERS_SOURCE (source), result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
+  embers_pyroscope_diff_stats_async (source, left, right, diff, EMBERS_DIFF_STATS_SHARE, 0, NULL, diff_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  stats = embers_pyroscope_diff_stats_finish (source, result, &error);
+  g_assert_no_error (error);
+
+  /* A profile a minute, half an hour a side */
+  g_assert_cmpuint (embers_diff_stats_get_n_steps (stats, EMBERS_DIFF_SIDE_BASELINE), ==, 30);
+  g_assert_cmpuint (embers_diff_stats_get_n_steps (stats, EMBERS_DIFF_SIDE_COMPARISON), ==, 30);
+  g_assert_cmpint (embers_diff_stats_get_key (stats), ==, EMBERS_DIFF_STATS_KEY_STACK);
+  parse = embers_diff_stats_lookup (stats, "main;parse");
+  g_assert_nonnull (parse);
+  g_assert_cmpint (parse->verdict, ==, EMBERS_CHANGE_GREW);
+  g_assert_cmpfloat (fabs (parse->change - 100 * ((160.0 / 760) / (100.0 / 700) - 1)), <=, parse->interval + 5);
+  /* main is all of the root: not asked */
+  g_assert_null (embers_diff_stats_lookup (stats, "main"));
+  g_assert_cmpint (embers_test_server_stat (server, "requests", QUERIER "SelectSeries"), ==, 2 + 3 * 2);
+
+  verdicts = embers_diff_stats_node_verdicts (stats, diff);
+  for (guint32 n = 1; n < embers_profile_get_n_nodes (diff); n++)
+    if (g_str_equal (embers_profile_node_name_str (diff, n), "parse"))
+      g_assert_cmpint (verdicts[n], ==, EMBERS_CHANGE_GREW);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -263,6 +323,7 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope-snapshots/by-label", test_by_label);
   g_test_add_func ("/embers/pyroscope-snapshots/by-time", test_by_time);
   g_test_add_func ("/embers/pyroscope-snapshots/error", test_error);
+  g_test_add_func ("/embers/pyroscope-snapshots/diff-stats", test_diff_stats);
 
   status = g_test_run ();
   embers_test_server_stop (server);

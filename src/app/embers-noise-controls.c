@@ -12,6 +12,7 @@
 #include "embers-local-source.h"
 #include "embers-noise-controls.h"
 #include "embers-profile-page.h"
+#include "embers-pyroscope-noise.h"
 
 struct _EmbersNoiseControls
 {
@@ -116,10 +117,12 @@ stats_done (GObject      *object,
 {
   g_autoptr(EmbersNoiseControls) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersDiffStats) stats = embers_local_source_diff_stats_finish (EMBERS_LOCAL_SOURCE (object),
-                                                                           result, &error);
+  g_autoptr(EmbersDiffStats) stats = EMBERS_IS_LOCAL_SOURCE (object)
+    ? embers_local_source_diff_stats_finish (EMBERS_LOCAL_SOURCE (object), result, &error)
+    : embers_pyroscope_diff_stats_finish (EMBERS_PYROSCOPE_SOURCE (object), result, &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_CANCELED))
     return;
   set_busy (self, FALSE);
   if (stats == NULL)
@@ -190,9 +193,20 @@ run (EmbersNoiseControls *self)
       show_stats (self, stats);
       return;
     }
-  /* Queries on a server: their steps would be one SelectSeries per call
-   * site and side; not asked yet */
-  gtk_label_set_text (self->status_label, _("No noise test for server queries yet: changes are not tested"));
+  if (EMBERS_IS_PYROSCOPE_SOURCE (source) && left != NULL && right != NULL)
+    {
+      /* The steps of each side and of the call sites that changed most */
+      self->cancellable = g_cancellable_new ();
+      set_busy (self, TRUE);
+      gtk_label_set_text (self->status_label, _("Asking the server for the steps…"));
+      embers_pyroscope_diff_stats_async (EMBERS_PYROSCOPE_SOURCE (source), left, right, diff,
+                                         gtk_check_button_get_active (self->per_second_check)
+                                         ? EMBERS_DIFF_STATS_PER_SECOND : EMBERS_DIFF_STATS_SHARE,
+                                         0, self->cancellable, stats_done, g_object_ref (self));
+      return;
+    }
+  /* A file against a query: steps on one side only */
+  gtk_label_set_text (self->status_label, _("A file has no steps: changes are not tested"));
   show_stats (self, NULL);
 }
 

@@ -18,10 +18,12 @@ G_DECLARE_FINAL_TYPE (EmbersNoiseControls, embers_noise_controls, EMBERS, NOISE_
 
 /*
  * Follows a compare page (held weakly): after each comparison of two
- * queries on a local source (a folder's files, each a step), the noise
- * test of the two sides (embers_local_source_diff_stats_async(), in a
- * thread, cancelled by a newer one) goes to the page's diff flame graph
- * and diff table. "Hide noise" draws changes within the noise neutral;
+ * queries, the noise test of the two sides goes to the page's diff flame
+ * graph and diff table: on a local source each file is a step
+ * (embers_local_source_diff_stats_async(), in a thread), on a server each
+ * point of the side's series (embers_pyroscope_diff_stats_async(), the
+ * call sites that changed most); a newer comparison cancels it. Two
+ * files are one step a side: the test says it cannot tell. "Hide noise" draws changes within the noise neutral;
  * it is on by default when both sides have the steps the test needs, and
  * off and insensitive when they do not (the label says how many steps
  * each side has, and that it is too few). "Per second" tests values per

@@ -15,6 +15,7 @@
  * is on (six steps a side): log is drawn in the neutral grey, parse in
  * red (pixels), the diff table shows "± …" and "6 | 6"; off, log has its
  * colour again. Two single files: too few steps, said, the switch off.
+ * On the test server, the steps come from SelectSeries per call site.
  */
 
 #include "config.h"
@@ -34,7 +35,10 @@
 #include "embers-readers.h"
 #include "embers-regressions-page.h"
 #include "embers-sparkline.h"
+#include "embers-pyroscope-source.h"
 #include "embers-test-gtk-utils.h"
+#include "embers-test-server-spawn.h"
+#include <libsoup/soup.h>
 #include "embers-window.h"
 
 /* The diff palette's red (grew) and blue (shrank), colour-blind safe */
@@ -538,6 +542,77 @@ test_noise_files (void)
   g_rmdir (root);
 }
 
+/* The same on a server: two versions, eight profiles each a minute apart */
+static void
+test_noise_server (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (43);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autoptr(EmbersQuery) qa = NULL;
+  g_autoptr(EmbersQuery) qb = NULL;
+  gint64 hour_ms = (g_get_real_time () / 1000 / 3600000 - 2) * 3600000;
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersComparePage *compare;
+  EmbersNoiseControls *noise;
+  EmbersFlameGraph *graph;
+  EmbersDiffStats *stats;
+
+  g_assert_no_error (error);
+  for (guint v = 0; v < 2; v++)
+    for (guint i = 0; i < 8; i++)
+      {
+        g_autofree char *body = g_strdup_printf ("main;parse %d\nmain;log %d\nmain;render %d\n",
+                                                 (int)(100 * (v ? 1.5 : 1) * (1 + 0.03 * normal (rand))),
+                                                 (int)(100 * MAX (0.1, 1 + 0.4 * normal (rand))),
+                                                 (int)(300 * (1 + 0.03 * normal (rand))));
+        g_autofree char *url = g_strdup_printf ("%singest?name=shop.cpu%%7Bversion%%3D%s%%7D&from=%" G_GINT64_FORMAT,
+                                                embers_test_server_get_url (server), v ? "b" : "a",
+                                                hour_ms / 1000 + i * 60 + 30);
+        g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
+        g_autoptr(GBytes) answer = NULL;
+
+        soup_message_set_request_body_from_bytes (msg, "text/plain", g_bytes_new (body, strlen (body)));
+        answer = soup_session_send_and_read (session, msg, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+      }
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+  qa = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds", "{service_name=\"shop\",version=\"a\"}",
+                         hour_ms, hour_ms + 900000);
+  qb = embers_query_new ("process_cpu:cpu:nanoseconds:cpu:nanoseconds", "{service_name=\"shop\",version=\"b\"}",
+                         hour_ms, hour_ms + 900000);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 850);
+  gtk_window_present (GTK_WINDOW (window));
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, EMBERS_SOURCE (source), qa, qb, TRUE));
+  embers_test_wait_property (compare, "busy", FALSE);
+  g_assert_null (embers_compare_page_get_error (compare));
+  noise = EMBERS_NOISE_CONTROLS (embers_test_find_widget (GTK_WIDGET (compare), EMBERS_TYPE_NOISE_CONTROLS, NULL));
+  embers_test_wait_until (noise_done, noise, "the noise test on the server");
+  stats = embers_noise_controls_get_stats (noise);
+  g_assert_cmpint (embers_diff_stats_get_key (stats), ==, EMBERS_DIFF_STATS_KEY_STACK);
+  g_assert_true (embers_diff_stats_has_enough_steps (stats));
+  g_assert_true (embers_noise_controls_get_hide_noise (noise));
+  g_assert_cmpint (embers_diff_stats_lookup (stats, "main;parse")->verdict, ==, EMBERS_CHANGE_GREW);
+  g_assert_nonnull (strstr (embers_noise_controls_get_status (noise), "8 and 8 steps"));
+
+  graph = embers_profile_page_get_flame_graph (embers_compare_page_get_profile_page (compare));
+  embers_test_wait_until (graph_has_profile, graph, "the diff in the graph");
+  embers_test_wait_size (GTK_WIDGET (graph), 200, 100);
+  g_assert_false (embers_flame_graph_node_is_noise (graph, find_node (embers_flame_graph_get_profile (graph), "parse")));
+  g_assert_cmphex (frame_color (graph, "parse"), !=, NEUTRAL);
+  if (embers_diff_stats_lookup (stats, "main;log")->verdict == EMBERS_CHANGE_WITHIN_NOISE)
+    g_assert_cmphex (frame_color (graph, "log"), ==, NEUTRAL);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -548,6 +623,7 @@ main (int   argc,
   g_test_add_func ("/embers/regressions/files", test_files);
   g_test_add_func ("/embers/regressions/noise", test_noise);
   g_test_add_func ("/embers/regressions/noise-files", test_noise_files);
+  g_test_add_func ("/embers/regressions/noise-server", test_noise_server);
 
   return g_test_run ();
 }
