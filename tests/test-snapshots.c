@@ -377,6 +377,7 @@ test_folders (void)
   g_assert_cmpuint (embers_local_source_get_n_profiles (EMBERS_LOCAL_SOURCE (embers_snapshots_get_source (s))), ==, 18);
   g_assert_cmpstr (embers_snapshots_get_query (s, 2)->label_selector, ==, "{snapshot=\"v10\"}");
   g_assert_nonnull (embers_snapshots_get_query (s, 2)->profile_type);
+  g_assert_cmpint (embers_snapshots_get_query (s, 2)->end_ms - embers_snapshots_get_query (s, 2)->start_ms, >=, 120000);
   g_assert_true (embers_snapshots_has_enough_steps (s));
   row = embers_snapshots_get_row (s, 0);
   g_assert_cmpstr (row->key, ==, "parse");

@@ -1243,7 +1243,12 @@ load_thread (GTask        *task,
   for (guint i = 0; i < self->data->snapshots->len; i++)
     {
       Snapshot *snap = g_ptr_array_index (self->data->snapshots, i);
-      g_autoptr(EmbersQuery) all = embers_query_new (self->data->type_id, "{}", start_ms - 1, end_ms + 1);
+      /* Whole minutes around the files' times, so that a range shown in
+       * seconds does not end where it starts (files without a time are
+       * all "now") */
+      g_autoptr(EmbersQuery) all = embers_query_new (self->data->type_id, "{}",
+                                                     (start_ms / 60000 - 1) * 60000,
+                                                     (end_ms / 60000 + 2) * 60000);
 
       snap->query = embers_snapshots_query_with_label (all, "snapshot", snap->name);
     }

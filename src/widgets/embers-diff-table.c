@@ -751,15 +751,17 @@ embers_diff_table_set_noise (EmbersDiffTable *self,
   gtk_column_view_column_set_visible (self->columns[COLUMN_NOISE], noise != NULL);
   gtk_column_view_column_set_visible (self->columns[COLUMN_STEPS], noise != NULL);
 
-  /* The rows go out and back in, rebound with the test, the selection stays */
+  /* New rows with the test (the same objects would not be bound again),
+   * the selection stays */
   selected = g_strdup (self->selected_name);
   n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
   items = g_ptr_array_new_full (n, g_object_unref);
   for (guint i = 0; i < n; i++)
     {
-      EmbersDiffItem *item = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+      g_autoptr(EmbersDiffItem) old = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+      EmbersDiffItem *item = embers_diff_item_new (old->profile, &old->row);
 
-      g_set_object (&item->noise, noise);
+      item->noise = noise != NULL ? g_object_ref (noise) : NULL;
       g_ptr_array_add (items, item);
     }
   g_list_store_splice (self->store, 0, n, items->pdata, n);

@@ -16,7 +16,8 @@
  *          connect (FILE is a server's URL, typed in the connect dialog; with a 4th argument
  *          "test", its Test Connection pressed),
  *          regressions (FILE is a folder of version folders, lined up; with a 4th argument
- *          "reverse", the newest first; "order", the Order popover open)
+ *          "reverse", the newest first; "order", the Order popover open; "diff", the first
+ *          row's Open Diff: the comparison with its noise test)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
@@ -176,6 +177,17 @@ main (int   argc,
           embers_regressions_page_reverse (lineup);
           while (embers_regressions_page_get_loading (lineup))
             g_main_context_iteration (NULL, TRUE);
+        }
+      else if (argc > 4 && g_str_equal (argv[4], "diff"))
+        {
+          GtkWidget *compare;
+
+          embers_regressions_page_open_diff (lineup, 0);
+          compare = GTK_WIDGET (embers_test_find_widget (GTK_WIDGET (window), EMBERS_TYPE_COMPARE_PAGE, NULL));
+          while (compare != NULL && embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
+            g_main_context_iteration (NULL, TRUE);
+          if (compare != NULL)
+            wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
         }
       else if (argc > 4 && g_str_equal (argv[4], "order"))
         {
