@@ -748,8 +748,11 @@ embers_diff_table_set_noise (EmbersDiffTable *self,
 
   g_set_object (&self->noise, noise);
   self->hide_noise = hide_noise;
-  gtk_column_view_column_set_visible (self->columns[COLUMN_NOISE], noise != NULL);
-  gtk_column_view_column_set_visible (self->columns[COLUMN_STEPS], noise != NULL);
+  /* Only with functions tested (one profile a side has none to show) */
+  gtk_column_view_column_set_visible (self->columns[COLUMN_NOISE],
+                                      noise != NULL && embers_diff_stats_get_n_functions (noise) > 0);
+  gtk_column_view_column_set_visible (self->columns[COLUMN_STEPS],
+                                      noise != NULL && embers_diff_stats_get_n_functions (noise) > 0);
 
   /* New rows with the test (the same objects would not be bound again),
    * the selection stays */
