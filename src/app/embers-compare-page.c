@@ -1731,8 +1731,6 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_set_visible (self->preset_button, FALSE);
   gtk_widget_set_visible (self->sync_check, FALSE);
   gtk_box_append (GTK_BOX (options), self->preset_button);
-  /* A diff that knows its noise: Hide noise, Per second */
-  gtk_box_append (GTK_BOX (options), GTK_WIDGET (embers_noise_controls_new (self)));
 
   spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_widget_set_hexpand (spacer, TRUE);
@@ -1750,6 +1748,8 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->compare_button), "compare.run");
   gtk_box_append (GTK_BOX (options), self->compare_button);
   gtk_box_append (GTK_BOX (sources), options);
+  /* A diff that knows its noise: Hide noise, Per second (a row of its own) */
+  gtk_box_append (GTK_BOX (sources), GTK_WIDGET (embers_noise_controls_new (self)));
 
   /* Errors wrap (a long URL too) and can be copied */
   self->status_label = gtk_label_new (NULL);

@@ -1646,6 +1646,7 @@ build_toolbar (EmbersLabelsPage *self)
     button = gtk_menu_button_new ();
     gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
     gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
+    embers_accessible_set_label (button, _("Line Up"));
     gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
     gtk_widget_set_tooltip_text (button, _("Line up the values or time ranges in order and find where a function jumps"));
     gtk_box_append (GTK_BOX (toolbar), button);

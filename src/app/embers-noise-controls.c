@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-accessible.h"
 #include "embers-diff-table.h"
 #include "embers-flame-graph.h"
 #include "embers-local-source.h"
@@ -284,6 +285,10 @@ embers_noise_controls_init (EmbersNoiseControls *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_weak_ref_init (&self->page, NULL);
+  /* Their names without the mnemonic's underscore (a template's check
+   * button keeps it in its accessible name) */
+  embers_accessible_set_label (GTK_WIDGET (self->hide_check), _("Hide noise"));
+  embers_accessible_set_label (GTK_WIDGET (self->per_second_check), _("Per second"));
   g_signal_connect_object (self->hide_check, "toggled", G_CALLBACK (hide_toggled), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->per_second_check, "toggled", G_CALLBACK (run), self, G_CONNECT_SWAPPED);
 }

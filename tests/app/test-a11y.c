@@ -1098,6 +1098,7 @@ static const char * const no_shortcut[] = {
   "win.open-uri",               /* a recent file's row on the start page */
   "win.show-toast",             /* pages' messages to their window */
   "win.add-recent",             /* pages' files to the recent list */
+  "win.compare-across",         /* a labels tab's Line Up menu: values or time ranges */
   "page.sandwich",              /* a function: s (flame.sandwich), the table's Enter */
   "page.hide-frame",            /* a function: Delete (flame.hide-frame) */
   "page.focus-function",        /* a function: f (flame.focus-function) */
@@ -1109,6 +1110,8 @@ static const char * const no_shortcut[] = {
   "win.clear-recent",           /* the start page's recent files; it forgets them */
   "page.unfocus-function",      /* its transform chip's button */
   "explore.show-rules",         /* the Rules button and the More Actions menu */
+  "win.compare-across-files",   /* the main menu's Line Up Profiles… */
+  "win.compare-across-folder",  /* the main menu's Line Up a Folder of Versions… */
   NULL
 };
 
