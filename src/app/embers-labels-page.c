@@ -1637,21 +1637,6 @@ build_toolbar (EmbersLabelsPage *self)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "labels.refresh");
   gtk_box_append (GTK_BOX (toolbar), button);
 
-  /* Regressions across many (embers-window-regressions.c) */
-  {
-    g_autoptr(GMenu) across = g_menu_new ();
-
-    g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
-    g_menu_append (across, _("Ten _Time Ranges"), "win.compare-across::time");
-    button = gtk_menu_button_new ();
-    gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
-    gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
-    embers_accessible_set_label (button, _("Line Up"));
-    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
-    gtk_widget_set_tooltip_text (button, _("Line up the values or time ranges in order and find where a function jumps"));
-    gtk_box_append (GTK_BOX (toolbar), button);
-  }
-
   self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare")));
   gtk_widget_add_css_class (GTK_WIDGET (self->compare_button), "suggested-action");
   g_signal_connect_object (self->compare_button, "clicked", G_CALLBACK (embers_labels_page_compare),
@@ -1687,6 +1672,9 @@ build_marks_bar (EmbersLabelsPage *self)
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->comparison_label));
   gtk_widget_add_css_class (hint, "dim-label");
   gtk_label_set_xalign (GTK_LABEL (hint), 1);
+  /* Over two lines rather than wider than the page (Line Up beside it) */
+  gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+  gtk_label_set_justify (GTK_LABEL (hint), GTK_JUSTIFY_RIGHT);
   gtk_widget_set_valign (hint, GTK_ALIGN_START);
   /* The hint whole, or not at all on a narrow page (half of it said
    * nothing): shown with values, hidden by the narrow breakpoint */
@@ -1701,6 +1689,22 @@ build_marks_bar (EmbersLabelsPage *self)
     self->hint_label = wrapper;
     g_object_set_data (G_OBJECT (self), "hint", hint);
     gtk_box_append (GTK_BOX (bar), wrapper);
+  }
+  /* Regressions across many (embers-window-regressions.c); here, where
+   * the marks wrap, so that the toolbar keeps its width when narrow */
+  {
+    g_autoptr(GMenu) across = g_menu_new ();
+    GtkWidget *button = gtk_menu_button_new ();
+
+    g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
+    g_menu_append (across, _("Ten _Time Ranges"), "win.compare-across::time");
+    gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
+    gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
+    embers_accessible_set_label (button, _("Line Up"));
+    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
+    gtk_widget_set_tooltip_text (button, _("Line Up: the values or time ranges in order, and where a function jumps"));
+    gtk_widget_set_valign (button, GTK_ALIGN_START);
+    gtk_box_append (GTK_BOX (bar), button);
   }
   return bar;
 }
