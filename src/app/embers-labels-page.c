@@ -1672,9 +1672,6 @@ build_marks_bar (EmbersLabelsPage *self)
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->comparison_label));
   gtk_widget_add_css_class (hint, "dim-label");
   gtk_label_set_xalign (GTK_LABEL (hint), 1);
-  /* Over two lines rather than wider than the page (Line Up beside it) */
-  gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
-  gtk_label_set_justify (GTK_LABEL (hint), GTK_JUSTIFY_RIGHT);
   gtk_widget_set_valign (hint, GTK_ALIGN_START);
   /* The hint whole, or not at all on a narrow page (half of it said
    * nothing): shown with values, hidden by the narrow breakpoint */
@@ -1689,22 +1686,6 @@ build_marks_bar (EmbersLabelsPage *self)
     self->hint_label = wrapper;
     g_object_set_data (G_OBJECT (self), "hint", hint);
     gtk_box_append (GTK_BOX (bar), wrapper);
-  }
-  /* Regressions across many (embers-window-regressions.c); here, where
-   * the marks wrap, so that the toolbar keeps its width when narrow */
-  {
-    g_autoptr(GMenu) across = g_menu_new ();
-    GtkWidget *button = gtk_menu_button_new ();
-
-    g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
-    g_menu_append (across, _("Ten _Time Ranges"), "win.compare-across::time");
-    gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
-    gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
-    embers_accessible_set_label (button, _("Line Up"));
-    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
-    gtk_widget_set_tooltip_text (button, _("Line Up: the values or time ranges in order, and where a function jumps"));
-    gtk_widget_set_valign (button, GTK_ALIGN_START);
-    gtk_box_append (GTK_BOX (bar), button);
   }
   return bar;
 }
@@ -1783,6 +1764,22 @@ build_values (EmbersLabelsPage *self)
       gtk_stack_set_visible_child (GTK_STACK (keep), gtk_widget_get_last_child (keep));
       gtk_stack_set_interpolate_size (GTK_STACK (keep), FALSE);
       gtk_box_append (GTK_BOX (row), keep);
+    }
+    /* Regressions across many (embers-window-regressions.c): by the
+     * values' heading, which gives way (the toolbar has no room left) */
+    {
+      g_autoptr(GMenu) across = g_menu_new ();
+      GtkWidget *button = gtk_menu_button_new ();
+
+      g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
+      g_menu_append (across, _("Ten _Time Ranges"), "win.compare-across::time");
+      gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
+      gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
+      embers_accessible_set_label (button, _("Line Up"));
+      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
+      gtk_widget_set_tooltip_text (button, _("Line Up: the values or time ranges in order, and where a function jumps"));
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_box_append (GTK_BOX (row), button);
     }
 
     gtk_widget_set_margin_start (row, 12);
