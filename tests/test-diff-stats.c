@@ -20,6 +20,7 @@
 #include "embers-local-source.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
+#include "embers-test-wait.h"
 
 /* Values from tables of Student's t */
 static void
@@ -365,8 +366,7 @@ test_local_files (void)
   right = embers_query_new (type, "{version=\"v2\"}", 0, 0);
   embers_local_source_diff_stats_async (source, left, right, EMBERS_DIFF_STATS_SHARE, NULL,
                                         diff_stats_done, &stats);
-  while (stats == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (stats == NULL);
 
   g_assert_cmpuint (embers_diff_stats_get_n_steps (stats, EMBERS_DIFF_SIDE_BASELINE), ==, 10);
   g_assert_cmpuint (embers_diff_stats_get_n_steps (stats, EMBERS_DIFF_SIDE_COMPARISON), ==, 10);

@@ -13,6 +13,7 @@
 
 #include "embers-format.h"
 #include "embers-units.h"
+#include "embers-test-wait.h"
 
 static void
 test_format_gzip_round_trip (void)
@@ -218,8 +219,7 @@ test_format_load_async (void)
 
   file = g_file_new_for_path (path);
   embers_profile_load_file_async (file, NULL, load_done, &profile);
-  while (profile == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (profile == NULL);
 
   g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 7);
   g_object_unref (profile);

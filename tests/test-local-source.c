@@ -14,6 +14,7 @@
 
 #include "embers-local-source.h"
 #include "embers-profile-builder.h"
+#include "embers-test-wait.h"
 
 #define CPU_ID "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 
@@ -69,8 +70,7 @@ make_source (void)
 static GAsyncResult *
 wait_for (GAsyncResult **slot)
 {
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (*slot == NULL);
   return *slot;
 }
 
@@ -336,8 +336,7 @@ test_local_series_in_range (void)
   name = embers_source_dup_display_name (EMBERS_SOURCE (source));
   g_assert_cmpstr (name, !=, "0 local profiles");
   g_assert_true (g_str_equal (name, "Loading local profiles…") || g_str_has_suffix (name, " local profiles"));
-  while (n == 0)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (n == 0);
   g_assert_false (embers_local_source_get_loading (source));
   g_assert_cmpuint (n, ==, 6);
   g_clear_pointer (&name, g_free);

@@ -11,6 +11,7 @@
 #include "embers-recording-rules.h"
 #include "embers-source.h"
 #include "embers-test-server-spawn.h"
+#include "embers-test-wait.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 
@@ -31,8 +32,7 @@ static GAsyncResult *
 wait_for (Wait *wait)
 {
   g_clear_object (&wait->result);
-  while (wait->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (wait->result == NULL);
   return wait->result;
 }
 

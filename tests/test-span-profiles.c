@@ -25,6 +25,7 @@
 #include "embers-query-url.h"
 #include "embers-test-server-spawn.h"
 #include "embers-top.h"
+#include "embers-test-wait.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 #define SPAN_API "9a517183f26a089d"
@@ -55,8 +56,7 @@ static GAsyncResult *
 wait_for (Wait *wait)
 {
   g_clear_object (&wait->result);
-  while (wait->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (wait->result == NULL);
   return wait->result;
 }
 

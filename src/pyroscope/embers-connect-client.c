@@ -22,6 +22,10 @@
 #include "embers-server-json.h"
 #include "embers-text.h"
 
+/* Where Pyroscope is reached through Grafana (kept out of the translatable
+ * text: a URL is not translated) */
+#define GRAFANA_PROXY_HINT "https://GRAFANA/api/datasources/proxy/uid/UID"
+
 #define READ_CHUNK          (256 * 1024)
 #define MAX_ERROR_BODY      (1024 * 1024)
 
@@ -865,9 +869,8 @@ not_found_reason (const char *service,
     return g_strdup_printf (_("not found: the server does not serve %s"), service_feature (service));
 
   return g_strdup_printf (_("not found: the server has no %s/%s — it may be an older Pyroscope, "
-                            "or the address does not point at Pyroscope (through Grafana, use "
-                            "https://GRAFANA/api/datasources/proxy/uid/UID)"),
-                          service ? service : "?", method ? method : "?");
+                            "or the address does not point at Pyroscope (through Grafana, use %s)"),
+                          service ? service : "?", method ? method : "?", GRAFANA_PROXY_HINT);
 }
 
 static GError *
@@ -1524,8 +1527,8 @@ finish_body (GTask *task)
     {
       g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
                                _("%s answered with a web page instead of the Pyroscope API — check the address "
-                                 "(through Grafana, use https://GRAFANA/api/datasources/proxy/uid/UID)"),
-                               data->host);
+                                 "(through Grafana, use %s)"),
+                               data->host, GRAFANA_PROXY_HINT);
       return;
     }
 

@@ -53,15 +53,6 @@ embers_test_gtk_init (int    *argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 }
 
-static double
-wait_limit (void)
-{
-  const char *env = g_getenv ("EMBERS_TEST_WAIT_LIMIT");
-  double limit = env != NULL ? g_ascii_strtod (env, NULL) : 0;
-
-  return limit > 0 ? limit : 120;
-}
-
 static gboolean
 keep_awake (gpointer data)
 {
@@ -73,7 +64,7 @@ embers_test_wait_until (EmbersTestCondition  condition,
                         gpointer             data,
                         const char          *what)
 {
-  gint64 end = g_get_monotonic_time () + (gint64)(wait_limit () * G_USEC_PER_SEC);
+  gint64 end = g_get_monotonic_time () + (gint64)(embers_test_wait_limit () * G_USEC_PER_SEC);
   /* Wakes the loop now and then, so that the safety limit is checked even
    * when nothing else happens; it does not pace the wait */
   guint awake = g_timeout_add (250, keep_awake, NULL);
@@ -81,7 +72,7 @@ embers_test_wait_until (EmbersTestCondition  condition,
   while (!condition (data))
     {
       if (g_get_monotonic_time () > end)
-        g_error ("gave up waiting for %s after %.0f s", what, wait_limit ());
+        g_error ("gave up waiting for %s after %.0f s", what, embers_test_wait_limit ());
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (awake);
@@ -245,6 +236,145 @@ embers_test_drain (void)
 {
   while (g_main_context_iteration (NULL, FALSE))
     ;
+}
+
+void
+embers_test_settle (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  g_autoptr(GPtrArray) mapped = g_ptr_array_new_with_free_func (g_object_unref);
+
+  embers_test_drain ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (gtk_widget_get_mapped (window))
+        g_ptr_array_add (mapped, g_object_ref (window));
+    }
+  for (guint i = 0; i < mapped->len; i++)
+    if (gtk_widget_get_mapped (g_ptr_array_index (mapped, i)))
+      embers_test_wait_frame (g_ptr_array_index (mapped, i));
+}
+
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+void
+embers_test_wait_mapped (GtkWidget *widget)
+{
+  g_autofree char *what = g_strdup_printf ("%s to be on screen", G_OBJECT_TYPE_NAME (widget));
+
+  embers_test_wait_until (is_mapped, widget, what);
+  embers_test_wait_frame (widget);
+}
+
+static gboolean
+pointer_cleared (gpointer data)
+{
+  return *(gpointer *)data == NULL;
+}
+
+void
+embers_test_wait_gone (gpointer    object,
+                       const char *what)
+{
+  g_autofree char *message = g_strdup_printf ("%s (%s) to be finalized", what, G_OBJECT_TYPE_NAME (object));
+  gpointer weak = object;
+
+  g_object_add_weak_pointer (G_OBJECT (object), &weak);
+  embers_test_wait_until (pointer_cleared, &weak, message);
+}
+
+static gboolean
+last_reference (gpointer object)
+{
+  return g_atomic_int_get (&G_OBJECT (object)->ref_count) == 1;
+}
+
+void
+embers_test_assert_finalize (gpointer object)
+{
+  g_autofree char *what = g_strdup_printf ("the last other reference to a %s to be dropped",
+                                           G_OBJECT_TYPE_NAME (object));
+
+  embers_test_wait_until (last_reference, object, what);
+  g_assert_finalize_object (object);
+}
+
+struct _EmbersTestSignal
+{
+  GObject *object;    /* weak */
+  char    *signal;
+  gulong   id;
+  guint    count;
+};
+
+static void
+on_expected_signal (EmbersTestSignal *expected)
+{
+  expected->count++;
+}
+
+EmbersTestSignal *
+embers_test_expect_signal (gpointer    object,
+                           const char *detailed_signal)
+{
+  EmbersTestSignal *expected = g_new0 (EmbersTestSignal, 1);
+
+  expected->object = object;
+  expected->signal = g_strdup (detailed_signal);
+  g_object_add_weak_pointer (object, (gpointer *)&expected->object);
+  expected->id = g_signal_connect_swapped (object, detailed_signal, G_CALLBACK (on_expected_signal), expected);
+  return expected;
+}
+
+static gboolean
+signal_came_or_gone (gpointer data)
+{
+  EmbersTestSignal *expected = data;
+
+  return expected->count > 0 || expected->object == NULL;
+}
+
+void
+embers_test_wait_signal (EmbersTestSignal *expected)
+{
+  g_autofree char *what = g_strdup_printf ("the signal %s", expected->signal);
+
+  embers_test_wait_until (signal_came_or_gone, expected, what);
+  if (expected->count == 0)
+    g_error ("the object that was to emit %s was finalized first", expected->signal);
+  if (expected->object != NULL)
+    {
+      g_signal_handler_disconnect (expected->object, expected->id);
+      g_object_remove_weak_pointer (expected->object, (gpointer *)&expected->object);
+    }
+  g_free (expected->signal);
+  g_free (expected);
+}
+
+void
+embers_test_press (GtkWidget *widget)
+{
+  g_autoptr(GtkWidget) keep = NULL;
+  EmbersTestSignal *clicked = NULL;
+
+  g_assert_nonnull (widget);
+  keep = g_object_ref (widget);
+  g_assert_true (gtk_widget_is_sensitive (widget));
+  /* A person presses what is on screen (a dialog just presented shows on
+   * the window's next frame) */
+  embers_test_wait_until (is_mapped, widget, "the button to press on screen");
+  if (g_signal_lookup ("clicked", G_OBJECT_TYPE (widget)) != 0)
+    clicked = embers_test_expect_signal (widget, "clicked");
+  g_assert_true (gtk_widget_activate (widget));
+  if (clicked != NULL)
+    embers_test_wait_signal (clicked);
+  embers_test_drain ();
 }
 
 GtkWidget *

@@ -17,6 +17,8 @@
 
 #include <adwaita.h>
 
+#include "../embers-test-wait.h"
+
 G_BEGIN_DECLS
 
 /* gtk_test_init() and adw_init(), with animations off: a stack's
@@ -51,6 +53,35 @@ void        embers_test_wait_size           (GtkWidget           *widget,
 /* Runs every pending idle and main-loop source that is ready now, without
  * blocking */
 void        embers_test_drain               (void);
+/* Runs what is ready, then until every window on screen has painted a
+ * frame that started after this call: every change made before is laid
+ * out and drawn (what "let the window settle" means, without a clock) */
+void        embers_test_settle              (void);
+/* Until @widget is mapped (on screen), then a frame */
+void        embers_test_wait_mapped         (GtkWidget           *widget);
+/* Until @object is finalized (its last reference dropped: pending
+ * callbacks that hold one have run) */
+void        embers_test_wait_gone           (gpointer             object,
+                                             const char          *what);
+/* g_assert_finalize_object() for an object that work still running may
+ * hold for a while: until the caller's reference is the last one, then
+ * drops it and asserts that this finalized the object */
+void        embers_test_assert_finalize     (gpointer             object);
+
+/* Waiting for a signal: expect it before the action that emits it, then
+ * wait. The object may be finalized in between (the wait then fails,
+ * unless the signal came first). */
+typedef struct _EmbersTestSignal EmbersTestSignal;
+EmbersTestSignal *embers_test_expect_signal (gpointer             object,
+                                             const char          *detailed_signal);
+/* Until the signal was emitted (at least once since it was expected);
+ * frees @expected */
+void        embers_test_wait_signal         (EmbersTestSignal    *expected);
+
+/* Activates @widget as the keyboard does (Enter or Space on a button:
+ * GTK shows it pressed and clicks it a moment later) once it is on
+ * screen, and waits for its click */
+void        embers_test_press               (GtkWidget           *widget);
 
 /* Finds a descendant of @root (or @root) of @type, depth first; with
  * @name, only a widget whose name, buildable id or CSS name is @name */

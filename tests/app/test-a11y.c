@@ -24,37 +24,61 @@
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *done = data;
+/* Until @done holds, then until the windows show it */
+#define wait_for(done, data) \
+  G_STMT_START { embers_test_wait_until ((done), (data), #done); embers_test_settle (); } G_STMT_END
 
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
+static gboolean
+page_idle (gpointer data)
+{
+  EmbersProfilePage *page = data;
+
+  return embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_LOADING &&
+         !embers_profile_page_get_busy (page) &&
+         !embers_profile_page_get_search_pending (page);
 }
 
-static void
-spin (guint ms)
+static gboolean
+compare_idle (gpointer data)
 {
-  gboolean done = FALSE;
+  return !embers_compare_page_get_busy (data);
+}
 
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+static gboolean
+rules_idle (gpointer data)
+{
+  return !embers_rules_page_get_loading (data);
+}
+
+static gboolean
+explore_idle (gpointer data)
+{
+  return !embers_explore_page_get_loading (data) &&
+         !embers_profile_page_get_busy (embers_explore_page_get_profile_page (data));
+}
+
+static gboolean
+labels_idle (gpointer data)
+{
+  return !embers_labels_page_get_loading (data);
+}
+
+static gboolean
+has_services (gpointer data)
+{
+  return g_list_model_get_n_items (embers_explore_page_get_services (data)) > 0;
+}
+
+static gboolean
+has_no_windows (gpointer app)
+{
+  return gtk_application_get_windows (app) == NULL;
 }
 
 static void
 wait_page (EmbersProfilePage *page)
 {
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while ((embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
-          embers_profile_page_get_busy (page) ||
-          embers_profile_page_get_search_pending (page)) &&
-         g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  spin (50);
-  g_assert_false (embers_profile_page_get_busy (page));
+  wait_for (page_idle, page);
 }
 
 static EmbersWindow *
@@ -64,17 +88,17 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1300, 800);
   gtk_window_present (GTK_WINDOW (window));
-  spin (20);
+  embers_test_wait_mapped (GTK_WIDGET (window));
   return window;
 }
 
 static void
 destroy_window (EmbersWindow *window)
 {
-  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  /* Nothing keeps it: once what it left to run has run, it is gone */
+  g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (20);
-  g_assert_null (window);
+  embers_test_assert_finalize (window);
 }
 
 static GFile *
@@ -417,7 +441,7 @@ test_profile (void)
   g_assert_cmpuint (embers_profile_get_n_nodes (profile), >, 2);
   node = embers_profile_get_n_nodes (profile) / 2;
   embers_flame_graph_set_selected_node (graph, node);
-  spin (20);
+  embers_test_settle ();
   expected = embers_render_accessible_text (profile, embers_flame_graph_get_sample_type (graph), node);
   g_assert_true (has_text (expected));
   mismatch = gtk_test_accessible_check_property (GTK_ACCESSIBLE (graph), GTK_ACCESSIBLE_PROPERTY_LABEL, expected);
@@ -562,10 +586,9 @@ test_narrow (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 600, 500);
   gtk_window_present (GTK_WINDOW (window));
-  spin (20);
+  embers_test_wait_mapped (GTK_WIDGET (window));
   page = embers_window_open_file (window, file);
   wait_page (page);
-  spin (100);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (embers_profile_page_get_flame_graph (page))));
   /* The view menu stands for the view buttons, beside Frame Colors */
   g_assert_cmpuint (count_mapped (GTK_WIDGET (page), GTK_TYPE_MENU_BUTTON), >=, 2);
@@ -585,13 +608,13 @@ test_dialogs (void)
 
   dialog = embers_window_connect (window, NULL);
   g_assert_nonnull (dialog);
-  spin (100);
+  embers_test_settle ();
   assert_all_named (GTK_WIDGET (dialog), "connect dialog");
   adw_dialog_force_close (ADW_DIALOG (dialog));
-  spin (20);
+  embers_test_settle ();
 
   embers_window_open_compare (window);
-  spin (100);
+  embers_test_settle ();
   assert_all_named (GTK_WIDGET (window), "new comparison");
 
   destroy_window (window);
@@ -606,14 +629,10 @@ test_comparison (void)
   EmbersProfilePage *page;
 
   EmbersComparePage *compare;
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
   compare = EMBERS_COMPARE_PAGE (embers_window_open_comparison (window, base, comp));
   g_assert_nonnull (compare);
-  spin (20);
-  while (embers_compare_page_get_busy (compare) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (embers_compare_page_get_busy (compare));
+  wait_for (compare_idle, compare);
   page = embers_compare_page_get_profile_page (compare);
   g_assert_nonnull (page);
   wait_page (page);
@@ -639,13 +658,7 @@ rule_upserted (GObject      *object,
 static void
 wait_rules (EmbersRulesPage *page)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  spin (20);
-  while (embers_rules_page_get_loading (page) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (embers_rules_page_get_loading (page));
-  spin (50);
+  wait_for (rules_idle, page);
 }
 
 /* The recording rules page: a provisioned rule and a stored one (their
@@ -684,8 +697,7 @@ test_rules_page (void)
   rule->group_by = g_strdupv ((char *[]) { (char *)"region", NULL });
   rule->function_name = g_strdup ("runtime.gcBgMarkWorker");
   embers_recording_rules_upsert_async (client, rule, NULL, rule_upserted, &created);
-  while (created == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (created == NULL);
 
   window = new_window ();
   page = EMBERS_RULES_PAGE (embers_window_open_rules (window, client));
@@ -713,20 +725,9 @@ test_rules_page (void)
 static void
 wait_explore (EmbersExplorePage *page)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  do
-    {
-      while (g_main_context_pending (NULL))
-        g_main_context_iteration (NULL, FALSE);
-      if (!embers_explore_page_get_loading (page) &&
-          !embers_profile_page_get_busy (embers_explore_page_get_profile_page (page)))
-        break;
-      g_main_context_iteration (NULL, TRUE);
-    }
-  while (g_get_monotonic_time () < end);
-  g_assert_false (embers_explore_page_get_loading (page));
-  spin (50);
+  /* (what is ready runs first: a load may be about to start) */
+  embers_test_drain ();
+  wait_for (explore_idle, page);
 }
 
 static void
@@ -738,7 +739,6 @@ test_explore (void)
   g_autoptr(GFile) folder = g_file_new_for_path (dir);
   g_autoptr(GtkStringObject) first = NULL;
   EmbersExplorePage *page;
-  gint64 end;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -753,10 +753,7 @@ test_explore (void)
 
   page = EMBERS_EXPLORE_PAGE (embers_window_open_folder (window, folder));
   g_assert_nonnull (page);
-  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (g_list_model_get_n_items (embers_explore_page_get_services (page)) == 0 &&
-         g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_until (has_services, page, "the folder's services");
   wait_explore (page);
   assert_all_named (GTK_WIDGET (window), "explore, no service");
 
@@ -768,43 +765,33 @@ test_explore (void)
 
   /* The recording rule dialog (New Rule… on a folder) */
   {
-    AdwDialog *dialog = NULL;
-    gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    g_autoptr(GPtrArray) before = embers_test_dialogs (EMBERS_TYPE_RULE_DIALOG);
+    AdwDialog *dialog;
 
     gtk_widget_activate_action (GTK_WIDGET (page), "explore.create-rule", NULL);
-    while (dialog == NULL && g_get_monotonic_time () < until)
-      {
-        spin (50);
-        dialog = adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window));
-        if (dialog != NULL && !gtk_widget_get_mapped (GTK_WIDGET (dialog)))
-          dialog = NULL;
-      }
-    g_assert_true (EMBERS_IS_RULE_DIALOG (dialog));
-    spin (200);
+    dialog = embers_test_wait_new_dialog (EMBERS_TYPE_RULE_DIALOG, before);
+    g_assert_true (adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window)) == dialog);
+    embers_test_settle ();
     assert_all_named (GTK_WIDGET (dialog), "recording rule dialog");
     adw_dialog_force_close (dialog);
-    spin (20);
+    embers_test_wait_dialog_closed (dialog);
   }
 
   /* The label explorer on the explore tab's service */
   {
     GtkWidget *labels = embers_window_open_labels (window, page);
-    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
     g_assert_nonnull (labels);
-    spin (100);
-    while (embers_labels_page_get_loading (EMBERS_LABELS_PAGE (labels)) && g_get_monotonic_time () < until)
-      g_main_context_iteration (NULL, TRUE);
-    spin (50);
+    embers_test_drain ();
+    wait_for (labels_idle, labels);
     assert_all_named (GTK_WIDGET (window), "labels, no label");
     if (g_list_model_get_n_items (embers_labels_page_get_names (EMBERS_LABELS_PAGE (labels))) > 0)
       {
         g_autoptr(GtkStringObject) name = g_list_model_get_item (embers_labels_page_get_names (EMBERS_LABELS_PAGE (labels)), 0);
 
         embers_labels_page_select_label (EMBERS_LABELS_PAGE (labels), gtk_string_object_get_string (name));
-        while (embers_labels_page_get_loading (EMBERS_LABELS_PAGE (labels)) && g_get_monotonic_time () < until)
-          g_main_context_iteration (NULL, TRUE);
-        spin (50);
+        embers_test_drain ();
+        wait_for (labels_idle, labels);
         assert_all_named (GTK_WIDGET (window), "labels, a label");
       }
   }
@@ -1079,11 +1066,11 @@ test_keys (void)
   /* Enter focuses the frame; Escape on the page (the table, say) resets */
   g_assert_true (press (GTK_WIDGET (graph), "Return"));
   g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, node);
-  spin (20);
+  embers_test_settle ();
   g_assert_true (press (GTK_WIDGET (page), "Escape"));
   g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, 0);
   /* …and with nothing to reset, lets the key go on */
-  spin (20);
+  embers_test_settle ();
   g_assert_false (press (GTK_WIDGET (page), "Escape"));
 
   destroy_window (window);
@@ -1166,14 +1153,14 @@ test_shortcuts (void)
   g_application_activate (G_APPLICATION (app));
   window = gtk_application_get_active_window (GTK_APPLICATION (app));
   g_assert_true (EMBERS_IS_WINDOW (window));
-  spin (20);
+  embers_test_settle ();
 
   /* The shortcuts dialog, opened by its action (Ctrl+?): every group,
    * each shortcut named for screen readers */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-shortcuts", NULL));
   shortcuts = adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window));
   g_assert_nonnull (shortcuts);
-  spin (50);
+  embers_test_settle ();
   listed = listed_accels (shortcuts);
   g_assert_cmpuint (listed->len, >=, 10);
   g_assert_true (is_listed (listed, "<Control>question"));
@@ -1200,7 +1187,7 @@ test_shortcuts (void)
   wait_page (embers_window_open_file (EMBERS_WINDOW (window), file));
   collect_tree_shortcuts (GTK_WIDGET (window), seen_types, widget_shortcuts);
   embers_window_open_compare (EMBERS_WINDOW (window));
-  spin (50);
+  embers_test_settle ();
   collect_tree_shortcuts (GTK_WIDGET (window), seen_types, widget_shortcuts);
   {
     g_autofree char *dir = g_dir_make_tmp ("embers-a11y-XXXXXX", NULL);
@@ -1301,7 +1288,7 @@ test_shortcuts (void)
   }
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  spin (20);
+  embers_test_wait_until (has_no_windows, app, "the application's windows to close");
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
 }
 

@@ -40,14 +40,15 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* For a screenshot (not a test): keeps the window up for a person to
+ * take its picture */
 static void
-spin (guint ms)
+hold_for_shot (guint ms)
 {
   gboolean done = FALSE;
 
   g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_flag (&done, "done");
 }
 
 static GFile *
@@ -97,18 +98,20 @@ widget_pixel (GtkWidget *widget,
 
 /* The diff's profile page computes its table and views off the main
  * thread: wait until it shows them */
+static gboolean
+diff_shown (gpointer data)
+{
+  EmbersComparePage *page = data;
+
+  return !embers_profile_page_get_busy (embers_compare_page_get_profile_page (page)) &&
+         embers_diff_table_get_n_rows (embers_compare_page_get_table (page)) > 0;
+}
+
 static void
 wait_shown (EmbersComparePage *page)
 {
-  EmbersProfilePage *profile_page = embers_compare_page_get_profile_page (page);
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while ((embers_profile_page_get_busy (profile_page) ||
-          embers_diff_table_get_n_rows (embers_compare_page_get_table (page)) == 0) &&
-         g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (embers_profile_page_get_busy (profile_page));
-  spin (50);
+  embers_test_wait_until (diff_shown, page, "the diff's table and views");
+  embers_test_settle ();
 }
 
 static void
@@ -146,14 +149,13 @@ test_compare_files (void)
   g_signal_connect (page, "compared", G_CALLBACK (on_compared), &done);
   embers_compare_page_set_files (page, base, comp);
   g_assert_true (embers_compare_page_get_busy (page));
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_flag (&done, "done");
   g_assert_null (embers_compare_page_get_error (page));
   g_assert_false (embers_compare_page_get_busy (page));
   g_assert_nonnull (embers_compare_page_get_diff (page));
   g_assert_true (embers_profile_is_diff (embers_compare_page_get_diff (page)));
   wait_shown (page);
-  spin (200);
+  embers_test_settle ();
 
   /* The table: the slowed function first, with a positive change */
   table = embers_compare_page_get_table (page);
@@ -259,7 +261,7 @@ test_compare_files (void)
     embers_compare_page_set_mode (page, EMBERS_DIFF_MODE_SHARE);
     g_assert_cmpstr (gtk_column_view_column_get_title (diff_column), ==, "Share Diff");
     wait_shown (page);
-    spin (200);
+    embers_test_settle ();
   }
 
   /* The legend follows the palette and says what it means */
@@ -297,7 +299,7 @@ test_compare_files (void)
 
   embers_compare_page_set_palette (page, EMBERS_DIFF_PALETTE_RED_GREEN);
   g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_GREEN);
-  spin (100);
+  embers_test_settle ();
   widget_pixel (graph, slow_x, slow_y, green);
   g_assert_cmpint (green[1], >, green[2]);  /* greenish */
   g_assert_cmpint (green[1], >, green[0]);
@@ -307,13 +309,12 @@ test_compare_files (void)
       embers_compare_page_set_palette (page, g_str_equal (g_getenv ("EMBERS_COMPARE_SHOT"), "red-green")
                                              ? EMBERS_DIFF_PALETTE_RED_GREEN
                                              : EMBERS_DIFF_PALETTE_RED_BLUE);
-      spin (20000);
+      hold_for_shot (20000);
     }
 
   g_object_ref (page);
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
-  g_assert_finalize_object (page);
+  embers_test_assert_finalize (page);
 
   g_remove (g_file_peek_path (base));
   g_remove (g_file_peek_path (comp));
@@ -357,7 +358,7 @@ test_series_chart_drag (void)
   gtk_window_present (GTK_WINDOW (window));
   embers_series_chart_set_time_range (chart, start, end);
   embers_series_chart_set_series (chart, series, NULL, "nanoseconds");
-  spin (200);
+  embers_test_wait_mapped (GTK_WIDGET (chart));
 
   g_signal_connect (chart, "range-selected", G_CALLBACK (on_range), got);
   embers_chart_get_plot_area (embers_series_chart_get_chart (chart), &px, &py, &pw, &ph);
@@ -424,8 +425,7 @@ test_series_chart_drag (void)
 
   g_object_ref (chart);
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
-  g_assert_finalize_object (chart);
+  embers_test_assert_finalize (chart);
 }
 
 /* Each chart shows a window around its own selection: half its length
@@ -620,14 +620,28 @@ regions_source (gint64  t,
   return source;
 }
 
+static gboolean
+compare_idle (gpointer data)
+{
+  return !embers_compare_page_get_busy (data);
+}
+
+static gboolean
+bar_has_names (gpointer data)
+{
+  return !embers_filter_bar_get_loading (data) && g_list_model_get_n_items (embers_filter_bar_get_names (data)) > 0;
+}
+
+static gboolean
+bar_has_values (gpointer data)
+{
+  return !embers_filter_bar_get_loading (data) && g_list_model_get_n_items (embers_filter_bar_get_values (data)) >= 2;
+}
+
 static void
 wait_compared (EmbersComparePage *page)
 {
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (embers_compare_page_get_busy (page) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (embers_compare_page_get_busy (page));
+  embers_test_wait_until (compare_idle, page, "the comparison");
 }
 
 static void
@@ -644,7 +658,6 @@ test_on_screen (void)
   EmbersFilterBar *bar;
   GtkDropDown *names;
   g_autofree char *chips = NULL;
-  gint64 deadline;
 
   q = embers_query_new (type, "{}", t - 1000, t + 1000);
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
@@ -676,10 +689,7 @@ test_on_screen (void)
    * value typed but not added counts at Compare, replacing eu */
   bar = embers_compare_page_get_filter_bar (page, FALSE);
   names = embers_filter_bar_get_name_dropdown (bar);
-  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while ((embers_filter_bar_get_loading (bar) || g_list_model_get_n_items (embers_filter_bar_get_names (bar)) == 0) &&
-         g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_until (bar_has_names, bar, "the filter bar's label names");
   {
     GListModel *model = embers_filter_bar_get_names (bar);
     guint region = G_MAXUINT;
@@ -699,10 +709,7 @@ test_on_screen (void)
     GtkPopover *popover = embers_filter_bar_get_suggestions_popover (bar);
     g_autoptr(GtkStringObject) first = NULL;
 
-    deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-    while ((embers_filter_bar_get_loading (bar) || g_list_model_get_n_items (embers_filter_bar_get_values (bar)) < 2) &&
-           g_get_monotonic_time () < deadline)
-      g_main_context_iteration (NULL, TRUE);
+    embers_test_wait_until (bar_has_values, bar, "region's values");
     g_assert_cmpuint (g_list_model_get_n_items (embers_filter_bar_get_values (bar)), >=, 2);
     g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (value)));
     gtk_editable_set_text (value, "S");
@@ -744,8 +751,7 @@ test_on_screen (void)
 
   g_object_ref (page);
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (100);
-  g_assert_finalize_object (page);
+  embers_test_assert_finalize (page);
 }
 
 /* A file against a query of the source: the query merged, diffed locally */
@@ -895,17 +901,15 @@ test_compare_queries (void)
   embers_compare_page_set_queries (page, q1, q2);
   g_signal_connect (page, "compared", G_CALLBACK (on_compared), &done);
   embers_compare_page_compare (page);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_flag (&done, "done");
   g_assert_null (embers_compare_page_get_error (page));
   wait_shown (page);
   g_assert_cmpstr (embers_diff_table_get_row_name (embers_compare_page_get_table (page), 0), ==, "slow");
-  spin (100);
+  embers_test_settle ();
 
   g_object_ref (page);
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
-  g_assert_finalize_object (page);
+  embers_test_assert_finalize (page);
 }
 
 /* Against the Pyroscope test server, through the real client */
@@ -1092,8 +1096,7 @@ test_server_urls (void)
 
   g_object_ref (page);
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (100);
-  g_assert_finalize_object (page);
+  embers_test_assert_finalize (page);
 }
 
 int

@@ -18,18 +18,9 @@
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
-static void
-spin_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (data) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (done (data));
-  for (int i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
+/* Until @done holds, then whatever that made ready to run */
+#define wait_for(done, data) \
+  G_STMT_START { embers_test_wait_until ((done), (data), #done); embers_test_drain (); } G_STMT_END
 
 static gboolean
 page_idle (gpointer data)
@@ -79,13 +70,13 @@ test_connect_explore (void)
   g_assert_true (EMBERS_IS_CONNECT_DIALOG (dialog));
   /* over the window */
   g_assert_true (adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window)) == ADW_DIALOG (dialog));
-  spin_until (has_explore_tab, window);
+  wait_for (has_explore_tab, window);
   /* and closes once connected */
   g_assert_null (adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window)));
 
   page = EMBERS_EXPLORE_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (embers_window_get_current_page (window)),
                                                        EMBERS_TYPE_EXPLORE_PAGE));
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_null (embers_explore_page_get_error (page));
   g_assert_cmpuint (g_list_model_get_n_items (embers_explore_page_get_services (page)), >=, 3);
   /* The node limit comes from the max-nodes setting (server default 8192) */
@@ -94,7 +85,7 @@ test_connect_explore (void)
 
   /* Pick a service: its chart and flame graph load from the server */
   g_assert_true (embers_explore_page_select_service (page, "api"));
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_null (embers_explore_page_get_error (page));
   g_assert_cmpuint (embers_explore_page_get_n_series (page), >=, 1);
   g_assert_cmpint (embers_profile_page_get_state (embers_explore_page_get_profile_page (page)), ==,
@@ -111,7 +102,7 @@ test_connect_explore (void)
   end = (g_get_real_time () / 1000 / 15000) * 15000 - 60000 + 7;
   start = end - 3600 * 1000;
   embers_explore_page_set_time_range (page, start, end);
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_null (embers_explore_page_get_error (page));
   total_before = embers_profile_get_total (embers_profile_page_get_profile (embers_explore_page_get_profile_page (page)), 0);
   embers_explore_page_get_time_range (page, &start, &end);
@@ -120,8 +111,8 @@ test_connect_explore (void)
     double selected = 0;
 
     args[0] = page;
-    spin_until (drag_done, args);
-    spin_until (page_idle, page);
+    wait_for (drag_done, args);
+    wait_for (page_idle, page);
     embers_explore_page_get_time_range (page, &new_start, &new_end);
     g_assert_cmpint (new_start, >, start);
     g_assert_cmpint (new_end, <, end);
@@ -158,7 +149,7 @@ test_connect_explore (void)
   /* A filter narrows it further */
   g_assert_true (embers_explore_page_add_filter (page, "region", EMBERS_MATCH_EQUAL, "eu-west-1", &error));
   g_assert_no_error (error);
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_null (embers_explore_page_get_error (page));
 
   /* For screenshots: EMBERS_CONNECT_SHOT=1 keeps the window up a while */
@@ -206,14 +197,14 @@ test_open_query_url (void)
 
   file = g_file_new_for_commandline_arg (url);
   page = embers_window_open_file (window, file);
-  spin_until (page_settled, page);
+  wait_for (page_settled, page);
   g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
   g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (page), 0), >, 0);
 
   /* A query the server refuses: the page says why */
   bad_file = g_file_new_for_commandline_arg (bad);
   page = embers_window_open_file (window, bad_file);
-  spin_until (page_settled, page);
+  wait_for (page_settled, page);
   g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -244,7 +235,7 @@ test_open_comparison (void)
   g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
   page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
   g_assert_true (embers_window_get_current_page (window) == page);
-  spin_until (page_settled, page);
+  wait_for (page_settled, page);
   g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
   diff = embers_profile_page_get_profile (page);
   g_assert_true (embers_profile_is_diff (diff));

@@ -197,21 +197,11 @@ make_source (void)
 static void
 wait_idle (EmbersExplorePage *page)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  do
-    {
-      while (g_main_context_pending (NULL))
-        g_main_context_iteration (NULL, FALSE);
-      if (!embers_explore_page_get_loading (page) &&
-          !embers_profile_page_get_busy (embers_explore_page_get_profile_page (page)))
-        break;
-      g_main_context_iteration (NULL, TRUE);
-    }
-  while (g_get_monotonic_time () < end);
-  g_assert_false (embers_explore_page_get_loading (page));
-  for (int i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
+  /* (what is ready runs first: a load may be about to start) */
+  embers_test_drain ();
+  embers_test_wait_while (embers_explore_page_get_loading (page) ||
+                          embers_profile_page_get_busy (embers_explore_page_get_profile_page (page)));
+  embers_test_drain ();
 }
 
 static GtkWindow *
@@ -257,16 +247,20 @@ drag_chart (EmbersExplorePage *page,
             double             x_from,
             double             x_to)
 {
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  embers_test_wait_for (embers_explore_page_drag_chart (page, x_from, x_to));
+  return TRUE;
+}
 
-  while (g_get_monotonic_time () < end)
-    {
-      if (embers_explore_page_drag_chart (page, x_from, x_to))
-        return TRUE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (10000);
-    }
-  return FALSE;
+/* The folder is read (services, or no longer loading), and until then
+ * the title never said "0 local profiles" */
+static gboolean
+folder_read_without_zero (gpointer data)
+{
+  EmbersExplorePage *page = data;
+
+  g_assert_null (strstr (embers_explore_page_get_title (page), "0 local"));
+  return !embers_explore_page_get_loading (page) ||
+         g_list_model_get_n_items (embers_explore_page_get_services (page)) > 0;
 }
 
 /* Tests */
@@ -477,7 +471,6 @@ test_connect_dialog (void)
   GtkWidget *window = adw_window_new ();
   EmbersConnectDialog *dialog = embers_connect_dialog_new ();
   g_autoptr(EmbersCredentials) credentials = NULL;
-  gint64 end;
 
   gtk_window_present (GTK_WINDOW (window));
   adw_dialog_present (ADW_DIALOG (dialog), window);
@@ -498,9 +491,7 @@ test_connect_dialog (void)
   /* Nothing listens on port 1: the test fails in words */
   embers_connect_dialog_test_connection (dialog);
   g_assert_true (embers_connect_dialog_get_busy (dialog));
-  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (embers_connect_dialog_get_busy (dialog) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_connect_dialog_get_busy (dialog));
   g_assert_false (embers_connect_dialog_get_busy (dialog));
   g_assert_true (g_str_has_prefix (embers_connect_dialog_get_status (dialog), "Connection failed: "));
 
@@ -601,25 +592,10 @@ test_open_folder (void)
   g_assert_nonnull (page);
   /* Not "0 local profiles" before or while the folder is read */
   g_assert_null (strstr (embers_explore_page_get_title (page), "0 local"));
-  {
-    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-    while (embers_explore_page_get_loading (page) && g_get_monotonic_time () < until &&
-           g_list_model_get_n_items (embers_explore_page_get_services (page)) == 0)
-      {
-        g_assert_null (strstr (embers_explore_page_get_title (page), "0 local"));
-        g_main_context_iteration (NULL, TRUE);
-      }
-  }
+  embers_test_wait_until (folder_read_without_zero, page, "the folder to be read");
 
   /* Loaded off the main thread; then the range covers the files */
-  {
-    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-    while (g_list_model_get_n_items (embers_explore_page_get_services (page)) == 0 &&
-           g_get_monotonic_time () < until)
-      g_main_context_iteration (NULL, TRUE);
-  }
+  embers_test_wait_while (g_list_model_get_n_items (embers_explore_page_get_services (page)) == 0);
   wait_idle (page);
   services = embers_explore_page_get_services (page);
   g_assert_cmpuint (g_list_model_get_n_items (services), >=, 1);

@@ -51,8 +51,7 @@ export_to (EmbersProfilePage *page,
   Result r = { FALSE, FALSE, NULL };
 
   embers_profile_page_export_async (page, file, NULL, export_done, &r);
-  while (!r.done)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (!r.done);
   g_assert_true (r.ok == (r.error == NULL));
   return r.error;
 }
@@ -60,9 +59,8 @@ export_to (EmbersProfilePage *page,
 static void
 wait_ready (EmbersProfilePage *page)
 {
-  while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
-         embers_profile_page_get_busy (page))
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
+                          embers_profile_page_get_busy (page));
   g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
 }
 

@@ -30,26 +30,6 @@ typedef struct
   EmbersProfile    *profile;
 } Fixture;
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *done = data;
-
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop for a while, so that frames get drawn */
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static EmbersProfile *
 load_folded (void)
 {
@@ -70,7 +50,6 @@ fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
   GtkWidget *scroller = gtk_scrolled_window_new ();
-  gint64 end;
 
   f->profile = load_folded ();
   f->window = gtk_window_new ();
@@ -81,10 +60,7 @@ fixture_setup (Fixture       *f,
   embers_flame_graph_set_profile (f->graph, f->profile);
   gtk_window_present (GTK_WINDOW (f->window));
 
-  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (gtk_widget_get_width (GTK_WIDGET (f->graph)) < 700 && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  spin (50);
+  embers_test_wait_size (GTK_WIDGET (f->graph), 700, 1);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->graph)), >=, 700);
 }
 
@@ -94,15 +70,23 @@ fixture_teardown (Fixture       *f,
 {
   GtkWidget *graph = GTK_WIDGET (f->graph);
 
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  g_object_add_weak_pointer (G_OBJECT (graph), (gpointer *)&graph);
+  /* Nothing keeps it once what it left to run has run (a paint still on
+   * the worker holds the graph until it is done): then it is gone */
+  g_object_ref (graph);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  /* A paint still on the worker holds the graph until it is done */
-  while (graph != NULL && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_null (graph);
+  embers_test_assert_finalize (graph);
   g_assert_finalize_object (f->profile);
+}
+
+/* The graph has its paint of what it shows now; if not, asks a frame for
+ * it (the paint is started by a frame) */
+static gboolean
+painted (gpointer widget)
+{
+  if (embers_flame_graph_has_paint_cache (EMBERS_FLAME_GRAPH (widget)))
+    return TRUE;
+  gtk_widget_queue_draw (widget);
+  return FALSE;
 }
 
 /* Centre of the rect showing @node, in widget coordinates */
@@ -154,16 +138,7 @@ render (GtkWidget *widget,
   /* A flame graph paints on a worker thread: wait for its paint of what
    * it shows now (a frame asks for it) */
   if (EMBERS_IS_FLAME_GRAPH (widget))
-    {
-      gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-      while (!embers_flame_graph_has_paint_cache (EMBERS_FLAME_GRAPH (widget)))
-        {
-          g_assert_cmpint (g_get_monotonic_time (), <, end);
-          gtk_widget_queue_draw (widget);
-          g_main_context_iteration (NULL, TRUE);
-        }
-    }
+    embers_test_wait_until (painted, widget, "the flame graph's paint of what it shows");
 
   /* What the widget gives GTK to draw */
   GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
@@ -340,7 +315,7 @@ test_zoom (Fixture       *f,
   embers_flame_graph_get_visible_range (f->graph, &x0, &x1);
   g_assert_cmpfloat_with_epsilon (x0, 0.25, 1e-9);
   g_assert_cmpfloat_with_epsilon (x1, 0.75, 1e-9);
-  spin (50);
+  embers_test_settle ();
   g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_upper (hadj), width * 2, 1e-6);
   g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (hadj), width * 0.5, 1e-6);
 
@@ -485,10 +460,10 @@ test_top_table (void)
 
   embers_top_table_set_search (EMBERS_TOP_TABLE (table), NULL);
   g_assert_cmpuint (embers_top_table_get_n_rows (EMBERS_TOP_TABLE (table)), ==, 5);
-  spin (50);
+  embers_test_settle ();
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
+  embers_test_drain ();
 }
 
 int

@@ -24,12 +24,6 @@
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
-static gboolean
-tick (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
 /* Whether some process has @fifo open for reading: a non-blocking open
  * for writing succeeds only then */
 static gboolean
@@ -47,23 +41,18 @@ fifo_has_reader (const char *fifo)
 }
 
 /* Runs the main loop until the FIFO's reader state is @want (the reader
- * is a thread of this process; a 10 ms tick keeps the loop turning) */
+ * is a thread of this process: the wait's own wake-ups look again) */
 static void
 wait_fifo_reader (const char *fifo,
                   gboolean    want)
 {
-  guint id = g_timeout_add (10, tick, NULL);
-
-  while (fifo_has_reader (fifo) != want)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (id);
+  embers_test_wait_while (fifo_has_reader (fifo) != want);
 }
 
 static void
 wait_not_loading (EmbersProfilePage *page)
 {
-  while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING);
 }
 
 static void

@@ -13,25 +13,6 @@
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *done = data;
-
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static GtkWidget *
 find_tooltip (GtkWidget  *widget,
               const char *tooltip)
@@ -88,7 +69,7 @@ test_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   gtk_window_present (GTK_WINDOW (window));
-  spin (50);
+  embers_test_wait_mapped (GTK_WIDGET (window));
 
   g_assert_nonnull (find_tooltip (GTK_WIDGET (window), "Ein Profil öffnen (Strg+O)"));
   g_assert_nonnull (find_tooltip (GTK_WIDGET (window), "Hauptmenü"));
@@ -99,7 +80,7 @@ test_window (void)
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "Ein Profil öffnen");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (20);
+  embers_test_drain ();
 }
 
 int

@@ -87,41 +87,44 @@ make_source (void)
 
 /* Helpers */
 
-static void
-spin (guint ms)
+static gboolean
+explore_idle (gpointer data)
 {
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_pending (NULL))
-        g_main_context_iteration (NULL, FALSE);
-      g_usleep (2000);
-    }
+  return !embers_explore_page_get_loading (data) &&
+         !embers_profile_page_get_busy (embers_explore_page_get_profile_page (data));
 }
 
 static void
 wait_explore (EmbersExplorePage *page)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  embers_test_wait_until (explore_idle, page, "the explore page to load");
+  embers_test_settle ();
+}
 
-  while (g_get_monotonic_time () < end &&
-         (embers_explore_page_get_loading (page) ||
-          embers_profile_page_get_busy (embers_explore_page_get_profile_page (page))))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (embers_explore_page_get_loading (page));
-  spin (20);
+static gboolean
+labels_idle (gpointer data)
+{
+  return !embers_labels_page_get_loading (data);
 }
 
 static void
 wait_labels (EmbersLabelsPage *page)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  embers_test_wait_until (labels_idle, page, "the labels page to load");
+  embers_test_settle ();
+}
 
-  while (g_get_monotonic_time () < end && embers_labels_page_get_loading (page))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (embers_labels_page_get_loading (page));
-  spin (20);
+/* The comparison has run and has its diff */
+static gboolean
+compared (gpointer data)
+{
+  return !embers_compare_page_get_busy (data) && embers_compare_page_get_diff (data) != NULL;
+}
+
+static gboolean
+clock_past (gpointer data)
+{
+  return g_get_real_time () / 1000 >= *(gint64 *)data;
 }
 
 static void
@@ -335,7 +338,7 @@ test_local_values (void)
       g_autofree char *summary = NULL;
 
       embers_labels_page_set_view (page, v);
-      spin (30);
+      embers_test_settle ();
       g_assert_cmpint (embers_labels_page_get_view (page), ==, v);
       for (guint i = 0; i < charts->len; i++)
         g_assert_cmpint (embers_label_chart_get_view (g_ptr_array_index (charts, i)), ==, (EmbersLabelView)v);
@@ -363,7 +366,7 @@ test_local_values (void)
 
   /* The table: each value's statistics, sortable */
   embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_TABLE);
-  spin (50);
+  embers_test_settle ();
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (embers_labels_page_get_table (page))));
   g_assert_cmpstr (embers_labels_page_get_table_value (page, 0), ==, "ap");
   g_assert_cmpstr (embers_labels_page_get_table_value (page, 2), ==, "eu");
@@ -426,8 +429,10 @@ test_local_values (void)
   /* Refresh: "the last hour" (the explore page's preset) is the last hour now */
   {
     gint64 old_end = embers_labels_page_get_query (page)->end_ms;
+    gint64 later = old_end + 1000;
 
-    g_usleep (1100 * 1000);
+    /* (the condition itself: the clock has moved on by a second) */
+    embers_test_wait_until (clock_past, &later, "the clock to move on by a second");
     embers_labels_page_refresh (page);
     wait_labels (page);
     g_assert_cmpint (embers_labels_page_get_query (page)->end_ms, >=, old_end + 1000);
@@ -453,7 +458,6 @@ test_local_actions (void)
   g_autoptr(EmbersQuery) left = NULL;
   g_autoptr(EmbersQuery) right = NULL;
   guint n_pages;
-  gint64 end;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1300, 850);
   gtk_window_present (GTK_WINDOW (window));
@@ -560,10 +564,7 @@ test_local_actions (void)
   g_assert_cmpint (right->start_ms, ==, embers_labels_page_get_query (page)->start_ms);
   g_assert_cmpint (right->end_ms, ==, embers_labels_page_get_query (page)->end_ms);
   /* It runs; the diff has both sides' totals */
-  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (g_get_monotonic_time () < end &&
-         (embers_compare_page_get_busy (compare) || embers_compare_page_get_diff (compare) == NULL))
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_until (compared, compare, "the comparison's diff");
   g_assert_null (embers_compare_page_get_error (compare));
   g_assert_nonnull (embers_compare_page_get_diff (compare));
   g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 0), ==, 13800);
@@ -638,7 +639,7 @@ test_compare_shortcuts (void)
 
   /* Without a baseline: compare with the rest only */
   gtk_menu_button_popup (us_menu);
-  spin (20);
+  embers_test_settle ();
   g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.include"));
   g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.exclude"));
   g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.mark-baseline"));
@@ -651,7 +652,7 @@ test_compare_shortcuts (void)
   /* Click one: the baseline; the next value's menu offers the comparison */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "labels.mark-baseline", "s", "eu"));
   gtk_menu_button_popup (us_menu);
-  spin (20);
+  embers_test_settle ();
   g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (us_menu), "labels.compare-with-baseline"));
   gtk_menu_button_popdown (us_menu);
 
@@ -680,16 +681,13 @@ test_compare_shortcuts (void)
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_pages + 2);
   {
     g_autoptr(GPtrArray) pages = find_all (GTK_WIDGET (window), EMBERS_TYPE_COMPARE_PAGE);
-    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
     compare = g_ptr_array_index (pages, pages->len - 1);
     left = embers_compare_page_dup_query (compare, FALSE);
     right = embers_compare_page_dup_query (compare, TRUE);
     g_assert_cmpstr (left->label_selector, ==, "{service_name=\"shop\",region!=\"ap\"}");
     g_assert_cmpstr (right->label_selector, ==, "{service_name=\"shop\",region=\"ap\"}");
-    while (g_get_monotonic_time () < end &&
-           (embers_compare_page_get_busy (compare) || embers_compare_page_get_diff (compare) == NULL))
-      g_main_context_iteration (NULL, TRUE);
+    embers_test_wait_until (compared, compare, "the comparison's diff");
     g_assert_nonnull (embers_compare_page_get_diff (compare));
     g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 0), ==, 13800 + 16200);
     g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare), 1), ==, 20600);
@@ -740,7 +738,7 @@ test_keyboard (void)
   g_assert_true (gtk_widget_grab_focus (g_ptr_array_index (rows, 0)));
   /* Down, as its key binding does */
   g_signal_emit_by_name (names, "move-cursor", GTK_MOVEMENT_DISPLAY_LINES, 1, FALSE, FALSE);
-  spin (20);
+  embers_test_settle ();
   g_assert_true (focus_widget (window) == g_ptr_array_index (rows, 1));
   g_assert_null (embers_labels_page_get_label (page));
   /* Enter (a row's activation) shows the label under the focus */
@@ -753,7 +751,7 @@ test_keyboard (void)
   /* Baseline and comparison, so that Compare takes the focus */
   embers_labels_page_mark_baseline (page, "shop-11");
   embers_labels_page_mark_comparison (page, "shop-10");
-  spin (20);
+  embers_test_settle ();
 
   /* Tab from the name: out of the list at once, then through the page
    * (as GtkWindow moves the focus on Tab); the label stays */
@@ -763,7 +761,7 @@ test_keyboard (void)
       GtkWidget *focus;
 
       g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
-      spin (2);
+      embers_test_drain ();
       focus = focus_widget (window);
       g_assert_nonnull (focus);
       g_assert_cmpstr (embers_labels_page_get_label (page), ==, "pod");
@@ -801,12 +799,12 @@ test_keyboard (void)
   /* Shift+Tab from a name leaves the list backwards, label unchanged */
   gtk_widget_grab_focus (GTK_WIDGET (pod_row));
   g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_BACKWARD));
-  spin (2);
+  embers_test_drain ();
   g_assert_false (gtk_widget_is_ancestor (focus_widget (window), names));
   g_assert_cmpstr (embers_labels_page_get_label (page), ==, "pod");
   /* ...and Tab comes back to the list, on the label shown */
   g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
-  spin (2);
+  embers_test_drain ();
   g_assert_true (gtk_widget_is_ancestor (focus_widget (window), names) || focus_widget (window) == names);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -972,8 +970,7 @@ test_local_go_file (void)
   guint n = 0;
 
   embers_local_source_add_file_async (local, file, NULL, add_done, &n);
-  while (n == 0)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (n == 0);
   g_assert_cmpuint (n, ==, 1);
   embers_local_source_get_time_range (local, &start, &end);
 
@@ -1173,13 +1170,7 @@ test_server (void)
   g_assert_cmpstr (right->label_selector, ==, "{service_name=\"store\",version=\"1.1.0\"}");
   g_assert_cmpint (left->start_ms, ==, SERVER_NOW_MS - 600000);
   g_assert_cmpint (right->end_ms, ==, SERVER_NOW_MS);
-  {
-    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-    while (g_get_monotonic_time () < until &&
-           (embers_compare_page_get_busy (compare) || embers_compare_page_get_diff (compare) == NULL))
-      g_main_context_iteration (NULL, TRUE);
-  }
+  embers_test_wait_until (compared, compare, "the comparison's diff");
   g_assert_null (embers_compare_page_get_error (compare));
   g_assert_nonnull (embers_compare_page_get_diff (compare));
 
@@ -1231,6 +1222,26 @@ run_shot (const char *view)
     g_main_context_iteration (NULL, FALSE);
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
+}
+
+typedef struct
+{
+  EmbersLabelsPage *page;
+  gint64            last;     /* when the condition was last checked */
+  gint64            longest;  /* the longest main loop iteration between */
+} CardsWait;
+
+static gboolean
+all_cards_built (gpointer data)
+{
+  CardsWait *wait = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (wait->last != 0)
+    wait->longest = MAX (wait->longest, now - wait->last);
+  wait->last = now;
+  return !embers_labels_page_get_loading (wait->page) &&
+         embers_labels_page_get_n_cards (wait->page) >= EMBERS_LABELS_MAX_CARDS;
 }
 
 /* A label with thousands of values (pods): Show All stops at
@@ -1286,39 +1297,26 @@ test_high_cardinality (void)
    * loop iteration until every card is built and drawn (what a person
    * waits for a key press or a frame), and the whole time */
   {
-    gint64 call, longest = 0, until;
+    CardsWait wait = { page, 0, 0 };
+    gint64 call;
 
     t0 = g_get_monotonic_time ();
     embers_labels_page_set_show_all (page, TRUE);
     call = g_get_monotonic_time () - t0;
-    until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-    while (g_get_monotonic_time () < until &&
-           (embers_labels_page_get_loading (page) ||
-            embers_labels_page_get_n_cards (page) < EMBERS_LABELS_MAX_CARDS))
-      {
-        gint64 a = g_get_monotonic_time ();
-
-        g_main_context_iteration (NULL, FALSE);
-        longest = MAX (longest, g_get_monotonic_time () - a);
-      }
-    /* The frames after the last card */
-    for (gint64 end = g_get_monotonic_time () + 100000; g_get_monotonic_time () < end; )
-      {
-        gint64 a = g_get_monotonic_time ();
-
-        g_main_context_iteration (NULL, FALSE);
-        longest = MAX (longest, g_get_monotonic_time () - a);
-      }
+    /* However long that takes (the cards are built a few at a time) */
+    embers_test_wait_until (all_cards_built, &wait, "every card to be built");
+    /* and drawn */
+    embers_test_wait_frame (GTK_WIDGET (page));
     g_test_message ("Show All with %u values: the call %.1f ms, longest main loop iteration %.1f ms, "
-                    "all %u cards in %.1f ms",
-                    n_pods, call / 1000.0, longest / 1000.0, embers_labels_page_get_n_cards (page),
-                    (g_get_monotonic_time () - t0 - 100000) / 1000.0);
+                    "all %u cards built and drawn in %.1f ms (figures, not limits)",
+                    n_pods, call / 1000.0, wait.longest / 1000.0, embers_labels_page_get_n_cards (page),
+                    (g_get_monotonic_time () - t0) / 1000.0);
   }
   g_assert_cmpuint (embers_labels_page_get_n_cards (page), ==, EMBERS_LABELS_MAX_CARDS);
 
   t0 = g_get_monotonic_time ();
   embers_labels_page_set_view (page, EMBERS_LABELS_VIEW_TABLE);
-  spin (30);
+  embers_test_wait_mapped (GTK_WIDGET (embers_labels_page_get_table (page)));
   g_test_message ("Table with %u values: %.1f ms", n_pods, (g_get_monotonic_time () - t0) / 1000.0);
   g_assert_cmpint (embers_labels_page_get_view (page), ==, EMBERS_LABELS_VIEW_TABLE);
 

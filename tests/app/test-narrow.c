@@ -26,36 +26,9 @@
 #define NARROW_WIDTH 600
 #define NARROW_HEIGHT 500
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *done = data;
-
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-spin_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (data) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (done (data));
-  spin (50);
-}
+/* Until @done holds, then whatever that made ready to run */
+#define wait_for(done, data) \
+  G_STMT_START { embers_test_wait_until ((done), (data), #done); embers_test_drain (); } G_STMT_END
 
 static gboolean
 page_idle (gpointer data)
@@ -140,7 +113,8 @@ assert_fits (GtkWindow  *window,
   GtkWidget *content = window_content (window);
   int min_width = 0, min_height = 0;
 
-  spin (50);
+  /* Laid out as a frame shows it */
+  embers_test_wait_frame (GTK_WIDGET (window));
   gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
   gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, NARROW_WIDTH, &min_height, NULL, NULL, NULL);
   g_test_message ("%s: minimum %d x %d px", state, min_width, min_height);
@@ -168,32 +142,6 @@ surface_size (GtkWindow *window,
   *height = gdk_surface_get_height (surface);
 }
 
-/* Resizes the window to @width × @height and waits until it is laid out so */
-static void
-resize (GtkWindow *window,
-        int        width,
-        int        height)
-{
-  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  int w = 0, h = 0;
-
-  gtk_window_set_default_size (window, width, height);
-  for (surface_size (window, &w, &h);
-       (w != width || h != height) && g_get_monotonic_time () < end;
-       surface_size (window, &w, &h))
-    spin (10);
-  spin (100);
-  g_test_message ("window %d x %d (%d x %d inside), content %d x %d", w, h,
-                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)),
-                  gtk_widget_get_width (window_content (window)),
-                  gtk_widget_get_height (window_content (window)));
-  g_assert_cmpint (w, ==, width);
-  g_assert_cmpint (h, ==, height);
-  /* and the content fits in it (not cut off at the bottom or the right) */
-  g_assert_cmpint (gtk_widget_get_width (window_content (window)), <=, gtk_widget_get_width (GTK_WIDGET (window)));
-  g_assert_cmpint (gtk_widget_get_height (window_content (window)), <=, gtk_widget_get_height (GTK_WIDGET (window)));
-}
-
 typedef struct
 {
   GtkWindow *window;
@@ -211,6 +159,31 @@ window_has_size (gpointer data)
   return w == wait->width && h == wait->height &&
          gtk_widget_get_width (GTK_WIDGET (wait->window)) > 0 &&
          gtk_widget_get_width (GTK_WIDGET (wait->window)) <= wait->width;
+}
+
+/* Resizes the window to @width × @height and waits until it is laid out so */
+static void
+resize (GtkWindow *window,
+        int        width,
+        int        height)
+{
+  SizeWait wanted = { window, width, height };
+  int w = 0, h = 0;
+
+  gtk_window_set_default_size (window, width, height);
+  embers_test_wait_until (window_has_size, &wanted, "the window's surface at its new size");
+  /* and a frame at that size: the content laid out in it */
+  embers_test_wait_frame (GTK_WIDGET (window));
+  surface_size (window, &w, &h);
+  g_test_message ("window %d x %d (%d x %d inside), content %d x %d", w, h,
+                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)),
+                  gtk_widget_get_width (window_content (window)),
+                  gtk_widget_get_height (window_content (window)));
+  g_assert_cmpint (w, ==, width);
+  g_assert_cmpint (h, ==, height);
+  /* and the content fits in it (not cut off at the bottom or the right) */
+  g_assert_cmpint (gtk_widget_get_width (window_content (window)), <=, gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpint (gtk_widget_get_height (window_content (window)), <=, gtk_widget_get_height (GTK_WIDGET (window)));
 }
 
 /* Every breakpoint bin on screen holds its content: not narrower or
@@ -309,17 +282,17 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  spin (50);
+  embers_test_wait_mapped (GTK_WIDGET (window));
   return window;
 }
 
 static void
 destroy_window (GtkWindow *window)
 {
-  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  /* Nothing keeps it: once what it left to run has run, it is gone */
+  g_object_ref (window);
   gtk_window_destroy (window);
-  spin (20);
-  g_assert_null (window);
+  embers_test_assert_finalize (window);
 }
 
 /* A widget is on screen with room to use: mapped and some pixels wide
@@ -427,10 +400,10 @@ assert_explore_narrow (EmbersExplorePage *explore)
   assert_inside (more);
   assert_inside (GTK_WIDGET (gtk_widget_get_parent (more)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (explore), "explore.refresh", NULL));
-  spin_until (explore_idle, explore);
+  wait_for (explore_idle, explore);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (explore), "explore.services", NULL));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (explore), "explore.services", NULL));
-  spin (50);
+  embers_test_wait_frame (GTK_WIDGET (explore));
 }
 
 /* The page's search: Ctrl+F (win.find) opens the bar and focuses its entry */
@@ -445,13 +418,14 @@ assert_search_reachable (EmbersWindow      *window,
   entry = find_type (bar, GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL));
-  spin (100);
+  embers_test_wait_property (bar, "search-mode-enabled", TRUE);
+  embers_test_wait_mapped (entry);
   assert_usable (entry, 120, 16);
   assert_inside (entry);
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus != NULL && (focus == entry || gtk_widget_is_ancestor (focus, entry)));
   embers_profile_page_set_search (page, "main", FALSE, FALSE);
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_nonnull (embers_profile_page_get_search_summary (page));
 }
 
@@ -474,7 +448,7 @@ test_loaded (void)
   EmbersProfilePage *page = embers_window_open_sample (window);
   EmbersFlameGraph *graph;
 
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
   assert_fits (GTK_WINDOW (window), "loaded");
   sweep_widths (GTK_WINDOW (window), "loaded");
@@ -487,7 +461,7 @@ test_loaded (void)
 
   /* The view switch stays reachable by its keys and its action */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.view", "s", "flame"));
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_cmpint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_FLAME);
 
   /* The search bar fits too */
@@ -496,12 +470,12 @@ test_loaded (void)
 
   /* Sandwich: two graphs stacked */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", "main.compress"));
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   assert_fits (GTK_WINDOW (window), "loaded, sandwich");
 
   /* Wide again: the table and graph side by side as before */
   embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   resize (GTK_WINDOW (window), 1400, 900);
   assert_usable (GTK_WIDGET (graph), 700, 300);
   assert_usable (GTK_WIDGET (embers_profile_page_get_top_table (page)), 400, 300);
@@ -519,8 +493,8 @@ test_diff (void)
   GtkWidget *compare = embers_window_open_comparison (window, base, comp);
   EmbersProfilePage *page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
 
-  spin_until (compare_idle, compare);
-  spin_until (page_idle, page);
+  wait_for (compare_idle, compare);
+  wait_for (page_idle, page);
   g_assert_nonnull (embers_compare_page_get_diff (EMBERS_COMPARE_PAGE (compare)));
   assert_fits (GTK_WINDOW (window), "diff");
   sweep_widths (GTK_WINDOW (window), "diff");
@@ -569,8 +543,8 @@ test_compare_queries (void)
   q1 = embers_query_new (type, "{service_name=\"api\",region=\"eu-west\"}", now - 2 * 3600000, now - 3600000);
   q2 = embers_query_new (type, "{service_name=\"api\",region=\"eu-west\"}", now - 3600000, now);
   compare = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, EMBERS_SOURCE (source), q1, q2, TRUE));
-  spin_until (compare_idle, compare);
-  spin_until (page_idle, embers_compare_page_get_profile_page (compare));
+  wait_for (compare_idle, compare);
+  wait_for (page_idle, embers_compare_page_get_profile_page (compare));
   g_assert_null (embers_compare_page_get_error (compare));
   assert_fits (GTK_WINDOW (window), "compared queries");
   sweep_widths (GTK_WINDOW (window), "compared queries");
@@ -611,10 +585,10 @@ test_explore_folder (void)
   window = new_window ();
   explore = EMBERS_EXPLORE_PAGE (embers_window_open_folder (window, folder));
 
-  spin_until (has_services, explore);
+  wait_for (has_services, explore);
   first = g_list_model_get_item (embers_explore_page_get_services (explore), 0);
   g_assert_true (embers_explore_page_select_service (explore, gtk_string_object_get_string (first)));
-  spin_until (explore_idle, explore);
+  wait_for (explore_idle, explore);
   assert_fits (GTK_WINDOW (window), "explore (folder)");
   sweep_widths (GTK_WINDOW (window), "explore (folder)");
 
@@ -662,9 +636,9 @@ test_server (void)
   resize (GTK_WINDOW (window), 1400, 900);
 
   explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
-  spin_until (has_services, explore);
+  wait_for (has_services, explore);
   g_assert_true (embers_explore_page_select_service (explore, "api"));
-  spin_until (explore_idle, explore);
+  wait_for (explore_idle, explore);
   assert_fits (GTK_WINDOW (window), "explore (server)");
   sweep_widths (GTK_WINDOW (window), "explore (server)");
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
@@ -672,10 +646,10 @@ test_server (void)
 
   labels = EMBERS_LABELS_PAGE (embers_window_open_labels (window, explore));
   g_assert_nonnull (labels);
-  spin_until (labels_idle, labels);
+  wait_for (labels_idle, labels);
   label = g_list_model_get_item (embers_labels_page_get_names (labels), 0);
   g_assert_true (embers_labels_page_select_label (labels, gtk_string_object_get_string (label)));
-  spin_until (labels_idle, labels);
+  wait_for (labels_idle, labels);
   assert_fits (GTK_WINDOW (window), "labels");
   sweep_widths (GTK_WINDOW (window), "labels");
   g_assert_cmpuint (embers_labels_page_get_n_cards (labels), >, 0);
@@ -700,7 +674,7 @@ test_server (void)
     g_assert_cmpuint (stats->len, >=, 2);
     embers_labels_page_mark_baseline (labels, ((EmbersLabelValueStats *)g_ptr_array_index (stats, 0))->value);
     embers_labels_page_mark_comparison (labels, ((EmbersLabelValueStats *)g_ptr_array_index (stats, 1))->value);
-    spin (50);
+    embers_test_wait_frame (GTK_WIDGET (labels));
     {
       GPtrArray *todo = g_ptr_array_new ();
 
@@ -734,7 +708,7 @@ test_server (void)
   adw_dialog_force_close (ADW_DIALOG (rule_dialog));
 
   rules = EMBERS_RULES_PAGE (embers_window_open_rules (window, client));
-  spin_until (rules_idle, rules);
+  wait_for (rules_idle, rules);
   g_assert_null (embers_rules_page_get_error (rules));
   assert_fits (GTK_WINDOW (window), "rules");
   sweep_widths (GTK_WINDOW (window), "rules");

@@ -28,24 +28,9 @@
 
 /* ---- waiting ------------------------------------------------------------- */
 
-static void
-spin (int n)
-{
-  for (int i = 0; i < n; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
-spin_until (gboolean (*done) (gpointer),
-            gpointer   data)
-{
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (data) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (done (data));
-  spin (20);
-}
+/* Until @done holds, then whatever that made ready to run */
+#define wait_for(done, data) \
+  G_STMT_START { embers_test_wait_until ((done), (data), #done); embers_test_drain (); } G_STMT_END
 
 static gboolean
 page_idle (gpointer data)
@@ -73,6 +58,24 @@ preview_ready (gpointer data)
 }
 
 static gboolean
+has_group_by_choices (gpointer data)
+{
+  return embers_rule_dialog_get_n_group_by_choices (data) > 0;
+}
+
+static gboolean
+has_one_rule (gpointer data)
+{
+  return embers_rules_page_get_rules (data)->len == 1;
+}
+
+static gboolean
+has_no_rules (gpointer data)
+{
+  return embers_rules_page_get_rules (data)->len == 0;
+}
+
+static gboolean
 types_ready (gpointer data)
 {
   return embers_rule_dialog_get_n_profile_types (data) > 0;
@@ -86,6 +89,12 @@ on_done (GObject      *object,
   g_set_object ((GAsyncResult **)user_data, result);
 }
 
+static gboolean
+have_result (gpointer data)
+{
+  return *(GAsyncResult **)data != NULL;
+}
+
 static GPtrArray *
 list_rules (EmbersConnectClient *client)
 {
@@ -94,8 +103,7 @@ list_rules (EmbersConnectClient *client)
   GPtrArray *rules;
 
   embers_recording_rules_list_async (client, NULL, on_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_until (have_result, &result, "the server's answer");
   rules = embers_recording_rules_list_finish (result, &error);
   g_assert_no_error (error);
   return rules;
@@ -110,8 +118,7 @@ upsert (EmbersConnectClient *client,
   EmbersRecordingRule *stored;
 
   embers_recording_rules_upsert_async (client, rule, NULL, on_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_until (have_result, &result, "the server's answer");
   stored = embers_recording_rules_upsert_finish (result, &error);
   g_assert_no_error (error);
   return stored;
@@ -223,42 +230,14 @@ focused_entry (gpointer dialog)
 }
 
 static gboolean
-set_flag (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop for @ms milliseconds */
-static void
-spin_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static gboolean
 is_mapped (gpointer widget)
 {
   return gtk_widget_get_mapped (widget);
 }
 
 /* A press as GTK does it for the keyboard (Enter or Space): the button
- * shows it is pressed, then clicks a quarter second later */
-static void
-press (GtkWidget *widget)
-{
-  g_assert_nonnull (widget);
-  g_assert_true (gtk_widget_is_sensitive (widget));
-  /* A person presses what is on screen (a dialog just presented shows
-   * on the window's next frame) */
-  embers_test_wait_until (is_mapped, widget, "the button on screen");
-  g_assert_true (gtk_widget_activate (widget));
-  spin_for (400);
-}
+ * shows it is pressed, then clicks a moment later */
+#define press embers_test_press
 
 static void
 keep_up_for_shot (const char *variable)
@@ -297,11 +276,10 @@ create_rule_from_menu (EmbersFlameGraph *graph)
   embers_test_wait_until (selected_frame_shown, graph, "the selected frame on screen");
   gtk_widget_grab_focus (GTK_WIDGET (graph));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.context-menu", NULL));
-  spin (50);
+  embers_test_drain ();
   popover = find_type (GTK_WIDGET (graph), GTK_TYPE_POPOVER_MENU);
   g_assert_nonnull (popover);
-  /* On screen (a popover maps on a later frame, which on a slow
-   * display may be after these 50 iterations) */
+  /* On screen (a popover maps on a later frame) */
   embers_test_wait_until (is_mapped, popover, "the context menu on screen");
   g_assert_true (gtk_widget_get_visible (popover));
   /* (a model button shows its label without the mnemonic's underscore) */
@@ -350,25 +328,25 @@ test_rule_from_frame (void)
   gtk_window_present (GTK_WINDOW (window));
   page = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
   explore_tab = adw_tab_view_get_selected_page (window->tab_view);
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
   g_assert_true (embers_explore_page_select_service (page, "api"));
-  spin_until (page_idle, page);
+  wait_for (page_idle, page);
 
   /* Show Recording Rules: one tab per server, twice is the same tab */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
   n_tabs = embers_window_get_n_pages (window);
   rules_page = EMBERS_RULES_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)));
   g_assert_true (EMBERS_IS_RULES_PAGE (rules_page));
-  spin_until (rules_idle, rules_page);
+  wait_for (rules_idle, rules_page);
   g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, 0);
   adw_tab_view_set_selected_page (window->tab_view, explore_tab);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_tabs);
   g_assert_true (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)) ==
                  GTK_WIDGET (rules_page));
-  spin_until (rules_idle, rules_page);
+  wait_for (rules_idle, rules_page);
   adw_tab_view_set_selected_page (window->tab_view, explore_tab);
-  spin (50);
+  embers_test_wait_frame (GTK_WIDGET (window));
 
   /* Select a frame below the root */
   graph = embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (page));
@@ -407,18 +385,13 @@ test_rule_from_frame (void)
   g_assert_true (embers_test_blocks_input (GTK_WIDGET (page)));
 
   /* The preview: what the rule records over the last hour (by service_name: one series) */
-  spin_until (preview_ready, dialog);
+  wait_for (preview_ready, dialog);
   g_assert_cmpuint (embers_rule_dialog_get_n_preview_series (dialog), ==, 1);
   /* With a function filter the preview says what its chart leaves out */
   g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "only stacks through"));
 
   /* Group by from the service's label names: toggles edit the entry */
-  {
-    gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-    while (embers_rule_dialog_get_n_group_by_choices (dialog) == 0 && g_get_monotonic_time () < until)
-      g_main_context_iteration (NULL, TRUE);
-  }
+  wait_for (has_group_by_choices, dialog);
   g_assert_cmpuint (embers_rule_dialog_get_n_group_by_choices (dialog), >=, 2);
   g_assert_false (embers_rule_dialog_toggle_group_by (dialog, "__profile_type__"));
   /* Prefilled by service (one series per service) */
@@ -457,7 +430,7 @@ test_rule_from_frame (void)
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_EXTERNAL_LABELS, "env=prod");
   g_assert_true (embers_rule_dialog_get_valid (dialog));
   g_assert_true (gtk_widget_get_sensitive (copy));
-  spin_until (preview_ready, dialog);
+  wait_for (preview_ready, dialog);
 
   keep_up_for_shot ("EMBERS_RULE_SHOT");
 
@@ -466,9 +439,14 @@ test_rule_from_frame (void)
   g_object_ref (dialog);
   entry = focused_entry (dialog);
   g_assert_nonnull (entry);
-  g_signal_emit_by_name (gtk_widget_get_first_child (entry), "activate");
-  spin_for (400);
-  spin_until (dialog_idle, dialog);
+  {
+    EmbersTestSignal *clicked = embers_test_expect_signal (adw_dialog_get_default_widget (ADW_DIALOG (dialog)),
+                                                           "clicked");
+
+    g_signal_emit_by_name (gtk_widget_get_first_child (entry), "activate");
+    embers_test_wait_signal (clicked);
+  }
+  wait_for (dialog_idle, dialog);
   embers_test_wait_dialog_closed (dialog);
   g_object_unref (dialog);
 
@@ -487,7 +465,7 @@ test_rule_from_frame (void)
         }
     }
   g_assert_true (found);
-  spin_until (rules_idle, rules_page);
+  wait_for (rules_idle, rules_page);
   g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, 1);
 
   /* The root: no function filter; Escape closes the dialog */
@@ -508,7 +486,7 @@ test_rule_from_frame (void)
 
   /* On the rules page: Delete asks first; Cancel keeps it, Delete deletes */
   adw_tab_view_set_selected_page (window->tab_view, adw_tab_view_get_page (window->tab_view, GTK_WIDGET (rules_page)));
-  spin (50);
+  embers_test_wait_frame (GTK_WIDGET (window));
   for (int attempt = 0; attempt < 2; attempt++)
     {
       g_autoptr(GPtrArray) before = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
@@ -525,14 +503,8 @@ test_rule_from_frame (void)
       /* Its buttons, as a person presses them */
       press (find_button (GTK_WIDGET (confirm), attempt == 0 ? "_Cancel" : "_Delete"));
       embers_test_wait_dialog_closed (confirm);
-      spin_until (rules_idle, rules_page);
-      {
-        gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-        while (embers_rules_page_get_rules (rules_page)->len != (attempt == 0 ? 1u : 0u) &&
-               g_get_monotonic_time () < end)
-          g_main_context_iteration (NULL, TRUE);
-      }
+      wait_for (rules_idle, rules_page);
+      wait_for (attempt == 0 ? has_one_rule : has_no_rules, rules_page);
       g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, attempt == 0 ? 1 : 0);
     }
   g_clear_pointer (&rules, g_ptr_array_unref);
@@ -540,7 +512,7 @@ test_rule_from_frame (void)
   g_assert_cmpuint (rules->len, ==, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (20);
+  embers_test_drain ();
 }
 
 /* ---- servers without the rules API ---------------------------------------- */
@@ -574,7 +546,7 @@ test_rule_disabled (void)
   g_assert_true (embers_rule_dialog_get_valid (dialog));
   g_assert_null (embers_rule_dialog_get_notice (dialog));
   embers_rule_dialog_create (dialog);
-  spin_until (dialog_idle, dialog);
+  wait_for (dialog_idle, dialog);
   g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
   g_assert_nonnull (strstr (embers_rule_dialog_get_notice (dialog), "-tenant-settings.recording-rules.enabled=true"));
   g_assert_cmpstr (embers_rule_dialog_get_field (dialog, EMBERS_RULE_FIELD_FUNCTION), ==, "runtime.GC");
@@ -650,7 +622,7 @@ test_rules_page_disabled (void)
   gtk_window_set_default_size (window, 700, 600);
   adw_window_set_content (ADW_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (window);
-  spin_until (rules_idle, page);
+  wait_for (rules_idle, page);
 
   g_assert_true (embers_rules_page_get_disabled (page));
   flag = find_label (GTK_WIDGET (page), "-tenant-settings.recording-rules.enabled=true");
@@ -673,7 +645,7 @@ test_rules_page_disabled (void)
   embers_test_wait_dialog_closed (dialog);
 
   gtk_window_destroy (window);
-  spin (20);
+  embers_test_drain ();
 }
 
 /* ---- the rules page ------------------------------------------------------- */
@@ -766,7 +738,7 @@ test_rules_page (void)
   gtk_window_set_default_size (window, 900, 600);
   adw_window_set_content (ADW_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (window);
-  spin_until (rules_idle, page);
+  wait_for (rules_idle, page);
   g_assert_null (embers_rules_page_get_error (page));
   g_assert_false (embers_rules_page_get_disabled (page));
   rules = embers_rules_page_get_rules (page);
@@ -812,7 +784,7 @@ test_rules_page (void)
       else
         g_assert_true (adw_dialog_close (ADW_DIALOG (dialog)));
       embers_test_wait_dialog_closed (dialog);
-      spin_until (rules_idle, page);
+      wait_for (rules_idle, page);
       g_assert_false (embers_test_blocks_input (GTK_WIDGET (page)));
     }
 
@@ -832,7 +804,7 @@ test_rules_page (void)
   press (find_button (GTK_WIDGET (dialog), "_Save"));
   /* Saved: the page closes the dialog and lists the new generation */
   embers_test_wait_dialog_closed (dialog);
-  spin_until (rules_idle, page);
+  wait_for (rules_idle, page);
   {
     g_autoptr(GPtrArray) stored = list_rules (client);
     const EmbersRecordingRule *now = rule_by_id (stored, created->id);
@@ -853,7 +825,7 @@ test_rules_page (void)
                                         "{\"code\":\"invalid_argument\",\"count\":1,\"message\":\"invalid request: group_by label "
                                         "\\\"region\\\" must match ^[a-zA-Z_][a-zA-Z0-9_]*$\\nsomething else\"}"));
     embers_rule_dialog_create (edit);
-    spin_until (dialog_idle, edit);
+    wait_for (dialog_idle, edit);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "the server rejected the rule"));
     /* Screen readers read the error itself: no name over the text */
     {
@@ -878,7 +850,7 @@ test_rules_page (void)
                                         "{\"code\":\"resource_exhausted\",\"count\":1,\"message\":\"the maximum number of "
                                         "recording rules (25) has been reached for this tenant\"}"));
     embers_rule_dialog_create (edit);
-    spin_until (dialog_idle, edit);
+    wait_for (dialog_idle, edit);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (edit), "rule limit reached"));
     g_assert_null (strstr (embers_rule_dialog_get_status (edit), "time range"));
     g_object_unref (edit);
@@ -891,7 +863,7 @@ test_rules_page (void)
 
     g_object_ref_sink (stale);
     embers_rule_dialog_create (stale);
-    spin_until (dialog_idle, stale);
+    wait_for (dialog_idle, stale);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (stale), "conflicting update"));
     g_assert_true (embers_rule_dialog_get_conflict (stale));
     if (g_getenv ("EMBERS_RULES_SHOT") != NULL)
@@ -905,7 +877,7 @@ test_rules_page (void)
      * now goes through */
     embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS, "team=perf");
     embers_rule_dialog_reload (stale, FALSE);
-    spin_until (dialog_idle, stale);
+    wait_for (dialog_idle, stale);
     g_assert_false (embers_rule_dialog_get_conflict (stale));
     g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_GROUP_BY), ==, "region, service_name");
     g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_EXTERNAL_LABELS), ==,
@@ -917,14 +889,14 @@ test_rules_page (void)
     g_object_ref_sink (stale);
     embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_GROUP_BY, "pod");
     embers_rule_dialog_create (stale);
-    spin_until (dialog_idle, stale);
+    wait_for (dialog_idle, stale);
     g_assert_true (embers_rule_dialog_get_conflict (stale));
     embers_rule_dialog_reload (stale, TRUE);
-    spin_until (dialog_idle, stale);
+    wait_for (dialog_idle, stale);
     g_assert_false (embers_rule_dialog_get_conflict (stale));
     g_assert_cmpstr (embers_rule_dialog_get_field (stale, EMBERS_RULE_FIELD_GROUP_BY), ==, "pod");
     embers_rule_dialog_create (stale);
-    spin_until (dialog_idle, stale);
+    wait_for (dialog_idle, stale);
     g_assert_nonnull (strstr (embers_rule_dialog_get_status (stale), "Saved"));
     g_assert_false (embers_rule_dialog_get_conflict (stale));
     g_object_unref (stale);
@@ -938,7 +910,7 @@ test_rules_page (void)
 
     /* Over the page's window */
     g_assert_true (adw_window_get_visible_dialog (ADW_WINDOW (window_before)) == ADW_DIALOG (fresh));
-    spin_until (types_ready, fresh);
+    wait_for (types_ready, fresh);
     g_assert_true (embers_rule_dialog_get_valid (fresh));
     g_assert_cmpstr (embers_rule_dialog_get_field (fresh, EMBERS_RULE_FIELD_METRIC_NAME), ==,
                      "profiles_recorded_cpu_nanoseconds");
@@ -966,7 +938,7 @@ test_rules_page (void)
   }
 
   /* Delete through the confirmation: gone */
-  spin_until (rules_idle, page);
+  wait_for (rules_idle, page);
   {
     g_autoptr(GPtrArray) before = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
     AdwDialog *confirm;
@@ -976,16 +948,11 @@ test_rules_page (void)
     press (find_button (GTK_WIDGET (confirm), "_Delete"));
     embers_test_wait_dialog_closed (confirm);
   }
-  {
-    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-    while (embers_rules_page_get_rules (page)->len != 1 && g_get_monotonic_time () < end)
-      g_main_context_iteration (NULL, TRUE);
-  }
+  wait_for (has_one_rule, page);
   g_assert_cmpuint (embers_rules_page_get_rules (page)->len, ==, 1);
 
   gtk_window_destroy (window);
-  spin (20);
+  embers_test_drain ();
   g_unlink (provisioned);
   g_rmdir (dir);
 }

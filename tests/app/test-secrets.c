@@ -78,8 +78,7 @@ test_query_url_tab (void)
 
   /* Nobody listens: the page fails, and neither its error nor the title
    * holds the password */
-  while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING);
   g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
   g_test_message ("error: %s", embers_profile_page_get_error (page));
   g_assert_null (strstr (embers_profile_page_get_error (page), "hunter2"));

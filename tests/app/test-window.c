@@ -17,37 +17,14 @@
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *done = data;
-
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* Until the page has loaded and its transforms are done */
 static void
 wait_page (EmbersProfilePage *page)
 {
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while ((embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
-          embers_profile_page_get_busy (page) ||
-          embers_profile_page_get_search_pending (page)) &&
-         g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  spin (50);
+  embers_test_wait_while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
+                          embers_profile_page_get_busy (page) ||
+                          embers_profile_page_get_search_pending (page));
+  embers_test_settle ();
   g_assert_false (embers_profile_page_get_busy (page));
 }
 
@@ -58,17 +35,17 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 700);
   gtk_window_present (GTK_WINDOW (window));
-  spin (20);
+  embers_test_wait_mapped (GTK_WIDGET (window));
   return window;
 }
 
 static void
 destroy_window (EmbersWindow *window)
 {
-  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  /* Nothing keeps it: once what it left to run has run, it is gone */
+  g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (20);
-  g_assert_null (window);
+  embers_test_assert_finalize (window);
 }
 
 static EmbersProfilePage *
@@ -158,18 +135,13 @@ test_open_fixture (void)
   g_assert_true (embers_flame_graph_get_profile (graph) == profile);
 
   /* Laid out and painted */
-  spin (100);
+  embers_test_settle ();
   layout = embers_flame_graph_get_layout (graph);
   g_assert_nonnull (layout);
   g_assert_cmpuint (embers_layout_get_n_rects (layout), >, 10);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (graph)), >, 300);
   /* Painted on a worker thread, then shown */
-  {
-    gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-    while (!embers_flame_graph_has_paint_cache (graph) && g_get_monotonic_time () < end)
-      g_main_context_iteration (NULL, TRUE);
-  }
+  embers_test_wait_while (!embers_flame_graph_has_paint_cache (graph));
   g_assert_true (embers_flame_graph_has_paint_cache (graph));
 
   /* The top table lists the functions, hottest first */
@@ -203,7 +175,7 @@ test_click_and_keyboard (void)
   const EmbersRect *r;
   double x, y;
 
-  spin (50);
+  embers_test_settle ();
   layout = embers_flame_graph_get_layout (graph);
   r = embers_layout_get_rect (layout, embers_layout_find_node (layout, walk));
   x = r->x + r->width / 2;
@@ -376,8 +348,7 @@ export_to (EmbersProfilePage *page,
   GError *error = NULL;
 
   embers_profile_page_export_async (page, file, NULL, export_done, &error);
-  while (error == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (error == NULL);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
   g_error_free (error);
 }
@@ -402,7 +373,7 @@ test_export (void)
   EmbersLayout *layout;
   gsize len;
 
-  spin (50);
+  embers_test_settle ();
   layout = embers_flame_graph_get_layout (graph);
 
   /* PNG: the width on screen, every row */
@@ -423,7 +394,7 @@ test_export (void)
   /* The sandwich view stacks both graphs in one image */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", "main.walkTree"));
   wait_page (page);
-  spin (50);
+  embers_test_settle ();
   export_to (page, sandwich);
   texture2 = gdk_texture_new_from_filename (sandwich, &error);
   g_assert_no_error (error);
@@ -496,14 +467,10 @@ open_go_comparison (EmbersWindow *window)
   g_autoptr(GFile) comp = g_file_new_for_path (comp_path);
   GtkWidget *compare = embers_window_open_comparison (window, base, comp);
   EmbersProfilePage *page;
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
   g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
   page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
-  while ((embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)) ||
-          embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY) &&
-         g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)) ||
+                          embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY);
   g_assert_null (embers_compare_page_get_error (EMBERS_COMPARE_PAGE (compare)));
   wait_page (page);
   return compare;
@@ -595,7 +562,7 @@ test_compare_files (void)
    * most share (main.encode, -15.5%) bluish, one whose share held
    * (main.tokenize, -0.9%) the neutral gray */
   g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_BLUE);
-  spin (50);
+  embers_test_settle ();
   frame_point (EMBERS_FLAME_GRAPH (graph), "main.checksum", &sx, &sy);
   widget_pixel (graph, sx, sy, rgb);
   g_assert_cmpint (rgb[0], >, rgb[1] + 40);
@@ -619,7 +586,7 @@ test_compare_files (void)
   g_assert_cmpuint (embers_flame_graph_get_diff_palette (EMBERS_FLAME_GRAPH (graph)), ==,
                     EMBERS_DIFF_PALETTE_RED_GREEN);
   g_assert_cmpstr (g_settings_get_string (settings, "diff-palette"), ==, "red-green");
-  spin (50);
+  embers_test_settle ();
   widget_pixel (graph, x, y, rgb);
   g_assert_cmpint (rgb[1], >, rgb[2]);
   g_assert_cmpint (rgb[1], >, rgb[0]);
@@ -752,13 +719,9 @@ test_compare_export (void)
 static void
 wait_explore (EmbersExplorePage *page)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while ((embers_explore_page_get_loading (page) ||
-          embers_profile_page_get_busy (embers_explore_page_get_profile_page (page))) &&
-         g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  spin (50);
+  embers_test_wait_while (embers_explore_page_get_loading (page) ||
+                          embers_profile_page_get_busy (embers_explore_page_get_profile_page (page)));
+  embers_test_settle ();
 }
 
 /* The explore page's Compare…: a compare tab with the current query and
@@ -782,7 +745,6 @@ test_compare_from_explore (void)
   g_autoptr(EmbersQuery) comparison = NULL;
   EmbersComparePage *compare;
   AdwTabView *view;
-  gint64 end;
 
   g_assert_nonnull (before);
   g_assert_nonnull (after);
@@ -822,12 +784,9 @@ test_compare_from_explore (void)
 
   /* The user presses Compare: the slowed function tops the table */
   embers_compare_page_compare (compare);
-  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while ((embers_compare_page_get_busy (compare) ||
-          embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare)) ||
-          embers_diff_table_get_n_rows (embers_compare_page_get_table (compare)) == 0) &&
-         g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_compare_page_get_busy (compare) ||
+                          embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare)) ||
+                          embers_diff_table_get_n_rows (embers_compare_page_get_table (compare)) == 0);
   g_assert_null (embers_compare_page_get_error (compare));
   g_assert_cmpstr (embers_diff_table_get_row_name (embers_compare_page_get_table (compare), 0), ==,
                    "main.checksum");
@@ -881,10 +840,7 @@ test_errors (void)
   g_object_add_weak_pointer (G_OBJECT (page), (gpointer *)&page);
   embers_profile_page_cancel (page);
   {
-    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-    while (page != NULL && g_get_monotonic_time () < end)
-      g_main_context_iteration (NULL, TRUE);
+    embers_test_wait_while (page != NULL);
   }
   g_assert_null (page);
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
@@ -899,15 +855,20 @@ test_close_while_busy (void)
   EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "heap.pb.gz", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
+  EmbersProfilePage *loading;
 
   /* A transform and a load still running when their tabs close: their
    * results must be dropped quietly */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.invert", NULL));
   g_assert_true (embers_profile_page_get_busy (page));
+  /* (the running work holds the page: it is gone once its results came
+   * back and were dropped, warnings being fatal) */
+  g_object_add_weak_pointer (G_OBJECT (page), (gpointer *)&page);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
-  page = embers_window_open_file (window, file);
+  loading = embers_window_open_file (window, file);
+  g_object_add_weak_pointer (G_OBJECT (loading), (gpointer *)&loading);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
-  spin (500);
+  embers_test_wait_while (page != NULL || loading != NULL);
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
 
   destroy_window (window);
@@ -938,7 +899,7 @@ test_sample (void)
 
   /* Closing the last tab shows the empty state again */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
-  spin (20);
+  embers_test_settle ();
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
 
   destroy_window (window);
@@ -1000,19 +961,15 @@ test_drop (void)
   GSList *one = g_slist_append (NULL, after_file);
   EmbersComparePage *compare;
   EmbersDiffTable *table;
-  gint64 end;
 
   g_assert_true (drop_files (window, two));
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
   compare = EMBERS_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)));
   g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
   table = embers_compare_page_get_table (compare);
-  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while ((embers_compare_page_get_busy (compare) ||
-          embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare)) ||
-          embers_diff_table_get_n_rows (table) == 0) &&
-         g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_compare_page_get_busy (compare) ||
+                          embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare)) ||
+                          embers_diff_table_get_n_rows (table) == 0);
   g_assert_null (embers_compare_page_get_error (compare));
   g_assert_cmpstr (embers_compare_page_get_file_label (compare, FALSE), ==, "cpu-before.pb.gz");
   g_assert_cmpstr (embers_compare_page_get_file_label (compare, TRUE), ==, "cpu-after.pb.gz");
@@ -1111,7 +1068,7 @@ test_application (void)
 
   /* Quit closes the windows, which saves their size */
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  spin (20);
+  embers_test_wait_while (gtk_application_get_windows (GTK_APPLICATION (app)) != NULL);
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
 }
 
@@ -1132,7 +1089,6 @@ open_urls (EmbersApplication *app)
   EmbersComparePage *compare;
   GtkWindow *window;
   GFile *files[2];
-  gint64 end;
 
   /* As the command line makes them */
   files[0] = g_file_new_for_commandline_arg (eu_url);
@@ -1150,9 +1106,7 @@ open_urls (EmbersApplication *app)
                    "process_cpu:cpu {service_name=\"api\",region=\"eu\"} on 127.0.0.1:9");
   g_assert_cmpstr (embers_compare_page_get_file_label (compare, TRUE), ==,
                    "process_cpu:cpu {service_name=\"api\",region=\"us\"} on 127.0.0.1:9");
-  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (embers_compare_page_get_busy (compare) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (embers_compare_page_get_busy (compare));
   g_assert_nonnull (embers_compare_page_get_error (compare));
   g_assert_nonnull (strstr (embers_compare_page_get_error (compare), "refused"));
   g_assert_null (strstr (embers_compare_page_get_error (compare), "Could not open"));

@@ -10,13 +10,22 @@
 #include <string.h>
 
 #include <gio/gio.h>
+
+#include "../embers-test-wait.h"
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 
-#define START_TIMEOUT_MS 20000
+/* How long a server may take to say where it listens: only a safety net
+ * (a server that hangs), as generous as the window tests' waits,
+ * EMBERS_TEST_WAIT_LIMIT seconds (default 120) */
+static guint
+start_timeout_ms (void)
+{
+  return (guint)(embers_test_wait_limit () * 1000);
+}
 #define STOP_TIMEOUT_MS  5000
 #define LISTENING_PREFIX "listening on "
 
@@ -114,7 +123,7 @@ read_url (GSubprocess *process,
 {
   g_autoptr(GMainContext) context = g_main_context_new ();
   g_autoptr(GDataInputStream) in = NULL;
-  gint64 deadline = g_get_monotonic_time () + START_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
+  gint64 deadline = g_get_monotonic_time () + (gint64)start_timeout_ms () * G_TIME_SPAN_MILLISECOND;
 
   in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   g_main_context_push_thread_default (context);
@@ -141,7 +150,7 @@ read_url (GSubprocess *process,
           g_main_context_pop_thread_default (context);
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                        "embers-test-server did not say where it listens within %d s",
-                       START_TIMEOUT_MS / 1000);
+                       start_timeout_ms () / 1000);
           return NULL;
         }
       if (wait.error != NULL)

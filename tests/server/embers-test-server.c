@@ -543,7 +543,8 @@ add_table (JsonBuilder *builder,
   json_builder_end_object (builder);
 }
 
-/* GET: {"requests":{path:n},"maxInFlight":{path:n}}; DELETE: reset */
+/* GET: {"requests":{path:n},"maxInFlight":{path:n},"inFlight":{path:n}};
+ * DELETE: reset */
 static void
 handle_stats (EtsServer         *server,
               SoupServerMessage *msg)
@@ -571,6 +572,7 @@ handle_stats (EtsServer         *server,
   json_builder_begin_object (builder);
   add_table (builder, "requests", server->n_requests);
   add_table (builder, "maxInFlight", server->max_in_flight);
+  add_table (builder, "inFlight", server->in_flight);
   add_table (builder, "peers", server->peers);
   json_builder_set_member_name (builder, "server");
   json_builder_begin_object (builder);
