@@ -31,6 +31,7 @@
 #include "embers-pyroscope-noise.h"
 #include "embers-pyroscope-snapshots.h"
 #include "embers-test-server-spawn.h"
+#include "embers-test-wait.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 #define QUERIER "/querier.v1.QuerierService/"
@@ -140,8 +141,7 @@ run (EmbersPyroscopeSource *source,
   EmbersSnapshots *result;
 
   embers_pyroscope_snapshots_async (source, snapshots, base, label, 0, on_progress, wait, NULL, on_done, wait);
-  while (wait->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (wait->result == NULL);
   result = embers_pyroscope_snapshots_finish (source, wait->result, error);
   g_clear_object (&wait->result);
   return result;
@@ -276,16 +276,14 @@ test_diff_stats (void)
   const EmbersChangeStats *parse;
 
   embers_source_diff (EMBERS_SOURCE (source), left, right, NULL, diff_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (result == NULL);
   diff = embers_source_diff_finish (EMBERS_SOURCE (source), result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
 
   g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   embers_pyroscope_diff_stats_async (source, left, right, diff, EMBERS_DIFF_STATS_SHARE, 0, NULL, diff_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (result == NULL);
   stats = embers_pyroscope_diff_stats_finish (source, result, &error);
   g_assert_no_error (error);
 

@@ -21,6 +21,7 @@
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
 #include "embers-snapshots.h"
+#include "embers-test-wait.h"
 
 static double
 normal (GRand *rand)
@@ -189,8 +190,7 @@ test_async (void)
   gboolean done = FALSE;
 
   embers_snapshots_compute_async (s, NULL, computed, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (!done);
   g_assert_true (embers_snapshots_is_computed (s));
   g_assert_cmpstr (embers_snapshots_get_row (s, 0)->key, ==, "regressed");
   g_assert_cmpint (embers_snapshots_get_row (s, 0)->jump, ==, 1);
@@ -310,8 +310,7 @@ load (GFile  **files,
   g_autoptr(GAsyncResult) result = NULL;
 
   embers_snapshots_load_files_async (files, n, 0, NULL, loaded, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (result == NULL);
   return embers_snapshots_load_files_finish (result, error);
 }
 
@@ -490,8 +489,7 @@ test_local_source (void)
       embers_snapshots_add_snapshot (s, versions[v], q, NULL);
     }
   embers_local_source_snapshots_async (source, s, NULL, local_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  embers_test_wait_while (result == NULL);
   g_assert_true (result == s);
   g_assert_cmpstr (embers_snapshots_get_sample_type (s), ==, "cpu");
   g_assert_cmpuint (embers_snapshots_get_n_steps (s, 0), ==, 8);
