@@ -884,14 +884,22 @@ embers_flame_graph_set_noise (EmbersFlameGraph *self,
                               EmbersDiffStats  *noise,
                               gboolean          hide_noise)
 {
+  gboolean drawn_before;
+
   g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
   g_return_if_fail (noise == NULL || EMBERS_IS_DIFF_STATS (noise));
+
+  drawn_before = self->verdicts != NULL && self->hide_noise;
 
   g_set_object (&self->noise, noise);
   self->hide_noise = hide_noise;
   update_verdicts (self);
-  clear_paint (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* The verdicts change the picture only when noise is hidden */
+  if (drawn_before || (self->verdicts != NULL && self->hide_noise))
+    {
+      clear_paint (self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
 }
 
 EmbersDiffStats *

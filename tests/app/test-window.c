@@ -477,6 +477,12 @@ open_go_comparison (EmbersWindow *window)
 }
 
 /* Colour of the pixel at x, y of a widget as painted */
+static gboolean
+graph_painted (gpointer data)
+{
+  return embers_flame_graph_has_paint_cache (data);
+}
+
 static void
 widget_pixel (GtkWidget *widget,
               int        x,
@@ -495,6 +501,9 @@ widget_pixel (GtkWidget *widget,
 
   g_assert_cmpint (width, >, x);
   g_assert_cmpint (height, >, y);
+  /* The flame graph paints on a worker: its picture once it is there */
+  if (EMBERS_IS_FLAME_GRAPH (widget))
+    embers_test_wait_until (graph_painted, widget, "the flame graph's paint");
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
