@@ -145,6 +145,12 @@ run_suite() {
   # 3. Fuzzers, each for a short bounded time on the committed seed corpus.
   CC=clang setup _build/fuzz -Dfuzzing=true -Dapp=false -Db_lundef=false
   ninja -C _build/fuzz
+  # Every crash input kept in tests/fixtures/bad, through every target once
+  rm -f _build/fuzz/meson-logs/testlog.json
+  meson test -C _build/fuzz --suite fuzz --print-errorlogs --num-processes 2 || failed_steps=$((failed_steps + 1))
+  if [[ -f _build/fuzz/meson-logs/testlog.json ]]; then
+    logs+=(_build/fuzz/meson-logs/testlog.json)
+  fi
   local out
   out=$(mktemp)
   bash tests/fuzz/run-fuzzers.sh _build/fuzz "$fuzz_seconds" | tee "$out" || failed_steps=$((failed_steps + 1))

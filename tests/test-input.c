@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +21,8 @@
 
 #include "embers-format.h"
 #include "embers-input.h"
+#include "embers-profile-builder.h"
+#include "embers-readers.h"
 
 static char *tmpdir;
 
@@ -736,6 +739,192 @@ test_input_cancel_file (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* ---- a load cancelled half-way (issue 17) ------------------------------- */
+
+/* A pprof profile of random deep stacks, as gen-pprof's "s" shape: about
+ * 20 nodes per stack, so the tree is built in many steps */
+static char *
+write_deep_pprof (guint n_stacks)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GBytes) pb = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint32 *names = g_new (guint32, 2000);
+  GRand *rand = g_rand_new_with_seed (17);
+  guint32 stack[40];
+
+  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("pkg%u.function%u", i % 37, i);
+
+      names[i] = embers_profile_builder_intern (b, name, -1);
+    }
+  for (guint s = 0; s < n_stacks; s++)
+    {
+      guint depth = g_rand_int_range (rand, 8, 40);
+      gint64 value = g_rand_int_range (rand, 1, 1000);
+
+      for (guint d = 0; d < depth; d++)
+        stack[d] = names[g_rand_int_range (rand, 0, 2000)];
+      embers_profile_builder_add_stack (b, stack, depth, &value, 0);
+    }
+  g_rand_free (rand);
+  profile = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  pb = embers_pprof_write (profile, &error);
+  g_assert_no_error (error);
+  return write_tmp ("deep.pb.gz", g_bytes_get_data (pb, NULL), (gssize)g_bytes_get_size (pb));
+}
+
+typedef enum
+{
+  CANCEL_READING,     /* at the first block read */
+  CANCEL_RESOLVING,   /* at the first stack resolved (first half of the building) */
+  CANCEL_TREE,        /* while the tree is laid out (second half) */
+} CancelAt;
+
+typedef struct
+{
+  CancelAt      at;
+  GCancellable *cancellable;
+  gboolean      cancelled;
+  guint64       read_after;    /* the most bytes read after the cancel */
+  guint64       size;
+  guint         building_after;
+  guint64       built_after;   /* the most building progress after the cancel */
+  guint64       build_total;
+} CancelJob;
+
+static void
+cancel_on_read (guint64  n_read,
+                guint64  size,
+                gpointer user_data)
+{
+  CancelJob *job = user_data;
+
+  job->size = size;
+  if (job->cancelled)
+    job->read_after = MAX (job->read_after, n_read);
+  else if (job->at == CANCEL_READING && n_read > 0)
+    {
+      g_assert_cmpuint (n_read, <, size);   /* the file is longer than a block */
+      g_cancellable_cancel (job->cancellable);
+      job->cancelled = TRUE;
+    }
+}
+
+static void
+cancel_on_build (guint64  done,
+                 guint64  total,
+                 gpointer user_data)
+{
+  CancelJob *job = user_data;
+
+  job->build_total = total;
+  if (job->cancelled)
+    {
+      job->building_after++;
+      job->built_after = MAX (job->built_after, done);
+    }
+  else if ((job->at == CANCEL_RESOLVING && done < total / 2) ||
+           (job->at == CANCEL_TREE && done > total / 2 && done < total))
+    {
+      g_cancellable_cancel (job->cancellable);
+      job->cancelled = TRUE;
+    }
+}
+
+static gint64
+rss_anon_kb (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
+      (line = strstr (status, "RssAnon:")) == NULL)
+    return -1;
+  return g_ascii_strtoll (line + strlen ("RssAnon:"), NULL, 10);
+}
+
+/* A load cancelled while it reads, while it resolves the samples' stacks
+ * and while it lays out the tree stops there: it fails as cancelled, reads
+ * and builds nothing more, and gives its memory back. The cancel comes
+ * from the loader's own progress callbacks, at a point of the load chosen
+ * by what they report, so no timing is involved. */
+static void
+test_input_cancel_mid_load (void)
+{
+  g_autofree char *path = write_deep_pprof (60000);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gint64 whole_kb = 0;
+
+  /* The whole load, for the memory it holds and the steps it reports */
+  {
+    CancelJob job = { .at = (CancelAt) -1 };
+    EmbersInputOptions options;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) profile = NULL;
+    gint64 before;
+
+    malloc_trim (0);
+    before = rss_anon_kb ();
+    embers_input_options_init (&options);
+    options.progress = cancel_on_read;
+    options.building = cancel_on_build;
+    options.user_data = &job;
+    job.cancellable = g_cancellable_new ();
+    profile = embers_profile_load_file_full (file, &options, job.cancellable, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (embers_profile_get_n_nodes (profile), >, 500000);
+    g_assert_cmpuint (job.build_total, >, 0);
+    whole_kb = rss_anon_kb () - before;
+    g_test_message ("the whole load holds %" G_GINT64_FORMAT " KiB", whole_kb);
+    g_object_unref (job.cancellable);
+  }
+
+  for (CancelAt at = CANCEL_READING; at <= CANCEL_TREE; at++)
+    {
+      CancelJob job = { .at = at };
+      EmbersInputOptions options;
+      g_autoptr(GError) error = NULL;
+      EmbersProfile *profile;
+      gint64 before, after;
+
+      malloc_trim (0);
+      before = rss_anon_kb ();
+      embers_input_options_init (&options);
+      options.progress = cancel_on_read;
+      options.building = cancel_on_build;
+      options.user_data = &job;
+      job.cancellable = g_cancellable_new ();
+      profile = embers_profile_load_file_full (file, &options, job.cancellable, &error);
+      g_assert_null (profile);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_true (job.cancelled);
+      /* It stopped where it was: no more of the file, no finished tree */
+      if (at == CANCEL_READING)
+        {
+          g_assert_cmpuint (job.read_after, <, job.size);
+          g_assert_cmpuint (job.building_after, ==, 0);
+        }
+      else
+        g_assert_cmpuint (job.built_after, <, job.build_total);
+      g_object_unref (job.cancellable);
+
+      /* and gave back what it had (ASan keeps freed memory aside) */
+      malloc_trim (0);
+      after = rss_anon_kb ();
+      g_test_message ("cancelled at step %d: %" G_GINT64_FORMAT " KiB kept (a whole load: %" G_GINT64_FORMAT ")",
+                      at, after - before, whole_kb);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(EMBERS_UNDER_ASAN)
+      if (before > 0 && whole_kb > 32 * 1024)
+        g_assert_cmpint (after - before, <, whole_kb / 4);
+#endif
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -759,6 +948,7 @@ main (int    argc,
   g_test_add_func ("/embers/input/devices", test_input_devices);
   g_test_add_func ("/embers/input/growing-file", test_input_growing_file);
   g_test_add_func ("/embers/input/cancel-file", test_input_cancel_file);
+  g_test_add_func ("/embers/input/cancel-mid-load", test_input_cancel_mid_load);
 
   ret = g_test_run ();
 

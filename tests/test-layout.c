@@ -11,6 +11,7 @@
 
 #include "embers-diff.h"
 #include "embers-layout.h"
+#include "embers-profile-private.h"
 #include "embers-profile-builder.h"
 
 /* "a;b;c 10" lines -> profile with one "samples"/"count" column; a line
@@ -971,6 +972,109 @@ test_diff_lod_hit_neighbors (void)
   g_assert_cmpfloat_with_epsilon (rect_of (layout, find_path (d, "main;old"))->x, 199 * 1350.0 / 349.0, 1e-6);
 }
 
+/* Frames with many children: a layout made after the lists of children
+ * were noted (embers_layout_prepare, or an earlier layout) is the same,
+ * rect for rect, as one that walks the siblings, unzoomed, zoomed, panned,
+ * focused and at every width; zero-valued children stay skipped */
+static void
+make_wide (EmbersProfile **out)
+{
+  g_autoptr(EmbersProfileBuilder) bld = embers_profile_builder_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  guint32 names[3000];
+
+  embers_profile_builder_add_sample_type (bld, "samples", "count");
+  embers_profile_builder_add_sample_type (bld, "cpu", "nanoseconds");
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "f%04u", i);
+      names[i] = embers_profile_builder_intern (bld, name, -1);
+    }
+  for (guint i = 0; i < 20000; i++)
+    {
+      /* main;fNNNN;fNNNN...: 3000 children under main, many under each */
+      guint32 stack[6] = { names[0], };
+      guint depth = (guint)g_rand_int_range (rand, 2, 6);
+      gint64 v[2] = { g_rand_int_range (rand, 1, 50), 0 };
+
+      if (g_rand_int_range (rand, 0, 500) == 0)
+        v[0] = 20000;   /* a few wide ones among the narrow */
+      v[1] = g_rand_int_range (rand, 0, 3) == 0 ? 0 : v[0] * 7;   /* zeros in the second type */
+      for (guint d = 1; d < depth; d++)
+        stack[d] = names[g_rand_int_range (rand, 1, G_N_ELEMENTS (names))];
+      embers_profile_builder_add_stack (bld, stack, depth, v, 0);
+    }
+  *out = embers_profile_builder_finish (bld, NULL);
+  g_assert_nonnull (*out);
+}
+
+static void
+assert_same_layout (EmbersLayout *a,
+                    EmbersLayout *b)
+{
+  guint na, nb;
+  const EmbersRect *ra = embers_layout_get_rects (a, &na);
+  const EmbersRect *rb = embers_layout_get_rects (b, &nb);
+
+  g_assert_cmpuint (na, ==, nb);
+  for (guint i = 0; i < na; i++)
+    {
+      g_assert_cmpfloat (ra[i].x, ==, rb[i].x);
+      g_assert_cmpfloat (ra[i].width, ==, rb[i].width);
+      g_assert_cmpuint (ra[i].node, ==, rb[i].node);
+      g_assert_cmpuint (ra[i].node_end, ==, rb[i].node_end);
+      g_assert_cmpuint (ra[i].n_nodes, ==, rb[i].n_nodes);
+      g_assert_cmpuint (ra[i].row, ==, rb[i].row);
+      g_assert_cmpuint (ra[i].flags, ==, rb[i].flags);
+    }
+}
+
+static void
+test_many_children (void)
+{
+  static const struct { double width, x_start, x_end; gboolean focus; } views[] = {
+    { 1920, 0, 1, FALSE },
+    { 300, 0, 1, FALSE },
+    { 1920, 0.25, 0.3, FALSE },
+    { 1920, 0.9, 1, FALSE },
+    { 800, 0, 1, TRUE },
+  };
+  g_autoptr(EmbersProfile) walked = NULL;
+  g_autoptr(EmbersProfile) listed = NULL;
+  guint32 focus;
+
+  /* Two equal profiles: one only ever walked (each layout on a fresh one),
+   * one with its lists noted first */
+  make_wide (&listed);
+  focus = embers_profile_node_parent (listed, embers_profile_get_n_nodes (listed) - 1);
+  embers_layout_prepare (listed, 0);
+  /* main's children were noted, the root's one child not */
+  g_assert_nonnull (_embers_profile_get_kids (listed, 1));
+  g_assert_cmpuint (_embers_profile_get_kids (listed, 1)[0], >, 2000);
+  g_assert_null (_embers_profile_get_kids (listed, 0));
+
+  for (guint t = 0; t < 2; t++)
+    for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+      {
+        g_autoptr(EmbersLayout) a = NULL;
+        g_autoptr(EmbersLayout) b = NULL;
+        EmbersViewport vp;
+
+        g_clear_object (&walked);
+        make_wide (&walked);
+        embers_viewport_init (&vp, views[i].width);
+        vp.x_start = views[i].x_start;
+        vp.x_end = views[i].x_end;
+        a = embers_layout_new (walked, t, views[i].focus ? focus : 0, &vp);
+        b = embers_layout_new (listed, t, views[i].focus ? focus : 0, &vp);
+        g_assert_cmpuint (embers_layout_get_n_rects (a), >, 10);
+        assert_sorted (b);
+        assert_same_layout (a, b);
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -994,6 +1098,7 @@ main (int   argc,
   g_test_add_func ("/embers/layout/diff-widths", test_diff_widths);
   g_test_add_func ("/embers/layout/diff-children-sum-random", test_diff_children_sum_random);
   g_test_add_func ("/embers/layout/diff-lod-hit-neighbors", test_diff_lod_hit_neighbors);
+  g_test_add_func ("/embers/layout/many-children", test_many_children);
 
   return g_test_run ();
 }

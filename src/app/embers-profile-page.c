@@ -19,6 +19,7 @@
 #include "embers-diff-table.h"
 #include "embers-format.h"
 #include "embers-input.h"
+#include "embers-layout.h"
 #include "embers-top.h"
 #include "embers-transforms.h"
 
@@ -439,6 +440,8 @@ compute_thread (GTask        *task,
       c->view_profile = g_object_ref (p);
       break;
     }
+  /* The graph's first layout then reads the big sibling lists made here */
+  embers_layout_prepare (c->view_profile, c->sample_type);
 
   g_task_return_boolean (task, TRUE);
   return;

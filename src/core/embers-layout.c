@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "embers-layout.h"
+#include "embers-profile-private.h"
 
 /* Frames at least this wide carry the LABEL flag */
 #define LABEL_MIN_WIDTH 20.0
@@ -63,6 +64,9 @@ width_value (const gint64 *a,
     return a[node] < 0 ? G_MININT64 : G_MAXINT64;
   return sum;
 }
+
+/* Frames with at least this many children have them noted in a list */
+#define KIDS_MIN 1024
 
 /* A frame whose children are laid out in the next row */
 typedef struct
@@ -123,6 +127,7 @@ layout_compute (EmbersLayout *self)
   g_autoptr(GArray) row_start = NULL;
   g_autoptr(GArray) current = NULL;
   g_autoptr(GArray) next = NULL;
+  g_autoptr(GArray) walked = NULL;
   guint row;
 
   n_nodes = embers_profile_get_n_nodes (profile);
@@ -190,14 +195,46 @@ layout_compute (EmbersLayout *self)
           guint32 end = ends[parent->node];
           double offset = parent->x;
           /* The current run of narrow siblings */
-          guint32 run_first = 0, run_end = 0, run_n = 0;
+          guint32 run_first = 0, run_last = 0, run_n = 0;
           double run_x = 0, run_w = 0;
+          /* A frame with many children: read them from the list a walk
+           * noted, or note them while walking (each step of a walk is a
+           * cache miss, the list is one sweep) */
+          gboolean big = end - parent->node > KIDS_MIN;
+          const guint32 *kids = big ? _embers_profile_get_kids (profile, parent->node) : NULL;
+          gboolean note = big && kids == NULL;
+          guint32 c = parent->node + 1, next_kid = 0;
 
-          for (guint32 c = parent->node + 1; c < end; c = ends[c])
+          if (note)
             {
-              gint64 v = width_value (ta, tb, c);
+              if (walked == NULL)
+                walked = g_array_new (FALSE, FALSE, sizeof (guint32));
+              g_array_set_size (walked, 0);
+            }
+
+          for (;;)
+            {
+              guint32 cur;
+              gint64 v;
               double w, cx;
 
+              if (kids != NULL)
+                {
+                  if (next_kid >= kids[0])
+                    break;
+                  cur = kids[1 + next_kid++];
+                }
+              else
+                {
+                  if (c >= end)
+                    break;
+                  cur = c;
+                  c = ends[c];
+                  if (note)
+                    g_array_append_val (walked, cur);
+                }
+
+              v = width_value (ta, tb, cur);
               if (v <= 0)
                 continue;
 
@@ -208,25 +245,28 @@ layout_compute (EmbersLayout *self)
               if (cx + w <= 0.0)
                 continue;               /* left of the viewport */
               if (cx >= vp->width)
-                break;                  /* right of it: so are the rest */
+                {
+                  note = FALSE;         /* the rest is not walked */
+                  break;                /* right of it: so are the rest */
+                }
 
               if (w < min_width)
                 {
                   if (run_n == 0)
                     {
-                      run_first = c;
+                      run_first = cur;
                       run_x = cx;
                       run_w = 0;
                     }
                   run_w += w;
-                  run_end = ends[c];
+                  run_last = cur;
                   run_n++;
                   continue;
                 }
 
               if (run_n > 0)
                 {
-                  emit (&b, run_first, run_end, run_n, row, run_x, run_w,
+                  emit (&b, run_first, ends[run_last], run_n, row, run_x, run_w,
                         run_n > 1 ? EMBERS_RECT_MERGED : EMBERS_RECT_NONE);
                   run_n = 0;
                 }
@@ -234,10 +274,10 @@ layout_compute (EmbersLayout *self)
               {
                 guint before = b.rects->len;
 
-                emit (&b, c, ends[c], 1, row, cx, w, EMBERS_RECT_NONE);
-                if (b.rects->len > before && ends[c] > c + 1)
+                emit (&b, cur, ends[cur], 1, row, cx, w, EMBERS_RECT_NONE);
+                if (b.rects->len > before && ends[cur] > cur + 1)
                   {
-                    Expand e = { c, cx };
+                    Expand e = { cur, cx };
 
                     g_array_append_val (next, e);
                   }
@@ -245,8 +285,11 @@ layout_compute (EmbersLayout *self)
             }
 
           if (run_n > 0)
-            emit (&b, run_first, run_end, run_n, row, run_x, run_w,
+            emit (&b, run_first, ends[run_last], run_n, row, run_x, run_w,
                   run_n > 1 ? EMBERS_RECT_MERGED : EMBERS_RECT_NONE);
+          if (note && walked->len >= KIDS_MIN)
+            _embers_profile_note_kids (profile, parent->node, (const guint32 *)(gpointer)walked->data,
+                                       walked->len);
         }
 
       if (b.rects->len > start)
@@ -344,6 +387,20 @@ embers_layout_new (EmbersProfile        *profile,
   layout_compute (self);
 
   return self;
+}
+
+void
+embers_layout_prepare (EmbersProfile *profile,
+                       guint          sample_type)
+{
+  EmbersViewport vp;
+
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+
+  if (sample_type >= embers_profile_get_n_sample_types (profile))
+    return;
+  embers_viewport_init (&vp, 8192.0);
+  embers_layout_unref (embers_layout_new (profile, sample_type, 0, &vp));
 }
 
 EmbersLayout *

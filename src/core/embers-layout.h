@@ -173,6 +173,14 @@ EmbersLayout     *embers_layout_new             (EmbersProfile        *profile,
                                                  guint                 sample_type,
                                                  guint32               focus,
                                                  const EmbersViewport *viewport);
+/* Lays out @profile once, unzoomed and wide, for what a layout keeps in
+ * the profile: the lists of children of frames that have many (1024 or
+ * more). Later layouts read those lists instead of walking the siblings,
+ * which costs a cache miss per child (about 90 ms for the 875,000
+ * children of s2m's top frames). For a thread that makes a profile
+ * before a window shows it. */
+void              embers_layout_prepare         (EmbersProfile        *profile,
+                                                 guint                 sample_type);
 EmbersLayout     *embers_layout_ref             (EmbersLayout         *self);
 void              embers_layout_unref           (EmbersLayout         *self);
 

@@ -57,9 +57,26 @@ struct _EmbersProfile
   guint        n_label_sets;
   guint32     *label_set_offsets; /* n_label_sets + 1 */
   EmbersLabel *labels;
+
+  /* The children of frames that have many, in order, noted by a layout
+   * that walked them all (embers-layout.c): a later layout reads them in
+   * one sequential sweep instead of hopping from sibling to sibling
+   * through the ends column. node -> guint32 array (count first) */
+  GMutex       kids_lock;
+  GHashTable  *kids;
 };
 
 EmbersProfile *_embers_profile_new (void);
+
+/* The children of @node noted before, or NULL; the array holds their
+ * number, then the children. Any thread. */
+const guint32 *_embers_profile_get_kids  (EmbersProfile *self,
+                                          guint32        node);
+/* Notes the @n children of @node (copied); the first note stays. */
+void           _embers_profile_note_kids (EmbersProfile *self,
+                                          guint32        node,
+                                          const guint32 *kids,
+                                          guint32        n);
 
 /* Gives the profile self columns (n_types of n_nodes, column-major) that
  * its maker has at hand anyway, instead of computing them when asked. */

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "embers-profile-private.h"
 
 G_DEFINE_QUARK (embers-profile-error-quark, embers_profile_error)
@@ -38,6 +40,8 @@ embers_profile_finalize (GObject *object)
   g_free (self->sample_values);
   g_free (self->label_set_offsets);
   g_free (self->labels);
+  g_clear_pointer (&self->kids, g_hash_table_unref);
+  g_mutex_clear (&self->kids_lock);
 
   G_OBJECT_CLASS (embers_profile_parent_class)->finalize (object);
 }
@@ -53,6 +57,41 @@ embers_profile_class_init (EmbersProfileClass *klass)
 static void
 embers_profile_init (EmbersProfile *self)
 {
+  g_mutex_init (&self->kids_lock);
+}
+
+const guint32 *
+_embers_profile_get_kids (EmbersProfile *self,
+                          guint32        node)
+{
+  const guint32 *kids = NULL;
+
+  g_mutex_lock (&self->kids_lock);
+  if (self->kids != NULL)
+    kids = g_hash_table_lookup (self->kids, GUINT_TO_POINTER (node));
+  g_mutex_unlock (&self->kids_lock);
+  return kids;
+}
+
+void
+_embers_profile_note_kids (EmbersProfile *self,
+                           guint32        node,
+                           const guint32 *kids,
+                           guint32        n)
+{
+  guint32 *copy;
+
+  g_mutex_lock (&self->kids_lock);
+  if (self->kids == NULL)
+    self->kids = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  if (!g_hash_table_contains (self->kids, GUINT_TO_POINTER (node)))
+    {
+      copy = g_new (guint32, (gsize)n + 1);
+      copy[0] = n;
+      memcpy (copy + 1, kids, sizeof (guint32) * n);
+      g_hash_table_insert (self->kids, GUINT_TO_POINTER (node), copy);
+    }
+  g_mutex_unlock (&self->kids_lock);
 }
 
 EmbersProfile *

@@ -96,6 +96,22 @@ widget_pixel (GtkWidget *widget,
   g_object_unref (paintable);
 }
 
+/* The flame graph paints on a worker thread: its paint for what it
+ * shows now, then a frame that draws it (a widget paintable of a widget
+ * waiting for its frame is empty) */
+static gboolean
+graph_painted (gpointer graph)
+{
+  return embers_flame_graph_has_paint_cache (graph);
+}
+
+static void
+wait_painted (GtkWidget *graph)
+{
+  embers_test_wait_until (graph_painted, graph, "the flame graph's paint");
+  embers_test_wait_frame (GTK_WIDGET (gtk_widget_get_root (graph)));
+}
+
 /* The diff's profile page computes its table and views off the main
  * thread: wait until it shows them */
 static gboolean
@@ -294,12 +310,14 @@ test_compare_files (void)
     embers_layout_unref (layout);
   }
   g_assert_cmpint (slow_x, >=, 0);
+  wait_painted (graph);
   widget_pixel (graph, slow_x, slow_y, blue);
   g_assert_cmpint (blue[2], >, blue[1]);  /* bluish */
 
   embers_compare_page_set_palette (page, EMBERS_DIFF_PALETTE_RED_GREEN);
   g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_GREEN);
   embers_test_settle ();
+  wait_painted (graph);
   widget_pixel (graph, slow_x, slow_y, green);
   g_assert_cmpint (green[1], >, green[2]);  /* greenish */
   g_assert_cmpint (green[1], >, green[0]);

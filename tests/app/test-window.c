@@ -476,19 +476,27 @@ open_go_comparison (EmbersWindow *window)
   return compare;
 }
 
-/* Colour of the pixel at x, y of a widget as painted */
 static gboolean
-graph_painted (gpointer data)
+graph_painted (gpointer graph)
 {
-  return embers_flame_graph_has_paint_cache (data);
+  return embers_flame_graph_has_paint_cache (graph);
 }
 
+/* Colour of the pixel at x, y of a widget as painted. A flame graph
+ * paints on a worker thread: its paint for what it shows now, then a
+ * frame that draws it (a widget paintable of a widget waiting for its
+ * frame is empty) */
 static void
 widget_pixel (GtkWidget *widget,
               int        x,
               int        y,
               guint8     rgb[3])
 {
+  if (EMBERS_IS_FLAME_GRAPH (widget))
+    {
+      embers_test_wait_until (graph_painted, widget, "the flame graph's paint");
+      embers_test_wait_frame (GTK_WIDGET (gtk_widget_get_root (widget)));
+    }
   GdkPaintable *paintable = gtk_widget_paintable_new (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
@@ -501,9 +509,6 @@ widget_pixel (GtkWidget *widget,
 
   g_assert_cmpint (width, >, x);
   g_assert_cmpint (height, >, y);
-  /* The flame graph paints on a worker: its picture once it is there */
-  if (EMBERS_IS_FLAME_GRAPH (widget))
-    embers_test_wait_until (graph_painted, widget, "the flame graph's paint");
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);

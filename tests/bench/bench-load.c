@@ -8,7 +8,9 @@
  * FILE` (the real command line: load, top table, print), `bench-floor FILE`
  * (the least a loader can do to print the same lines) and `go tool pprof
  * -top FILE`, and prints the median wall time, CPU time (user + system) and
- * peak RSS of each (from wait4), the ratios go / Embers and Embers / floor,
+ * peak RSS of each (from wait4), the ratios go / Embers and Embers / floor
+ * (the median of the ratios of the runs made in the same round: a pair
+ * shares the machine's load of its moment),
  * the peak RSS over the uncompressed size and per tree node. Then, in this
  * process, one load through embers_profile_load_file() for the node count,
  * the profile's own memory and the loader's phases, and a cancelled load:
@@ -211,6 +213,21 @@ summarize (const Run *runs,
     }
   *wall = median (w, n);
   *cpu = median (c, n);
+}
+
+/* The median of the ratios a[i] / b[i] of the runs made side by side in
+ * the same round: each pair saw the same load on the shared machine */
+static double
+paired_ratio (const Run *a,
+              const Run *b,
+              guint      n,
+              gboolean   use_cpu)
+{
+  g_autofree double *r = g_new (double, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    r[i] = use_cpu ? a[i].cpu / MAX (b[i].cpu, 1e-9) : a[i].wall / MAX (b[i].wall, 1e-9);
+  return median (r, n);
 }
 
 /* The profile's size once inflated, counted in small steps: this process
@@ -536,20 +553,26 @@ bench_file (const char *path,
     g_print ("; %.1f bytes per node over the command line's own %.1f MiB",
              (e_rss - baseline_rss_kb) * 1024.0 / MAX (n_nodes, 1), baseline_rss_kb / 1024.0);
   g_print ("\n");
-  g_print ("ratios:         embers / floor %.2fx wall, %.2fx CPU (goal <= %.1fx)",
+  /* Ratios of the runs paired in each round (the medians of the ratios),
+   * then of the medians: on a shared machine the first is the fair one */
+  g_print ("ratios:         embers / floor %.2fx wall, %.2fx CPU paired (%.2fx, %.2fx of the medians; goal <= %.1fx)",
+           paired_ratio (e, f, runs, FALSE), paired_ratio (e, f, runs, TRUE),
            e_wall / f_wall, e_cpu / f_cpu, GOAL_FLOOR);
   if (n_go > 0)
-    g_print ("; go / embers %.1fx wall, %.1fx CPU", g_wall / e_wall, g_cpu / e_cpu);
+    g_print ("; go / embers %.1fx wall, %.1fx CPU paired (%.1fx, %.1fx of the medians)",
+             paired_ratio (g, e, n_go, FALSE), paired_ratio (g, e, n_go, TRUE),
+             g_wall / e_wall, g_cpu / e_cpu);
   g_print ("\n\n");
 
   g_string_append_printf (summary, "| %s | %.1f MB | %u | %.3f s | %.3f s | %.3f s | ",
                           base, raw / 1e6, n_nodes, e_wall, e_cpu, f_wall);
   if (n_go > 0)
-    g_string_append_printf (summary, "%.2f s | %.1fx |", g_wall, g_wall / e_wall);
+    g_string_append_printf (summary, "%.2f s | %.1fx (CPU %.1fx) |", g_wall,
+                            paired_ratio (g, e, n_go, FALSE), paired_ratio (g, e, n_go, TRUE));
   else
     g_string_append (summary, "- | - |");
-  g_string_append_printf (summary, " %.2fx | %.0f MB (%.1fx, %.0f B/node over the program's own) |\n",
-                          e_wall / f_wall, e_rss * 1024 / 1e6, e_rss * 1024.0 / MAX (raw, 1),
+  g_string_append_printf (summary, " %.2fx (CPU %.2fx) | %.0f MB (%.1fx, %.0f B/node over the program's own) |\n",
+                          paired_ratio (e, f, runs, FALSE), paired_ratio (e, f, runs, TRUE), e_rss * 1024 / 1e6, e_rss * 1024.0 / MAX (raw, 1),
                           (e_rss - baseline_rss_kb) * 1024.0 / MAX (n_nodes, 1));
   return TRUE;
 }
@@ -711,7 +734,7 @@ main (int    argc,
                "%.2f other processes\n", busy, n_cpus, ours, MAX (busy - ours, 0));
     }
 
-  g_print ("\n| profile | raw | nodes | Embers wall | Embers CPU | floor wall | go pprof wall | go / Embers | Embers / floor | Embers peak RSS |\n"
+  g_print ("\n| profile | raw | nodes | Embers wall | Embers CPU | floor wall | go pprof wall | go / Embers (paired) | Embers / floor (paired) | Embers peak RSS |\n"
            "|---|---|---|---|---|---|---|---|---|---|\n%s", summary->str);
   g_print ("# goals: go / Embers >= %.0fx on s100k and big100k, >= %.0fx on z500k; Embers / floor <= %.1fx; "
            "about %.0f bytes per node plus strings\n", GOAL_GO_S, GOAL_GO_Z, GOAL_FLOOR, GOAL_BYTES_NODE);
