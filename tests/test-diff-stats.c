@@ -34,6 +34,17 @@ test_student_t (void)
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_quantile (0.975, 4), 2.7764, 1e-4);
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_quantile (0.975, 30), 2.0423, 1e-4);
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_quantile (0.975, 1e7), 1.95996, 1e-4);
+  /* The quantile inverts the CDF, in the tails and with few degrees of
+   * freedom too (Welch's df is at least about 1 with two steps a side) */
+  for (double df = 1; df < 200; df *= 1.9)
+    for (double p = 1e-6; p < 1; p = p < 0.5 ? p * 7 : 1 - (1 - p) / 7)
+      {
+        double t = embers_stats_student_t_quantile (p, df);
+
+        g_assert_cmpfloat (fabs (embers_stats_student_t_cdf (t, df) - p), <=, 1e-9 * MAX (1, p / (1 - p)));
+        if (p > 0.999)
+          break;
+      }
   /* Welch's fractional degrees of freedom */
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_cdf (2.0, 7.5), 0.9587, 1e-3);
 }
