@@ -17,6 +17,7 @@
 #include "embers-format.h"
 #include "embers-query-url.h"
 #include "embers-text.h"
+#include "embers-time.h"
 #include "embers-units.h"
 
 #define MINUTE_MS ((gint64) 60 * 1000)
@@ -138,7 +139,7 @@ format_time (gint64 ms)
 {
   g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (ms / 1000);
 
-  return dt != NULL ? g_date_time_format (dt, "%F %H:%M") : g_strdup ("?");
+  return dt != NULL ? embers_time_format_date_time (dt, FALSE) : g_strdup ("?");
 }
 
 static gboolean

@@ -16,6 +16,7 @@
 #include "embers-labels-page.h"
 #include "embers-request.h"
 #include "embers-selector.h"
+#include "embers-time.h"
 #include "embers-units.h"
 
 #define SERVICE_LABEL "service_name"
@@ -2059,8 +2060,8 @@ update_title_label (EmbersLabelsPage *self)
   g_autoptr(EmbersProfileTypeInfo) info = NULL;
   g_autoptr(GDateTime) a = g_date_time_new_from_unix_local (self->query->start_ms / 1000);
   g_autoptr(GDateTime) b = g_date_time_new_from_unix_local (self->query->end_ms / 1000);
-  g_autofree char *start = a != NULL ? g_date_time_format (a, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
-  g_autofree char *end = b != NULL ? g_date_time_format (b, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+  g_autofree char *start = a != NULL ? embers_time_format_date_time (a, TRUE) : g_strdup ("?");
+  g_autofree char *end = b != NULL ? embers_time_format_date_time (b, TRUE) : g_strdup ("?");
   g_autofree char *heading = NULL;
 
   info = self->query->profile_type != NULL ? embers_profile_type_info_new (self->query->profile_type) : NULL;

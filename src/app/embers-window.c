@@ -720,14 +720,9 @@ on_drop (GtkDropTarget *target,
   if (files == NULL)
     return FALSE;
 
-  /* Two files: the first is the baseline, the second the comparison */
-  if (g_slist_length (files) == 2)
-    {
-      embers_window_open_comparison (self, files->data, files->next->data);
-      g_slist_free (files);
-      return TRUE;
-    }
-
+  /* Each file its own tab, as from the file manager or the command line:
+   * a comparison only ever comes from an explicit action (which side is
+   * the baseline is the user's choice, never the order of a drop) */
   for (GSList *l = files; l != NULL; l = l->next)
     embers_window_open_file (self, l->data);
   g_slist_free (files);

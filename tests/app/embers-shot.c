@@ -22,14 +22,17 @@
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
  *
- * The README's screenshots (data/screenshots) are the window at 1360x860
- * under Xvfb, taken with GTK 4.24 and libadwaita 1.10 (the Flatpak
- * runtime's), F being tests/fixtures/go: profile.png "search light
+ * It prints "embers-shot: ready" once the window has painted the state.
+ *
+ * The README's screenshots (data/screenshots) are taken by
+ * build-aux/screenshots.sh: the window at 900x600 with its frame and
+ * shadow (942x642 in all) in weston, with GTK 4.24 and libadwaita 1.10 (the
+ * Flatpak runtime's), F being tests/fixtures/go: profile.png "search light
  * F/cpu-labels.pb.gz", sandwich-dark.png "sandwich dark F/cpu-labels.pb.gz",
  * compare.png "compare light F/cpu-before.pb.gz F/cpu-after.pb.gz",
- * explore.png "demo light F", labels.png "demo-labels light F", and
- * rule.png "server-rule light URL api runtime.gcBgMarkWorker" against
- * embers-test-server --recording-rules, cut to the dialog.
+ * explore.png "demo light F", labels.png "demo-labels light F", rule.png
+ * "server-rule light URL api runtime.gcBgMarkWorker" against
+ * embers-test-server --recording-rules.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -50,6 +53,7 @@
 #include "embers-regressions-page.h"
 #include "embers-test-gtk-utils.h"
 #include "embers-window.h"
+#include "embers-test-gtk-utils.h"
 
 static void
 wait_page (EmbersProfilePage *page)
@@ -72,6 +76,21 @@ find_node (EmbersProfile *profile,
   for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
     if (g_str_equal (embers_profile_node_name_str (profile, i), name))
       return i;
+  return 0;
+}
+
+/* Keeps the window on screen; says when it has painted its state, for
+ * build-aux/screenshots.sh, which takes the picture */
+static int
+keep (GtkWindow *window)
+{
+  embers_test_wait_size (GTK_WIDGET (window), 100, 100);
+  embers_test_wait_frame (GTK_WIDGET (window));
+  embers_test_wait_frame (GTK_WIDGET (window));
+  g_print ("embers-shot: ready\n");
+  fflush (stdout);
+  for (;;)
+    g_main_context_iteration (NULL, TRUE);
   return 0;
 }
 
@@ -109,6 +128,10 @@ main (int   argc,
       g_settings_set_boolean (a11y, "high-contrast", TRUE);
     }
   adw_init ();
+  /* No animation: the picture is the state, not a moment of a transition */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  /* GNOME's default window buttons, whatever the compositor offers */
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
   /* The application's own style sheet, as EmbersApplication loads it */
   {
     g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
@@ -135,8 +158,7 @@ main (int   argc,
         g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
       else
         gtk_widget_activate_action (GTK_WIDGET (window), "win.show-shortcuts", NULL);
-      while (TRUE)
-        g_main_context_iteration (NULL, TRUE);
+      return keep (GTK_WINDOW (window));
     }
 
   window = embers_window_new (NULL);
@@ -497,8 +519,5 @@ main (int   argc,
         }
     }
 
-  while (TRUE)
-    g_main_context_iteration (NULL, TRUE);
-
-  return 0;
+  return keep (GTK_WINDOW (window));
 }

@@ -1082,6 +1082,8 @@ test_keys (void)
 static const char * const no_shortcut[] = {
   /* With a parameter, reached from a menu, a row or another action */
   "app.color-scheme",           /* the main menu's Style submenu */
+  "app.compare",                /* embers --diff BASE COMP, and over D-Bus */
+  "app.connect",                /* embers --server URL, and over D-Bus */
   "win.open-uri",               /* a recent file's row on the start page */
   "win.show-toast",             /* pages' messages to their window */
   "win.add-recent",             /* pages' files to the recent list */
