@@ -1352,16 +1352,11 @@ load_done (GObject      *source,
         }
       else
         {
-          g_autofree char *message = NULL;
-
+          /* The page says why, with Reload: no toast to repeat it */
           g_free (self->error);
           self->error = g_strdup (error->message);
           adw_status_page_set_description (self->error_page, error->message);
           set_state (self, EMBERS_PAGE_STATE_FAILED);
-
-          /* Translators: a toast; %s is a file name (the page shows why) */
-          message = g_strdup_printf (_("Could not open “%s”"), self->title);
-          toast (self, message);
         }
       update_actions (self);
     }
