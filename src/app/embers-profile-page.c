@@ -2090,6 +2090,10 @@ embers_profile_page_init (EmbersProfilePage *self)
   self->last_tree_view = EMBERS_VIEW_ICICLE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* A sandwich's halves have the function at their root: their shares
+   * are of the function, not of the profile's total */
+  embers_flame_graph_set_share_of (self->callers_graph, _("of the function"));
+  embers_flame_graph_set_share_of (self->callees_graph, _("of the function"));
 
   /* The drop-downs' names, for their buttons too; the search bar's close
    * button */
