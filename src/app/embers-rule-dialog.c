@@ -1308,14 +1308,25 @@ load_label_names (EmbersRuleDialog *self)
     return;
 
   /* The label names of the profiles the rule matches, over the last day
-   * (matchers that do not parse yet are left out) */
-  for (guint i = 0; rule->matchers[i]; i++)
-    {
-      g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector (rule->matchers[i], NULL);
+   * (matchers that do not parse yet are left out). One selector of them
+   * all: LabelNames takes the union of its matchers (a series matching
+   * any), so {__profile_type__=…} and {service_name="api"} apart would
+   * offer every service's labels */
+  {
+    g_autoptr(EmbersSelector) all = embers_selector_new ();
+    g_autofree char *joined = NULL;
 
-      if (sel != NULL)
-        g_strv_builder_add (parsable, rule->matchers[i]);
-    }
+    for (guint i = 0; rule->matchers[i]; i++)
+      {
+        g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector (rule->matchers[i], NULL);
+
+        for (guint k = 0; sel != NULL && k < embers_selector_get_n_matchers (sel); k++)
+          embers_selector_add_matcher (all, embers_selector_get_matcher (sel, k));
+      }
+    joined = embers_selector_to_string (all);
+    if (embers_selector_get_n_matchers (all) > 0)
+      g_strv_builder_add (parsable, joined);
+  }
   matchers = g_strv_builder_end (parsable);
   embers_source_list_label_names (self->source, (const char * const *)matchers,
                                   end - 24 * 3600 * 1000, end, self->cancellable,

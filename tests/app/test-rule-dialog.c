@@ -59,12 +59,6 @@ preview_ready (gpointer data)
 }
 
 static gboolean
-has_group_by_choices (gpointer data)
-{
-  return embers_rule_dialog_get_n_group_by_choices (data) > 0;
-}
-
-static gboolean
 has_one_rule (gpointer data)
 {
   return embers_rules_page_get_rules (data)->len == 1;
@@ -80,6 +74,12 @@ static gboolean
 types_ready (gpointer data)
 {
   return embers_rule_dialog_get_n_profile_types (data) > 0;
+}
+
+static gboolean
+has_group_by_choices (gpointer data)
+{
+  return embers_rule_dialog_get_n_group_by_choices (data) > 0;
 }
 
 static void
@@ -570,6 +570,13 @@ test_rule_disabled (void)
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
   adw_dialog_present (ADW_DIALOG (dialog), window);
   g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
+  /* Group-by offers api's labels only: worker's "queue" (same profile
+   * type, another service) is not one; LabelNames unions its matchers,
+   * so the dialog asks with one selector */
+  embers_test_wait_until (has_group_by_choices, dialog, "the group-by choices");
+  g_assert_true (embers_rule_dialog_toggle_group_by (dialog, "span_name"));
+  g_assert_true (embers_rule_dialog_toggle_group_by (dialog, "span_name"));
+  g_assert_false (embers_rule_dialog_toggle_group_by (dialog, "queue"));
   embers_test_wait_until (is_mapped, find_label (GTK_WIDGET (dialog), "-tenant-settings.recording-rules.enabled=true"),
                           "the flag on screen");
   g_assert_false (gtk_label_get_wrap (GTK_LABEL (find_label (GTK_WIDGET (dialog),
