@@ -580,7 +580,6 @@ check_link (const guint16 *depths,
     {
       guint32 p = i - 1, e = i + 1;
 
-
       while (depths[p] != depths[i] - 1)
         p--;
       g_assert_cmpuint (parents[i], ==, p);
