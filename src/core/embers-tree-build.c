@@ -567,13 +567,17 @@ sort_keys (guint64 *a,
  *
  * Phase 1 walks the groups: it sorts each by its next frame, writes the
  * nodes that several stacks share, sums their totals on the way back up,
- * and for a group of one stack only notes a chain: where its nodes go and
- * under which parent. Every node's position is known at the end of it.
+ * and for a group of one stack only notes a chain: where its nodes go.
+ * Every node's position is known at the end of it.
  *
  * Phase 2 writes the chains, split between two threads: on deep profiles
  * with many distinct stacks nearly every node is in one. A chain's nodes
  * all have its stack's value as their total, so no pass sums totals up the
- * tree afterwards. */
+ * tree afterwards.
+ *
+ * Nodes get a name, a depth and totals here; their parents and ends follow
+ * from the depths (embers_tree_link), and are made once the stacks are
+ * freed, so they never share the memory with them. */
 
 typedef struct
 {
@@ -981,7 +985,7 @@ embers_tree_link (const guint16 *depths,
     {
       guint d = depths[i];
 
-      g_assert (d >= 1 && d <= top + 1);
+      g_assert (d >= 1 && d <= top + 1 && d <= max_depth);
       while (top >= d)
         ends[path[top--]] = i;
       parents[i] = path[d - 1];
