@@ -206,6 +206,9 @@ def check_generated(root, app_id, manifest, app):
                   f"/app/share/icons/hicolor/scalable/apps/{app_id}.svg",
                   f"/app/share/icons/hicolor/symbolic/apps/{app_id}-symbolic.svg",
                   f"/app/share/licenses/{app_id}/COPYING",
+                  f"/app/share/mime/packages/{app_id}.xml",
+                  f"/app/share/dbus-1/services/{app_id}.service",
+                  "/app/share/man/man1/embers.1",
                   "/app/share/locale/de/LC_MESSAGES/embers.mo",
                   f"/app/bin/{manifest.get('command')}"):
             check(f in installed, f"{app_id}: installs {f}")

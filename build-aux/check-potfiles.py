@@ -23,7 +23,7 @@ import tempfile
 # What makes a source file translatable
 C_PATTERN = re.compile(r'(?<![A-Za-z0-9_])(?:_|N_|C_|NC_|Q_)\(|ngettext\s*\(|dpgettext2?\s*\(|dgettext\s*\(')
 UI_PATTERN = re.compile(r'translatable="yes"')
-DATA_PATTERN = re.compile(r'^(Name|Comment|GenericName|Keywords)=|<summary>|<name>|<description>', re.M)
+DATA_PATTERN = re.compile(r'^(Name|Comment|GenericName|Keywords)=|<summary>|<name>|<description>|<comment>', re.M)
 
 # xgettext keywords of meson's i18n preset 'glib'
 GLIB_KEYWORDS = [
@@ -69,7 +69,10 @@ def translatable(root, rel):
         return C_PATTERN.search(text) is not None
     if rel.endswith('.ui'):
         return UI_PATTERN.search(text) is not None
-    if rel.startswith('data/') and rel.endswith('.in'):
+    if rel.startswith('data/') and rel.endswith(('.in', '.xml')):
+        # A D-Bus service's Name= is a bus name, not text
+        if '[D-BUS Service]' in text:
+            return False
         return DATA_PATTERN.search(text) is not None
     return False
 
@@ -80,7 +83,7 @@ def candidates(root):
             dirnames.sort()
             for name in sorted(filenames):
                 rel = os.path.relpath(os.path.join(dirpath, name), root)
-                if rel.endswith(('.c', '.ui')) or (top == 'data' and rel.endswith('.in')):
+                if rel.endswith(('.c', '.ui')) or (top == 'data' and rel.endswith(('.in', '.xml'))):
                     yield rel
 
 

@@ -90,7 +90,10 @@ tap_counts() {
 }
 
 run_app() {
-  if [[ $(where_to_build) == root ]]; then
+  local where
+  # A host without apt and without the libraries: the message, and stop
+  where=$(where_to_build) || exit 1
+  if [[ $where == root ]]; then
     say "this host's GTK or libadwaita is older than Embers needs: building in a Debian $main_suite root"
     bash build-aux/buildroot.sh ensure "$main_suite"
     exec bash build-aux/buildroot.sh run "$main_suite" bash build-aux/dev.sh run "$@"
@@ -233,7 +236,7 @@ run_tests() {
   local main_result=_build/results-main.txt next_result=_build/results-next.txt
   rm -f "$main_result" "$next_result"
   local where
-  where=$(where_to_build)
+  where=$(where_to_build) || exit 1
   local start=$SECONDS
 
   # The whole suite, natively or in the Debian 13 root
@@ -283,7 +286,8 @@ case "$mode" in
   suite)        run_suite "$1" ;;
   window-suite) run_window_suite "$1" ;;
   shell)
-    if [[ $(where_to_build) == root ]]; then
+    where=$(where_to_build) || exit 1
+    if [[ $where == root ]]; then
       exec bash build-aux/buildroot.sh run "$main_suite" bash
     fi
     exec bash ;;

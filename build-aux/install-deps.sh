@@ -13,12 +13,37 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=build-aux/packages.sh
 source "$here/packages.sh"
 
+# Each pkg-config module that is absent or too old here, with what is found
+missing_modules() {
+  local module name found
+  for module in "${embers_pkgconfig[@]}"; do
+    if command -v pkg-config >/dev/null && pkg-config --exists "$module" 2>/dev/null; then
+      continue
+    fi
+    name=${module%% *}
+    found=""
+    if command -v pkg-config >/dev/null; then
+      found=$(pkg-config --modversion "$name" 2>/dev/null || true)
+    fi
+    if [[ -n $found ]]; then
+      printf '  %s (%s here)\n' "$module" "$found"
+    else
+      printf '  %s (not found)\n' "$module"
+    fi
+  done
+}
+
 explain() {
+  local missing
+  missing=$(missing_modules)
   cat <<EOF
 Embers needs these libraries (pkg-config names and versions):
 $(printf '  %s\n' "${embers_pkgconfig[@]}")
 and meson, ninja, gcc, gettext, protoc-c, desktop-file-validate, appstreamcli.
-
+${missing:+
+Missing or too old here:
+$missing
+}
   Fedora 42 or newer: sudo dnf install $embers_fedora_packages
   Arch Linux:         sudo pacman -S --needed $embers_arch_packages
   Debian 13, Ubuntu 25.04 or newer: bash build-aux/install-deps.sh

@@ -125,7 +125,7 @@ test_timeout (void)
   g_assert_no_error (error);
   url = query_url (embers_test_server_get_url (slow), CPU, "{}");
 
-  option = run_embers ((const char *[]) { "--top", "--timeout=1", url, NULL }, NULL, 60);
+  option = run_embers ((const char *[]) { "--top", "--format=tsv", "--timeout=1", url, NULL }, NULL, 60);
   g_test_message ("--timeout=1: exit %d after %.2f s: %s", option->status, option->seconds, option->err);
   g_assert_cmpint (option->status, ==, 1);
   /* The option's timeout, not the default: the message names it (the time
@@ -135,15 +135,15 @@ test_timeout (void)
   g_assert_nonnull (strstr (option->err, "--timeout=SECONDS or EMBERS_TIMEOUT"));
   g_assert_cmpstr (option->out, ==, "");
 
-  variable = run_embers ((const char *[]) { "--top", url, NULL }, (const char *[]) { "EMBERS_TIMEOUT=2", NULL }, 60);
+  variable = run_embers ((const char *[]) { "--top", "--format=tsv", url, NULL }, (const char *[]) { "EMBERS_TIMEOUT=2", NULL }, 60);
   g_assert_cmpint (variable->status, ==, 1);
   g_assert_nonnull (strstr (variable->err, "within 2 s"));
 
-  bad_variable = run_embers ((const char *[]) { "--top", url, NULL }, (const char *[]) { "EMBERS_TIMEOUT=soon", NULL }, 60);
+  bad_variable = run_embers ((const char *[]) { "--top", "--format=tsv", url, NULL }, (const char *[]) { "EMBERS_TIMEOUT=soon", NULL }, 60);
   g_assert_cmpint (bad_variable->status, ==, 1);
   g_assert_nonnull (strstr (bad_variable->err, "EMBERS_TIMEOUT"));
 
-  bad_option = run_embers ((const char *[]) { "--top", "--timeout=-3", url, NULL }, NULL, 60);
+  bad_option = run_embers ((const char *[]) { "--top", "--format=tsv", "--timeout=-3", url, NULL }, NULL, 60);
   g_assert_cmpint (bad_option->status, ==, 1);
   g_assert_nonnull (strstr (bad_option->err, "--timeout"));
 }
@@ -250,7 +250,7 @@ test_node_sdk (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
       {
-        g_autoptr(Run) top = run_embers ((const char *[]) { "--top=100", urls[i], NULL }, NULL, 60);
+        g_autoptr(Run) top = run_embers ((const char *[]) { "--top=100", "--format=tsv", urls[i], NULL }, NULL, 60);
 
         g_test_message ("%s: exit %d %s", urls[i], top->status, top->err);
         g_assert_cmpint (top->status, ==, 0);
@@ -295,7 +295,7 @@ test_go_push (void)
     g_assert_true (ok);
   }
   url = query_url (embers_test_server_get_url (server), CPU, "{service_name=\"embers-go-sdk\",process_runtime=\"go\"}");
-  top = run_embers ((const char *[]) { "--top=50", url, NULL }, NULL, 60);
+  top = run_embers ((const char *[]) { "--top=50", "--format=tsv", url, NULL }, NULL, 60);
   g_assert_cmpint (top->status, ==, 0);
   g_assert_nonnull (strstr (top->out, "main.embersGoBusy"));
   {
@@ -347,7 +347,7 @@ test_hostile (gconstpointer data)
   const Hostile *h = data;
   g_autofree char *base = g_strconcat (embers_test_server_get_url (hostile), h->mode, NULL);
   g_autofree char *url = query_url (base, CPU, "{service_name=\"api\"}");
-  g_autoptr(Run) top = run_embers ((const char *[]) { "--top", "--timeout=5", url, NULL }, NULL, 120);
+  g_autoptr(Run) top = run_embers ((const char *[]) { "--top", "--format=tsv", "--timeout=5", url, NULL }, NULL, 120);
   g_autofree char *dir = g_dir_make_tmp ("embers-hostile-XXXXXX", NULL);
   g_autofree char *out = g_build_filename (dir, "out.pb.gz", NULL);
   g_autoptr(Run) export = run_embers ((const char *[]) { "--export", out, "--timeout=5", url, NULL }, NULL, 120);
@@ -373,7 +373,7 @@ test_hostile_ok (void)
 {
   g_autofree char *base = g_strconcat (embers_test_server_get_url (hostile), "ok", NULL);
   g_autofree char *url = query_url (base, CPU, "{}");
-  g_autoptr(Run) top = run_embers ((const char *[]) { "--top", "--timeout=5", url, NULL }, NULL, 120);
+  g_autoptr(Run) top = run_embers ((const char *[]) { "--top", "--format=tsv", "--timeout=5", url, NULL }, NULL, 120);
 
   g_assert_cmpint (top->status, ==, 0);
   g_assert_nonnull (strstr (top->out, "hostile.work"));
@@ -398,13 +398,13 @@ test_tls (void)
   g_assert_true (g_str_has_prefix (embers_test_server_get_url (secure), "https://"));
   url = query_url (embers_test_server_get_url (secure), CPU, "{service_name=\"example\"}");
 
-  refused = run_embers ((const char *[]) { "--top", "--timeout=10", url, NULL }, NULL, 60);
+  refused = run_embers ((const char *[]) { "--top", "--format=tsv", "--timeout=10", url, NULL }, NULL, 60);
   g_test_message ("self-signed: exit %d after %.2f s: %s", refused->status, refused->seconds, refused->err);
   g_assert_cmpint (refused->status, ==, 1);
   g_assert_true (says_any (refused->err, (const char *[]) { "certificate is not trusted", NULL }));
   g_assert_nonnull (strstr (refused->err, "EMBERS_CA_FILE"));
 
-  trusted = run_embers ((const char *[]) { "--top", "--timeout=10", url, NULL }, (const char *[]) { trust, NULL }, 60);
+  trusted = run_embers ((const char *[]) { "--top", "--format=tsv", "--timeout=10", url, NULL }, (const char *[]) { trust, NULL }, 60);
   g_assert_cmpint (trusted->status, ==, 0);
   g_assert_nonnull (strstr (trusted->out, "\tmain\n"));
 }

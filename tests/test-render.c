@@ -1539,11 +1539,13 @@ test_diff_export (void)
   /* The fills are there: the root's grey (148,142,142), slow's red
    * (196,81,69) for +66.7%, and the legend's gradient stops, blue
    * (26,133,255) and red (220,50,32) */
-  g_assert_nonnull (strstr (svg_text, "rgb(58.0392"));
-  g_assert_nonnull (strstr (svg_text, "rgb(76.8627"));
+  g_assert_nonnull (strstr (svg_text, "fill=\"#948e8e\""));
+  g_assert_nonnull (strstr (svg_text, "fill=\"#c45145\""));
   g_assert_nonnull (strstr (svg_text, "<linearGradient"));
-  g_assert_nonnull (strstr (svg_text, "rgb(10.1960"));
-  g_assert_nonnull (strstr (svg_text, "rgb(86.2745"));
+  g_assert_nonnull (strstr (svg_text, "stop-color=\"#1a85ff\""));
+  g_assert_nonnull (strstr (svg_text, "stop-color=\"#dc3220\""));
+  /* Names as text, the change after them */
+  g_assert_nonnull (strstr (svg_text, ">slow<tspan class=\"c\">  +67%</tspan></text>"));
   g_clear_pointer (&svg_text, g_free);
 
   /* Red/green, absolute: named as such */
@@ -1556,7 +1558,7 @@ test_diff_export (void)
   g_assert_nonnull (strstr (svg_text, "red/green · change of absolute value"));
   g_assert_nonnull (strstr (svg_text, "green: shrank"));
   /* slow +100%: rgb(200,0,0) */
-  g_assert_nonnull (strstr (svg_text, "rgb(78.4313"));
+  g_assert_nonnull (strstr (svg_text, "fill=\"#c80000\""));
 
   /* PDF */
   g_assert_true (embers_render_export (d, 0, NULL, pdf, &error));
@@ -1616,6 +1618,87 @@ __lsan_default_suppressions (void)
   return "leak:libfontconfig.so\n";
 }
 
+static void
+count_element (GMarkupParseContext  *context,
+               const char           *element,
+               const char          **names,
+               const char          **values,
+               gpointer              user_data,
+               GError              **error)
+{
+  guint *counts = user_data;
+
+  counts[0]++;
+  if (g_str_equal (element, "script"))
+    counts[1]++;
+}
+
+/* The SVG we write: well-formed, a <g> per rect of the layout (merged
+ * blocks stay merged: the size follows the visible frames, not the
+ * profile), names as escaped text */
+static void
+test_svg (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-svg-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "graph.svg", NULL);
+  gsize sizes[2] = { 0, };
+  guint leaves[2] = { 2000, 200000 };
+  GError *error = NULL;
+
+  for (guint k = 0; k < G_N_ELEMENTS (leaves); k++)
+    {
+      g_autoptr(GString) lines = g_string_new ("main;hot 1000000\nmain;<script>&x\x01\xe2\x80\xae 300000\n");
+      g_autoptr(EmbersProfile) p = NULL;
+      g_autoptr(EmbersLayout) layout = NULL;
+      g_autofree char *svg = NULL;
+      EmbersViewport vp;
+      const char *at;
+      guint groups = 0;
+      guint counts[2] = { 0, 0 };
+      GMarkupParser parser = { .start_element = count_element };
+      g_autoptr(GMarkupParseContext) context = NULL;
+
+      for (guint i = 0; i < leaves[k]; i++)
+        g_string_append_printf (lines, "main;tiny%06u 1\n", i);
+      p = profile_from_lines (lines->str, "nanoseconds");
+
+      g_assert_true (embers_render_export (p, 0, NULL, path, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &svg, &sizes[k], NULL));
+
+      embers_viewport_init (&vp, 1200);
+      layout = embers_layout_new (p, 0, 0, &vp);
+      for (at = svg; (at = strstr (at, "<g class=\"f")) != NULL; at++)
+        groups++;
+      g_assert_cmpuint (groups, ==, embers_layout_get_n_rects (layout));
+      g_assert_cmpuint (groups, <, 20);
+      g_test_message ("%u frames: %u rects, %" G_GSIZE_FORMAT " bytes", leaves[k] + 3, groups, sizes[k]);
+
+      /* XML that parses; one script, ours */
+      context = g_markup_parse_context_new (&parser, 0, counts, NULL);
+      g_assert_true (g_markup_parse_context_parse (context, svg, -1, &error));
+      g_assert_true (g_markup_parse_context_end_parse (context, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (counts[1], ==, 1);
+
+      /* The hostile name as text: markup escaped, the control and the
+       * reordering character shown as --top shows them */
+      g_assert_nonnull (strstr (svg, ">&lt;script&gt;&amp;x\\x01\\u202e</text>"));
+      g_assert_null (strstr (svg, "\x01"));
+      g_assert_null (strstr (svg, "\xe2\x80\xae"));
+      /* Generic fonts, frames with titles, the label clipped by a nested svg */
+      g_assert_nonnull (strstr (svg, "font-family=\"monospace\""));
+      g_assert_nonnull (strstr (svg, "<title>hot\nTotal: 1.00 ms ("));
+      g_assert_nonnull (strstr (svg, "<svg x=\"0\" y=\"22\" width=\""));
+      g_assert_nonnull (strstr (svg, "small frames"));
+    }
+
+  /* A hundred times the frames, about the same file */
+  g_assert_cmpuint (sizes[1], <, sizes[0] * 2);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1647,6 +1730,7 @@ main (int   argc,
   g_test_add_func ("/embers/render/diff-tooltip", test_diff_tooltip);
   g_test_add_func ("/embers/render/diff-tooltip-merged", test_diff_tooltip_merged);
   g_test_add_func ("/embers/render/diff-export", test_diff_export);
+  g_test_add_func ("/embers/render/svg", test_svg);
 
   ret = g_test_run ();
 

@@ -388,7 +388,7 @@ test_cli (void)
 {
   const char *api[] = { SPAN_API, NULL };
   g_autofree char *url = span_url (api, NULL);
-  const char *argv[] = { EMBERS_BINARY, "--top", url, NULL };
+  const char *argv[] = { EMBERS_BINARY, "--top", "--format=tsv", url, NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;

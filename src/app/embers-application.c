@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-application.h"
+#include "embers-time.h"
 #include "embers-window.h"
 
 struct _EmbersApplication
@@ -15,7 +16,7 @@ struct _EmbersApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
-  char           *server_url;  /* from --server, connected on activate */
+  GSettings      *interface_settings;   /* org.gnome.desktop.interface */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersApplication, embers_application, ADW_TYPE_APPLICATION)
@@ -53,6 +54,16 @@ update_color_scheme (EmbersApplication *self)
     }
 
   adw_style_manager_set_color_scheme (manager, scheme);
+}
+
+/* Times in charts and labels follow the desktop's 12 or 24 hours */
+static void
+update_clock_format (EmbersApplication *self)
+{
+  g_autofree char *format = g_settings_get_string (self->interface_settings, "clock-format");
+
+  embers_time_set_clock_format (g_strcmp0 (format, "12h") == 0 ? EMBERS_CLOCK_FORMAT_12H
+                                                               : EMBERS_CLOCK_FORMAT_24H);
 }
 
 static void
@@ -111,15 +122,12 @@ about_action (GSimpleAction *action,
                 "debug-info", debug_info,
                 "debug-info-filename", "embers-debug-info.txt",
                 "comments", _("Explore profiles as flame graphs: open pprof, folded stacks and Pyroscope JSON, find the hot path, search, sandwich and export."),
-                "copyright", "© 2025–2026 The Embers Developers",
+                "copyright", "© 2026 The Embers Developers",
                 "developers", developers,
                 /* Translators: put your names here, one per line */
                 "translator-credits", _("translator-credits"),
                 NULL);
-  adw_about_dialog_add_link (ADW_ABOUT_DIALOG (about), _("User Guide"),
-                             "https://github.com/emberslab/embers#using-embers");
-  adw_about_dialog_add_link (ADW_ABOUT_DIALOG (about), _("Translations"),
-                             "https://github.com/emberslab/embers/tree/main/po");
+  /* No links: the project has no public home yet (README.md) */
   adw_about_dialog_add_acknowledgement_section (ADW_ABOUT_DIALOG (about), _("Built With"),
                                                 (const char *[]) {
                                                   "GTK https://gtk.org",
@@ -134,10 +142,19 @@ about_action (GSimpleAction *action,
   adw_dialog_present (about, GTK_WIDGET (gtk_application_get_active_window (app)));
 }
 
+static void compare_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data);
+static void connect_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data);
+
 static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_action },
   { .name = "new-window", .activate = new_window_action },
   { .name = "about", .activate = about_action },
+  { .name = "compare", .activate = compare_action, .parameter_type = "as" },
+  { .name = "connect", .activate = connect_action, .parameter_type = "s" },
 };
 
 static void
@@ -183,40 +200,63 @@ embers_application_startup (GApplication *app)
     }
   update_color_scheme (self);
 
+  if (source != NULL)
+    {
+      g_autoptr(GSettingsSchema) interface = g_settings_schema_source_lookup (source, "org.gnome.desktop.interface", TRUE);
+
+      if (interface != NULL && g_settings_schema_has_key (interface, "clock-format"))
+        {
+          self->interface_settings = g_settings_new ("org.gnome.desktop.interface");
+          g_signal_connect_object (self->interface_settings, "changed::clock-format",
+                                   G_CALLBACK (update_clock_format), self, G_CONNECT_SWAPPED);
+          update_clock_format (self);
+        }
+    }
+
   gtk_window_set_default_icon_name (APP_ID);
 }
 
 static void
 embers_application_activate (GApplication *app)
 {
-  EmbersApplication *self = EMBERS_APPLICATION (app);
-  EmbersWindow *window = get_window (self);
+  EmbersWindow *window = get_window (EMBERS_APPLICATION (app));
 
   gtk_window_present (GTK_WINDOW (window));
-
-  /* embers --server URL */
-  if (self->server_url != NULL)
-    {
-      g_autofree char *url = g_steal_pointer (&self->server_url);
-
-      embers_window_connect (window, url);
-    }
 }
 
 static int
 embers_application_handle_local_options (GApplication *app,
                                          GVariantDict *options)
 {
-  EmbersApplication *self = EMBERS_APPLICATION (app);
-  const char *url = NULL;
-
-  if (g_variant_dict_lookup (options, "server", "&s", &url))
+  /* --version needs no window and no running instance */
+  if (g_variant_dict_contains (options, "version"))
     {
-      g_free (self->server_url);
-      self->server_url = g_strdup (url);
+      g_print ("embers %s\n", PACKAGE_VERSION);
+      return 0;
     }
 
+  /* Everything else is the primary instance's: a second `embers FILE`
+   * or `embers --server URL` reaches the running one (command_line) */
   return -1;
+}
+
+/* Each file or folder in a tab of its own, in the order given: a
+ * comparison only on request (--diff, app.compare) */
+static void
+open_files (EmbersWindow  *window,
+            GFile        **files,
+            int            n_files)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      /* A folder: its profiles as a local source (labels, time, diff) */
+      const char *path = g_file_peek_path (files[i]);
+
+      if (path != NULL && g_file_test (path, G_FILE_TEST_IS_DIR))
+        embers_window_open_folder (window, files[i]);
+      else
+        embers_window_open_file (window, files[i]);
+    }
 }
 
 static void
@@ -227,22 +267,90 @@ embers_application_open (GApplication  *app,
 {
   EmbersWindow *window = get_window (EMBERS_APPLICATION (app));
 
-  /* embers BASE COMP: two files open as one comparison */
-  if (n_files == 2)
-    embers_window_open_comparison (window, files[0], files[1]);
-  else
-    for (int i = 0; i < n_files; i++)
-      {
-        /* A folder: its profiles as a local source (labels, time, diff) */
-        const char *path = g_file_peek_path (files[i]);
+  open_files (window, files, n_files);
+  gtk_window_present (GTK_WINDOW (window));
+}
 
-        if (path != NULL && g_file_test (path, G_FILE_TEST_IS_DIR))
-          embers_window_open_folder (window, files[i]);
-        else
-          embers_window_open_file (window, files[i]);
-      }
+/* app.compare(as): the comparison of two files or query URLs, baseline
+ * first (embers --diff BASE COMP; also over D-Bus) */
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  g_autofree const char **uris = g_variant_get_strv (param, NULL);
+  g_autoptr(GFile) baseline = NULL;
+  g_autoptr(GFile) comparison = NULL;
+  EmbersWindow *window;
+
+  if (g_strv_length ((char **) uris) != 2)
+    {
+      g_warning ("app.compare takes two files, baseline and comparison");
+      return;
+    }
+  baseline = g_file_new_for_uri (uris[0]);
+  comparison = g_file_new_for_uri (uris[1]);
+  window = get_window (EMBERS_APPLICATION (user_data));
+  embers_window_open_comparison (window, baseline, comparison);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* app.connect(s): a Pyroscope server (embers --server URL) */
+static void
+connect_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  EmbersWindow *window = get_window (EMBERS_APPLICATION (user_data));
 
   gtk_window_present (GTK_WINDOW (window));
+  embers_window_connect (window, g_variant_get_string (param, NULL));
+}
+
+/* In the primary instance, for its own command line and for each later
+ * `embers …` (which only forwards its arguments and exits) */
+static int
+embers_application_command_line (GApplication            *app,
+                                 GApplicationCommandLine *command_line)
+{
+  GVariantDict *options = g_application_command_line_get_options_dict (command_line);
+  g_autofree const char **args = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  const char *server = NULL;
+  gboolean diff = FALSE;
+
+  g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args);
+  g_variant_dict_lookup (options, "server", "&s", &server);
+  g_variant_dict_lookup (options, "diff", "b", &diff);
+
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, args[i]));
+
+  if (diff && files->len != 2)
+    {
+      g_application_command_line_printerr (command_line, "embers: %s\n",
+                                           _("--diff takes exactly two profiles: BASE COMP"));
+      return 1;
+    }
+
+  if (diff)
+    {
+      g_autofree char *base = g_file_get_uri (files->pdata[0]);
+      g_autofree char *comp = g_file_get_uri (files->pdata[1]);
+      const char *uris[] = { base, comp, NULL };
+
+      g_action_group_activate_action (G_ACTION_GROUP (app), "compare", g_variant_new_strv (uris, 2));
+    }
+  else if (files->len > 0)
+    g_application_open (app, (GFile **) files->pdata, (int) files->len, "");
+
+  if (server != NULL)
+    g_action_group_activate_action (G_ACTION_GROUP (app), "connect", g_variant_new_string (server));
+
+  if (!diff && files->len == 0 && server == NULL)
+    g_application_activate (app);
+
+  return 0;
 }
 
 static void
@@ -251,7 +359,7 @@ embers_application_dispose (GObject *object)
   EmbersApplication *self = EMBERS_APPLICATION (object);
 
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->server_url, g_free);
+  g_clear_object (&self->interface_settings);
 
   G_OBJECT_CLASS (embers_application_parent_class)->dispose (object);
 }
@@ -267,15 +375,23 @@ embers_application_class_init (EmbersApplicationClass *klass)
   app_class->startup = embers_application_startup;
   app_class->activate = embers_application_activate;
   app_class->open = embers_application_open;
+  app_class->command_line = embers_application_command_line;
   app_class->handle_local_options = embers_application_handle_local_options;
 }
 
 static void
 embers_application_init (EmbersApplication *self)
 {
+  /* What the window's command line parses; `embers --help` is printed by
+   * embers-cli.c, which lists these with the headless options */
   static const GOptionEntry entries[] = {
     { "server", 0, 0, G_OPTION_ARG_STRING, NULL,
-      N_("Connect to a Grafana Pyroscope server"), N_("URL") },
+      N_("Connect to a Grafana Pyroscope server (in the running Embers, if there is one)"), N_("URL") },
+    { "diff", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Open the comparison of two profiles, BASE and COMP"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Print the version and exit"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("FILE…") },
     { NULL }
   };
 
@@ -287,7 +403,7 @@ embers_application_new (void)
 {
   return g_object_new (EMBERS_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_HANDLES_COMMAND_LINE,
                        "resource-base-path", "/io/github/emberslab/Embers",
                        NULL);
 }

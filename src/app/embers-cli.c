@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 
+#include "embers-location.h"
 #include "embers-cli.h"
 #include "embers-diff.h"
 #include "embers-export.h"
@@ -23,30 +24,184 @@
 #include "embers-render.h"
 #include "embers-top.h"
 
+/* The headless options: any of them (without a window's --server) makes
+ * the run headless. --diff alone opens the comparison in the window. */
 static const char * const cli_flags[] = {
-  "--top", "--export", "--sample-type", "--diff", "--palette", "--diff-mode", "--diff-width",
+  "--top", "--export", "--format", "--sample-type", "--palette", "--diff-mode", "--diff-width",
+  "--timeout",
 };
 
-gboolean
-embers_cli_wants (int    argc,
-                  char **argv)
+static gboolean
+has_flag (int                 argc,
+          char              **argv,
+          const char * const *flags,
+          guint               n_flags)
 {
   for (int i = 1; i < argc; i++)
     {
       if (g_str_equal (argv[i], "--"))
         break;
 
-      for (guint j = 0; j < G_N_ELEMENTS (cli_flags); j++)
+      for (guint j = 0; j < n_flags; j++)
         {
-          gsize len = strlen (cli_flags[j]);
+          gsize len = strlen (flags[j]);
 
-          if (strncmp (argv[i], cli_flags[j], len) == 0 &&
+          if (strncmp (argv[i], flags[j], len) == 0 &&
               (argv[i][len] == '\0' || argv[i][len] == '='))
             return TRUE;
         }
     }
 
   return FALSE;
+}
+
+gboolean
+embers_cli_wants (int    argc,
+                  char **argv)
+{
+  return has_flag (argc, argv, cli_flags, G_N_ELEMENTS (cli_flags));
+}
+
+gboolean
+embers_cli_wants_help (int    argc,
+                       char **argv)
+{
+  static const char * const help[] = { "--help", "-h", "-?" };
+
+  return has_flag (argc, argv, help, G_N_ELEMENTS (help));
+}
+
+/* `embers --help`: every option, grouped, from one table, so that the
+ * window's options and the headless ones are told together */
+typedef struct
+{
+  const char *syntax;       /* not translated: what is typed */
+  const char *description;  /* N_() */
+} HelpLine;
+
+static void
+append_wrapped (GString    *out,
+                const char *text,
+                guint       indent,
+                guint       first_column)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  guint column = first_column;
+  const guint width = 79;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      guint len = (guint) g_utf8_strlen (words[i], -1);
+
+      if (words[i][0] == '\0')
+        continue;
+      if (column > indent && column + 1 + len > width)
+        {
+          g_string_append_c (out, '\n');
+          for (guint j = 0; j < indent; j++)
+            g_string_append_c (out, ' ');
+          column = indent;
+        }
+      else if (column > indent)
+        {
+          g_string_append_c (out, ' ');
+          column++;
+        }
+      g_string_append (out, words[i]);
+      column += len;
+    }
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_group (GString        *out,
+              const char     *title,
+              const HelpLine *lines,
+              guint           n_lines)
+{
+  const guint indent = 28;
+
+  g_string_append_printf (out, "\n%s\n", title);
+  for (guint i = 0; i < n_lines; i++)
+    {
+      guint len = 2 + (guint) g_utf8_strlen (lines[i].syntax, -1);
+
+      g_string_append_printf (out, "  %s", lines[i].syntax);
+      if (len + 2 > indent)
+        {
+          g_string_append_c (out, '\n');
+          len = 0;
+        }
+      for (; len < indent; len++)
+        g_string_append_c (out, ' ');
+      append_wrapped (out, _(lines[i].description), indent, indent);
+    }
+}
+
+char *
+embers_cli_help (void)
+{
+  static const HelpLine open[] = {
+    { "FILE…", N_("Open each profile or folder of profiles in a tab of its own: pprof (.pb.gz, .pprof, .pb), folded stacks, Pyroscope JSON, perf script output, V8 and Chrome CPU profiles, speedscope JSON, Java Flight Recorder, or a Pyroscope query URL") },
+    { "--diff BASE COMP", N_("Open the comparison of two profiles, BASE and COMP") },
+  };
+  static const HelpLine headless[] = {
+    { "--top[=N]", N_("Print the top functions (all, or the first N): self, self%, sum%, total, total% and name in aligned columns, as go tool pprof -top does") },
+    { "--format=FORMAT", N_("How --top prints: table (default, for people) or tsv (self, total and name separated by tabs, values as plain numbers, for scripts)") },
+    { "--export=OUT", N_("Write the profile to OUT: .png, .svg, .pdf (flame graph) or .pb.gz, .folded, .json (data)") },
+    { "--sample-type=TYPE", N_("Sample type by name or index (default: the profile’s default)") },
+    { "--timeout=SECONDS", N_("Seconds a Pyroscope server has to answer a query URL (default 60; also EMBERS_TIMEOUT)") },
+  };
+  static const HelpLine compare[] = {
+    { "--diff BASE COMP", N_("With --top or --export: compare BASE and COMP; --top prints baseline, comparison, baseline %, comparison %, change and name") },
+    { "--palette=PALETTE", N_("With --diff: colors of an exported diff, red-blue (default, color-blind safe) or red-green") },
+    { "--diff-mode=MODE", N_("With --diff: color, label and sort by the change of each function’s share of its side’s total (share, default) or of its value (absolute)") },
+    { "--diff-width=WIDTH", N_("With --diff: frame widths of an exported diff, both sides summed (both, default) or the comparison only (comparison)") },
+  };
+  static const HelpLine server[] = {
+    { "--server=URL", N_("Connect to a Grafana Pyroscope server (in the running Embers, if there is one)") },
+  };
+  static const HelpLine other[] = {
+    { "--version", N_("Print the version and exit") },
+    { "-h, --help", N_("Show this help and exit") },
+  };
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "%s\n  embers [FILE…]\n  embers --diff BASE COMP\n"
+                          "  embers --top[=N] [--format=tsv] FILE|URL\n"
+                          "  embers --export=OUT FILE|URL\n"
+                          "  embers --diff (--top|--export=OUT) BASE COMP\n"
+                          "  embers --server=URL\n",
+                          _("Usage:"));
+  g_string_append_c (out, '\n');
+  append_wrapped (out, _("Explore profiles as flame graphs: open pprof, folded stacks and Pyroscope JSON, find the hot path, search, sandwich and export."), 0, 0);
+
+  /* Translators: headings of `embers --help` */
+  append_group (out, _("Open (in the window):"), open, G_N_ELEMENTS (open));
+  append_group (out, _("Headless (no window, no display needed):"), headless, G_N_ELEMENTS (headless));
+  append_group (out, _("Compare options:"), compare, G_N_ELEMENTS (compare));
+  append_group (out, _("Server:"), server, G_N_ELEMENTS (server));
+  append_group (out, _("Help:"), other, G_N_ELEMENTS (other));
+
+  g_string_append_c (out, '\n');
+  g_string_append (out, _("Print or convert a profile without opening a window.\n\n"
+                          "A profile is a file (pprof, folded stacks, Pyroscope JSON, perf script\n"
+                          "output, a V8 or Chrome CPU profile, speedscope JSON, Java Flight Recorder)\n"
+                          "or a Pyroscope query URL such as\n"
+                          "  'http://localhost:4040/?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+                          "{service_name=\"api\"}&from=now-1h&until=now'\n"
+                          "(add &span-id=ID or &trace-id=ID for the profile of a span or a trace).\n"
+                          "Credentials come from the keyring entry for the server, or from\n"
+                          "EMBERS_TOKEN, or EMBERS_USER and EMBERS_PASSWORD; EMBERS_TENANT sets the tenant,\n"
+                          "EMBERS_TIMEOUT (or --timeout) the seconds a server has to answer.\n\n"
+                          "Names in --top output are escaped, so that every line is one row:\n"
+                          "\\\\ for a backslash, \\t \\n \\r for tab and line breaks, \\xHH for other\n"
+                          "control characters and bytes that are not UTF-8, \\uHHHH for C1 controls\n"
+                          "and invisible characters that reorder text (bidirectional marks)."));
+  g_string_append (out, "\n\n");
+  append_wrapped (out, _("Exit status: 0 on success; 1 on an error (a bad option, an unreadable file, a server that fails); 2 when the profile holds no samples (--top prints “no samples” on standard error and no rows); 128 + N when signal N (Ctrl+C, SIGTERM, SIGHUP) stopped the work."), 0, 0);
+
+  return g_string_free (out, FALSE);
 }
 
 typedef struct
@@ -59,6 +214,8 @@ typedef struct
   char     *palette;
   char     *diff_mode;
   char     *diff_width;
+  char     *format;       /* --format: table (NULL) or tsv */
+  gboolean  version;
   int       timeout;      /* --timeout=SECONDS for query URLs; 0 = default */
 } CliOptions;
 
@@ -239,7 +396,7 @@ load_argument (const char    *argument,
 {
   g_autoptr(EmbersProfile) profile = NULL;
 
-  if (embers_query_url_is_url (argument))
+  if (embers_location_classify (argument) == EMBERS_LOCATION_QUERY_URL)
     profile = full_pprof ? embers_pyroscope_load_query_url_pprof (argument, cancellable, error)
                          : embers_pyroscope_load_query_url (argument, cancellable, error);
   else
@@ -297,10 +454,12 @@ cli_work (CliJob *job)
   g_autoptr(EmbersProfile) profile = NULL;
   g_autoptr(EmbersProfile) server_diff = NULL;
   gboolean full_pprof;
+  gboolean tsv, empty = FALSE;
   guint sample_type = 0;
 
   /* Two queries on one server: the server's Diff RPC, nothing else loaded */
-  if (opts->diff && embers_query_url_is_url (files[0]) && embers_query_url_is_url (files[1]))
+  if (opts->diff && embers_location_classify (files[0]) == EMBERS_LOCATION_QUERY_URL &&
+      embers_location_classify (files[1]) == EMBERS_LOCATION_QUERY_URL)
     {
       server_diff = embers_pyroscope_load_query_url_diff (files[0], files[1], job->cancellable,
                                                           &error);
@@ -338,22 +497,39 @@ cli_work (CliJob *job)
       sample_type = EMBERS_DIFF_COMPARISON;
     }
 
-  if (opts->top && opts->diff)
+  tsv = g_strcmp0 (opts->format, "tsv") == 0;
+  /* Nothing sampled: no table whose every share is a division by zero */
+  if (opts->top)
+    {
+      if (opts->diff)
+        empty = embers_profile_get_total (profile, EMBERS_DIFF_BASELINE) == 0 &&
+                embers_profile_get_total (profile, EMBERS_DIFF_COMPARISON) == 0;
+      else
+        empty = embers_profile_get_total (profile, sample_type) == 0;
+    }
+
+  if (opts->top && !empty && opts->diff)
     {
       g_autoptr(GArray) rows = embers_diff_top_compute (profile);
       g_autoptr(GString) out = g_string_new (NULL);
 
       embers_diff_top_sort (rows, profile, job->diff_mode, TRUE);
-      embers_diff_top_print (rows, profile, job->diff_mode, opts->top_limit, out);
+      if (tsv)
+        embers_diff_top_print (rows, profile, job->diff_mode, opts->top_limit, out);
+      else
+        embers_diff_top_print_table (rows, profile, job->diff_mode, opts->top_limit, out);
       if (!write_stdout (out))
         return 1;
     }
-  else if (opts->top)
+  else if (opts->top && !empty)
     {
       g_autoptr(GArray) rows = embers_top_compute (profile, sample_type);
       g_autoptr(GString) out = g_string_new (NULL);
 
-      embers_top_print (rows, profile, opts->top_limit, out);
+      if (tsv)
+        embers_top_print (rows, profile, opts->top_limit, out);
+      else
+        embers_top_print_table (rows, profile, sample_type, opts->top_limit, out);
       if (!write_stdout (out))
         return 1;
     }
@@ -362,6 +538,13 @@ cli_work (CliJob *job)
       !export_profile (profile, sample_type, &job->export_options, opts->export_path,
                        job->cancellable, &error))
     return report (job, error);
+
+  if (empty)
+    {
+      /* Translators: `embers --top` on a profile without samples (exit status 2) */
+      g_printerr ("embers: %s\n", _("no samples"));
+      return EMBERS_CLI_EXIT_NO_SAMPLES;
+    }
 
   return 0;
 }
@@ -467,11 +650,11 @@ embers_cli_run (int    argc,
   /* Translators: N, OUT, TYPE, PALETTE, MODE, WIDTH, SECONDS, FILE|URL, BASE and COMP are placeholders in --help */
   GOptionEntry entries[] = {
     { "top", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_top,
-      N_("Print the top functions as TSV: self, total, name (all, or the first N)"), N_("N") },
+      N_("Print the top functions (all, or the first N): self, self%, sum%, total, total% and name in aligned columns, as go tool pprof -top does"), N_("N") },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &opts.export_path,
       N_("Write the profile to OUT: .png, .svg, .pdf (flame graph) or .pb.gz, .folded, .json (data)"), N_("OUT") },
     { "diff", 0, 0, G_OPTION_ARG_NONE, &opts.diff,
-      N_("Compare two profiles, BASE and COMP: --top prints baseline, comparison, baseline %, comparison %, diff %, name"), NULL },
+      N_("With --top or --export: compare BASE and COMP; --top prints baseline, comparison, baseline %, comparison %, change and name"), NULL },
     { "sample-type", 0, 0, G_OPTION_ARG_STRING, &opts.sample_type,
       N_("Sample type by name or index (default: the profile’s default)"), N_("TYPE") },
     { "palette", 0, 0, G_OPTION_ARG_STRING, &opts.palette,
@@ -480,6 +663,10 @@ embers_cli_run (int    argc,
       N_("With --diff: color, label and sort by the change of each function’s share of its side’s total (share, default) or of its value (absolute)"), N_("MODE") },
     { "diff-width", 0, 0, G_OPTION_ARG_STRING, &opts.diff_width,
       N_("With --diff: frame widths of an exported diff, both sides summed (both, default) or the comparison only (comparison)"), N_("WIDTH") },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &opts.format,
+      N_("How --top prints: table (default, for people) or tsv (self, total and name separated by tabs, values as plain numbers, for scripts)"), N_("FORMAT") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &opts.version,
+      N_("Print the version and exit"), NULL },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &opts.timeout,
       N_("Seconds a Pyroscope server has to answer a query URL (default 60; also EMBERS_TIMEOUT)"), N_("SECONDS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE|URL") },
@@ -522,6 +709,22 @@ embers_cli_run (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("embers: %s\n", error->message);
+      goto out;
+    }
+
+  if (opts.version)
+    {
+      g_print ("embers %s\n", PACKAGE_VERSION);
+      status = 0;
+      goto out;
+    }
+
+  if (opts.format != NULL && !g_str_equal (opts.format, "table") && !g_str_equal (opts.format, "tsv"))
+    {
+      g_printerr ("embers: ");
+      /* Translators: %s is what was given to --format */
+      g_printerr (_("--format takes table or tsv, not “%s”"), opts.format);
+      g_printerr ("\n");
       goto out;
     }
 
@@ -577,6 +780,7 @@ out:
   g_free (opts.palette);
   g_free (opts.diff_mode);
   g_free (opts.diff_width);
+  g_free (opts.format);
 
   return status;
 }

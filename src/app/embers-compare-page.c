@@ -10,12 +10,16 @@
 
 #include "embers-accessible.h"
 #include "embers-compare-page.h"
+#include "embers-comparison.h"
+#include "embers-location.h"
+#include "embers-query-model.h"
 #include "embers-window.h"
 #include "embers-diff.h"
 #include "embers-drop-down.h"
 #include "embers-format.h"
 #include "embers-query-url.h"
 #include "embers-text.h"
+#include "embers-time.h"
 #include "embers-units.h"
 
 #define MINUTE_MS ((gint64) 60 * 1000)
@@ -86,6 +90,10 @@ struct _EmbersComparePage
   GtkWidget         *spinner;
   GtkWidget         *status_label;
   GtkWidget         *result_stack;
+  GtkWidget         *sources;          /* the form: both sides, options */
+  GtkWidget         *summary_button;   /* the form folded to one line */
+  GtkWidget         *summary_label;
+  gboolean           folded;
 
   EmbersProfilePage *profile_page;
 
@@ -103,6 +111,7 @@ G_DEFINE_FINAL_TYPE (EmbersComparePage, embers_compare_page, ADW_TYPE_BREAKPOINT
 enum {
   PROP_0,
   PROP_BUSY,
+  PROP_FOLDED,
   N_PROPS
 };
 
@@ -119,6 +128,13 @@ static void side_fetch_series (Side *side);
 static void side_show_range   (Side *side);
 
 /* Helpers */
+
+static char *
+describe_type_item (GtkStringObject *item,
+                    gpointer         user_data)
+{
+  return embers_profile_type_describe (gtk_string_object_get_string (item));
+}
 
 static Side *
 other_side (Side *side)
@@ -137,7 +153,7 @@ format_time (gint64 ms)
 {
   g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (ms / 1000);
 
-  return dt != NULL ? g_date_time_format (dt, "%F %H:%M") : g_strdup ("?");
+  return dt != NULL ? embers_time_format_date_time (dt, FALSE) : g_strdup ("?");
 }
 
 static gboolean
@@ -304,6 +320,8 @@ show_diff (EmbersComparePage *self,
         /* Translators: the title of a comparison: baseline vs comparison */
         title = g_strdup_printf (_("%s vs %s"), base, comp);
       embers_profile_page_set_profile (self->profile_page, diff, title != NULL ? title : _("Comparison"));
+      gtk_label_set_text (GTK_LABEL (self->summary_label), title != NULL ? title : _("Comparison"));
+      gtk_widget_set_tooltip_text (self->summary_button, _("Change the baseline or the comparison"));
     }
   gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack),
                                     diff != NULL ? "result" : "empty");
@@ -1002,7 +1020,12 @@ side_build (EmbersComparePage *self,
   gtk_widget_set_margin_bottom (side->query_box, 8);
   row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   side->types = gtk_string_list_new (NULL);
-  side->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (side->types)), NULL));
+  /* The ids, shown as the explore page shows them: process_cpu · cpu
+   * (nanoseconds) */
+  side->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (side->types)),
+                                                          gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                                                                       G_CALLBACK (describe_type_item),
+                                                                                       NULL, NULL)));
   /* Long type ids shorten on the button (not in its list) */
   embers_drop_down_shorten_on_button (side->type_dropdown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (side->type_dropdown), _("Profile type"));
@@ -1104,64 +1127,50 @@ commit_on_screen (EmbersComparePage  *self,
   return TRUE;
 }
 
-/* Comparing */
+/* Comparing: the job is embers_comparison_run_async(); the page hands it
+ * its sides and shows the answer if it is still the one asked for */
 
 typedef struct
 {
   EmbersComparePage *self;
   GCancellable      *cancellable;
-  EmbersQuery       *queries[2];
-  GFile             *files[2];
-  char              *urls[2];
-  char              *sample_types[2];
-  EmbersProfile     *profiles[2];   /* merged, or a file loaded before */
-  guint              pending;
-  GError            *error;
+  GFile             *files[2];   /* file sides, to take back what was loaded */
 } Job;
-
-/* The thread's answer: the diff or an error, and the files it loaded
- * (their sides offer their sample types, also when the types chosen do
- * not compare) */
-typedef struct
-{
-  EmbersProfile *diff;
-  GError        *error;
-  EmbersProfile *loaded[2];
-} JobResult;
-
-static void
-job_result_free (JobResult *result)
-{
-  g_clear_object (&result->diff);
-  g_clear_error (&result->error);
-  g_clear_object (&result->loaded[0]);
-  g_clear_object (&result->loaded[1]);
-  g_free (result);
-}
 
 static void
 job_free (Job *job)
 {
   g_clear_object (&job->self);
   g_clear_object (&job->cancellable);
-  for (guint i = 0; i < 2; i++)
-    {
-      g_clear_pointer (&job->queries[i], embers_query_free);
-      g_clear_object (&job->files[i]);
-      g_clear_pointer (&job->urls[i], g_free);
-      g_clear_pointer (&job->sample_types[i], g_free);
-      g_clear_object (&job->profiles[i]);
-    }
-  g_clear_error (&job->error);
+  g_clear_object (&job->files[0]);
+  g_clear_object (&job->files[1]);
   g_free (job);
 }
 
 static void
-job_finish (Job           *job,
-            EmbersProfile *diff,
-            const GError  *error)
+comparison_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
+  Job *job = user_data;
   EmbersComparePage *self = job->self;
+  g_autoptr(GError) error = NULL;
+  EmbersProfile *loaded[2] = { NULL, NULL };
+  g_autoptr(EmbersProfile) diff = embers_comparison_run_finish (result, &loaded[0], &loaded[1], &error);
+
+  /* Files loaded on the way: their sides offer their sample types */
+  for (guint i = 0; i < 2; i++)
+    {
+      Side *side = &self->sides[i];
+
+      if (loaded[i] != NULL && side->kind == SIDE_FILE && side->profile == NULL &&
+          side->file != NULL && job->files[i] != NULL && g_file_equal (side->file, job->files[i]))
+        {
+          g_set_object (&side->profile, loaded[i]);
+          side_fill_samples (side);
+        }
+      g_clear_object (&loaded[i]);
+    }
 
   if (job->cancellable == self->cancellable)
     {
@@ -1171,6 +1180,8 @@ job_finish (Job           *job,
         {
           set_error (self, NULL);
           show_diff (self, diff);
+          /* Room for the answer: the form folds to one line */
+          embers_compare_page_set_folded (self, TRUE);
         }
       else if (is_cancelled (error))
         set_error (self, _("Comparison cancelled"));
@@ -1181,202 +1192,12 @@ job_finish (Job           *job,
   job_free (job);
 }
 
-/* A side's profile on the thread: a query URL through the Pyroscope
- * client, a file from disk */
-static EmbersProfile *
-load_side (Job           *job,
-           guint          i,
-           GCancellable  *cancellable,
-           GError       **error)
-{
-  EmbersProfile *profile;
-
-  if (job->urls[i] != NULL)
-    {
-      profile = embers_pyroscope_load_query_url (job->urls[i], cancellable, error);
-      if (profile == NULL)
-        g_prefix_error (error, "%s", i == 0 ? _("Baseline: ") : _("Comparison: "));
-      return profile;
-    }
-
-  profile = embers_profile_load_file (job->files[i], cancellable, error);
-  if (profile == NULL)
-    {
-      g_autofree char *name = g_file_get_basename (job->files[i]);
-
-      g_prefix_error (error, "%s: ", name);
-    }
-  return profile;
-}
-
-static void
-diff_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  Job *job = task_data;
-  JobResult *result = g_new0 (JobResult, 1);
-  EmbersProfile *profiles[2];
-  GError **error = &result->error;
-  guint types[2];
-
-  /* Two query URLs: the server's Diff when they are on one server */
-  if (job->urls[0] != NULL && job->urls[1] != NULL)
-    {
-      result->diff = embers_pyroscope_load_query_url_diff (job->urls[0], job->urls[1], cancellable, error);
-      if (result->diff != NULL ||
-          !g_error_matches (*error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED))
-        goto out;
-      g_clear_error (error);
-    }
-
-  for (guint i = 0; i < 2; i++)
-    {
-      profiles[i] = job->profiles[i];
-      if (profiles[i] == NULL)
-        {
-          EmbersProfile *loaded = load_side (job, i, cancellable, error);
-
-          if (loaded == NULL)
-            goto out;
-          if (job->files[i] != NULL)
-            result->loaded[i] = g_object_ref (loaded);
-          profiles[i] = loaded;
-          /* job_free drops it */
-          job->profiles[i] = loaded;
-        }
-      if (job->sample_types[i] != NULL && embers_profile_find_sample_type (profiles[i], job->sample_types[i]) >= 0)
-        types[i] = (guint) embers_profile_find_sample_type (profiles[i], job->sample_types[i]);
-      else
-        types[i] = embers_profile_get_default_sample_type (profiles[i]);
-    }
-
-  result->diff = embers_diff_profiles (profiles[0], types[0], profiles[1], types[1], error);
-
-out:
-  g_task_return_pointer (task, result, (GDestroyNotify) job_result_free);
-}
-
-static void
-diff_thread_done (GObject      *object,
-                  GAsyncResult *res,
-                  gpointer      user_data)
-{
-  Job *job = user_data;
-  EmbersComparePage *self = job->self;
-  g_autoptr(GError) error = NULL;
-  JobResult *result = g_task_propagate_pointer (G_TASK (res), &error);
-
-  /* Files loaded on the way: their sides offer their sample types */
-  for (guint i = 0; result != NULL && i < 2; i++)
-    {
-      Side *side = &self->sides[i];
-
-      if (result->loaded[i] != NULL && side->kind == SIDE_FILE && side->profile == NULL &&
-          side->file != NULL && job->files[i] != NULL && g_file_equal (side->file, job->files[i]))
-        {
-          g_set_object (&side->profile, result->loaded[i]);
-          side_fill_samples (side);
-        }
-    }
-  if (result != NULL && result->error != NULL)
-    g_propagate_error (&error, g_steal_pointer (&result->error));
-  job_finish (job, result != NULL ? result->diff : NULL, error);
-  if (result != NULL)
-    job_result_free (result);
-}
-
-static void
-job_run_local (Job *job)
-{
-  g_autoptr(GTask) task = NULL;
-
-  if (job->error != NULL)
-    {
-      job_finish (job, NULL, job->error);
-      return;
-    }
-  task = g_task_new (NULL, job->cancellable, diff_thread_done, job);
-  g_task_set_source_tag (task, job_run_local);
-  g_task_set_task_data (task, job, NULL);
-  g_task_run_in_thread (task, diff_thread);
-}
-
-typedef struct
-{
-  Job  *job;
-  guint index;
-} MergeCall;
-
-static void
-merge_done (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  MergeCall *call = user_data;
-  Job *job = call->job;
-  g_autoptr(GError) error = NULL;
-  EmbersProfile *profile = embers_source_merge_profile_finish (EMBERS_SOURCE (object), result, &error);
-
-  if (profile != NULL)
-    job->profiles[call->index] = profile;
-  else if (job->error == NULL)
-    job->error = g_steal_pointer (&error);
-  g_free (call);
-
-  if (--job->pending == 0)
-    job_run_local (job);
-}
-
-/* Query sides merged by the source, then diffed with the rest locally */
-static void
-job_run_merges (Job *job)
-{
-  for (guint i = 0; i < 2; i++)
-    if (job->queries[i] != NULL)
-      job->pending++;
-  if (job->pending == 0)
-    {
-      job_run_local (job);
-      return;
-    }
-  for (guint i = 0; i < 2; i++)
-    if (job->queries[i] != NULL)
-      {
-        MergeCall *call = g_new0 (MergeCall, 1);
-
-        call->job = job;
-        call->index = i;
-        embers_source_merge_profile (job->self->source, job->queries[i], job->cancellable, merge_done, call);
-      }
-}
-
-static void
-source_diff_done (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  Job *job = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersProfile) diff = embers_source_diff_finish (EMBERS_SOURCE (object), result, &error);
-
-  /* A server without Diff (unimplemented, 404): two merges, diffed here */
-  if (diff == NULL && g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED) &&
-      !g_cancellable_is_cancelled (job->cancellable))
-    {
-      g_debug ("Diff unavailable (%s): two merges and a local diff", error->message);
-      job_run_merges (job);
-      return;
-    }
-  job_finish (job, diff, error);
-}
-
 void
 embers_compare_page_compare (EmbersComparePage *self)
 {
   g_autoptr(GError) error = NULL;
   EmbersQuery *queries[2] = { NULL, NULL };
+  EmbersCompareSide *sides[2] = { NULL, NULL };
   Job *job;
 
   g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
@@ -1411,53 +1232,47 @@ embers_compare_page_compare (EmbersComparePage *self)
         }
     }
 
-  /* CPU time against bytes is no diff, wherever it would be computed */
-  if (queries[0] != NULL && queries[1] != NULL)
-    {
-      g_autoptr(EmbersProfileTypeInfo) l = embers_profile_type_info_new (queries[0]->profile_type);
-      g_autoptr(EmbersProfileTypeInfo) r = embers_profile_type_info_new (queries[1]->profile_type);
-
-      if (l != NULL && r != NULL &&
-          !embers_diff_check_units (l->sample_type, l->sample_unit, r->sample_type, r->sample_unit, &error))
-        {
-          embers_query_free (queries[0]);
-          embers_query_free (queries[1]);
-          set_error (self, error->message);
-          return;
-        }
-    }
-
-  embers_compare_page_cancel (self);
-  self->cancellable = g_cancellable_new ();
-  set_error (self, NULL);
-  set_busy (self, TRUE);
-
-  job = g_new0 (Job, 1);
-  job->self = g_object_ref (self);
-  job->cancellable = g_object_ref (self->cancellable);
   for (guint i = 0; i < 2; i++)
     {
       Side *side = &self->sides[i];
 
-      job->queries[i] = queries[i];
-      if (side->kind == SIDE_FILE)
+      if (queries[i] != NULL)
+        sides[i] = embers_compare_side_new_query (self->source, queries[i]);
+      else if (side->kind == SIDE_FILE)
         {
-          job->files[i] = g_object_ref (side->file);
-          job->sample_types[i] = g_strdup (side->sample_type);
-          if (side->profile != NULL)
-            job->profiles[i] = g_object_ref (side->profile);
+          sides[i] = side->profile != NULL ? embers_compare_side_new_profile (side->profile, side->file)
+                                           : embers_compare_side_new_location (side->file);
+          embers_compare_side_set_sample_type (sides[i], side->sample_type);
         }
-      else if (side->kind == SIDE_URL)
-        job->urls[i] = g_strdup (side->url);
+      else
+        {
+          g_autoptr(GFile) url = g_file_new_for_uri (side->url);
+
+          sides[i] = embers_compare_side_new_location (url);
+        }
+      g_clear_pointer (&queries[i], embers_query_free);
     }
 
-  if (queries[0] != NULL && queries[1] != NULL &&
-      (embers_source_get_capabilities (self->source) & EMBERS_SOURCE_CAN_DIFF))
+  /* Refused before any request (CPU time against bytes): said at once */
+  if (!embers_comparison_check (sides[0], sides[1], &error))
+    set_error (self, error->message);
+  else
     {
-      embers_source_diff (self->source, queries[0], queries[1], job->cancellable, source_diff_done, job);
-      return;
+      embers_compare_page_cancel (self);
+      self->cancellable = g_cancellable_new ();
+      set_error (self, NULL);
+      set_busy (self, TRUE);
+
+      job = g_new0 (Job, 1);
+      job->self = g_object_ref (self);
+      job->cancellable = g_object_ref (self->cancellable);
+      for (guint i = 0; i < 2; i++)
+        if (self->sides[i].kind == SIDE_FILE)
+          job->files[i] = g_object_ref (self->sides[i].file);
+      embers_comparison_run_async (sides[0], sides[1], job->cancellable, comparison_done, job);
     }
-  job_run_merges (job);
+  embers_compare_side_free (sides[0]);
+  embers_compare_side_free (sides[1]);
 }
 
 void
@@ -1625,6 +1440,9 @@ embers_compare_page_get_property (GObject    *object,
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
+    case PROP_FOLDED:
+      g_value_set_boolean (value, self->folded);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1642,6 +1460,10 @@ embers_compare_page_class_init (EmbersComparePageClass *klass)
 
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The form folded to one line (after a comparison) */
+  properties[PROP_FOLDED] =
+    g_param_spec_boolean ("folded", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1664,6 +1486,40 @@ embers_compare_page_class_init (EmbersComparePageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "embers-compare-page");
 }
 
+/* Folding: the form as one line of both sides, to give the diff room */
+
+void
+embers_compare_page_set_folded (EmbersComparePage *self,
+                                gboolean           folded)
+{
+  g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
+
+  folded = !!folded && self->diff != NULL;
+  if (self->folded == folded)
+    return;
+  self->folded = folded;
+  gtk_widget_set_visible (self->sources, !folded);
+  gtk_widget_set_visible (self->summary_button, folded);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDED]);
+}
+
+gboolean
+embers_compare_page_get_folded (EmbersComparePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), FALSE);
+  return self->folded;
+}
+
+static void
+unfold (EmbersComparePage *self)
+{
+  gboolean had_focus = gtk_widget_has_focus (self->summary_button);
+
+  embers_compare_page_set_folded (self, FALSE);
+  if (had_focus)
+    gtk_widget_child_focus (self->sources, GTK_DIR_TAB_FORWARD);
+}
+
 static void
 embers_compare_page_init (EmbersComparePage *self)
 {
@@ -1673,7 +1529,7 @@ embers_compare_page_init (EmbersComparePage *self)
   /* The sources over the result; they scroll when the window is short
    * (the result keeps its minimum, they get the rest up to their size) */
   self->cancellable_files = g_cancellable_new ();
-  self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), self->root);
   /* The least room the narrowest layout needs */
   gtk_widget_set_size_request (GTK_WIDGET (self), 360, 360);
@@ -1682,7 +1538,36 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), sources);
+  gtk_widget_set_margin_bottom (scrolled, 6);
   gtk_box_append (GTK_BOX (self->root), scrolled);
+  self->sources = scrolled;
+
+  /* Once compared, the form folds to this line; a click opens it again */
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+    GtkWidget *icon = gtk_image_new_from_icon_name ("document-edit-symbolic");
+    GtkWidget *edit = gtk_label_new_with_mnemonic (_("_Edit"));
+
+    self->summary_label = gtk_label_new (NULL);
+    gtk_label_set_ellipsize (GTK_LABEL (self->summary_label), PANGO_ELLIPSIZE_MIDDLE);
+    gtk_label_set_xalign (GTK_LABEL (self->summary_label), 0);
+    gtk_widget_set_hexpand (self->summary_label, TRUE);
+    gtk_box_append (GTK_BOX (box), self->summary_label);
+    gtk_widget_add_css_class (edit, "dim-label");
+    gtk_box_append (GTK_BOX (box), edit);
+    gtk_box_append (GTK_BOX (box), icon);
+    self->summary_button = gtk_button_new ();
+    gtk_button_set_child (GTK_BUTTON (self->summary_button), box);
+    gtk_widget_add_css_class (self->summary_button, "compare-summary");
+    gtk_widget_set_margin_start (self->summary_button, 12);
+    gtk_widget_set_margin_end (self->summary_button, 12);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->summary_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Change the baseline or the comparison"), -1);
+    gtk_label_set_mnemonic_widget (GTK_LABEL (edit), self->summary_button);
+    g_signal_connect_swapped (self->summary_button, "clicked", G_CALLBACK (unfold), self);
+    gtk_widget_set_visible (self->summary_button, FALSE);
+    gtk_box_append (GTK_BOX (self->root), self->summary_button);
+  }
 
   /* The two sides, side by side or (narrow) one above the other */
   panes = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
@@ -1757,6 +1642,7 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_widget_add_css_class (self->status_label, "error");
   gtk_widget_set_margin_start (self->status_label, 12);
   gtk_widget_set_margin_end (self->status_label, 12);
+  gtk_widget_set_margin_bottom (self->status_label, 6);
   gtk_widget_set_visible (self->status_label, FALSE);
   /* Under the scrolled sources, so that all its lines show */
   gtk_box_append (GTK_BOX (self->root), self->status_label);
@@ -1790,10 +1676,10 @@ static void
 side_set_file_or_url (Side  *side,
                       GFile *file)
 {
-  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *url = embers_location_dup_query_url (file);
 
-  if (!g_file_is_native (file) && embers_query_url_is_url (uri))
-    side_set_url (side, uri);
+  if (url != NULL)
+    side_set_url (side, url);
   else
     side_set_file (side, file, FALSE);
 }

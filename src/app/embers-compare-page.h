@@ -139,4 +139,10 @@ GtkDropDown       *embers_compare_page_get_sample_type_dropdown (EmbersComparePa
 const char        *embers_compare_page_get_file_label (EmbersComparePage *self,
                                                        gboolean           comparison);
 
+/* After a comparison the form folds to a one-line summary of both sides
+ * (a button that opens it again), so that the diff has the room */
+void               embers_compare_page_set_folded      (EmbersComparePage *self,
+                                                        gboolean           folded);
+gboolean           embers_compare_page_get_folded      (EmbersComparePage *self);
+
 G_END_DECLS

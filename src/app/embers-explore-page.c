@@ -16,9 +16,9 @@
 #include "embers-filter-bar.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
-#include "embers-window.h"
 #include "embers-flame-graph.h"
 #include "embers-query-url.h"
+#include "embers-status.h"
 #include "embers-request.h"
 
 #define DEFAULT_PRESET_S (60 * 60)
@@ -63,8 +63,8 @@ struct _EmbersExplorePage
   GtkBox            *toolbar_start;
   GtkBox            *toolbar;
   EmbersFilterBar   *filter_bar;
-  GtkStack          *chart_stack;
-  GtkStack          *profile_stack;
+  EmbersStatus      *chart_stack;     /* the chart, loading or a message */
+  EmbersStatus      *profile_stack;   /* the flame graph and table, likewise */
   GtkWidget         *spinner;
   GtkButton         *compare_button;
   GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
@@ -82,13 +82,10 @@ struct _EmbersExplorePage
   GtkBox            *chips;
   GtkBox            *time_box;
   GtkDrawingArea    *chart_area;
-  AdwStatusPage     *chart_status;
-  AdwStatusPage     *profile_status;
-  GtkButton         *profile_retry;
-  GtkButton         *chart_retry;
   EmbersProfilePage *profile_page;
 
   EmbersSource      *source;
+  EmbersQueryModel  *model;           /* the workspace's query, or NULL */
   char              *source_name;
   char              *title;
   GtkStringList     *services;
@@ -135,6 +132,19 @@ enum
 static guint signals[N_SIGNALS];
 
 static void reload_queries (EmbersExplorePage *self);
+static void filters_changed   (EmbersExplorePage *self);
+static void load_label_names  (EmbersExplorePage *self);
+static void show_loading   (EmbersExplorePage *self,
+                            EmbersStatus      *panel);
+static void chart_show_status   (EmbersExplorePage *self,
+                                 const char        *title,
+                                 const char        *description,
+                                 gboolean           retry);
+static void profile_show_status (EmbersExplorePage *self,
+                                 const char        *icon,
+                                 const char        *title,
+                                 const char        *description,
+                                 gboolean           retry);
 static void load_services  (EmbersExplorePage *self);
 static void load_chart     (EmbersExplorePage *self);
 static void load_profile   (EmbersExplorePage *self);
@@ -252,13 +262,7 @@ set_title (EmbersExplorePage *self)
 static char *
 describe_type (const char *id)
 {
-  g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (id);
-
-  if (info == NULL || info->name == NULL)
-    return g_strdup (id);
-  if (info->sample_unit != NULL && info->sample_unit[0] != '\0')
-    return g_strdup_printf ("%s · %s (%s)", info->name, info->sample_type, info->sample_unit);
-  return g_strdup_printf ("%s · %s", info->name, info->sample_type);
+  return embers_profile_type_describe (id);
 }
 
 static void
@@ -348,6 +352,17 @@ services_done (GObject      *object,
     {
       set_error (self, REQ_SERVICES, error);
       show_services_message (self, _("Could Not Load Services"), error->message, TRUE);
+      /* The chart and the flame graph were for the range before: they say
+       * why there is nothing for this one, never show the old answer */
+      if (self->service != NULL && self->profile_type != NULL)
+        {
+          request_cancel (self, REQ_CHART);
+          request_cancel (self, REQ_PROFILE);
+          chart_show_status (self, _("Could Not Load the Time Series"), error->message, TRUE);
+          profile_show_status (self, "dialog-error-symbolic", _("Could Not Load the Flame Graph"),
+                               error->message, TRUE);
+          update_loading (self);
+        }
       return;
     }
 
@@ -419,11 +434,125 @@ services_done (GObject      *object,
   reload_queries (self);
 }
 
+/* The workspace's query model follows what the page asks for, and the
+ * page follows the model when another view changes it. Each side only
+ * writes what differs, so neither loops back. */
+static void
+push_model (EmbersExplorePage *self)
+{
+  EmbersQueryModel *model = self->model;
+
+  if (model == NULL)
+    return;
+  embers_query_model_begin_update (model);
+  embers_query_model_set_service (model, self->service);
+  embers_query_model_set_profile_type (model, self->profile_type);
+  embers_query_model_set_filters (model, embers_filter_bar_get_filters (self->filter_bar));
+  if (self->preset_s > 0)
+    embers_query_model_set_preset_at (model, self->preset_s, self->end_ms);
+  else if (self->start_ms < self->end_ms)
+    embers_query_model_set_time_range (model, self->start_ms, self->end_ms);
+  embers_query_model_end_update (model);
+}
+
+static void
+apply_model (EmbersExplorePage *self)
+{
+  EmbersQueryModel *model = self->model;
+  const char *service = embers_query_model_get_service (model);
+  const char *type = embers_query_model_get_profile_type (model);
+  gint64 preset = embers_query_model_get_preset (model);
+  g_autofree char *filters = embers_selector_to_string (embers_query_model_get_filters (model));
+  g_autofree char *shown = embers_selector_to_string (embers_filter_bar_get_filters (self->filter_bar));
+  gboolean range_changed, service_changed, type_changed, filters_changed_here;
+
+  range_changed = preset != self->preset_s ||
+                  embers_query_model_get_start_ms (model) != self->start_ms ||
+                  embers_query_model_get_end_ms (model) != self->end_ms;
+  service_changed = service != NULL && g_strcmp0 (service, self->service) != 0;
+  type_changed = type != NULL && g_strcmp0 (type, self->profile_type) != 0;
+
+  if (service_changed)
+    {
+      g_free (self->service);
+      self->service = g_strdup (service);
+      g_clear_pointer (&self->restore_path, g_ptr_array_unref);
+      set_title (self);
+    }
+  if (type_changed)
+    {
+      g_free (self->profile_type);
+      self->profile_type = g_strdup (type);
+    }
+  if (range_changed)
+    {
+      self->preset_s = preset;
+      self->start_ms = embers_query_model_get_start_ms (model);
+      self->end_ms = embers_query_model_get_end_ms (model);
+      show_range (self);
+    }
+  /* The bar shows the filters (setting them emits nothing: the page asks
+   * again below, with everything above in place) */
+  filters_changed_here = g_strcmp0 (filters, shown) != 0;
+  if (filters_changed_here)
+    embers_filter_bar_set_filters (self->filter_bar, embers_query_model_get_filters (model));
+
+  if (range_changed)
+    load_services (self);
+  else if (service_changed || type_changed)
+    {
+      /* The list shows the service picked elsewhere */
+      for (guint i = 0; service_changed && i < g_list_model_get_n_items (G_LIST_MODEL (self->services)); i++)
+        if (g_str_equal (gtk_string_list_get_string (self->services, i), self->service))
+          {
+            self->syncing = TRUE;
+            gtk_single_selection_set_selected (self->selection, i);
+            self->syncing = FALSE;
+          }
+      fill_types (self);
+      reload_queries (self);
+    }
+  else if (filters_changed_here)
+    filters_changed (self);
+}
+
+void
+embers_explore_page_set_query_model (EmbersExplorePage *self,
+                                     EmbersQueryModel  *model)
+{
+  g_return_if_fail (EMBERS_IS_EXPLORE_PAGE (self));
+  g_return_if_fail (model == NULL || EMBERS_IS_QUERY_MODEL (model));
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, apply_model, self);
+  g_set_object (&self->model, model);
+  if (model != NULL)
+    {
+      g_signal_connect_object (model, "changed", G_CALLBACK (apply_model), self, G_CONNECT_SWAPPED);
+      push_model (self);
+    }
+}
+
+EmbersQueryModel *
+embers_explore_page_get_query_model (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->model;
+}
+
 static void
 load_services (EmbersExplorePage *self)
 {
   static const char * const label_names[] = { SERVICE_LABEL, TYPE_LABEL, NULL };
   EmbersRequest *req = request_start (self, REQ_SERVICES);
+
+  push_model (self);
+  /* A new range: the chart and the flame graph are stale until it answers */
+  if (self->service != NULL && self->profile_type != NULL)
+    {
+      show_loading (self, self->chart_stack);
+      show_loading (self, self->profile_stack);
+    }
 
   if (g_list_model_get_n_items (G_LIST_MODEL (self->services)) == 0)
     {
@@ -551,6 +680,21 @@ filters_changed (EmbersExplorePage *self)
 
 /* Chart */
 
+/* A panel asking for the query on screen: its old answer dimmed under the
+ * range being loaded */
+static void
+show_loading (EmbersExplorePage *self,
+              EmbersStatus      *panel)
+{
+  g_autofree char *from = embers_query_url_format_local_time (self->start_ms);
+  g_autofree char *to = embers_query_url_format_local_time (self->end_ms);
+  /* Translators: over a chart or a flame graph while it loads: the time
+   * range asked for, from and to */
+  g_autofree char *text = g_strdup_printf (_("Loading %s – %s…"), from, to);
+
+  embers_status_show_loading (panel, text);
+}
+
 static void
 chart_draw (GtkDrawingArea *area,
             cairo_t        *cr,
@@ -619,10 +763,7 @@ chart_show_status (EmbersExplorePage *self,
                    const char        *description,
                    gboolean           retry)
 {
-  adw_status_page_set_title (self->chart_status, title);
-  adw_status_page_set_description (self->chart_status, description);
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_retry), retry);
-  gtk_stack_set_visible_child_name (self->chart_stack, "message");
+  embers_status_show_message (self->chart_stack, retry ? "dialog-error-symbolic" : NULL, title, description, retry);
 }
 
 static void
@@ -657,7 +798,7 @@ chart_done (GObject      *object,
       chart_show_status (self, _("No Data"), _("Nothing matches in this time range."), FALSE);
       return;
     }
-  gtk_stack_set_visible_child_name (self->chart_stack, "chart");
+  embers_status_show_content (self->chart_stack);
   {
     g_autofree char *text = embers_chart_accessible_text (self->chart);
 
@@ -673,6 +814,7 @@ load_chart (EmbersExplorePage *self)
   g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);
   EmbersRequest *req;
 
+  push_model (self);
   if (query == NULL)
     {
       request_cancel (self, REQ_CHART);
@@ -680,8 +822,8 @@ load_chart (EmbersExplorePage *self)
       return;
     }
   req = request_start (self, REQ_CHART);
-  /* Nothing stale: the old chart goes while the new one loads */
-  gtk_stack_set_visible_child_name (self->chart_stack, "loading");
+  /* Nothing stale: the old chart dims under what is being loaded */
+  show_loading (self, self->chart_stack);
   embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
                                      req->cancellable, chart_done, req);
 }
@@ -758,11 +900,7 @@ profile_show_status (EmbersExplorePage *self,
                      const char        *description,
                      gboolean           retry)
 {
-  adw_status_page_set_icon_name (self->profile_status, icon);
-  adw_status_page_set_title (self->profile_status, title);
-  adw_status_page_set_description (self->profile_status, description);
-  gtk_widget_set_visible (GTK_WIDGET (self->profile_retry), retry);
-  gtk_stack_set_visible_child_name (self->profile_stack, "message");
+  embers_status_show_message (self->profile_stack, icon, title, description, retry);
 }
 
 static void
@@ -792,7 +930,7 @@ profile_done (GObject      *object,
       return;
     }
   embers_profile_page_set_profile (self->profile_page, profile, self->title);
-  gtk_stack_set_visible_child_name (self->profile_stack, "profile");
+  embers_status_show_content (self->profile_stack);
   restore_focus (self);
 }
 
@@ -811,7 +949,7 @@ load_profile (EmbersExplorePage *self)
       return;
     }
   req = request_start (self, REQ_PROFILE);
-  gtk_stack_set_visible_child_name (self->profile_stack, "loading");
+  show_loading (self, self->profile_stack);
   embers_source_merge_profile (self->source, query, req->cancellable, profile_done, req);
 }
 
@@ -876,37 +1014,6 @@ range_entry_activated (EmbersExplorePage *self)
 }
 
 /* Building the widgets */
-
-static GtkWidget *
-status_with_retry (AdwStatusPage **out_status,
-                   GtkButton     **out_button,
-                   GCallback       retry,
-                   gpointer        data)
-{
-  GtkWidget *status = adw_status_page_new ();
-  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Retry"));
-
-  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "pill");
-  g_signal_connect_swapped (button, "clicked", retry, data);
-  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-error-symbolic");
-  gtk_widget_add_css_class (status, "compact");
-  *out_status = ADW_STATUS_PAGE (status);
-  *out_button = GTK_BUTTON (button);
-  return status;
-}
-
-static GtkWidget *
-centered_spinner (void)
-{
-  GtkWidget *spinner = adw_spinner_new ();
-
-  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
-  gtk_widget_set_size_request (spinner, 32, 32);
-  return spinner;
-}
 
 static void
 build_toolbar (EmbersExplorePage *self)
@@ -982,7 +1089,6 @@ static void
 build_chart (EmbersExplorePage *self)
 {
   GtkGesture *drag;
-  GtkWidget *spinner = centered_spinner ();
 
   self->chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
   self->chart_area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
@@ -997,31 +1103,19 @@ build_chart (EmbersExplorePage *self)
   g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self->chart_area), GTK_EVENT_CONTROLLER (drag));
 
-  gtk_stack_add_named (self->chart_stack, GTK_WIDGET (self->chart_area), "chart");
-  gtk_stack_add_named (self->chart_stack, spinner, "loading");
-  gtk_stack_add_named (self->chart_stack,
-                       status_with_retry (&self->chart_status, &self->chart_retry,
-                                          G_CALLBACK (load_chart), self),
-                       "message");
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_retry), FALSE);
-  adw_status_page_set_icon_name (self->chart_status, NULL);
-  gtk_stack_set_visible_child_name (self->chart_stack, "message");
+  embers_status_set_content (self->chart_stack, GTK_WIDGET (self->chart_area));
+  g_signal_connect_object (self->chart_stack, "retry", G_CALLBACK (embers_explore_page_retry), self,
+                           G_CONNECT_SWAPPED);
+  embers_status_show_message (self->chart_stack, NULL, NULL, NULL, FALSE);
 }
 
 static void
 build_profile (EmbersExplorePage *self)
 {
-  GtkWidget *loading = adw_status_page_new ();
-
-  adw_status_page_set_title (ADW_STATUS_PAGE (loading), _("Loading the Flame Graph…"));
-  adw_status_page_set_child (ADW_STATUS_PAGE (loading), centered_spinner ());
   self->profile_page = embers_profile_page_new ();
-  gtk_stack_add_named (self->profile_stack, GTK_WIDGET (self->profile_page), "profile");
-  gtk_stack_add_named (self->profile_stack, loading, "loading");
-  gtk_stack_add_named (self->profile_stack,
-                       status_with_retry (&self->profile_status, &self->profile_retry,
-                                          G_CALLBACK (load_profile), self),
-                       "message");
+  embers_status_set_content (self->profile_stack, GTK_WIDGET (self->profile_page));
+  g_signal_connect_object (self->profile_stack, "retry", G_CALLBACK (embers_explore_page_retry), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profile_page, "notify::busy", G_CALLBACK (restore_focus), self,
                            G_CONNECT_SWAPPED);
 }
@@ -1047,6 +1141,7 @@ embers_explore_page_dispose (GObject *object)
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);
   g_clear_object (&self->source);
+  g_clear_object (&self->model);
   g_clear_object (&self->services);
   g_clear_object (&self->selection);
   g_clear_object (&self->type_names);
@@ -1114,13 +1209,12 @@ on_rule_created (EmbersRuleDialog    *dialog,
                  EmbersExplorePage   *self)
 {
   g_autofree char *text = g_strdup_printf (_("Recording rule “%s” created"), rule->metric_name);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
-  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s", text);
-  /* An open rules tab of this server lists it */
-  if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    embers_window_reload_rules (EMBERS_WINDOW (root),
-                                embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source)));
+  /* Show: the tab's Recording Rules view, which lists it */
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast-action", "(sss)", text,
+                              /* Translators: the button of "Recording rule … created" */
+                              _("_Show"), "win.show-rules");
+  gtk_widget_activate_action (GTK_WIDGET (self), "workspace.reload-rules", NULL);
   adw_dialog_close (ADW_DIALOG (dialog));
 }
 
@@ -1129,15 +1223,12 @@ EmbersRuleDialog *
 embers_explore_page_create_rule (EmbersExplorePage *self)
 {
   g_autofree char *selector = NULL;
-  EmbersConnectClient *client = NULL;
   EmbersRuleDialog *dialog;
 
   g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
 
-  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    client = embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (self->source));
   selector = embers_explore_page_dup_selector (self);
-  dialog = embers_rule_dialog_new (client,
+  dialog = embers_rule_dialog_new (self->source,
                                    embers_explore_page_get_service (self),
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
@@ -1147,13 +1238,13 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
   return dialog;
 }
 
+/* The workspace's Recording Rules view (the page never calls up into the
+ * window: the workspace around it has the views) */
 static void
 show_rules (EmbersExplorePage *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  if (EMBERS_IS_WINDOW (root) && EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    embers_window_show_rules (EMBERS_WINDOW (root), EMBERS_PYROSCOPE_SOURCE (self->source));
+  if (embers_source_offers_recording_rules (self->source))
+    gtk_widget_activate_action (GTK_WIDGET (self), "workspace.view", "s", "rules");
 }
 
 static void
@@ -1202,16 +1293,22 @@ services_action (GtkWidget  *widget,
     gtk_widget_child_focus (GTK_WIDGET (self->services_view), GTK_DIR_TAB_FORWARD);
 }
 
-/* The label explorer for this service, type, filters and range (a tab) */
+/* The label explorer for this service, type, filters and range: the
+ * workspace's Labels view */
 static void
 labels_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
-  GtkRoot *root = gtk_widget_get_root (widget);
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
 
-  if (EMBERS_IS_WINDOW (root))
-    embers_window_open_labels (EMBERS_WINDOW (root), EMBERS_EXPLORE_PAGE (widget));
+  if (self->service == NULL || self->profile_type == NULL)
+    {
+      gtk_widget_activate_action (widget, "win.show-toast", "s",
+                                  _("Pick a service and a profile type to see their labels"));
+      return;
+    }
+  gtk_widget_activate_action (widget, "workspace.view", "s", "labels");
 }
 
 static void
@@ -1279,6 +1376,7 @@ embers_explore_page_init (EmbersExplorePage *self)
 
   g_type_ensure (EMBERS_TYPE_PROFILE_PAGE);
   g_type_ensure (EMBERS_TYPE_FILTER_BAR);
+  g_type_ensure (EMBERS_TYPE_STATUS);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->service_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
@@ -1382,7 +1480,7 @@ build_more_menu (EmbersExplorePage *self)
   g_menu_append (actions, _("Com_pare…"), "explore.compare");
   g_menu_append (actions, _("_Labels"), "explore.labels");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (actions));
-  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+  if (embers_source_offers_recording_rules (self->source))
     {
       g_menu_append (rules, _("_Create Recording Rule…"), "explore.create-rule");
       g_menu_append (rules, _("_Show Recording Rules"), "explore.show-rules");
@@ -1430,7 +1528,7 @@ build_more_menu (EmbersExplorePage *self)
 static void
 add_rules_buttons (EmbersExplorePage *self)
 {
-  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+  if (embers_source_offers_recording_rules (self->source))
     {
       g_autoptr(GMenu) menu = g_menu_new ();
       GtkWidget *rules = adw_split_button_new ();

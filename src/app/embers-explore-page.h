@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "embers-query-model.h"
+
 #include "embers-profile-page.h"
 #include "embers-selector.h"
 #include "embers-source.h"
@@ -38,6 +40,11 @@ G_DECLARE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, EMBERS, EXPLORE_PA
 EmbersExplorePage *embers_explore_page_new               (EmbersSource      *source);
 
 EmbersSource      *embers_explore_page_get_source        (EmbersExplorePage *self);
+/* The workspace's shared query: the page writes what it asks for into
+ * it, and follows it when another view changes it */
+void               embers_explore_page_set_query_model   (EmbersExplorePage *self,
+                                                          EmbersQueryModel  *model);
+EmbersQueryModel  *embers_explore_page_get_query_model   (EmbersExplorePage *self);
 /* "api — host:4040" or the source's name */
 const char        *embers_explore_page_get_title         (EmbersExplorePage *self);
 /* The inner profile page (flame graph, top table, search, views) */

@@ -8,10 +8,10 @@
 #include <math.h>
 #include <glib/gi18n.h>
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 
 #include "embers-export.h"
 #include "embers-save.h"
+#include "embers-svg.h"
 
 /* Space between stacked graphs, px */
 #define PART_GAP 16.0
@@ -34,6 +34,7 @@ struct _EmbersExport
   guint         sample_type;
   GPtrArray    *parts;
   EmbersProfile *profile;
+  int           width;   /* images: this wide, 0 = as on screen */
 };
 
 static void
@@ -82,6 +83,13 @@ embers_export_new (GFile   *file,
   self->sample_type = sample_type;
   self->parts = g_ptr_array_new_with_free_func (part_free);
   return self;
+}
+
+void
+embers_export_set_width (EmbersExport *self,
+                         int           width)
+{
+  self->width = MAX (width, 0);
 }
 
 EmbersFormat
@@ -208,14 +216,33 @@ export_stacked (EmbersExport  *self,
   if (save == NULL)
     return FALSE;
 
+  /* SVG: written by us, every graph in one document (embers-svg.c) */
+  if (self->format == EMBERS_FORMAT_SVG)
+    {
+      g_autoptr(GPtrArray) renders = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_render_unref);
+      g_autoptr(GBytes) svg = NULL;
+
+      for (guint i = 0; i < self->parts->len; i++)
+        {
+          Part *part = g_ptr_array_index (self->parts, i);
+          g_autoptr(EmbersSearch) search = NULL;
+
+          if (part->search != NULL)
+            search = embers_search_new (part->profile, part->search, part->options.search_flags, NULL);
+          g_ptr_array_add (renders, embers_render_new (g_ptr_array_index (layouts, i), search,
+                                                       &part->options.style));
+        }
+      svg = embers_svg_write ((EmbersRender * const *) renders->pdata, renders->len, width, PART_GAP,
+                              ((Part *) g_ptr_array_index (self->parts, 0))->options.diff_width);
+      return embers_save_write (save, g_bytes_get_data (svg, NULL), g_bytes_get_size (svg), error) &&
+             embers_save_commit (save, cancellable, error);
+    }
+
   switch (self->format)
     {
     case EMBERS_FORMAT_PNG:
       surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
                                             (int)ceil (width * scale), (int)ceil (height * scale));
-      break;
-    case EMBERS_FORMAT_SVG:
-      surface = cairo_svg_surface_create_for_stream (embers_save_cairo_write, save, width, height);
       break;
     case EMBERS_FORMAT_PDF:
     default:
@@ -309,6 +336,14 @@ embers_export_run (EmbersExport  *self,
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                        _("There is no flame graph to export"));
           return FALSE;
+        }
+      /* A width asked for: that many pixels, whatever the screen */
+      for (guint i = 0; self->width > 0 && i < self->parts->len; i++)
+        {
+          Part *part = g_ptr_array_index (self->parts, i);
+
+          part->options.width = self->width;
+          part->options.scale = 1;
         }
       if (self->parts->len == 1)
         {

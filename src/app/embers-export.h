@@ -28,6 +28,10 @@ EmbersExport *embers_export_new         (GFile             *file,
                                          guint              sample_type,
                                          GError           **error);
 EmbersFormat  embers_export_get_format  (EmbersExport      *self);
+/* Images (PNG, SVG, PDF) this many pixels wide, laid out for that width
+ * (the height follows); 0: as wide as on screen */
+void          embers_export_set_width   (EmbersExport      *self,
+                                         int                width);
 void          embers_export_add_graph   (EmbersExport      *self,
                                          EmbersFlameGraph  *graph);
 /* An image of @profile drawn with @options (NULL: the defaults), without

@@ -16,6 +16,7 @@
 #include "embers-labels-page.h"
 #include "embers-request.h"
 #include "embers-selector.h"
+#include "embers-time.h"
 #include "embers-units.h"
 
 #define SERVICE_LABEL "service_name"
@@ -127,6 +128,7 @@ struct _EmbersLabelsPage
   char              *unit;
   char              *title;
   GWeakRef           explore;
+  GWeakRef           model;    /* the workspace's query: where filters go */
 
   GtkStringList     *names;
   GHashTable        *cardinality;     /* name -> GINT_TO_POINTER (n + 1) */
@@ -1850,6 +1852,7 @@ embers_labels_page_finalize (GObject *object)
   g_clear_pointer (&self->unit, g_free);
   g_clear_pointer (&self->title, g_free);
   g_weak_ref_clear (&self->explore);
+  g_weak_ref_clear (&self->model);
   g_clear_object (&self->names);
   g_clear_pointer (&self->cardinality, g_hash_table_unref);
   g_clear_pointer (&self->count_names, g_strfreev);
@@ -1984,6 +1987,7 @@ embers_labels_page_init (EmbersLabelsPage *self)
   GtkWidget *names;
 
   g_weak_ref_init (&self->explore, NULL);
+  g_weak_ref_init (&self->model, NULL);
   self->names = gtk_string_list_new (NULL);
   self->cardinality = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->charts = g_ptr_array_new ();
@@ -2043,8 +2047,8 @@ update_title_label (EmbersLabelsPage *self)
   g_autoptr(EmbersProfileTypeInfo) info = NULL;
   g_autoptr(GDateTime) a = g_date_time_new_from_unix_local (self->query->start_ms / 1000);
   g_autoptr(GDateTime) b = g_date_time_new_from_unix_local (self->query->end_ms / 1000);
-  g_autofree char *start = a != NULL ? g_date_time_format (a, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
-  g_autofree char *end = b != NULL ? g_date_time_format (b, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+  g_autofree char *start = a != NULL ? embers_time_format_date_time (a, TRUE) : g_strdup ("?");
+  g_autofree char *end = b != NULL ? embers_time_format_date_time (b, TRUE) : g_strdup ("?");
   g_autofree char *heading = NULL;
 
   info = self->query->profile_type != NULL ? embers_profile_type_info_new (self->query->profile_type) : NULL;
@@ -2116,6 +2120,15 @@ embers_labels_page_set_explore_page (EmbersLabelsPage  *self,
   self->preset_s = explore != NULL ? embers_explore_page_get_preset (explore) : 0;
 }
 
+void
+embers_labels_page_set_query_model (EmbersLabelsPage *self,
+                                    EmbersQueryModel *model)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  g_return_if_fail (model == NULL || EMBERS_IS_QUERY_MODEL (model));
+  g_weak_ref_set (&self->model, model);
+}
+
 EmbersExplorePage *
 embers_labels_page_get_explore_page (EmbersLabelsPage *self)
 {
@@ -2164,6 +2177,19 @@ embers_labels_page_select_label (EmbersLabelsPage *self,
   mark_current_name (self);
   load_values (self);
   return TRUE;
+}
+
+void
+embers_labels_page_prefer_label (EmbersLabelsPage *self,
+                                 const char       *name)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+  g_return_if_fail (name != NULL);
+
+  /* Picked when the names arrive, if it is among them */
+  if (!embers_labels_page_select_label (self, name) && self->label == NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->names)) == 0)
+    self->label = g_strdup (name);
 }
 
 const char *
@@ -2297,6 +2323,7 @@ embers_labels_page_include_value (EmbersLabelsPage  *self,
                                   GError           **error)
 {
   g_autoptr(EmbersExplorePage) explore = NULL;
+  g_autoptr(EmbersQueryModel) model = NULL;
 
   g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
@@ -2305,6 +2332,24 @@ embers_labels_page_include_value (EmbersLabelsPage  *self,
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("No label is selected"));
       return FALSE;
+    }
+  /* In a workspace: on the shared query, which every view follows */
+  model = (EmbersQueryModel *)g_weak_ref_get (&self->model);
+  if (model != NULL)
+    {
+      EmbersSelector *filters = embers_query_model_get_filters (model);
+      const EmbersMatcher *existing = NULL;
+      g_autofree char *merged = NULL;
+      EmbersMatchOp op;
+
+      for (guint i = 0; i < embers_selector_get_n_matchers (filters); i++)
+        if (g_str_equal (embers_selector_get_matcher (filters, i)->name, self->label))
+          existing = embers_selector_get_matcher (filters, i);
+      if (!embers_label_filter_merge (existing, value, exclude, &op, &merged, error) ||
+          !embers_query_model_add_filter (model, self->label, op, merged, error))
+        return FALSE;
+      g_signal_emit (self, signals[SIGNAL_FILTER_ADDED], 0, self->label, value, exclude);
+      return TRUE;
     }
   explore = (EmbersExplorePage *)g_weak_ref_get (&self->explore);
   if (explore == NULL)

@@ -64,6 +64,10 @@ const char        *embers_labels_page_get_title         (EmbersLabelsPage  *self
 void               embers_labels_page_set_explore_page  (EmbersLabelsPage  *self,
                                                          EmbersExplorePage *explore);
 EmbersExplorePage *embers_labels_page_get_explore_page  (EmbersLabelsPage  *self);
+/* In a workspace: include/exclude go to its shared query (held weakly),
+ * not through the explore page */
+void               embers_labels_page_set_query_model   (EmbersLabelsPage  *self,
+                                                         EmbersQueryModel  *model);
 
 /* Label names shown (GtkStringObjects, owned by the page) */
 GListModel        *embers_labels_page_get_names         (EmbersLabelsPage  *self);
@@ -71,6 +75,10 @@ GListModel        *embers_labels_page_get_names         (EmbersLabelsPage  *self
 int                embers_labels_page_get_cardinality   (EmbersLabelsPage  *self,
                                                          const char        *name);
 gboolean           embers_labels_page_select_label      (EmbersLabelsPage  *self,
+                                                         const char        *name);
+/* The label to pick: now when its name is listed, else when the names
+ * arrive (if it is among them) */
+void               embers_labels_page_prefer_label      (EmbersLabelsPage  *self,
                                                          const char        *name);
 const char        *embers_labels_page_get_label         (EmbersLabelsPage  *self);
 /* The selected label's values, sorted by total (EmbersLabelValueStats) */

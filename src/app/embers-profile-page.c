@@ -13,6 +13,8 @@
 #include "embers-export.h"
 #include "embers-drop-down.h"
 #include "embers-profile-page.h"
+#include "embers-location.h"
+#include "embers-query-model.h"
 #include "embers-query-url.h"
 #include "embers-diff.h"
 #include "embers-diff-legend.h"
@@ -90,6 +92,7 @@ struct _EmbersProfilePage
   guint              sample_type;
   GPtrArray         *hidden;
   int                wide_position;
+  int                export_width;   /* images, 0 = as on screen */
   gboolean           stacked;
   int                fit_diff_frames;
   char              *focus_function;
@@ -315,140 +318,12 @@ update_chips (EmbersProfilePage *self)
 
 /* Transforms, computed off the main thread */
 
+/* One run of the view pipeline (embers-pipeline.h) for this page */
 typedef struct
 {
-  EmbersProfile  *profile;
-  char          **hidden;
-  char           *focus_function;
-  char           *sandwich_function;
-  gboolean        collapse;
-  EmbersView      view;
-  guint           sample_type;
-  guint           serial;
-
-  EmbersProfile  *table_profile;
-  EmbersProfile  *view_profile;
-  EmbersProfile  *callers;
-  EmbersProfile  *callees;
-  GArray         *rows;
-  GArray         *diff_rows;
+  EmbersProfilePage *self;
+  guint              serial;
 } Compute;
-
-static void
-compute_free (gpointer data)
-{
-  Compute *c = data;
-
-  g_clear_object (&c->profile);
-  g_strfreev (c->hidden);
-  g_free (c->focus_function);
-  g_free (c->sandwich_function);
-  g_clear_object (&c->table_profile);
-  g_clear_object (&c->view_profile);
-  g_clear_object (&c->callers);
-  g_clear_object (&c->callees);
-  g_clear_pointer (&c->rows, g_array_unref);
-  g_clear_pointer (&c->diff_rows, g_array_unref);
-  g_free (c);
-}
-
-static GRegex *
-hidden_regex (char **names)
-{
-  g_autoptr(GString) pattern = g_string_new ("^(?:");
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      g_autofree char *escaped = g_regex_escape_string (names[i], -1);
-
-      if (i > 0)
-        g_string_append_c (pattern, '|');
-      g_string_append (pattern, escaped);
-    }
-  g_string_append (pattern, ")$");
-
-  return g_regex_new (pattern->str, G_REGEX_OPTIMIZE, 0, NULL);
-}
-
-/* Replaces *profile by the result of a transform, or fails */
-static gboolean
-step (EmbersProfile **profile,
-      EmbersProfile  *result,
-      GCancellable   *cancellable,
-      GError        **error)
-{
-  if (result == NULL)
-    return FALSE;
-  g_set_object (profile, result);
-  g_object_unref (result);
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
-}
-
-static void
-compute_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
-{
-  Compute *c = task_data;
-  g_autoptr(EmbersProfile) p = g_object_ref (c->profile);
-  g_autoptr(GError) error = NULL;
-
-  if (c->hidden != NULL && c->hidden[0] != NULL)
-    {
-      g_autoptr(GRegex) regex = hidden_regex (c->hidden);
-
-      if (regex != NULL &&
-          !step (&p, embers_transform_hide (p, regex, &error), cancellable, &error))
-        goto fail;
-    }
-  if (c->collapse &&
-      !step (&p, embers_transform_collapse_recursion (p, &error), cancellable, &error))
-    goto fail;
-  if (c->focus_function != NULL &&
-      !step (&p, embers_transform_focus (p, c->focus_function, &error), cancellable, &error))
-    goto fail;
-
-  c->table_profile = g_object_ref (p);
-  /* A diff gets the diff table (baseline, comparison, change) instead */
-  if (embers_profile_is_diff (p))
-    c->diff_rows = embers_diff_top_compute (p);
-  else
-    c->rows = embers_top_compute (p, c->sample_type);
-  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
-    goto fail;
-
-  switch (c->view)
-    {
-    case EMBERS_VIEW_BOTTOM_UP:
-      c->view_profile = embers_transform_invert (p, &error);
-      if (c->view_profile == NULL)
-        goto fail;
-      break;
-    case EMBERS_VIEW_SANDWICH:
-      c->view_profile = g_object_ref (p);
-      c->callers = embers_transform_sandwich_callers (p, c->sandwich_function, &error);
-      if (c->callers == NULL)
-        goto fail;
-      c->callees = embers_transform_sandwich_callees (p, c->sandwich_function, &error);
-      if (c->callees == NULL)
-        goto fail;
-      break;
-    case EMBERS_VIEW_ICICLE:
-    case EMBERS_VIEW_FLAME:
-    default:
-      c->view_profile = g_object_ref (p);
-      break;
-    }
-  /* The graph's first layout then reads the big sibling lists made here */
-  embers_layout_prepare (c->view_profile, c->sample_type);
-
-  g_task_return_boolean (task, TRUE);
-  return;
-
-fail:
-  g_task_return_error (task, g_steal_pointer (&error));
-}
 
 static void
 stop_busy (EmbersProfilePage *self)
@@ -458,13 +333,15 @@ stop_busy (EmbersProfilePage *self)
 }
 
 static void
-apply_compute (EmbersProfilePage *self,
-               Compute           *c)
+apply_compute (EmbersProfilePage    *self,
+               EmbersPipelineResult *c)
 {
   g_set_object (&self->table_profile, c->table_profile);
   g_set_object (&self->view_profile, c->view_profile);
   g_set_object (&self->callers_profile, c->callers);
   g_set_object (&self->callees_profile, c->callees);
+  g_free (self->hottest_function);
+  self->hottest_function = g_strdup (c->hottest_function);
 
   /* The old searches belong to the old profiles */
   g_clear_pointer (&self->table_search, embers_search_unref);
@@ -500,22 +377,10 @@ apply_compute (EmbersProfilePage *self,
       gtk_stack_set_visible_child_name (self->view_stack, "graph");
     }
 
-  g_clear_pointer (&self->hottest_function, g_free);
   if (c->diff_rows != NULL)
-    {
-      /* The function that grew most */
-      if (c->diff_rows->len > 0)
-        self->hottest_function = g_strdup (embers_profile_get_string (self->table_profile,
-                                                                      g_array_index (c->diff_rows, EmbersDiffRow, 0).name));
-      embers_diff_table_set_data (self->diff_table, self->table_profile, c->diff_rows);
-    }
+    embers_diff_table_set_data (self->diff_table, self->table_profile, c->diff_rows);
   else
-    {
-      if (c->rows != NULL && c->rows->len > 0)
-        self->hottest_function = g_strdup (embers_profile_get_string (self->table_profile,
-                                                                      g_array_index (c->rows, EmbersTopRow, 0).name));
-      embers_top_table_set_data (self->top_table, self->table_profile, self->sample_type, c->rows);
-    }
+    embers_top_table_set_data (self->top_table, self->table_profile, self->sample_type, c->rows);
   update_chips (self);
   refresh_search (self);
   update_actions (self);
@@ -533,29 +398,32 @@ compute_done (GObject      *source,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (source);
-  Compute *c = g_task_get_task_data (G_TASK (result));
+  Compute *c = user_data;
+  g_autoptr(EmbersProfilePage) self = c->self;
+  guint serial = c->serial;
   g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersPipelineResult) answer = embers_pipeline_run_finish (result, &error);
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  g_free (c);
+  if (answer == NULL)
     {
-      if (c->serial == self->compute_serial)
+      if (serial == self->compute_serial)
         {
           stop_busy (self);
           g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
         }
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-          c->serial == self->compute_serial)
+          serial == self->compute_serial)
         toast (self, error->message);
       return;
     }
 
   /* A newer request replaced this one: never show a stale result */
-  if (c->serial != self->compute_serial)
+  if (serial != self->compute_serial)
     return;
 
   stop_busy (self);
-  apply_compute (self, c);
+  apply_compute (self, answer);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
@@ -572,7 +440,7 @@ pulse_cb (gpointer data)
 static void
 recompute (EmbersProfilePage *self)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr(EmbersPipelineParams) params = NULL;
   Compute *c;
 
   if (self->profile == NULL)
@@ -582,22 +450,20 @@ recompute (EmbersProfilePage *self)
   g_clear_object (&self->compute_cancellable);
   self->compute_cancellable = g_cancellable_new ();
 
-  c = g_new0 (Compute, 1);
-  c->profile = g_object_ref (self->profile);
-  c->hidden = g_new0 (char *, self->hidden->len + 1);
+  params = embers_pipeline_params_new ();
+  params->hidden = g_new0 (char *, self->hidden->len + 1);
   for (guint i = 0; i < self->hidden->len; i++)
-    c->hidden[i] = g_strdup (g_ptr_array_index (self->hidden, i));
-  c->focus_function = g_strdup (self->focus_function);
-  c->sandwich_function = g_strdup (self->sandwich_function);
-  c->collapse = self->collapse_recursion;
-  c->view = self->view;
-  c->sample_type = self->sample_type;
-  c->serial = ++self->compute_serial;
+    params->hidden[i] = g_strdup (g_ptr_array_index (self->hidden, i));
+  params->focus_function = g_strdup (self->focus_function);
+  params->sandwich_function = g_strdup (self->sandwich_function);
+  params->collapse_recursion = self->collapse_recursion;
+  params->view = self->view;
+  params->sample_type = self->sample_type;
 
-  task = g_task_new (self, self->compute_cancellable, compute_done, NULL);
-  g_task_set_source_tag (task, recompute);
-  g_task_set_task_data (task, c, compute_free);
-  g_task_run_in_thread (task, compute_thread);
+  c = g_new0 (Compute, 1);
+  c->self = g_object_ref (self);
+  c->serial = ++self->compute_serial;
+  embers_pipeline_run_async (self->profile, params, self->compute_cancellable, compute_done, c);
 
   /* Show progress only when it takes a moment */
   if (self->pulse_id == 0)
@@ -918,8 +784,14 @@ on_graph_hover (EmbersProfilePage *self,
 {
   const char *name = node_name (graph, embers_flame_graph_get_hover_node (graph));
 
-  if (name != NULL)
-    table_select_name (self, name);
+  /* Hovering marks the row but never scrolls the table: it would jump
+   * under the pointer's path; a click or the keyboard scrolls to it */
+  if (name == NULL)
+    return;
+  if (is_diff (self))
+    embers_diff_table_mark_name (self->diff_table, name, FALSE);
+  else
+    embers_top_table_mark_name (self->top_table, name, FALSE);
 }
 
 static void
@@ -1443,23 +1315,6 @@ typedef struct
   GCancellable      *cancellable;
 } Load;
 
-/* A Pyroscope query URL: the server's merged flame graph, fetched on a
- * thread (the client runs its own main context there) */
-static void
-load_query_url_thread (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
-{
-  GError *error = NULL;
-  EmbersProfile *profile = embers_pyroscope_load_query_url (task_data, cancellable, &error);
-
-  if (profile == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, profile, g_object_unref);
-}
-
 static void
 load_done (GObject      *source,
            GAsyncResult *result,
@@ -1471,8 +1326,8 @@ load_done (GObject      *source,
   g_autoptr(GError) error = NULL;
   gboolean current = load->cancellable == self->load_cancellable;
 
-  if (g_task_get_source_tag (G_TASK (result)) == load_query_url_thread)
-    profile = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_async_result_is_tagged (result, embers_location_load_async))
+    profile = embers_location_load_finish (result, &error);
   else
     profile = embers_profile_load_file_finish (result, &error);
 
@@ -1545,21 +1400,14 @@ embers_profile_page_load (EmbersProfilePage *self,
   load->self = g_object_ref (self);
   load->cancellable = g_object_ref (self->load_cancellable);
 
-  if (!g_file_is_native (file))
+  /* A Pyroscope query URL: the server's merged flame graph, fetched on a
+   * thread (the client runs its own main context there) */
+  if (embers_location_classify_file (file) == EMBERS_LOCATION_QUERY_URL)
     {
-      g_autofree char *uri = g_file_get_uri (file);
-
-      if (embers_query_url_is_url (uri))
-        {
-          g_autoptr(GTask) task = g_task_new (NULL, self->load_cancellable, load_done, load);
-
-          if (title == NULL)
-            set_title (self, _("Pyroscope Query"));
-          g_task_set_source_tag (task, load_query_url_thread);
-          g_task_set_task_data (task, g_steal_pointer (&uri), g_free);
-          g_task_run_in_thread (task, load_query_url_thread);
-          return;
-        }
+      if (title == NULL)
+        set_title (self, _("Pyroscope Query"));
+      embers_location_load_async (file, self->load_cancellable, load_done, load);
+      return;
     }
 
   /* Bytes read, then stacks laid out: the page shows how far it got */
@@ -1694,7 +1542,12 @@ embers_profile_page_suggest_name (EmbersProfilePage *self,
         }
     }
 
-  return g_strdup_printf ("%s.%s", base, ext);
+  /* Safe as a file name: a diff's title has braces, quotes and colons */
+  {
+    g_autofree char *safe = embers_file_name_make_safe (base);
+
+    return g_strdup_printf ("%s.%s", safe, ext);
+  }
 }
 
 static void
@@ -1709,6 +1562,21 @@ export_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
+}
+
+void
+embers_profile_page_set_export_width (EmbersProfilePage *self,
+                                      int                width)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  self->export_width = MAX (width, 0);
+}
+
+int
+embers_profile_page_get_export_width (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), 0);
+  return self->export_width;
 }
 
 void
@@ -1742,8 +1610,10 @@ embers_profile_page_export_async (EmbersProfilePage   *self,
       return;
     }
 
-  /* Exactly what is on screen: the shown graphs with their focus, search
-   * and colours; the data formats get the shown (transformed) profile */
+  /* What is on screen: the shown graphs with their focus, search and
+   * colours, at the width asked for; the data formats get the shown
+   * (transformed) profile */
+  embers_export_set_width (export, self->export_width);
   if (self->view == EMBERS_VIEW_SANDWICH)
     {
       embers_export_add_graph (export, self->callers_graph);
@@ -2173,8 +2043,12 @@ place_split (GtkWidget     *paned,
   EmbersProfilePage *self = data;
   int height = gtk_widget_get_height (paned);
 
+  /* Stacked, the graph keeps most of the height: a diff's table (its
+   * rows are the same functions as the graph's) an eighth, a profile's a
+   * quarter; the handle drags either */
   if (is_stacked (self))
-    gtk_paned_set_position (self->paned, height > 0 ? height / 4 : 100);
+    gtk_paned_set_position (self->paned, height <= 0 ? 100
+                                         : is_diff (self) ? MAX (height / 8, 40) : height / 4);
   else if (self->wide_position > 0)
     gtk_paned_set_position (self->paned, self->wide_position);
   return G_SOURCE_REMOVE;

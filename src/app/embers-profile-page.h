@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "embers-pipeline.h"
+
 #include "embers-format.h"
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
@@ -24,13 +26,6 @@ typedef enum
   EMBERS_PAGE_STATE_CANCELLED,
 } EmbersPageState;
 
-typedef enum
-{
-  EMBERS_VIEW_ICICLE,
-  EMBERS_VIEW_FLAME,
-  EMBERS_VIEW_BOTTOM_UP,
-  EMBERS_VIEW_SANDWICH,
-} EmbersView;
 
 #define EMBERS_TYPE_PROFILE_PAGE (embers_profile_page_get_type ())
 
@@ -99,6 +94,11 @@ char              *embers_profile_page_suggest_name     (EmbersProfilePage   *se
 /* Writes what is on screen to @file: an image (PNG, SVG, PDF) through the
  * core painter, or the shown profile (pprof, folded, JSON); the format
  * comes from the file name. Runs off the main thread. */
+/* Images are exported this many pixels wide (the window asks the user;
+ * 1920 by default there); 0 exports them as wide as on screen */
+void               embers_profile_page_set_export_width (EmbersProfilePage *self,
+                                                         int                width);
+int                embers_profile_page_get_export_width (EmbersProfilePage *self);
 void               embers_profile_page_export_async     (EmbersProfilePage   *self,
                                                          GFile               *file,
                                                          GCancellable        *cancellable,

@@ -10,7 +10,6 @@
 #include "embers-accessible.h"
 #include "embers-chart.h"
 #include "embers-drop-down.h"
-#include "embers-pyroscope-source.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
 #include "embers-theme.h"
@@ -31,7 +30,7 @@ struct _EmbersRuleDialog
 {
   AdwDialog            parent_instance;
 
-  EmbersConnectClient *client;
+  EmbersSource        *server;            /* where the rule goes, or NULL */
   GCancellable        *cancellable;
   char                *service;           /* for suggestions */
   char                *suggested_metric;  /* replaced while untouched */
@@ -64,6 +63,7 @@ struct _EmbersRuleDialog
   GtkLabel            *notice_flag;
   GtkLabel            *notice_details;
   char                *notice_text;
+  char                *tenant;
   char                *disabled_reason;
 
   GtkLabel            *status;
@@ -535,11 +535,11 @@ on_edited (EmbersRuleDialog *self)
 static void
 update_buttons (EmbersRuleDialog *self)
 {
-  gboolean can_create = self->client != NULL && self->disabled_reason == NULL;
+  gboolean can_create = self->server != NULL && self->disabled_reason == NULL;
   GtkWidget *default_widget = can_create ? GTK_WIDGET (self->create_button)
                                          : GTK_WIDGET (self->copy_override_button);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->create_button), self->client != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->create_button), self->server != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->create_button), can_create && self->valid && !self->busy);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->create_button),
                                self->disabled_reason != NULL ? self->disabled_reason : NULL);
@@ -593,7 +593,7 @@ set_disabled (EmbersRuleDialog *self,
                  _("The server does not take recording rules, so Embers cannot create this one there. "
                    "Copy it as server configuration below, or start Pyroscope with:"),
                  TRUE, strstr (reason, RULES_FLAG) == NULL ? reason : NULL);
-  else if (self->client != NULL)
+  else if (self->server != NULL)
     {
       gtk_widget_set_visible (self->notice, FALSE);
       g_clear_pointer (&self->notice_text, g_free);
@@ -604,11 +604,10 @@ set_disabled (EmbersRuleDialog *self,
 static void
 on_capabilities (EmbersRuleDialog *self)
 {
-  const char *reason = NULL;
+  g_autofree char *reason = NULL;
 
-  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-    reason = embers_pyroscope_source_get_unavailable_reason (EMBERS_PYROSCOPE_SOURCE (self->source),
-                                                            EMBERS_SOURCE_CAN_RECORDING_RULES);
+  if (self->source != NULL)
+    reason = embers_source_dup_unavailable_reason (self->source, EMBERS_SOURCE_CAN_RECORDING_RULES);
   set_disabled (self, reason);
 }
 
@@ -617,9 +616,9 @@ on_capabilities (EmbersRuleDialog *self)
 static const char *
 tenant (EmbersRuleDialog *self)
 {
-  const char *t = self->client ? embers_connect_client_get_tenant (self->client) : NULL;
-
-  return t != NULL && t[0] != '\0' ? t : EMBERS_RECORDING_RULE_DEFAULT_TENANT;
+  g_free (self->tenant);
+  self->tenant = self->server != NULL ? embers_source_dup_tenant (self->server) : NULL;
+  return self->tenant != NULL ? self->tenant : EMBERS_RECORDING_RULE_DEFAULT_TENANT;
 }
 
 static void
@@ -676,7 +675,7 @@ upsert_done (GObject      *object,
 {
   g_autoptr(EmbersRuleDialog) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersRecordingRule) rule = embers_recording_rules_upsert_finish (result, &error);
+  g_autoptr(EmbersRecordingRule) rule = embers_source_upsert_recording_rule_finish (EMBERS_SOURCE (object), result, &error);
 
   if (disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -697,10 +696,7 @@ upsert_done (GObject      *object,
         }
       else if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED))
         {
-          /* The rules API is off: say so up front from now on */
-          if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
-            embers_pyroscope_source_mark_unavailable (EMBERS_PYROSCOPE_SOURCE (self->source),
-                                                      EMBERS_SOURCE_CAN_RECORDING_RULES, error->message);
+          /* The rules API is off: the source says so up front from now on */
           set_status (self, NULL, STATUS_INFO);
           set_disabled (self, error->message);
         }
@@ -747,7 +743,7 @@ embers_rule_dialog_create (EmbersRuleDialog *self)
   g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
 
   validate (self);
-  if (!self->valid || self->busy || self->client == NULL || self->disabled_reason != NULL)
+  if (!self->valid || self->busy || self->server == NULL || self->disabled_reason != NULL)
     return;
 
   rule = embers_rule_dialog_dup_rule (self);
@@ -755,7 +751,7 @@ embers_rule_dialog_create (EmbersRuleDialog *self)
   gtk_widget_set_visible (self->spinner, TRUE);
   set_status (self, self->id != NULL ? _("Saving…") : _("Creating…"), STATUS_INFO);
   update_buttons (self);
-  embers_recording_rules_upsert_async (self->client, rule, self->cancellable, upsert_done, g_object_ref (self));
+  embers_source_upsert_recording_rule (self->server, rule, self->cancellable, upsert_done, g_object_ref (self));
 }
 
 /* ---- preview ----------------------------------------------------------------- */
@@ -1136,7 +1132,7 @@ reload_done (GObject      *object,
 {
   g_autoptr(EmbersRuleDialog) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersRecordingRule) rule = embers_recording_rules_get_finish (result, &error);
+  g_autoptr(EmbersRecordingRule) rule = embers_source_get_recording_rule_finish (EMBERS_SOURCE (object), result, &error);
   gboolean keep_mine = GPOINTER_TO_INT (g_object_steal_data (G_OBJECT (self), "embers-keep-mine"));
 
   if (disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -1176,14 +1172,14 @@ embers_rule_dialog_reload (EmbersRuleDialog *self,
 {
   g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
 
-  if (self->client == NULL || self->id == NULL || self->busy)
+  if (self->server == NULL || self->id == NULL || self->busy)
     return;
 
   self->busy = TRUE;
   gtk_widget_set_visible (self->spinner, TRUE);
   update_buttons (self);
   g_object_set_data (G_OBJECT (self), "embers-keep-mine", GINT_TO_POINTER (keep_mine));
-  embers_recording_rules_get_async (self->client, self->id, self->cancellable,
+  embers_source_get_recording_rule (self->server, self->id, self->cancellable,
                                     reload_done, g_object_ref (self));
 }
 
@@ -1414,7 +1410,8 @@ embers_rule_dialog_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->client);
+  g_clear_object (&self->server);
+  g_clear_pointer (&self->tenant, g_free);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->service, g_free);
   g_clear_pointer (&self->suggested_metric, g_free);
@@ -1752,7 +1749,7 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   set_labels (self, NULL, NULL);
 }
 
-/* Where the tenant override goes: said once the client is known */
+/* Where the tenant override goes: said once the server is known */
 static void
 update_override_note (EmbersRuleDialog *self)
 {
@@ -1765,14 +1762,14 @@ update_override_note (EmbersRuleDialog *self)
 }
 
 static EmbersRuleDialog *
-dialog_new (EmbersConnectClient *client)
+dialog_new (EmbersSource *source)
 {
   EmbersRuleDialog *self = g_object_new (EMBERS_TYPE_RULE_DIALOG, NULL);
 
-  if (client != NULL)
-    self->client = g_object_ref (client);
+  if (source != NULL && embers_source_offers_recording_rules (source))
+    self->server = g_object_ref (source);
   update_override_note (self);
-  if (client == NULL)
+  if (self->server == NULL)
     show_notice (self, _("Not From a Pyroscope Server"),
                  _("This profile does not come from a Pyroscope server: copy the rule as server configuration."),
                  FALSE, NULL);
@@ -1780,13 +1777,13 @@ dialog_new (EmbersConnectClient *client)
 }
 
 EmbersRuleDialog *
-embers_rule_dialog_new (EmbersConnectClient *client,
-                        const char          *service,
-                        const char          *profile_type,
-                        const char          *selector,
-                        const char          *function_name)
+embers_rule_dialog_new (EmbersSource *source,
+                        const char   *service,
+                        const char   *profile_type,
+                        const char   *selector,
+                        const char   *function_name)
 {
-  EmbersRuleDialog *self = dialog_new (client);
+  EmbersRuleDialog *self = dialog_new (source);
   g_autoptr(EmbersSelector) filters = NULL;
   g_autoptr(EmbersSelector) rest = embers_selector_new ();
   g_autoptr(GStrvBuilder) matchers = g_strv_builder_new ();
@@ -1841,14 +1838,14 @@ embers_rule_dialog_new (EmbersConnectClient *client,
 }
 
 EmbersRuleDialog *
-embers_rule_dialog_new_for_rule (EmbersConnectClient       *client,
+embers_rule_dialog_new_for_rule (EmbersSource              *source,
                                  const EmbersRecordingRule *rule)
 {
   EmbersRuleDialog *self;
 
   g_return_val_if_fail (rule != NULL, NULL);
 
-  self = dialog_new (client);
+  self = dialog_new (source);
   self->id = g_strdup (rule->id);
   self->generation = rule->generation;
 

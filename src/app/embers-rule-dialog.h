@@ -7,7 +7,6 @@
 
 #include <adwaita.h>
 
-#include "embers-connect-client.h"
 #include "embers-recording-rule.h"
 #include "embers-source.h"
 
@@ -20,15 +19,16 @@ G_DECLARE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, EMBERS, RULE_DIALOG,
 /* An AdwDialog: the caller presents it (adw_dialog_present). Prefilled
  * from the context: the service and profile type, the current
  * label selector (its matchers are kept) and a frame's function (NULL or ""
- * for the root: no function filter). client may be NULL (no server): the
- * rule can then only be copied as configuration. */
-EmbersRuleDialog    *embers_rule_dialog_new          (EmbersConnectClient *client,
+ * for the root: no function filter). source may be NULL, or a source
+ * without recording rules (local files): the rule can then only be copied
+ * as configuration. */
+EmbersRuleDialog    *embers_rule_dialog_new          (EmbersSource        *source,
                                                       const char          *service,
                                                       const char          *profile_type,
                                                       const char          *selector,
                                                       const char          *function_name);
 /* Edits an existing rule (saved with the generation it was read with) */
-EmbersRuleDialog    *embers_rule_dialog_new_for_rule (EmbersConnectClient       *client,
+EmbersRuleDialog    *embers_rule_dialog_new_for_rule (EmbersSource              *source,
                                                       const EmbersRecordingRule *rule);
 /* The rule as the fields say now */
 EmbersRecordingRule *embers_rule_dialog_dup_rule     (EmbersRuleDialog    *self);

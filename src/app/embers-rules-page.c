@@ -11,7 +11,6 @@
 
 #include "embers-accessible.h"
 #include "embers-pyroscope-source.h"
-#include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
 #include "embers-rules-page.h"
 
@@ -22,8 +21,7 @@ struct _EmbersRulesPage
 {
   GtkWidget            parent_instance;
 
-  EmbersPyroscopeSource *source;   /* for the dialogs: preview, labels, types */
-  EmbersConnectClient *client;
+  EmbersSource        *source;    /* the rules', and the dialogs': preview, labels, types */
   GCancellable        *cancellable;
   GPtrArray           *rules;
   char                *error;
@@ -193,7 +191,7 @@ list_done (GObject      *object,
 {
   g_autoptr(EmbersRulesPage) self = user_data;
   g_autoptr(GError) error = NULL;
-  GPtrArray *rules = embers_recording_rules_list_finish (result, &error);
+  GPtrArray *rules = embers_source_list_recording_rules_finish (EMBERS_SOURCE (object), result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -207,8 +205,6 @@ list_done (GObject      *object,
     self->error = g_strdup (error->message);
   else
     self->rules = rules;
-  if (self->disabled)
-    embers_pyroscope_source_mark_unavailable (self->source, EMBERS_SOURCE_CAN_RECORDING_RULES, error->message);
   show_rules (self);
 }
 
@@ -223,7 +219,7 @@ embers_rules_page_reload (EmbersRulesPage *self)
   self->loading = TRUE;
   if (self->rules == NULL)
     gtk_stack_set_visible_child_name (self->stack, "loading");
-  embers_recording_rules_list_async (self->client, self->cancellable, list_done, g_object_ref (self));
+  embers_source_list_recording_rules (self->source, self->cancellable, list_done, g_object_ref (self));
 }
 
 static void
@@ -234,7 +230,7 @@ delete_done (GObject      *object,
   g_autoptr(EmbersRulesPage) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!embers_recording_rules_delete_finish (result, &error))
+  if (!embers_source_delete_recording_rule_finish (EMBERS_SOURCE (object), result, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
@@ -290,7 +286,7 @@ embers_rules_page_delete (EmbersRulesPage *self,
       return TRUE;
     }
 
-  embers_recording_rules_delete_async (self->client, id, self->cancellable, delete_done, g_object_ref (self));
+  embers_source_delete_recording_rule (self->source, id, self->cancellable, delete_done, g_object_ref (self));
   return TRUE;
 }
 
@@ -324,7 +320,7 @@ static void
 present_dialog (EmbersRulesPage  *self,
                 EmbersRuleDialog *dialog)
 {
-  embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (self->source));
+  embers_rule_dialog_set_source (dialog, self->source);
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_dialog_saved), self, 0);
   g_signal_connect_object (dialog, "closed", G_CALLBACK (on_dialog_closed), self,
                            G_CONNECT_SWAPPED);
@@ -344,7 +340,7 @@ embers_rules_page_edit (EmbersRulesPage *self,
   if (rule == NULL || rule->provisioned)
     return NULL;
 
-  dialog = embers_rule_dialog_new_for_rule (self->client, rule);
+  dialog = embers_rule_dialog_new_for_rule (self->source, rule);
   present_dialog (self, dialog);
   return dialog;
 }
@@ -364,7 +360,7 @@ embers_rules_page_new_rule (EmbersRulesPage *self)
   g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
 
   /* The profile type is offered from the server's types */
-  dialog = embers_rule_dialog_new (self->client, NULL, NULL, NULL, NULL);
+  dialog = embers_rule_dialog_new (self->source, NULL, NULL, NULL, NULL);
   present_dialog (self, dialog);
   return dialog;
 }
@@ -377,7 +373,6 @@ embers_rules_page_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_object (&self->client);
   g_clear_object (&self->source);
   g_clear_pointer (&self->rules, g_ptr_array_unref);
   g_clear_pointer (&self->error, g_free);
@@ -506,22 +501,22 @@ embers_rules_page_init (EmbersRulesPage *self)
 }
 
 EmbersRulesPage *
-embers_rules_page_new_for_source (EmbersPyroscopeSource *source)
+embers_rules_page_new_for_source (EmbersSource *source)
 {
   EmbersRulesPage *self;
+  g_autofree char *reason = NULL;
 
-  g_return_val_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (source), NULL);
+  g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
 
   self = g_object_new (EMBERS_TYPE_RULES_PAGE, NULL);
   self->source = g_object_ref (source);
-  self->client = g_object_ref (embers_pyroscope_source_get_client (source));
 
   /* Already known to be off: say so at once (the list asks again) */
-  if (embers_pyroscope_source_get_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES) != NULL)
+  reason = embers_source_dup_unavailable_reason (source, EMBERS_SOURCE_CAN_RECORDING_RULES);
+  if (reason != NULL)
     {
       self->disabled = TRUE;
-      self->error = g_strdup (embers_pyroscope_source_get_unavailable_reason (source,
-                                                                              EMBERS_SOURCE_CAN_RECORDING_RULES));
+      self->error = g_steal_pointer (&reason);
       show_rules (self);
     }
   embers_rules_page_reload (self);
@@ -536,14 +531,14 @@ embers_rules_page_new (EmbersConnectClient *client)
   g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
 
   source = embers_pyroscope_source_new (client);
-  return embers_rules_page_new_for_source (source);
+  return embers_rules_page_new_for_source (EMBERS_SOURCE (source));
 }
 
-EmbersConnectClient *
-embers_rules_page_get_client (EmbersRulesPage *self)
+EmbersSource *
+embers_rules_page_get_source (EmbersRulesPage *self)
 {
   g_return_val_if_fail (EMBERS_IS_RULES_PAGE (self), NULL);
-  return self->client;
+  return self->source;
 }
 
 gboolean

@@ -20,10 +20,10 @@ G_DECLARE_FINAL_TYPE (EmbersRulesPage, embers_rules_page, EMBERS, RULES_PAGE, Gt
 
 /* The dialogs it opens get the source (preview, group-by labels, profile
  * types, whether the server takes rules) */
-EmbersRulesPage *embers_rules_page_new_for_source (EmbersPyroscopeSource *source);
-/* The same with a source of its own for the client */
+EmbersRulesPage *embers_rules_page_new_for_source (EmbersSource      *source);
+/* The same with a Pyroscope source of its own for the client */
 EmbersRulesPage *embers_rules_page_new         (EmbersConnectClient *client);
-EmbersConnectClient *embers_rules_page_get_client (EmbersRulesPage  *self);
+EmbersSource    *embers_rules_page_get_source  (EmbersRulesPage     *self);
 /* Reloads the list from the server */
 void             embers_rules_page_reload      (EmbersRulesPage     *self);
 gboolean         embers_rules_page_get_loading (EmbersRulesPage     *self);

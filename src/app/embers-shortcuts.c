@@ -19,7 +19,7 @@ static const EmbersShortcut general[] = {
   { "<ctrl><shift>o", NC_("shortcut window", "Open a Folder of Profiles") },
   { "<ctrl>l", NC_("shortcut window", "Open a Location or Query URL") },
   { "<ctrl><shift>l", NC_("shortcut window", "Connect to a Server") },
-  { "<ctrl><shift>d", NC_("shortcut window", "Compare Two Profiles") },
+  { "<ctrl><shift>n", NC_("shortcut window", "Compare Two Profiles") },
   { "<ctrl>e", NC_("shortcut window", "Export the View") },
   { "<ctrl>n", NC_("shortcut window", "New Window") },
   { "<ctrl>w", NC_("shortcut window", "Close the Tab") },

@@ -7,7 +7,9 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-location.h"
 #include "embers-shortcuts.h"
+#include "embers-workspace.h"
 #include "embers-window-private.h"
 
 /* Open */
@@ -24,7 +26,7 @@ on_location_response (AdwAlertDialog *dialog,
   if (g_str_equal (response, "open") && text != NULL && text[0] != '\0')
     {
       g_autofree char *stripped = g_strstrip (g_strdup (text));
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (stripped);
+      g_autoptr(GFile) file = embers_location_new_for_arg (stripped);
 
       embers_window_open_file (self, file);
     }
@@ -191,7 +193,7 @@ on_export_response (GObject      *object,
 }
 
 static void
-export_dialog (EmbersWindow *self)
+choose_export_file (EmbersWindow *self)
 {
   static const struct {
     const char *name;
@@ -224,10 +226,72 @@ export_dialog (EmbersWindow *self)
       g_list_store_append (filters, filter);
     }
   gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  suggestion = embers_profile_page_suggest_name (page, "png");
+  /* A server's view: service, type and time; a file's: its name */
+  {
+    AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+    GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+    g_autofree char *stem = EMBERS_IS_WORKSPACE (child)
+      ? embers_query_model_dup_file_stem (embers_workspace_get_query (EMBERS_WORKSPACE (child))) : NULL;
+
+    suggestion = stem != NULL ? g_strconcat (stem, ".png", NULL) : embers_profile_page_suggest_name (page, "png");
+  }
   gtk_file_dialog_set_initial_name (dialog, suggestion);
   gtk_file_dialog_save (dialog, GTK_WINDOW (self), self->file_cancellable,
                         on_export_response, g_object_ref (self));
+}
+
+/* Export: first the width images are drawn at (1920 px by default, kept
+ * in the settings), then the file */
+
+static void
+on_export_width_response (AdwAlertDialog *dialog,
+                          const char     *response,
+                          EmbersWindow   *self)
+{
+  GtkSpinButton *spin = g_object_get_data (G_OBJECT (dialog), "spin");
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+  int width = gtk_spin_button_get_value_as_int (spin);
+
+  if (!g_str_equal (response, "choose") || page == NULL)
+    return;
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "export-width", width);
+  embers_profile_page_set_export_width (page, width);
+  choose_export_file (self);
+}
+
+static void
+export_dialog (EmbersWindow *self)
+{
+  EmbersProfilePage *page = embers_window_get_current_page (self);
+  AdwDialog *dialog;
+  GtkWidget *box, *label, *spin;
+  int width = self->settings != NULL ? g_settings_get_int (self->settings, "export-width") : 1920;
+
+  if (page == NULL || embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY)
+    return;
+
+  dialog = adw_alert_dialog_new (_("Export"),
+                                 _("Images (PNG, SVG, PDF) are drawn this wide, whatever the window’s size; "
+                                   "their height follows from the graph. Data formats keep every frame."));
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
+  label = gtk_label_new_with_mnemonic (_("Image _width (pixels)"));
+  spin = gtk_spin_button_new_with_range (100, 20000, 10);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), width);
+  gtk_spin_button_set_activates_default (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), spin);
+  adw_alert_dialog_set_extra_child (ADW_ALERT_DIALOG (dialog), box);
+  adw_alert_dialog_add_responses (ADW_ALERT_DIALOG (dialog), "cancel", _("_Cancel"),
+                                  "choose", _("_Choose File…"), NULL);
+  adw_alert_dialog_set_response_appearance (ADW_ALERT_DIALOG (dialog), "choose", ADW_RESPONSE_SUGGESTED);
+  adw_alert_dialog_set_default_response (ADW_ALERT_DIALOG (dialog), "choose");
+  adw_alert_dialog_set_close_response (ADW_ALERT_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "spin", spin);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_export_width_response), self, 0);
+  adw_dialog_present (dialog, GTK_WIDGET (self));
 }
 
 /* Actions */
@@ -302,6 +366,28 @@ window_action (GtkWidget  *widget,
     }
   else if (g_str_equal (action_name, "win.show-toast"))
     embers_window_add_toast (self, g_variant_get_string (param, NULL));
+  else if (g_str_equal (action_name, "win.show-toast-action"))
+    {
+      /* A message with a button: (message, button label, window action) */
+      const char *message, *label, *action;
+      AdwToast *toast;
+
+      g_variant_get (param, "(&s&s&s)", &message, &label, &action);
+      toast = adw_toast_new (message);
+      adw_toast_set_timeout (toast, 8);
+      adw_toast_set_button_label (toast, label);
+      adw_toast_set_action_name (toast, action);
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    }
+  else if (g_str_equal (action_name, "win.show-rules"))
+    {
+      /* The current tab's Recording Rules view */
+      AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+      GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+      if (EMBERS_IS_WORKSPACE (child))
+        embers_workspace_show_view (EMBERS_WORKSPACE (child), EMBERS_WORKSPACE_VIEW_RULES);
+    }
   else if (g_str_equal (action_name, "win.add-recent"))
     embers_window_add_recent (self, g_variant_get_string (param, NULL));
   else if (g_str_equal (action_name, "win.clear-recent"))
@@ -335,6 +421,8 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.show-toast", "s", window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-toast-action", "(sss)", window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-rules", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.add-recent", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.clear-recent", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.show-shortcuts", NULL, window_action);
@@ -343,6 +431,8 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+  /* Not Ctrl+Shift+D (or Ctrl+Shift+I): GTK's Inspector has them where
+   * it is enabled */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.new-comparison", NULL);
 }

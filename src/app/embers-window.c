@@ -15,6 +15,7 @@
 #include "embers-pyroscope-source.h"
 #include "embers-rules-page.h"
 #include "embers-text.h"
+#include "embers-workspace.h"
 #include "embers-window-private.h"
 
 G_DEFINE_FINAL_TYPE (EmbersWindow, embers_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -55,6 +56,8 @@ settings_new (void)
 static EmbersProfilePage *
 profile_page_of (GtkWidget *child)
 {
+  if (EMBERS_IS_WORKSPACE (child))
+    return embers_workspace_get_profile_page (EMBERS_WORKSPACE (child));
   if (EMBERS_IS_EXPLORE_PAGE (child))
     return embers_explore_page_get_profile_page (EMBERS_EXPLORE_PAGE (child));
   if (EMBERS_IS_COMPARE_PAGE (child))
@@ -161,6 +164,27 @@ on_page_attached (EmbersWindow *self,
       g_signal_connect_object (page, "notify::title",
                                G_CALLBACK (on_page_title_changed), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (page, "notify::state",
+                               G_CALLBACK (embers_window_update_actions), self, G_CONNECT_SWAPPED);
+      return;
+    }
+
+  /* A workspace: the flame graph's and the diff's pages name the window
+   * and enable its actions, whichever view shows */
+  if (EMBERS_IS_WORKSPACE (child))
+    {
+      EmbersProfilePage *pages[2] = {
+        embers_explore_page_get_profile_page (embers_workspace_get_explore_page (EMBERS_WORKSPACE (child))),
+        embers_compare_page_get_profile_page (embers_workspace_get_compare_page (EMBERS_WORKSPACE (child))),
+      };
+
+      for (guint i = 0; i < 2; i++)
+        {
+          g_signal_connect_object (pages[i], "notify::title",
+                                   G_CALLBACK (on_page_title_changed), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (pages[i], "notify::state",
+                                   G_CALLBACK (embers_window_update_actions), self, G_CONNECT_SWAPPED);
+        }
+      g_signal_connect_object (child, "notify::view",
                                G_CALLBACK (embers_window_update_actions), self, G_CONNECT_SWAPPED);
       return;
     }
@@ -273,28 +297,23 @@ embers_window_open_file (EmbersWindow *self,
   return page;
 }
 
-static void on_compare_requested (EmbersExplorePage *page,
-                                  EmbersQuery       *baseline,
-                                  EmbersQuery       *comparison,
-                                  EmbersWindow      *self);
-
-/* Explore a Pyroscope server (or any source) in a new tab */
+/* Explore a Pyroscope server (or any source) in a new tab: a workspace
+ * of four views on one query; the flame graph view is returned */
 GtkWidget *
 embers_window_open_explore (EmbersWindow *self,
                             EmbersSource *source,
                             const char   *url)
 {
-  EmbersExplorePage *page;
+  EmbersWorkspace *workspace;
   AdwTabPage *tab;
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
 
-  page = embers_explore_page_new (source);
-  g_signal_connect_object (page, "compare-requested", G_CALLBACK (on_compare_requested), self, 0);
-  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
-  g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
+  workspace = embers_workspace_new (source);
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (workspace));
+  g_object_bind_property (workspace, "title", tab, "title", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (workspace, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
   if (url != NULL)
     {
       g_autofree char *shown = embers_text_mask_credentials (url);
@@ -302,9 +321,23 @@ embers_window_open_explore (EmbersWindow *self,
 
       adw_tab_page_set_tooltip (tab, tooltip);
     }
+  else
+    g_object_bind_property (workspace, "tooltip", tab, "tooltip", G_BINDING_SYNC_CREATE);
+  /* The window's title follows the view shown (the diff's title) */
+  g_signal_connect_object (workspace, "notify::view", G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   update_title (self);
-  return GTK_WIDGET (page);
+  return GTK_WIDGET (embers_workspace_get_explore_page (workspace));
+}
+
+/* The tab a page is in (a workspace's view, or the tab's own child) */
+static AdwTabPage *
+tab_of (EmbersWindow *self,
+        GtkWidget    *page)
+{
+  GtkWidget *child = gtk_widget_get_ancestor (page, EMBERS_TYPE_WORKSPACE);
+
+  return adw_tab_view_get_page (self->tab_view, child != NULL ? child : page);
 }
 
 /* A folder of profiles (or one file) as a local source in an explore
@@ -329,8 +362,11 @@ folder_loaded (GObject      *object,
       g_autofree char *text = error != NULL
         ? g_strdup_printf (_("Could not open the folder: %s"), error->message)
         : g_strdup (_("The folder holds no profiles Embers can read"));
+      EmbersWindow *window = EMBERS_WINDOW (root);
 
-      embers_window_add_toast (EMBERS_WINDOW (root), text);
+      /* A failed open leaves no dead tab behind: the toast says why */
+      adw_tab_view_close_page (window->tab_view, tab_of (window, page));
+      embers_window_add_toast (window, text);
       return;
     }
   if (embers_local_source_get_n_skipped (source) > 0)
@@ -372,21 +408,25 @@ embers_window_open_folder (EmbersWindow *self,
 
 /* The rules tab of the same server and tenant, if there is one */
 static AdwTabPage *
-find_rules_tab (EmbersWindow        *self,
-                EmbersConnectClient *client)
+find_rules_tab (EmbersWindow *self,
+                EmbersSource *source)
 {
+  g_autofree char *location = embers_source_dup_location (source);
+
   for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
     {
       AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
       GtkWidget *child = adw_tab_page_get_child (tab);
-      EmbersConnectClient *other;
+      EmbersSource *other;
+      g_autofree char *other_location = NULL;
 
       if (!EMBERS_IS_RULES_PAGE (child))
         continue;
-      other = embers_rules_page_get_client (EMBERS_RULES_PAGE (child));
-      if (other == client ||
-          (g_strcmp0 (embers_connect_client_get_base_url (other), embers_connect_client_get_base_url (client)) == 0 &&
-           g_strcmp0 (embers_connect_client_get_tenant (other), embers_connect_client_get_tenant (client)) == 0))
+      other = embers_rules_page_get_source (EMBERS_RULES_PAGE (child));
+      if (other == source)
+        return tab;
+      other_location = embers_source_dup_location (other);
+      if (location != NULL && g_strcmp0 (location, other_location) == 0)
         return tab;
     }
   return NULL;
@@ -395,19 +435,18 @@ find_rules_tab (EmbersWindow        *self,
 /* A server's recording rules: its tab if one is open (reloaded), else a
  * new tab */
 GtkWidget *
-embers_window_show_rules (EmbersWindow          *self,
-                          EmbersPyroscopeSource *source)
+embers_window_show_rules (EmbersWindow *self,
+                          EmbersSource *source)
 {
-  EmbersConnectClient *client;
   EmbersRulesPage *page;
   AdwTabPage *tab;
   g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
-  g_return_val_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (source), NULL);
+  g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
 
-  client = embers_pyroscope_source_get_client (source);
-  tab = find_rules_tab (self, client);
+  tab = find_rules_tab (self, source);
   if (tab != NULL)
     {
       page = EMBERS_RULES_PAGE (adw_tab_page_get_child (tab));
@@ -418,9 +457,11 @@ embers_window_show_rules (EmbersWindow          *self,
 
   page = embers_rules_page_new_for_source (source);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  name = embers_source_dup_display_name (source);
   /* Translators: a tab title; %s is a server address */
-  title = g_strdup_printf (_("Recording Rules — %s"), embers_connect_client_get_base_url (client));
+  title = g_strdup_printf (_("Recording Rules — %s"), name);
   adw_tab_page_set_title (tab, title);
+  adw_tab_page_set_tooltip (tab, title);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   return GTK_WIDGET (page);
 }
@@ -435,18 +476,18 @@ embers_window_open_rules (EmbersWindow        *self,
   g_return_val_if_fail (EMBERS_IS_CONNECT_CLIENT (client), NULL);
 
   source = embers_pyroscope_source_new (client);
-  return embers_window_show_rules (self, source);
+  return embers_window_show_rules (self, EMBERS_SOURCE (source));
 }
 
 void
-embers_window_reload_rules (EmbersWindow        *self,
-                            EmbersConnectClient *client)
+embers_window_reload_rules (EmbersWindow *self,
+                            EmbersSource *source)
 {
   AdwTabPage *tab;
 
   g_return_if_fail (EMBERS_IS_WINDOW (self));
 
-  tab = client != NULL ? find_rules_tab (self, client) : NULL;
+  tab = source != NULL ? find_rules_tab (self, source) : NULL;
   if (tab != NULL)
     embers_rules_page_reload (EMBERS_RULES_PAGE (adw_tab_page_get_child (tab)));
 }
@@ -568,18 +609,6 @@ embers_window_open_compare_queries (EmbersWindow      *self,
   if (start && baseline != NULL && comparison != NULL)
     embers_compare_page_compare (page);
   return GTK_WIDGET (page);
-}
-
-static void
-on_compare_requested (EmbersExplorePage *page,
-                      EmbersQuery       *baseline,
-                      EmbersQuery       *comparison,
-                      EmbersWindow      *self)
-{
-  /* Prefilled: the current query and the period before it; the user
-   * adjusts either side, then presses Compare */
-  embers_window_open_compare_queries (self, embers_explore_page_get_source (page),
-                                      baseline, comparison, FALSE);
 }
 
 EmbersProfilePage *
@@ -717,14 +746,9 @@ on_drop (GtkDropTarget *target,
   if (files == NULL)
     return FALSE;
 
-  /* Two files: the first is the baseline, the second the comparison */
-  if (g_slist_length (files) == 2)
-    {
-      embers_window_open_comparison (self, files->data, files->next->data);
-      g_slist_free (files);
-      return TRUE;
-    }
-
+  /* Each file its own tab, as from the file manager or the command line:
+   * a comparison only ever comes from an explicit action (which side is
+   * the baseline is the user's choice, never the order of a drop) */
   for (GSList *l = files; l != NULL; l = l->next)
     embers_window_open_file (self, l->data);
   g_slist_free (files);
@@ -882,56 +906,21 @@ embers_window_new (EmbersApplication *application)
 
 #include "embers-labels-page.h"
 
-static void
-labels_compare_requested (EmbersLabelsPage *page,
-                          EmbersQuery      *baseline,
-                          EmbersQuery      *comparison,
-                          EmbersWindow     *self)
-{
-  embers_window_open_compare_queries (self, embers_labels_page_get_source (page), baseline, comparison, TRUE);
-}
-
-/* A value went to the explore page's filters: show that page */
-static void
-labels_filter_added (EmbersLabelsPage *page,
-                     const char       *name,
-                     const char       *value,
-                     gboolean          exclude,
-                     EmbersWindow     *self)
-{
-  EmbersExplorePage *explore = embers_labels_page_get_explore_page (page);
-  AdwTabPage *tab = explore != NULL ? adw_tab_view_get_page (self->tab_view, GTK_WIDGET (explore)) : NULL;
-
-  if (tab != NULL)
-    adw_tab_view_set_selected_page (self->tab_view, tab);
-}
-
 GtkWidget *
 embers_window_open_labels (EmbersWindow      *self,
                            EmbersExplorePage *from)
 {
-  g_autoptr(EmbersQuery) query = NULL;
-  EmbersLabelsPage *page;
-  AdwTabPage *tab;
+  GtkWidget *workspace;
 
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (from), NULL);
 
-  query = embers_explore_page_dup_query (from);
-  if (query == NULL)
+  workspace = gtk_widget_get_ancestor (GTK_WIDGET (from), EMBERS_TYPE_WORKSPACE);
+  if (workspace == NULL || !embers_query_model_get_complete (embers_workspace_get_query (EMBERS_WORKSPACE (workspace))))
     {
       embers_window_add_toast (self, _("Pick a service and a profile type to see their labels"));
       return NULL;
     }
-  page = embers_labels_page_new (embers_explore_page_get_source (from), query,
-                                 embers_explore_page_get_service (from));
-  embers_labels_page_set_explore_page (page, from);
-  g_signal_connect_object (page, "compare-requested", G_CALLBACK (labels_compare_requested), self, 0);
-  g_signal_connect_object (page, "filter-added", G_CALLBACK (labels_filter_added), self, 0);
-  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
-  g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
-  adw_tab_view_set_selected_page (self->tab_view, tab);
-  update_title (self);
-  return GTK_WIDGET (page);
+  embers_workspace_show_view (EMBERS_WORKSPACE (workspace), EMBERS_WORKSPACE_VIEW_LABELS);
+  return GTK_WIDGET (embers_workspace_get_labels_page (EMBERS_WORKSPACE (workspace)));
 }

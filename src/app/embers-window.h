@@ -38,7 +38,9 @@ GtkWidget         *embers_window_open_comparison  (EmbersWindow      *self,
                                                    GFile             *comparison);
 /* An empty compare tab (New Comparison…) */
 GtkWidget         *embers_window_open_compare     (EmbersWindow      *self);
-/* Explores a source (a Pyroscope server) in a new tab */
+/* Explores a source (a Pyroscope server) in a new tab: a workspace
+ * (embers-workspace.h) of four views on one query; returns its flame
+ * graph view */
 GtkWidget         *embers_window_open_explore     (EmbersWindow      *self,
                                                    EmbersSource      *source,
                                                    const char        *url);
@@ -52,10 +54,10 @@ GtkWidget         *embers_window_open_rules       (EmbersWindow      *self,
                                                    EmbersConnectClient *client);
 /* The same with the source whose dialogs and probe the rules tab shares */
 GtkWidget         *embers_window_show_rules       (EmbersWindow      *self,
-                                                   EmbersPyroscopeSource *source);
+                                                   EmbersSource      *source);
 /* After a rule changed elsewhere: the server's rules tab, if open, reloads */
 void               embers_window_reload_rules     (EmbersWindow      *self,
-                                                   EmbersConnectClient *client);
+                                                   EmbersSource      *source);
 /* The file filters of the open dialogs: profiles, all files */
 GListModel        *embers_window_profile_filters  (void);
 /* Shows the connect dialog; with a URL it connects at once */
@@ -71,8 +73,8 @@ GtkWidget         *embers_window_open_compare_queries (EmbersWindow      *self,
 /* The file behind "Open Sample Profile" */
 GFile             *embers_window_get_sample_file  (void);
 
-/* The labels of the explore page's service, type, filters and range in a
- * new tab (NULL, with a toast, before a service is picked) */
+/* The Labels view of the explore page's workspace, shown (NULL, with a
+ * toast, before a service and a type are picked) */
 struct _EmbersExplorePage;
 GtkWidget         *embers_window_open_labels      (EmbersWindow      *self,
                                                    struct _EmbersExplorePage *from);

@@ -34,6 +34,15 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* One help for the window's options and the headless ones */
+  if (embers_cli_wants_help (argc, argv))
+    {
+      g_autofree char *help = embers_cli_help ();
+
+      g_print ("%s", help);
+      return 0;
+    }
+
   /* Headless work needs no display: never initialize GTK for it. */
   if (embers_cli_wants (argc, argv))
     return embers_cli_run (argc, argv);

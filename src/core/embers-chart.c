@@ -11,6 +11,7 @@
 #include <pango/pangocairo.h>
 
 #include "embers-chart.h"
+#include "embers-time.h"
 #include "embers-source.h"
 #include "embers-units.h"
 
@@ -525,9 +526,8 @@ format_time (gint64 time_ms,
     /* Translators: a short date on a chart axis, see g_date_time_format() */
     /* xgettext:no-c-format */
     return g_date_time_format (local, _("%b %d"));
-  if (step_ms < 60000)
-    return g_date_time_format (local, "%H:%M:%S");
-  return g_date_time_format (local, "%H:%M");
+  /* The desktop's 12 or 24 hours */
+  return embers_time_format_time (local, step_ms < 60000);
 }
 
 static double
@@ -929,14 +929,14 @@ embers_chart_describe (EmbersChart *self,
       value = format_number (self, s->values[index]);
       utc = g_date_time_new_from_unix_utc (s->timestamps[index] / 1000);
       local = g_date_time_to_local (utc);
-      when = g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+      when = embers_time_format_date_time (local, TRUE);
       if (self->step_ms > 0)
         {
           /* The point holds its step, (T − step, T]: say which */
           g_autoptr(GDateTime) from_utc = g_date_time_new_from_unix_utc ((s->timestamps[index] - self->step_ms) / 1000);
           g_autoptr(GDateTime) from_local = g_date_time_to_local (from_utc);
-          g_autofree char *from = g_date_time_format (from_local, "%Y-%m-%d %H:%M:%S");
-          g_autofree char *to = g_date_time_format (local, "%H:%M:%S");
+          g_autofree char *from = embers_time_format_date_time (from_local, TRUE);
+          g_autofree char *to = embers_time_format_time (local, TRUE);
 
           g_free (when);
           when = g_strdup_printf ("%s–%s", from, to);

@@ -703,3 +703,82 @@ embers_diff_format_delta (gint64      baseline,
     return g_steal_pointer (&magnitude);
   return g_strconcat (comparison > baseline ? "+" : "\xe2\x88\x92", magnitude, NULL);
 }
+
+void
+embers_diff_top_print_table (GArray         *rows,
+                             EmbersProfile  *diff,
+                             EmbersDiffMode  mode,
+                             guint           limit,
+                             GString        *out)
+{
+  /* Translators: column headings of `embers --diff --top` */
+  const char *headings[5] = { C_("top column", "baseline"), C_("top column", "comparison"),
+                              C_("top column", "baseline%"), C_("top column", "comparison%"),
+                              mode == EMBERS_DIFF_MODE_ABSOLUTE ? C_("top column", "change")
+                                                                : C_("top column", "share change") };
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  const char *unit;
+  guint widths[5];
+  guint n;
+
+  g_return_if_fail (rows != NULL);
+  g_return_if_fail (EMBERS_IS_PROFILE (diff));
+  g_return_if_fail (out != NULL);
+
+  unit = embers_profile_get_sample_unit (diff, EMBERS_DIFF_COMPARISON);
+  n = limit == 0 ? rows->len : MIN (limit, rows->len);
+  for (guint c = 0; c < 5; c++)
+    widths[c] = (guint) g_utf8_strlen (headings[c], -1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const EmbersDiffRow *row = &g_array_index (rows, EmbersDiffRow, i);
+      char *row_cells[5];
+
+      row_cells[0] = embers_format_value (row->baseline_total, unit);
+      row_cells[1] = embers_format_value (row->comparison_total, unit);
+      row_cells[2] = embers_diff_format_percent (row->baseline_share * 100.0, FALSE);
+      row_cells[3] = embers_diff_format_percent (row->comparison_share * 100.0, FALSE);
+      switch (row->kind)
+        {
+        case EMBERS_DIFF_KIND_NEW:
+          /* Translators: a function only in the comparison */
+          row_cells[4] = g_strdup (C_("diff change", "new"));
+          break;
+        case EMBERS_DIFF_KIND_REMOVED:
+          /* Translators: a function only in the baseline */
+          row_cells[4] = g_strdup (C_("diff change", "removed"));
+          break;
+        case EMBERS_DIFF_KIND_CHANGED:
+        default:
+          row_cells[4] = embers_diff_format_percent (embers_diff_row_change (row, mode), TRUE);
+          break;
+        }
+      for (guint c = 0; c < 5; c++)
+        {
+          widths[c] = MAX (widths[c], (guint) g_utf8_strlen (row_cells[c], -1));
+          g_ptr_array_add (cells, row_cells[c]);
+        }
+    }
+
+  for (guint c = 0; c < 5; c++)
+    {
+      embers_top_append_cell (out, headings[c], widths[c], TRUE);
+      g_string_append (out, "  ");
+    }
+  g_string_append (out, C_("top column", "name"));
+  g_string_append_c (out, '\n');
+
+  for (guint i = 0; i < n; i++)
+    {
+      const EmbersDiffRow *row = &g_array_index (rows, EmbersDiffRow, i);
+
+      for (guint c = 0; c < 5; c++)
+        {
+          embers_top_append_cell (out, cells->pdata[i * 5 + c], widths[c], TRUE);
+          g_string_append (out, "  ");
+        }
+      embers_text_append_escaped (out, embers_profile_get_string (diff, row->name));
+      g_string_append_c (out, '\n');
+    }
+}

@@ -128,6 +128,15 @@ void    embers_diff_top_print   (GArray              *rows,
                                  guint                limit,
                                  GString             *out);
 
+/* The same rows as a table for people: aligned columns baseline,
+ * comparison (in the unit), their shares, the change and the name;
+ * "new" and "removed" in words */
+void    embers_diff_top_print_table (GArray         *rows,
+                                     EmbersProfile  *diff,
+                                     EmbersDiffMode  mode,
+                                     guint           limit,
+                                     GString        *out);
+
 /* A change in percent with three significant digits and at most two
  * decimals ("0.05%", "1.23%", "12.3%", "123%"); with @sign, "+" or
  * U+2212 before it. Shares and changes of the diff table use it. */

@@ -11,10 +11,10 @@
 #include <gio/gio.h>
 #include <pango/pangocairo.h>
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 
 #include "embers-diff.h"
 #include "embers-render.h"
+#include "embers-svg.h"
 #include "embers-save.h"
 #include "embers-units.h"
 
@@ -1893,61 +1893,6 @@ export_kind_for_path (const char  *path,
   return TRUE;
 }
 
-static cairo_status_t
-append_to_string (void                *closure,
-                  const unsigned char *data,
-                  unsigned int         length)
-{
-  g_string_append_len (closure, (const char *)data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-/* What the diff legend says, as text for an SVG's <title> and <desc> */
-static void
-insert_svg_description (GString                   *svg,
-                        const EmbersExportOptions *options)
-{
-  const EmbersRenderStyle *style = &options->style;
-  g_autofree char *legend = legend_description (style);
-  g_autofree char *desc = NULL;
-  g_autofree char *title_xml = NULL;
-  g_autofree char *desc_xml = NULL;
-  g_autofree char *insert = NULL;
-  const char *widths, *colours;
-  const char *tag;
-  const char *end;
-
-  switch (options->diff_width)
-    {
-    case EMBERS_DIFF_WIDTH_COMPARISON:
-      widths = _("the comparison’s values");
-      break;
-    case EMBERS_DIFF_WIDTH_BASELINE:
-      widths = _("the baseline’s values");
-      break;
-    case EMBERS_DIFF_WIDTH_SUM:
-    default:
-      widths = _("baseline + comparison");
-      break;
-    }
-  colours = style->diff_palette == EMBERS_DIFF_PALETTE_RED_GREEN ?
-            _("green: shrank, gray: unchanged, red: grew") :
-            _("blue: shrank, gray: unchanged, red: grew");
-
-  /* Translators: the description of an exported diff flame graph */
-  desc = g_strdup_printf (_("Baseline vs comparison. Legend: %s; %s. "
-                            "Bar widths: %s. Labels show the change in percent, or new / removed."),
-                          legend, colours, widths);
-  title_xml = g_markup_escape_text (_("Diff flame graph"), -1);
-  desc_xml = g_markup_escape_text (desc, -1);
-  insert = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", title_xml, desc_xml);
-
-  tag = strstr (svg->str, "<svg");
-  end = tag != NULL ? strchr (tag, '>') : NULL;
-  if (end != NULL)
-    g_string_insert (svg, end + 1 - svg->str, insert);
-}
-
 static gboolean
 cairo_check (cairo_status_t   status,
              const char      *path,
@@ -1975,7 +1920,6 @@ embers_render_export (EmbersProfile             *profile,
   g_autoptr(EmbersLayout) layout = NULL;
   g_autoptr(EmbersSearch) search = NULL;
   g_autoptr(EmbersRender) render = NULL;
-  g_autoptr(GString) svg_data = NULL;
   g_autoptr(EmbersSave) save = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -2029,6 +1973,18 @@ embers_render_export (EmbersProfile             *profile,
     }
 
   render = embers_render_new (layout, search, &options->style);
+
+  /* SVG: written by us, with text, titles and a script (embers-svg.c) */
+  if (kind == EXPORT_SVG)
+    {
+      g_autoptr(GBytes) svg = embers_svg_write (&render, 1, width, 0, options->diff_width);
+
+      save = embers_save_new (path, error);
+      return save != NULL &&
+             embers_save_write (save, g_bytes_get_data (svg, NULL), g_bytes_get_size (svg), error) &&
+             embers_save_commit (save, NULL, error);
+    }
+
   legend_height = 0;
   if (diff)
     embers_render_measure_legend (render, NULL, NULL, &legend_height);
@@ -2046,16 +2002,6 @@ embers_render_export (EmbersProfile             *profile,
     case EXPORT_PNG:
       surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
                                             (int)ceil (width * scale), (int)ceil (height * scale));
-      break;
-    case EXPORT_SVG:
-      if (diff)
-        {
-          /* In memory, to add the legend as text afterwards */
-          svg_data = g_string_new (NULL);
-          surface = cairo_svg_surface_create_for_stream (append_to_string, svg_data, width, height);
-        }
-      else
-        surface = cairo_svg_surface_create_for_stream (embers_save_cairo_write, save, width, height);
       break;
     case EXPORT_PDF:
     default:
@@ -2106,12 +2052,6 @@ embers_render_export (EmbersProfile             *profile,
     ok = embers_save_check (save, error) &&
          cairo_check (cairo_surface_status (surface), path, error);
   cairo_surface_destroy (surface);
-
-  if (ok && svg_data != NULL)
-    {
-      insert_svg_description (svg_data, options);
-      ok = embers_save_write (save, svg_data->str, svg_data->len, error);
-    }
 
   /* Only a whole file replaces @path */
   if (ok)

@@ -548,3 +548,177 @@ embers_source_diff_finish (EmbersSource *self,
 
   return EMBERS_SOURCE_GET_IFACE (self)->diff_finish (self, result, error);
 }
+
+/* Recording rules */
+
+void
+embers_source_list_recording_rules (EmbersSource        *self,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->list_recording_rules == NULL)
+    {
+      report_not_supported (self, embers_source_list_recording_rules, callback, user_data);
+      return;
+    }
+  iface->list_recording_rules (self, cancellable, callback, user_data);
+}
+
+GPtrArray *
+embers_source_list_recording_rules_finish (EmbersSource  *self,
+                                           GAsyncResult  *result,
+                                           GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_list_recording_rules))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return EMBERS_SOURCE_GET_IFACE (self)->list_recording_rules_finish (self, result, error);
+}
+
+void
+embers_source_get_recording_rule (EmbersSource        *self,
+                                  const char          *id,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (id != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->get_recording_rule == NULL)
+    {
+      report_not_supported (self, embers_source_get_recording_rule, callback, user_data);
+      return;
+    }
+  iface->get_recording_rule (self, id, cancellable, callback, user_data);
+}
+
+EmbersRecordingRule *
+embers_source_get_recording_rule_finish (EmbersSource  *self,
+                                         GAsyncResult  *result,
+                                         GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_get_recording_rule))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return EMBERS_SOURCE_GET_IFACE (self)->get_recording_rule_finish (self, result, error);
+}
+
+void
+embers_source_upsert_recording_rule (EmbersSource              *self,
+                                     const EmbersRecordingRule *rule,
+                                     GCancellable              *cancellable,
+                                     GAsyncReadyCallback        callback,
+                                     gpointer                   user_data)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (rule != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->upsert_recording_rule == NULL)
+    {
+      report_not_supported (self, embers_source_upsert_recording_rule, callback, user_data);
+      return;
+    }
+  iface->upsert_recording_rule (self, rule, cancellable, callback, user_data);
+}
+
+EmbersRecordingRule *
+embers_source_upsert_recording_rule_finish (EmbersSource  *self,
+                                            GAsyncResult  *result,
+                                            GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_upsert_recording_rule))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return EMBERS_SOURCE_GET_IFACE (self)->upsert_recording_rule_finish (self, result, error);
+}
+
+void
+embers_source_delete_recording_rule (EmbersSource        *self,
+                                     const char          *id,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (id != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->delete_recording_rule == NULL)
+    {
+      report_not_supported (self, embers_source_delete_recording_rule, callback, user_data);
+      return;
+    }
+  iface->delete_recording_rule (self, id, cancellable, callback, user_data);
+}
+
+gboolean
+embers_source_delete_recording_rule_finish (EmbersSource  *self,
+                                            GAsyncResult  *result,
+                                            GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), FALSE);
+
+  if (g_async_result_is_tagged (result, embers_source_delete_recording_rule))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return EMBERS_SOURCE_GET_IFACE (self)->delete_recording_rule_finish (self, result, error);
+}
+
+gboolean
+embers_source_offers_recording_rules (EmbersSource *self)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), FALSE);
+
+  return EMBERS_SOURCE_GET_IFACE (self)->upsert_recording_rule != NULL;
+}
+
+char *
+embers_source_dup_unavailable_reason (EmbersSource             *self,
+                                      EmbersSourceCapabilities  capability)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  return iface->dup_unavailable_reason != NULL ? iface->dup_unavailable_reason (self, capability) : NULL;
+}
+
+char *
+embers_source_dup_tenant (EmbersSource *self)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  return iface->dup_tenant != NULL ? iface->dup_tenant (self) : NULL;
+}
+
+char *
+embers_source_dup_location (EmbersSource *self)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  return iface->dup_location != NULL ? iface->dup_location (self) : NULL;
+}

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "embers-profile.h"
+#include "embers-recording-rule.h"
 
 G_BEGIN_DECLS
 
@@ -159,6 +160,32 @@ struct _EmbersSourceInterface
   void           (*diff)                  (EmbersSource *self, const EmbersQuery *left, const EmbersQuery *right,
                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
   EmbersProfile *(*diff_finish)           (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  /* Recording rules (EMBERS_SOURCE_CAN_RECORDING_RULES). A source that
+   * learns that a server does not serve them says why in
+   * dup_unavailable_reason and notifies "capabilities" itself. */
+  void                 (*list_recording_rules)         (EmbersSource *self, GCancellable *cancellable,
+                                                        GAsyncReadyCallback callback, gpointer user_data);
+  GPtrArray           *(*list_recording_rules_finish)  (EmbersSource *self, GAsyncResult *result, GError **error);
+  void                 (*get_recording_rule)           (EmbersSource *self, const char *id, GCancellable *cancellable,
+                                                        GAsyncReadyCallback callback, gpointer user_data);
+  EmbersRecordingRule *(*get_recording_rule_finish)    (EmbersSource *self, GAsyncResult *result, GError **error);
+  void                 (*upsert_recording_rule)        (EmbersSource *self, const EmbersRecordingRule *rule,
+                                                        GCancellable *cancellable,
+                                                        GAsyncReadyCallback callback, gpointer user_data);
+  EmbersRecordingRule *(*upsert_recording_rule_finish) (EmbersSource *self, GAsyncResult *result, GError **error);
+  void                 (*delete_recording_rule)        (EmbersSource *self, const char *id, GCancellable *cancellable,
+                                                        GAsyncReadyCallback callback, gpointer user_data);
+  gboolean             (*delete_recording_rule_finish) (EmbersSource *self, GAsyncResult *result, GError **error);
+
+  /* Why a capability this kind of source has is off here (the server
+   * said so), or NULL */
+  char                *(*dup_unavailable_reason)       (EmbersSource *self, EmbersSourceCapabilities capability);
+  /* The tenant its requests are for (multi-tenant servers), or NULL */
+  char                *(*dup_tenant)                   (EmbersSource *self);
+  /* Two sources are the same place (one server and tenant): one
+   * Recording Rules view each */
+  char                *(*dup_location)                 (EmbersSource *self);
 };
 
 EmbersSourceCapabilities embers_source_get_capabilities       (EmbersSource        *self);
@@ -234,6 +261,50 @@ void           embers_source_diff                      (EmbersSource        *sel
 EmbersProfile *embers_source_diff_finish               (EmbersSource        *self,
                                                         GAsyncResult        *result,
                                                         GError             **error);
+
+/* Recording rules; a source without them fails with NOT_SUPPORTED */
+void                 embers_source_list_recording_rules         (EmbersSource              *self,
+                                                                 GCancellable              *cancellable,
+                                                                 GAsyncReadyCallback        callback,
+                                                                 gpointer                   user_data);
+GPtrArray           *embers_source_list_recording_rules_finish  (EmbersSource              *self,
+                                                                 GAsyncResult              *result,
+                                                                 GError                   **error);
+void                 embers_source_get_recording_rule           (EmbersSource              *self,
+                                                                 const char                *id,
+                                                                 GCancellable              *cancellable,
+                                                                 GAsyncReadyCallback        callback,
+                                                                 gpointer                   user_data);
+EmbersRecordingRule *embers_source_get_recording_rule_finish    (EmbersSource              *self,
+                                                                 GAsyncResult              *result,
+                                                                 GError                   **error);
+void                 embers_source_upsert_recording_rule        (EmbersSource              *self,
+                                                                 const EmbersRecordingRule *rule,
+                                                                 GCancellable              *cancellable,
+                                                                 GAsyncReadyCallback        callback,
+                                                                 gpointer                   user_data);
+EmbersRecordingRule *embers_source_upsert_recording_rule_finish (EmbersSource              *self,
+                                                                 GAsyncResult              *result,
+                                                                 GError                   **error);
+void                 embers_source_delete_recording_rule        (EmbersSource              *self,
+                                                                 const char                *id,
+                                                                 GCancellable              *cancellable,
+                                                                 GAsyncReadyCallback        callback,
+                                                                 gpointer                   user_data);
+gboolean             embers_source_delete_recording_rule_finish (EmbersSource              *self,
+                                                                 GAsyncResult              *result,
+                                                                 GError                   **error);
+/* This kind of source keeps recording rules (whether its server has them
+ * on is known once asked: EMBERS_SOURCE_CAN_RECORDING_RULES) */
+gboolean             embers_source_offers_recording_rules       (EmbersSource              *self);
+/* Why @capability is off on this source (its server said so), or NULL */
+char                *embers_source_dup_unavailable_reason       (EmbersSource              *self,
+                                                                 EmbersSourceCapabilities   capability);
+/* The tenant (multi-tenant servers), or NULL */
+char                *embers_source_dup_tenant                   (EmbersSource              *self);
+/* Where the source is (a server's URL and tenant; NULL for local ones):
+ * equal strings, the same place */
+char                *embers_source_dup_location                 (EmbersSource              *self);
 
 /* A chart of the range (start, end]: SelectSeries' points T each hold the
  * profiles in (T − step, T] (Pyroscope's pkg/model/timeseries/range.go),

@@ -7,8 +7,11 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "embers-text.h"
 #include "embers-top.h"
+#include "embers-units.h"
 
 /**
  * embers_top_compute:
@@ -172,6 +175,115 @@ embers_top_print (GArray        *rows,
       g_string_append_printf (out, "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t",
                               row->self, row->total);
       /* Names from a profile: no forged columns, rows or escapes */
+      embers_text_append_escaped (out, embers_profile_get_string (profile, row->name));
+      g_string_append_c (out, '\n');
+    }
+}
+
+void
+embers_top_append_cell (GString    *out,
+                        const char *text,
+                        guint       width,
+                        gboolean    right)
+{
+  glong len = g_utf8_strlen (text, -1);
+
+  if (right)
+    for (glong i = len; i < (glong) width; i++)
+      g_string_append_c (out, ' ');
+  g_string_append (out, text);
+  if (!right)
+    for (glong i = len; i < (glong) width; i++)
+      g_string_append_c (out, ' ');
+}
+
+static char *
+share (gint64 value,
+       gint64 total)
+{
+  if (total == 0)
+    return g_strdup ("–");
+  return embers_format_percent ((double) value / (double) total);
+}
+
+void
+embers_top_print_table (GArray        *rows,
+                        EmbersProfile *profile,
+                        guint          sample_type,
+                        guint          limit,
+                        GString       *out)
+{
+  const char *unit;
+  gint64 total, shown = 0, sum = 0;
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  /* Translators: column headings of `embers --top`, as go tool pprof's
+   * flat, flat%, sum%, cum, cum% */
+  const char *headings[5] = { C_("top column", "self"), C_("top column", "self%"),
+                              C_("top column", "sum%"), C_("top column", "total"),
+                              C_("top column", "total%") };
+  guint widths[5];
+  g_autofree char *shown_text = NULL;
+  g_autofree char *total_text = NULL;
+  g_autofree char *shown_share = NULL;
+  guint n;
+
+  g_return_if_fail (rows != NULL);
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+  g_return_if_fail (sample_type < embers_profile_get_n_sample_types (profile));
+  g_return_if_fail (out != NULL);
+
+  unit = embers_profile_get_sample_unit (profile, sample_type);
+  total = embers_profile_get_total (profile, sample_type);
+  n = limit == 0 ? rows->len : MIN (limit, rows->len);
+
+  for (guint c = 0; c < 5; c++)
+    widths[c] = (guint) g_utf8_strlen (headings[c], -1);
+  for (guint i = 0; i < n; i++)
+    {
+      const EmbersTopRow *row = &g_array_index (rows, EmbersTopRow, i);
+      char *row_cells[5];
+
+      sum += row->self;
+      row_cells[0] = embers_format_value (row->self, unit);
+      row_cells[1] = share (row->self, total);
+      row_cells[2] = share (sum, total);
+      row_cells[3] = embers_format_value (row->total, unit);
+      row_cells[4] = share (row->total, total);
+      for (guint c = 0; c < 5; c++)
+        {
+          widths[c] = MAX (widths[c], (guint) g_utf8_strlen (row_cells[c], -1));
+          g_ptr_array_add (cells, row_cells[c]);
+        }
+    }
+  shown = sum;
+
+  shown_text = embers_format_value (shown, unit);
+  total_text = embers_format_value (total, unit);
+  shown_share = share (shown, total);
+  /* Translators: the first line of `embers --top`: "Showing 10 of 42
+   * functions: 1.20 s of 2.50 s total (48.0%), sample type cpu" */
+  g_string_append_printf (out, _("Showing %u of %u functions: %s of %s total (%s), sample type %s"),
+                          n, rows->len, shown_text, total_text, shown_share,
+                          embers_profile_get_sample_type (profile, sample_type));
+  g_string_append_c (out, '\n');
+
+  for (guint c = 0; c < 5; c++)
+    {
+      embers_top_append_cell (out, headings[c], widths[c], TRUE);
+      g_string_append (out, "  ");
+    }
+  g_string_append (out, C_("top column", "name"));
+  g_string_append_c (out, '\n');
+
+  for (guint i = 0; i < n; i++)
+    {
+      const EmbersTopRow *row = &g_array_index (rows, EmbersTopRow, i);
+
+      for (guint c = 0; c < 5; c++)
+        {
+          embers_top_append_cell (out, cells->pdata[i * 5 + c], widths[c], TRUE);
+          g_string_append (out, "  ");
+        }
       embers_text_append_escaped (out, embers_profile_get_string (profile, row->name));
       g_string_append_c (out, '\n');
     }

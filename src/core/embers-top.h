@@ -39,4 +39,21 @@ void    embers_top_print   (GArray        *rows,
                             guint          limit,
                             GString       *out);
 
+/* A table for people, as `go tool pprof -top` prints it: a header line
+ * with the total, then aligned columns self, self%, sum%, total, total%
+ * and the escaped name; values in the sample type's unit ("1.20 s",
+ * "4.50 MiB"), percentages of the profile's total. */
+void    embers_top_print_table (GArray        *rows,
+                                EmbersProfile *profile,
+                                guint          sample_type,
+                                guint          limit,
+                                GString       *out);
+
+/* Appends @text right-aligned (@right) or left-aligned in @width
+ * characters (not bytes), and a separator of two spaces unless @last */
+void    embers_top_append_cell (GString       *out,
+                                const char    *text,
+                                guint          width,
+                                gboolean       right);
+
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include "embers-format.h"
 #include "embers-pyroscope-source.h"
 #include "embers-readers.h"
+#include "embers-recording-rules.h"
 
 #include "profile.pb-c.h"
 #include "querier.pb-c.h"
@@ -1087,6 +1088,178 @@ pyroscope_diff_finish (EmbersSource  *source,
   return propagate (source, result, pyroscope_diff, error);
 }
 
+/* Recording rules: the client's calls, and what they tell of the server
+ * (a server that does not serve them has them off from then on) */
+
+typedef enum
+{
+  RULES_LIST,
+  RULES_GET,
+  RULES_UPSERT,
+  RULES_DELETE,
+} RulesCall;
+
+static void
+rules_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  EmbersPyroscopeSource *self = g_task_get_source_object (task);
+  RulesCall kind = GPOINTER_TO_UINT (g_task_get_task_data (task));
+  g_autoptr(GError) error = NULL;
+  gpointer answer = NULL;
+  gboolean deleted = FALSE;
+
+  switch (kind)
+    {
+    case RULES_LIST:
+      answer = embers_recording_rules_list_finish (result, &error);
+      break;
+    case RULES_GET:
+      answer = embers_recording_rules_get_finish (result, &error);
+      break;
+    case RULES_UPSERT:
+      answer = embers_recording_rules_upsert_finish (result, &error);
+      break;
+    case RULES_DELETE:
+      deleted = embers_recording_rules_delete_finish (result, &error);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (error == NULL)
+    {
+      mark_available (self, EMBERS_SOURCE_CAN_RECORDING_RULES);
+      if (kind == RULES_DELETE)
+        g_task_return_boolean (task, deleted);
+      else
+        g_task_return_pointer (task, answer,
+                               kind == RULES_LIST ? (GDestroyNotify) g_ptr_array_unref
+                                                  : (GDestroyNotify) embers_recording_rule_free);
+      return;
+    }
+  /* Not served (404, unimplemented): the rules API is off */
+  if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED))
+    embers_pyroscope_source_mark_unavailable (self, EMBERS_SOURCE_CAN_RECORDING_RULES, error->message);
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+static GTask *
+rules_task (EmbersSource        *source,
+            RulesCall            kind,
+            gpointer             tag,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
+{
+  GTask *task = g_task_new (source, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, tag);
+  g_task_set_task_data (task, GUINT_TO_POINTER (kind), NULL);
+  return task;
+}
+
+static void
+pyroscope_list_recording_rules (EmbersSource        *source,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
+  GTask *task = rules_task (source, RULES_LIST, pyroscope_list_recording_rules, cancellable, callback, user_data);
+
+  embers_recording_rules_list_async (self->client, cancellable, rules_done, task);
+}
+
+static GPtrArray *
+pyroscope_list_recording_rules_finish (EmbersSource  *source,
+                                       GAsyncResult  *result,
+                                       GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+pyroscope_get_recording_rule (EmbersSource        *source,
+                              const char          *id,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
+  GTask *task = rules_task (source, RULES_GET, pyroscope_get_recording_rule, cancellable, callback, user_data);
+
+  embers_recording_rules_get_async (self->client, id, cancellable, rules_done, task);
+}
+
+static EmbersRecordingRule *
+pyroscope_rule_finish (EmbersSource  *source,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+pyroscope_upsert_recording_rule (EmbersSource              *source,
+                                 const EmbersRecordingRule *rule,
+                                 GCancellable              *cancellable,
+                                 GAsyncReadyCallback        callback,
+                                 gpointer                   user_data)
+{
+  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
+  GTask *task = rules_task (source, RULES_UPSERT, pyroscope_upsert_recording_rule, cancellable, callback, user_data);
+
+  embers_recording_rules_upsert_async (self->client, rule, cancellable, rules_done, task);
+}
+
+static void
+pyroscope_delete_recording_rule (EmbersSource        *source,
+                                 const char          *id,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
+  GTask *task = rules_task (source, RULES_DELETE, pyroscope_delete_recording_rule, cancellable, callback, user_data);
+
+  embers_recording_rules_delete_async (self->client, id, cancellable, rules_done, task);
+}
+
+static gboolean
+pyroscope_delete_recording_rule_finish (EmbersSource  *source,
+                                        GAsyncResult  *result,
+                                        GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static char *
+pyroscope_dup_unavailable_reason (EmbersSource             *source,
+                                  EmbersSourceCapabilities  capability)
+{
+  return g_strdup (embers_pyroscope_source_get_unavailable_reason (EMBERS_PYROSCOPE_SOURCE (source), capability));
+}
+
+static char *
+pyroscope_dup_tenant (EmbersSource *source)
+{
+  const char *tenant = embers_connect_client_get_tenant (EMBERS_PYROSCOPE_SOURCE (source)->client);
+
+  return tenant != NULL && tenant[0] != '\0' ? g_strdup (tenant) : NULL;
+}
+
+static char *
+pyroscope_dup_location (EmbersSource *source)
+{
+  EmbersConnectClient *client = EMBERS_PYROSCOPE_SOURCE (source)->client;
+  const char *tenant = embers_connect_client_get_tenant (client);
+
+  return g_strdup_printf ("%s\n%s", embers_connect_client_get_base_url (client), tenant != NULL ? tenant : "");
+}
+
 static void
 embers_pyroscope_source_iface_init (EmbersSourceInterface *iface)
 {
@@ -1106,6 +1279,17 @@ embers_pyroscope_source_iface_init (EmbersSourceInterface *iface)
   iface->merge_profile_finish = pyroscope_merge_profile_finish;
   iface->diff = pyroscope_diff;
   iface->diff_finish = pyroscope_diff_finish;
+  iface->list_recording_rules = pyroscope_list_recording_rules;
+  iface->list_recording_rules_finish = pyroscope_list_recording_rules_finish;
+  iface->get_recording_rule = pyroscope_get_recording_rule;
+  iface->get_recording_rule_finish = pyroscope_rule_finish;
+  iface->upsert_recording_rule = pyroscope_upsert_recording_rule;
+  iface->upsert_recording_rule_finish = pyroscope_rule_finish;
+  iface->delete_recording_rule = pyroscope_delete_recording_rule;
+  iface->delete_recording_rule_finish = pyroscope_delete_recording_rule_finish;
+  iface->dup_unavailable_reason = pyroscope_dup_unavailable_reason;
+  iface->dup_tenant = pyroscope_dup_tenant;
+  iface->dup_location = pyroscope_dup_location;
 }
 
 /* ---- SelectMergeProfile (pprof) ----------------------------------------- */

@@ -678,8 +678,9 @@ embers_diff_table_get_selected_name (EmbersDiffTable *self)
 }
 
 void
-embers_diff_table_select_name (EmbersDiffTable *self,
-                               const char      *name)
+embers_diff_table_mark_name (EmbersDiffTable *self,
+                             const char *name,
+                             gboolean    scroll)
 {
   guint n;
 
@@ -694,10 +695,18 @@ embers_diff_table_select_name (EmbersDiffTable *self,
             if (gtk_single_selection_get_selected (self->selection) != i)
               {
                 gtk_single_selection_set_selected (self->selection, i);
-                scroll_to (self, i);
+                if (scroll)
+                  scroll_to (self, i);
               }
             return;
           }
     }
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
+void
+embers_diff_table_select_name (EmbersDiffTable *self,
+                               const char *name)
+{
+  embers_diff_table_mark_name (self, name, TRUE);
 }

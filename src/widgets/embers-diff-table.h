@@ -57,6 +57,11 @@ const char    *embers_diff_table_get_selected_name (EmbersDiffTable *self);
  * clears the selection */
 void           embers_diff_table_select_name     (EmbersDiffTable *self,
                                                   const char      *name);
+/* The same, scrolled to only when @scroll: a pointer hovering the graph
+ * selects the row without moving the table under it */
+void embers_diff_table_mark_name (EmbersDiffTable *self,
+                          const char *name,
+                          gboolean    scroll);
 GtkColumnView *embers_diff_table_get_column_view (EmbersDiffTable *self);
 /* Which change the Diff column shows and sorts by (the colour mode) */
 EmbersDiffMode embers_diff_table_get_mode        (EmbersDiffTable *self);

@@ -12,6 +12,7 @@
 #include "embers-chart.h"
 #include "embers-label-chart.h"
 #include "embers-theme.h"
+#include "embers-time.h"
 #include "embers-units.h"
 
 #define PAD       8.0
@@ -95,7 +96,7 @@ format_when (gint64 time_ms)
   g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (time_ms / 1000);
   g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
 
-  return local != NULL ? g_date_time_format (local, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+  return local != NULL ? embers_time_format_date_time (local, TRUE) : g_strdup ("?");
 }
 
 /* The step that holds the largest value. A point stamped T holds the
@@ -115,10 +116,10 @@ format_max_step (EmbersLabelChart *self,
 
   if (!self->has_time || step_ms <= 0 || start == NULL || end == NULL)
     return with_date ? format_when (self->max_time_ms)
-                     : end != NULL ? g_date_time_format (end, "%H:%M:%S") : NULL;
+                     : end != NULL ? embers_time_format_time (end, TRUE) : NULL;
 
-  a = g_date_time_format (start, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S");
-  b = g_date_time_format (end, "%H:%M:%S");
+  a = with_date ? embers_time_format_date_time (start, TRUE) : embers_time_format_time (start, TRUE);
+  b = embers_time_format_time (end, TRUE);
   return g_strdup_printf ("%s–%s", a, b);
 }
 

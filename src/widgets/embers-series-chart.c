@@ -9,6 +9,7 @@
 
 #include "embers-series-chart.h"
 #include "embers-theme.h"
+#include "embers-time.h"
 
 #define MIN_DRAG_PX 3.0
 /* The keyboard moves a selection by this fraction of the time range */
@@ -55,8 +56,8 @@ update_accessible (EmbersSeriesChart *self)
     {
       g_autoptr(GDateTime) a = g_date_time_new_from_unix_local (from / 1000);
       g_autoptr(GDateTime) b = g_date_time_new_from_unix_local (to / 1000);
-      g_autofree char *sa = a != NULL ? g_date_time_format (a, "%F %T") : g_strdup ("?");
-      g_autofree char *sb = b != NULL ? g_date_time_format (b, "%F %T") : g_strdup ("?");
+      g_autofree char *sa = a != NULL ? embers_time_format_date_time (a, TRUE) : g_strdup ("?");
+      g_autofree char *sb = b != NULL ? embers_time_format_date_time (b, TRUE) : g_strdup ("?");
 
       /* Translators: chart summary, then the selected time range */
       full = g_strdup_printf (_("%s; selected %s to %s"), text != NULL ? text : "", sa, sb);

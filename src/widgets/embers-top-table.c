@@ -294,8 +294,9 @@ scroll_to (EmbersTopTable *self,
 }
 
 void
-embers_top_table_select_name (EmbersTopTable *self,
-                              const char     *name)
+embers_top_table_mark_name (EmbersTopTable *self,
+                            const char *name,
+                            gboolean    scroll)
 {
   guint position;
 
@@ -307,7 +308,8 @@ embers_top_table_select_name (EmbersTopTable *self,
       if (gtk_single_selection_get_selected (self->selection) != position)
         {
           gtk_single_selection_set_selected (self->selection, position);
-          scroll_to (self, position);
+          if (scroll)
+            scroll_to (self, position);
         }
       return;
     }
@@ -499,4 +501,11 @@ GtkWidget *
 embers_top_table_new (void)
 {
   return g_object_new (EMBERS_TYPE_TOP_TABLE, NULL);
+}
+
+void
+embers_top_table_select_name (EmbersTopTable *self,
+                              const char *name)
+{
+  embers_top_table_mark_name (self, name, TRUE);
 }

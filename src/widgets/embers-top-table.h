@@ -35,5 +35,10 @@ const char    *embers_top_table_get_selected_name (EmbersTopTable *self);
  * clears the selection */
 void           embers_top_table_select_name       (EmbersTopTable *self,
                                                    const char     *name);
+/* The same, scrolled to only when @scroll: a pointer hovering the graph
+ * selects the row without moving the table under it */
+void embers_top_table_mark_name (EmbersTopTable *self,
+                          const char *name,
+                          gboolean    scroll);
 
 G_END_DECLS

@@ -7,26 +7,30 @@
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
  *          labels: EMBERS_SHOT_LABEL and EMBERS_SHOT_VIEW as for demo-labels),
- *          demo, demo-labels, demo-rule (FILE is tests/fixtures/go: services over two hours;
+ *          demo, demo-labels, demo-rule, demo-compare (FILE is tests/fixtures/go: services over two hours;
+ *          demo-compare: the tab's Compare view, this hour against the one before;
  *          demo-labels: EMBERS_SHOT_VIEW=series|total|maximum|histogram|table, EMBERS_SHOT_LABEL=region|pod,
  *          EMBERS_SHOT_SAME_SCALE=0),
  *          rules (FILE is a server's URL, e.g. embers-test-server --recording-rules),
  *          server-rule (FILE is a server's URL, then SERVICE and FUNCTION: the rule dialog
- *          from that function's frame),
+ *          from that function's frame), server-rules (the same tab's Recording Rules view),
  *          connect (FILE is a server's URL, typed in the connect dialog; with a 4th argument
  *          "test", its Test Connection pressed)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
  *
- * The README's screenshots (data/screenshots) are the window at 1360x860
- * under Xvfb, taken with GTK 4.24 and libadwaita 1.10 (the Flatpak
- * runtime's), F being tests/fixtures/go: profile.png "search light
+ * It prints "embers-shot: ready" once the window has painted the state.
+ *
+ * The README's screenshots (data/screenshots) are taken by
+ * build-aux/screenshots.sh: the window at 900x600 with its frame and
+ * shadow (942x642 in all) in weston, with GTK 4.24 and libadwaita 1.10 (the
+ * Flatpak runtime's), F being tests/fixtures/go: profile.png "search light
  * F/cpu-labels.pb.gz", sandwich-dark.png "sandwich dark F/cpu-labels.pb.gz",
  * compare.png "compare light F/cpu-before.pb.gz F/cpu-after.pb.gz",
- * explore.png "demo light F", labels.png "demo-labels light F", and
- * rule.png "server-rule light URL api runtime.gcBgMarkWorker" against
- * embers-test-server --recording-rules, cut to the dialog.
+ * explore.png "demo light F", labels.png "demo-labels light F", rule.png
+ * "server-rule light URL api runtime.gcBgMarkWorker" against
+ * embers-test-server --recording-rules.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -45,6 +49,8 @@
 #include "embers-local-source.h"
 #include "embers-pyroscope-source.h"
 #include "embers-window.h"
+#include "embers-workspace.h"
+#include "embers-test-gtk-utils.h"
 
 static void
 wait_page (EmbersProfilePage *page)
@@ -67,6 +73,21 @@ find_node (EmbersProfile *profile,
   for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
     if (g_str_equal (embers_profile_node_name_str (profile, i), name))
       return i;
+  return 0;
+}
+
+/* Keeps the window on screen; says when it has painted its state, for
+ * build-aux/screenshots.sh, which takes the picture */
+static int
+keep (GtkWindow *window)
+{
+  embers_test_wait_size (GTK_WIDGET (window), 100, 100);
+  embers_test_wait_frame (GTK_WIDGET (window));
+  embers_test_wait_frame (GTK_WIDGET (window));
+  g_print ("embers-shot: ready\n");
+  fflush (stdout);
+  for (;;)
+    g_main_context_iteration (NULL, TRUE);
   return 0;
 }
 
@@ -104,6 +125,10 @@ main (int   argc,
       g_settings_set_boolean (a11y, "high-contrast", TRUE);
     }
   adw_init ();
+  /* No animation: the picture is the state, not a moment of a transition */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  /* GNOME's default window buttons, whatever the compositor offers */
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
   /* The application's own style sheet, as EmbersApplication loads it */
   {
     g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
@@ -130,8 +155,7 @@ main (int   argc,
         g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
       else
         gtk_widget_activate_action (GTK_WIDGET (window), "win.show-shortcuts", NULL);
-      while (TRUE)
-        g_main_context_iteration (NULL, TRUE);
+      return keep (GTK_WINDOW (window));
     }
 
   window = embers_window_new (NULL);
@@ -190,7 +214,8 @@ main (int   argc,
         g_main_context_iteration (NULL, TRUE);
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
     }
-  else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule"))
+  else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule") ||
+           g_str_equal (state, "demo-compare"))
     {
       /* demo|demo-labels|demo-rule [dark] FIXTURES-DIR: a local source with
        * services over the last two hours (the api slows down in the last
@@ -276,6 +301,19 @@ main (int   argc,
         }
       else if (g_str_equal (state, "demo-rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
+      else if (g_str_equal (state, "demo-compare"))
+        {
+          /* The Compare view of the tab: this hour against the one before */
+          EmbersWorkspace *workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (widget, EMBERS_TYPE_WORKSPACE));
+          EmbersComparePage *compare = embers_workspace_get_compare_page (workspace);
+
+          gtk_widget_activate_action (GTK_WIDGET (explore), "explore.compare", NULL);
+          embers_compare_page_compare (compare);
+          end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+          while (embers_compare_page_get_busy (compare) && g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+          wait_page (embers_compare_page_get_profile_page (compare));
+        }
     }
   else if (g_str_equal (state, "explore") || g_str_equal (state, "labels") || g_str_equal (state, "rule"))
     {
@@ -326,7 +364,7 @@ main (int   argc,
       else if (g_str_equal (state, "rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
     }
-  else if (g_str_equal (state, "server-rule"))
+  else if (g_str_equal (state, "server-rule") || g_str_equal (state, "server-rules"))
     {
       /* server-rule [dark] URL SERVICE FUNCTION */
       g_autoptr(GError) error = NULL;
@@ -357,7 +395,21 @@ main (int   argc,
       profile = embers_flame_graph_get_profile (graph);
       if (profile != NULL && argc > 5)
         embers_flame_graph_set_selected_node (graph, find_node (profile, argv[5]));
-      embers_explore_page_create_rule (explore);
+      if (g_str_equal (state, "server-rules"))
+        {
+          /* The tab's Recording Rules view */
+          EmbersWorkspace *workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (GTK_WIDGET (explore),
+                                                                                  EMBERS_TYPE_WORKSPACE));
+          EmbersRulesPage *rules;
+
+          embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_RULES);
+          rules = embers_workspace_get_rules_page (workspace);
+          end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+          while (embers_rules_page_get_loading (rules) && g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+        }
+      else
+        embers_explore_page_create_rule (explore);
     }
   else if (g_str_equal (state, "connect"))
     {
@@ -459,8 +511,5 @@ main (int   argc,
         }
     }
 
-  while (TRUE)
-    g_main_context_iteration (NULL, TRUE);
-
-  return 0;
+  return keep (GTK_WINDOW (window));
 }

@@ -1082,8 +1082,11 @@ test_keys (void)
 static const char * const no_shortcut[] = {
   /* With a parameter, reached from a menu, a row or another action */
   "app.color-scheme",           /* the main menu's Style submenu */
+  "app.compare",                /* embers --diff BASE COMP, and over D-Bus */
+  "app.connect",                /* embers --server URL, and over D-Bus */
   "win.open-uri",               /* a recent file's row on the start page */
   "win.show-toast",             /* pages' messages to their window */
+  "win.show-toast-action",      /* pages' messages with a button */
   "win.add-recent",             /* pages' files to the recent list */
   "page.sandwich",              /* a function: s (flame.sandwich), the table's Enter */
   "page.hide-frame",            /* a function: Delete (flame.hide-frame) */
@@ -1096,6 +1099,7 @@ static const char * const no_shortcut[] = {
   "win.clear-recent",           /* the start page's recent files; it forgets them */
   "page.unfocus-function",      /* its transform chip's button */
   "explore.show-rules",         /* the Rules button and the More Actions menu */
+  "win.show-rules",             /* a toast's Show button (the tab's Rules view) */
   NULL
 };
 

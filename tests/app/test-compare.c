@@ -696,6 +696,10 @@ test_on_screen (void)
   g_assert_cmpstr (gtk_editable_get_text (embers_compare_page_get_selector_entry (page, TRUE)), ==,
                    "{region=\"us\"}");
 
+  /* Compared, the form is folded to one line; opened again to edit */
+  g_assert_true (embers_compare_page_get_folded (page));
+  embers_compare_page_set_folded (page, FALSE);
+
   /* The filter bar: label names of this type come from the source; a
    * value typed but not added counts at Compare, replacing eu */
   bar = embers_compare_page_get_filter_bar (page, FALSE);

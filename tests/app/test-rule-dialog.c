@@ -22,6 +22,7 @@
 #include "embers-test-gtk-utils.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window-private.h"
+#include "embers-workspace.h"
 
 #define CPU "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 #define ALLOC "memory:alloc_space:bytes:space:bytes"
@@ -316,6 +317,7 @@ test_rule_from_frame (void)
   const char *frame = NULL;
   guint32 node = 0;
   guint n_tabs;
+  EmbersWorkspace *workspace;
   gboolean found = FALSE;
 
   g_assert_no_error (error);
@@ -332,20 +334,23 @@ test_rule_from_frame (void)
   g_assert_true (embers_explore_page_select_service (page, "api"));
   wait_for (page_idle, page);
 
-  /* Show Recording Rules: one tab per server, twice is the same tab */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
+  /* Show Recording Rules: the Recording Rules view of the same tab (a
+   * workspace), twice is the same view */
   n_tabs = embers_window_get_n_pages (window);
-  rules_page = EMBERS_RULES_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_tabs);
+  workspace = EMBERS_WORKSPACE (adw_tab_page_get_child (explore_tab));
+  g_assert_cmpstr (embers_workspace_get_view (workspace), ==, "rules");
+  rules_page = embers_workspace_get_rules_page (workspace);
   g_assert_true (EMBERS_IS_RULES_PAGE (rules_page));
   wait_for (rules_idle, rules_page);
   g_assert_cmpuint (embers_rules_page_get_rules (rules_page)->len, ==, 0);
-  adw_tab_view_set_selected_page (window->tab_view, explore_tab);
+  embers_workspace_show_view (workspace, "flame-graph");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "explore.show-rules", NULL));
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, n_tabs);
-  g_assert_true (adw_tab_page_get_child (adw_tab_view_get_selected_page (window->tab_view)) ==
-                 GTK_WIDGET (rules_page));
+  g_assert_true (embers_workspace_get_rules_page (workspace) == rules_page);
   wait_for (rules_idle, rules_page);
-  adw_tab_view_set_selected_page (window->tab_view, explore_tab);
+  embers_workspace_show_view (workspace, "flame-graph");
   embers_test_wait_frame (GTK_WIDGET (window));
 
   /* Select a frame below the root */
@@ -485,7 +490,7 @@ test_rule_from_frame (void)
   g_assert_false (embers_test_blocks_input (GTK_WIDGET (page)));
 
   /* On the rules page: Delete asks first; Cancel keeps it, Delete deletes */
-  adw_tab_view_set_selected_page (window->tab_view, adw_tab_view_get_page (window->tab_view, GTK_WIDGET (rules_page)));
+  embers_workspace_show_view (workspace, "rules");
   embers_test_wait_frame (GTK_WIDGET (window));
   for (int attempt = 0; attempt < 2; attempt++)
     {
@@ -539,7 +544,7 @@ test_rule_disabled (void)
   window = adw_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 800);
   gtk_window_present (GTK_WINDOW (window));
-  dialog = embers_rule_dialog_new (client, "api", CPU, "{service_name=\"api\"}", "runtime.GC");
+  dialog = embers_rule_dialog_new (EMBERS_SOURCE (source), "api", CPU, "{service_name=\"api\"}", "runtime.GC");
   g_object_ref_sink (dialog);
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
   adw_dialog_present (ADW_DIALOG (dialog), window);
@@ -560,7 +565,7 @@ test_rule_disabled (void)
   g_object_unref (dialog);
 
   /* Known: said up front, when the dialog opens */
-  dialog = embers_rule_dialog_new (client, "api", CPU, "{service_name=\"api\"}", NULL);
+  dialog = embers_rule_dialog_new (EMBERS_SOURCE (source), "api", CPU, "{service_name=\"api\"}", NULL);
   g_object_ref_sink (dialog);
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
   adw_dialog_present (ADW_DIALOG (dialog), window);
@@ -818,7 +823,7 @@ test_rules_page (void)
    * edit (a dialog without a source: its only request is the save) */
   {
     g_autoptr(GPtrArray) stored = list_rules (client);
-    EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (client, rule_by_id (stored, created->id));
+    EmbersRuleDialog *edit = embers_rule_dialog_new_for_rule (embers_rules_page_get_source (page), rule_by_id (stored, created->id));
 
     g_object_ref_sink (edit);
     g_free (embers_test_server_control (server, "POST", "embers-test/faults",
@@ -859,7 +864,7 @@ test_rules_page (void)
   /* A second dialog on the old copy: the server refuses, and it says why */
   {
     g_autoptr(EmbersRecordingRule) old = embers_recording_rule_copy (created);
-    EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (client, old);
+    EmbersRuleDialog *stale = embers_rule_dialog_new_for_rule (embers_rules_page_get_source (page), old);
 
     g_object_ref_sink (stale);
     embers_rule_dialog_create (stale);
@@ -885,7 +890,7 @@ test_rules_page (void)
     g_object_unref (stale);
 
     /* Keep My Changes: what was typed stays and overwrites the server's */
-    stale = embers_rule_dialog_new_for_rule (client, old);
+    stale = embers_rule_dialog_new_for_rule (embers_rules_page_get_source (page), old);
     g_object_ref_sink (stale);
     embers_rule_dialog_set_field (stale, EMBERS_RULE_FIELD_GROUP_BY, "pod");
     embers_rule_dialog_create (stale);

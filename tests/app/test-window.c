@@ -15,6 +15,7 @@
 #include "embers-explore-page.h"
 #include "embers-local-source.h"
 #include "embers-window.h"
+#include "embers-workspace.h"
 #include "embers-test-gtk-utils.h"
 
 /* Until the page has loaded and its transforms are done */
@@ -774,11 +775,15 @@ test_compare_from_explore (void)
   current = embers_explore_page_dup_query (explore);
   g_assert_nonnull (current);
 
+  /* The Compare view of the same tab (a workspace), not a new tab */
   embers_explore_page_request_compare (explore);
-  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
   view = ADW_TAB_VIEW (find_widget_of_type (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
-  compare = EMBERS_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)));
+  g_assert_true (EMBERS_IS_WORKSPACE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view))));
+  compare = embers_workspace_get_compare_page (EMBERS_WORKSPACE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view))));
   g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  g_assert_cmpstr (embers_workspace_get_view (EMBERS_WORKSPACE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)))),
+                   ==, "compare");
   g_assert_true (embers_compare_page_get_source (compare) == EMBERS_SOURCE (source));
   g_assert_false (embers_compare_page_get_busy (compare));
   g_assert_null (embers_compare_page_get_diff (compare));
@@ -960,8 +965,8 @@ drop_files (EmbersWindow *window,
   return handled;
 }
 
-/* Two files dropped: their comparison, the first as the baseline; one:
- * its own tab */
+/* Files dropped: each its own tab, in the order dropped; never a
+ * comparison (which side is the baseline is the user's explicit choice) */
 static void
 test_drop (void)
 {
@@ -972,35 +977,37 @@ test_drop (void)
   g_autoptr(GFile) before_file = g_file_new_for_path (before);
   g_autoptr(GFile) after_file = g_file_new_for_path (after);
   GSList *two = g_slist_append (g_slist_append (NULL, before_file), after_file);
-  GSList *one = g_slist_append (NULL, after_file);
-  EmbersComparePage *compare;
-  EmbersDiffTable *table;
+  const char *names[] = { "cpu-before.pb.gz", "cpu-after.pb.gz" };
 
   g_assert_true (drop_files (window, two));
-  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
-  compare = EMBERS_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (view)));
-  g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
-  table = embers_compare_page_get_table (compare);
-  embers_test_wait_while (embers_compare_page_get_busy (compare) ||
-                          embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare)) ||
-                          embers_diff_table_get_n_rows (table) == 0);
-  g_assert_null (embers_compare_page_get_error (compare));
-  g_assert_cmpstr (embers_compare_page_get_file_label (compare, FALSE), ==, "cpu-before.pb.gz");
-  g_assert_cmpstr (embers_compare_page_get_file_label (compare, TRUE), ==, "cpu-after.pb.gz");
-  /* main.checksum does twice the work in the second */
-  g_assert_cmpstr (embers_diff_table_get_row_name (table, 0), ==, "main.checksum");
-
-  g_assert_true (drop_files (window, one));
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
-  wait_page (embers_window_get_current_page (window));
-  g_assert_false (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (window))));
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (view, (int) i));
+      g_autofree char *basename = NULL;
+
+      g_assert_true (EMBERS_IS_PROFILE_PAGE (child));
+      basename = g_file_get_basename (embers_profile_page_get_file (EMBERS_PROFILE_PAGE (child)));
+      g_assert_cmpstr (basename, ==, names[i]);
+      wait_page (EMBERS_PROFILE_PAGE (child));
+      g_assert_false (embers_profile_is_diff (embers_profile_page_get_profile (EMBERS_PROFILE_PAGE (child))));
+    }
 
   g_slist_free (two);
-  g_slist_free (one);
   destroy_window (window);
 }
 
 static void open_urls (EmbersApplication *app);
+
+static gboolean
+page_loaded (gpointer data)
+{
+  EmbersProfilePage *page = data;
+
+  return embers_profile_page_get_profile (page) != NULL &&
+         embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_LOADING &&
+         !embers_profile_page_get_busy (page);
+}
 
 static void
 test_application (void)
@@ -1018,17 +1025,29 @@ test_application (void)
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
   g_assert_no_error (error);
 
-  /* embers BASE COMP opens their comparison (DESIGN.md) */
+  /* embers A B opens two tabs; a comparison only on request (app.compare,
+   * embers --diff BASE COMP) */
   files[0] = g_file_new_for_path (path1);
   files[1] = g_file_new_for_path (path2);
   g_application_open (G_APPLICATION (app), files, 2, "");
-  g_object_unref (files[0]);
-  g_object_unref (files[1]);
 
   window = gtk_application_get_active_window (GTK_APPLICATION (app));
   g_assert_true (EMBERS_IS_WINDOW (window));
-  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 1);
-  wait_page (embers_window_get_current_page (EMBERS_WINDOW (window)));
+  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 2);
+  embers_test_wait_until (page_loaded, embers_window_get_current_page (EMBERS_WINDOW (window)), "the tab to load");
+  g_assert_false (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (EMBERS_WINDOW (window)))));
+
+  {
+    g_autofree char *uri1 = g_file_get_uri (files[0]);
+    g_autofree char *uri2 = g_file_get_uri (files[1]);
+    const char *uris[] = { uri1, uri2, NULL };
+
+    g_action_group_activate_action (G_ACTION_GROUP (app), "compare", g_variant_new_strv (uris, 2));
+  }
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  g_assert_cmpuint (embers_window_get_n_pages (EMBERS_WINDOW (window)), ==, 3);
+  embers_test_wait_until (page_loaded, embers_window_get_current_page (EMBERS_WINDOW (window)), "the comparison to load");
   g_assert_true (embers_profile_is_diff (embers_profile_page_get_profile (embers_window_get_current_page (EMBERS_WINDOW (window)))));
 
   /* Ctrl+? shows the keyboard shortcuts over the window */
@@ -1071,7 +1090,11 @@ test_application (void)
         }
         g_assert_cmpint (adw_about_dialog_get_license_type (dialog_about), ==, GTK_LICENSE_GPL_3_0);
         g_assert_cmpstr (adw_about_dialog_get_application_icon (dialog_about), ==, APP_ID);
-        g_assert_cmpstr (adw_about_dialog_get_issue_url (dialog_about), ==, "https://github.com/emberslab/embers/issues");
+        /* No made-up links: the metainfo names no tracker yet */
+        g_assert_true (adw_about_dialog_get_issue_url (dialog_about) == NULL ||
+                       adw_about_dialog_get_issue_url (dialog_about)[0] == '\0');
+        g_assert_true (adw_about_dialog_get_website (dialog_about) == NULL ||
+                       adw_about_dialog_get_website (dialog_about)[0] == '\0');
         g_assert_nonnull (strstr (adw_about_dialog_get_debug_info (dialog_about), PACKAGE_VERSION));
         g_assert_true (adw_dialog_close (dialog));
       }
@@ -1104,10 +1127,16 @@ open_urls (EmbersApplication *app)
   GtkWindow *window;
   GFile *files[2];
 
-  /* As the command line makes them */
+  /* As `embers --diff URL1 URL2` makes them */
   files[0] = g_file_new_for_commandline_arg (eu_url);
   files[1] = g_file_new_for_commandline_arg (us_url);
-  g_application_open (G_APPLICATION (app), files, 2, "");
+  {
+    g_autofree char *uri1 = g_file_get_uri (files[0]);
+    g_autofree char *uri2 = g_file_get_uri (files[1]);
+    const char *uris[] = { uri1, uri2, NULL };
+
+    g_action_group_activate_action (G_ACTION_GROUP (app), "compare", g_variant_new_strv (uris, 2));
+  }
   g_object_unref (files[0]);
   g_object_unref (files[1]);
 

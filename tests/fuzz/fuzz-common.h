@@ -21,6 +21,7 @@
 #include "embers-format.h"
 #include "embers-profile.h"
 #include "embers-readers.h"
+#include "embers-svg.h"
 #include "embers-top.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
@@ -388,6 +389,53 @@ fuzz_round_trip (EmbersProfile *profile,
                  embers_profile_get_total (again, 0));
     }
 }
+static void
+fuzz_count_frames (GMarkupParseContext  *context,
+                   const char           *element,
+                   const char          **names,
+                   const char          **values,
+                   gpointer              user_data,
+                   GError              **error)
+{
+  guint *counts = user_data;
+
+  if (g_str_equal (element, "g"))
+    for (guint i = 0; names[i] != NULL; i++)
+      if (g_str_equal (names[i], "class") && g_str_has_prefix (values[i], "f"))
+        counts[0]++;
+  if (g_str_equal (element, "script"))
+    counts[1]++;
+}
+
+/* The SVG export of the profile: well-formed XML whatever the names, one
+ * <g class="f…"> per rect, our one script */
+static void
+fuzz_check_svg (EmbersProfile *profile,
+                guint          sample_type)
+{
+  EmbersViewport vp;
+  g_autoptr(EmbersLayout) layout = NULL;
+  g_autoptr(EmbersRender) render = NULL;
+  g_autoptr(GBytes) svg = NULL;
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  GMarkupParser parser = { .start_element = fuzz_count_frames };
+  guint counts[2] = { 0, 0 };
+
+  embers_viewport_init (&vp, 1200);
+  layout = embers_layout_new (profile, sample_type, 0, &vp);
+  render = embers_render_new (layout, NULL, NULL);
+  svg = embers_svg_write (&render, 1, 1200, 0, EMBERS_DIFF_WIDTH_SUM);
+  context = g_markup_parse_context_new (&parser, 0, counts, NULL);
+  if (!g_markup_parse_context_parse (context, g_bytes_get_data (svg, NULL), g_bytes_get_size (svg), &error) ||
+      !g_markup_parse_context_end_parse (context, &error))
+    fuzz_fail ("the SVG export is not well-formed: %s", error->message);
+  if (counts[0] != embers_layout_get_n_rects (layout))
+    fuzz_fail ("the SVG export has %u frames for %u rects", counts[0], embers_layout_get_n_rects (layout));
+  if (counts[1] != 1)
+    fuzz_fail ("the SVG export has %u scripts", counts[1]);
+}
+
 
 static void
 fuzz_exercise (EmbersProfile *profile)
@@ -419,6 +467,8 @@ fuzz_exercise (EmbersProfile *profile)
 
   if (n_types == 0)
     return;
+
+  fuzz_check_svg (profile, type);
 
   /* Writers, and their output read back. */
   {

@@ -26,7 +26,7 @@ n=0
 compare_tsv() {
   local file=$1 type=$2 expected=$3 label=$4
   n=$((n + 1))
-  if ! "$embers" --top --sample-type="$type" "$file" > "$work/ours.tsv" 2> "$work/err"; then
+  if ! "$embers" --top --format=tsv --sample-type="$type" "$file" > "$work/ours.tsv" 2> "$work/err"; then
     echo "not ok $n - $label: embers failed: $(cat "$work/err")"
     status=1
     return
@@ -102,7 +102,7 @@ for name, s in self.items():
     print(f"{s}\t0\t{name}")
 PY
     n=$((n + 1))
-    "$embers" --top "$work/live.perf.txt" > "$work/ours.tsv" 2> "$work/err"
+    "$embers" --top --format=tsv "$work/live.perf.txt" > "$work/ours.tsv" 2> "$work/err"
     if python3 - "$work/expected.tsv" "$work/ours.tsv" <<'PY'
 import sys
 want = {l.split("\t", 2)[2].rstrip("\n"): int(l.split("\t")[0]) for l in open(sys.argv[1])}

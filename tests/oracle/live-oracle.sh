@@ -27,7 +27,7 @@ check() {
   n=$((n + 1))
   go tool pprof -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
      -sample_index="$index" ${unit:+-unit=$unit} "$work/$file" > "$work/go.txt" 2> "$work/go.err"
-  if ! "$embers" --top --sample-type="$index" "$work/$file" > "$work/embers.tsv" 2> "$work/embers.err"; then
+  if ! "$embers" --top --format=tsv --sample-type="$index" "$work/$file" > "$work/embers.tsv" 2> "$work/embers.err"; then
     echo "not ok $n - $label: embers failed: $(cat "$work/embers.err")"
     status=1
     return

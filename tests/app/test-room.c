@@ -1,0 +1,269 @@
+/* test-room.c: room for the answer: once compared, the form folds and the
+ * diff flame graph gets the window (under Xvfb)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "embers-format.h"
+#include "embers-local-source.h"
+#include "embers-test-gtk-utils.h"
+#include "embers-window-private.h"
+#include "embers-workspace.h"
+
+static EmbersSource *
+make_source (void)
+{
+  g_autofree char *before_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autofree char *after_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-after.pb.gz", NULL);
+  g_autoptr(GFile) before_file = g_file_new_for_path (before_path);
+  g_autoptr(GFile) after_file = g_file_new_for_path (after_path);
+  g_autoptr(EmbersProfile) before = embers_profile_load_file (before_file, NULL, NULL);
+  g_autoptr(EmbersProfile) after = embers_profile_load_file (after_file, NULL, NULL);
+  EmbersLocalSource *source = embers_local_source_new ();
+  const char *labels[] = { "service_name", "api", NULL };
+  gint64 now = g_get_real_time () / 1000;
+
+  g_assert_nonnull (before);
+  g_assert_nonnull (after);
+  embers_local_source_add_profile (source, "before", before, now - 90 * 60000, labels);
+  embers_local_source_add_profile (source, "after", after, now - 20 * 60000, labels);
+  return EMBERS_SOURCE (source);
+}
+
+static gboolean
+has_services (gpointer data)
+{
+  return g_list_model_get_n_items (embers_explore_page_get_services (data)) > 0 &&
+         !embers_explore_page_get_loading (data);
+}
+
+static gboolean
+explore_idle (gpointer data)
+{
+  return !embers_explore_page_get_loading (data) &&
+         !embers_profile_page_get_busy (embers_explore_page_get_profile_page (data));
+}
+
+static gboolean
+compared (gpointer data)
+{
+  EmbersComparePage *compare = data;
+
+  return !embers_compare_page_get_busy (compare) && embers_compare_page_get_diff (compare) != NULL &&
+         !embers_profile_page_get_busy (embers_compare_page_get_profile_page (compare));
+}
+
+static gboolean
+size_is (gpointer data)
+{
+  GtkWidget *window = data;
+  int *want = g_object_get_data (G_OBJECT (window), "want");
+
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+
+  return surface != NULL && gdk_surface_get_width (surface) == want[0] && gdk_surface_get_height (surface) == want[1];
+}
+
+static void
+resize (GtkWindow *window,
+        int        width,
+        int        height)
+{
+  static int want[2];
+
+  want[0] = width;
+  want[1] = height;
+  g_object_set_data (G_OBJECT (window), "want", want);
+  gtk_window_set_default_size (window, width, height);
+  embers_test_wait_until (size_is, window, "the window's size");
+  embers_test_wait_frame (GTK_WIDGET (window));
+  embers_test_wait_frame (GTK_WIDGET (window));
+}
+
+/* The share of the window's height the diff flame graph has, and that
+ * it is drawn (not blank) */
+static double
+graph_share (EmbersWindow      *window,
+             EmbersComparePage *compare,
+             const char        *what)
+{
+  GtkWidget *graph = GTK_WIDGET (embers_compare_page_get_graph (compare));
+  /* The room the graph has: its scrolled window (a shallow graph is drawn
+   * at its own height, at the top of that room) */
+  GtkWidget *room = gtk_widget_get_ancestor (graph, GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  graphene_rect_t bounds;
+  double share;
+
+  g_assert_true (gtk_widget_get_mapped (graph));
+  g_assert_nonnull (room);
+  bounds = embers_test_bounds (room, GTK_WIDGET (window));
+  share = bounds.size.height / gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window)));
+  g_test_message ("%s: the diff flame graph is %.0f × %.0f of %d × %d (%.0f%% of the height)", what,
+                  bounds.size.width, bounds.size.height,
+                  gdk_surface_get_width (gtk_native_get_surface (GTK_NATIVE (window))),
+                  gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window))),
+                  100 * share);
+  pixels = embers_test_render (graph);
+  {
+    graphene_rect_t area = GRAPHENE_RECT_INIT (0, 0, pixels->width, MIN (pixels->height, 120));
+
+    embers_test_assert_not_blank (pixels, &area, 3, what);
+  }
+  return share;
+}
+
+static void
+export_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (embers_profile_page_export_finish (EMBERS_PROFILE_PAGE (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+static GtkWidget *
+find_summary (GtkWidget *root)
+{
+  if (GTK_IS_BUTTON (root) && gtk_widget_has_css_class (root, "compare-summary"))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_summary (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_room_for_the_diff (void)
+{
+  g_autoptr(EmbersSource) source = make_source ();
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersExplorePage *explore;
+  EmbersWorkspace *workspace;
+  EmbersComparePage *compare;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, source, NULL));
+  workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (GTK_WIDGET (explore), EMBERS_TYPE_WORKSPACE));
+  embers_test_wait_until (has_services, explore, "the services");
+  g_assert_true (embers_explore_page_select_service (explore, "api"));
+  embers_test_wait_until (explore_idle, explore, "the flame graph");
+
+  /* Compare… then Compare: this hour against the one before */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (explore), "explore.compare", NULL));
+  compare = embers_workspace_get_compare_page (workspace);
+  g_assert_false (embers_compare_page_get_folded (compare));
+  embers_compare_page_compare (compare);
+  embers_test_wait_until (compared, compare, "the diff");
+  g_assert_null (embers_compare_page_get_error (compare));
+
+  /* Folded to one line that says both sides */
+  g_assert_true (embers_compare_page_get_folded (compare));
+  resize (GTK_WINDOW (window), 1200, 800);
+  g_assert_cmpfloat (graph_share (window, compare, "1200 × 800"), >=, 0.60);
+
+  resize (GTK_WINDOW (window), 600, 500);
+  g_assert_cmpfloat (graph_share (window, compare, "600 × 500"), >=, 0.50);
+
+  /* A click on the line opens the form again, and Compare folds it */
+  {
+    GtkWidget *summary = find_summary (GTK_WIDGET (compare));
+
+    g_assert_nonnull (summary);
+    g_assert_true (gtk_widget_get_mapped (summary));
+    g_signal_emit_by_name (summary, "clicked");
+  }
+  g_assert_false (embers_compare_page_get_folded (compare));
+  embers_compare_page_compare (compare);
+  embers_test_wait_until (compared, compare, "the diff");
+  g_assert_null (embers_compare_page_get_error (compare));
+
+  /* Folded to one line that says both sides */
+  g_assert_true (embers_compare_page_get_folded (compare));
+  resize (GTK_WINDOW (window), 1200, 800);
+  g_assert_cmpfloat (graph_share (window, compare, "1200 × 800"), >=, 0.60);
+
+  resize (GTK_WINDOW (window), 600, 500);
+  g_assert_cmpfloat (graph_share (window, compare, "600 × 500"), >=, 0.50);
+
+  /* A click on the line opens the form again, and Compare folds it */
+  {
+    GtkWidget *summary = embers_test_find_widget (GTK_WIDGET (compare), GTK_TYPE_BUTTON, NULL);
+
+    /* the summary is the first button of the page that is mapped */
+    for (; summary != NULL && !gtk_widget_has_css_class (summary, "compare-summary");
+         summary = NULL)
+      ;
+    (void) summary;
+  }
+  embers_compare_page_set_folded (compare, FALSE);
+  g_assert_false (embers_compare_page_get_folded (compare));
+  embers_compare_page_compare (compare);
+  embers_test_wait_until (compared, compare, "the diff again");
+  g_assert_true (embers_compare_page_get_folded (compare));
+
+  /* Export: the diff as a PNG 1920 px wide (the default the window
+   * offers), not the widget's 590 px */
+  {
+    EmbersProfilePage *page = embers_compare_page_get_profile_page (compare);
+    g_autofree char *dir = g_dir_make_tmp ("embers-room-XXXXXX", NULL);
+    g_autofree char *png = g_build_filename (dir, "diff.png", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (png);
+    g_autoptr(GdkTexture) texture = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) before = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
+    g_autoptr(GPtrArray) after = NULL;
+    gboolean done = FALSE;
+
+    /* Ctrl+E asks for the width first, 1920 by default */
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
+    after = embers_test_dialogs (ADW_TYPE_ALERT_DIALOG);
+    g_assert_cmpuint (after->len, ==, before->len + 1);
+    {
+      AdwDialog *dialog = g_ptr_array_index (after, after->len - 1);
+      GtkWidget *spin = embers_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_SPIN_BUTTON, NULL);
+
+      g_assert_nonnull (spin);
+      g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 1920);
+      adw_dialog_close (dialog);
+      embers_test_wait_dialog_closed (dialog);
+    }
+
+    embers_profile_page_set_export_width (page, 1920);
+    embers_profile_page_export_async (page, file, NULL, export_done, &done);
+    embers_test_wait_flag (&done, "the export");
+    texture = gdk_texture_new_from_filename (png, &error);
+    g_assert_no_error (error);
+    g_test_message ("exported %d × %d", gdk_texture_get_width (texture), gdk_texture_get_height (texture));
+    g_assert_cmpint (gdk_texture_get_width (texture), ==, 1920);
+    g_assert_cmpint (gdk_texture_get_height (texture), >, 100);
+    g_unlink (png);
+    g_rmdir (dir);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  embers_test_gtk_init (&argc, &argv);
+
+  g_test_add_func ("/embers/room/diff", test_room_for_the_diff);
+
+  return g_test_run ();
+}
