@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "embers-profile-builder.h"
+#include "embers-tree-build.h"
 
 static void
 add_folded (EmbersProfileBuilder *b,
@@ -560,6 +561,146 @@ test_profile_unique_stacks (void)
     }
 }
 
+/* Parents and ends found from the depths of a pre-order (the sorted
+ * build's last step) against a direct reading of the definition: random
+ * trees, a single node, and chains at the deepest stack the builder
+ * takes, with the pre-order stepping back to the root after them. */
+static void
+check_link (const guint16 *depths,
+            guint          n,
+            guint          max_depth)
+{
+  g_autofree guint32 *parents = g_new (guint32, n);
+  g_autofree guint32 *ends = g_new (guint32, n);
+
+  embers_tree_link (depths, n, max_depth, parents, ends);
+  g_assert_cmpuint (parents[0], ==, EMBERS_NODE_NONE);
+  g_assert_cmpuint (ends[0], ==, n);
+  for (guint i = 1; i < n; i++)
+    {
+      guint32 p = i - 1, e = i + 1;
+
+      while (depths[p] != depths[i] - 1)
+        p--;
+      g_assert_cmpuint (parents[i], ==, p);
+      while (e < n && depths[e] > depths[i])
+        e++;
+      g_assert_cmpuint (ends[i], ==, e);
+    }
+}
+
+static void
+test_profile_tree_link (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  g_autofree guint16 *depths = g_new (guint16, 3 * EMBERS_PROFILE_MAX_DEPTH + 10);
+  guint16 root = 0;
+  guint n, max_depth;
+
+  check_link (&root, 1, 0);
+
+  for (guint round = 0; round < 200; round++)
+    {
+      n = g_rand_int_range (rand, 1, 400);
+      depths[0] = 0;
+      max_depth = 0;
+      for (guint i = 1; i < n; i++)
+        {
+          depths[i] = g_rand_int_range (rand, 1, depths[i - 1] + 2);
+          max_depth = MAX (max_depth, depths[i]);
+        }
+      check_link (depths, n, max_depth);
+    }
+
+  /* Two chains of the deepest stack, the second sharing half of the first,
+   * then a node under the root */
+  n = 0;
+  depths[n++] = 0;
+  for (guint d = 1; d <= EMBERS_PROFILE_MAX_DEPTH; d++)
+    depths[n++] = d;
+  for (guint d = EMBERS_PROFILE_MAX_DEPTH / 2; d <= EMBERS_PROFILE_MAX_DEPTH; d++)
+    depths[n++] = d;
+  depths[n++] = 1;
+  {
+    g_autofree guint32 *parents = g_new (guint32, n);
+    g_autofree guint32 *ends = g_new (guint32, n);
+    guint second = EMBERS_PROFILE_MAX_DEPTH + 1;
+
+    embers_tree_link (depths, n, EMBERS_PROFILE_MAX_DEPTH, parents, ends);
+    g_assert_cmpuint (ends[0], ==, n);
+    g_assert_cmpuint (ends[1], ==, n - 1);
+    g_assert_cmpuint (ends[EMBERS_PROFILE_MAX_DEPTH / 2 - 1], ==, n - 1);
+    g_assert_cmpuint (ends[EMBERS_PROFILE_MAX_DEPTH / 2], ==, second);
+    g_assert_cmpuint (ends[EMBERS_PROFILE_MAX_DEPTH], ==, second);
+    g_assert_cmpuint (parents[second], ==, EMBERS_PROFILE_MAX_DEPTH / 2 - 1);
+    g_assert_cmpuint (ends[second], ==, n - 1);
+    g_assert_cmpuint (parents[n - 2], ==, n - 3);
+    g_assert_cmpuint (ends[n - 2], ==, n - 1);
+    g_assert_cmpuint (parents[n - 1], ==, 0);
+    g_assert_cmpuint (ends[n - 1], ==, n);
+  }
+}
+
+/* The deepest stacks the builder takes, through the sorted build: depths,
+ * parents and ends; one frame more is refused */
+static void
+test_profile_deepest_stacks (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint32 *stack = g_new (guint32, EMBERS_PROFILE_MAX_DEPTH + 1);
+  guint32 names[3];
+  gint64 v = 1;
+  guint n;
+
+  embers_profile_builder_add_sample_type (b, "samples", "count");
+  names[0] = embers_profile_builder_intern (b, "a", -1);
+  names[1] = embers_profile_builder_intern (b, "b", -1);
+  names[2] = embers_profile_builder_intern (b, "c", -1);
+  for (guint d = 0; d < EMBERS_PROFILE_MAX_DEPTH; d++)
+    stack[d] = names[d % 2];
+  embers_profile_builder_add_stack (b, stack, EMBERS_PROFILE_MAX_DEPTH, &v, 0);
+  stack[EMBERS_PROFILE_MAX_DEPTH - 1] = names[2];
+  embers_profile_builder_add_stack (b, stack, EMBERS_PROFILE_MAX_DEPTH, &v, 0);
+  embers_profile_builder_add_stack (b, stack, 1, &v, 0);
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+
+  n = embers_profile_get_n_nodes (p);
+  g_assert_cmpuint (n, ==, EMBERS_PROFILE_MAX_DEPTH + 2);
+  g_assert_cmpuint (embers_profile_get_max_depth (p), ==, EMBERS_PROFILE_MAX_DEPTH);
+  for (guint i = 1; i < EMBERS_PROFILE_MAX_DEPTH; i++)
+    {
+      g_assert_cmpuint (embers_profile_node_depth (p, i), ==, i);
+      g_assert_cmpuint (embers_profile_node_parent (p, i), ==, i - 1);
+      g_assert_cmpuint (embers_profile_node_end (p, i), ==, n);
+    }
+  /* The two leaves, b before c */
+  g_assert_cmpuint (embers_profile_node_parent (p, n - 2), ==, n - 3);
+  g_assert_cmpuint (embers_profile_node_parent (p, n - 1), ==, n - 3);
+  g_assert_cmpuint (embers_profile_node_end (p, n - 2), ==, n - 1);
+  g_assert_cmpuint (embers_profile_node_end (p, n - 1), ==, n);
+  g_assert_cmpuint (embers_profile_node_depth (p, n - 1), ==, EMBERS_PROFILE_MAX_DEPTH);
+  g_assert_cmpint (embers_profile_node_total (p, 0, 1), ==, 3);
+  g_assert_cmpint (embers_profile_node_self (p, 0, 1), ==, 1);
+  g_assert_cmpstr (embers_profile_node_name_str (p, n - 1), ==, "c");
+
+  {
+    g_autoptr(EmbersProfileBuilder) deeper = embers_profile_builder_new ();
+    g_autoptr(EmbersProfile) none = NULL;
+
+    embers_profile_builder_add_sample_type (deeper, "samples", "count");
+    stack[EMBERS_PROFILE_MAX_DEPTH] = embers_profile_builder_intern (deeper, "d", -1);
+    for (guint d = 0; d < EMBERS_PROFILE_MAX_DEPTH; d++)
+      stack[d] = stack[EMBERS_PROFILE_MAX_DEPTH];
+    embers_profile_builder_add_stack (deeper, stack, EMBERS_PROFILE_MAX_DEPTH + 1, &v, 0);
+    none = embers_profile_builder_finish (deeper, &error);
+    g_assert_null (none);
+    g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -574,6 +715,8 @@ main (int   argc,
   g_test_add_func ("/embers/profile/large-random", test_profile_large_random);
   g_test_add_func ("/embers/profile/sorted-equals-tree", test_profile_sorted_equals_tree);
   g_test_add_func ("/embers/profile/unique-stacks", test_profile_unique_stacks);
+  g_test_add_func ("/embers/profile/tree-link", test_profile_tree_link);
+  g_test_add_func ("/embers/profile/deepest-stacks", test_profile_deepest_stacks);
 
   return g_test_run ();
 }

@@ -1258,6 +1258,19 @@ read_samples (Reader                   *r,
   return embers_profile_builder_check (r->b, error);
 }
 
+static void
+reader_tables_clear (Reader *r)
+{
+  g_clear_pointer (&r->string_ids, g_free);
+  g_clear_pointer (&r->functions, g_hash_table_unref);
+  g_clear_pointer (&r->function_info, g_array_unref);
+  g_clear_pointer (&r->locations, g_hash_table_unref);
+  g_clear_pointer (&r->dense_locations, g_free);
+  g_clear_pointer (&r->location_info, g_array_unref);
+  g_clear_pointer (&r->frames, g_array_unref);
+  g_clear_pointer (&r->mappings, g_hash_table_unref);
+}
+
 EmbersProfile *
 embers_pprof_reader_finish (EmbersPprofReader  *pr,
                             GCancellable       *cancellable,
@@ -1300,7 +1313,9 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
                    _("pprof: not a valid profile protobuf (the data is truncated or corrupt)"));
       goto out;
     }
-  g_byte_array_set_size (pr->rest, 0);
+  /* Unpacked (its strings copied into the arena): the bytes go */
+  g_byte_array_unref (pr->rest);
+  pr->rest = g_byte_array_new ();
 
   if (r.msg->n_string_table == 0 || r.msg->string_table[0][0] != '\0')
     {
@@ -1357,18 +1372,12 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
       g_ptr_array_set_size (arena.chunks, 0);
       arena.cur = NULL;
       arena.left = 0;
+      reader_tables_clear (&r);
       profile = embers_profile_builder_finish_cancellable (b, cancellable, error);
       g_debug ("pprof: tree made at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
     }
 
-  g_free (r.string_ids);
-  g_hash_table_unref (r.functions);
-  g_array_unref (r.function_info);
-  g_hash_table_unref (r.locations);
-  g_free (r.dense_locations);
-  g_array_unref (r.location_info);
-  g_array_unref (r.frames);
-  g_hash_table_unref (r.mappings);
+  reader_tables_clear (&r);
 
 out:
   g_ptr_array_unref (arena.chunks);

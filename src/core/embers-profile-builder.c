@@ -1028,8 +1028,19 @@ finish_header (EmbersProfileBuilder *b,
 
   profile->n_types = n_types;
   profile->n_strings = n_strings;
-  profile->string_data = g_memdup2 (b->strings.data->data, b->strings.data->len);
-  profile->string_offsets = g_memdup2 (b->strings.offsets->data, sizeof (guint32) * n_strings);
+  /* The pool is handed over, not copied (finish consumes the builder):
+   * one copy of the strings less at the load's peak. The builder is left
+   * with a fresh pool of its two first strings. */
+  {
+    gsize n_bytes = b->strings.data->len;
+
+    profile->string_data = g_realloc (g_byte_array_steal (b->strings.data, NULL), n_bytes);
+    profile->string_offsets = g_renew (guint32, g_array_steal (b->strings.offsets, NULL), n_strings);
+    g_array_set_size (b->strings.hashes, 0);
+    string_pool_rehash (&b->strings, 1024);
+    string_pool_intern (&b->strings, "", 0);
+    string_pool_intern (&b->strings, "total", 5);
+  }
 
   profile->type_names = g_memdup2 (b->type_names->data, sizeof (guint32) * n_types);
   profile->type_units = g_memdup2 (b->type_units->data, sizeof (guint32) * n_types);
@@ -1186,6 +1197,22 @@ finish_samples (EmbersProfileBuilder *b,
   profile->labels = g_memdup2 (b->labels->data, sizeof (EmbersLabel) * MAX (1u, b->labels->len));
 }
 
+/* After finish: the stacks and their labelled parts, emptied */
+static void
+release_stacks (EmbersProfileBuilder *b)
+{
+  embers_seq_table_clear (&b->stacks);
+  embers_seq_table_init (&b->stacks);
+  g_array_unref (b->stack_values);
+  b->stack_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+  g_array_unref (b->entry_stacks);
+  b->entry_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_unref (b->entry_sets);
+  b->entry_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_unref (b->entry_values);
+  b->entry_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+}
+
 /* The stacks' tree by sorting them (embers-tree-build.c) */
 static EmbersProfile *
 finish_sorted (EmbersProfileBuilder *b,
@@ -1221,8 +1248,11 @@ finish_sorted (EmbersProfileBuilder *b,
 
   g_debug ("builder: %u names ranked in %.1f ms", n_ranks, (g_get_monotonic_time () - t0) / 1e3);
 
-  /* The stacks in rank space, then their tree */
+  /* The stacks in rank space, then their tree; nothing is added any
+   * more, so the maps that found entries go first */
   embers_seq_table_freeze (&b->stacks);
+  u64map_clear (&b->entry_map);
+  u64map_init (&b->entry_map, 64);
   for (gsize i = 0; i < n_words; i++)
     words[i] = rank[words[i]];
   if (!embers_tree_build (&b->stacks, n_ranks, names_by_rank, b->root_name,
@@ -1232,24 +1262,30 @@ finish_sorted (EmbersProfileBuilder *b,
     return NULL;
   g_debug ("builder: %u stacks, %u nodes at %.1f ms", b->stacks.n, tree.n_nodes,
            (g_get_monotonic_time () - t0) / 1e3);
-  /* The stacks are the builder's no more */
-  for (gsize i = 0; i < n_words; i++)
-    words[i] = names_by_rank[words[i]];
 
   profile->n_nodes = tree.n_nodes;
   profile->n_types = n_types;
   profile->max_depth = tree.max_depth;
   profile->names = g_steal_pointer (&tree.names);
-  profile->parents = g_steal_pointer (&tree.parents);
-  profile->ends = g_steal_pointer (&tree.ends);
   profile->depths = g_steal_pointer (&tree.depths);
   for (guint t = 0; t < n_types; t++)
     profile->totals[t] = g_steal_pointer (&tree.totals[t]);
-  g_debug ("builder: totals at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
   finish_header (b, profile);
   finish_samples (b, profile, tree.leaf_of_seq, NULL);
   embers_tree_columns_clear (&tree);
   g_debug ("builder: samples at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+
+  /* The stacks are spent (finish consumes them): their memory goes before
+   * the parents and ends are made, which keeps the load's peak near the
+   * profile's own size */
+  release_stacks (b);
+  g_clear_pointer (&names_by_rank, g_free);
+  g_clear_pointer (&rank, g_free);
+  profile->parents = embers_alloc_column (sizeof (guint32) * MAX (profile->n_nodes, 1), FALSE);
+  profile->ends = embers_alloc_column (sizeof (guint32) * MAX (profile->n_nodes, 1), FALSE);
+  embers_tree_link (profile->depths, profile->n_nodes, profile->max_depth,
+                    profile->parents, profile->ends);
+  g_debug ("builder: parents and ends at %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
 
   return g_steal_pointer (&profile);
 }

@@ -154,8 +154,8 @@ void                  embers_profile_builder_set_progress        (EmbersProfileB
 gboolean              embers_profile_builder_check               (EmbersProfileBuilder *b,
                                                                   GError              **error);
 
-/* Consumes the stacks; the builder must still be freed, and not be
- * finished twice. */
+/* Consumes the stacks and hands the string pool to the profile; the
+ * builder must still be freed, and not be finished twice. */
 EmbersProfile        *embers_profile_builder_finish              (EmbersProfileBuilder *b,
                                                                   GError              **error);
 EmbersProfile        *embers_profile_builder_finish_cancellable  (EmbersProfileBuilder *b,

@@ -567,13 +567,17 @@ sort_keys (guint64 *a,
  *
  * Phase 1 walks the groups: it sorts each by its next frame, writes the
  * nodes that several stacks share, sums their totals on the way back up,
- * and for a group of one stack only notes a chain: where its nodes go and
- * under which parent. Every node's position is known at the end of it.
+ * and for a group of one stack only notes a chain: where its nodes go.
+ * Every node's position is known at the end of it.
  *
  * Phase 2 writes the chains, split between two threads: on deep profiles
  * with many distinct stacks nearly every node is in one. A chain's nodes
  * all have its stack's value as their total, so no pass sums totals up the
- * tree afterwards. */
+ * tree afterwards.
+ *
+ * Nodes get a name, a depth and totals here; their parents and ends follow
+ * from the depths (embers_tree_link), and are made once the stacks are
+ * freed, so they never share the memory with them. */
 
 typedef struct
 {
@@ -590,15 +594,12 @@ typedef struct
   guint32 stack;
   guint32 depth;   /* the chain starts with this frame of the stack */
   guint32 pos;     /* its first node */
-  guint32 parent;
 } Chain;
 
 void
 embers_tree_columns_clear (EmbersTreeColumns *c)
 {
   g_clear_pointer (&c->names, g_free);
-  g_clear_pointer (&c->parents, g_free);
-  g_clear_pointer (&c->ends, g_free);
   g_clear_pointer (&c->depths, g_free);
   g_clear_pointer (&c->leaf_of_seq, g_free);
   for (guint t = 0; t < G_N_ELEMENTS (c->totals); t++)
@@ -668,7 +669,7 @@ write_chains (gpointer data)
   const guint32 *words = embers_seq_table_words (w->t);
   const guint32 *offsets = w->t->offsets;
   EmbersTreeColumns *out = w->out;
-  guint32 *names = out->names, *parents = out->parents, *ends = out->ends;
+  guint32 *names = out->names;
   guint16 *depths = out->depths;
 
   for (gsize c = w->first; c < w->last; c++)
@@ -677,16 +678,12 @@ write_chains (gpointer data)
       const guint32 *seq = words + offsets[chain->stack] / 4;
       guint32 len = (offsets[chain->stack + 1] - offsets[chain->stack]) / 4;
       guint32 end = chain->pos + (len - chain->depth);
-      guint32 parent = chain->parent;
       guint32 p = chain->pos;
 
       for (guint32 j = chain->depth; j < len; j++, p++)
         {
           names[p] = w->names_by_rank[seq[j]];
-          parents[p] = parent;
-          depths[p] = (guint16)MIN (j + 1, G_MAXUINT16);
-          ends[p] = end;
-          parent = p;
+          depths[p] = (guint16)(j + 1);
         }
       for (guint t = 0; t < w->n_types; t++)
         {
@@ -727,7 +724,7 @@ embers_tree_build (const EmbersSeqTable *t,
   g_autofree Chain *chains = NULL;
   gsize n_frames = 0, frames_cap = 256;
   gsize n_chains = 0, chains_cap = 1024, chain_nodes = 0;
-  guint32 *names, *parents, *ends, *leaf;
+  guint32 *names, *leaf;
   guint16 *depths;
   gsize cap, pos = 1, limit;
   guint max_depth = 0;
@@ -742,15 +739,12 @@ embers_tree_build (const EmbersSeqTable *t,
   limit = MIN ((gsize)max_nodes, t->len / 4 + 1);
   cap = limit + 1;
   names = out->names = embers_alloc_column (sizeof (guint32) * cap, FALSE);
-  parents = out->parents = embers_alloc_column (sizeof (guint32) * cap, FALSE);
-  ends = out->ends = embers_alloc_column (sizeof (guint32) * cap, FALSE);
   depths = out->depths = embers_alloc_column (sizeof (guint16) * cap, FALSE);
   for (guint ty = 0; ty < n_types; ty++)
     out->totals[ty] = embers_alloc_column (sizeof (gint64) * cap, FALSE);
   leaf = out->leaf_of_seq = g_new (guint32, MAX (n, 1));
 
   names[0] = root_name;
-  parents[0] = EMBERS_NODE_NONE;
   depths[0] = 0;
 
   keys = g_new (guint64, MAX (n, 1));
@@ -760,7 +754,23 @@ embers_tree_build (const EmbersSeqTable *t,
   chains = g_new (Chain, chains_cap);
 
   for (guint32 s = 0; s < n; s++)
-    keys[s] = key_at (data, offsets, s, 0);
+    {
+      guint32 len = (offsets[s + 1] - offsets[s]) / 4;
+
+      /* Depths are 16 bits, and the parents and ends are found from them
+       * (embers_tree_link): the builder's limit keeps stacks well below */
+      if G_UNLIKELY (len > EMBERS_PROFILE_MAX_DEPTH)
+        {
+          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_TOO_LARGE,
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "a stack is %u frame deep; the limit is %u",
+                                    "a stack is %u frames deep; the limit is %u",
+                                    len),
+                       len, EMBERS_PROFILE_MAX_DEPTH);
+          goto fail;
+        }
+      keys[s] = key_at (data, offsets, s, 0);
+    }
   sort_keys (keys, n, tmp);
   frames[n_frames++] = (Frame) { 0, n, 0, 0, 0, 0 };
 
@@ -774,14 +784,11 @@ embers_tree_build (const EmbersSeqTable *t,
 
       if (lo >= f->hi)
         {
-          /* The group is done: the end and totals of its nodes, added to
-           * its parent's */
+          /* The group is done: the totals of its nodes, added to its
+           * parent's */
           for (guint32 x = f->first; x <= f->node; x++)
-            {
-              ends[x] = (guint32)pos;
-              for (guint ty = 0; ty < n_types; ty++)
-                out->totals[ty][x] = f_sums[ty];
-            }
+            for (guint ty = 0; ty < n_types; ty++)
+              out->totals[ty][x] = f_sums[ty];
           n_frames--;
           if (n_frames > 0 && !add_values (f_sums - n_types, f_sums, n_types))
             {
@@ -841,7 +848,7 @@ embers_tree_build (const EmbersSeqTable *t,
               chains_cap *= 2;
               chains = g_renew (Chain, chains, chains_cap);
             }
-          chains[n_chains++] = (Chain) { s, d, (guint32)pos, f->node };
+          chains[n_chains++] = (Chain) { s, d, (guint32)pos };
           chain_nodes += len - d;
           pos += len - d;
           leaf[s] = (guint32)pos - 1;
@@ -884,8 +891,7 @@ embers_tree_build (const EmbersSeqTable *t,
         for (guint32 j = 0; j <= ext; j++)
           {
             names[pos] = names_by_rank[ref_seq[d + j]];
-            parents[pos] = j == 0 ? f->node : (guint32)pos - 1;
-            depths[pos] = (guint16)MIN (d + j + 1, G_MAXUINT16);
+            depths[pos] = (guint16)(d + j + 1);
             pos++;
           }
         d += ext + 1;
@@ -912,9 +918,9 @@ embers_tree_build (const EmbersSeqTable *t,
 
   /* Every position is known: the columns shrink to the tree (the part a
    * huge page would have held past its end is never made) */
+  g_clear_pointer (&keys, g_free);
+  g_clear_pointer (&tmp, g_free);
   out->names = names = g_renew (guint32, out->names, pos);
-  out->parents = parents = g_renew (guint32, out->parents, pos);
-  out->ends = ends = g_renew (guint32, out->ends, pos);
   out->depths = depths = g_renew (guint16, out->depths, pos);
   for (guint ty = 0; ty < n_types; ty++)
     out->totals[ty] = g_renew (gint64, out->totals[ty], pos);
@@ -951,4 +957,46 @@ embers_tree_build (const EmbersSeqTable *t,
 fail:
   embers_tree_columns_clear (out);
   return FALSE;
+}
+
+/* Parents and ends from the depths of a pre-order: a node's parent is the
+ * last node before it one level up, and its subtree ends at the first node
+ * after it at its level or above. One sequential pass, with the path from
+ * the root to the current node. */
+void
+embers_tree_link (const guint16 *depths,
+                  guint          n_nodes,
+                  guint          max_depth,
+                  guint32       *parents,
+                  guint32       *ends)
+{
+  g_autofree guint32 *path = NULL;
+  guint top = 0;   /* path[0..top]: the current node and its ancestors */
+
+  g_return_if_fail (max_depth < G_MAXUINT16);
+
+  if (n_nodes == 0)
+    return;
+
+  path = g_new (guint32, (gsize)max_depth + 1);
+  path[0] = 0;
+  parents[0] = EMBERS_NODE_NONE;
+  for (guint32 i = 1; i < n_nodes; i++)
+    {
+      guint d = depths[i];
+
+      g_assert (d >= 1 && d <= top + 1 && d <= max_depth);
+      while (top >= d)
+        ends[path[top--]] = i;
+      parents[i] = path[d - 1];
+      path[d] = i;
+      top = d;
+    }
+  for (;;)
+    {
+      ends[path[top]] = n_nodes;
+      if (top == 0)
+        break;
+      top--;
+    }
 }

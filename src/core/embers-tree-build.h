@@ -181,7 +181,9 @@ void     embers_sort_string_ids  (guint32        *ids,
 
 /*
  * The call tree of a set of stacks, in DFS pre-order with siblings in rank
- * order: the columns of an EmbersProfile. Node 0 is the root.
+ * order: the columns of an EmbersProfile but its parents and ends, which
+ * embers_tree_link() finds from the depths once the stacks are gone (so the
+ * build's peak holds 8 bytes per node less). Node 0 is the root.
  * leaf_of_seq[s] is the node where stack s ends.
  */
 typedef struct
@@ -189,8 +191,6 @@ typedef struct
   guint    n_nodes;
   guint    max_depth;
   guint32 *names;
-  guint32 *parents;
-  guint32 *ends;
   guint16 *depths;
   gint64  *totals[EMBERS_PROFILE_MAX_SAMPLE_TYPES];
   guint32 *leaf_of_seq;
@@ -219,5 +219,14 @@ gboolean embers_tree_build       (const EmbersSeqTable *t,
                                   GCancellable         *cancellable,
                                   EmbersTreeColumns    *out,
                                   GError              **error);
+
+/* Fills parents and ends (n_nodes each) of a pre-order tree from its
+ * depths (the root's 0, every other node's at most its predecessor's + 1);
+ * max_depth: the largest depth, below G_MAXUINT16. */
+void     embers_tree_link        (const guint16 *depths,
+                                  guint          n_nodes,
+                                  guint          max_depth,
+                                  guint32       *parents,
+                                  guint32       *ends);
 
 G_END_DECLS
