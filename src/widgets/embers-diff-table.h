@@ -68,4 +68,8 @@ EmbersDiffMode embers_diff_table_get_mode        (EmbersDiffTable *self);
 void           embers_diff_table_set_mode        (EmbersDiffTable *self,
                                                   EmbersDiffMode   mode);
 
+GVariant        *embers_diff_table_dup_column_widths (EmbersDiffTable *self);
+void             embers_diff_table_set_column_widths (EmbersDiffTable *self,
+                                                      GVariant        *widths);
+
 G_END_DECLS
