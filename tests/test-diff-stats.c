@@ -34,6 +34,17 @@ test_student_t (void)
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_quantile (0.975, 4), 2.7764, 1e-4);
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_quantile (0.975, 30), 2.0423, 1e-4);
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_quantile (0.975, 1e7), 1.95996, 1e-4);
+  /* The quantile inverts the CDF, in the tails and with few degrees of
+   * freedom too (Welch's df is at least about 1 with two steps a side) */
+  for (double df = 1; df < 200; df *= 1.9)
+    for (double p = 1e-6; p < 1; p = p < 0.5 ? p * 7 : 1 - (1 - p) / 7)
+      {
+        double t = embers_stats_student_t_quantile (p, df);
+
+        g_assert_cmpfloat (fabs (embers_stats_student_t_cdf (t, df) - p), <=, 1e-9 * MAX (1, p / (1 - p)));
+        if (p > 0.999)
+          break;
+      }
   /* Welch's fractional degrees of freedom */
   g_assert_cmpfloat_with_epsilon (embers_stats_student_t_cdf (2.0, 7.5), 0.9587, 1e-3);
 }
@@ -425,6 +436,51 @@ test_stack_keys (void)
     }
 }
 
+/* The sentence for a node, by function and by stack; a short side says so */
+static void
+test_node_describe (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (37);
+  g_autoptr(EmbersDiffStats) stats = embers_diff_stats_new (EMBERS_DIFF_STATS_SHARE, 0);
+  g_autoptr(EmbersDiffStats) short_stats = embers_diff_stats_new (EMBERS_DIFF_STATS_SHARE, 0);
+  g_autoptr(EmbersProfile) before = folded_profile ("main;parse 10\nmain;render 30\n", 1);
+  g_autoptr(EmbersProfile) after = folded_profile ("main;parse 20\nmain;render 30\n", 1);
+  g_autoptr(EmbersProfile) diff = embers_diff_profiles (before, 0, after, 0, NULL);
+  g_autofree char *parse = NULL;
+  g_autofree char *unknown = NULL;
+  g_autofree char *short_text = NULL;
+  g_autofree char *steps = NULL;
+  guint32 parse_node = 0;
+
+  for (guint32 n = 1; n < embers_profile_get_n_nodes (diff); n++)
+    if (g_str_equal (embers_profile_node_name_str (diff, n), "parse"))
+      parse_node = n;
+  g_assert_cmpuint (parse_node, >, 0);
+
+  for (guint side = 0; side < 2; side++)
+    for (guint i = 0; i < 8 + side * 2; i++)
+      {
+        guint step = embers_diff_stats_add_step (stats, side, 1000, 15);
+
+        embers_diff_stats_add_value (stats, side, step, "parse", 100 * (side ? 2 : 1) * (1 + 0.05 * normal (rand)));
+      }
+  embers_diff_stats_compute (stats);
+  parse = embers_diff_stats_node_describe (stats, diff, parse_node);
+  g_assert_true (g_str_has_suffix (parse, ", beyond the noise (8 and 10 steps)"));
+  g_assert_nonnull (strstr (parse, "±"));
+  /* A function without values, both sides long enough: nothing to say */
+  unknown = embers_diff_stats_node_describe (stats, diff, 1);
+  g_assert_null (unknown);
+  steps = embers_change_stats_format_steps (embers_diff_stats_lookup (stats, "parse"));
+  g_assert_cmpstr (steps, ==, "8 | 10");
+
+  embers_diff_stats_add_step (short_stats, EMBERS_DIFF_SIDE_BASELINE, 1000, 15);
+  embers_diff_stats_add_step (short_stats, EMBERS_DIFF_SIDE_COMPARISON, 1000, 15);
+  embers_diff_stats_compute (short_stats);
+  short_text = embers_diff_stats_node_describe (short_stats, diff, parse_node);
+  g_assert_cmpstr (short_text, ==, "Not enough steps to tell a change from noise: 1 and 1 steps, 3 needed on each side");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -441,6 +497,7 @@ main (int   argc,
   g_test_add_func ("/embers/diff-stats/constant", test_constant);
   g_test_add_func ("/embers/diff-stats/local-files", test_local_files);
   g_test_add_func ("/embers/diff-stats/stack-keys", test_stack_keys);
+  g_test_add_func ("/embers/diff-stats/node-describe", test_node_describe);
 
   return g_test_run ();
 }

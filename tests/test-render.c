@@ -631,6 +631,48 @@ test_paint_diff (void)
                    "Value       50 ns     75 ns       +25 ns (+50.0%)");
 }
 
+/* A diff's noise test: "b" changed beyond the noise, "a" within it. With
+ * Hide noise, a is neutral and its label carries no change; b keeps its
+ * colour; without it, both do. A node that could not be tested keeps its
+ * colour too: nothing is claimed. */
+static void
+test_paint_noise (void)
+{
+  g_autoptr(EmbersProfile) base = profile_from_lines ("a 50\nb 50\n", "nanoseconds");
+  g_autoptr(EmbersProfile) comp = profile_from_lines ("a 75\nb 25\n", "nanoseconds");
+  g_autoptr(EmbersProfile) diff = embers_diff_profiles (base, 0, comp, 0, NULL);
+  g_autoptr(EmbersLayout) layout = embers_layout_new (diff, EMBERS_DIFF_COMPARISON, 0, NULL);
+  g_autoptr(EmbersRender) render = NULL;
+  g_autofree EmbersChangeVerdict *verdicts = g_new0 (EmbersChangeVerdict, embers_profile_get_n_nodes (diff));
+  EmbersRenderStyle style;
+
+  embers_render_style_init (&style, FALSE);
+  style.diff_palette = EMBERS_DIFF_PALETTE_RED_GREEN;
+  render = embers_render_new (layout, NULL, &style);
+  verdicts[find_path (diff, "a")] = EMBERS_CHANGE_WITHIN_NOISE;
+  verdicts[find_path (diff, "b")] = EMBERS_CHANGE_SHRANK;
+
+  embers_render_set_noise (render, diff, verdicts, TRUE);
+  g_assert_true (embers_render_node_is_noise (render, diff, find_path (diff, "a")));
+  g_assert_false (embers_render_node_is_noise (render, diff, find_path (diff, "b")));
+  assert_rgb (&item_of (render, layout, find_path (diff, "a"))->fill, 148, 142, 142);
+  assert_rgb (&item_of (render, layout, find_path (diff, "b"))->fill, 74, 156, 71);
+
+  /* Shown: the change is coloured again */
+  embers_render_set_noise (render, diff, verdicts, FALSE);
+  assert_rgb (&item_of (render, layout, find_path (diff, "a"))->fill, 174, 71, 71);
+
+  /* Not tested: coloured, not called noise */
+  verdicts[find_path (diff, "a")] = EMBERS_CHANGE_NOT_ENOUGH_STEPS;
+  embers_render_set_noise (render, diff, verdicts, TRUE);
+  assert_rgb (&item_of (render, layout, find_path (diff, "a"))->fill, 174, 71, 71);
+
+  /* Another profile than the verdicts': ignored */
+  g_assert_false (embers_render_node_is_noise (render, base, find_path (diff, "a")));
+  embers_render_set_noise (render, NULL, NULL, TRUE);
+  assert_rgb (&item_of (render, layout, find_path (diff, "a"))->fill, 174, 71, 71);
+}
+
 /* Diff flame graphs */
 
 static EmbersProfile *
@@ -1717,6 +1759,7 @@ main (int   argc,
   g_test_add_func ("/embers/render/paint-search-sliver", test_paint_search_sliver);
   g_test_add_func ("/embers/render/paint-focus-and-highlight", test_paint_focus_and_highlight);
   g_test_add_func ("/embers/render/paint-diff", test_paint_diff);
+  g_test_add_func ("/embers/render/paint-noise", test_paint_noise);
   g_test_add_func ("/embers/render/diff-colors", test_diff_colors);
   g_test_add_func ("/embers/render/diff-new-removed-clamp", test_diff_new_removed_clamp);
   g_test_add_func ("/embers/render/label-ellipsis", test_label_ellipsis);

@@ -13,6 +13,7 @@
 #include "embers-comparison.h"
 #include "embers-location.h"
 #include "embers-query-model.h"
+#include "embers-noise-controls.h"
 #include "embers-window.h"
 #include "embers-diff.h"
 #include "embers-drop-down.h"
@@ -1632,6 +1633,8 @@ embers_compare_page_init (EmbersComparePage *self)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->compare_button), "compare.run");
   gtk_box_append (GTK_BOX (options), self->compare_button);
   gtk_box_append (GTK_BOX (sources), options);
+  /* A diff that knows its noise: Hide noise, Per second (a row of its own) */
+  gtk_box_append (GTK_BOX (sources), GTK_WIDGET (embers_noise_controls_new (self)));
 
   /* Errors wrap (a long URL too) and can be copied */
   self->status_label = gtk_label_new (NULL);

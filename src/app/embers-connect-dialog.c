@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "embers-accessible.h"
@@ -24,6 +26,7 @@ struct _EmbersConnectDialog
   GtkButton         *connect_button;
   AdwEntryRow       *url_row;
   AdwEntryRow       *tenant_row;
+  AdwEntryRow       *span_row;
   AdwSpinRow        *timeout_row;
   AdwComboRow       *recent_row;
   AdwComboRow       *auth_row;
@@ -527,6 +530,7 @@ embers_connect_dialog_class_init (EmbersConnectDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, connect_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, url_row);
+  gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, span_row);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, tenant_row);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, timeout_row);
   gtk_widget_class_bind_template_child (widget_class, EmbersConnectDialog, recent_row);
@@ -719,7 +723,38 @@ embers_connect_dialog_connect (EmbersConnectDialog *self)
   g_return_if_fail (EMBERS_IS_CONNECT_DIALOG (self));
   if (!embers_connect_dialog_get_url_valid (self))
     return;
+  /* A span or trace id that is none is said before connecting */
+  {
+    const char *id = embers_connect_dialog_get_span_id (self);
+    g_autoptr(GError) error = NULL;
+
+    if (id != NULL && !embers_pyroscope_check_span_id (id, strlen (id) == 32, &error))
+      {
+        gtk_widget_add_css_class (GTK_WIDGET (self->span_row), "error");
+        set_status (self, "dialog-error-symbolic", error->message);
+        return;
+      }
+    gtk_widget_remove_css_class (GTK_WIDGET (self->span_row), "error");
+  }
   start_attempt (self, TRUE);
+}
+
+void
+embers_connect_dialog_set_span_id (EmbersConnectDialog *self,
+                                   const char          *id)
+{
+  g_return_if_fail (EMBERS_IS_CONNECT_DIALOG (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->span_row), id != NULL ? id : "");
+}
+
+const char *
+embers_connect_dialog_get_span_id (EmbersConnectDialog *self)
+{
+  const char *text;
+
+  g_return_val_if_fail (EMBERS_IS_CONNECT_DIALOG (self), NULL);
+  text = gtk_editable_get_text (GTK_EDITABLE (self->span_row));
+  return text != NULL && text[0] != '\0' ? text : NULL;
 }
 
 gboolean

@@ -54,6 +54,12 @@ gboolean             embers_connect_dialog_get_url_valid   (EmbersConnectDialog 
 /* What the buttons do */
 void                 embers_connect_dialog_test_connection (EmbersConnectDialog *self);
 void                 embers_connect_dialog_connect         (EmbersConnectDialog *self);
+/* Traces to profiles: a span id (16 hexadecimal digits) or trace id (32)
+ * whose profile opens with the explore tab; NULL when none is typed.
+ * Connect refuses one that is neither. */
+void                 embers_connect_dialog_set_span_id     (EmbersConnectDialog *self,
+                                                            const char          *id);
+const char          *embers_connect_dialog_get_span_id     (EmbersConnectDialog *self);
 /* TRUE while a test or a connection is under way */
 gboolean             embers_connect_dialog_get_busy        (EmbersConnectDialog *self);
 /* The last result shown to the user ("" before any) */

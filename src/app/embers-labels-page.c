@@ -1767,6 +1767,22 @@ build_values (EmbersLabelsPage *self)
       gtk_stack_set_interpolate_size (GTK_STACK (keep), FALSE);
       gtk_box_append (GTK_BOX (row), keep);
     }
+    /* Regressions across many (embers-window-regressions.c): by the
+     * values' heading, which gives way (the toolbar has no room left) */
+    {
+      g_autoptr(GMenu) across = g_menu_new ();
+      GtkWidget *button = gtk_menu_button_new ();
+
+      g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
+      g_menu_append (across, _("Ten _Time Ranges"), "win.compare-across::time");
+      gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
+      gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
+      embers_accessible_set_label (button, _("Line Up"));
+      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
+      gtk_widget_set_tooltip_text (button, _("Line Up: the values or time ranges in order, and where a function jumps"));
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_box_append (GTK_BOX (row), button);
+    }
 
     gtk_widget_set_margin_start (row, 12);
     gtk_widget_set_margin_end (row, 12);

@@ -410,6 +410,7 @@ embers_window_update_actions (EmbersWindow *self)
 void
 embers_window_class_actions_init (GtkWidgetClass *widget_class)
 {
+  embers_window_regressions_class_init (widget_class);
   gtk_widget_class_install_action (widget_class, "win.open", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, window_action);

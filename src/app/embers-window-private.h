@@ -35,6 +35,8 @@ struct _EmbersWindow
 #define EMBERS_MAX_RECENT_FILES 8
 
 void embers_window_class_actions_init (GtkWidgetClass *widget_class);
+/* embers-window-regressions.c: win.compare-across* */
+void embers_window_regressions_class_init (GtkWidgetClass *widget_class);
 void embers_window_update_actions     (EmbersWindow   *self);
 void embers_window_add_recent         (EmbersWindow   *self,
                                        const char     *uri);

@@ -499,6 +499,9 @@ on_connected (EmbersConnectDialog *dialog,
               EmbersWindow        *self)
 {
   embers_window_open_explore (self, source, url);
+  /* Traces to profiles (embers-window-spans.c) */
+  if (embers_connect_dialog_get_span_id (dialog) != NULL && EMBERS_IS_PYROSCOPE_SOURCE (source))
+    embers_window_open_span (self, EMBERS_PYROSCOPE_SOURCE (source), embers_connect_dialog_get_span_id (dialog));
 }
 
 /* The connect dialog; with a URL it starts connecting right away */

@@ -79,4 +79,16 @@ struct _EmbersExplorePage;
 GtkWidget         *embers_window_open_labels      (EmbersWindow      *self,
                                                    struct _EmbersExplorePage *from);
 
+/* A regressions tab (embers-window-regressions.c): Open Diff in it opens
+ * a compare tab */
+struct _EmbersRegressionsPage;
+GtkWidget         *embers_window_open_regressions (EmbersWindow      *self,
+                                                   struct _EmbersRegressionsPage *page);
+
+/* The CPU profile of a span (16 hexadecimal digits) or trace (32) on
+ * @source over the last hour, in a new tab (embers-window-spans.c) */
+EmbersProfilePage *embers_window_open_span        (EmbersWindow      *self,
+                                                   EmbersPyroscopeSource *source,
+                                                   const char        *id);
+
 G_END_DECLS

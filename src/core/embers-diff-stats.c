@@ -359,7 +359,48 @@ embers_stats_student_t_cdf (double t,
   return t > 0 ? 1 - tail : tail;
 }
 
-/* The t with P(T <= t) = p, by bisection of the CDF */
+/* Student's t density */
+static double
+student_t_pdf (double t,
+               double df)
+{
+  return exp (lgamma ((df + 1) / 2) - lgamma (df / 2) - 0.5 * log (df * G_PI) -
+              (df + 1) / 2 * log1p (t * t / df));
+}
+
+/* The standard normal quantile (Acklam's rational approximation, relative
+ * error below 1.2e-9): the start of the Newton steps below */
+static double
+normal_quantile (double p)
+{
+  static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                              1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00 };
+  static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                              6.680131188771972e+01, -1.328068155288572e+01 };
+  static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                              -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00 };
+  static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                              3.754408661907416e+00 };
+  double q, r;
+
+  if (p < 0.02425)
+    {
+      q = sqrt (-2 * log (p));
+      return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+             ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+  if (p > 1 - 0.02425)
+    return -normal_quantile (1 - p);
+  q = p - 0.5;
+  r = q * q;
+  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+/* The t with P(T <= t) = p: Newton's method on the CDF from the
+ * Cornish–Fisher expansion of the normal quantile (a few steps, each one
+ * CDF); bisection when that does not settle (very few degrees of freedom
+ * far in the tail) */
 double
 embers_stats_student_t_quantile (double p,
                                  double df)
@@ -368,6 +409,27 @@ embers_stats_student_t_quantile (double p,
 
   if (!(p > 0 && p < 1) || !(df > 0))
     return NAN;
+
+  {
+    double z = normal_quantile (p);
+    double z3 = z * z * z, z5 = z3 * z * z;
+    double t = z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
+
+    for (int i = 0; i < 12 && isfinite (t); i++)
+      {
+        double f = embers_stats_student_t_cdf (t, df) - p;
+        double density = student_t_pdf (t, df);
+        double step;
+
+        if (!(density > 0))
+          break;
+        step = f / density;
+        t -= step;
+        if (fabs (step) < 1e-10 * MAX (1.0, fabs (t)))
+          return t;
+      }
+  }
+
   for (int i = 0; i < 200; i++)
     {
       double mid = (lo + hi) / 2;
@@ -664,6 +726,44 @@ embers_diff_stats_node_verdicts (EmbersDiffStats *self,
       }
   }
   return verdicts;
+}
+
+char *
+embers_diff_stats_node_describe (EmbersDiffStats *self,
+                                 EmbersProfile   *diff,
+                                 guint32          node)
+{
+  const EmbersChangeStats *stats;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_STATS (self), NULL);
+  g_return_val_if_fail (EMBERS_IS_PROFILE (diff), NULL);
+  g_return_val_if_fail (self->computed, NULL);
+  g_return_val_if_fail (node < embers_profile_get_n_nodes (diff), NULL);
+
+  if (self->key == EMBERS_DIFF_STATS_KEY_STACK)
+    {
+      g_autofree char *path = embers_profile_node_stack (diff, node, ";");
+
+      stats = embers_diff_stats_lookup (self, path);
+    }
+  else
+    stats = embers_diff_stats_lookup (self, embers_profile_node_name_str (diff, node));
+
+  if (stats != NULL)
+    return embers_change_stats_describe (stats);
+  if (self->n_used[0] < EMBERS_DIFF_STATS_MIN_STEPS || self->n_used[1] < EMBERS_DIFF_STATS_MIN_STEPS)
+    return g_strdup_printf (_("Not enough steps to tell a change from noise: %u and %u steps, %u needed on each side"),
+                            self->n_used[0], self->n_used[1], EMBERS_DIFF_STATS_MIN_STEPS);
+  return NULL;
+}
+
+char *
+embers_change_stats_format_steps (const EmbersChangeStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  /* Translators: the steps of the baseline and of the comparison */
+  return g_strdup_printf (C_("steps", "%u | %u"), stats->n_baseline, stats->n_comparison);
 }
 
 char *

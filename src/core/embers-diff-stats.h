@@ -169,6 +169,15 @@ const EmbersChangeStats *embers_diff_stats_lookup       (EmbersDiffStats     *se
 EmbersChangeVerdict *embers_diff_stats_node_verdicts    (EmbersDiffStats     *self,
                                                          EmbersProfile       *diff);
 
+/* The sentence of embers_change_stats_describe() for a node of a diff
+ * profile (by its function or its stack, as the key says); for a node
+ * without values, "not enough steps" when a side is short, else NULL */
+char                *embers_diff_stats_node_describe    (EmbersDiffStats     *self,
+                                                         EmbersProfile       *diff,
+                                                         guint32              node);
+/* The steps of each side, "10 | 12" (baseline | comparison) */
+char                *embers_change_stats_format_steps   (const EmbersChangeStats *stats);
+
 /* "+12% ± 3%", "−4.1% ± 0.8%", "new", "removed", "0% ± 2%" */
 char                *embers_change_stats_format         (const EmbersChangeStats *stats);
 /* A sentence for a tooltip: the change, the verdict and the steps

@@ -698,6 +698,7 @@ typedef struct
   EmbersAggregation aggregation;
   gint64         limit;
   EmbersDiffStatsMode stats_mode;
+  EmbersSnapshots *snapshots;
 } Op;
 
 static void
@@ -709,6 +710,7 @@ op_free (Op *op)
   g_free (op->name);
   g_clear_pointer (&op->query, embers_query_free);
   g_clear_pointer (&op->right, embers_query_free);
+  g_clear_object (&op->snapshots);
   g_free (op);
 }
 
@@ -1289,15 +1291,19 @@ local_diff (EmbersSource        *source,
 
 /* The steps of a comparison: every file of a side is one step */
 
-/* Adds each profile that the query selects as one step of @side */
+typedef void (*StepFunc) (EmbersProfile *step,
+                          gpointer       user_data);
+
+/* Calls @func with each profile that the query selects (its samples that
+ * the selector keeps), one step each */
 static gboolean
-add_query_steps (GPtrArray          *entries,
-                 const EmbersQuery  *query,
-                 EmbersSelector     *selector,
-                 EmbersDiffStats    *stats,
-                 EmbersDiffSide      side,
-                 GCancellable       *cancellable,
-                 GError            **error)
+foreach_query_step (GPtrArray          *entries,
+                    const EmbersQuery  *query,
+                    EmbersSelector     *selector,
+                    StepFunc            func,
+                    gpointer            user_data,
+                    GCancellable       *cancellable,
+                    GError            **error)
 {
   for (guint i = 0; i < entries->len; i++)
     {
@@ -1330,9 +1336,39 @@ add_query_steps (GPtrArray          *entries,
       step = embers_profile_builder_finish (b, error);
       if (step == NULL)
         return FALSE;
-      embers_diff_stats_add_profile (stats, side, step, 0);
+      func (step, user_data);
     }
   return TRUE;
+}
+
+typedef struct
+{
+  EmbersDiffStats *stats;
+  EmbersDiffSide   side;
+} SideStep;
+
+static void
+add_side_step (EmbersProfile *step,
+               gpointer       user_data)
+{
+  SideStep *s = user_data;
+
+  embers_diff_stats_add_profile (s->stats, s->side, step, 0);
+}
+
+/* Adds each profile that the query selects as one step of @side */
+static gboolean
+add_query_steps (GPtrArray          *entries,
+                 const EmbersQuery  *query,
+                 EmbersSelector     *selector,
+                 EmbersDiffStats    *stats,
+                 EmbersDiffSide      side,
+                 GCancellable       *cancellable,
+                 GError            **error)
+{
+  SideStep s = { stats, side };
+
+  return foreach_query_step (entries, query, selector, add_side_step, &s, cancellable, error);
 }
 
 static void
@@ -1404,6 +1440,101 @@ embers_local_source_diff_stats_finish (EmbersLocalSource  *self,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == embers_local_source_diff_stats_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Snapshots: every file that a snapshot's query selects is one step */
+
+typedef struct
+{
+  EmbersSnapshots *snapshots;
+  guint            index;
+  gboolean         typed;
+} SnapshotStep;
+
+static void
+add_snapshot_step (EmbersProfile *step,
+                   gpointer       user_data)
+{
+  SnapshotStep *s = user_data;
+
+  if (!s->typed && embers_snapshots_get_sample_type (s->snapshots) == NULL)
+    embers_snapshots_set_unit (s->snapshots, embers_profile_get_sample_type (step, 0),
+                               embers_profile_get_sample_unit (step, 0));
+  s->typed = TRUE;
+  embers_snapshots_add_profile (s->snapshots, s->index, step, 0);
+}
+
+static void
+snapshots_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  Op *op = task_data;
+  EmbersSnapshots *snapshots = op->snapshots;
+  GError *error = NULL;
+
+  for (guint i = 0; i < embers_snapshots_get_n_snapshots (snapshots); i++)
+    {
+      const EmbersQuery *query = embers_snapshots_get_query (snapshots, i);
+      g_autoptr(EmbersSelector) selector = parse_query_selector_or_return (task, query);
+      SnapshotStep s = { snapshots, i, FALSE };
+
+      if (selector == NULL)
+        return;
+      if (!foreach_query_step (op->entries, query, selector, add_snapshot_step, &s, cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
+  embers_snapshots_compute (snapshots);
+  g_task_return_pointer (task, g_object_ref (snapshots), g_object_unref);
+}
+
+/**
+ * embers_local_source_snapshots_async:
+ * @snapshots: an empty table whose snapshots have been added, each with
+ *   its query (a label's value, a time range)
+ *
+ * Fills and computes @snapshots off the main thread: each file that a
+ * snapshot's query selects is one step of it. Resolves to @snapshots.
+ */
+void
+embers_local_source_snapshots_async (EmbersLocalSource   *self,
+                                     EmbersSnapshots     *snapshots,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (EMBERS_IS_LOCAL_SOURCE (self));
+  g_return_if_fail (EMBERS_IS_SNAPSHOTS (snapshots));
+
+  task = op_task (EMBERS_SOURCE (self), embers_local_source_snapshots_async, cancellable, callback, user_data, &op);
+  op->snapshots = g_object_ref (snapshots);
+  embers_snapshots_set_source (snapshots, EMBERS_SOURCE (self));
+  for (guint i = 0; i < embers_snapshots_get_n_snapshots (snapshots); i++)
+    if (embers_snapshots_get_query (snapshots, i) == NULL)
+      {
+        g_task_return_new_error (task, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT,
+                                 _("Every snapshot needs a query"));
+        return;
+      }
+  g_task_run_in_thread (task, snapshots_thread);
+}
+
+EmbersSnapshots *
+embers_local_source_snapshots_finish (EmbersLocalSource  *self,
+                                      GAsyncResult       *result,
+                                      GError            **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == embers_local_source_snapshots_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "embers-diff-stats.h"
+#include "embers-snapshots.h"
 #include "embers-source.h"
 
 G_BEGIN_DECLS
@@ -71,5 +72,17 @@ void               embers_local_source_diff_stats_async  (EmbersLocalSource   *s
 EmbersDiffStats   *embers_local_source_diff_stats_finish (EmbersLocalSource   *self,
                                                           GAsyncResult        *result,
                                                           GError             **error);
+
+/* Regressions across many: fills and computes @snapshots (each snapshot
+ * added with its query; each file a query selects is one of its steps)
+ * in a thread; resolves to @snapshots (embers-snapshots.h) */
+void               embers_local_source_snapshots_async   (EmbersLocalSource   *self,
+                                                          EmbersSnapshots     *snapshots,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+EmbersSnapshots   *embers_local_source_snapshots_finish  (EmbersLocalSource   *self,
+                                                          GAsyncResult        *result,
+                                                          GError            **error);
 
 G_END_DECLS

@@ -32,6 +32,12 @@ struct _EmbersRender
   GArray            *items;         /* EmbersRenderItem */
   gboolean           items_valid;
 
+  /* A diff's noise test: per node, for the profile it was made for */
+  EmbersChangeVerdict *verdicts;
+  guint              n_verdicts;
+  EmbersProfile     *verdicts_profile;  /* not a reference; compared only */
+  gboolean           hide_noise;
+
   /* Per-name caches, for the profile they were built for */
   EmbersProfile     *cache_profile; /* not a reference; compared only */
   guint              cache_n_strings;
@@ -230,6 +236,7 @@ embers_render_unref (EmbersRender *self)
       g_clear_pointer (&self->layout, embers_layout_unref);
       g_clear_pointer (&self->search, embers_search_unref);
       g_clear_pointer (&self->items, g_array_unref);
+      g_clear_pointer (&self->verdicts, g_free);
       g_clear_pointer (&self->groups, g_hash_table_unref);
       g_clear_object (&self->pango_layout);
       g_clear_object (&self->pango_context);
@@ -290,6 +297,39 @@ embers_render_get_search (EmbersRender *self)
 }
 
 void
+embers_render_set_noise (EmbersRender              *self,
+                         EmbersProfile             *diff,
+                         const EmbersChangeVerdict *verdicts,
+                         gboolean                   hide_noise)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (verdicts == NULL || EMBERS_IS_PROFILE (diff));
+
+  g_clear_pointer (&self->verdicts, g_free);
+  self->n_verdicts = 0;
+  self->verdicts_profile = NULL;
+  if (verdicts != NULL)
+    {
+      self->n_verdicts = embers_profile_get_n_nodes (diff);
+      self->verdicts = g_memdup2 (verdicts, sizeof (EmbersChangeVerdict) * MAX (self->n_verdicts, 1u));
+      self->verdicts_profile = diff;
+    }
+  self->hide_noise = hide_noise;
+  self->items_valid = FALSE;
+}
+
+gboolean
+embers_render_node_is_noise (EmbersRender  *self,
+                             EmbersProfile *profile,
+                             guint32        node)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->hide_noise && self->verdicts != NULL && profile == self->verdicts_profile &&
+         node < self->n_verdicts && self->verdicts[node] == EMBERS_CHANGE_WITHIN_NOISE;
+}
+
+void
 embers_render_set_style (EmbersRender            *self,
                          const EmbersRenderStyle *style)
 {
@@ -346,6 +386,13 @@ base_color (EmbersRender     *self,
     {
       EmbersDiffKind kind;
       double change = embers_diff_node_change (profile, rect->node, style->diff_mode, &kind);
+
+      /* A change within the noise is drawn as no change at all */
+      if (embers_render_node_is_noise (self, profile, rect->node))
+        {
+          embers_palette_diff_stop (style->diff_palette, 1, color);
+          return;
+        }
 
       /* New and removed frames are the ends of the scale, whatever the
        * totals of the sides */
@@ -1258,8 +1305,9 @@ embers_render_paint (EmbersRender *self,
               /* Shaped once, drawn as glyphs: no Pango layout per frame */
               {
                 guint32 name_id = embers_profile_node_name (profile, r->node);
-                const char *suffix = diff ? diff_suffix (profile, r->node, self->style.diff_mode,
-                                                         suffix_buf, sizeof suffix_buf) : NULL;
+                const char *suffix = diff && !embers_render_node_is_noise (self, profile, r->node)
+                                     ? diff_suffix (profile, r->node, self->style.diff_mode,
+                                                    suffix_buf, sizeof suffix_buf) : NULL;
                 gboolean drawn = FALSE;
 
                 set_source (cr, &item->text);
@@ -1277,8 +1325,9 @@ embers_render_paint (EmbersRender *self,
 
               if (diff)
                 {
-                  const char *suffix = diff_suffix (profile, r->node, self->style.diff_mode,
-                                                    suffix_buf, sizeof suffix_buf);
+                  const char *suffix = embers_render_node_is_noise (self, profile, r->node)
+                                       ? NULL : diff_suffix (profile, r->node, self->style.diff_mode,
+                                                             suffix_buf, sizeof suffix_buf);
 
                   /* The change where it fits, else the name alone */
                   if ((suffix == NULL || !set_label (self, profile, embers_profile_node_name (profile, r->node), avail, suffix)) &&

@@ -8,6 +8,7 @@
 #include <cairo.h>
 
 #include "embers-diff.h"
+#include "embers-diff-stats.h"
 #include "embers-layout.h"
 #include "embers-palette.h"
 #include "embers-search.h"
@@ -116,6 +117,19 @@ EmbersLayout         *embers_render_get_layout    (EmbersRender            *self
 void                  embers_render_set_search    (EmbersRender            *self,
                                                    EmbersSearch            *search);
 EmbersSearch         *embers_render_get_search    (EmbersRender            *self);
+/* A diff's noise test (embers_diff_stats_node_verdicts() for @diff, one
+ * per node; copied; NULL clears): with @hide_noise, frames whose change
+ * is within the noise are drawn in the palette's neutral colour and their
+ * labels carry no change. Frames that could not be tested
+ * (EMBERS_CHANGE_NOT_ENOUGH_STEPS) keep their colour: nothing is claimed. */
+void                  embers_render_set_noise     (EmbersRender            *self,
+                                                   EmbersProfile           *diff,
+                                                   const EmbersChangeVerdict *verdicts,
+                                                   gboolean                 hide_noise);
+/* Whether @node of @profile is drawn neutral as noise */
+gboolean              embers_render_node_is_noise (EmbersRender            *self,
+                                                   EmbersProfile           *profile,
+                                                   guint32                  node);
 void                  embers_render_set_style     (EmbersRender            *self,
                                                    const EmbersRenderStyle *style);
 const EmbersRenderStyle *embers_render_get_style  (EmbersRender            *self);

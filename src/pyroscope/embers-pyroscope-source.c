@@ -938,20 +938,25 @@ fill_merge_request (EmbersPyroscopeSource                     *self,
   req->max_nodes = query->max_nodes > 0 ? query->max_nodes : self->max_nodes;
 }
 
+/* SelectSeries, with a stack_trace_selector when @call_site is given */
 static void
-pyroscope_select_series (EmbersSource        *source,
-                         const EmbersQuery   *query,
-                         const char * const  *group_by,
-                         double               step_s,
-                         EmbersAggregation    aggregation,
-                         gint64               limit,
-                         GCancellable        *cancellable,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
+select_series (EmbersPyroscopeSource *self,
+               gpointer               tag,
+               const EmbersQuery     *query,
+               const char * const    *call_site,
+               const char * const    *group_by,
+               double                 step_s,
+               EmbersAggregation      aggregation,
+               gint64                 limit,
+               GCancellable          *cancellable,
+               GAsyncReadyCallback    callback,
+               gpointer               user_data)
 {
-  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
   Querier__V1__SelectSeriesRequest req = QUERIER__V1__SELECT_SERIES_REQUEST__INIT;
-  GTask *task = new_task (self, pyroscope_select_series, cancellable, callback, user_data);
+  Types__V1__StackTraceSelector selector = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
+  g_autofree Types__V1__Location *locations = NULL;
+  g_autofree Types__V1__Location **location_ptrs = NULL;
+  GTask *task = new_task (self, tag, cancellable, callback, user_data);
   RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_TIME_SERIES, EMBERS_PYROSCOPE_QUERIER_SERVICE,
                                "SelectSeries", &querier__v1__select_series_response__descriptor,
                                decode_time_series, (GDestroyNotify) g_ptr_array_unref);
@@ -984,8 +989,66 @@ pyroscope_select_series (EmbersSource        *source,
       req.has_limit = TRUE;
       req.limit = limit;
     }
+  if (call_site != NULL && call_site[0] != NULL)
+    {
+      guint n = g_strv_length ((char **) call_site);
+
+      /* Root first: keeps the stacks with this prefix, and the series is
+       * the total of that call site (api/types/v1/types.proto) */
+      locations = g_new (Types__V1__Location, n);
+      location_ptrs = g_new (Types__V1__Location *, n);
+      for (guint i = 0; i < n; i++)
+        {
+          types__v1__location__init (&locations[i]);
+          locations[i].name = (char *) call_site[i];
+          location_ptrs[i] = &locations[i];
+        }
+      selector.n_call_site = n;
+      selector.call_site = location_ptrs;
+      req.stack_trace_selector = &selector;
+    }
 
   start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
+}
+
+static void
+pyroscope_select_series (EmbersSource        *source,
+                         const EmbersQuery   *query,
+                         const char * const  *group_by,
+                         double               step_s,
+                         EmbersAggregation    aggregation,
+                         gint64               limit,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  select_series (EMBERS_PYROSCOPE_SOURCE (source), pyroscope_select_series, query, NULL, group_by,
+                 step_s, aggregation, limit, cancellable, callback, user_data);
+}
+
+/**
+ * embers_pyroscope_source_select_call_site_series_async:
+ * @call_site: the frames of a call site, root first
+ *
+ * SelectSeries of the stacks under one call site (a stack_trace_selector):
+ * each point is the call site's total in that step. Finish with
+ * embers_source_select_series_finish().
+ */
+void
+embers_pyroscope_source_select_call_site_series_async (EmbersPyroscopeSource *self,
+                                                       const EmbersQuery     *query,
+                                                       const char * const    *call_site,
+                                                       const char * const    *group_by,
+                                                       double                 step_s,
+                                                       GCancellable          *cancellable,
+                                                       GAsyncReadyCallback    callback,
+                                                       gpointer               user_data)
+{
+  g_return_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (self));
+  g_return_if_fail (call_site != NULL && call_site[0] != NULL);
+
+  select_series (self, pyroscope_select_series, query, call_site, group_by, step_s,
+                 EMBERS_AGGREGATION_SUM, 0, cancellable, callback, user_data);
 }
 
 static GPtrArray *

@@ -92,6 +92,17 @@ void                   embers_pyroscope_source_merge_trace_profile_async  (Ember
 EmbersProfile         *embers_pyroscope_source_merge_trace_profile_finish (EmbersPyroscopeSource   *self,
                                                                            GAsyncResult            *result,
                                                                            GError                 **error);
+/* SelectSeries of the stacks under a call site (its frames, root first;
+ * a stack_trace_selector): each point is that call site's total in the
+ * step. Finish with embers_source_select_series_finish(). */
+void                   embers_pyroscope_source_select_call_site_series_async (EmbersPyroscopeSource *self,
+                                                                              const EmbersQuery     *query,
+                                                                              const char * const    *call_site,
+                                                                              const char * const    *group_by,
+                                                                              double                 step_s,
+                                                                              GCancellable          *cancellable,
+                                                                              GAsyncReadyCallback    callback,
+                                                                              gpointer               user_data);
 /* A span id (16 hexadecimal characters) or, with @trace, a trace id (32) */
 gboolean               embers_pyroscope_check_span_id                     (const char              *id,
                                                                            gboolean                 trace,

@@ -21,9 +21,10 @@ G_DECLARE_FINAL_TYPE (EmbersDiffItem, embers_diff_item, EMBERS, DIFF_ITEM, GObje
 
 struct _EmbersDiffItem
 {
-  GObject        parent_instance;
-  EmbersProfile *profile;
-  EmbersDiffRow  row;
+  GObject          parent_instance;
+  EmbersProfile   *profile;
+  EmbersDiffRow    row;
+  EmbersDiffStats *noise;   /* the table's noise test, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersDiffItem, embers_diff_item, G_TYPE_OBJECT)
@@ -34,6 +35,7 @@ embers_diff_item_finalize (GObject *object)
   EmbersDiffItem *self = EMBERS_DIFF_ITEM (object);
 
   g_clear_object (&self->profile);
+  g_clear_object (&self->noise);
   G_OBJECT_CLASS (embers_diff_item_parent_class)->finalize (object);
 }
 
@@ -57,6 +59,23 @@ embers_diff_item_new (EmbersProfile       *profile,
   self->profile = g_object_ref (profile);
   self->row = *row;
   return self;
+}
+
+static EmbersDiffStats *
+item_noise (EmbersDiffItem *item)
+{
+  return item->noise;
+}
+
+/* Within the noise, by the test */
+static gboolean
+item_is_noise (EmbersDiffItem *item)
+{
+  const char *name = embers_profile_get_string (item->profile, item->row.name);
+  const EmbersChangeStats *stats = item->noise != NULL && name != NULL
+                                   ? embers_diff_stats_lookup (item->noise, name) : NULL;
+
+  return stats != NULL && stats->verdict == EMBERS_CHANGE_WITHIN_NOISE;
 }
 
 static const char *
@@ -99,8 +118,12 @@ enum {
   COLUMN_BASELINE_VALUE,
   COLUMN_COMPARISON_VALUE,
   COLUMN_DELTA,
+  COLUMN_NOISE,   /* the change with its interval, with a noise test */
+  COLUMN_STEPS,   /* steps of each side, with a noise test */
   N_COLUMNS
 };
+
+static EmbersDiffStats *item_noise (EmbersDiffItem *item);
 
 static char *
 item_cell_text (EmbersDiffItem *item,
@@ -129,6 +152,21 @@ item_cell_text (EmbersDiffItem *item,
       return embers_format_value (item->row.comparison_total, unit);
     case COLUMN_DELTA:
       return embers_diff_format_delta (item->row.baseline_total, item->row.comparison_total, unit);
+    case COLUMN_NOISE:
+    case COLUMN_STEPS:
+      {
+        EmbersDiffStats *noise = item_noise (item);
+        const EmbersChangeStats *stats = noise != NULL ? embers_diff_stats_lookup (noise, item_name (item)) : NULL;
+
+        if (stats == NULL)
+          return g_strdup ("");
+        if (column == COLUMN_STEPS)
+          return embers_change_stats_format_steps (stats);
+        if (stats->verdict == EMBERS_CHANGE_NOT_ENOUGH_STEPS)
+          /* Translators: the noise column when a side has too few steps to test */
+          return g_strdup (C_("noise", "too few steps"));
+        return embers_change_stats_format (stats);
+      }
     default:
       g_return_val_if_reached (NULL);
     }
@@ -215,6 +253,8 @@ struct _EmbersDiffTable
   char               *selected_name;
   EmbersDiffMode      mode;
   SortContext         sort_contexts[N_COLUMNS];
+  EmbersDiffStats    *noise;
+  gboolean            hide_noise;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersDiffTable, embers_diff_table, GTK_TYPE_WIDGET)
@@ -295,6 +335,19 @@ bind_row (GtkSignalListItemFactory *factory,
   text = g_strdup_printf (_("%s, baseline %s (%s), comparison %s (%s), diff %s, change %s"),
                           item_name (item), baseline_share, baseline_value,
                           comparison_share, comparison_value, change, delta);
+  if (item->noise != NULL)
+    {
+      const EmbersChangeStats *stats = embers_diff_stats_lookup (item->noise, item_name (item));
+      g_autofree char *noise = stats != NULL ? embers_change_stats_describe (stats) : NULL;
+
+      if (noise != NULL)
+        {
+          char *both = g_strconcat (text, "; ", noise, NULL);
+
+          g_free (text);
+          text = both;
+        }
+    }
   gtk_column_view_row_set_accessible_label (row, text);
 }
 
@@ -313,6 +366,18 @@ bind_cell (GtkSignalListItemFactory *factory,
     embers_name_label_set_text (EMBERS_NAME_LABEL (label), text);
   else
     gtk_label_set_text (GTK_LABEL (label), text);
+  if (column == COLUMN_NOISE && item->noise != NULL)
+    {
+      const EmbersChangeStats *stats = embers_diff_stats_lookup (item->noise, item_name (item));
+      g_autofree char *tip = stats != NULL ? embers_change_stats_describe (stats) : NULL;
+
+      gtk_widget_set_tooltip_text (label, tip);
+    }
+  /* With Hide noise, a change within the noise is shown faintly */
+  if (ctx->table->hide_noise && item_is_noise (item))
+    gtk_widget_add_css_class (label, "dim-label");
+  else
+    gtk_widget_remove_css_class (label, "dim-label");
 }
 
 /* Column widths: what the user dragged the headers' edges to, by column
@@ -326,6 +391,8 @@ static const char * const column_ids[N_COLUMNS] = {
   [COLUMN_BASELINE_VALUE] = "baseline-value",
   [COLUMN_COMPARISON_VALUE] = "comparison-value",
   [COLUMN_DELTA] = "delta",
+  [COLUMN_NOISE] = "noise",
+  [COLUMN_STEPS] = "steps",
 };
 
 GVariant *
@@ -467,6 +534,7 @@ embers_diff_table_dispose (GObject *object)
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->profile);
+  g_clear_object (&self->noise);
 
   G_OBJECT_CLASS (embers_diff_table_parent_class)->dispose (object);
 }
@@ -539,6 +607,10 @@ embers_diff_table_init (EmbersDiffTable *self)
     N_("Comparison"),
     /* Translators: a diff table column: comparison value minus baseline value, e.g. "+550 ms" */
     N_("Change"),
+    /* Translators: a diff table column: the change of share with its 95 % interval, "+12% ± 3%" */
+    N_("Change ± Noise"),
+    /* Translators: a diff table column: the steps of the baseline and of the comparison, "10 | 12" */
+    N_("Steps"),
   };
   GtkSorter *sorter;
 
@@ -579,8 +651,11 @@ embers_diff_table_init (EmbersDiffTable *self)
       gtk_column_view_column_set_id (column, column_ids[i]);
       g_signal_connect_object (column, "notify::fixed-width",
                                G_CALLBACK (on_column_width), self, G_CONNECT_SWAPPED);
-      gtk_column_view_column_set_sorter (column,
-                                         GTK_SORTER (gtk_custom_sorter_new (compare_items, &self->sort_contexts[i], NULL)));
+      if (i < COLUMN_NOISE)
+        gtk_column_view_column_set_sorter (column,
+                                           GTK_SORTER (gtk_custom_sorter_new (compare_items, &self->sort_contexts[i], NULL)));
+      else
+        gtk_column_view_column_set_visible (column, FALSE);
       if (i == COLUMN_NAME)
         gtk_column_view_column_set_expand (column, TRUE);
       gtk_column_view_append_column (self->column_view, column);
@@ -633,7 +708,12 @@ embers_diff_table_set_data (EmbersDiffTable *self,
 
   items = g_ptr_array_new_full (rows->len, g_object_unref);
   for (guint i = 0; i < rows->len; i++)
-    g_ptr_array_add (items, embers_diff_item_new (diff, &g_array_index (rows, EmbersDiffRow, i)));
+    {
+      EmbersDiffItem *item = embers_diff_item_new (diff, &g_array_index (rows, EmbersDiffRow, i));
+
+      item->noise = self->noise != NULL ? g_object_ref (self->noise) : NULL;
+      g_ptr_array_add (items, item);
+    }
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        items->pdata, items->len);
 }
@@ -740,6 +820,61 @@ embers_diff_table_set_mode (EmbersDiffTable *self,
                       GTK_SORTER_CHANGE_DIFFERENT);
   g_list_store_splice (self->store, 0, n, items->pdata, n);
   embers_diff_table_select_name (self, selected);
+}
+
+void
+embers_diff_table_set_noise (EmbersDiffTable *self,
+                             EmbersDiffStats *noise,
+                             gboolean         hide_noise)
+{
+  g_autofree char *selected = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  guint n;
+
+  g_return_if_fail (EMBERS_IS_DIFF_TABLE (self));
+  g_return_if_fail (noise == NULL || EMBERS_IS_DIFF_STATS (noise));
+
+  g_set_object (&self->noise, noise);
+  self->hide_noise = hide_noise;
+  /* Only with functions tested (one profile a side has none to show) */
+  gtk_column_view_column_set_visible (self->columns[COLUMN_NOISE],
+                                      noise != NULL && embers_diff_stats_get_n_functions (noise) > 0);
+  gtk_column_view_column_set_visible (self->columns[COLUMN_STEPS],
+                                      noise != NULL && embers_diff_stats_get_n_functions (noise) > 0);
+
+  /* New rows with the test (the same objects would not be bound again),
+   * the selection stays */
+  selected = g_strdup (self->selected_name);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  items = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(EmbersDiffItem) old = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+      EmbersDiffItem *item = embers_diff_item_new (old->profile, &old->row);
+
+      item->noise = noise != NULL ? g_object_ref (noise) : NULL;
+      g_ptr_array_add (items, item);
+    }
+  g_list_store_splice (self->store, 0, n, items->pdata, n);
+  embers_diff_table_select_name (self, selected);
+}
+
+EmbersDiffStats *
+embers_diff_table_get_noise (EmbersDiffTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+  return self->noise;
+}
+
+gboolean
+embers_diff_table_row_is_noise (EmbersDiffTable *self,
+                                guint            position)
+{
+  EmbersDiffItem *item;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), FALSE);
+  item = get_item (self, position);
+  return item != NULL && item_is_noise (item);
 }
 
 GtkColumnView *

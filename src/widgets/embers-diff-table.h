@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "embers-diff.h"
+#include "embers-diff-stats.h"
 
 G_BEGIN_DECLS
 
@@ -47,7 +48,9 @@ const EmbersDiffRow *embers_diff_table_get_row   (EmbersDiffTable *self,
                                                   guint            position);
 const char    *embers_diff_table_get_row_name    (EmbersDiffTable *self,
                                                   guint            position);
-/* Texts of the cells of a row as shown: column 0..6 */
+/* Texts of the cells of a row as shown: column 0..6, and with a noise
+ * test 7 (the change with its interval, "+12% ± 3%") and 8 (the steps
+ * of each side, "10 | 12") */
 char          *embers_diff_table_get_cell_text   (EmbersDiffTable *self,
                                                   guint            position,
                                                   guint            column);
@@ -71,5 +74,16 @@ void           embers_diff_table_set_mode        (EmbersDiffTable *self,
 GVariant        *embers_diff_table_dup_column_widths (EmbersDiffTable *self);
 void             embers_diff_table_set_column_widths (EmbersDiffTable *self,
                                                       GVariant        *widths);
+
+/* A noise test of the comparison (NULL: none; embers-diff-stats.h): the
+ * columns "Change ± Noise" and "Steps" appear, each row's screen reader
+ * text ends with its verdict, and with @hide_noise the rows whose change
+ * is within the noise are shown faintly */
+void             embers_diff_table_set_noise     (EmbersDiffTable *self,
+                                                  EmbersDiffStats *noise,
+                                                  gboolean         hide_noise);
+EmbersDiffStats *embers_diff_table_get_noise     (EmbersDiffTable *self);
+gboolean         embers_diff_table_row_is_noise  (EmbersDiffTable *self,
+                                                  guint            position);
 
 G_END_DECLS

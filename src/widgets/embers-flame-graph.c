@@ -26,6 +26,11 @@ struct _EmbersFlameGraph
   EmbersLayout          *layout;
   EmbersRender          *render;
 
+  /* A diff's noise test and its verdicts for self->profile */
+  EmbersDiffStats       *noise;
+  EmbersChangeVerdict   *verdicts;
+  gboolean               hide_noise;
+
   /* The graph is painted on a worker thread into a texture, which is
    * reused until data, size, scroll or style change; hover and selection
    * are drawn on top of it. Until the texture for the view is there, the
@@ -141,6 +146,9 @@ typedef struct _Paint
   int                height;
   int                scale;
   guint              generation;
+  EmbersProfile     *noise_profile;   /* the diff the verdicts are for */
+  EmbersChangeVerdict *verdicts;
+  gboolean           hide_noise;
   GdkTexture        *texture;
   gint64             started;
   gint64             finished;
@@ -153,6 +161,8 @@ paint_free (Paint *paint)
     return;
   g_clear_pointer (&paint->layout, embers_layout_unref);
   g_clear_pointer (&paint->search, embers_search_unref);
+  g_clear_object (&paint->noise_profile);
+  g_free (paint->verdicts);
   g_clear_object (&paint->texture);
   g_free (paint->font);
   g_free (paint);
@@ -858,6 +868,55 @@ update_highlight_id (EmbersFlameGraph *self)
   g_clear_pointer (&self->highlight_cache, gsk_render_node_unref);
 }
 
+/* The noise test's verdict per node of the diff shown, for both renders */
+static void
+update_verdicts (EmbersFlameGraph *self)
+{
+  g_clear_pointer (&self->verdicts, g_free);
+  if (self->noise != NULL && self->profile != NULL && embers_profile_is_diff (self->profile))
+    self->verdicts = embers_diff_stats_node_verdicts (self->noise, self->profile);
+  embers_render_set_noise (self->render, self->verdicts != NULL ? self->profile : NULL, self->verdicts,
+                           self->hide_noise);
+}
+
+void
+embers_flame_graph_set_noise (EmbersFlameGraph *self,
+                              EmbersDiffStats  *noise,
+                              gboolean          hide_noise)
+{
+  gboolean drawn_before;
+
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+  g_return_if_fail (noise == NULL || EMBERS_IS_DIFF_STATS (noise));
+
+  drawn_before = self->verdicts != NULL && self->hide_noise;
+
+  g_set_object (&self->noise, noise);
+  self->hide_noise = hide_noise;
+  update_verdicts (self);
+  /* The verdicts change the picture only when noise is hidden */
+  if (drawn_before || (self->verdicts != NULL && self->hide_noise))
+    {
+      clear_paint (self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+EmbersDiffStats *
+embers_flame_graph_get_noise (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+  return self->noise;
+}
+
+gboolean
+embers_flame_graph_node_is_noise (EmbersFlameGraph *self,
+                                  guint32           node)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
+  return self->profile != NULL && embers_render_node_is_noise (self->render, self->profile, node);
+}
+
 void
 embers_flame_graph_set_profile (EmbersFlameGraph *self,
                                 EmbersProfile    *profile)
@@ -904,6 +963,7 @@ embers_flame_graph_set_profile (EmbersFlameGraph *self,
       self->in_configure = FALSE;
     }
   update_highlight_id (self);
+  update_verdicts (self);
   invalidate_layout (self);
 
   update_actions (self);
@@ -1699,6 +1759,7 @@ paint_thread (GTask        *task,
   embers_render_set_style (render, &paint->style);
   embers_render_set_layout (render, paint->layout);
   embers_render_set_search (render, paint->search);
+  embers_render_set_noise (render, paint->noise_profile, paint->verdicts, paint->hide_noise);
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, paint->width * paint->scale,
                                         paint->height * paint->scale);
@@ -1723,6 +1784,7 @@ paint_thread (GTask        *task,
   /* The worker's render keeps no layout alive between paints */
   embers_render_set_layout (render, NULL);
   embers_render_set_search (render, NULL);
+  embers_render_set_noise (render, NULL, NULL, FALSE);
   paint->finished = g_get_monotonic_time ();
   g_task_return_boolean (task, TRUE);
 }
@@ -1770,6 +1832,13 @@ request_paint (EmbersFlameGraph *self,
   paint->height = gtk_widget_get_height (widget);
   paint->scale = gtk_widget_get_scale_factor (widget);
   paint->generation = self->generation;
+  if (self->verdicts != NULL)
+    {
+      paint->noise_profile = g_object_ref (self->profile);
+      paint->verdicts = g_memdup2 (self->verdicts, sizeof (EmbersChangeVerdict) *
+                                   MAX (embers_profile_get_n_nodes (self->profile), 1u));
+      paint->hide_noise = self->hide_noise;
+    }
   paint->started = g_get_monotonic_time ();
   self->pending = paint;
 
@@ -1912,6 +1981,20 @@ set_diff_tooltip (EmbersFlameGraph *self,
         gtk_grid_attach (GTK_GRID (grid), cell, col, row, 1, 1);
       }
   gtk_box_append (GTK_BOX (box), grid);
+  if (self->noise != NULL)
+    {
+      g_autofree char *noise = embers_diff_stats_node_describe (self->noise, self->profile, node);
+
+      if (noise != NULL)
+        {
+          GtkWidget *line = gtk_label_new (noise);
+
+          gtk_label_set_xalign (GTK_LABEL (line), 0);
+          gtk_label_set_wrap (GTK_LABEL (line), TRUE);
+          gtk_label_set_max_width_chars (GTK_LABEL (line), 60);
+          gtk_box_append (GTK_BOX (box), line);
+        }
+    }
   gtk_tooltip_set_custom (tooltip, box);
   return TRUE;
 }
@@ -2019,6 +2102,8 @@ embers_flame_graph_finalize (GObject *object)
   EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->worker_render, embers_render_unref);
+  g_clear_object (&self->noise);
+  g_clear_pointer (&self->verdicts, g_free);
   g_clear_pointer (&self->back, g_array_unref);
   g_clear_pointer (&self->forward, g_array_unref);
   g_free (self->highlight_name);

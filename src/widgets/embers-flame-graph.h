@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include "embers-diff-stats.h"
+
 #include "embers-layout.h"
 #include "embers-render.h"
 #include "embers-search.h"
@@ -121,5 +123,16 @@ gboolean              embers_flame_graph_activate_at         (EmbersFlameGraph  
 /* Moves the selection like the arrow keys do */
 gboolean              embers_flame_graph_move_selection      (EmbersFlameGraph      *self,
                                                               EmbersNeighbor         which);
+
+/* A diff's noise test (NULL: none): with @hide_noise, changes within the
+ * noise are drawn neutral; the tooltip says each frame's change with its
+ * interval and steps (embers_diff_stats_node_describe()) */
+void             embers_flame_graph_set_noise     (EmbersFlameGraph *self,
+                                                   EmbersDiffStats  *noise,
+                                                   gboolean          hide_noise);
+EmbersDiffStats *embers_flame_graph_get_noise     (EmbersFlameGraph *self);
+/* Whether @node is drawn neutral as noise */
+gboolean         embers_flame_graph_node_is_noise (EmbersFlameGraph *self,
+                                                   guint32           node);
 
 G_END_DECLS

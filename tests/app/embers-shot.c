@@ -15,7 +15,10 @@
  *          server-rule (FILE is a server's URL, then SERVICE and FUNCTION: the rule dialog
  *          from that function's frame), server-rules (the same tab's Recording Rules view),
  *          connect (FILE is a server's URL, typed in the connect dialog; with a 4th argument
- *          "test", its Test Connection pressed)
+ *          "test", its Test Connection pressed),
+ *          regressions (FILE is a folder of version folders, lined up; with a 4th argument
+ *          "reverse", the newest first; "order", the Order popover open; "diff", the first
+ *          row's Open Diff: the comparison with its noise test)
  *   dark: dark, light, hc (high contrast) or hc-dark
  *   EMBERS_LOCALEDIR=build/po LANGUAGE=de: the German catalog from a build
  *   EMBERS_SHOT_SIZE=600x500: the window's size (default 1360x860)
@@ -48,6 +51,8 @@
 #include "embers-labels-page.h"
 #include "embers-local-source.h"
 #include "embers-pyroscope-source.h"
+#include "embers-regressions-page.h"
+#include "embers-test-gtk-utils.h"
 #include "embers-window.h"
 #include "embers-workspace.h"
 #include "embers-test-gtk-utils.h"
@@ -182,6 +187,39 @@ main (int   argc,
       while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
         g_main_context_iteration (NULL, TRUE);
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+    }
+  else if (g_str_equal (state, "regressions"))
+    {
+      g_autoptr(GFile) folder = g_file_new_for_commandline_arg (path != NULL ? path : ".");
+      EmbersRegressionsPage *lineup = embers_regressions_page_new_for_files (&folder, 1);
+
+      embers_window_open_regressions (window, lineup);
+      while (embers_regressions_page_get_loading (lineup))
+        g_main_context_iteration (NULL, TRUE);
+      if (argc > 4 && g_str_equal (argv[4], "reverse"))
+        {
+          embers_regressions_page_reverse (lineup);
+          while (embers_regressions_page_get_loading (lineup))
+            g_main_context_iteration (NULL, TRUE);
+        }
+      else if (argc > 4 && g_str_equal (argv[4], "diff"))
+        {
+          GtkWidget *compare;
+
+          embers_regressions_page_open_diff (lineup, 0);
+          compare = GTK_WIDGET (embers_test_find_widget (GTK_WIDGET (window), EMBERS_TYPE_COMPARE_PAGE, NULL));
+          while (compare != NULL && embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
+            g_main_context_iteration (NULL, TRUE);
+          if (compare != NULL)
+            wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+        }
+      else if (argc > 4 && g_str_equal (argv[4], "order"))
+        {
+          for (int i = 0; i < 50; i++)
+            g_main_context_iteration (NULL, FALSE);
+          gtk_menu_button_popup (GTK_MENU_BUTTON (embers_test_find_widget (GTK_WIDGET (lineup), GTK_TYPE_MENU_BUTTON,
+                                                                           "order_button")));
+        }
     }
   else if (g_str_equal (state, "compare-queries"))
     {

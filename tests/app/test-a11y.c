@@ -1088,6 +1088,7 @@ static const char * const no_shortcut[] = {
   "win.show-toast",             /* pages' messages to their window */
   "win.show-toast-action",      /* pages' messages with a button */
   "win.add-recent",             /* pages' files to the recent list */
+  "win.compare-across",         /* a labels tab's Line Up menu: values or time ranges */
   /* page.sandwich, page.hide-frame and page.focus-function: s, Delete
    * and f on a table row (and through flame.* on the graph) */
   "page.unhide",                /* a function: its transform chip's button */
@@ -1099,6 +1100,8 @@ static const char * const no_shortcut[] = {
   "page.unfocus-function",      /* its transform chip's button */
   "explore.show-rules",         /* the Rules button and the More Actions menu */
   "win.show-rules",             /* a toast's Show button (the tab's Rules view) */
+  "win.compare-across-files",   /* the main menu's Line Up Profiles… */
+  "win.compare-across-folder",  /* the main menu's Line Up a Folder of Versions… */
   NULL
 };
 
