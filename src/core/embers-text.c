@@ -166,8 +166,8 @@ embers_text_mask_credentials (const char *text)
 
 /* Byte offsets just past each separator at bracket depth 0: where a
  * shortened name may start */
-static GArray *
-name_cuts (const char *name)
+GArray *
+embers_text_name_cuts (const char *name)
 {
   GArray *cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   int depth = 0;
@@ -227,7 +227,7 @@ embers_text_shorten_name (const char     *name,
 
   /* Drop the leading segments one by one, the last segment stays */
   s = g_string_new (NULL);
-  cuts = name_cuts (valid);
+  cuts = embers_text_name_cuts (valid);
   for (guint i = 0; i < cuts->len; i++)
     {
       g_string_assign (s, SHORTEN_ELLIPSIS);

@@ -77,4 +77,14 @@ char  *embers_text_shorten_name          (const char     *name,
                                           EmbersTextFits  fits,
                                           gpointer        user_data);
 
+/*
+ * embers_text_name_cuts:
+ *
+ * Where embers_text_shorten_name() may start a shortened @name (valid
+ * UTF-8): the byte offsets just past each separator at bracket depth 0,
+ * in order, as a GArray of gsize. For painters that cut glyphs
+ * themselves. Free with g_array_unref().
+ */
+GArray *embers_text_name_cuts            (const char     *name);
+
 G_END_DECLS
