@@ -465,6 +465,231 @@ test_chart_steps (void)
   g_assert_false (embers_chart_snap_to_steps (chart, &from, &to));
 }
 
+/* Counts the pixels in column x (from y0 to y1) of a series' colour (the
+ * grid and text are grey, the lines coloured) */
+static guint
+count_colored (cairo_surface_t *surface,
+               int              x,
+               int              y0,
+               int              y1)
+{
+  guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  guint n = 0;
+
+  cairo_surface_flush (surface);
+  for (int y = y0; y < y1; y++)
+    {
+      guint8 *px = data + y * stride + x * 4;   /* BGRA, opaque here */
+
+      if (MAX (px[0], MAX (px[1], px[2])) - MIN (px[0], MIN (px[1], px[2])) > 50)
+        n++;
+    }
+  return n;
+}
+
+static cairo_surface_t *
+paint_on (EmbersChart *chart,
+          gboolean     dark,
+          int          width,
+          int          height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+  EmbersChartStyle style;
+
+  embers_chart_style_init (&style, dark);
+  /* The card behind the chart, as the widgets paint it */
+  style.background[0] = style.background[1] = style.background[2] = dark ? 0.19 : 1.0;
+  style.background[3] = 1.0;
+  cairo_set_source_rgb (cr, style.background[0], style.background[1], style.background[2]);
+  cairo_paint (cr);
+  embers_chart_set_size (chart, width, height);
+  embers_chart_paint (chart, cr, &style);
+  cairo_destroy (cr);
+  return surface;
+}
+
+/* SelectSeries omits the steps without data (points are sparse,
+ * /work/shared/PYROSCOPE-API.md; pkg/model/timeseries/range.go): a step
+ * with no point is a gap in the line, not a line across it */
+static void
+test_chart_gaps (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  cairo_surface_t *surface;
+  double x_gap, x_line;
+  double y0, y1;
+
+  /* 15 s steps over 2 min: data at 15-45 s and 90-120 s, none at 60 and 75 s */
+  g_ptr_array_add (series, series_new ("eu", (gint64[]) { 15000, 30000, 45000, 90000, 105000, 120000 },
+                                       (double[]) { 5, 5, 5, 5, 5, 5 }, 6));
+  embers_chart_set_series (chart, series, "region");
+  embers_chart_set_time_range (chart, 0, 120000);
+  embers_chart_set_now (chart, 10 * 120000);
+  g_assert_false (embers_chart_is_gap (chart, 15000, 30000));
+  g_assert_true (embers_chart_is_gap (chart, 45000, 90000));
+  g_assert_false (embers_chart_get_partial_step (chart, NULL, NULL));
+
+  surface = paint_on (chart, FALSE, 600, 200);
+  embers_chart_get_plot_area (chart, NULL, &y0, NULL, &y1);
+  y1 += y0;
+  /* Between the points at 45 and 90 s: no line; between 15 and 30 s: the line */
+  x_gap = (embers_chart_x_for_point (chart, 45000) + embers_chart_x_for_point (chart, 90000)) / 2;
+  x_line = (embers_chart_x_for_point (chart, 15000) + embers_chart_x_for_point (chart, 30000)) / 2;
+  g_assert_cmpuint (count_colored (surface, (int)x_line, (int)y0, (int)y1), >, 0);
+  g_assert_cmpuint (count_colored (surface, (int)x_gap, (int)y0, (int)y1), ==, 0);
+  cairo_surface_destroy (surface);
+}
+
+/* A last step that is not over: the range's end off the step grid
+ * (points are stamped start + k·step up to the end), or now inside it */
+static void
+test_chart_partial_step (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  g_autofree char *whole = NULL;
+  g_autofree char *partial = NULL;
+  gint64 from, to;
+
+  g_ptr_array_add (series, series_new ("eu", (gint64[]) { 105000, 120000 }, (double[]) { 4, 8 }, 2));
+  embers_chart_set_series (chart, series, "region");
+  embers_chart_set_size (chart, 600, 200);
+
+  /* On the grid, long past: whole */
+  embers_chart_set_time_range (chart, 0, 120000);
+  embers_chart_set_now (chart, 3600000);
+  g_assert_false (embers_chart_get_partial_step (chart, &from, &to));
+  whole = embers_chart_describe (chart, 0, 1);
+  g_assert_null (strstr (whole, "partial"));
+
+  /* Now inside the last step (115 s): (105, 120] is partial */
+  embers_chart_set_now (chart, 115000);
+  g_assert_true (embers_chart_get_partial_step (chart, &from, &to));
+  g_assert_cmpint (from, ==, 105000);
+  g_assert_cmpint (to, ==, 120000);
+  partial = embers_chart_describe (chart, 0, 1);
+  g_assert_nonnull (strstr (partial, "partial"));
+  g_clear_pointer (&partial, g_free);
+  /* the point before is whole */
+  partial = embers_chart_describe (chart, 0, 0);
+  g_assert_null (strstr (partial, "partial"));
+
+  /* An end off the grid: 0 to 127 s in 15 s steps, (120, 127] is in no point */
+  embers_chart_set_step (chart, 15000);
+  embers_chart_set_time_range (chart, 0, 127000);
+  embers_chart_set_now (chart, 3600000);
+  g_assert_true (embers_chart_get_partial_step (chart, &from, &to));
+  g_assert_cmpint (from, ==, 120000);
+  g_assert_cmpint (to, ==, 127000);
+
+  /* Drawn hatched: the partial part has the grid's strokes, the rest not */
+  {
+    cairo_surface_t *surface = paint_on (chart, FALSE, 600, 200);
+    double x1 = embers_chart_x_for_time (chart, 120000), x2 = embers_chart_x_for_time (chart, 127000);
+    double y, h;
+
+    embers_chart_get_plot_area (chart, NULL, &y, NULL, &h);
+    /* (the hatching is faint: anything darker than the card) */
+    {
+      guint8 *data = cairo_image_surface_get_data (surface);
+      int stride = cairo_image_surface_get_stride (surface);
+      guint grey_in = 0, grey_out = 0;
+
+      for (int yy = (int)y + 2; yy < (int)(y + h) - 2; yy++)
+        {
+          guint8 *in = data + yy * stride + ((int)((x1 + x2) / 2)) * 4;
+          guint8 *out = data + yy * stride + ((int)embers_chart_x_for_time (chart, 50000)) * 4;
+
+          grey_in += in[1] < 250;
+          grey_out += out[1] < 250;
+        }
+      g_test_message ("partial step: %u hatched pixels in a column, %u outside", grey_in, grey_out);
+      g_assert_cmpuint (grey_in, >, 3);
+      g_assert_cmpuint (grey_out, <, grey_in);
+    }
+    cairo_surface_destroy (surface);
+  }
+}
+
+/* The series line against the dark style's card: at least 3:1 (WCAG's
+ * ratio for graphics), measured on the painted pixels */
+static void
+test_chart_contrast (void)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  double dark_bg[3] = { 0.19, 0.19, 0.19 };
+  double light_bg[3] = { 1, 1, 1 };
+  double raw[4], on_dark[4], on_light[4];
+  cairo_surface_t *surface;
+
+  /* The palette's first colour alone is too dark on a dark card */
+  embers_chart_series_color (0, raw);
+  g_test_message ("series 0 on the dark card: %.2f:1 raw", embers_chart_contrast_ratio (raw, dark_bg));
+  for (guint i = 0; i < 8; i++)
+    {
+      embers_chart_series_color_on (i, dark_bg, on_dark);
+      embers_chart_series_color_on (i, light_bg, on_light);
+      g_assert_cmpfloat (embers_chart_contrast_ratio (on_dark, dark_bg), >=, 3.0);
+      g_assert_cmpfloat (embers_chart_contrast_ratio (on_light, light_bg), >=, 3.0);
+    }
+  g_assert_cmpfloat_with_epsilon (embers_chart_contrast_ratio (light_bg, (double[]) { 0, 0, 0 }), 21.0, 1e-9);
+
+  /* The pixels painted: the line's darkest-to-card ratio in the middle */
+  g_ptr_array_add (series, series_new ("eu", (gint64[]) { 15000, 30000, 45000, 60000, 75000, 90000, 105000, 120000 },
+                                       (double[]) { 5, 5, 5, 5, 5, 5, 5, 5 }, 8));
+  embers_chart_set_series (chart, series, "region");
+  embers_chart_set_time_range (chart, 0, 120000);
+  embers_chart_set_now (chart, 3600000);
+  surface = paint_on (chart, TRUE, 600, 200);
+  {
+    guint8 *data = cairo_image_surface_get_data (surface);
+    int stride = cairo_image_surface_get_stride (surface);
+    int x = (int)embers_chart_x_for_time (chart, 60000);
+    double best = 1.0;
+
+    for (int y = 0; y < 200; y++)
+      {
+        guint8 *px = data + y * stride + x * 4;
+        double rgb[3] = { px[2] / 255.0, px[1] / 255.0, px[0] / 255.0 };
+
+        best = MAX (best, embers_chart_contrast_ratio (rgb, dark_bg));
+      }
+    g_test_message ("the line on the dark card, as painted: %.2f:1", best);
+    g_assert_cmpfloat (best, >=, 3.0);
+  }
+  cairo_surface_destroy (surface);
+}
+
+/* Two charts on one scale: each reaches the larger one's maximum */
+static void
+test_chart_shared_scale (void)
+{
+  g_autoptr(GPtrArray) small = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) large = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(EmbersChart) a = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  g_autoptr(EmbersChart) b = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  double max;
+
+  g_ptr_array_add (small, series_new ("a", (gint64[]) { 15000, 30000 }, (double[]) { 2, 3 }, 2));
+  g_ptr_array_add (large, series_new ("b", (gint64[]) { 15000, 30000 }, (double[]) { 20, 30 }, 2));
+  embers_chart_set_series (a, small, NULL);
+  embers_chart_set_series (b, large, NULL);
+  embers_chart_set_time_range (a, 0, 30000);
+  embers_chart_set_time_range (b, 0, 30000);
+  embers_chart_set_size (a, 300, 100);
+  embers_chart_set_size (b, 300, 100);
+  g_assert_cmpfloat (embers_chart_get_data_max (a), ==, 3);
+  max = MAX (embers_chart_get_data_max (a), embers_chart_get_data_max (b));
+  embers_chart_set_value_max (a, max);
+  embers_chart_set_value_max (b, max);
+  g_assert_cmpfloat (embers_chart_get_y_max (a), ==, embers_chart_get_y_max (b));
+  g_assert_cmpfloat_with_epsilon (embers_chart_y_for_value (a, 30), embers_chart_y_for_value (b, 30), 1e-9);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -483,6 +708,10 @@ main (int   argc,
   g_test_add_func ("/embers/chart/ticks-unique", test_chart_ticks_unique);
   g_test_add_func ("/embers/chart/histogram-degenerate", test_chart_histogram_degenerate);
   g_test_add_func ("/embers/chart/value-max", test_chart_value_max);
+  g_test_add_func ("/embers/chart/gaps", test_chart_gaps);
+  g_test_add_func ("/embers/chart/partial-step", test_chart_partial_step);
+  g_test_add_func ("/embers/chart/contrast", test_chart_contrast);
+  g_test_add_func ("/embers/chart/shared-scale", test_chart_shared_scale);
 
   ret = g_test_run ();
   pango_cairo_font_map_set_default (NULL);

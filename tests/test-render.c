@@ -952,6 +952,14 @@ test_tooltip (void)
 
   a11y = embers_render_accessible_text (p, 0, main_node);
   g_assert_cmpstr (a11y, ==, "main, total 1.20 s, 60.0% of total");
+
+  /* A sandwich's half says what its shares are of */
+  {
+    g_autofree char *of_function = embers_render_tooltip_text_of (p, 0, work, EMBERS_NODE_NONE, "of the function");
+
+    g_assert_cmpstr (of_function, ==,
+                     "work\nTotal: 900.00 ms (45.0% of the function)\nSelf: 900.00 ms (45.0% of the function)\nsrc/work.go:42");
+  }
 }
 
 static void

@@ -19,6 +19,7 @@
 #include "embers-drop-down.h"
 #include "embers-format.h"
 #include "embers-query-url.h"
+#include "embers-status.h"
 #include "embers-text.h"
 #include "embers-time.h"
 #include "embers-units.h"
@@ -70,6 +71,7 @@ typedef struct
   GtkWidget         *selector_entry;
   EmbersFilterBar   *filter_bar;
   EmbersSeriesChart *chart;
+  EmbersStatus      *chart_panel;  /* the chart, loading or a message */
   GtkWidget         *from_entry;
   GtkWidget         *to_entry;
   GCancellable      *series_cancellable;
@@ -91,6 +93,7 @@ struct _EmbersComparePage
   GtkWidget         *spinner;
   GtkWidget         *status_label;
   GtkWidget         *result_stack;
+  EmbersStatus      *result_panel;  /* the diff, loading or a message */
   GtkWidget         *sources;          /* the form: both sides, options */
   GtkWidget         *summary_button;   /* the form folded to one line */
   GtkWidget         *summary_label;
@@ -185,6 +188,19 @@ set_busy (EmbersComparePage *self,
   gtk_widget_set_visible (self->cancel_button, busy);
   gtk_widget_set_sensitive (self->compare_button, !busy);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* What a panel loads: the time range asked for */
+static char *
+loading_text (gint64 start_ms,
+              gint64 end_ms)
+{
+  g_autofree char *from = embers_query_url_format_local_time (start_ms);
+  g_autofree char *to = embers_query_url_format_local_time (end_ms);
+
+  /* Translators: over a chart or a flame graph while it loads: the time
+   * range asked for, from and to */
+  return g_strdup_printf (_("Loading %s – %s…"), from, to);
 }
 
 static gboolean
@@ -763,6 +779,28 @@ range_entry_activate (GtkEntry *entry,
     side_set_range (side, start, end, TRUE);
 }
 
+/* Both sides' charts on one value scale, so that their heights compare;
+ * each on its own when their units differ */
+static void
+share_scale (EmbersComparePage *self)
+{
+  EmbersChart *charts[2];
+  double max = 0;
+  gboolean same = g_strcmp0 (self->sides[0].profile_type, self->sides[1].profile_type) == 0 &&
+                  self->sides[0].kind == SIDE_QUERY && self->sides[1].kind == SIDE_QUERY;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      charts[i] = embers_series_chart_get_chart (self->sides[i].chart);
+      max = MAX (max, embers_chart_get_data_max (charts[i]));
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      embers_chart_set_value_max (charts[i], same ? max : 0);
+      gtk_widget_queue_draw (GTK_WIDGET (self->sides[i].chart));
+    }
+}
+
 static void
 series_done (GObject      *object,
              GAsyncResult *result,
@@ -777,15 +815,20 @@ series_done (GObject      *object,
   side = side_request_current (req, G_STRUCT_OFFSET (Side, series_cancellable));
   if (side == NULL)
     return;
+  g_clear_object (&side->series_cancellable);
   if (series != NULL)
     {
       g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (side->profile_type);
 
       embers_series_chart_set_series (side->chart, series, NULL,
                                       info != NULL ? info->sample_unit : NULL);
+      embers_status_show_content (side->chart_panel);
+      share_scale (side->page);
     }
   else
-    embers_series_chart_set_series (side->chart, NULL, NULL, NULL);
+    /* In place of the old line, never under the new query */
+    embers_status_show_message (side->chart_panel, "dialog-error-symbolic",
+                                _("Could Not Load the Time Series"), error->message, TRUE);
 }
 
 static void
@@ -804,6 +847,11 @@ side_fetch_series (Side *side)
 
   req = side_request_new (side, &side->series_cancellable);
   query = embers_query_new (side->profile_type, side->selector, side->win_start, side->win_end);
+  {
+    g_autofree char *text = loading_text (side->win_start, side->win_end);
+
+    embers_status_show_loading (side->chart_panel, text);
+  }
   embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
                                      req->cancellable, series_done, req);
 }
@@ -1053,7 +1101,10 @@ side_build (EmbersComparePage *self,
 
   side->chart = EMBERS_SERIES_CHART (embers_series_chart_new ());
   g_signal_connect (side->chart, "range-selected", G_CALLBACK (range_selected), side);
-  gtk_box_append (GTK_BOX (side->query_box), GTK_WIDGET (side->chart));
+  side->chart_panel = EMBERS_STATUS (embers_status_new ());
+  embers_status_set_content (side->chart_panel, GTK_WIDGET (side->chart));
+  g_signal_connect_swapped (side->chart_panel, "retry", G_CALLBACK (side_fetch_series), side);
+  gtk_box_append (GTK_BOX (side->query_box), GTK_WIDGET (side->chart_panel));
 
   row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   side->from_entry = time_entry (_("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"),
@@ -1181,16 +1232,49 @@ comparison_done (GObject      *object,
         {
           set_error (self, NULL);
           show_diff (self, diff);
+          embers_status_show_content (self->result_panel);
           /* Room for the answer: the form folds to one line */
           embers_compare_page_set_folded (self, TRUE);
         }
       else if (is_cancelled (error))
         set_error (self, _("Comparison cancelled"));
       else
-        set_error (self, error != NULL ? error->message : _("The comparison failed"));
+        {
+          const char *message = error != NULL ? error->message : _("The comparison failed");
+
+          set_error (self, message);
+          /* In place of the old diff, never under the new sides */
+          embers_status_show_message (self->result_panel, "dialog-error-symbolic",
+                                      _("Could Not Compare"), message, TRUE);
+        }
       g_signal_emit (self, signals[SIGNAL_COMPARED], 0);
     }
   job_free (job);
+}
+
+/* The diff asking for the sides on screen: the old one dimmed under what
+ * loads */
+static void
+show_result_loading (EmbersComparePage *self)
+{
+  Side *b = &self->sides[0], *c = &self->sides[1];
+  g_autofree char *text = NULL;
+
+  if (b->kind == SIDE_QUERY && c->kind == SIDE_QUERY)
+    {
+      g_autofree char *b_from = embers_query_url_format_local_time (b->start_ms);
+      g_autofree char *b_to = embers_query_url_format_local_time (b->end_ms);
+      g_autofree char *c_from = embers_query_url_format_local_time (c->start_ms);
+      g_autofree char *c_to = embers_query_url_format_local_time (c->end_ms);
+
+      /* Translators: over the diff while it loads: the baseline's time
+       * range (from, to), then the comparison's */
+      text = g_strdup_printf (_("Loading %s – %s against %s – %s…"), b_from, b_to, c_from, c_to);
+    }
+  else
+    text = g_strdup (_("Comparing…"));
+  gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack), "result");
+  embers_status_show_loading (self->result_panel, text);
 }
 
 void
@@ -1263,6 +1347,7 @@ embers_compare_page_compare (EmbersComparePage *self)
       self->cancellable = g_cancellable_new ();
       set_error (self, NULL);
       set_busy (self, TRUE);
+      show_result_loading (self);
 
       job = g_new0 (Job, 1);
       job->self = g_object_ref (self);
@@ -1287,6 +1372,9 @@ embers_compare_page_cancel (EmbersComparePage *self)
   g_clear_object (&self->cancellable);
   set_busy (self, FALSE);
   set_error (self, _("Comparison cancelled"));
+  /* The old diff does not answer the sides asked for */
+  embers_status_show_message (self->result_panel, NULL, _("Comparison Cancelled"),
+                              _("Compare again to see the difference."), TRUE);
 }
 
 /* Presets */
@@ -1664,7 +1752,11 @@ embers_compare_page_init (EmbersComparePage *self)
   /* The diff, with the legend and palette, mode and width switches over
    * the graph and the diff table beside it */
   self->profile_page = embers_profile_page_new ();
-  gtk_stack_add_named (GTK_STACK (self->result_stack), GTK_WIDGET (self->profile_page), "result");
+  self->result_panel = EMBERS_STATUS (embers_status_new ());
+  embers_status_set_content (self->result_panel, GTK_WIDGET (self->profile_page));
+  g_signal_connect_object (self->result_panel, "retry", G_CALLBACK (embers_compare_page_compare), self,
+                           G_CONNECT_SWAPPED);
+  gtk_stack_add_named (GTK_STACK (self->result_stack), GTK_WIDGET (self->result_panel), "result");
   gtk_stack_set_visible_child_name (GTK_STACK (self->result_stack), "empty");
   gtk_box_append (GTK_BOX (self->root), self->result_stack);
 }

@@ -341,15 +341,40 @@ attempt_failed (Attempt      *attempt,
   update_sensitivity (self);
 }
 
+/* The keyring's answer comes after the dialog has closed: a failure is
+ * told in the window it was opened on (a toast), not only logged */
+typedef struct
+{
+  GWeakRef  window;
+  char     *host;
+} Store;
+
 static void
 store_done (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
+  Store *store = user_data;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GtkWidget) window = g_weak_ref_get (&store->window);
 
   if (!embers_credentials_store_finish (result, &error))
-    g_warning ("Could not save the server's credentials in the keyring: %s", error->message);
+    {
+      g_message ("Could not save the server's credentials in the keyring: %s", error->message);
+      if (window != NULL)
+        {
+          /* Translators: a toast after connecting; %s is a server's host
+           * name */
+          g_autofree char *text = g_strdup_printf (_("The keyring could not save the credentials for %s: "
+                                                     "they will be asked for again next time"),
+                                                   store->host);
+
+          gtk_widget_activate_action (window, "win.show-toast", "s", text);
+        }
+    }
+  g_weak_ref_clear (&store->window);
+  g_free (store->host);
+  g_free (store);
 }
 
 static void
@@ -427,7 +452,20 @@ probe_done (GObject      *object,
     g_autoptr(EmbersCredentials) credentials = embers_connect_dialog_dup_credentials (self);
 
     if (credentials->kind != EMBERS_AUTH_NONE)
-      embers_credentials_store_async (attempt->url, credentials, NULL, store_done, NULL);
+      {
+        Store *store = g_new0 (Store, 1);
+        GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+        g_autoptr(GUri) uri = g_uri_parse (attempt->url, G_URI_FLAGS_NONE, NULL);
+        GtkWidget *window = GTK_WIDGET (root);
+
+        /* A floating dialog is its own window, over the one it is for */
+        if (GTK_IS_WINDOW (root) && gtk_window_get_transient_for (GTK_WINDOW (root)) != NULL)
+          window = GTK_WIDGET (gtk_window_get_transient_for (GTK_WINDOW (root)));
+        g_weak_ref_init (&store->window, window);
+        /* The host only: never a password a URL may carry */
+        store->host = g_strdup (uri != NULL && g_uri_get_host (uri) != NULL ? g_uri_get_host (uri) : _("the server"));
+        embers_credentials_store_async (attempt->url, credentials, NULL, store_done, store);
+      }
   }
   remember_server (self, attempt->url);
   save_timeout (self, attempt->url);

@@ -1233,6 +1233,8 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_rule_created), self, 0);
+  /* The preview over the tab's range, not a fixed last hour */
+  embers_rule_dialog_set_time_range (dialog, self->start_ms, self->end_ms);
   embers_rule_dialog_set_source (dialog, self->source);
   adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (self));
   return dialog;

@@ -12,6 +12,8 @@
 #include "embers-accessible.h"
 #include "embers-adaptive.h"
 #include "embers-label-chart.h"
+#include "embers-query-url.h"
+#include "embers-status.h"
 #include "embers-focus.h"
 #include "embers-labels-page.h"
 #include "embers-request.h"
@@ -119,8 +121,9 @@ struct _EmbersLabelsPage
   GListStore        *table_store;
   GPtrArray         *table_stats;     /* the stats the table's rows are of */
   gboolean           table_marks_stale; /* marks changed while the table was hidden */
-  AdwStatusPage     *values_status;
-  GtkButton         *values_retry;
+  EmbersStatus      *values_panel;    /* the cards or table, loading or a message */
+  char              *shown_label;     /* the label whose values are on screen */
+  gboolean           values_stale;    /* they answer an older query: new ones are asked for */
 
   EmbersSource      *source;
   EmbersQuery       *query;
@@ -338,11 +341,23 @@ show_status (EmbersLabelsPage *self,
              const char       *description,
              gboolean          retry)
 {
-  adw_status_page_set_title (self->values_status, title);
-  adw_status_page_set_description (self->values_status, description);
-  adw_status_page_set_icon_name (self->values_status, retry ? "dialog-error-symbolic" : NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->values_retry), retry);
-  gtk_stack_set_visible_child_name (self->values_stack, "message");
+  embers_status_show_message (self->values_panel, retry ? "dialog-error-symbolic" : NULL,
+                              title, description, retry);
+}
+
+/* The values asking for the query on screen: the old cards dimmed under
+ * the range being loaded (never shown as the answer to the new one) */
+static void
+show_values_loading (EmbersLabelsPage *self)
+{
+  self->values_stale = TRUE;
+  g_autofree char *from = embers_query_url_format_local_time (self->query->start_ms);
+  g_autofree char *to = embers_query_url_format_local_time (self->query->end_ms);
+  /* Translators: over a chart or a flame graph while it loads: the time
+   * range asked for, from and to */
+  g_autofree char *text = g_strdup_printf (_("Loading %s – %s…"), from, to);
+
+  embers_status_show_loading (self->values_panel, text);
 }
 
 /* Marks */
@@ -744,6 +759,10 @@ show_values_view (EmbersLabelsPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->no_time_label), !self->has_time);
   gtk_stack_set_visible_child_name (self->values_stack,
                                     self->view == EMBERS_LABELS_VIEW_TABLE ? "table" : "cards");
+  /* Only the answer to the query on screen */
+  if (self->values_stale)
+    return;
+  embers_status_show_content (self->values_panel);
 }
 
 /* Cards are built a batch per frame, each batch for a few milliseconds:
@@ -887,6 +906,7 @@ values_done (GObject      *object,
   if (!embers_request_is_current (req))
     return;
   request_done (self, REQ_VALUES);
+  self->values_stale = FALSE;
   if (series == NULL)
     {
       self->errors[REQ_VALUES] = g_strdup (error->message);
@@ -896,6 +916,8 @@ values_done (GObject      *object,
 
   clear_values (self);
   g_clear_pointer (&self->stats, g_ptr_array_unref);
+  g_free (self->shown_label);
+  self->shown_label = g_strdup (self->label);
   self->stats = embers_label_stats_compute (series, self->label,
                                             self->query->start_ms, self->query->end_ms,
                                             embers_source_step_for_range (self->query->start_ms,
@@ -909,17 +931,25 @@ load_values (EmbersLabelsPage *self)
   const char *group_by[2] = { self->label, NULL };
   EmbersRequest *req;
 
-  clear_values (self);
-  g_clear_pointer (&self->stats, g_ptr_array_unref);
+  /* Another label's values are no old answer to this one */
+  if (g_strcmp0 (self->label, self->shown_label) != 0)
+    {
+      clear_values (self);
+      g_clear_pointer (&self->stats, g_ptr_array_unref);
+      g_clear_pointer (&self->shown_label, g_free);
+    }
+  else
+    stop_building (self);
   update_sensitivity (self);
   update_heading (self);
   if (self->label == NULL)
     {
+      self->values_stale = FALSE;
       show_status (self, _("Pick a Label"), _("Its values show here, sorted by total."), FALSE);
       return;
     }
   req = request_start (self, REQ_VALUES);
-  gtk_stack_set_visible_child_name (self->values_stack, "loading");
+  show_values_loading (self);
   embers_source_select_chart_series (self->source, self->query, group_by, EMBERS_AGGREGATION_SUM, 0,
                                      req->cancellable, values_done, req);
 }
@@ -1144,6 +1174,8 @@ load_names (EmbersLabelsPage *self)
   const char *m[2];
 
   self->pending_counts = 0;
+  if (self->values_panel != NULL && self->label != NULL)
+    show_values_loading (self);
   gtk_stack_set_visible_child_name (self->names_stack, "loading");
   adw_status_page_set_title (self->names_status, _("Could Not Load the Labels"));
   gtk_widget_set_visible (adw_status_page_get_child (self->names_status), TRUE);
@@ -1830,11 +1862,15 @@ build_values (EmbersLabelsPage *self)
   self->values_stack = GTK_STACK (gtk_stack_new ());
   gtk_stack_add_named (self->values_stack, scrolled, "cards");
   gtk_stack_add_named (self->values_stack, table_scrolled, "table");
-  gtk_stack_add_named (self->values_stack, centered_spinner (), "loading");
-  gtk_stack_add_named (self->values_stack, retry_status (&self->values_status, &self->values_retry, self), "message");
   gtk_widget_set_vexpand (GTK_WIDGET (self->values_stack), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self->values_stack), TRUE);
-  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->values_stack));
+  self->values_panel = EMBERS_STATUS (embers_status_new ());
+  embers_status_set_content (self->values_panel, GTK_WIDGET (self->values_stack));
+  g_signal_connect_object (self->values_panel, "retry", G_CALLBACK (embers_labels_page_retry), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->values_panel), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->values_panel), TRUE);
+  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->values_panel));
   return outer;
 }
 
@@ -1873,6 +1909,7 @@ embers_labels_page_finalize (GObject *object)
   g_clear_pointer (&self->cardinality, g_hash_table_unref);
   g_clear_pointer (&self->count_names, g_strfreev);
   g_clear_pointer (&self->label, g_free);
+  g_clear_pointer (&self->shown_label, g_free);
   g_clear_pointer (&self->stats, g_ptr_array_unref);
   g_clear_object (&self->table_store);
   g_clear_pointer (&self->table_stats, g_ptr_array_unref);
@@ -2123,6 +2160,25 @@ embers_labels_page_get_title (EmbersLabelsPage *self)
 {
   g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), NULL);
   return self->title;
+}
+
+gboolean
+embers_labels_page_set_query (EmbersLabelsPage  *self,
+                              const EmbersQuery *query,
+                              const char        *service)
+{
+  g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
+  g_return_val_if_fail (query != NULL, FALSE);
+
+  /* Another service or profile type (another unit): a new page */
+  if (g_strcmp0 (query->profile_type, self->query->profile_type) != 0 ||
+      g_strcmp0 (service, self->service) != 0)
+    return FALSE;
+  embers_query_free (self->query);
+  self->query = embers_query_copy (query);
+  update_title_label (self);
+  load_names (self);
+  return TRUE;
 }
 
 void

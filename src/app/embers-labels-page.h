@@ -61,6 +61,12 @@ const EmbersQuery *embers_labels_page_get_query         (EmbersLabelsPage  *self
 const char        *embers_labels_page_get_title         (EmbersLabelsPage  *self);
 
 /* Where include/exclude go (held weakly) */
+/* The same service and profile type over another range or filters: the
+ * old values stay, dimmed, while the new load; FALSE when the page cannot
+ * take it (another service or profile type) */
+gboolean           embers_labels_page_set_query         (EmbersLabelsPage  *self,
+                                                         const EmbersQuery *query,
+                                                         const char        *service);
 void               embers_labels_page_set_explore_page  (EmbersLabelsPage  *self,
                                                          EmbersExplorePage *explore);
 EmbersExplorePage *embers_labels_page_get_explore_page  (EmbersLabelsPage  *self);

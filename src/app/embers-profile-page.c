@@ -1390,16 +1390,11 @@ load_done (GObject      *source,
         }
       else
         {
-          g_autofree char *message = NULL;
-
+          /* The page says why, with Reload: no toast to repeat it */
           g_free (self->error);
           self->error = g_strdup (error->message);
           adw_status_page_set_description (self->error_page, error->message);
           set_state (self, EMBERS_PAGE_STATE_FAILED);
-
-          /* Translators: a toast; %s is a file name (the page shows why) */
-          message = g_strdup_printf (_("Could not open “%s”"), self->title);
-          toast (self, message);
         }
       update_actions (self);
     }
@@ -2133,6 +2128,10 @@ embers_profile_page_init (EmbersProfilePage *self)
   self->last_tree_view = EMBERS_VIEW_ICICLE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* A sandwich's halves have the function at their root: their shares
+   * are of the function, not of the profile's total */
+  embers_flame_graph_set_share_of (self->callers_graph, _("of the function"));
+  embers_flame_graph_set_share_of (self->callees_graph, _("of the function"));
 
   /* The drop-downs' names, for their buttons too; the search bar's close
    * button */

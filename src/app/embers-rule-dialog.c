@@ -87,6 +87,10 @@ struct _EmbersRuleDialog
   GCancellable        *preview_cancellable;
   guint                preview_timeout;
   EmbersChart         *chart;
+  gint64               preview_start;    /* the tab's time range (0, 0: the last hour) */
+  gint64               preview_end;
+  gint64               shown_start;      /* what the preview asked for */
+  gint64               shown_end;
   GtkDrawingArea      *chart_area;
   GtkLabel            *preview_label;
   guint                n_preview_series;
@@ -853,6 +857,12 @@ run_preview (gpointer user_data)
   gint64 end = g_get_real_time () / 1000;
   gint64 start = end - 3600 * 1000;
 
+  /* The range the tab shows, when it gave one */
+  if (self->preview_end > self->preview_start)
+    {
+      start = self->preview_start;
+      end = self->preview_end;
+    }
   self->preview_timeout = 0;
   if (self->source == NULL || !self->valid)
     return G_SOURCE_REMOVE;
@@ -879,6 +889,8 @@ run_preview (gpointer user_data)
     embers_chart_set_unit (self->chart, info ? info->sample_unit : NULL);
   }
   embers_chart_set_time_range (self->chart, start, end);
+  self->shown_start = start;
+  self->shown_end = end;
 
   self->preview_cancellable = g_cancellable_new ();
   gtk_label_set_text (self->preview_label, _("Previewing…"));
@@ -1308,18 +1320,54 @@ load_label_names (EmbersRuleDialog *self)
     return;
 
   /* The label names of the profiles the rule matches, over the last day
-   * (matchers that do not parse yet are left out) */
-  for (guint i = 0; rule->matchers[i]; i++)
-    {
-      g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector (rule->matchers[i], NULL);
+   * (matchers that do not parse yet are left out). One selector of them
+   * all: LabelNames takes the union of its matchers (a series matching
+   * any), so {__profile_type__=…} and {service_name="api"} apart would
+   * offer every service's labels */
+  {
+    g_autoptr(EmbersSelector) all = embers_selector_new ();
+    g_autofree char *joined = NULL;
 
-      if (sel != NULL)
-        g_strv_builder_add (parsable, rule->matchers[i]);
-    }
+    for (guint i = 0; rule->matchers[i]; i++)
+      {
+        g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector (rule->matchers[i], NULL);
+
+        for (guint k = 0; sel != NULL && k < embers_selector_get_n_matchers (sel); k++)
+          embers_selector_add_matcher (all, embers_selector_get_matcher (sel, k));
+      }
+    joined = embers_selector_to_string (all);
+    if (embers_selector_get_n_matchers (all) > 0)
+      g_strv_builder_add (parsable, joined);
+  }
   matchers = g_strv_builder_end (parsable);
   embers_source_list_label_names (self->source, (const char * const *)matchers,
                                   end - 24 * 3600 * 1000, end, self->cancellable,
                                   label_names_done, g_object_ref (self));
+}
+
+void
+embers_rule_dialog_set_time_range (EmbersRuleDialog *self,
+                                   gint64            start_ms,
+                                   gint64            end_ms)
+{
+  g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
+
+  self->preview_start = start_ms;
+  self->preview_end = end_ms;
+  schedule_preview (self);
+}
+
+void
+embers_rule_dialog_get_preview_range (EmbersRuleDialog *self,
+                                      gint64           *start_ms,
+                                      gint64           *end_ms)
+{
+  g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
+
+  if (start_ms != NULL)
+    *start_ms = self->shown_start;
+  if (end_ms != NULL)
+    *end_ms = self->shown_end;
 }
 
 guint

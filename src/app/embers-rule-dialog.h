@@ -54,7 +54,7 @@ const char          *embers_rule_dialog_get_field    (EmbersRuleDialog    *self,
 void                 embers_rule_dialog_create       (EmbersRuleDialog    *self);
 gboolean             embers_rule_dialog_get_busy     (EmbersRuleDialog    *self);
 /* The preview's data: SelectSeries with the rule's matchers and group-by
- * over the last hour; the group-by toggles; for a new rule, the source's
+ * over the tab's time range (or the last hour); the group-by toggles; for a new rule, the source's
  * profile types to choose from; and whether the server takes rules at all
  * (a Pyroscope source that knows they are off) */
 void                 embers_rule_dialog_set_source   (EmbersRuleDialog    *self,
@@ -68,6 +68,14 @@ gboolean             embers_rule_dialog_set_profile_type (EmbersRuleDialog *self
 guint                embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self);
 /* What the preview says (series count, or why there is none) */
 const char          *embers_rule_dialog_get_preview_text (EmbersRuleDialog *self);
+/* The preview over the tab's time range (the workspace's query) rather
+ * than the last hour; and the range the preview's chart shows */
+void                 embers_rule_dialog_set_time_range (EmbersRuleDialog *self,
+                                                        gint64            start_ms,
+                                                        gint64            end_ms);
+void                 embers_rule_dialog_get_preview_range (EmbersRuleDialog *self,
+                                                           gint64           *start_ms,
+                                                           gint64           *end_ms);
 /* The service's label names offered as group-by toggles (with a source) */
 guint                embers_rule_dialog_get_n_group_by_choices (EmbersRuleDialog *self);
 /* Flips one toggle (adds or removes the name in Group by); FALSE if no

@@ -273,6 +273,14 @@ ensure_labels (EmbersWorkspace *self)
     }
   if (self->labels != NULL && same_query (embers_labels_page_get_query (self->labels), query))
     return;
+  /* Another range or filters: the same page, its old values dimmed while
+   * the new ones load */
+  if (self->labels != NULL && embers_labels_page_set_query (self->labels, query,
+                                                                embers_query_model_get_service (self->model)))
+    {
+      embers_labels_page_set_explore_page (self->labels, self->explore);
+      return;
+    }
   /* The label picked before, for the new query too */
   if (self->labels != NULL && embers_labels_page_get_label (self->labels) != NULL)
     {

@@ -32,6 +32,7 @@ struct _EmbersChart
   gint64           end_ms;
   gint64           step_ms;     /* > 0: a point T holds (T − step, T] */
   gboolean         step_given;  /* set by embers_chart_set_step() */
+  gint64           now_ms;      /* "now", for a step still filling; 0: the clock's */
 
   /* Bars / histogram */
   GStrv            bar_labels;
@@ -58,6 +59,8 @@ struct _EmbersChart
   GArray          *y_ticks;
   gboolean         dirty;
 };
+
+static double data_max (EmbersChart *self);
 
 static void
 clear_tick (gpointer data)
@@ -247,6 +250,116 @@ embers_chart_get_step (EmbersChart *self)
   g_return_val_if_fail (self != NULL, 0);
 
   return self->step_ms;
+}
+
+void
+embers_chart_set_now (EmbersChart *self,
+                      gint64       now_ms)
+{
+  g_return_if_fail (self != NULL);
+
+  self->now_ms = now_ms;
+  self->dirty = TRUE;
+}
+
+gboolean
+embers_chart_get_partial_step (EmbersChart *self,
+                               gint64      *from_ms,
+                               gint64      *to_ms)
+{
+  gint64 now, last;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->kind != EMBERS_CHART_KIND_LINES || self->step_ms <= 0 || self->end_ms <= self->start_ms)
+    return FALSE;
+  now = self->now_ms != 0 ? self->now_ms : g_get_real_time () / 1000;
+  /* SelectSeries stamps T = start + k·step up to the end: the last T */
+  last = self->start_ms + ((self->end_ms - self->start_ms) / self->step_ms) * self->step_ms;
+  if (last < self->end_ms)
+    {
+      /* The end is not on a step: (last, end] is in no point */
+      if (from_ms != NULL)
+        *from_ms = last;
+      if (to_ms != NULL)
+        *to_ms = self->end_ms;
+      return TRUE;
+    }
+  if (now <= last && now > last - self->step_ms)
+    {
+      /* Now is inside the last step: its profiles are still coming */
+      if (from_ms != NULL)
+        *from_ms = last - self->step_ms;
+      if (to_ms != NULL)
+        *to_ms = last;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+embers_chart_is_gap (EmbersChart *self,
+                     gint64       before_ms,
+                     gint64       after_ms)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  /* Sparse points: a step between two points had no data */
+  return self->step_ms > 0 && after_ms - before_ms > self->step_ms + self->step_ms / 2;
+}
+
+static gboolean
+point_is_partial (EmbersChart *self,
+                  gint64       time_ms)
+{
+  gint64 from, to;
+
+  return embers_chart_get_partial_step (self, &from, &to) && time_ms > from && time_ms <= to;
+}
+
+double
+embers_chart_get_data_max (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, 0.0);
+
+  return data_max (self);
+}
+
+static double
+relative_luminance (const double rgb[3])
+{
+  double l[3];
+
+  for (guint i = 0; i < 3; i++)
+    l[i] = rgb[i] <= 0.04045 ? rgb[i] / 12.92 : pow ((rgb[i] + 0.055) / 1.055, 2.4);
+  return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+
+double
+embers_chart_contrast_ratio (const double a[3],
+                             const double b[3])
+{
+  double la = relative_luminance (a), lb = relative_luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+void
+embers_chart_series_color_on (guint         index,
+                              const double  background[3],
+                              double        rgba[4])
+{
+  embers_chart_series_color (index, rgba);
+  /* A line is read against what is behind it (WCAG 1.4.11: 3:1 for
+   * graphics); the palette's dark blue is 2.9:1 on a dark card, so it
+   * moves toward white (or black) until it is clear of 3:1 */
+  for (guint i = 0; i < 20 && embers_chart_contrast_ratio (rgba, background) < 3.3; i++)
+    {
+      double target = relative_luminance (background) < 0.18 ? 1.0 : 0.0;
+
+      for (guint c = 0; c < 3; c++)
+        rgba[c] += (target - rgba[c]) * 0.1;
+    }
 }
 
 /* Where a point is drawn: in the middle of the step it holds, so a spike
@@ -941,6 +1054,11 @@ embers_chart_describe (EmbersChart *self,
           g_free (when);
           when = g_strdup_printf ("%s–%s", from, to);
         }
+      if (point_is_partial (self, s->timestamps[index]))
+        /* Translators: series name, value, and a date and time such as
+         * 2026-11-24 07:43:00, for a step that is not over */
+        return g_strdup_printf (_("%s — %s at %s (partial: the step is not over, more may come)"),
+                                series_name (self, s), value, when);
       /* Translators: series name, value, and a date and time such as
        * 2026-11-24 07:43:00 */
       return g_strdup_printf (_("%s — %s at %s"), series_name (self, s), value, when);
@@ -1092,6 +1210,8 @@ embers_chart_paint (EmbersChart            *self,
   PangoFontDescription *font;
   EmbersChartStyle fallback;
   double rgba[4];
+  double background[3];
+  gint64 partial_from, partial_to;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (cr != NULL);
@@ -1103,6 +1223,9 @@ embers_chart_paint (EmbersChart            *self,
     }
 
   ensure_layout (self);
+  memcpy (background, style->background, sizeof background);
+  if (style->background[3] <= 0)
+    background[0] = background[1] = background[2] = style->dark ? 0.19 : 1.0;  /* a card in the dark style */
 
   layout = pango_cairo_create_layout (cr);
   font = pango_font_description_from_string (style->font ? style->font : "Sans 9");
@@ -1158,6 +1281,25 @@ embers_chart_paint (EmbersChart            *self,
           cairo_fill (cr);
         }
 
+      /* A partial last step, hatched: its profiles are not all in */
+      if (embers_chart_get_partial_step (self, &partial_from, &partial_to))
+        {
+          double x1 = MAX (embers_chart_x_for_time (self, partial_from), self->px);
+          double x2 = MIN (embers_chart_x_for_time (self, partial_to), self->px + self->pw);
+
+          cairo_save (cr);
+          cairo_rectangle (cr, x1, self->py, MAX (1.0, x2 - x1), self->ph);
+          cairo_clip (cr);
+          set_rgba (cr, style->fg, 0.18);
+          for (double d = x1 - self->ph; d < x2; d += 5.0)
+            {
+              cairo_move_to (cr, d, self->py + self->ph);
+              cairo_line_to (cr, d + self->ph, self->py);
+            }
+          cairo_stroke (cr);
+          cairo_restore (cr);
+        }
+
       cairo_rectangle (cr, self->px, self->py - 2, self->pw, self->ph + 4);
       cairo_clip (cr);
       cairo_set_line_width (cr, 1.5);
@@ -1167,28 +1309,55 @@ embers_chart_paint (EmbersChart            *self,
           const EmbersSeries *s = g_ptr_array_index (self->series, i);
           double alpha = self->highlight < 0 || (guint)self->highlight == i ? 1.0 : 0.25;
 
-          embers_chart_series_color (i, rgba);
+          embers_chart_series_color_on (i, background, rgba);
           cairo_set_source_rgba (cr, rgba[0], rgba[1], rgba[2], alpha);
+          /* Steps without data are gaps, not lines; the line into a step
+           * still filling is dashed */
           for (guint k = 0; k < s->n_points; k++)
             {
               double x = embers_chart_x_for_point (self, s->timestamps[k]);
               double y = embers_chart_y_for_value (self, s->values[k]);
+              gboolean partial = point_is_partial (self, s->timestamps[k]);
 
-              if (k == 0)
-                cairo_move_to (cr, x, y);
+              if (k > 0 && !embers_chart_is_gap (self, s->timestamps[k - 1], s->timestamps[k]))
+                {
+                  if (partial)
+                    {
+                      static const double dash[] = { 3.0, 3.0 };
+
+                      cairo_stroke (cr);
+                      cairo_move_to (cr, embers_chart_x_for_point (self, s->timestamps[k - 1]),
+                                     embers_chart_y_for_value (self, s->values[k - 1]));
+                      cairo_set_dash (cr, dash, 2, 0);
+                      cairo_line_to (cr, x, y);
+                      cairo_stroke (cr);
+                      cairo_set_dash (cr, NULL, 0, 0);
+                    }
+                  else
+                    cairo_line_to (cr, x, y);
+                }
               else
-                cairo_line_to (cr, x, y);
+                {
+                  cairo_stroke (cr);
+                  cairo_move_to (cr, x, y);
+                }
             }
           cairo_stroke (cr);
 
-          /* Single points would be invisible as a line */
-          if (s->n_points == 1 || s->n_points * 6 < self->pw)
-            for (guint k = 0; k < s->n_points; k++)
-              {
-                cairo_arc (cr, embers_chart_x_for_point (self, s->timestamps[k]),
-                           embers_chart_y_for_value (self, s->values[k]), 2.0, 0, 2 * G_PI);
-                cairo_fill (cr);
-              }
+          /* Single points, and points alone between gaps, would be
+           * invisible as a line */
+          for (guint k = 0; k < s->n_points; k++)
+            {
+              gboolean alone = (k == 0 || embers_chart_is_gap (self, s->timestamps[k - 1], s->timestamps[k])) &&
+                               (k + 1 == s->n_points || embers_chart_is_gap (self, s->timestamps[k], s->timestamps[k + 1]));
+
+              if (alone || s->n_points * 6 < self->pw)
+                {
+                  cairo_arc (cr, embers_chart_x_for_point (self, s->timestamps[k]),
+                             embers_chart_y_for_value (self, s->values[k]), alone ? 2.5 : 2.0, 0, 2 * G_PI);
+                  cairo_fill (cr);
+                }
+            }
         }
       cairo_reset_clip (cr);
 

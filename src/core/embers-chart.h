@@ -40,6 +40,8 @@ typedef struct
   double accent[4];      /* hover marker */
   const char *font;      /* Pango font description, e.g. "Sans 9" */
   gboolean dark;
+  double background[4];  /* what the chart is drawn on (alpha 0: unknown,
+                          * white or a dark grey by @dark) */
 } EmbersChartStyle;
 
 void embers_chart_style_init (EmbersChartStyle *style,
@@ -48,6 +50,15 @@ void embers_chart_style_init (EmbersChartStyle *style,
 /* The colour of series i (a qualitative, colour-blind friendly palette) */
 void embers_chart_series_color (guint   index,
                                 double  rgba[4]);
+
+/* Series i's colour made clear (at least 3:1, WCAG's ratio for
+ * graphics) against @background (sRGB) */
+void   embers_chart_series_color_on (guint         index,
+                                     const double  background[3],
+                                     double        rgba[4]);
+/* The WCAG contrast ratio of two sRGB colours (1 to 21) */
+double embers_chart_contrast_ratio  (const double  a[3],
+                                     const double  b[3]);
 
 typedef struct _EmbersChart EmbersChart;
 
@@ -80,6 +91,9 @@ guint        embers_chart_get_n_series      (EmbersChart      *self);
  * charts on one scale); 0 for the data's own maximum */
 void         embers_chart_set_value_max     (EmbersChart      *self,
                                              double            max);
+/* The largest value drawn (lines: in the time range), for a scale
+ * shared by several charts */
+double       embers_chart_get_data_max      (EmbersChart      *self);
 /* Highlights one series (others dimmed); -1 for none */
 void         embers_chart_set_highlight     (EmbersChart      *self,
                                              int               series);
@@ -103,6 +117,21 @@ double       embers_chart_x_for_time        (EmbersChart      *self,
 void         embers_chart_set_step          (EmbersChart      *self,
                                              gint64            step_ms);
 gint64       embers_chart_get_step          (EmbersChart      *self);
+/* SelectSeries omits steps without data: between two points more than a
+ * step and a half apart the line breaks (TRUE: a gap) */
+gboolean     embers_chart_is_gap            (EmbersChart      *self,
+                                             gint64            before_ms,
+                                             gint64            after_ms);
+/* "Now" for the partial step (0: the clock's; tests set it) */
+void         embers_chart_set_now           (EmbersChart      *self,
+                                             gint64            now_ms);
+/* The last step, when it is partial: the range's end is not on a step
+ * (points are stamped T = start + k·step, so (last T, end] is in none),
+ * or now is inside it (its profiles are still coming). It is drawn
+ * hatched, the line into it dashed, and its point's description says so. */
+gboolean     embers_chart_get_partial_step  (EmbersChart      *self,
+                                             gint64           *from_ms,
+                                             gint64           *to_ms);
 double       embers_chart_x_for_point       (EmbersChart      *self,
                                              gint64            time_ms);
 /* Widens a time range to the whole steps it touches, on the grid of a

@@ -1814,6 +1814,16 @@ embers_render_tooltip_text (EmbersProfile *profile,
                             guint32        node,
                             guint32        focus_node)
 {
+  return embers_render_tooltip_text_of (profile, sample_type, node, focus_node, NULL);
+}
+
+char *
+embers_render_tooltip_text_of (EmbersProfile *profile,
+                               guint          sample_type,
+                               guint32        node,
+                               guint32        focus_node,
+                               const char    *of_whole)
+{
   GString *s;
   const char *unit;
   gint64 root_total, total, self_value;
@@ -1841,10 +1851,12 @@ embers_render_tooltip_text (EmbersProfile *profile,
   total_pct = percent_of (total, root_total);
   self_pct = percent_of (self_value, root_total);
 
+  if (of_whole == NULL)
+    of_whole = _("of total");
   s = g_string_new (embers_profile_node_name_str (profile, node));
 
   /* Translators: "Total: 1.20 s (45.00% of total" */
-  g_string_append_printf (s, "\n%s %s (%s %s", _("Total:"), total_str, total_pct, _("of total"));
+  g_string_append_printf (s, "\n%s %s (%s %s", _("Total:"), total_str, total_pct, of_whole);
   if (focus_node != 0)
     {
       gint64 focus_total = embers_profile_node_total (profile, sample_type, focus_node);
@@ -1859,7 +1871,7 @@ embers_render_tooltip_text (EmbersProfile *profile,
         }
     }
   g_string_append (s, ")");
-  g_string_append_printf (s, "\n%s %s (%s %s)", _("Self:"), self_str, self_pct, _("of total"));
+  g_string_append_printf (s, "\n%s %s (%s %s)", _("Self:"), self_str, self_pct, of_whole);
   append_location (s, profile, embers_profile_node_name (profile, node));
 
   return g_string_free (s, FALSE);
@@ -1868,6 +1880,14 @@ embers_render_tooltip_text (EmbersProfile *profile,
 char *
 embers_render_rect_tooltip_text (EmbersLayout     *layout,
                                  const EmbersRect *rect)
+{
+  return embers_render_rect_tooltip_text_of (layout, rect, NULL);
+}
+
+char *
+embers_render_rect_tooltip_text_of (EmbersLayout     *layout,
+                                    const EmbersRect *rect,
+                                    const char       *of_whole)
 {
   EmbersProfile *profile;
   guint sample_type;
@@ -1883,8 +1903,8 @@ embers_render_rect_tooltip_text (EmbersLayout     *layout,
   sample_type = embers_layout_get_sample_type (layout);
 
   if (!(rect->flags & EMBERS_RECT_MERGED))
-    return embers_render_tooltip_text (profile, sample_type, rect->node,
-                                       embers_layout_get_focus (layout));
+    return embers_render_tooltip_text_of (profile, sample_type, rect->node,
+                                          embers_layout_get_focus (layout), of_whole);
 
   count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u small frame", "%u small frames", rect->n_nodes),
                            rect->n_nodes);
@@ -1919,7 +1939,7 @@ embers_render_rect_tooltip_text (EmbersLayout     *layout,
   total_pct = percent_of (total, embers_profile_get_total (profile, sample_type));
 
   return g_strdup_printf ("%s\n%s %s (%s %s)\n%s",
-                          count, _("Total:"), total_str, total_pct, _("of total"),
+                          count, _("Total:"), total_str, total_pct, of_whole != NULL ? of_whole : _("of total"),
                           _("Zoom in to see them"));
 }
 

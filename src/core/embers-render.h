@@ -244,11 +244,21 @@ char                 *embers_render_tooltip_text  (EmbersProfile           *prof
                                                    guint                    sample_type,
                                                    guint32                  node,
                                                    guint32                  focus_node);
+/* The same with the shares said of another whole than the profile's
+ * total (a sandwich's halves: "of the function"); NULL for "of total" */
+char                 *embers_render_tooltip_text_of (EmbersProfile         *profile,
+                                                   guint                    sample_type,
+                                                   guint32                  node,
+                                                   guint32                  focus_node,
+                                                   const char              *of_whole);
 /* Tooltip of a layout rect: the frame's tooltip, or for a merged block
  * "N small frames" with their summed total (for a diff: the table of
  * their summed baseline and comparison) */
 char                 *embers_render_rect_tooltip_text (EmbersLayout        *layout,
                                                    const EmbersRect        *rect);
+char                 *embers_render_rect_tooltip_text_of (EmbersLayout     *layout,
+                                                   const EmbersRect        *rect,
+                                                   const char              *of_whole);
 /* One line for screen readers: "main, total 1.20 s, 45.00% of total".
  * Diff profiles: "main, change +42.0%, baseline 1.20 s (45.00% of total),
  * comparison 1.70 s (52.00% of total)" (change of share; "new",

@@ -266,7 +266,9 @@ rebuild_chips (EmbersFilterBar *self)
       GtkWidget *label = gtk_label_new (text);
 
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
+      /* The whole name=value where there is room; cut in the middle only
+       * when the bar is narrow (the tooltip has it whole) */
+      gtk_label_set_max_width_chars (GTK_LABEL (label), -1);
       gtk_box_append (GTK_BOX (box), label);
       gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
       gtk_button_set_child (GTK_BUTTON (button), box);

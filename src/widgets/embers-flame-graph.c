@@ -22,6 +22,7 @@ struct _EmbersFlameGraph
   GtkWidget              parent_instance;
 
   EmbersProfile         *profile;
+  char                  *share_of;   /* the whole the tooltip's shares are of (NULL: the total) */
   EmbersSearch          *search;
   EmbersLayout          *layout;
   EmbersRender          *render;
@@ -915,6 +916,38 @@ embers_flame_graph_node_is_noise (EmbersFlameGraph *self,
 {
   g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), FALSE);
   return self->profile != NULL && embers_render_node_is_noise (self->render, self->profile, node);
+}
+
+void
+embers_flame_graph_set_share_of (EmbersFlameGraph *self,
+                                 const char       *share_of)
+{
+  g_return_if_fail (EMBERS_IS_FLAME_GRAPH (self));
+
+  g_free (self->share_of);
+  self->share_of = g_strdup (share_of);
+}
+
+const char *
+embers_flame_graph_get_share_of (EmbersFlameGraph *self)
+{
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+
+  return self->share_of;
+}
+
+/* The tooltip's text for the frame at x, y (widget px); NULL when none */
+char *
+embers_flame_graph_dup_tooltip_at (EmbersFlameGraph *self,
+                                   double            x,
+                                   double            y)
+{
+  const EmbersRect *r;
+
+  g_return_val_if_fail (EMBERS_IS_FLAME_GRAPH (self), NULL);
+
+  r = get_rect (self, hit_test (self, x, y));
+  return r != NULL ? embers_render_rect_tooltip_text_of (self->layout, r, self->share_of) : NULL;
 }
 
 void
@@ -2029,7 +2062,7 @@ embers_flame_graph_query_tooltip (GtkWidget  *widget,
     }
   else
     {
-      text = embers_render_rect_tooltip_text (self->layout, r);
+      text = embers_render_rect_tooltip_text_of (self->layout, r, self->share_of);
       if (text == NULL)
         return FALSE;
       gtk_tooltip_set_text (tooltip, text);
@@ -2102,6 +2135,7 @@ embers_flame_graph_finalize (GObject *object)
   EmbersFlameGraph *self = EMBERS_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->worker_render, embers_render_unref);
+  g_clear_pointer (&self->share_of, g_free);
   g_clear_object (&self->noise);
   g_clear_pointer (&self->verdicts, g_free);
   g_clear_pointer (&self->back, g_array_unref);

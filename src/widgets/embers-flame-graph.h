@@ -37,6 +37,15 @@ EmbersProfile        *embers_flame_graph_get_profile         (EmbersFlameGraph  
 /* Resets focus, selection, zoom and history */
 void                  embers_flame_graph_set_profile         (EmbersFlameGraph      *self,
                                                               EmbersProfile         *profile);
+/* What the tooltip's shares are of: NULL for "of total"; a sandwich's
+ * halves say "of the function" (their root is the function) */
+void                  embers_flame_graph_set_share_of        (EmbersFlameGraph      *self,
+                                                              const char            *share_of);
+const char           *embers_flame_graph_get_share_of        (EmbersFlameGraph      *self);
+/* The tooltip's text for the frame at x, y (widget px); NULL for none */
+char                 *embers_flame_graph_dup_tooltip_at      (EmbersFlameGraph      *self,
+                                                              double                 x,
+                                                              double                 y);
 guint                 embers_flame_graph_get_sample_type     (EmbersFlameGraph      *self);
 void                  embers_flame_graph_set_sample_type     (EmbersFlameGraph      *self,
                                                               guint                  sample_type);

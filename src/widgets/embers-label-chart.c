@@ -309,7 +309,13 @@ paint_bar (EmbersLabelChart       *self,
 
   pango_layout_set_font_description (layout, font);
   bar_geometry (self, &x, &y, &w);
-  embers_chart_series_color (0, color);
+  {
+    /* Clear against the card, as the lines are */
+    double bg = style->dark ? 0.19 : 1.0;
+    const double background[3] = { bg, bg, bg };
+
+    embers_chart_series_color_on (0, style->background[3] > 0 ? style->background : background, color);
+  }
 
   if (self->view == EMBERS_LABEL_VIEW_TOTAL)
     {

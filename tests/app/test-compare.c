@@ -11,6 +11,7 @@
 #include <libsoup/soup.h>
 
 #include "embers-compare-page.h"
+#include "embers-status.h"
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
 #include "embers-format.h"
@@ -868,6 +869,14 @@ collect_mnemonics (GtkWidget *widget,
 
       if (key != GDK_KEY_VoidSymbol && key != 0)
         g_array_append_val (keys, key);
+    }
+  /* A panel's Retry shows only in place of its content, after an error */
+  if (EMBERS_IS_STATUS (widget))
+    {
+      if (embers_status_get_content (EMBERS_STATUS (widget)) != NULL &&
+          !EMBERS_IS_PROFILE_PAGE (embers_status_get_content (EMBERS_STATUS (widget))))
+        collect_mnemonics (embers_status_get_content (EMBERS_STATUS (widget)), keys);
+      return;
     }
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))

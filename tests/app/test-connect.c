@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 
@@ -249,12 +251,60 @@ test_open_comparison (void)
   g_rmdir (dir);
 }
 
+/* A keyring that cannot save the credentials is told in the window, not
+ * only logged: here there is no session bus, so no Secret Service */
+static gboolean
+has_keyring_toast (gpointer data)
+{
+  GtkWidget *toast = embers_test_find_widget (GTK_WIDGET (data), GTK_TYPE_WIDGET, "toast");
+  GtkWidget *label = toast != NULL ? embers_test_find_widget (toast, GTK_TYPE_LABEL, NULL) : NULL;
+
+  return label != NULL && strstr (gtk_label_get_text (GTK_LABEL (label)), "keyring") != NULL;
+}
+
+static void
+test_keyring_fails (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autofree char *old_bus = g_strdup (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
+  g_autoptr(GUri) base = NULL;
+  g_autofree char *url = NULL;
+  EmbersWindow *window;
+  GtkWidget *toast, *label;
+
+  g_assert_no_error (error);
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/embers-test-bus", TRUE);
+  base = g_uri_parse (embers_test_server_get_url (server), G_URI_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  url = g_strdup_printf ("http://admin:hunter2@%s:%d", g_uri_get_host (base), g_uri_get_port (base));
+
+  window = embers_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (EMBERS_IS_CONNECT_DIALOG (embers_window_connect (window, url)));
+  wait_for (has_explore_tab, window);
+  embers_test_wait_until (has_keyring_toast, window, "the keyring's toast");
+  toast = embers_test_find_widget (GTK_WIDGET (window), GTK_TYPE_WIDGET, "toast");
+  label = embers_test_find_widget (toast, GTK_TYPE_LABEL, NULL);
+  g_test_message ("%s", gtk_label_get_text (GTK_LABEL (label)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "127.0.0.1"));
+  /* never the password */
+  g_assert_null (strstr (gtk_label_get_text (GTK_LABEL (label)), "hunter2"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  if (old_bus != NULL)
+    g_setenv ("DBUS_SESSION_BUS_ADDRESS", old_bus, TRUE);
+  else
+    g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   embers_test_gtk_init (&argc, &argv);
 
+  g_test_add_func ("/embers/app/keyring-fails", test_keyring_fails);
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
   g_test_add_func ("/embers/app/open-query-url", test_open_query_url);
   g_test_add_func ("/embers/app/open-comparison", test_open_comparison);

@@ -8,11 +8,14 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
+#include "embers-filter-bar.h"
 #include "embers-local-source.h"
 #include "embers-format.h"
 #include "embers-profile-builder.h"
@@ -638,6 +641,58 @@ test_open_folder (void)
   g_rmdir (dir);
 }
 
+/* A filter chip shows the whole name=value where there is room, and cuts
+ * it (the tooltip whole) only where there is not */
+static GtkWidget *
+find_chip (GtkWidget *widget)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_has_css_class (widget, "chip"))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_chip (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_filter_chips (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *bar = embers_filter_bar_new ();
+  const char *value = "checkout-7d9f8b6c5d-x2x9q-eu-west-1-canary";
+  g_autofree char *whole = g_strdup_printf ("pod=\"%s\"", value);
+  GtkWidget *button, *label;
+  g_autoptr(GError) error = NULL;
+  int min, nat;
+
+  gtk_window_set_child (GTK_WINDOW (window), bar);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 60);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (embers_filter_bar_add_filter (EMBERS_FILTER_BAR (bar), "pod", EMBERS_MATCH_EQUAL, value, &error));
+  g_assert_no_error (error);
+  button = find_chip (bar);
+  g_assert_nonnull (button);
+  label = embers_test_find_widget (button, GTK_TYPE_LABEL, NULL);
+  embers_test_wait_frame (label);
+  /* At 1200 px: whole (it was cut at 32 characters before) */
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, whole);
+  g_assert_cmpuint (strlen (whole), >, 32);
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))));
+  /* Narrower, it may be cut (its minimum is less than the whole), and
+   * the tooltip says the whole filter */
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  g_test_message ("chip label: %d px at least, %d px whole, %d px shown", min, nat, gtk_widget_get_width (label));
+  g_assert_cmpint (min, <, nat);
+  g_assert_cmpint (gtk_widget_get_width (label), >=, nat);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (button), whole));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -653,6 +708,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/explore/services-and-profile", test_services_and_profile);
   g_test_add_func ("/embers/explore/filter", test_filter);
+  g_test_add_func ("/embers/explore/filter-chips", test_filter_chips);
   g_test_add_func ("/embers/explore/drag-range", test_drag_range);
   g_test_add_func ("/embers/explore/error-retry", test_error_retry);
   g_test_add_func ("/embers/explore/newer-cancels-older", test_newer_cancels_older);

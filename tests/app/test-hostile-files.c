@@ -91,6 +91,22 @@ test_fifo_cancel (void)
   g_rmdir (dir);
 }
 
+static GtkWidget *
+find_action_button (GtkWidget  *widget,
+                    const char *action)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_action_button (c, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_not_profiles (void)
 {
@@ -110,10 +126,24 @@ test_not_profiles (void)
     g_assert_true (g_file_set_contents (bomb_path, g_bytes_get_data (gz, NULL), g_bytes_get_size (gz), NULL));
   }
 
+  gtk_window_present (GTK_WINDOW (window));
   page = embers_window_open_file (window, zero);
   wait_not_loading (page);
+  embers_test_wait_frame (GTK_WIDGET (page));
   g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_FAILED);
   g_assert_nonnull (strstr (embers_profile_page_get_error (page), "not a profile"));
+
+  /* The page says why, with Reload (a file is read again, not "tried"),
+   * and no toast repeats it */
+  {
+    GtkWidget *reload = find_action_button (GTK_WIDGET (page), "page.reload");
+
+    g_assert_nonnull (reload);
+    g_assert_true (gtk_widget_is_drawable (reload));
+    g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (reload)), ==, "_Reload");
+    embers_test_drain ();
+    g_assert_null (embers_test_find_widget (GTK_WIDGET (window), GTK_TYPE_WIDGET, "toast"));
+  }
 
   page = embers_window_open_file (window, bomb);
   wait_not_loading (page);

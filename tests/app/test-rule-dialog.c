@@ -59,12 +59,6 @@ preview_ready (gpointer data)
 }
 
 static gboolean
-has_group_by_choices (gpointer data)
-{
-  return embers_rule_dialog_get_n_group_by_choices (data) > 0;
-}
-
-static gboolean
 has_one_rule (gpointer data)
 {
   return embers_rules_page_get_rules (data)->len == 1;
@@ -80,6 +74,12 @@ static gboolean
 types_ready (gpointer data)
 {
   return embers_rule_dialog_get_n_profile_types (data) > 0;
+}
+
+static gboolean
+has_group_by_choices (gpointer data)
+{
+  return embers_rule_dialog_get_n_group_by_choices (data) > 0;
 }
 
 static void
@@ -351,6 +351,9 @@ test_rule_from_frame (void)
   g_assert_true (embers_workspace_get_rules_page (workspace) == rules_page);
   wait_for (rules_idle, rules_page);
   embers_workspace_show_view (workspace, "flame-graph");
+  /* The tab shows the last 6 hours: the preview shows them too */
+  embers_explore_page_set_preset (page, 6 * 3600);
+  wait_for (page_idle, page);
   embers_test_wait_frame (GTK_WIDGET (window));
 
   /* Select a frame below the root */
@@ -392,6 +395,15 @@ test_rule_from_frame (void)
   /* The preview: what the rule records over the last hour (by service_name: one series) */
   wait_for (preview_ready, dialog);
   g_assert_cmpuint (embers_rule_dialog_get_n_preview_series (dialog), ==, 1);
+  {
+    gint64 tab_start, tab_end, start, end;
+
+    embers_explore_page_get_time_range (page, &tab_start, &tab_end);
+    embers_rule_dialog_get_preview_range (dialog, &start, &end);
+    g_assert_cmpint (end - start, ==, 6 * 3600 * 1000);
+    g_assert_cmpint (start, ==, tab_start);
+    g_assert_cmpint (end, ==, tab_end);
+  }
   /* With a function filter the preview says what its chart leaves out */
   g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "only stacks through"));
 
@@ -570,6 +582,13 @@ test_rule_disabled (void)
   embers_rule_dialog_set_source (dialog, EMBERS_SOURCE (source));
   adw_dialog_present (ADW_DIALOG (dialog), window);
   g_assert_nonnull (embers_rule_dialog_get_notice (dialog));
+  /* Group-by offers api's labels only: worker's "queue" (same profile
+   * type, another service) is not one; LabelNames unions its matchers,
+   * so the dialog asks with one selector */
+  embers_test_wait_until (has_group_by_choices, dialog, "the group-by choices");
+  g_assert_true (embers_rule_dialog_toggle_group_by (dialog, "span_name"));
+  g_assert_true (embers_rule_dialog_toggle_group_by (dialog, "span_name"));
+  g_assert_false (embers_rule_dialog_toggle_group_by (dialog, "queue"));
   embers_test_wait_until (is_mapped, find_label (GTK_WIDGET (dialog), "-tenant-settings.recording-rules.enabled=true"),
                           "the flag on screen");
   g_assert_false (gtk_label_get_wrap (GTK_LABEL (find_label (GTK_WIDGET (dialog),

@@ -249,6 +249,26 @@ test_search (void)
   destroy_window (window);
 }
 
+
+/* The tooltip of the first frame down the middle of a graph */
+static char *
+tooltip_somewhere (EmbersFlameGraph *graph)
+{
+  int width, height;
+
+  embers_test_wait_frame (GTK_WIDGET (graph));
+  width = gtk_widget_get_width (GTK_WIDGET (graph));
+  height = gtk_widget_get_height (GTK_WIDGET (graph));
+  for (int y = 0; y < height; y += 2)
+    {
+      char *tip = embers_flame_graph_dup_tooltip_at (graph, width / 2.0, y);
+
+      if (tip != NULL)
+        return tip;
+    }
+  return NULL;
+}
+
 static void
 test_views (void)
 {
@@ -265,6 +285,14 @@ test_views (void)
   graph = embers_profile_page_get_flame_graph (page);
   shown = embers_flame_graph_get_profile (graph);
   g_assert_cmpstr (embers_profile_node_name_str (shown, 1), ==, "main.walkTree");
+  /* Its halves' tooltips give shares of the function, not of the total */
+  {
+    g_autofree char *tip = tooltip_somewhere (graph);
+
+    g_assert_nonnull (tip);
+    g_assert_nonnull (strstr (tip, "of the function"));
+    g_assert_null (strstr (tip, "of total"));
+  }
 
   /* `i` inverts: bottom-up, then back */
   embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
@@ -280,6 +308,14 @@ test_views (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.invert", NULL));
   wait_page (page);
   g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_ICICLE);
+
+  /* The whole profile's tooltips: of the total */
+  {
+    g_autofree char *tip = tooltip_somewhere (embers_profile_page_get_flame_graph (page));
+
+    g_assert_nonnull (tip);
+    g_assert_nonnull (strstr (tip, "of total"));
+  }
 
   /* Flame graph: same frames, root at the bottom */
   embers_profile_page_set_view (page, EMBERS_VIEW_FLAME);
