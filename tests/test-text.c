@@ -154,6 +154,91 @@ test_text_mask (void)
   g_assert_null (embers_text_mask_credentials (NULL));
 }
 
+/* Fits when the candidate has at most GPOINTER_TO_UINT (data) characters */
+static gboolean
+fits_chars (const char *text,
+            gpointer    data)
+{
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  return (guint)g_utf8_strlen (text, -1) <= GPOINTER_TO_UINT (data);
+}
+
+/* Issue 16.4: a name is cut at its package path first, its function name
+ * last, never in the middle ("regexp/… ompile") */
+static void
+test_text_shorten (void)
+{
+  static const struct {
+    const char *in;
+    guint       chars;
+    const char *out;
+  } cases[] = {
+    /* Go */
+    { "regexp/syntax.(*compiler).compile", 40, "regexp/syntax.(*compiler).compile" },
+    { "regexp/syntax.(*compiler).compile", 33, "regexp/syntax.(*compiler).compile" },
+    { "regexp/syntax.(*compiler).compile", 32, "…syntax.(*compiler).compile" },
+    { "regexp/syntax.(*compiler).compile", 26, "…(*compiler).compile" },
+    { "regexp/syntax.(*compiler).compile", 19, "…compile" },
+    { "regexp/syntax.(*compiler).compile", 8, "…compile" },
+    { "regexp/syntax.(*compiler).compile", 6, "…comp…" },
+    { "regexp/syntax.(*compiler).compile", 3, "…c…" },
+    { "regexp/syntax.(*compiler).compile", 2, "…" },
+    { "github.com/grafana/pyroscope/pkg/model.(*Tree).Insert", 30, "…pkg/model.(*Tree).Insert" },
+    { "main.main.func1", 12, "…main.func1" },
+    /* C++: the "::" inside the template arguments are not cuts */
+    { "std::vector<std::string, std::allocator<std::string>>::push_back(std::string const&)", 60,
+      "…push_back(std::string const&)" },
+    { "std::vector<int>::push_back(int const&)", 36, "…vector<int>::push_back(int const&)" },
+    { "a::operator->()", 13, "…operator->()" },
+    /* Java: the dots of the file position stay */
+    { "com.example.shop.Checkout.pay(Checkout.java:42)", 38, "…shop.Checkout.pay(Checkout.java:42)" },
+    { "com.example.shop.Checkout.pay(Checkout.java:42)", 25, "…pay(Checkout.java:42)" },
+    /* Rust */
+    { "core::ptr::drop_in_place<alloc::vec::Vec<u8>>", 41, "…ptr::drop_in_place<alloc::vec::Vec<u8>>" },
+    { "<alloc::vec::Vec<T> as core::ops::Drop>::drop", 10, "…drop" },
+    /* Python-ish: dotted modules; py-spy's "function (file:line)" has no
+     * cut outside its brackets and is cut at its end */
+    { "app.worker.jobs.process", 16, "…jobs.process" },
+    { "process (app/worker.py:12)", 12, "process (ap…" },
+    { "<module>", 6, "<modu…" },
+    /* Hostile */
+    { "", 0, "" },
+    { "////", 2, "/…" },
+    { "....", 3, "..…" },
+    { "::::a", 3, "…a" },
+    { ")))(((a.b", 5, ")))(…" },
+    { "((((a.b.c", 6, "((((a…" },
+    { "a.b", 0, "…" },
+    { "\xff\xfe" "bad.name", 7, "…name" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = embers_text_shorten_name (cases[i].in, fits_chars, GUINT_TO_POINTER (cases[i].chars));
+
+      g_test_message ("%s in %u: %s", cases[i].in, cases[i].chars, got);
+      g_assert_cmpstr (got, ==, cases[i].out);
+    }
+
+  {
+    g_autofree char *got = embers_text_shorten_name (NULL, fits_chars, GUINT_TO_POINTER (4));
+
+    g_assert_cmpstr (got, ==, "");
+  }
+
+  /* A long hostile name: every candidate stays valid UTF-8 (fits_chars
+   * checks), and the answer fits */
+  {
+    g_autoptr(GString) big = g_string_new (NULL);
+    g_autofree char *got = NULL;
+
+    for (guint i = 0; i < 5000; i++)
+      g_string_append (big, i % 7 == 0 ? "::" : i % 5 == 0 ? "\xc3" "" : i % 3 == 0 ? "<" : "é.");
+    got = embers_text_shorten_name (big->str, fits_chars, GUINT_TO_POINTER (20));
+    g_assert_cmpuint (g_utf8_strlen (got, -1), <=, 20);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -163,6 +248,7 @@ main (int    argc,
   g_test_add_func ("/embers/text/escape", test_text_escape);
   g_test_add_func ("/embers/text/top-rows", test_text_top_rows);
   g_test_add_func ("/embers/text/mask", test_text_mask);
+  g_test_add_func ("/embers/text/shorten", test_text_shorten);
 
   return g_test_run ();
 }

@@ -814,18 +814,56 @@ set_highlight_name (EmbersProfilePage *self,
   embers_flame_graph_set_highlight_name (self->callees_graph, name);
 }
 
+/* The tables' column widths are kept as they are, an a{si} (GSettings
+ * maps no GVariant property by itself) */
+static gboolean
+widths_from_setting (GValue   *value,
+                     GVariant *variant,
+                     gpointer  user_data)
+{
+  g_value_set_variant (value, variant);
+  return TRUE;
+}
+
+static GVariant *
+widths_to_setting (const GValue       *value,
+                   const GVariantType *expected_type,
+                   gpointer            user_data)
+{
+  GVariant *widths = g_value_get_variant (value);
+
+  if (widths == NULL || !g_variant_is_of_type (widths, expected_type))
+    return NULL;
+  return g_variant_ref (widths);
+}
+
+/* A row chosen in the table (by a click or the keyboard) replaces the
+ * graph's selection, so Sandwich and the other actions act on it; a row
+ * the graph marked (its selection, or the hovered frame) leaves it */
+static void
+table_chose_name (EmbersProfilePage *self,
+                  const char        *name)
+{
+  set_highlight_name (self, name);
+  if (name == NULL
+      || g_strcmp0 (name, node_name (self->graph, embers_flame_graph_get_selected_node (self->graph))) == 0
+      || g_strcmp0 (name, node_name (self->graph, embers_flame_graph_get_hover_node (self->graph))) == 0)
+    return;
+  embers_flame_graph_set_selected_node (self->graph, EMBERS_NODE_NONE);
+}
+
 static void
 on_table_selected_name (EmbersProfilePage *self)
 {
   if (!is_diff (self))
-    set_highlight_name (self, embers_top_table_get_selected_name (self->top_table));
+    table_chose_name (self, embers_top_table_get_selected_name (self->top_table));
 }
 
 static void
 on_diff_table_selected_name (EmbersProfilePage *self)
 {
   if (is_diff (self))
-    set_highlight_name (self, embers_diff_table_get_selected_name (self->diff_table));
+    table_chose_name (self, embers_diff_table_get_selected_name (self->diff_table));
 }
 
 /* A diff table row activated (Enter, double click): select the
@@ -2157,6 +2195,11 @@ embers_profile_page_init (EmbersProfilePage *self)
       on_diff_palette_setting (self);
       g_signal_connect_object (self->settings, "changed::diff-palette",
                                G_CALLBACK (on_diff_palette_setting), self, G_CONNECT_SWAPPED);
+      /* Widths the user dragged the columns to, kept across tabs and runs */
+      g_settings_bind_with_mapping (self->settings, "top-table-columns", self->top_table, "column-widths",
+                                    G_SETTINGS_BIND_DEFAULT, widths_from_setting, widths_to_setting, NULL, NULL);
+      g_settings_bind_with_mapping (self->settings, "diff-table-columns", self->diff_table, "column-widths",
+                                    G_SETTINGS_BIND_DEFAULT, widths_from_setting, widths_to_setting, NULL, NULL);
     }
 
   update_actions (self);

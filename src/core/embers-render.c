@@ -15,6 +15,7 @@
 #include "embers-diff.h"
 #include "embers-render.h"
 #include "embers-svg.h"
+#include "embers-text.h"
 #include "embers-save.h"
 #include "embers-units.h"
 
@@ -116,6 +117,8 @@ typedef struct _Shaped
   float                baseline;   /* px below the label's top */
   cairo_glyph_t       *glyphs;
   float               *ends;
+  guint32             *cuts;       /* glyphs a shortened name may start at */
+  guint                n_cuts;     /* (embers_text_name_cuts), in order */
 } Shaped;
 
 /* A name Pango must draw itself: several fonts or directions, glyphs it
@@ -130,6 +133,7 @@ shaped_free (Shaped *shaped)
   cairo_scaled_font_destroy (shaped->font);
   g_free (shaped->glyphs);
   g_free (shaped->ends);
+  g_free (shaped->cuts);
   g_free (shaped);
 }
 
@@ -622,6 +626,21 @@ suffix_width (EmbersRender *self,
   return w;
 }
 
+typedef struct
+{
+  EmbersRender *self;
+  double        avail;
+} LabelFits;
+
+static gboolean
+label_fits (const char *text,
+            gpointer    user_data)
+{
+  LabelFits *fits = user_data;
+
+  return measure (fits->self, text, -1) <= fits->avail;
+}
+
 /* Sets the layout's text to the name, ellipsized to fit avail px, followed
  * by SEPARATOR and @suffix when given (then the name gets what the suffix
  * leaves). Returns FALSE when not even one character and the ellipsis
@@ -635,10 +654,6 @@ set_label (EmbersRender  *self,
 {
   const char *name = embers_profile_get_string (profile, name_id);
   float full = self->text_width[name_id];
-  guint32 n_chars;
-  double per_char;
-  glong keep;
-  GString *s;
   gboolean ok = FALSE;
 
   if (suffix != NULL)
@@ -686,32 +701,20 @@ set_label (EmbersRender  *self,
   if (name == NULL || avail < self->ellipsis_width + 1)
     return FALSE;
 
-  /* Too wide: keep as many characters as the average width allows, then
-   * shrink until it fits (exact at once for monospace fonts) */
-  n_chars = MAX (self->text_chars[name_id], 1);
-  per_char = full / n_chars;
-  keep = (glong)floor ((avail - self->ellipsis_width) / MAX (per_char, 0.5));
-  keep = MIN (keep, (glong)n_chars - 1);
+  /* Too wide: the package path goes first, then the function name's end
+   * (embers_text_shorten_name), each candidate measured */
+  {
+    LabelFits fits = { self, avail };
+    g_autofree char *cut = embers_text_shorten_name (name, label_fits, &fits);
 
-  s = g_string_new (NULL);
-  while (keep > 0)
-    {
-      const char *end = g_utf8_offset_to_pointer (name, keep);
-
-      g_string_truncate (s, 0);
-      g_string_append_len (s, name, end - name);
-      g_string_append (s, ELLIPSIS);
-      if (measure (self, s->str, (int)s->len) <= avail)
-        {
-          ok = TRUE;
-          if (suffix != NULL)
-            finish_label (self, s->str, (gssize)s->len, suffix);
-          break;
-        }
-      keep--;
-    }
-  g_string_free (s, TRUE);
-
+    if (g_strcmp0 (cut, ELLIPSIS) == 0)
+      g_clear_pointer (&cut, g_free);   /* "…" alone says nothing */
+    if (cut != NULL && measure (self, cut, -1) <= avail)
+      {
+        ok = TRUE;
+        finish_label (self, cut, -1, suffix);
+      }
+  }
   return ok;
 }
 
@@ -818,6 +821,34 @@ shape_text (EmbersRender *self,
     }
   shaped->width = (float)x;
 
+  /* Where a name may be cut at its package path: the first glyph at or
+   * after each cut's byte, where a cluster starts */
+  {
+    g_autoptr(GArray) cuts = embers_text_name_cuts (text);
+    guint out = 0;
+    int i = 0;
+
+    shaped->cuts = g_new (guint32, MAX (cuts->len, 1));
+    for (guint c = 0; c < cuts->len; c++)
+      {
+        gsize byte = g_array_index (cuts, gsize, c);
+        guint j = 0;
+
+        /* Output glyph j is input glyph i, skipping empty ones */
+        for (i = 0, j = 0; i < glyphs->num_glyphs; i++)
+          {
+            if ((gsize)glyphs->log_clusters[i] >= byte)
+              break;
+            if (glyphs->glyphs[i].glyph != PANGO_GLYPH_EMPTY)
+              j++;
+          }
+        if (j > 0 && j < shaped->n_glyphs && isfinite (shaped->ends[j - 1]) &&
+            (out == 0 || shaped->cuts[out - 1] < j))
+          shaped->cuts[out++] = j;
+      }
+    shaped->n_cuts = out;
+  }
+
   return shaped;
 }
 
@@ -874,6 +905,28 @@ shaped_suffix (EmbersRender *self,
   return shaped;
 }
 
+/* Adds glyphs [first, last) of @shaped at (x, y) to the scratch run */
+static void
+add_glyph_range (EmbersRender *self,
+                 const Shaped *shaped,
+                 guint         first,
+                 guint         last,
+                 double        x,
+                 double        y)
+{
+  guint at = self->glyph_scratch->len;
+
+  g_array_set_size (self->glyph_scratch, at + (last - first));
+  for (guint i = first; i < last; i++)
+    {
+      cairo_glyph_t *g = &g_array_index (self->glyph_scratch, cairo_glyph_t, at + (i - first));
+
+      g->index = shaped->glyphs[i].index;
+      g->x = shaped->glyphs[i].x + x;
+      g->y = shaped->glyphs[i].y + y;
+    }
+}
+
 /* Adds glyphs [0, n) of @shaped at (x, y) to the scratch run */
 static void
 add_glyphs (EmbersRender *self,
@@ -882,17 +935,7 @@ add_glyphs (EmbersRender *self,
             double        x,
             double        y)
 {
-  guint at = self->glyph_scratch->len;
-
-  g_array_set_size (self->glyph_scratch, at + n);
-  for (guint i = 0; i < n; i++)
-    {
-      cairo_glyph_t *g = &g_array_index (self->glyph_scratch, cairo_glyph_t, at + i);
-
-      g->index = shaped->glyphs[i].index;
-      g->x = shaped->glyphs[i].x + x;
-      g->y = shaped->glyphs[i].y + y;
-    }
+  add_glyph_range (self, shaped, 0, n, x, y);
 }
 
 /* Draws a label from shaped glyphs: the name, cut with an ellipsis to fit
@@ -941,17 +984,43 @@ show_shaped (EmbersRender  *self,
     }
   else
     {
+      guint first;
+      float start, lead;
+      gboolean cut = FALSE;
+
       if (ellipsis == NULL || ellipsis->font != name->font)
         return FALSE;
-      for (keep = name->n_glyphs; keep > 0; keep--)
-        if (name->ends[keep - 1] + ellipsis->width <= avail)
-          break;
-      if (keep == 0)
-        return TRUE;
-      add_glyphs (self, name, keep, x, y);
-      x += name->ends[keep - 1];
-      add_glyphs (self, ellipsis, ellipsis->n_glyphs, x, y);
-      x += ellipsis->width;
+      /* The package path goes first: "…syntax.(*compiler).compile" */
+      for (guint c = 0; c < name->n_cuts && !cut; c++)
+        {
+          first = name->cuts[c];
+          start = name->ends[first - 1];
+          if (ellipsis->width + name->width - start <= avail)
+            {
+              add_glyphs (self, ellipsis, ellipsis->n_glyphs, x, y);
+              add_glyph_range (self, name, first, name->n_glyphs, x + ellipsis->width - start, y);
+              x += ellipsis->width + name->width - start;
+              cut = TRUE;
+            }
+        }
+      if (!cut)
+        {
+          /* Then the function name, at its end: "…comp…" */
+          first = name->n_cuts > 0 ? name->cuts[name->n_cuts - 1] : 0;
+          start = first > 0 ? name->ends[first - 1] : 0;
+          lead = first > 0 ? ellipsis->width : 0;
+          for (keep = name->n_glyphs; keep > first; keep--)
+            if (lead + name->ends[keep - 1] - start + ellipsis->width <= avail)
+              break;
+          if (keep == first)
+            return TRUE;
+          if (first > 0)
+            add_glyphs (self, ellipsis, ellipsis->n_glyphs, x, y);
+          add_glyph_range (self, name, first, keep, x + lead - start, y);
+          x += lead + name->ends[keep - 1] - start;
+          add_glyphs (self, ellipsis, ellipsis->n_glyphs, x, y);
+          x += ellipsis->width;
+        }
     }
   if (tail != NULL)
     add_glyphs (self, tail, tail->n_glyphs, x + self->separator_width, y);

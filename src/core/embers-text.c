@@ -161,3 +161,104 @@ embers_text_mask_credentials (const char *text)
 
   return g_string_free (out, FALSE);
 }
+
+#define SHORTEN_ELLIPSIS "\xe2\x80\xa6"   /* U+2026 */
+
+/* Byte offsets just past each separator at bracket depth 0: where a
+ * shortened name may start */
+GArray *
+embers_text_name_cuts (const char *name)
+{
+  GArray *cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  int depth = 0;
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      gsize cut;
+
+      switch (*p)
+        {
+        case '(': case '[': case '<': case '{':
+          depth++;
+          continue;
+        case ')': case ']': case '>': case '}':
+          /* "->" and "operator>" close nothing; unbalanced ones count as closed */
+          if (*p == '>' && p > name && p[-1] == '-')
+            continue;
+          depth = MAX (depth - 1, 0);
+          continue;
+        case '/': case '.':
+          cut = (gsize)(p + 1 - name);
+          break;
+        case ':':
+          if (p[1] != ':')
+            continue;
+          p++;
+          cut = (gsize)(p + 1 - name);
+          break;
+        default:
+          continue;
+        }
+      /* A cut needs something after it, and "..." or "//" are one cut */
+      if (depth == 0 && name[cut] != '\0' && name[cut] != '/' && name[cut] != '.' && name[cut] != ':')
+        g_array_append_val (cuts, cut);
+    }
+  return cuts;
+}
+
+char *
+embers_text_shorten_name (const char     *name,
+                          EmbersTextFits  fits,
+                          gpointer        user_data)
+{
+  g_autofree char *valid = NULL;
+  g_autoptr(GArray) cuts = NULL;
+  g_autoptr(GString) s = NULL;
+  const char *last;
+  glong lo, hi;
+
+  g_return_val_if_fail (fits != NULL, NULL);
+
+  if (name == NULL || *name == '\0')
+    return g_strdup ("");
+  valid = g_utf8_make_valid (name, -1);
+  if (fits (valid, user_data))
+    return g_steal_pointer (&valid);
+
+  /* Drop the leading segments one by one, the last segment stays */
+  s = g_string_new (NULL);
+  cuts = embers_text_name_cuts (valid);
+  for (guint i = 0; i < cuts->len; i++)
+    {
+      g_string_assign (s, SHORTEN_ELLIPSIS);
+      g_string_append (s, valid + g_array_index (cuts, gsize, i));
+      if (fits (s->str, user_data))
+        return g_string_free (g_steal_pointer (&s), FALSE);
+    }
+
+  /* The last segment cut at its end: the longest prefix that fits */
+  last = cuts->len > 0 ? valid + g_array_index (cuts, gsize, cuts->len - 1) : valid;
+  lo = 0;
+  hi = g_utf8_strlen (last, -1) - 1;
+  while (lo < hi)
+    {
+      glong mid = (lo + hi + 1) / 2;
+      const char *end = g_utf8_offset_to_pointer (last, mid);
+
+      g_string_assign (s, cuts->len > 0 ? SHORTEN_ELLIPSIS : "");
+      g_string_append_len (s, last, end - last);
+      g_string_append (s, SHORTEN_ELLIPSIS);
+      if (fits (s->str, user_data))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  if (lo > 0)
+    {
+      g_string_assign (s, cuts->len > 0 ? SHORTEN_ELLIPSIS : "");
+      g_string_append_len (s, last, g_utf8_offset_to_pointer (last, lo) - last);
+      g_string_append (s, SHORTEN_ELLIPSIS);
+      return g_string_free (g_steal_pointer (&s), FALSE);
+    }
+  return g_strdup (SHORTEN_ELLIPSIS);
+}

@@ -42,4 +42,49 @@ char  *embers_text_escape                (const char *text);
  */
 char  *embers_text_mask_credentials      (const char *text);
 
+/*
+ * EmbersTextFits:
+ *
+ * Whether @text (a candidate label) fits where it is to be shown: the
+ * caller measures it (pixels with Pango, or characters in tests).
+ */
+typedef gboolean (*EmbersTextFits) (const char *text,
+                                    gpointer    user_data);
+
+/*
+ * embers_text_shorten_name:
+ *
+ * A function name made to fit by cutting its package path first and its
+ * function name last. The name is split at the separators outside any
+ * brackets ("/", "." and "::" at bracket depth 0, so the dots in
+ * "(*compiler)" or the "::" in "Vec<alloc::string::String>" stay), and the
+ * first candidate that @fits is returned, in this order:
+ *
+ *   the whole name                       regexp/syntax.(*compiler).compile
+ *   leading segments dropped, one by one …syntax.(*compiler).compile
+ *                                        …(*compiler).compile
+ *   the last segment alone               …compile
+ *   the last segment cut at its end      …comp…
+ *
+ * The last segment is what follows the last separator, with its
+ * arguments, generics or file position (Java's "bar(Foo.java:12)", C++'s
+ * "push_back(int const&)"). A name whose last segment holds no separator
+ * at depth 0 (py-spy's "process (app/worker.py:12)") is cut at its end.
+ * Invalid UTF-8 is made valid first; unbalanced brackets count as closed.
+ * Returns "…" when nothing else fits, "" for NULL or "". Free with g_free().
+ */
+char  *embers_text_shorten_name          (const char     *name,
+                                          EmbersTextFits  fits,
+                                          gpointer        user_data);
+
+/*
+ * embers_text_name_cuts:
+ *
+ * Where embers_text_shorten_name() may start a shortened @name (valid
+ * UTF-8): the byte offsets just past each separator at bracket depth 0,
+ * in order, as a GArray of gsize. For painters that cut glyphs
+ * themselves. Free with g_array_unref().
+ */
+GArray *embers_text_name_cuts            (const char     *name);
+
 G_END_DECLS

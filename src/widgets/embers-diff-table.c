@@ -10,6 +10,8 @@
 #include <glib/gi18n.h>
 
 #include "embers-diff-table.h"
+#include "embers-name-label.h"
+#include "embers-top-table.h"
 #include "embers-units.h"
 
 /* One row of the table */
@@ -260,6 +262,7 @@ G_DEFINE_FINAL_TYPE (EmbersDiffTable, embers_diff_table, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_SELECTED_NAME,
+  PROP_COLUMN_WIDTHS,
   N_PROPS
 };
 
@@ -284,19 +287,17 @@ setup_cell (GtkSignalListItemFactory *factory,
             gpointer                  user_data)
 {
   guint column = ((SortContext *) user_data)->column;
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label;
 
   if (column == COLUMN_NAME)
     {
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_width_chars (GTK_LABEL (label), 14);
+      /* Cut at the package path, never mid-name; the whole name in the tooltip */
+      gtk_list_item_set_child (list_item, embers_name_label_new ());
+      return;
     }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-    }
+  label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+  gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (list_item, label);
 }
 
@@ -361,9 +362,10 @@ bind_cell (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_list_item_get_child (list_item);
   g_autofree char *text = item_cell_text (item, column, ctx->table->mode);
 
-  gtk_label_set_text (GTK_LABEL (label), text);
   if (column == COLUMN_NAME)
-    gtk_widget_set_tooltip_text (label, text);
+    embers_name_label_set_text (EMBERS_NAME_LABEL (label), text);
+  else
+    gtk_label_set_text (GTK_LABEL (label), text);
   if (column == COLUMN_NOISE && item->noise != NULL)
     {
       const EmbersChangeStats *stats = embers_diff_stats_lookup (item->noise, item_name (item));
@@ -376,6 +378,76 @@ bind_cell (GtkSignalListItemFactory *factory,
     gtk_widget_add_css_class (label, "dim-label");
   else
     gtk_widget_remove_css_class (label, "dim-label");
+}
+
+/* Column widths: what the user dragged the headers' edges to, by column
+ * id, for the application to keep in its settings */
+
+static const char * const column_ids[N_COLUMNS] = {
+  [COLUMN_NAME] = "name",
+  [COLUMN_BASELINE_SHARE] = "baseline-share",
+  [COLUMN_COMPARISON_SHARE] = "comparison-share",
+  [COLUMN_CHANGE] = "change",
+  [COLUMN_BASELINE_VALUE] = "baseline-value",
+  [COLUMN_COMPARISON_VALUE] = "comparison-value",
+  [COLUMN_DELTA] = "delta",
+  [COLUMN_NOISE] = "noise",
+  [COLUMN_STEPS] = "steps",
+};
+
+GVariant *
+embers_diff_table_dup_column_widths (EmbersDiffTable *self)
+{
+  GVariantBuilder builder;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), NULL);
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{si}"));
+  for (guint i = 0; i < N_COLUMNS; i++)
+    if (self->columns[i] != NULL && column_ids[i] != NULL
+        && gtk_column_view_column_get_fixed_width (self->columns[i]) > 0)
+      g_variant_builder_add (&builder, "{si}", column_ids[i],
+                             (gint32)gtk_column_view_column_get_fixed_width (self->columns[i]));
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
+void
+embers_diff_table_set_column_widths (EmbersDiffTable *self,
+                                     GVariant        *widths)
+{
+  g_return_if_fail (EMBERS_IS_DIFF_TABLE (self));
+  g_return_if_fail (widths == NULL || g_variant_is_of_type (widths, G_VARIANT_TYPE ("a{si}")));
+
+  for (guint i = 0; i < N_COLUMNS; i++)
+    {
+      gint32 width = -1;
+
+      if (self->columns[i] == NULL || column_ids[i] == NULL)
+        continue;
+      if (widths != NULL)
+        g_variant_lookup (widths, column_ids[i], "i", &width);
+      /* Hostile or stale settings: a width a person could have dragged */
+      gtk_column_view_column_set_fixed_width (self->columns[i], width > 0 ? CLAMP (width, 24, 4000) : -1);
+    }
+}
+
+static void
+on_column_width (EmbersDiffTable *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLUMN_WIDTHS]);
+}
+
+/* s, f and Delete act on the selected row (see embers_table_add_key_bindings) */
+static gboolean
+name_key (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   user_data)
+{
+  EmbersDiffTable *self = EMBERS_DIFF_TABLE (widget);
+
+  if (self->selected_name == NULL)
+    return FALSE;
+  return gtk_widget_activate_action (widget, g_variant_get_string (args, NULL), "s", self->selected_name);
 }
 
 static void
@@ -416,6 +488,9 @@ embers_diff_table_get_property (GObject    *object,
     case PROP_SELECTED_NAME:
       g_value_set_string (value, self->selected_name);
       break;
+    case PROP_COLUMN_WIDTHS:
+      g_value_take_variant (value, embers_diff_table_dup_column_widths (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -433,6 +508,9 @@ embers_diff_table_set_property (GObject      *object,
     {
     case PROP_SELECTED_NAME:
       embers_diff_table_select_name (self, g_value_get_string (value));
+      break;
+    case PROP_COLUMN_WIDTHS:
+      embers_diff_table_set_column_widths (self, g_value_get_variant (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -480,7 +558,14 @@ embers_diff_table_class_init (EmbersDiffTableClass *klass)
   properties[PROP_SELECTED_NAME] =
     g_param_spec_string ("selected-name", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The width of each column the user resized, by column id, in px */
+  properties[PROP_COLUMN_WIDTHS] =
+    g_param_spec_variant ("column-widths", NULL, NULL,
+                          G_VARIANT_TYPE ("a{si}"), NULL,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  embers_table_add_key_bindings (widget_class, name_key);
 
   /**
    * EmbersDiffTable::row-activated:
@@ -563,6 +648,9 @@ embers_diff_table_init (EmbersDiffTable *self)
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), &self->sort_contexts[i]);
       column = gtk_column_view_column_new (i == COLUMN_CHANGE ? change_title (self->mode) : _(titles[i]), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_id (column, column_ids[i]);
+      g_signal_connect_object (column, "notify::fixed-width",
+                               G_CALLBACK (on_column_width), self, G_CONNECT_SWAPPED);
       if (i < COLUMN_NOISE)
         gtk_column_view_column_set_sorter (column,
                                            GTK_SORTER (gtk_custom_sorter_new (compare_items, &self->sort_contexts[i], NULL)));
@@ -825,12 +913,10 @@ embers_diff_table_mark_name (EmbersDiffTable *self,
       for (guint i = 0; i < n; i++)
         if (g_strcmp0 (embers_diff_table_get_row_name (self, i), name) == 0)
           {
-            if (gtk_single_selection_get_selected (self->selection) != i)
-              {
-                gtk_single_selection_set_selected (self->selection, i);
-                if (scroll)
-                  scroll_to (self, i);
-              }
+            /* A row the hover marked is scrolled to once it is clicked */
+            gtk_single_selection_set_selected (self->selection, i);
+            if (scroll)
+              scroll_to (self, i);
             return;
           }
     }

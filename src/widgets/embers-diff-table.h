@@ -71,6 +71,10 @@ EmbersDiffMode embers_diff_table_get_mode        (EmbersDiffTable *self);
 void           embers_diff_table_set_mode        (EmbersDiffTable *self,
                                                   EmbersDiffMode   mode);
 
+GVariant        *embers_diff_table_dup_column_widths (EmbersDiffTable *self);
+void             embers_diff_table_set_column_widths (EmbersDiffTable *self,
+                                                      GVariant        *widths);
+
 /* A noise test of the comparison (NULL: none; embers-diff-stats.h): the
  * columns "Change ± Noise" and "Steps" appear, each row's screen reader
  * text ends with its verdict, and with @hide_noise the rows whose change

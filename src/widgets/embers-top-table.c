@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-name-label.h"
 #include "embers-top.h"
 #include "embers-top-item.h"
 #include "embers-top-model.h"
@@ -41,6 +42,7 @@ enum {
   PROP_PROFILE,
   PROP_SELECTED_NAME,
   PROP_N_ROWS,
+  PROP_COLUMN_WIDTHS,
   N_PROPS
 };
 
@@ -61,12 +63,8 @@ setup_name (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             EmbersTopTable           *self)
 {
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_width_chars (GTK_LABEL (label), 16);
-  gtk_list_item_set_child (list_item, label);
+  /* Cut at the package path, never mid-name; the whole name in the tooltip */
+  gtk_list_item_set_child (list_item, embers_name_label_new ());
 }
 
 /* What a screen reader says for a row: the function and its values (the
@@ -107,8 +105,7 @@ bind_name (GtkSignalListItemFactory *factory,
   EmbersTopItem *item = gtk_list_item_get_item (list_item);
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
-  gtk_label_set_text (GTK_LABEL (label), embers_top_item_get_name (item));
-  gtk_widget_set_tooltip_text (label, embers_top_item_get_name (item));
+  embers_name_label_set_text (EMBERS_NAME_LABEL (label), embers_top_item_get_name (item));
 }
 
 static void
@@ -305,19 +302,109 @@ embers_top_table_mark_name (EmbersTopTable *self,
   position = embers_top_model_find_name (self->model, name);
   if (position != GTK_INVALID_LIST_POSITION)
     {
-      if (gtk_single_selection_get_selected (self->selection) != position)
-        {
-          gtk_single_selection_set_selected (self->selection, position);
-          if (scroll)
-            scroll_to (self, position);
-        }
+      /* A row the hover marked is scrolled to once it is clicked */
+      gtk_single_selection_set_selected (self->selection, position);
+      if (scroll)
+        scroll_to (self, position);
       return;
     }
 
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
 }
 
-/* Keyboard */
+/* Column widths: what the user dragged the headers' edges to, by column
+ * id, for the application to keep in its settings */
+
+static GtkColumnViewColumn *
+column_at (EmbersTopTable *self,
+           guint           i)
+{
+  GtkColumnViewColumn *columns[] = {
+    self->name_column, self->self_column, self->self_percent_column,
+    self->total_column, self->total_percent_column,
+  };
+
+  return i < G_N_ELEMENTS (columns) ? columns[i] : NULL;
+}
+
+GVariant *
+embers_top_table_dup_column_widths (EmbersTopTable *self)
+{
+  GVariantBuilder builder;
+  GtkColumnViewColumn *column;
+
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), NULL);
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{si}"));
+  for (guint i = 0; (column = column_at (self, i)) != NULL; i++)
+    if (gtk_column_view_column_get_fixed_width (column) > 0)
+      g_variant_builder_add (&builder, "{si}", gtk_column_view_column_get_id (column),
+                             (gint32)gtk_column_view_column_get_fixed_width (column));
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
+void
+embers_top_table_set_column_widths (EmbersTopTable *self,
+                                    GVariant       *widths)
+{
+  GtkColumnViewColumn *column;
+
+  g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
+  g_return_if_fail (widths == NULL || g_variant_is_of_type (widths, G_VARIANT_TYPE ("a{si}")));
+
+  for (guint i = 0; (column = column_at (self, i)) != NULL; i++)
+    {
+      gint32 width = -1;
+
+      if (widths != NULL)
+        g_variant_lookup (widths, gtk_column_view_column_get_id (column), "i", &width);
+      /* Hostile or stale settings: a width a person could have dragged */
+      gtk_column_view_column_set_fixed_width (column, width > 0 ? CLAMP (width, 24, 4000) : -1);
+    }
+}
+
+static void
+on_column_width (EmbersTopTable *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLUMN_WIDTHS]);
+}
+
+/* Keyboard: the flame graph's single keys work on the selected row too
+ * (the column view has no type-ahead to eat them) */
+
+static gboolean
+name_key (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   user_data)
+{
+  EmbersTopTable *self = EMBERS_TOP_TABLE (widget);
+
+  if (self->selected_name == NULL)
+    return FALSE;
+  return gtk_widget_activate_action (widget, g_variant_get_string (args, NULL), "s", self->selected_name);
+}
+
+static gboolean
+plain_key (GtkWidget *widget,
+           GVariant  *args,
+           gpointer   user_data)
+{
+  return gtk_widget_activate_action (widget, g_variant_get_string (args, NULL), NULL);
+}
+
+void
+embers_table_add_key_bindings (GtkWidgetClass *widget_class,
+                               GtkShortcutFunc name_func)
+{
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_s, 0, name_func, "s", "page.sandwich");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_f, 0, name_func, "s", "page.focus-function");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Delete, 0, name_func, "s", "page.hide-frame");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Delete, 0, name_func, "s", "page.hide-frame");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_i, 0, plain_key, "s", "page.invert");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_r, 0, plain_key, "s", "page.collapse-recursion");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_slash, 0, plain_key, "s", "page.search");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Divide, 0, plain_key, "s", "page.search");
+}
 
 /* GObject */
 
@@ -365,6 +452,9 @@ embers_top_table_get_property (GObject    *object,
     case PROP_N_ROWS:
       g_value_set_uint (value, embers_top_table_get_n_rows (self));
       break;
+    case PROP_COLUMN_WIDTHS:
+      g_value_take_variant (value, embers_top_table_dup_column_widths (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -382,6 +472,9 @@ embers_top_table_set_property (GObject      *object,
     {
     case PROP_SELECTED_NAME:
       embers_top_table_select_name (self, g_value_get_string (value));
+      break;
+    case PROP_COLUMN_WIDTHS:
+      embers_top_table_set_column_widths (self, g_value_get_variant (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -412,7 +505,15 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
     g_param_spec_uint ("n-rows", NULL, NULL,
                        0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /* The width of each column the user resized, by column id ("name",
+   * "self", "self-percent", "total", "total-percent"), in px */
+  properties[PROP_COLUMN_WIDTHS] =
+    g_param_spec_variant ("column-widths", NULL, NULL,
+                          G_VARIANT_TYPE ("a{si}"), NULL,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  embers_table_add_key_bindings (widget_class, name_key);
 
   /**
    * EmbersTopTable::function-activated:
@@ -495,6 +596,9 @@ embers_top_table_init (EmbersTopTable *self)
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->selection, "items-changed",
                            G_CALLBACK (on_items_changed), self, G_CONNECT_SWAPPED);
+  for (guint i = 0; column_at (self, i) != NULL; i++)
+    g_signal_connect_object (column_at (self, i), "notify::fixed-width",
+                             G_CALLBACK (on_column_width), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

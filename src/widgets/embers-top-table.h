@@ -41,4 +41,17 @@ void embers_top_table_mark_name (EmbersTopTable *self,
                           const char *name,
                           gboolean    scroll);
 
+GVariant      *embers_top_table_dup_column_widths (EmbersTopTable *self);
+void           embers_top_table_set_column_widths (EmbersTopTable *self,
+                                                   GVariant       *widths);
+
+/* The flame graph's single keys on a table of functions: s (Sandwich),
+ * f (Focus on the function) and Delete (Hide) act on the selected row's
+ * name through @name_func, which activates the "page." action given as
+ * its argument with the name; i, r and / activate page.invert,
+ * page.collapse-recursion and page.search. Shared by the top and diff
+ * tables. */
+void           embers_table_add_key_bindings      (GtkWidgetClass  *widget_class,
+                                                   GtkShortcutFunc  name_func);
+
 G_END_DECLS

@@ -1089,9 +1089,8 @@ static const char * const no_shortcut[] = {
   "win.show-toast-action",      /* pages' messages with a button */
   "win.add-recent",             /* pages' files to the recent list */
   "win.compare-across",         /* a labels tab's Line Up menu: values or time ranges */
-  "page.sandwich",              /* a function: s (flame.sandwich), the table's Enter */
-  "page.hide-frame",            /* a function: Delete (flame.hide-frame) */
-  "page.focus-function",        /* a function: f (flame.focus-function) */
+  /* page.sandwich, page.hide-frame and page.focus-function: s, Delete
+   * and f on a table row (and through flame.* on the graph) */
   "page.unhide",                /* a function: its transform chip's button */
   "page.colors",                /* the Frame Colors menu */
   /* One button in one place, which GNOME apps give no shortcut */

@@ -1,0 +1,607 @@
+/* test-tables.c: the top and diff tables on a display: readable names,
+ * resizable and remembered columns, calm linking with the flame graph,
+ * the graph's single keys on a table row (issue 16.4 and 16.5)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <adwaita.h>
+
+#include "embers-compare-page.h"
+#include "embers-name-label.h"
+#include "embers-shortcuts.h"
+#include "embers-window.h"
+#include "embers-test-gtk-utils.h"
+
+/* In tests/fixtures/folded/go-names-*.folded, the name of issue 16's
+ * "regexp/… ompile" */
+#define REGEXP_NAME "regexp/syntax.(*compiler).compile"
+#define PUSH_NAME "regexp/syntax.(*parser).push"
+#define LONG_NAME "github.com/emberslab/shop/internal/checkout.(*Receipt).MarshalJSON"
+
+static void
+wait_page (EmbersProfilePage *page)
+{
+  embers_test_wait_while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
+                          embers_profile_page_get_busy (page) ||
+                          embers_profile_page_get_search_pending (page));
+  embers_test_settle ();
+}
+
+static EmbersWindow *
+new_window (void)
+{
+  EmbersWindow *window = embers_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (GTK_WIDGET (window));
+  return window;
+}
+
+static void
+destroy_window (EmbersWindow *window)
+{
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+}
+
+static GFile *
+fixture (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "folded", name, NULL);
+
+  return g_file_new_for_path (path);
+}
+
+static EmbersProfilePage *
+open_names (EmbersWindow *window)
+{
+  g_autoptr(GFile) file = fixture ("go-names-before.folded");
+  EmbersProfilePage *page = embers_window_open_file (window, file);
+
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+  return page;
+}
+
+static GtkWidget *
+open_names_comparison (EmbersWindow *window)
+{
+  g_autoptr(GFile) base = fixture ("go-names-before.folded");
+  g_autoptr(GFile) comp = fixture ("go-names-after.folded");
+  GtkWidget *compare = embers_window_open_comparison (window, base, comp);
+  EmbersProfilePage *page;
+
+  g_assert_true (EMBERS_IS_COMPARE_PAGE (compare));
+  page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
+  embers_test_wait_while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)) ||
+                          embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY);
+  g_assert_null (embers_compare_page_get_error (EMBERS_COMPARE_PAGE (compare)));
+  wait_page (page);
+  return compare;
+}
+
+/* The name cell showing @name, among the rows on screen */
+static EmbersNameLabel *
+find_name_label (GtkWidget  *widget,
+                 const char *name)
+{
+  if (EMBERS_IS_NAME_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (embers_name_label_get_text (EMBERS_NAME_LABEL (widget)), name) == 0)
+    return EMBERS_NAME_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      EmbersNameLabel *found = find_name_label (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  GtkWidget  *table;
+  const char *name;
+} Cell;
+
+static gboolean
+cell_shown (gpointer data)
+{
+  Cell *cell = data;
+
+  return find_name_label (cell->table, cell->name) != NULL;
+}
+
+static EmbersNameLabel *
+wait_name_label (GtkWidget  *table,
+                 const char *name)
+{
+  Cell cell = { table, name };
+
+  embers_test_wait_until (cell_shown, &cell, "the name's cell on screen");
+  return find_name_label (table, name);
+}
+
+/* The cell shows its whole name (state), and draws it (pixels): ink from
+ * its start to past where the shortened form would end */
+static void
+assert_shown_whole (EmbersNameLabel *label,
+                    const char      *name)
+{
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  g_autofree char *tooltip = NULL;
+  int width = gtk_widget_get_width (GTK_WIDGET (label));
+  int height = gtk_widget_get_height (GTK_WIDGET (label));
+  int natural;
+  graphene_rect_t bounds;
+  GtkWidget *root;
+
+  embers_test_wait_frame (GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (label))));
+  gtk_widget_measure (GTK_WIDGET (label), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  g_test_message ("%s: %d px wide, needs %d", name, width, natural);
+  g_assert_cmpint (width, >=, natural);
+  g_assert_cmpstr (embers_name_label_get_shown_text (label), ==, name);
+  g_object_get (label, "tooltip-text", &tooltip, NULL);
+  g_assert_cmpstr (tooltip, ==, name);
+
+  /* The window as drawn (the cell alone has no background to tell dark
+   * text from): text in the first and in the last fifth of the name */
+  root = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (label)));
+  bounds = embers_test_bounds (GTK_WIDGET (label), root);
+  pixels = embers_test_render (root);
+  embers_test_assert_not_blank (pixels, &GRAPHENE_RECT_INIT (bounds.origin.x, bounds.origin.y, natural / 5, height),
+                                2, "the name's start");
+  embers_test_assert_not_blank (pixels, &GRAPHENE_RECT_INIT (bounds.origin.x + natural * 4 / 5, bounds.origin.y,
+                                                             natural / 5, height),
+                                2, "the name's end");
+}
+
+static void
+test_names_whole (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_names (window);
+  GtkWidget *top = GTK_WIDGET (embers_profile_page_get_top_table (page));
+  GtkWidget *compare;
+  EmbersDiffTable *diff;
+
+  /* At 1200 px both tables show the name whole */
+  assert_shown_whole (wait_name_label (top, REGEXP_NAME), REGEXP_NAME);
+
+  compare = open_names_comparison (window);
+  diff = embers_compare_page_get_table (EMBERS_COMPARE_PAGE (compare));
+  assert_shown_whole (wait_name_label (GTK_WIDGET (diff), REGEXP_NAME), REGEXP_NAME);
+
+  destroy_window (window);
+}
+
+typedef struct
+{
+  EmbersNameLabel *label;
+  int              width;
+} Narrow;
+
+static gboolean
+label_narrower (gpointer data)
+{
+  Narrow *narrow = data;
+
+  return gtk_widget_get_width (GTK_WIDGET (narrow->label)) < narrow->width;
+}
+
+/* Columns keep the widths they were dragged to, in the settings; a name
+ * that no longer fits loses its package path, never its function name */
+static void
+test_widths_remembered (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_names (window);
+  EmbersTopTable *top = embers_profile_page_get_top_table (page);
+  EmbersNameLabel *label = wait_name_label (GTK_WIDGET (top), LONG_NAME);
+  g_autoptr(GVariant) widths = NULL;
+  g_autoptr(GVariant) stored = NULL;
+  Narrow narrow = { label, 0 };
+  const char *shown;
+  gint32 width = 0;
+
+  g_settings_reset (settings, "top-table-columns");
+  narrow.width = gtk_widget_get_width (GTK_WIDGET (label));
+
+  /* What dragging the headers' edges does: fixed widths on the columns */
+  widths = g_variant_ref_sink (g_variant_new_parsed ("{'name': 150, 'self': 250, 'self-percent': 250, "
+                                                     "'total': 250, 'total-percent': 250}"));
+  g_object_set (top, "column-widths", widths, NULL);
+  stored = g_settings_get_value (settings, "top-table-columns");
+  g_assert_true (g_variant_lookup (stored, "name", "i", &width));
+  g_assert_cmpint (width, ==, 150);
+
+  embers_test_wait_until (label_narrower, &narrow, "the name column narrower");
+  embers_test_wait_frame (GTK_WIDGET (window));
+  shown = embers_name_label_get_shown_text (label);
+  g_test_message ("shown in %d px: %s", gtk_widget_get_width (GTK_WIDGET (label)), shown);
+  g_assert_true (g_str_has_prefix (shown, "\xe2\x80\xa6"));
+  /* The package path went, the function name stayed whole */
+  g_assert_true (g_str_has_suffix (shown, "(*Receipt).MarshalJSON"));
+  g_assert_true (g_str_has_suffix (LONG_NAME, shown + strlen ("\xe2\x80\xa6")));
+  {
+    g_autoptr(EmbersTestPixels) pixels = embers_test_render (GTK_WIDGET (window));
+    graphene_rect_t bounds = embers_test_bounds (GTK_WIDGET (label), GTK_WIDGET (window));
+
+    embers_test_assert_not_blank (pixels, &bounds,
+                                  2, "the shortened name");
+  }
+
+  /* A new window's table starts with them */
+  {
+    EmbersWindow *other = new_window ();
+    EmbersProfilePage *other_page = open_names (other);
+    g_autoptr(GVariant) got = embers_top_table_dup_column_widths (embers_profile_page_get_top_table (other_page));
+
+    g_assert_true (g_variant_lookup (got, "self", "i", &width));
+    g_assert_cmpint (width, ==, 250);
+    destroy_window (other);
+  }
+
+  /* Hostile settings: widths no one could drag are clamped */
+  g_settings_set_value (settings, "top-table-columns", g_variant_new_parsed ("{'name': -5, 'self': 999999}"));
+  {
+    g_autoptr(GVariant) got = embers_top_table_dup_column_widths (top);
+
+    g_assert_false (g_variant_lookup (got, "name", "i", &width));
+    g_assert_true (g_variant_lookup (got, "self", "i", &width));
+    g_assert_cmpint (width, ==, 4000);
+  }
+
+  /* The diff table's too */
+  {
+    GtkWidget *compare = open_names_comparison (window);
+    EmbersDiffTable *diff = embers_compare_page_get_table (EMBERS_COMPARE_PAGE (compare));
+    g_autoptr(GVariant) got = NULL;
+
+    g_settings_set_value (settings, "diff-table-columns", g_variant_new_parsed ("{'change': 133}"));
+    got = embers_diff_table_dup_column_widths (diff);
+    g_assert_true (g_variant_lookup (got, "change", "i", &width));
+    g_assert_cmpint (width, ==, 133);
+    g_object_set (diff, "column-widths", g_variant_new_parsed ("{'name': 321}"), NULL);
+    g_clear_pointer (&stored, g_variant_unref);
+    stored = g_settings_get_value (settings, "diff-table-columns");
+    g_assert_true (g_variant_lookup (stored, "name", "i", &width));
+    g_assert_cmpint (width, ==, 321);
+  }
+
+  g_settings_reset (settings, "top-table-columns");
+  g_settings_reset (settings, "diff-table-columns");
+  destroy_window (window);
+}
+
+static guint32
+find_node (EmbersProfile *profile,
+           const char    *name)
+{
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+    if (g_strcmp0 (embers_profile_node_name_str (profile, i), name) == 0)
+      return i;
+  g_assert_not_reached ();
+}
+
+static GtkAdjustment *
+table_vadjustment (GtkWidget *table)
+{
+  GtkWidget *scroller = embers_test_find_widget (table, GTK_TYPE_SCROLLED_WINDOW, NULL);
+
+  g_assert_nonnull (scroller);
+  return gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+}
+
+static gboolean
+scrolled_down (gpointer adjustment)
+{
+  return gtk_adjustment_get_value (adjustment) > 0;
+}
+
+static gboolean
+graph_laid_out (gpointer graph)
+{
+  return embers_flame_graph_get_layout (graph) != NULL && embers_flame_graph_has_paint_cache (graph);
+}
+
+/* Hovering the graph marks the row and never scrolls; selecting a frame
+ * (a click, the keyboard) scrolls the table to it */
+static void
+test_calm_hover (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_names (window);
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  EmbersTopTable *top = embers_profile_page_get_top_table (page);
+  EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+  GtkAdjustment *vadj = table_vadjustment (GTK_WIDGET (top));
+  GtkEventController *motion = NULL;
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (graph));
+  EmbersLayout *layout;
+  const EmbersRect *r;
+  guint32 worker = find_node (profile, "main.worker");
+
+  embers_test_wait_until (graph_laid_out, graph, "the flame graph's layout and paint");
+  layout = embers_flame_graph_get_layout (graph);
+  /* main.worker has no self time: its row is at the bottom, off screen */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadj), >, gtk_adjustment_get_page_size (vadj) * 2);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        motion = c;
+    }
+  g_assert_nonnull (motion);
+
+  r = embers_layout_get_rect (layout, embers_layout_find_node (layout, worker));
+  g_assert_nonnull (r);
+  g_signal_emit_by_name (motion, "enter", r->x + r->width / 2, embers_layout_rect_y (layout, r) + 4);
+  g_signal_emit_by_name (motion, "motion", r->x + r->width / 2, embers_layout_rect_y (layout, r) + 4);
+  g_assert_cmpuint (embers_flame_graph_get_hover_node (graph), ==, worker);
+  g_assert_cmpstr (embers_top_table_get_selected_name (top), ==, "main.worker");
+  embers_test_wait_frame (GTK_WIDGET (window));
+  embers_test_settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
+  /* Hovering left the graph's selection alone */
+  g_assert_cmpuint (embers_flame_graph_get_selected_node (graph), ==, EMBERS_NODE_NONE);
+
+  /* A click (or the keyboard) selects the frame: now the table scrolls */
+  embers_flame_graph_set_selected_node (graph, worker);
+  embers_test_wait_until (scrolled_down, vadj, "the table scrolled to the row");
+  g_assert_cmpstr (embers_top_table_get_selected_name (top), ==, "main.worker");
+
+  destroy_window (window);
+}
+
+static GtkWidget *
+find_label_text (GtkWidget  *widget,
+                 const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label_text (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The row's widget inside the column view, focused as a click does; no
+ * key controller between it and the table may eat a letter (no
+ * type-ahead) */
+static GtkWidget *
+focus_row (GtkWidget  *table,
+           const char *name)
+{
+  EmbersNameLabel *label = wait_name_label (table, name);
+  GtkWidget *row = GTK_WIDGET (label);
+
+  while (row != NULL && g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+    row = gtk_widget_get_parent (row);
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_grab_focus (row));
+  for (GtkWidget *w = row; w != table; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+          /* The column view's own only cancels a header drag on Escape */
+          if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+            g_assert_cmpstr (G_OBJECT_TYPE_NAME (w), ==, "GtkColumnView");
+        }
+    }
+  return row;
+}
+
+/* A click on a row replaces the graph's selection; s, f, i, r and Delete
+ * work from a focused row as they do on the graph */
+static void
+test_table_keys (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_names (window);
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  GtkWidget *top = GTK_WIDGET (embers_profile_page_get_top_table (page));
+  EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+  GtkWidget *row;
+
+  embers_test_wait_until (graph_laid_out, graph, "the flame graph's layout and paint");
+  embers_flame_graph_set_selected_node (graph, find_node (profile, REGEXP_NAME));
+  g_assert_cmpstr (embers_top_table_get_selected_name (EMBERS_TOP_TABLE (top)), ==, REGEXP_NAME);
+
+  /* The click: the row is selected, the graph's selection replaced */
+  row = focus_row (top, PUSH_NAME);
+  embers_top_table_select_name (EMBERS_TOP_TABLE (top), PUSH_NAME);
+  g_assert_cmpuint (embers_flame_graph_get_selected_node (graph), ==, EMBERS_NODE_NONE);
+  g_assert_cmpstr (embers_flame_graph_get_highlight_name (graph), ==, PUSH_NAME);
+
+  /* s: Sandwich of the row's function, not of the old selection */
+  g_assert_true (embers_test_press_key (row, GDK_KEY_s, 0));
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_SANDWICH);
+  g_assert_nonnull (find_label_text (GTK_WIDGET (page), "Callers of " PUSH_NAME));
+  embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
+  wait_page (page);
+
+  /* i: inverted, and back */
+  row = focus_row (top, PUSH_NAME);
+  g_assert_true (embers_test_press_key (row, GDK_KEY_i, 0));
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_BOTTOM_UP);
+  row = focus_row (top, PUSH_NAME);
+  g_assert_true (embers_test_press_key (row, GDK_KEY_i, 0));
+  wait_page (page);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_ICICLE);
+
+  /* f: focus on the function everywhere: the graph's root total is the
+   * function's */
+  row = focus_row (top, PUSH_NAME);
+  embers_top_table_select_name (EMBERS_TOP_TABLE (top), PUSH_NAME);
+  g_assert_true (embers_test_press_key (row, GDK_KEY_f, 0));
+  wait_page (page);
+  profile = embers_flame_graph_get_profile (graph);
+  g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 150);
+
+  /* Delete: hides the function */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.unfocus-function", NULL));
+  wait_page (page);
+  row = focus_row (top, PUSH_NAME);
+  embers_top_table_select_name (EMBERS_TOP_TABLE (top), PUSH_NAME);
+  g_assert_true (embers_test_press_key (row, GDK_KEY_Delete, 0));
+  wait_page (page);
+  profile = embers_flame_graph_get_profile (graph);
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+    g_assert_cmpstr (embers_profile_node_name_str (profile, i), !=, PUSH_NAME);
+
+  /* r reaches the page's collapse-recursion too */
+  row = focus_row (top, REGEXP_NAME);
+  g_assert_true (embers_test_press_key (row, GDK_KEY_r, 0));
+  wait_page (page);
+
+  destroy_window (window);
+}
+
+static gboolean
+is_reserved (guint           keyval,
+             GdkModifierType mods)
+{
+  keyval = gdk_keyval_to_lower (keyval);
+  mods &= gtk_accelerator_get_default_mod_mask ();
+  /* GTK's own: Ctrl+Shift+D and Ctrl+Shift+I open the Inspector */
+  return (keyval == GDK_KEY_d || keyval == GDK_KEY_i) && mods == (GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+}
+
+static guint
+assert_no_reserved_trigger (GtkShortcutTrigger *trigger,
+                            const char         *where)
+{
+  if (GTK_IS_KEYVAL_TRIGGER (trigger))
+    {
+      guint keyval = gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger));
+      GdkModifierType mods = gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger));
+
+      if (is_reserved (keyval, mods))
+        g_error ("%s takes GTK's %s", where, gtk_accelerator_name (keyval, mods));
+      return 1;
+    }
+  if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    return assert_no_reserved_trigger (gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), where) +
+           assert_no_reserved_trigger (gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), where);
+  return 0;
+}
+
+/* How many of GTK's own Inspector bindings the walk saw */
+static guint gtk_own;
+
+/* Every shortcut of every widget under @widget (class key bindings
+ * included); returns how many keys were checked */
+static guint
+assert_no_reserved (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (c)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), j);
+
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          /* GtkWindow's own binding of them: the Inspector */
+          if (GTK_IS_SIGNAL_ACTION (action) &&
+              g_str_equal (gtk_signal_action_get_signal_name (GTK_SIGNAL_ACTION (action)), "enable-debugging"))
+            {
+              gtk_own++;
+              continue;
+            }
+          n += assert_no_reserved_trigger (gtk_shortcut_get_trigger (shortcut), G_OBJECT_TYPE_NAME (widget));
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += assert_no_reserved (child);
+  return n;
+}
+
+static void
+test_no_reserved_shortcuts (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_names (window);
+  GtkWidget *compare = open_names_comparison (window);
+  const EmbersShortcutGroup *groups;
+  guint n_groups;
+
+  /* The tables themselves (their class bindings) */
+  g_assert_cmpuint (assert_no_reserved (GTK_WIDGET (embers_profile_page_get_top_table (page))), >, 0);
+  g_assert_cmpuint (assert_no_reserved (GTK_WIDGET (embers_compare_page_get_table (EMBERS_COMPARE_PAGE (compare)))), >, 0);
+  /* Everything else in the window */
+  gtk_own = 0;
+  g_assert_cmpuint (assert_no_reserved (GTK_WIDGET (window)), >, 20);
+  /* The walk sees class bindings: GtkWindow's Ctrl+Shift+D and I */
+  g_assert_cmpuint (gtk_own, >=, 2);
+
+  /* And every accelerator the shortcuts dialog lists */
+  groups = embers_shortcuts_get_groups (&n_groups);
+  for (guint g = 0; g < n_groups; g++)
+    for (guint i = 0; i < groups[g].n_shortcuts; i++)
+      {
+        g_auto(GStrv) keys = NULL;
+
+        if (groups[g].shortcuts[i].accelerators == NULL)
+          continue;
+        keys = g_strsplit (groups[g].shortcuts[i].accelerators, " ", -1);
+        for (guint k = 0; keys[k] != NULL; k++)
+          {
+            guint keyval;
+            GdkModifierType mods;
+
+            g_assert_true (gtk_accelerator_parse (keys[k], &keyval, &mods));
+            g_assert_false (is_reserved (keyval, mods));
+          }
+      }
+
+  destroy_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  embers_test_gtk_init (&argc, &argv);
+
+  g_test_add_func ("/embers/tables/names-whole", test_names_whole);
+  g_test_add_func ("/embers/tables/widths-remembered", test_widths_remembered);
+  g_test_add_func ("/embers/tables/calm-hover", test_calm_hover);
+  g_test_add_func ("/embers/tables/keys", test_table_keys);
+  g_test_add_func ("/embers/tables/no-reserved-shortcuts", test_no_reserved_shortcuts);
+
+  return g_test_run ();
+}
