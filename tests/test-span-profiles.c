@@ -351,8 +351,8 @@ test_query_url_forms (void)
   };
   static const char *bad[] = {
     "&span-id=123",
-    "&span-id=" SPAN_API "&trace-id=" TRACE_API,
-    "&trace-id=" SPAN_API,
+    ("&span-id=" SPAN_API "&trace-id=" TRACE_API),
+    ("&trace-id=" SPAN_API),
     "&span-id=zz517183f26a089d",
   };
 

@@ -524,7 +524,7 @@ fuzz_exercise (EmbersProfile *profile)
 }
 
 /* Runs one reader on one input. */
-static int
+static inline int
 fuzz_one (const char   *what,
           FuzzReader    reader,
           const uint8_t *data,
