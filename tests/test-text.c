@@ -185,6 +185,10 @@ test_text_shorten (void)
     { "regexp/syntax.(*compiler).compile", 2, "…" },
     { "github.com/grafana/pyroscope/pkg/model.(*Tree).Insert", 30, "…pkg/model.(*Tree).Insert" },
     { "main.main.func1", 12, "…main.func1" },
+    /* Go closures and numbered parts stay with their function */
+    { "main.writeCPULabels.func5.1.1", 14, "…func5.1.1" },
+    { "main.writeCPULabels.func5.1.1", 9, "…func5.1…" },
+    { "lib/python3.11/json/decoder.py.decode", 27, "…json/decoder.py.decode" },
     /* C++: the "::" inside the template arguments are not cuts */
     { "std::vector<std::string, std::allocator<std::string>>::push_back(std::string const&)", 60,
       "…push_back(std::string const&)" },

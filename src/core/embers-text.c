@@ -164,6 +164,19 @@ embers_text_mask_credentials (const char *text)
 
 #define SHORTEN_ELLIPSIS "\xe2\x80\xa6"   /* U+2026 */
 
+/* A dot followed only by digits up to the next separator or the end is
+ * part of the name before it: Go's closures (`main.worker.func5.1.1`) and
+ * versions (`python3.11/`) are not cut apart */
+static gboolean
+numeric_segment (const char *p)
+{
+  const char *start = p;
+
+  while (g_ascii_isdigit (*p))
+    p++;
+  return p > start && (*p == '\0' || *p == '.' || *p == '/' || *p == ':');
+}
+
 /* Byte offsets just past each separator at bracket depth 0: where a
  * shortened name may start */
 GArray *
@@ -200,7 +213,8 @@ embers_text_name_cuts (const char *name)
           continue;
         }
       /* A cut needs something after it, and "..." or "//" are one cut */
-      if (depth == 0 && name[cut] != '\0' && name[cut] != '/' && name[cut] != '.' && name[cut] != ':')
+      if (depth == 0 && name[cut] != '\0' && name[cut] != '/' && name[cut] != '.' && name[cut] != ':' &&
+          !(*p == '.' && numeric_segment (name + cut)))
         g_array_append_val (cuts, cut);
     }
   return cuts;
