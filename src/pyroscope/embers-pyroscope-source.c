@@ -612,6 +612,17 @@ profile_from_levels (char               **names,
   return profile;
 }
 
+/* Pyroscope always sends a flame graph, the root alone when nothing
+ * matches: an answer to @rpc without one is someone else's, or cut short */
+static gpointer
+no_flame_graph (const char  *rpc,
+                GError     **error)
+{
+  g_set_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
+               _("This is not a Pyroscope answer: the answer to %s has no flame graph"), rpc);
+  return NULL;
+}
+
 static gpointer
 decode_merge (RpcData                *rpc,
               const ProtobufCMessage *message,
@@ -620,14 +631,8 @@ decode_merge (RpcData                *rpc,
   const Querier__V1__SelectMergeStacktracesResponse *r =
     (const Querier__V1__SelectMergeStacktracesResponse *) message;
 
-  /* Pyroscope always sends a flame graph, the root alone when nothing
-   * matches: an answer without one is someone else's, or cut short */
   if (r->flamegraph == NULL)
-    {
-      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                           _("This is not a Pyroscope answer: the answer to SelectMergeStacktraces has no flame graph"));
-      return NULL;
-    }
+    return no_flame_graph ("SelectMergeStacktraces", error);
 
   return profile_from_levels (r->flamegraph->names, r->flamegraph->n_names,
                               r->flamegraph->levels, r->flamegraph->n_levels,
@@ -642,11 +647,7 @@ decode_diff (RpcData                *rpc,
   const Querier__V1__DiffResponse *r = (const Querier__V1__DiffResponse *) message;
 
   if (r->flamegraph == NULL)
-    {
-      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                           _("This is not a Pyroscope answer: the answer to Diff has no flame graph"));
-      return NULL;
-    }
+    return no_flame_graph ("Diff", error);
 
   return profile_from_levels (r->flamegraph->names, r->flamegraph->n_names,
                               r->flamegraph->levels, r->flamegraph->n_levels,
@@ -1504,11 +1505,7 @@ decode_span_merge (RpcData                *rpc,
     (const Querier__V1__SelectMergeSpanProfileResponse *) message;
 
   if (r->flamegraph == NULL)
-    {
-      g_set_error_literal (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_PROTOCOL,
-                           _("This is not a Pyroscope answer: the answer to SelectMergeSpanProfile has no flame graph"));
-      return NULL;
-    }
+    return no_flame_graph ("SelectMergeSpanProfile", error);
 
   return profile_from_levels (r->flamegraph->names, r->flamegraph->n_names,
                               r->flamegraph->levels, r->flamegraph->n_levels,
