@@ -929,6 +929,14 @@ profile_done (GObject      *object,
                            _("No profile matches this selection in this time range."), FALSE);
       return;
     }
+  /* Source roots are the service's, on this server */
+  {
+    g_autofree char *location = embers_source_dup_location (self->source);
+    g_autofree char *key = g_strdup_printf ("%s %s", location != NULL ? location : "",
+                                            self->service != NULL ? self->service : "");
+
+    embers_details_panel_set_source_key (embers_profile_page_get_details_panel (self->profile_page), key);
+  }
   embers_profile_page_set_profile (self->profile_page, profile, self->title);
   embers_status_show_content (self->profile_stack);
   restore_focus (self);

@@ -32,6 +32,7 @@ static const EmbersShortcut views[] = {
   { "<ctrl>2", NC_("shortcut window", "Flame Graph") },
   { "<ctrl>3", NC_("shortcut window", "Bottom-Up") },
   { "<ctrl>4", NC_("shortcut window", "Sandwich") },
+  { "<ctrl>i", NC_("shortcut window", "Function Details") },
   { "<ctrl>r F5", NC_("shortcut window", "Reload the File") },
   { "Escape", NC_("shortcut window", "Cancel Loading") },
 };
