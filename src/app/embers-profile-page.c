@@ -2265,6 +2265,8 @@ setup_details (EmbersProfilePage *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->details_split), TRUE);
   adw_overlay_split_view_set_sidebar_position (self->details_split, GTK_PACK_END);
   adw_overlay_split_view_set_show_sidebar (self->details_split, FALSE);
+  /* Shown only when asked for, whatever the width does */
+  adw_overlay_split_view_set_pin_sidebar (self->details_split, TRUE);
   adw_overlay_split_view_set_enable_show_gesture (self->details_split, FALSE);
   adw_overlay_split_view_set_min_sidebar_width (self->details_split, 320);
   adw_overlay_split_view_set_max_sidebar_width (self->details_split, 640);

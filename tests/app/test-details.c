@@ -193,6 +193,22 @@ test_details_panel (void)
   check_panel (window, page, "details-dark.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 
+  /* Narrow: the panel lies over the views, inside the window */
+  gtk_window_set_default_size (GTK_WINDOW (window), 720, 800);
+  embers_test_wait_while (gtk_widget_get_width (GTK_WIDGET (window)) > 720);
+  embers_test_wait_frame (GTK_WIDGET (window));
+  embers_test_wait_for (gtk_widget_get_mapped (GTK_WIDGET (panel)) &&
+                        embers_test_bounds (GTK_WIDGET (panel), GTK_WIDGET (window)).origin.x +
+                        embers_test_bounds (GTK_WIDGET (panel), GTK_WIDGET (window)).size.width <= 721);
+  {
+    graphene_rect_t box = embers_test_bounds (GTK_WIDGET (panel), GTK_WIDGET (window));
+
+    g_assert_cmpfloat (box.origin.x, >=, 0);
+    g_assert_cmpfloat (box.size.width, >=, 300);
+  }
+  embers_test_settle ();
+  save_shot (GTK_WIDGET (window), "details-narrow.png");
+
   /* The close button hides it and gives the graph the keys back */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "details.close", NULL));
   g_assert_false (embers_profile_page_get_details_shown (page));
