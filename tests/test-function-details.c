@@ -238,6 +238,24 @@ test_from_profile_recursion (void)
   p = embers_profile_builder_finish (b, &error);
   g_assert_no_error (error);
 
+  /* The same through pprof without lines (as a server without symbols
+   * answers): the figures, and no line */
+  {
+    g_autoptr(GBytes) pprof = embers_pprof_write (p, &error);
+    g_autoptr(EmbersFunctionDetails) w = NULL;
+
+    g_assert_no_error (error);
+    w = details (pprof, "f", 0);
+    g_assert_false (w->has_lines);
+    g_assert_cmpuint (w->lines->len, ==, 0);
+    g_assert_cmpint (w->self, ==, 2);
+    g_assert_cmpint (w->total, ==, 10);
+    g_assert_cmpuint (w->callers->len, ==, 2);
+    assert_edge (w->callers, 0, "a", 7);
+    g_assert_cmpuint (w->callees->len, ==, 3);
+    assert_edge (w->callees, 2, "h", 3);
+  }
+
   d = embers_function_details_new_from_profile (p, "f", 0);
   g_assert_cmpint (d->self, ==, 2);
   g_assert_cmpint (d->total, ==, 10);
@@ -296,6 +314,19 @@ on_loaded (GObject      *source,
 }
 
 static void
+test_compute_async (void)
+{
+  g_autoptr(GBytes) bytes = fixture ("cpu-recursion.pb.gz");
+  g_autoptr(EmbersFunctionDetails) d = NULL;
+
+  embers_function_details_compute_async (bytes, "main.fib", 0, NULL, on_loaded, &d);
+  while (d == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (d->total, ==, 150);
+  g_assert_cmpuint (d->lines->len, ==, 3);
+}
+
+static void
 test_load_async (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-inlined.pb.gz", NULL);
@@ -321,6 +352,7 @@ main (int   argc,
   g_test_add_func ("/embers/function-details/from-profile-recursion", test_from_profile_recursion);
   g_test_add_func ("/embers/function-details/corrupt", test_corrupt);
   g_test_add_func ("/embers/function-details/load-async", test_load_async);
+  g_test_add_func ("/embers/function-details/compute-async", test_compute_async);
 
   return g_test_run ();
 }

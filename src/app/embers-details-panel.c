@@ -786,6 +786,25 @@ embers_details_panel_show_function (EmbersDetailsPanel *self,
     find_source (self);
 }
 
+void
+embers_details_panel_set_pprof (EmbersDetailsPanel *self,
+                                const char         *name,
+                                GBytes             *pprof,
+                                guint               sample_type)
+{
+  g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (pprof != NULL);
+
+  /* Late: the panel shows another function by now */
+  if (g_strcmp0 (name, self->name) != 0)
+    return;
+
+  begin (self);
+  embers_function_details_compute_async (pprof, name, sample_type, self->cancellable,
+                                         on_details_loaded, g_object_ref (self));
+}
+
 const char *
 embers_details_panel_get_function (EmbersDetailsPanel *self)
 {

@@ -30,6 +30,13 @@ void                   embers_details_panel_show_function  (EmbersDetailsPanel *
                                                             const char         *name,
                                                             GFile              *file);
 const char            *embers_details_panel_get_function   (EmbersDetailsPanel *self);
+/* The lines of function @name from pprof bytes that hold its stacks (a
+ * server's merged profile through its call site); ignored when the panel
+ * shows another function by now */
+void                   embers_details_panel_set_pprof      (EmbersDetailsPanel *self,
+                                                            const char         *name,
+                                                            GBytes             *pprof,
+                                                            guint               sample_type);
 
 /* Source roots are saved per service: @key names it ("" for local files,
  * else the server and service) */

@@ -823,7 +823,6 @@ embers_function_details_new_from_pprof (const guint8  *data,
     goto out;
 
   d = details_new (name);
-  d->has_lines = TRUE;
   d->self = acc.self;
   d->total = acc.total;
   d->profile_total = acc.all;
@@ -871,10 +870,12 @@ embers_function_details_new_from_pprof (const guint8  *data,
       const LineAcc *l = &g_array_index (acc.line_acc, LineAcc, i);
       EmbersLineCost cost = { l->line, l->self, l->total };
 
-      if (best_file != NULL && l->file == best_file->file)
+      /* Line 0 is no line: pprof from a server that kept none */
+      if (best_file != NULL && l->file == best_file->file && l->line > 0)
         g_array_append_val (d->lines, cost);
     }
   g_array_sort (d->lines, cmp_line);
+  d->has_lines = d->lines->len > 0;
   edge_set_emit (&acc.callers, d->callers);
   edge_set_emit (&acc.callees, d->callees);
   ok = TRUE;
@@ -1031,9 +1032,10 @@ embers_function_details_new_from_profile (EmbersProfile *profile,
 
 typedef struct
 {
-  GFile *file;
-  char  *name;
-  guint  sample_type;
+  GFile  *file;     /* or */
+  GBytes *bytes;
+  char   *name;
+  guint   sample_type;
 } LoadData;
 
 static void
@@ -1041,7 +1043,8 @@ load_data_free (gpointer data)
 {
   LoadData *ld = data;
 
-  g_object_unref (ld->file);
+  g_clear_object (&ld->file);
+  g_clear_pointer (&ld->bytes, g_bytes_unref);
   g_free (ld->name);
   g_free (ld);
 }
@@ -1060,7 +1063,13 @@ load_thread (GTask        *task,
   gsize len;
   const guint8 *data;
 
-  bytes = embers_input_read_file (ld->file, NULL, &format, cancellable, &error);
+  if (ld->bytes != NULL)
+    {
+      bytes = g_bytes_ref (ld->bytes);
+      format = EMBERS_FORMAT_PPROF;
+    }
+  else
+    bytes = embers_input_read_file (ld->file, NULL, &format, cancellable, &error);
   if (bytes == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -1097,6 +1106,31 @@ embers_function_details_load_async (GFile               *file,
 
   ld = g_new0 (LoadData, 1);
   ld->file = g_object_ref (file);
+  ld->name = g_strdup (name);
+  ld->sample_type = sample_type;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, embers_function_details_load_async);
+  g_task_set_task_data (task, ld, load_data_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+void
+embers_function_details_compute_async (GBytes              *pprof,
+                                       const char          *name,
+                                       guint                sample_type,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadData *ld;
+
+  g_return_if_fail (pprof != NULL);
+  g_return_if_fail (name != NULL);
+
+  ld = g_new0 (LoadData, 1);
+  ld->bytes = g_bytes_ref (pprof);
   ld->name = g_strdup (name);
   ld->sample_type = sample_type;
 

@@ -51,7 +51,7 @@ typedef struct
   gint64  self;
   gint64  total;
   gint64  profile_total; /* every sample's value, for percentages */
-  gboolean has_lines;   /* lines were read (the data was pprof) */
+  gboolean has_lines;   /* the data had line numbers for it (pprof) */
   GArray *lines;        /* EmbersLineCost, by line, only lines with samples */
   GArray *callers;      /* EmbersFunctionEdge, heaviest first */
   GArray *callees;      /* EmbersFunctionEdge, heaviest first */
@@ -91,6 +91,14 @@ void                   embers_function_details_load_async   (GFile              
                                                              GCancellable          *cancellable,
                                                              GAsyncReadyCallback    callback,
                                                              gpointer               user_data);
+/* The same from uncompressed pprof bytes (a server's merged profile),
+ * off the main thread; finish with embers_function_details_load_finish() */
+void                   embers_function_details_compute_async (GBytes               *pprof,
+                                                              const char           *name,
+                                                              guint                 sample_type,
+                                                              GCancellable         *cancellable,
+                                                              GAsyncReadyCallback   callback,
+                                                              gpointer              user_data);
 EmbersFunctionDetails *embers_function_details_load_finish  (GAsyncResult          *result,
                                                              GError               **error);
 

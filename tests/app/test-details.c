@@ -12,7 +12,9 @@
 #include <adwaita.h>
 
 #include "embers-details-panel.h"
+#include "embers-input.h"
 #include "embers-profile-builder.h"
+#include "embers-readers.h"
 #include "embers-profile-page.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
@@ -319,6 +321,45 @@ test_git_ref (void)
   }
 }
 
+/* Server data: the tree's details first, then the lines from the merged
+ * pprof of the function's stacks (what the explore page fetches) */
+static void
+test_server_pprof (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-inlined.pb.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersDetailsPanel *panel = g_object_ref_sink (embers_details_panel_new ());
+  EmbersFunctionDetails *d;
+
+  bytes = embers_input_read_file (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  profile = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+
+  embers_details_panel_show_function (panel, profile, 0, "main.finalize", NULL);
+  embers_test_wait_while (embers_details_panel_get_busy (panel));
+  d = embers_details_panel_get_details (panel);
+  g_assert_false (d->has_lines);
+  g_assert_cmpint (d->total, ==, 137);
+
+  /* Late bytes for another function are dropped */
+  embers_details_panel_set_pprof (panel, "main.mix", bytes, 0);
+  g_assert_false (embers_details_panel_get_busy (panel));
+
+  embers_details_panel_set_pprof (panel, "main.finalize", bytes, 0);
+  g_assert_true (embers_details_panel_get_busy (panel));
+  embers_test_wait_while (embers_details_panel_get_busy (panel));
+  d = embers_details_panel_get_details (panel);
+  g_assert_true (d->has_lines);
+  g_assert_cmpint (d->total, ==, 137);
+  g_assert_cmpuint (d->lines->len, ==, 4);
+
+  g_object_unref (panel);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -327,6 +368,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/app/details/panel", test_details_panel);
   g_test_add_func ("/embers/app/details/git-ref", test_git_ref);
+  g_test_add_func ("/embers/app/details/server-pprof", test_server_pprof);
 
   return g_test_run ();
 }
