@@ -18,6 +18,7 @@
 #include "embers-input.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
+#include "profile.pb-c.h"
 
 #define GO_FILE "/work/main/tests/go/main.go"
 
@@ -301,6 +302,75 @@ test_corrupt (void)
   }
 }
 
+/* Values that add up past 64 bits: an error, not a wrapped sum */
+static void
+test_overflow (void)
+{
+  Google__V1__Profile profile = GOOGLE__V1__PROFILE__INIT;
+  Google__V1__ValueType vt = GOOGLE__V1__VALUE_TYPE__INIT;
+  Google__V1__ValueType *vts[] = { &vt };
+  Google__V1__Function fn = GOOGLE__V1__FUNCTION__INIT;
+  Google__V1__Function *fns[] = { &fn };
+  Google__V1__Line line = GOOGLE__V1__LINE__INIT;
+  Google__V1__Line *lines[] = { &line };
+  Google__V1__Location loc = GOOGLE__V1__LOCATION__INIT;
+  Google__V1__Location *locs[] = { &loc };
+  Google__V1__Sample s1 = GOOGLE__V1__SAMPLE__INIT, s2 = GOOGLE__V1__SAMPLE__INIT;
+  Google__V1__Sample *samples[] = { &s1, &s2 };
+  uint64_t ids[] = { 1 };
+  int64_t big[] = { G_MAXINT64 };
+  char *strings[] = { (char *) "", (char *) "cpu", (char *) "count", (char *) "f", (char *) "f.go" };
+  g_autofree guint8 *buf = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersFunctionDetails) d = NULL;
+  gsize len;
+
+  vt.type = 1;
+  vt.unit = 2;
+  fn.id = 1;
+  fn.name = 3;
+  fn.filename = 4;
+  line.function_id = 1;
+  line.line = 7;
+  loc.id = 1;
+  loc.n_line = 1;
+  loc.line = lines;
+  s1.n_location_id = s2.n_location_id = 1;
+  s1.location_id = s2.location_id = ids;
+  s1.n_value = s2.n_value = 1;
+  s1.value = s2.value = big;
+  profile.n_sample_type = 1;
+  profile.sample_type = vts;
+  profile.n_function = 1;
+  profile.function = fns;
+  profile.n_location = 1;
+  profile.location = locs;
+  profile.n_string_table = G_N_ELEMENTS (strings);
+  profile.string_table = strings;
+
+  /* One sample: fine */
+  profile.n_sample = 1;
+  profile.sample = samples;
+  len = google__v1__profile__get_packed_size (&profile);
+  buf = g_malloc (len);
+  google__v1__profile__pack (&profile, buf);
+  d = embers_function_details_new_from_pprof (buf, len, "f", 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (d->total, ==, G_MAXINT64);
+  g_assert_cmpint (embers_function_details_get_line (d, 7)->self, ==, G_MAXINT64);
+  g_clear_pointer (&d, embers_function_details_unref);
+  g_clear_pointer (&buf, g_free);
+
+  /* Two: past 64 bits */
+  profile.n_sample = 2;
+  len = google__v1__profile__get_packed_size (&profile);
+  buf = g_malloc (len);
+  google__v1__profile__pack (&profile, buf);
+  d = embers_function_details_new_from_pprof (buf, len, "f", 0, NULL, &error);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID);
+  g_assert_null (d);
+}
+
 static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
@@ -351,6 +421,7 @@ main (int   argc,
   g_test_add_func ("/embers/function-details/from-profile-agrees", test_from_profile_agrees);
   g_test_add_func ("/embers/function-details/from-profile-recursion", test_from_profile_recursion);
   g_test_add_func ("/embers/function-details/corrupt", test_corrupt);
+  g_test_add_func ("/embers/function-details/overflow", test_overflow);
   g_test_add_func ("/embers/function-details/load-async", test_load_async);
   g_test_add_func ("/embers/function-details/compute-async", test_compute_async);
 

@@ -552,6 +552,8 @@ typedef struct
   gint64       self;
   gint64       total;
   gint64       all;
+  guint64      magnitude;   /* sum of |value|: no partial sum overflows below G_MAXINT64 */
+  gboolean     overflow;
 } Acc;
 
 typedef struct
@@ -671,6 +673,13 @@ read_sample (Acc          *acc,
         }
     }
 
+  /* Every sum here is bounded by the sum of magnitudes */
+  acc->magnitude += v < 0 ? (guint64)0 - (guint64)v : (guint64)v;
+  if (acc->magnitude > (guint64)G_MAXINT64 || v == G_MININT64)
+    {
+      acc->overflow = TRUE;
+      return FALSE;
+    }
   acc->all += v;
   if (v == 0)
     return TRUE;
@@ -811,9 +820,13 @@ embers_function_details_new_from_pprof (const guint8  *data,
         continue;
       if (!read_sample (&acc, body.data, body.data + body.len, stamp++))
         {
-          g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
-                       _("pprof: sample %zu is corrupt (at byte %zu)"), stamp - 1,
-                       (gsize)(start - data));
+          if (acc.overflow)
+            g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                         _("pprof: the values add up past 64 bits"));
+          else
+            g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
+                         _("pprof: sample %zu is corrupt (at byte %zu)"), stamp - 1,
+                         (gsize)(start - data));
           goto out;
         }
       if ((stamp & 4095) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
