@@ -215,24 +215,37 @@ typedef struct
 
 typedef struct
 {
-  guint64 id;
-  guint64 address;
-  guint   first_line;
-  guint   n_lines;
+  guint64     id;
+  guint64     mapping_id;
+  guint64     address;
+  guint       first_line;
+  guint       n_lines;
+  gboolean    has_target;   /* one of its frames is the function */
+  const char *bare_name;    /* the frame of a location without lines */
 } Location;
 
 typedef struct
 {
-  guint64 function_id;
-  gint64  line;
-  guint   function;      /* index + 1 in functions, 0: none */
-} Line;
+  guint64     id;
+  guint64     memory_start;
+  guint64     file_offset;
+  guint64     filename;
+} Mapping;
 
 typedef struct
 {
-  guint   function;      /* index + 1, 0: none */
-  guint   location;      /* index */
-  gint64  line;
+  guint64     function_id;
+  gint64      line;
+  const char *name;         /* pooled: the frame's name */
+  const char *file;         /* pooled, "" when none */
+} Line;
+
+/* One frame of a stack: names are pooled, so equal names are one pointer */
+typedef struct
+{
+  const char *name;
+  const char *file;
+  gint64      line;
 } Frame;
 
 typedef struct
@@ -257,8 +270,12 @@ typedef struct
   GArray      *functions;   /* Function */
   GArray      *locations;   /* Location */
   GArray      *lines;       /* Line */
+  GArray      *mappings;    /* Mapping */
+  const char  *target;      /* pooled */
   GHashTable  *function_ids;  /* guint64 id -> index + 1 */
   GHashTable  *location_ids;  /* guint64 id -> index + 1 */
+  guint32     *dense_locations;  /* id -> index + 1, when ids are small */
+  gsize        n_dense;
   GStringChunk *pool;
   GHashTable  *pooled;      /* interned strings */
   guint        n_types;
@@ -334,7 +351,18 @@ pool_string (Tables     *t,
              gssize      len)
 {
   g_autofree char *copy = g_strndup (s, len < 0 ? strlen (s) : (gsize)len);
-  const char *found = g_hash_table_lookup (t->pooled, copy);
+  const char *found;
+
+  /* As the main reader: a NUL ends a string, and each invalid byte
+   * becomes U+FFFD, so that names compare equal to the profile's */
+  if G_UNLIKELY (!g_utf8_validate (copy, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (copy, -1);
+
+      g_free (copy);
+      copy = valid;
+    }
+  found = g_hash_table_lookup (t->pooled, copy);
 
   if (found == NULL)
     {
@@ -411,6 +439,35 @@ read_line (Tables       *t,
 }
 
 static gboolean
+read_mapping (Tables       *t,
+              const guint8 *p,
+              const guint8 *end)
+{
+  Mapping m = { 0 };
+  guint64 field, value;
+  guint wire;
+  Span body;
+
+  while (p < end)
+    {
+      if (!next_field (&p, end, &field, &wire, &value, &body))
+        return FALSE;
+      if (wire != 0)
+        continue;
+      switch (field)
+        {
+        case 1: m.id = value; break;
+        case 2: m.memory_start = value; break;
+        case 4: m.file_offset = value; break;
+        case 5: m.filename = value; break;
+        default: break;
+        }
+    }
+  g_array_append_val (t->mappings, m);
+  return TRUE;
+}
+
+static gboolean
 read_location (Tables       *t,
                const guint8 *p,
                const guint8 *end)
@@ -427,6 +484,8 @@ read_location (Tables       *t,
         return FALSE;
       if (field == 1 && wire == 0)
         loc.id = value;
+      else if (field == 2 && wire == 0)
+        loc.mapping_id = value;
       else if (field == 3 && wire == 0)
         loc.address = value;
       else if (field == 4 && wire == 2)
@@ -438,6 +497,37 @@ read_location (Tables       *t,
     }
   g_array_append_val (t->locations, loc);
   return TRUE;
+}
+
+/* A frame without a function name, named as the main reader names it
+ * (embers-pprof.c, address_frame): the mapping's file and the offset in
+ * it, else the address, else the ids */
+static const char *
+address_name (Tables         *t,
+              const Location *loc,
+              const Mapping  *m,
+              guint64         function_id)
+{
+  char name[512];
+  Span file = m != NULL ? table_string (t, m->filename) : (Span) { NULL, 0 };
+  const char *path = m != NULL ? pool_string (t, (const char *)file.data, file.len) : "";
+
+  if (m != NULL && path[0] != '\0')
+    {
+      g_autofree char *base = g_path_get_basename (path);
+      guint64 offset = loc->address >= m->memory_start
+                       ? loc->address - m->memory_start + m->file_offset : loc->address;
+
+      g_snprintf (name, sizeof name, "%s+0x%" G_GINT64_MODIFIER "x", base, offset);
+    }
+  else if (loc->address != 0)
+    g_snprintf (name, sizeof name, "0x%" G_GINT64_MODIFIER "x", loc->address);
+  else if (function_id != 0)
+    g_snprintf (name, sizeof name, "function %" G_GUINT64_FORMAT, function_id);
+  else
+    g_snprintf (name, sizeof name, "location %" G_GUINT64_FORMAT, loc->id);
+
+  return pool_string (t, name, -1);
 }
 
 static gboolean
@@ -466,6 +556,7 @@ read_tables (Tables        *t,
       switch (field)
         {
         case 1: t->n_types++; break;
+        case 3: ok = read_mapping (t, body.data, body.data + body.len); break;
         case 4: ok = read_location (t, body.data, body.data + body.len); break;
         case 5: ok = read_function (t, body.data, body.data + body.len); break;
         case 6: g_array_append_val (t->strings, body); break;
@@ -482,59 +573,73 @@ read_tables (Tables        *t,
     {
       Function *f = &g_array_index (t->functions, Function, i);
       Span name = table_string (t, f->name);
+      Span system_name = table_string (t, f->system_name);
       Span file = table_string (t, f->filename);
+      const char *resolved = pool_string (t, (const char *)name.data, name.len);
 
-      if (name.len == 0)
-        name = table_string (t, f->system_name);
-      if (name.len > 0)
-        f->resolved = pool_string (t, (const char *)name.data, name.len);
+      /* As the main reader: the name, else the system name, else none */
+      if (resolved[0] == '\0')
+        resolved = pool_string (t, (const char *)system_name.data, system_name.len);
+      f->resolved = resolved[0] != '\0' ? resolved : NULL;
       f->file = pool_string (t, (const char *)file.data, file.len);
       f->target = f->resolved != NULL && g_str_equal (f->resolved, target);
       g_hash_table_insert (t->function_ids, &f->id, GUINT_TO_POINTER (i + 1));
     }
-  for (guint i = 0; i < t->lines->len; i++)
-    {
-      Line *l = &g_array_index (t->lines, Line, i);
+  t->target = pool_string (t, target, -1);
+  {
+    g_autoptr(GHashTable) mapping_ids = g_hash_table_new (g_int64_hash, g_int64_equal);
+    guint64 max_id = 0;
 
-      l->function = GPOINTER_TO_UINT (g_hash_table_lookup (t->function_ids, &l->function_id));
-    }
-  for (guint i = 0; i < t->locations->len; i++)
-    {
-      Location *loc = &g_array_index (t->locations, Location, i);
+    for (guint i = 0; i < t->mappings->len; i++)
+      {
+        Mapping *m = &g_array_index (t->mappings, Mapping, i);
 
-      g_hash_table_insert (t->location_ids, &loc->id, GUINT_TO_POINTER (i + 1));
-    }
+        g_hash_table_insert (mapping_ids, &m->id, m);
+      }
+
+    for (guint i = 0; i < t->locations->len; i++)
+      {
+        Location *loc = &g_array_index (t->locations, Location, i);
+        const Mapping *m = loc->mapping_id != 0 ? g_hash_table_lookup (mapping_ids, &loc->mapping_id) : NULL;
+
+        g_hash_table_insert (t->location_ids, &loc->id, GUINT_TO_POINTER (i + 1));
+        max_id = MAX (max_id, loc->id);
+        if (loc->n_lines == 0)
+          {
+            loc->bare_name = address_name (t, loc, m, 0);
+            loc->has_target = loc->bare_name == t->target;
+          }
+        for (guint k = 0; k < loc->n_lines; k++)
+          {
+            Line *l = &g_array_index (t->lines, Line, loc->first_line + k);
+            guint fi = GPOINTER_TO_UINT (g_hash_table_lookup (t->function_ids, &l->function_id));
+            const Function *f = fi != 0 ? &g_array_index (t->functions, Function, fi - 1) : NULL;
+
+            if (f != NULL && f->resolved != NULL)
+              l->name = f->resolved;
+            else
+              l->name = address_name (t, loc, m, f != NULL ? f->id : 0);
+            l->file = f != NULL ? f->file : "";
+            if (l->name == t->target)
+              loc->has_target = TRUE;
+          }
+      }
+    /* Ids are usually 1..n: an array beats hashing each frame's */
+    if (max_id <= (guint64)t->locations->len * 4 + 1024)
+      {
+        t->n_dense = max_id + 1;
+        t->dense_locations = g_new0 (guint32, t->n_dense);
+        for (guint i = 0; i < t->locations->len; i++)
+          {
+            guint64 id = g_array_index (t->locations, Location, i).id;
+
+            /* a location defined twice: the one the hash table keeps */
+            if (t->dense_locations[id] == 0)
+              t->dense_locations[id] = GPOINTER_TO_UINT (g_hash_table_lookup (t->location_ids, &id));
+          }
+      }
+  }
   return TRUE;
-}
-
-/* The name of a frame as a neighbour (a caller or callee) */
-static const char *
-frame_name (Tables      *t,
-            const Frame *f)
-{
-  const Location *loc;
-  char buf[64];
-
-  if (f->function != 0)
-    {
-      const Function *fn = &g_array_index (t->functions, Function, f->function - 1);
-
-      if (fn->resolved != NULL)
-        return fn->resolved;
-    }
-  loc = &g_array_index (t->locations, Location, f->location);
-  if (loc->address != 0)
-    g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", loc->address);
-  else
-    g_snprintf (buf, sizeof buf, "location %" G_GUINT64_FORMAT, loc->id);
-  return pool_string (t, buf, -1);
-}
-
-static gboolean
-frame_is_target (Tables      *t,
-                 const Frame *f)
-{
-  return f->function != 0 && g_array_index (t->functions, Function, f->function - 1).target;
 }
 
 typedef struct
@@ -681,30 +786,42 @@ read_sample (Acc          *acc,
       return FALSE;
     }
   acc->all += v;
-  if (v == 0)
+
+  /* Each location once, by index; most stacks do not hold the function */
+  for (guint i = 0; i < acc->ids->len; i++)
+    {
+      guint64 *id = &g_array_index (acc->ids, guint64, i);
+      guint li;
+
+      if (*id < t->n_dense)
+        li = t->dense_locations[*id];
+      else
+        li = GPOINTER_TO_UINT (g_hash_table_lookup (t->location_ids, id));
+      if (li == 0)
+        return FALSE;
+      *id = li;
+      seen |= g_array_index (t->locations, Location, li - 1).has_target;
+    }
+  if (v == 0 || !seen)
     return TRUE;
+  seen = FALSE;
 
   /* The frames, leaf first: each location's lines are leaf first too */
   g_array_set_size (acc->frames, 0);
   for (guint i = 0; i < acc->ids->len; i++)
     {
-      guint64 id = g_array_index (acc->ids, guint64, i);
-      guint li = GPOINTER_TO_UINT (g_hash_table_lookup (t->location_ids, &id));
-      const Location *loc;
-
-      if (li == 0)
-        return FALSE;
-      loc = &g_array_index (t->locations, Location, li - 1);
+      guint li = (guint)g_array_index (acc->ids, guint64, i);
+      const Location *loc = &g_array_index (t->locations, Location, li - 1);
       if (loc->n_lines == 0)
         {
-          Frame f = { 0, li - 1, 0 };
+          Frame f = { loc->bare_name, "", 0 };
 
           g_array_append_val (acc->frames, f);
         }
       for (guint k = 0; k < loc->n_lines; k++)
         {
           const Line *l = &g_array_index (t->lines, Line, loc->first_line + k);
-          Frame f = { l->function, li - 1, l->line };
+          Frame f = { l->name, l->file, l->line };
 
           g_array_append_val (acc->frames, f);
         }
@@ -713,12 +830,8 @@ read_sample (Acc          *acc,
   for (guint i = 0; i < acc->frames->len; i++)
     {
       const Frame *f = &g_array_index (acc->frames, Frame, i);
-      const Function *fn;
 
-      if (f->function == 0)
-        continue;
-      fn = &g_array_index (t->functions, Function, f->function - 1);
-      if (!fn->target)
+      if (f->name != t->target)
         continue;
 
       if (!seen)
@@ -728,12 +841,12 @@ read_sample (Acc          *acc,
           if (i == 0)
             acc->self += v;
         }
-      count_line (acc, fn->file, f->line, v, i == 0, stamp);
+      count_line (acc, f->file, f->line, v, i == 0, stamp);
       /* As pprof's graph: no edge from the function to itself */
-      if (i + 1 < acc->frames->len && !frame_is_target (t, f + 1))
-        edge_set_add (&acc->callers, frame_name (t, f + 1), v, stamp);
-      if (i > 0 && !frame_is_target (t, f - 1))
-        edge_set_add (&acc->callees, frame_name (t, f - 1), v, stamp);
+      if (i + 1 < acc->frames->len && f[1].name != t->target)
+        edge_set_add (&acc->callers, f[1].name, v, stamp);
+      if (i > 0 && f[-1].name != t->target)
+        edge_set_add (&acc->callees, f[-1].name, v, stamp);
     }
 
   return TRUE;
@@ -771,6 +884,7 @@ embers_function_details_new_from_pprof (const guint8  *data,
   t.functions = g_array_new (FALSE, FALSE, sizeof (Function));
   t.locations = g_array_new (FALSE, FALSE, sizeof (Location));
   t.lines = g_array_new (FALSE, FALSE, sizeof (Line));
+  t.mappings = g_array_new (FALSE, FALSE, sizeof (Mapping));
   t.function_ids = g_hash_table_new (g_int64_hash, g_int64_equal);
   t.location_ids = g_hash_table_new (g_int64_hash, g_int64_equal);
   t.pool = g_string_chunk_new (4096);
@@ -898,8 +1012,10 @@ out:
   g_array_unref (t.functions);
   g_array_unref (t.locations);
   g_array_unref (t.lines);
+  g_array_unref (t.mappings);
   g_hash_table_unref (t.function_ids);
   g_hash_table_unref (t.location_ids);
+  g_free (t.dense_locations);
   g_hash_table_unref (t.pooled);
   edge_set_clear (&acc.callers);
   edge_set_clear (&acc.callees);
