@@ -3,6 +3,7 @@
  * xvfb-run). It prints figures and asserts nothing about time.
  *
  *   bench-window [--file FILE] [--gen PATH] [--embers PATH] [--runs N]
+ *                [--width W --height H]
  *
  * Without --file it makes big100k (gen-pprof --shape big) next to itself.
  *
@@ -61,9 +62,13 @@ typedef struct
   GdkFrameClock *clock;
   gint64         frame_start;
   gint64         last_frame_len;
+  gint64         layout_start;
+  gint64         last_layout_len;
   gint64         paint_start;
   gint64         last_paint_end;
   gint64         last_paint_len;
+  gint64         frame_cpu_start;
+  gint64         last_frame_cpu;
   guint          n_paints;
 } Bench;
 
@@ -118,18 +123,76 @@ ping_reset (void)
   bench.max_cpu = 0;
 }
 
-static void
-on_before_paint (GdkFrameClock *clock,
-                 gpointer       data)
+/* The CPU time of the threads that draw a frame: the main thread and,
+ * with software GL, Mesa's rasteriser threads (llvmpipe-N). On a shared
+ * machine this varies much less than the wall time. From each thread's
+ * schedstat (ns on the CPU); 0 where it cannot be read. */
+static gint64
+frame_threads_cpu_us (void)
 {
-  bench.frame_start = g_get_monotonic_time ();
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  char self_tid[32];
+  gint64 sum = 0;
+
+  if (dir == NULL)
+    return 0;
+  g_snprintf (self_tid, sizeof self_tid, "%d", getpid ());
+  while ((tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *stat_path = g_build_filename ("/proc/self/task", tid, "schedstat", NULL);
+      g_autofree char *comm = NULL, *stat = NULL;
+
+      if (!g_str_equal (tid, self_tid) &&
+          (!g_file_get_contents (comm_path, &comm, NULL, NULL) || !g_str_has_prefix (comm, "llvmpipe")))
+        continue;
+      if (g_file_get_contents (stat_path, &stat, NULL, NULL))
+        sum += g_ascii_strtoll (stat, NULL, 10) / 1000;
+    }
+  return sum;
 }
 
-static void
-on_paint (GdkFrameClock *clock,
-          gpointer       data)
+static gboolean
+on_before_paint (GSignalInvocationHint *hint,
+                 guint                  n_params,
+                 const GValue          *params,
+                 gpointer               data)
 {
+  if (g_value_get_object (&params[0]) == (GObject *)bench.clock)
+    {
+      bench.frame_start = g_get_monotonic_time ();
+      bench.frame_cpu_start = frame_threads_cpu_us ();
+    }
+  return TRUE;
+}
+
+/* The start of the layout and paint phases: emission hooks, which run
+ * before the handlers GTK connected (a handler connected now would run
+ * after GTK's own, at the phase's end) */
+static gboolean
+on_layout (GSignalInvocationHint *hint,
+           guint                  n_params,
+           const GValue          *params,
+           gpointer               data)
+{
+  if (g_value_get_object (&params[0]) == (GObject *)bench.clock)
+    bench.layout_start = g_get_monotonic_time ();
+  return TRUE;
+}
+
+static gboolean
+on_paint (GSignalInvocationHint *hint,
+          guint                  n_params,
+          const GValue          *params,
+          gpointer               data)
+{
+  if (g_value_get_object (&params[0]) != (GObject *)bench.clock)
+    return TRUE;
   bench.paint_start = g_get_monotonic_time ();
+  /* A frame without a layout phase has layout_start from an earlier one */
+  bench.last_layout_len = bench.layout_start >= bench.frame_start ? bench.paint_start - bench.layout_start : 0;
+  return TRUE;
 }
 
 static void
@@ -139,6 +202,7 @@ on_after_paint (GdkFrameClock *clock,
   bench.last_paint_end = g_get_monotonic_time ();
   bench.last_paint_len = bench.last_paint_end - bench.paint_start;
   bench.last_frame_len = bench.last_paint_end - bench.frame_start;
+  bench.last_frame_cpu = frame_threads_cpu_us () - bench.frame_cpu_start;
   bench.n_paints++;
 }
 
@@ -199,20 +263,54 @@ frame_painted (gpointer data)
   return !w->sharp || embers_flame_graph_has_paint_cache (w->graph);
 }
 
-static double
+/* One kind of interaction's figures, one entry per step */
+typedef struct
+{
+  double *latency;   /* from the action to the end of the frame that shows it */
+  double *work;      /* that frame's work on the main thread */
+  double *layout;    /* of which the layout phase */
+  double *paint;     /* and the paint phase: snapshot and rendering */
+  double *cpu;       /* the CPU time of the main and GL threads in that frame */
+} Series;
+
+static void
+series_init (Series *s,
+             guint   n)
+{
+  s->latency = g_new0 (double, n);
+  s->work = g_new0 (double, n);
+  s->layout = g_new0 (double, n);
+  s->paint = g_new0 (double, n);
+  s->cpu = g_new0 (double, n);
+}
+
+static void
+series_clear (Series *s)
+{
+  g_free (s->latency);
+  g_free (s->work);
+  g_free (s->layout);
+  g_free (s->paint);
+  g_free (s->cpu);
+}
+
+static void
 wait_frame (EmbersFlameGraph *graph,
             gint64            since,
             gboolean          sharp,
-            double           *paint_ms)
+            Series           *s,
+            guint             i)
 {
   FrameWait w = { graph, since, bench.n_paints, sharp };
 
   gtk_widget_queue_draw (GTK_WIDGET (graph));
   iterate_until (frame_painted, &w, 60);
   /* The main thread's work in that frame: layout, snapshot, rendering */
-  if (paint_ms != NULL)
-    *paint_ms = bench.last_frame_len / 1e3;
-  return (bench.last_paint_end - since) / 1e3;
+  s->work[i] = bench.last_frame_len / 1e3;
+  s->layout[i] = bench.last_layout_len / 1e3;
+  s->paint[i] = bench.last_paint_len / 1e3;
+  s->cpu[i] = bench.last_frame_cpu / 1e3;
+  s->latency[i] = (bench.last_paint_end - since) / 1e3;
 }
 
 static int
@@ -267,22 +365,29 @@ motion_controller (GtkWidget *widget)
   return NULL;
 }
 
-static void
-print_series (const char *what,
-              double     *latency,
-              double     *paint,
-              guint       n)
+static double
+maximum (const double *v,
+         guint         n)
 {
-  double max_latency = 0, max_paint = 0;
+  double m = 0;
 
   for (guint i = 0; i < n; i++)
-    {
-      max_latency = MAX (max_latency, latency[i]);
-      max_paint = MAX (max_paint, paint[i]);
-    }
+    m = MAX (m, v[i]);
+  return m;
+}
+
+static void
+print_series (const char *what,
+              Series     *s,
+              guint       n)
+{
+  double max_latency = maximum (s->latency, n), max_work = maximum (s->work, n);
+
   g_print ("%-22s median %6.1f ms, max %6.1f ms from the action to the frame; "
-           "the frame's work median %5.1f ms, max %5.1f ms (%u times)\n",
-           what, median (latency, n), max_latency, median (paint, n), max_paint, n);
+           "the frame's work median %5.1f ms, max %5.1f ms (layout %4.1f ms, paint %4.1f ms), "
+           "CPU %5.1f ms (main and GL threads); %u times\n",
+           what, median (s->latency, n), max_latency, median (s->work, n), max_work,
+           median (s->layout, n), median (s->paint, n), median (s->cpu, n), n);
 }
 
 static char *
@@ -310,13 +415,15 @@ main (int    argc,
       char **argv)
 {
   g_autofree char *file_path = NULL, *gen = NULL, *embers = NULL;
-  gint64 runs = 3, steps = 12;
+  gint64 runs = 3, steps = 12, win_width = 1920, win_height = 1080;
   GOptionEntry entries[] = {
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile (default: big100k, made)", "FILE" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
     { "embers", 0, 0, G_OPTION_ARG_FILENAME, &embers, "The embers program (for the CLI's time)", "PATH" },
     { "runs", 0, 0, G_OPTION_ARG_INT64, &runs, "Loads (3)", "N" },
     { "steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Interactions of each kind (12)", "N" },
+    { "width", 0, 0, G_OPTION_ARG_INT64, &win_width, "The window's width (1920)", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT64, &win_height, "The window's height (1080)", "H" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("- time the window on a big profile");
@@ -359,13 +466,15 @@ main (int    argc,
            sysconf (_SC_NPROCESSORS_ONLN), loadavg ? loadavg : "?\n");
 
   window = embers_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_set_default_size (GTK_WINDOW (window), CLAMP (win_width, 400, 8192),
+                               CLAMP (win_height, 300, 8192));
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
     g_main_context_iteration (NULL, TRUE);
   bench.clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  g_signal_connect (bench.clock, "before-paint", G_CALLBACK (on_before_paint), NULL);
-  g_signal_connect (bench.clock, "paint", G_CALLBACK (on_paint), NULL);
+  g_signal_add_emission_hook (g_signal_lookup ("before-paint", GDK_TYPE_FRAME_CLOCK), 0, on_before_paint, NULL, NULL);
+  g_signal_add_emission_hook (g_signal_lookup ("layout", GDK_TYPE_FRAME_CLOCK), 0, on_layout, NULL, NULL);
+  g_signal_add_emission_hook (g_signal_lookup ("paint", GDK_TYPE_FRAME_CLOCK), 0, on_paint, NULL, NULL);
 
   g_signal_connect_after (bench.clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
   bench.ping_id = g_timeout_add (1, ping, NULL);
@@ -449,14 +558,14 @@ main (int    argc,
            gtk_widget_get_width (GTK_WIDGET (graph)), gtk_widget_get_height (GTK_WIDGET (graph)),
            G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
   {
-    g_autofree double *first = g_new (double, steps);
-    g_autofree double *first_paint_len = g_new (double, steps);
-    g_autofree double *sharp = g_new (double, steps);
-    g_autofree double *sharp_paint_len = g_new (double, steps);
+    Series first, sharp;
     GtkAdjustment *hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (graph));
     GtkEventController *motion = motion_controller (GTK_WIDGET (graph));
     int width = gtk_widget_get_width (GTK_WIDGET (graph));
     int height = gtk_widget_get_height (GTK_WIDGET (graph));
+
+    series_init (&first, steps);
+    series_init (&sharp, steps);
 
     /* Zoom in step by step around the middle, then pan, then hover */
     for (gint64 i = 0; i < steps; i++)
@@ -464,11 +573,11 @@ main (int    argc,
         gint64 t = g_get_monotonic_time ();
 
         embers_flame_graph_zoom (graph, 1.25, 0.37);
-        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
-        sharp[i] = wait_frame (graph, t, TRUE, &sharp_paint_len[i]);
+        wait_frame (graph, t, FALSE, &first, i);
+        wait_frame (graph, t, TRUE, &sharp, i);
       }
-    print_series ("zoom step, first frame", first, first_paint_len, steps);
-    print_series ("zoom step, sharp", sharp, sharp_paint_len, steps);
+    print_series ("zoom step, first frame", &first, steps);
+    print_series ("zoom step, sharp", &sharp, steps);
 
     for (gint64 i = 0; i < steps; i++)
       {
@@ -476,11 +585,11 @@ main (int    argc,
         double step = gtk_adjustment_get_page_size (hadj) / 7;
 
         gtk_adjustment_set_value (hadj, gtk_adjustment_get_value (hadj) + (i % 2 ? -step : step));
-        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
-        sharp[i] = wait_frame (graph, t, TRUE, &sharp_paint_len[i]);
+        wait_frame (graph, t, FALSE, &first, i);
+        wait_frame (graph, t, TRUE, &sharp, i);
       }
-    print_series ("pan, first frame", first, first_paint_len, steps);
-    print_series ("pan, sharp", sharp, sharp_paint_len, steps);
+    print_series ("pan, first frame", &first, steps);
+    print_series ("pan, sharp", &sharp, steps);
 
     for (gint64 i = 0; i < steps && motion != NULL; i++)
       {
@@ -489,9 +598,11 @@ main (int    argc,
         double y = height * (0.1 + 0.8 * ((i * 3) % 7) / 6.0);
 
         g_signal_emit_by_name (motion, "motion", x, y);
-        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
+        wait_frame (graph, t, FALSE, &first, i);
       }
-    print_series ("hover", first, first_paint_len, steps);
+    print_series ("hover", &first, steps);
+    series_clear (&first);
+    series_clear (&sharp);
   }
 
   g_print ("# goals: first paint <= 1.2x the command line; main loop never paused > 50 ms; "
