@@ -179,6 +179,9 @@ clear_paint (EmbersFlameGraph *self)
 
 static void configure_adjustments (EmbersFlameGraph *self);
 static gboolean is_zoomed (EmbersFlameGraph *self);
+static double get_y_offset (EmbersFlameGraph *self);
+static void request_paint (EmbersFlameGraph *self,
+                           double            offset);
 
 static void
 drop_layout (EmbersFlameGraph *self)
@@ -247,7 +250,14 @@ invalidate_layout (EmbersFlameGraph *self)
   if (self->layout != NULL && old_height >= 0 &&
       embers_layout_get_height (self->layout) == old_height &&
       is_zoomed (self) == old_zoomed)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+    {
+      /* The size stays: the worker can paint the new view now rather
+       * than from the next frame's snapshot, a frame sooner. That frame
+       * shows the last paint moved and scaled meanwhile. */
+      if (self->style_valid && gtk_widget_get_mapped (GTK_WIDGET (self)))
+        request_paint (self, get_y_offset (self));
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
   else
     gtk_widget_queue_resize (GTK_WIDGET (self));
 }
@@ -1851,7 +1861,12 @@ paint_done (GObject      *source,
 
   paint_free (self->shown);
   self->shown = paint;
-  /* The next frame shows it, or asks for the next paint */
+  /* The view moved on while it was painted (a zoom or pan step): the
+   * next paint starts now, and the next frame shows this one moved and
+   * scaled meanwhile */
+  if (!paint_is_current (self, paint) && self->layout != NULL && self->style_valid &&
+      gtk_widget_get_mapped (GTK_WIDGET (self)))
+    request_paint (self, get_y_offset (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
