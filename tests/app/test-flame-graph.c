@@ -155,6 +155,34 @@ render (GtkWidget *widget,
   gdk_texture_download (texture, pixels->data, pixels->stride);
 }
 
+/* Renders what the widget shows now, without waiting for a paint: after a
+ * zoom or pan step, the last paint moved and scaled (the paint of the new
+ * view is on the worker, and its result can only arrive in a main loop
+ * iteration) */
+static void
+render_now (GtkWidget *widget,
+            Pixels    *pixels)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  GskRenderer *renderer;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                                             gtk_widget_get_height (widget)));
+  gsk_render_node_unref (node);
+
+  pixels->width = gdk_texture_get_width (texture);
+  pixels->height = gdk_texture_get_height (texture);
+  pixels->stride = pixels->width * 4;
+  pixels->data = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (texture, pixels->data, pixels->stride);
+}
+
 static guint32
 pixel (const Pixels *p,
        double        x,
@@ -201,6 +229,88 @@ test_paint (Fixture       *f,
   /* ... but not a new colour scheme */
   embers_flame_graph_set_color_scheme (f->graph, EMBERS_COLOR_SCHEME_PLAIN);
   g_assert_false (embers_flame_graph_has_paint_cache (f->graph));
+}
+
+static gboolean
+same_colour (guint32 a,
+             guint32 b,
+             int     tolerance)
+{
+  for (int shift = 0; shift < 32; shift += 8)
+    if (ABS ((int)((a >> shift) & 0xff) - (int)((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
+/* After a zoom or pan step, the first frame shows the last paint moved
+ * and scaled to where the new view puts it (a pan by whole pixels, not
+ * blurred), and the sharp paint that follows looks like it */
+static void
+test_interim (Fixture       *f,
+              gconstpointer  data)
+{
+  g_auto(Pixels) zoomed = { 0 };
+  g_auto(Pixels) panned = { 0 };
+  g_auto(Pixels) sharp = { 0 };
+  g_auto(Pixels) scaled = { 0 };
+  GtkAdjustment *hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (f->graph));
+  double rh = EMBERS_LAYOUT_ROW_HEIGHT;
+  int w = gtk_widget_get_width (GTK_WIDGET (f->graph));
+  guint checked = 0, differ = 0;
+
+  embers_flame_graph_zoom (f->graph, 4.0, 0.0);
+  render (GTK_WIDGET (f->graph), &zoomed);
+
+  /* A pan of 100 px: the paint moved left by exactly 100 px */
+  gtk_adjustment_set_value (hadj, gtk_adjustment_get_value (hadj) + 100);
+  g_assert_false (embers_flame_graph_has_paint_cache (f->graph));
+  render_now (GTK_WIDGET (f->graph), &panned);
+  for (int row = 0; row < 3; row++)
+    for (int x = 0; x < w - 100; x++)
+      {
+        double y = row * rh + rh / 2;
+
+        if (!same_colour (pixel (&panned, x, y), pixel (&zoomed, x + 100, y), 2))
+          g_error ("the panned paint differs at %d,%g: %08x, was %08x at %d", x, y,
+                   pixel (&panned, x, y), pixel (&zoomed, x + 100, y), x + 100);
+      }
+
+  /* The sharp paint of the panned view shows the same frames (above the
+   * labels, which move to stay in view) */
+  render (GTK_WIDGET (f->graph), &sharp);
+  for (int row = 0; row < 3; row++)
+    for (int x = 0; x < w - 100; x++)
+      {
+        double y = row * rh + 3;
+
+        checked++;
+        if (!same_colour (pixel (&panned, x, y), pixel (&sharp, x, y), 2))
+          differ++;
+      }
+  g_assert_cmpuint (differ, <, checked / 50);
+
+  /* A zoom step around the middle: the paint scaled by 1.25 around it.
+   * Checked where the sharp paint is one colour two pixels around, away
+   * from edges that the scaling blurs */
+  embers_flame_graph_zoom (f->graph, 1.25, 0.5);
+  g_assert_false (embers_flame_graph_has_paint_cache (f->graph));
+  render_now (GTK_WIDGET (f->graph), &scaled);
+  checked = differ = 0;
+  for (int row = 0; row < 3; row++)
+    for (int x = 4; x < w - 4; x++)
+      {
+        double y = row * rh + rh / 2;
+        double from = w / 2.0 + (x + 0.5 - w / 2.0) / 1.25;
+        guint32 c = pixel (&sharp, from, y);
+
+        if (!same_colour (pixel (&sharp, from - 2, y), c, 0) || !same_colour (pixel (&sharp, from + 2, y), c, 0))
+          continue;
+        checked++;
+        if (!same_colour (pixel (&scaled, x, y), c, 8))
+          differ++;
+      }
+  g_assert_cmpuint (checked, >, (guint)w);
+  g_assert_cmpuint (differ, <, checked / 100);
 }
 
 static void
@@ -473,6 +583,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add ("/embers/flame-graph/paint", Fixture, NULL, fixture_setup, test_paint, fixture_teardown);
+  g_test_add ("/embers/flame-graph/interim", Fixture, NULL, fixture_setup, test_interim, fixture_teardown);
   g_test_add ("/embers/flame-graph/click-focus", Fixture, NULL, fixture_setup, test_click_focus, fixture_teardown);
   g_test_add ("/embers/flame-graph/keyboard", Fixture, NULL, fixture_setup, test_keyboard, fixture_teardown);
   g_test_add ("/embers/flame-graph/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
