@@ -150,6 +150,7 @@ typedef struct _Paint
   EmbersProfile     *noise_profile;   /* the diff the verdicts are for */
   EmbersChangeVerdict *verdicts;
   gboolean           hide_noise;
+  gboolean           opaque;          /* the texture may say it is opaque */
   GdkTexture        *texture;
   gint64             started;
   gint64             finished;
@@ -1822,16 +1823,17 @@ paint_thread (GTask        *task,
 
   /* Cairo's ARGB32 is GDK's default memory format. The painter fills
    * the background first: with an opaque background the texture is
-   * opaque, and saying so lets the GSK renderer skip what lies beneath
-   * and draw without blending (a third less work per frame with
-   * software GL, llvmpipe) */
+   * opaque, and saying so lets a GL or Vulkan renderer skip what lies
+   * beneath and draw without blending (a third less work per frame with
+   * software GL, llvmpipe). Not for GSK's cairo renderer: it would
+   * convert such a texture to cairo's format each frame it draws it. */
   bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
                                       (gsize)cairo_image_surface_get_stride (surface) *
                                       cairo_image_surface_get_height (surface),
                                       (GDestroyNotify)cairo_surface_destroy, surface);
   paint->texture = gdk_memory_texture_new (cairo_image_surface_get_width (surface),
                                            cairo_image_surface_get_height (surface),
-                                           paint->style.background.alpha >= 1.0 ? OPAQUE_FORMAT : GDK_MEMORY_DEFAULT,
+                                           paint->opaque ? OPAQUE_FORMAT : GDK_MEMORY_DEFAULT,
                                            bytes, cairo_image_surface_get_stride (surface));
   g_bytes_unref (bytes);
 
@@ -1870,6 +1872,16 @@ paint_done (GObject      *source,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* GSK's cairo renderer draws the window (GSK_RENDERER=cairo) */
+static gboolean
+renders_with_cairo (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+
+  return renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer);
+}
+
 static void
 request_paint (EmbersFlameGraph *self,
                double            offset)
@@ -1891,6 +1903,7 @@ request_paint (EmbersFlameGraph *self,
   paint->height = gtk_widget_get_height (widget);
   paint->scale = gtk_widget_get_scale_factor (widget);
   paint->generation = self->generation;
+  paint->opaque = self->style.background.alpha >= 1.0 && !renders_with_cairo (widget);
   if (self->verdicts != NULL)
     {
       paint->noise_profile = g_object_ref (self->profile);
