@@ -3,7 +3,7 @@
  * xvfb-run). It prints figures and asserts nothing about time.
  *
  *   bench-window [--file FILE] [--gen PATH] [--embers PATH] [--runs N]
- *                [--width W --height H]
+ *                [--width W --height H] [--no-transforms]
  *
  * Without --file it makes big100k (gen-pprof --shape big) next to itself.
  *
@@ -446,6 +446,7 @@ main (int    argc,
 {
   g_autofree char *file_path = NULL, *gen = NULL, *embers = NULL;
   gint64 runs = 3, steps = 12, win_width = 1920, win_height = 1080;
+  gboolean no_transforms = FALSE;
   GOptionEntry entries[] = {
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile (default: big100k, made)", "FILE" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
@@ -454,6 +455,7 @@ main (int    argc,
     { "steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Interactions of each kind (12)", "N" },
     { "width", 0, 0, G_OPTION_ARG_INT64, &win_width, "The window's width (1920)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT64, &win_height, "The window's height (1080)", "H" },
+    { "no-transforms", 0, 0, G_OPTION_ARG_NONE, &no_transforms, "Skip the transforms", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("- time the window on a big profile");
@@ -648,7 +650,7 @@ main (int    argc,
       { "back to the icicle", NULL, "icicle", FALSE },
     };
 
-    for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    for (guint i = 0; i < G_N_ELEMENTS (changes) && !no_transforms; i++)
       {
         TransformWait w = { page, embers_flame_graph_get_profile (graph), bench.n_paints };
         gint64 t0;
