@@ -73,6 +73,8 @@ typedef struct
   gint64         last_paint_len;
   gint64         frame_cpu_start;
   gint64         last_frame_cpu;
+  gint64         frame_main_cpu_start;
+  gint64         last_frame_main_cpu;   /* of which the main thread's */
   guint          n_paints;
   EmbersFlameGraph *graph;          /* the graph the frames are watched for */
   gboolean       last_frame_sharp;  /* the last frame showed its current paint */
@@ -169,6 +171,7 @@ on_before_paint (GSignalInvocationHint *hint,
     {
       bench.frame_start = g_get_monotonic_time ();
       bench.frame_cpu_start = frame_threads_cpu_us ();
+      bench.frame_main_cpu_start = thread_cpu_us ();
     }
   return TRUE;
 }
@@ -209,6 +212,7 @@ on_after_paint (GdkFrameClock *clock,
   bench.last_paint_len = bench.last_paint_end - bench.paint_start;
   bench.last_frame_len = bench.last_paint_end - bench.frame_start;
   bench.last_frame_cpu = frame_threads_cpu_us () - bench.frame_cpu_start;
+  bench.last_frame_main_cpu = thread_cpu_us () - bench.frame_main_cpu_start;
   bench.last_frame_sharp = bench.graph != NULL && embers_flame_graph_has_paint_cache (bench.graph);
   bench.n_paints++;
 }
@@ -300,6 +304,7 @@ typedef struct
   double *layout;    /* of which the layout phase */
   double *paint;     /* and the paint phase: snapshot and rendering */
   double *cpu;       /* the CPU time of the main and GL threads in that frame */
+  double *main_cpu;  /* of which the main thread's */
 } Series;
 
 static void
@@ -311,6 +316,7 @@ series_init (Series *s,
   s->layout = g_new0 (double, n);
   s->paint = g_new0 (double, n);
   s->cpu = g_new0 (double, n);
+  s->main_cpu = g_new0 (double, n);
 }
 
 static void
@@ -321,6 +327,7 @@ series_clear (Series *s)
   g_free (s->layout);
   g_free (s->paint);
   g_free (s->cpu);
+  g_free (s->main_cpu);
 }
 
 static void
@@ -340,6 +347,7 @@ wait_frame (EmbersFlameGraph *graph,
   s->layout[i] = bench.last_layout_len / 1e3;
   s->paint[i] = bench.last_paint_len / 1e3;
   s->cpu[i] = bench.last_frame_cpu / 1e3;
+  s->main_cpu[i] = bench.last_frame_main_cpu / 1e3;
   s->latency[i] = (bench.last_paint_end - since) / 1e3;
 }
 
@@ -415,9 +423,9 @@ print_series (const char *what,
 
   g_print ("%-22s median %6.1f ms, max %6.1f ms from the action to the frame; "
            "the frame's work median %5.1f ms, max %5.1f ms (layout %4.1f ms, paint %4.1f ms), "
-           "CPU %5.1f ms (main and GL threads); %u times\n",
+           "CPU %5.1f ms (main and GL threads; the main thread's %4.1f ms); %u times\n",
            what, median (s->latency, n), max_latency, median (s->work, n), max_work,
-           median (s->layout, n), median (s->paint, n), median (s->cpu, n), n);
+           median (s->layout, n), median (s->paint, n), median (s->cpu, n), median (s->main_cpu, n), n);
 }
 
 static char *
