@@ -1690,33 +1690,43 @@ embers_flame_graph_size_allocate (GtkWidget *widget,
     gtk_popover_present (GTK_POPOVER (self->popover));
 }
 
+/* The outline of a highlighted frame (embers_render_paint_highlight()'s,
+ * snapped alike) as a GSK border node, not as cairo: a GL renderer draws
+ * a border node's few pixels, where a cairo node is painted on the CPU
+ * and uploaded as a texture of its whole bounds each frame (the outlines
+ * of a highlighted function's frames spread over the whole graph) */
 static void
-append_highlight (EmbersFlameGraph *self,
-                  GtkSnapshot      *snapshot,
-                  int               index,
-                  EmbersHighlight   kind,
-                  double            offset)
+append_outline (EmbersFlameGraph *self,
+                GtkSnapshot      *snapshot,
+                int               index,
+                EmbersHighlight   kind,
+                double            offset)
 {
-  const EmbersRect *r = get_rect (self, index);
-  graphene_rect_t bounds, clip;
-  double y, rh;
-  cairo_t *cr;
+  double x, y, w, h, lw;
+  EmbersColor c;
+  GdkRGBA rgba;
 
-  if (r == NULL)
+  if (index < 0 ||
+      !embers_render_get_highlight (self->render, index, kind, gtk_widget_get_scale_factor (GTK_WIDGET (self)),
+                                    offset, &x, &y, &w, &h, &lw, &c))
     return;
 
-  rh = embers_layout_get_viewport (self->layout)->row_height;
-  y = embers_layout_rect_y (self->layout, r) + offset;
-  graphene_rect_init (&bounds, floor (r->x) - 2, floor (y) - 2, ceil (r->width) + 4, ceil (rh) + 4);
-  graphene_rect_init (&clip, 0, 0, gtk_widget_get_width (GTK_WIDGET (self)),
-                      gtk_widget_get_height (GTK_WIDGET (self)));
-  if (!graphene_rect_intersection (&bounds, &clip, &bounds))
-    return;
+  rgba = (GdkRGBA) { c.red, c.green, c.blue, c.alpha };
+  y += offset;
+  if (w <= 2 * lw || h <= 2 * lw)
+    {
+      /* Narrower than the two lines: cairo's stroke fills it */
+      gtk_snapshot_append_color (snapshot, &rgba, &GRAPHENE_RECT_INIT (x, y, w, h));
+      return;
+    }
+  {
+    GskRoundedRect outline;
+    const float widths[4] = { lw, lw, lw, lw };
+    const GdkRGBA colors[4] = { rgba, rgba, rgba, rgba };
 
-  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-  cairo_translate (cr, 0, offset);
-  embers_render_paint_highlight (self->render, cr, index, kind);
-  cairo_destroy (cr);
+    gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x, y, w, h), 0);
+    gtk_snapshot_append_border (snapshot, &outline, widths, colors);
+  }
 }
 
 static GskRenderNode *
@@ -1724,20 +1734,17 @@ paint_function_highlight (EmbersFlameGraph *self,
                           double            offset,
                           double            height)
 {
-  g_autoptr(GArray) visible = g_array_new (FALSE, FALSE, sizeof (int));
   const EmbersRect *rects;
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, 0, 0);
   double rh = embers_layout_get_viewport (self->layout)->row_height;
-  guint n_rects;
-  GtkSnapshot *snapshot;
-  cairo_t *cr;
+  guint n_rects, n = 0;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
 
   rects = embers_layout_get_rects (self->layout, &n_rects);
   for (guint i = 0; i < n_rects; i++)
     {
       const EmbersRect *r = &rects[i];
       double y;
-      graphene_rect_t rb;
 
       if (r->flags & EMBERS_RECT_MERGED)
         continue;
@@ -1746,27 +1753,14 @@ paint_function_highlight (EmbersFlameGraph *self,
       y = embers_layout_rect_y (self->layout, r) + offset;
       if (y + rh < 0 || y > height)
         continue;
-
-      graphene_rect_init (&rb, floor (r->x) - 2, floor (y) - 2, ceil (r->width) + 4, ceil (rh) + 4);
-      if (visible->len == 0)
-        bounds = rb;
-      else
-        graphene_rect_union (&bounds, &rb, &bounds);
-      g_array_append_val (visible, i);
+      append_outline (self, snapshot, i, EMBERS_HIGHLIGHT_HOVER, offset);
+      n++;
     }
 
-  if (visible->len == 0)
-    return NULL;
-
-  snapshot = gtk_snapshot_new ();
-  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-  cairo_translate (cr, 0, offset);
-  for (guint i = 0; i < visible->len; i++)
-    embers_render_paint_highlight (self->render, cr, g_array_index (visible, int, i),
-                                   EMBERS_HIGHLIGHT_HOVER);
-  cairo_destroy (cr);
-
-  return gtk_snapshot_free_to_node (snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (n == 0)
+    g_clear_pointer (&node, gsk_render_node_unref);
+  return node;
 }
 
 /* Painting on a worker */
@@ -2007,6 +2001,8 @@ embers_flame_graph_snapshot (GtkWidget   *widget,
   if (self->layout == NULL)
     return;
 
+  /* Overlays: they never repaint the graph */
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->highlight_id != 0)
     {
       if (self->highlight_cache == NULL)
@@ -2016,10 +2012,10 @@ embers_flame_graph_snapshot (GtkWidget   *widget,
     }
 
   if (self->hover_rect >= 0)
-    append_highlight (self, snapshot, self->hover_rect, EMBERS_HIGHLIGHT_HOVER, offset);
+    append_outline (self, snapshot, self->hover_rect, EMBERS_HIGHLIGHT_HOVER, offset);
   if (self->selected != EMBERS_NODE_NONE)
-    append_highlight (self, snapshot, find_node (self, self->selected),
-                      EMBERS_HIGHLIGHT_SELECTED, offset);
+    append_outline (self, snapshot, find_node (self, self->selected), EMBERS_HIGHLIGHT_SELECTED, offset);
+  gtk_snapshot_pop (snapshot);
 }
 
 static gboolean
