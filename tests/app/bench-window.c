@@ -644,6 +644,62 @@ main (int    argc,
         wait_frame (graph, t, bench.n_paints, FALSE, &first, i);
       }
     print_series ("hover", &first, steps);
+
+    /* A function highlighted, as hovering its row in the top table does:
+     * the name with the most frames in the whole view */
+    {
+      embers_flame_graph_zoom (graph, 1e-9, 0.5);
+      wait_frame (graph, g_get_monotonic_time (), bench.n_paints, TRUE, &first, 0);
+    }
+    {
+      EmbersLayout *layout = embers_flame_graph_get_layout (graph);
+      g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+      guint n_rects, best = 0, best_count = 0;
+      const EmbersRect *rects = embers_layout_get_rects (layout, &n_rects);
+      EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+
+      for (guint r = 0; r < n_rects; r++)
+        {
+          guint name = embers_profile_node_name (profile, rects[r].node);
+          guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (name))) + 1;
+
+          if (rects[r].flags & EMBERS_RECT_MERGED || rects[r].node == 0)
+            continue;
+          g_hash_table_insert (counts, GUINT_TO_POINTER (name), GUINT_TO_POINTER (count));
+          if (count > best_count)
+            {
+              best = rects[r].node;
+              best_count = count;
+            }
+        }
+      embers_flame_graph_set_highlight_name (graph, embers_profile_node_name_str (profile, best));
+      g_print ("# highlighted: %s, %u frames in view\n", embers_profile_node_name_str (profile, best), best_count);
+      wait_frame (graph, g_get_monotonic_time (), bench.n_paints, TRUE, &first, 0);
+
+      for (gint64 i = 0; i < steps && motion != NULL; i++)
+        {
+          gint64 t = g_get_monotonic_time ();
+          double x = width * (0.1 + 0.8 * ((i * 5) % 11) / 10.0);
+          double y = height * (0.1 + 0.8 * ((i * 2) % 7) / 6.0);
+
+          g_signal_emit_by_name (motion, "motion", x, y);
+          wait_frame (graph, t, bench.n_paints, FALSE, &first, i);
+        }
+      print_series ("hover, highlighted", &first, steps);
+
+      for (gint64 i = 0; i < steps; i++)
+        {
+          gint64 t = g_get_monotonic_time ();
+          guint paints = bench.n_paints;
+
+          embers_flame_graph_zoom (graph, 1.25, 0.37);
+          wait_frame (graph, t, paints, FALSE, &first, i);
+          wait_frame (graph, t, paints, TRUE, &sharp, i);
+        }
+      print_series ("zoom in, highlighted", &first, steps);
+      print_series ("zoom in, hl., sharp", &sharp, steps);
+      embers_flame_graph_set_highlight_name (graph, NULL);
+    }
     series_clear (&first);
     series_clear (&sharp);
   }
