@@ -11,6 +11,7 @@
 #include "embers-format.h"
 #include "embers-render.h"
 #include "embers-top.h"
+#include "embers-theme.h"
 #include "embers-top-table.h"
 #include "embers-test-gtk-utils.h"
 
@@ -313,6 +314,106 @@ test_interim (Fixture       *f,
   g_assert_cmpuint (differ, <, checked / 100);
 }
 
+static guint32
+rgba_pixel (const GdkRGBA *c)
+{
+  /* As gdk_texture_download() gives it: B, G, R, A in memory */
+  return (guint32)lround (c->blue * 255) << 24 | (guint32)lround (c->green * 255) << 16 |
+         (guint32)lround (c->red * 255) << 8 | (guint32)lround (c->alpha * 255);
+}
+
+/* @after differs from @plain only on the outline of @node's frame, in
+ * @colour: within 3 px of its edges, and on some pixels of each edge */
+static void
+assert_outline (Fixture       *f,
+                const Pixels  *plain,
+                const Pixels  *after,
+                guint32        node,
+                const GdkRGBA *colour)
+{
+  EmbersLayout *layout = embers_flame_graph_get_layout (f->graph);
+  const EmbersRect *r = embers_layout_get_rect (layout, embers_layout_find_node (layout, node));
+  double x0 = r->x, x1 = r->x + r->width;
+  double y0 = embers_layout_rect_y (layout, r), y1 = y0 + embers_layout_get_viewport (layout)->row_height;
+  guint changed = 0, left = 0, right = 0, top = 0, bottom = 0;
+
+  g_assert_cmpint (plain->width, ==, after->width);
+  g_assert_cmpint (plain->height, ==, after->height);
+  for (int y = 0; y < after->height; y++)
+    for (int x = 0; x < after->width; x++)
+      {
+        gboolean near_left = fabs (x + 0.5 - x0) < 3, near_right = fabs (x + 0.5 - x1) < 3;
+        gboolean near_top = fabs (y + 0.5 - y0) < 3, near_bottom = fabs (y + 0.5 - y1) < 3;
+        gboolean inside_x = x + 0.5 > x0 - 3 && x + 0.5 < x1 + 3;
+        gboolean inside_y = y + 0.5 > y0 - 3 && y + 0.5 < y1 + 3;
+
+        if (same_colour (pixel (plain, x, y), pixel (after, x, y), 2))
+          continue;
+        changed++;
+        if (!((inside_y && (near_left || near_right)) || (inside_x && (near_top || near_bottom))))
+          g_error ("a pixel off the outline changed at %d,%d: %08x, was %08x", x, y,
+                   pixel (after, x, y), pixel (plain, x, y));
+        if (!same_colour (pixel (after, x, y), rgba_pixel (colour), 2))
+          g_error ("the outline at %d,%d is %08x, not %08x", x, y, pixel (after, x, y), rgba_pixel (colour));
+        left += near_left && inside_y;
+        right += near_right && inside_y;
+        top += near_top && inside_x;
+        bottom += near_bottom && inside_x;
+      }
+  g_assert_cmpuint (changed, >, 0);
+  g_assert_cmpuint (left, >, 0);
+  g_assert_cmpuint (right, >, 0);
+  g_assert_cmpuint (top, >, 0);
+  g_assert_cmpuint (bottom, >, 0);
+}
+
+/* The overlays: the selection outlined in the accent colour, the hovered
+ * frame and a highlighted function's frames in the text colour; nothing
+ * else changes, and the graph is not repainted for them */
+static void
+test_outlines (Fixture       *f,
+               gconstpointer  data)
+{
+  g_auto(Pixels) plain = { 0 };
+  g_auto(Pixels) selected = { 0 };
+  g_auto(Pixels) highlighted = { 0 };
+  g_auto(Pixels) hovered = { 0 };
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->graph));
+  GtkEventController *motion = NULL;
+  GdkRGBA accent, fg;
+  double x, y;
+
+  embers_theme_get_color (GTK_WIDGET (f->graph), EMBERS_THEME_ACCENT, &accent);
+  embers_theme_get_color (GTK_WIDGET (f->graph), EMBERS_THEME_VIEW_FOREGROUND, &fg);
+  render (GTK_WIDGET (f->graph), &plain);
+
+  embers_flame_graph_set_selected_node (f->graph, N_B);
+  render (GTK_WIDGET (f->graph), &selected);
+  assert_outline (f, &plain, &selected, N_B, &accent);
+  embers_flame_graph_set_selected_node (f->graph, EMBERS_NODE_NONE);
+
+  embers_flame_graph_set_highlight_name (f->graph, "c");
+  render (GTK_WIDGET (f->graph), &highlighted);
+  assert_outline (f, &plain, &highlighted, N_C, &fg);
+  embers_flame_graph_set_highlight_name (f->graph, NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        motion = GTK_EVENT_CONTROLLER (c);
+    }
+  g_assert_nonnull (motion);
+  node_center (f, N_D, &x, &y);
+  g_signal_emit_by_name (motion, "motion", x, y);
+  g_assert_cmpuint (embers_flame_graph_get_hover_node (f->graph), ==, N_D);
+  render (GTK_WIDGET (f->graph), &hovered);
+  assert_outline (f, &plain, &hovered, N_D, &fg);
+  /* The overlays never repaint the graph */
+  g_assert_true (embers_flame_graph_has_paint_cache (f->graph));
+}
+
 static void
 test_click_focus (Fixture       *f,
                   gconstpointer  data)
@@ -583,6 +684,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add ("/embers/flame-graph/paint", Fixture, NULL, fixture_setup, test_paint, fixture_teardown);
+  g_test_add ("/embers/flame-graph/outlines", Fixture, NULL, fixture_setup, test_outlines, fixture_teardown);
   g_test_add ("/embers/flame-graph/interim", Fixture, NULL, fixture_setup, test_interim, fixture_teardown);
   g_test_add ("/embers/flame-graph/click-focus", Fixture, NULL, fixture_setup, test_click_focus, fixture_teardown);
   g_test_add ("/embers/flame-graph/keyboard", Fixture, NULL, fixture_setup, test_keyboard, fixture_teardown);
