@@ -23,6 +23,8 @@
 #include "embers-input.h"
 #include "embers-layout.h"
 #include "embers-top.h"
+#include "embers-palette.h"
+#include "embers-transform-bar.h"
 #include "embers-transforms.h"
 
 struct _EmbersProfilePage
@@ -34,8 +36,7 @@ struct _EmbersProfilePage
   AdwStatusPage     *loading_page;
   AdwStatusPage     *error_page;
   GtkProgressBar    *load_progress;
-  GtkWidget         *chips_bar;
-  GtkBox            *chips;
+  EmbersTransformBar *transform_bar;
   GtkDropDown       *sample_type_dropdown;
   GtkLabel          *view_menu_label;
   GtkStringList     *sample_types;
@@ -84,18 +85,17 @@ struct _EmbersProfilePage
   EmbersProfile     *profile;
   EmbersView         view;
   EmbersView         last_tree_view;
-  gboolean           collapse_recursion;
   EmbersColorScheme  colors;
   EmbersDiffPalette  diff_palette;
   EmbersDiffMode     diff_mode;
   EmbersDiffWidth    diff_width;
   guint              sample_type;
-  GPtrArray         *hidden;
+  /* The frame actions, in order (embers-transform-stack.h) */
+  EmbersTransformStack *transforms;
   int                wide_position;
   int                export_width;   /* images, 0 = as on screen */
   gboolean           stacked;
   int                fit_diff_frames;
-  char              *focus_function;
   char              *sandwich_function;
   /* The function with the most self time (the first top table row) */
   char              *hottest_function;
@@ -128,6 +128,7 @@ enum {
   PROP_COLORS,
   PROP_SAMPLE_TYPE,
   PROP_SEARCH_SUMMARY,
+  PROP_N_TRANSFORMS,
   N_PROPS
 };
 
@@ -247,6 +248,11 @@ update_actions (EmbersProfilePage *self)
   gtk_widget_action_set_enabled (widget, "page.sandwich", ready);
   gtk_widget_action_set_enabled (widget, "page.hide-frame", ready);
   gtk_widget_action_set_enabled (widget, "page.focus-function", ready);
+  gtk_widget_action_set_enabled (widget, "page.merge-function", ready);
+  gtk_widget_action_set_enabled (widget, "page.drop-function", ready);
+  gtk_widget_action_set_enabled (widget, "page.collapse-package", ready);
+  gtk_widget_action_set_enabled (widget, "page.collapse-function-recursion", ready);
+  gtk_widget_action_set_enabled (widget, "page.transform", ready);
   gtk_widget_action_set_enabled (widget, "page.invert", ready);
   gtk_widget_action_set_enabled (widget, "page.search", ready);
   gtk_widget_action_set_enabled (widget, "page.search-next", ready && searching);
@@ -256,64 +262,16 @@ update_actions (EmbersProfilePage *self)
 
 /* Chips: the transforms in effect, each removable */
 
-static GtkWidget *
-make_chip (const char *text,
-           const char *action,
-           const char *target)
-{
-  GtkWidget *button = gtk_button_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *label = gtk_label_new (text);
-  g_autofree char *a11y = NULL;
-
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
-  gtk_button_set_child (GTK_BUTTON (button), box);
-  gtk_widget_add_css_class (button, "chip");
-  /* Translators: the tooltip of a transform's chip (a hidden frame, a
-   * function focused everywhere): clicking it removes the transform */
-  gtk_widget_set_tooltip_text (button, C_("transform", "Remove"));
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  if (target != NULL)
-    gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", target);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-
-  /* Translators: accessible name of a button; %s is e.g. "Hidden: runtime.mallocgc" */
-  a11y = g_strdup_printf (_("Remove %s"), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y,
-                                  -1);
-  return button;
-}
-
 static void
 update_chips (EmbersProfilePage *self)
 {
-  GtkWidget *child;
+  embers_transform_bar_set_stack (self->transform_bar, self->transforms);
+}
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chips))) != NULL)
-    gtk_box_remove (self->chips, child);
-
-  if (self->focus_function != NULL)
-    {
-      /* Translators: a removable transform chip */
-      g_autofree char *text = g_strdup_printf (_("Focused on %s"), self->focus_function);
-
-      gtk_box_append (self->chips, make_chip (text, "page.unfocus-function", NULL));
-    }
-  for (guint i = 0; i < self->hidden->len; i++)
-    {
-      const char *name = g_ptr_array_index (self->hidden, i);
-      /* Translators: a removable transform chip */
-      g_autofree char *text = g_strdup_printf (_("Hidden: %s"), name);
-
-      gtk_box_append (self->chips, make_chip (text, "page.unhide", name));
-    }
-
-  gtk_widget_set_visible (self->chips_bar, self->focus_function != NULL || self->hidden->len > 0);
+static gboolean
+collapses_recursion (EmbersProfilePage *self)
+{
+  return embers_transform_stack_find (self->transforms, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL) >= 0;
 }
 
 /* Transforms, computed off the main thread */
@@ -451,12 +409,9 @@ recompute (EmbersProfilePage *self)
   self->compute_cancellable = g_cancellable_new ();
 
   params = embers_pipeline_params_new ();
-  params->hidden = g_new0 (char *, self->hidden->len + 1);
-  for (guint i = 0; i < self->hidden->len; i++)
-    params->hidden[i] = g_strdup (g_ptr_array_index (self->hidden, i));
-  params->focus_function = g_strdup (self->focus_function);
+  embers_transform_stack_free (params->stack);
+  params->stack = embers_transform_stack_copy (self->transforms);
   params->sandwich_function = g_strdup (self->sandwich_function);
-  params->collapse_recursion = self->collapse_recursion;
   params->view = self->view;
   params->sample_type = self->sample_type;
 
@@ -963,13 +918,20 @@ static void
 set_collapse_recursion (EmbersProfilePage *self,
                         gboolean           collapse)
 {
+  int index = embers_transform_stack_find (self->transforms, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL);
+
   collapse = !!collapse;
-  if (collapse == self->collapse_recursion)
+  if (collapse == (index >= 0))
     return;
 
-  self->collapse_recursion = collapse;
+  if (collapse)
+    embers_transform_stack_push (self->transforms, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL);
+  else
+    embers_transform_stack_remove (self->transforms, index);
+  update_chips (self);
   recompute (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
 }
 
 static void
@@ -1176,8 +1138,8 @@ show_profile (EmbersProfilePage *self,
 
   g_set_object (&self->profile, profile);
   self->sample_type = embers_profile_get_default_sample_type (profile);
-  g_ptr_array_set_size (self->hidden, 0);
-  g_clear_pointer (&self->focus_function, g_free);
+  embers_transform_stack_clear (self->transforms);
+  update_chips (self);
   g_clear_pointer (&self->sandwich_function, g_free);
   if (self->view == EMBERS_VIEW_SANDWICH)
     self->view = self->last_tree_view;
@@ -1676,13 +1638,39 @@ embers_profile_page_export_finish (EmbersProfilePage  *self,
 
 /* Actions */
 
+/* The stack changed: the chips, the collapse-recursion switch, the view */
+static void
+transforms_changed (EmbersProfilePage *self)
+{
+  update_chips (self);
+  recompute (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
+}
+
+static void
+push_transform (EmbersProfilePage  *self,
+                EmbersTransformKind kind,
+                const char * const *args)
+{
+  if (args[0] == NULL ||
+      !embers_transform_stack_push (self->transforms, kind, args, NULL))
+    {
+      /* Applied already, or nothing to apply it to */
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  transforms_changed (self);
+}
+
 static void
 page_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *param)
 {
   EmbersProfilePage *self = EMBERS_PROFILE_PAGE (widget);
-  const char *name = param != NULL ? g_variant_get_string (param, NULL) : NULL;
+  const char *name = param != NULL && g_variant_is_of_type (param, G_VARIANT_TYPE_STRING)
+                     ? g_variant_get_string (param, NULL) : NULL;
 
   if (g_str_equal (action_name, "page.cancel"))
     embers_profile_page_cancel (self);
@@ -1706,36 +1694,61 @@ page_action (GtkWidget  *widget,
     }
   else if (g_str_equal (action_name, "page.hide-frame"))
     {
-      for (guint i = 0; i < self->hidden->len; i++)
-        if (g_str_equal (g_ptr_array_index (self->hidden, i), name))
-          return;
-      g_ptr_array_add (self->hidden, g_strdup (name));
-      recompute (self);
-    }
-  else if (g_str_equal (action_name, "page.unhide"))
-    {
-      for (guint i = 0; i < self->hidden->len; i++)
-        {
-          if (g_str_equal (g_ptr_array_index (self->hidden, i), name))
-            {
-              g_ptr_array_remove_index (self->hidden, i);
-              recompute (self);
-              break;
-            }
-        }
+      /* A table row is a function: hiding it merges it everywhere (the
+       * graph hides one call node, through page.transform) */
+      push_transform (self, EMBERS_TRANSFORM_MERGE_FUNCTION, (const char *[]) { name, NULL });
     }
   else if (g_str_equal (action_name, "page.focus-function"))
+    push_transform (self, EMBERS_TRANSFORM_FOCUS_FUNCTION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.merge-function"))
+    push_transform (self, EMBERS_TRANSFORM_MERGE_FUNCTION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.drop-function"))
+    push_transform (self, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.collapse-package"))
     {
-      g_free (self->focus_function);
-      self->focus_function = g_strdup (name);
-      recompute (self);
+      gsize len = 0;
+      const char *package = embers_palette_package (name, &len);
+      g_autofree char *copy = g_strndup (package, len);
+
+      push_transform (self, EMBERS_TRANSFORM_COLLAPSE_PACKAGE, (const char *[]) { copy, NULL });
     }
-  else if (g_str_equal (action_name, "page.unfocus-function"))
+  else if (g_str_equal (action_name, "page.collapse-function-recursion"))
+    push_transform (self, EMBERS_TRANSFORM_COLLAPSE_RECURSION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.transform"))
     {
-      if (self->focus_function != NULL)
+      g_autoptr(GError) error = NULL;
+
+      const char *kind_name = NULL;
+      EmbersTransformKind kind;
+
+      g_variant_get_child (param, 0, "&s", &kind_name);
+      /* A call path is one of the call tree's: the inverted trees' paths
+       * are not */
+      if (embers_transform_kind_from_string (kind_name, &kind) &&
+          embers_transform_kind_takes_path (kind) &&
+          (self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH))
+        toast (self, _("Hide and Focus on Subtree work on the call tree: switch to Icicle or Flame Graph"));
+      else if (!embers_transform_stack_push_variant (self->transforms, param, &error))
+        gtk_widget_error_bell (widget);
+      else
+        transforms_changed (self);
+    }
+  else if (g_str_equal (action_name, "page.remove-transform"))
+    {
+      guint index = g_variant_get_uint32 (param);
+
+      if (index < embers_transform_stack_get_length (self->transforms))
         {
-          g_clear_pointer (&self->focus_function, g_free);
-          recompute (self);
+          embers_transform_stack_remove (self->transforms, index);
+          transforms_changed (self);
+        }
+    }
+  else if (g_str_equal (action_name, "page.clear-transforms"))
+    {
+      if (embers_transform_stack_get_length (self->transforms) > 0)
+        {
+          embers_transform_stack_clear (self->transforms);
+          transforms_changed (self);
         }
     }
   else if (g_str_equal (action_name, "page.invert"))
@@ -1802,10 +1815,9 @@ embers_profile_page_finalize (GObject *object)
 {
   EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
 
-  g_clear_pointer (&self->hidden, g_ptr_array_unref);
+  g_clear_pointer (&self->transforms, embers_transform_stack_free);
   g_free (self->title);
   g_free (self->error);
-  g_free (self->focus_function);
   g_free (self->sandwich_function);
   g_free (self->hottest_function);
   g_free (self->search_text);
@@ -1837,7 +1849,10 @@ embers_profile_page_get_property (GObject    *object,
       g_value_set_string (value, view_names[self->view]);
       break;
     case PROP_COLLAPSE_RECURSION:
-      g_value_set_boolean (value, self->collapse_recursion);
+      g_value_set_boolean (value, collapses_recursion (self));
+      break;
+    case PROP_N_TRANSFORMS:
+      g_value_set_uint (value, embers_transform_stack_get_length (self->transforms));
       break;
     case PROP_COLORS:
       g_value_set_string (value, color_names[self->colors]);
@@ -1891,12 +1906,13 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   static const char * const plain_actions[] = {
-    "page.cancel", "page.reload", "page.unfocus-function", "page.invert",
+    "page.cancel", "page.reload", "page.clear-transforms", "page.invert",
     "page.search", "page.search-next", "page.search-previous",
     "page.back", "page.forward", "page.reset",
   };
   static const char * const name_actions[] = {
-    "page.sandwich", "page.hide-frame", "page.unhide", "page.focus-function",
+    "page.sandwich", "page.hide-frame", "page.focus-function", "page.merge-function",
+    "page.drop-function", "page.collapse-package", "page.collapse-function-recursion",
   };
 
   object_class->dispose = embers_profile_page_dispose;
@@ -1932,6 +1948,10 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
     g_param_spec_uint ("sample-type", NULL, NULL,
                        0, G_MAXUINT, 0,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_N_TRANSFORMS] =
+    g_param_spec_uint ("n-transforms", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_SEARCH_SUMMARY] =
     g_param_spec_string ("search-summary", NULL, NULL,
                          NULL,
@@ -1939,6 +1959,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (EMBERS_TYPE_FLAME_GRAPH);
+  g_type_ensure (EMBERS_TYPE_TRANSFORM_BAR);
   g_type_ensure (EMBERS_TYPE_TOP_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_LEGEND);
@@ -1948,8 +1969,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, load_progress);
-  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips_bar);
-  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, transform_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_type_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_types);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, search_bar);
@@ -1996,6 +2016,9 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
     gtk_widget_class_install_action (widget_class, plain_actions[i], NULL, page_action);
   for (guint i = 0; i < G_N_ELEMENTS (name_actions); i++)
     gtk_widget_class_install_action (widget_class, name_actions[i], "s", page_action);
+  /* The transform stack: push a step ("(sas)": kind, path or name), remove one */
+  gtk_widget_class_install_action (widget_class, "page.transform", "(sas)", page_action);
+  gtk_widget_class_install_action (widget_class, "page.remove-transform", "u", page_action);
   gtk_widget_class_install_property_action (widget_class, "page.view", "view");
   gtk_widget_class_install_property_action (widget_class, "page.collapse-recursion", "collapse-recursion");
   gtk_widget_class_install_property_action (widget_class, "page.colors", "colors");
@@ -2123,7 +2146,7 @@ embers_profile_page_init (EmbersProfilePage *self)
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
 
-  self->hidden = g_ptr_array_new_with_free_func (g_free);
+  self->transforms = embers_transform_stack_new ();
   self->view = EMBERS_VIEW_ICICLE;
   self->last_tree_view = EMBERS_VIEW_ICICLE;
 
@@ -2209,4 +2232,34 @@ EmbersProfilePage *
 embers_profile_page_new (void)
 {
   return g_object_new (EMBERS_TYPE_PROFILE_PAGE, NULL);
+}
+
+/* The frame actions */
+
+const EmbersTransformStack *
+embers_profile_page_get_transforms (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->transforms;
+}
+
+void
+embers_profile_page_set_transforms (EmbersProfilePage          *self,
+                                    const EmbersTransformStack *stack)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (stack != NULL);
+
+  if (embers_transform_stack_equal (stack, self->transforms))
+    return;
+  embers_transform_stack_free (self->transforms);
+  self->transforms = embers_transform_stack_copy (stack);
+  transforms_changed (self);
+}
+
+EmbersTransformBar *
+embers_profile_page_get_transform_bar (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->transform_bar;
 }

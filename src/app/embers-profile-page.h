@@ -14,6 +14,7 @@
 #include "embers-diff-table.h"
 #include "embers-flame-graph.h"
 #include "embers-top-table.h"
+#include "embers-transform-bar.h"
 
 G_BEGIN_DECLS
 
@@ -107,5 +108,11 @@ void               embers_profile_page_export_async     (EmbersProfilePage   *se
 gboolean           embers_profile_page_export_finish    (EmbersProfilePage   *self,
                                                          GAsyncResult        *result,
                                                          GError             **error);
+
+/* The frame actions applied, in order; setting replaces them all */
+const EmbersTransformStack *embers_profile_page_get_transforms    (EmbersProfilePage          *self);
+void                        embers_profile_page_set_transforms    (EmbersProfilePage          *self,
+                                                                   const EmbersTransformStack *stack);
+EmbersTransformBar         *embers_profile_page_get_transform_bar (EmbersProfilePage          *self);
 
 G_END_DECLS
