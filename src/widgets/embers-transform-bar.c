@@ -16,6 +16,7 @@ struct _EmbersTransformBar
 
   GtkWidget *heading;
   GtkWidget *wrap;
+  GtkWidget *clear;
   GPtrArray *chips;        /* GtkButton, in order */
   char      *action_name;
 };
@@ -142,6 +143,8 @@ embers_transform_bar_set_stack (EmbersTransformBar         *self,
       g_ptr_array_add (self->chips, chip);
     }
 
+  /* Removing all is worth a button from two steps on */
+  gtk_widget_set_visible (self->clear, n > 1);
   gtk_widget_set_visible (GTK_WIDGET (self), n > 0);
 }
 
@@ -189,6 +192,7 @@ embers_transform_bar_dispose (GObject *object)
     gtk_widget_unparent (child);
   self->heading = NULL;
   self->wrap = NULL;
+  self->clear = NULL;
   g_clear_pointer (&self->chips, g_ptr_array_unref);
 
   G_OBJECT_CLASS (embers_transform_bar_parent_class)->dispose (object);
@@ -246,5 +250,13 @@ embers_transform_bar_init (EmbersTransformBar *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, C_("transforms", "Transforms"),
                                   -1);
+
+  /* Translators: a button after the transform chips: removes them all */
+  self->clear = gtk_button_new_with_label (C_("transforms", "Remove All"));
+  gtk_widget_add_css_class (self->clear, "flat");
+  gtk_widget_add_css_class (self->clear, "caption");
+  gtk_widget_set_valign (self->clear, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->clear), "page.clear-transforms");
+  gtk_widget_set_parent (self->clear, GTK_WIDGET (self));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
