@@ -56,6 +56,8 @@ if [[ $mode == mime ]]; then
   cp "$src/tests/fuzz/corpus/flamebearer/connect-flamegraph.json" "$files/connect.json"
   printf '{"version":1,"other":true}\n' > "$files/other.json"
   printf 'not a profile\n' | gzip -c > "$files/notes.gz"
+  cp "$src/tests/fuzz/corpus/session/seed-file" "$files/view.embers"
+  cp "$src/tests/fuzz/corpus/session/seed-file" "$files/view-without-extension"
 
   while read -r name want; do
     got=$(content_type "$files/$name")
@@ -74,13 +76,15 @@ perf.collapsed text/x-folded-stacks
 export.json application/x-pyroscope-json
 other.json application/json
 notes.gz application/gzip
+view.embers application/x-embers-view
+view-without-extension application/x-embers-view
 LIST
   # The magic claims only what Pyroscope writes at the start of an export;
   # a Connect answer ({"flamegraph":…}) is plain JSON to the desktop
   got=$(content_type "$files/connect.json")
   if [[ $got == application/json ]]; then ok "a Connect answer stays application/json"; else not_ok "connect.json is $got"; fi
 
-  for type in application/x-pprof text/x-folded-stacks application/x-pyroscope-json; do
+  for type in application/x-pprof text/x-folded-stacks application/x-pyroscope-json application/x-embers-view; do
     if [[ $(gio mime "$type") == *"$app_id.desktop"* ]]; then
       ok "Embers opens $type"
     else

@@ -22,6 +22,7 @@ full_session (void)
   s->sample_type = g_strdup ("cpu");
   s->sandwich = g_strdup ("main.fib");
   s->search = g_strdup ("fib|walk\"quoted\"");
+  s->search_regex = TRUE;
   s->focus = g_strdupv ((char *[]) { (char *) "main.main", (char *) "main.walkTree", NULL });
   g_assert_true (embers_transform_stack_push (s->transforms, EMBERS_TRANSFORM_DROP_FUNCTION,
                                               (const char *[]) { "main.burn", NULL }, NULL));
@@ -45,6 +46,8 @@ assert_same (const EmbersSession *a,
   g_assert_cmpstr (a->sample_type, ==, b->sample_type);
   g_assert_cmpstr (a->sandwich, ==, b->sandwich);
   g_assert_cmpstr (a->search, ==, b->search);
+  g_assert_cmpint (a->search_regex, ==, b->search_regex);
+  g_assert_cmpint (a->search_case_sensitive, ==, b->search_case_sensitive);
   g_assert_true ((a->focus == NULL) == (b->focus == NULL));
   if (a->focus != NULL)
     g_assert_true (g_strv_equal ((const char * const *)a->focus, (const char * const *)b->focus));

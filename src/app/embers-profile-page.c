@@ -24,6 +24,7 @@
 #include "embers-layout.h"
 #include "embers-top.h"
 #include "embers-palette.h"
+#include "embers-session.h"
 #include "embers-transform-bar.h"
 #include "embers-transforms.h"
 
@@ -92,6 +93,10 @@ struct _EmbersProfilePage
   guint              sample_type;
   /* The frame actions, in order (embers-transform-stack.h) */
   EmbersTransformStack *transforms;
+  /* A saved view to restore when the next profile is shown, and the
+   * focus path to find once the graph has that profile */
+  EmbersSession     *pending_view;
+  GStrv              pending_focus;
   int                wide_position;
   int                export_width;   /* images, 0 = as on screen */
   gboolean           stacked;
@@ -276,6 +281,33 @@ collapses_recursion (EmbersProfilePage *self)
 
 /* Transforms, computed off the main thread */
 
+/* The node at @path (names from the root's child down), or NONE */
+static guint32
+find_path (EmbersProfile      *profile,
+           const char * const *path)
+{
+  guint32 node = 0;
+
+  if (profile == NULL)
+    return EMBERS_NODE_NONE;
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      guint32 end = embers_profile_node_end (profile, node);
+      guint32 found = EMBERS_NODE_NONE;
+
+      for (guint32 c = node + 1; c < end; c = embers_profile_node_end (profile, c))
+        if (g_strcmp0 (embers_profile_node_name_str (profile, c), path[i]) == 0)
+          {
+            found = c;
+            break;
+          }
+      if (found == EMBERS_NODE_NONE)
+        return EMBERS_NODE_NONE;
+      node = found;
+    }
+  return node;
+}
+
 /* One run of the view pipeline (embers-pipeline.h) for this page */
 typedef struct
 {
@@ -342,6 +374,16 @@ apply_compute (EmbersProfilePage    *self,
   update_chips (self);
   refresh_search (self);
   update_actions (self);
+
+  /* A saved view's zoomed frame, by its path */
+  if (self->pending_focus != NULL)
+    {
+      g_auto(GStrv) focus = g_steal_pointer (&self->pending_focus);
+      guint32 node = find_path (self->view_profile, (const char * const *)focus);
+
+      if (node != EMBERS_NODE_NONE && node != 0)
+        embers_flame_graph_set_focus_node (self->graph, node);
+    }
 
   /* After loading, the keyboard goes to the graph */
   if (self->focus_graph)
@@ -1129,6 +1171,41 @@ static gboolean fit_diff_table (GtkWidget     *paned,
                                 GdkFrameClock *clock,
                                 gpointer       data);
 
+/* A saved view on the profile just shown: its sample type, frame actions,
+ * view and search now, its focus once the graph has the result */
+static void
+apply_saved_view (EmbersProfilePage   *self,
+                  const EmbersSession *view)
+{
+  int type = view->sample_type != NULL ? embers_profile_find_sample_type (self->profile, view->sample_type) : -1;
+  int mode = view->view != NULL ? find_name (view_names, G_N_ELEMENTS (view_names), view->view) : -1;
+
+  if (type >= 0)
+    {
+      self->sample_type = type;
+      self->syncing = TRUE;
+      gtk_drop_down_set_selected (self->sample_type_dropdown, self->sample_type);
+      self->syncing = FALSE;
+    }
+  embers_transform_stack_free (self->transforms);
+  self->transforms = embers_transform_stack_copy (view->transforms);
+  update_chips (self);
+  g_free (self->sandwich_function);
+  self->sandwich_function = g_strdup (view->sandwich);
+  if (mode == EMBERS_VIEW_SANDWICH && self->sandwich_function == NULL)
+    mode = -1;
+  if (mode >= 0)
+    {
+      self->view = mode;
+      if (mode == EMBERS_VIEW_ICICLE || mode == EMBERS_VIEW_FLAME)
+        self->last_tree_view = mode;
+    }
+  g_strfreev (self->pending_focus);
+  self->pending_focus = g_strdupv (view->focus);
+  if (view->search != NULL)
+    embers_profile_page_set_search (self, view->search, view->search_regex, view->search_case_sensitive);
+}
+
 static void
 show_profile (EmbersProfilePage *self,
               EmbersProfile     *profile)
@@ -1194,8 +1271,16 @@ show_profile (EmbersProfilePage *self,
 
   set_state (self, EMBERS_PAGE_STATE_READY);
   self->focus_graph = TRUE;
+  if (self->pending_view != NULL)
+    {
+      g_autoptr(EmbersSession) view = g_steal_pointer (&self->pending_view);
+
+      apply_saved_view (self, view);
+    }
   recompute (self);
   update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
@@ -1816,6 +1901,8 @@ embers_profile_page_finalize (GObject *object)
   EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
 
   g_clear_pointer (&self->transforms, embers_transform_stack_free);
+  g_clear_pointer (&self->pending_view, embers_session_free);
+  g_clear_pointer (&self->pending_focus, g_strfreev);
   g_free (self->title);
   g_free (self->error);
   g_free (self->sandwich_function);
@@ -2262,4 +2349,95 @@ embers_profile_page_get_transform_bar (EmbersProfilePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
   return self->transform_bar;
+}
+
+/* Saved views (embers-session.h) */
+
+void
+embers_profile_page_save_view (EmbersProfilePage *self,
+                               EmbersSession     *session)
+{
+  guint32 focus;
+
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (session != NULL);
+
+  g_free (session->view);
+  session->view = g_strdup (view_names[self->view]);
+  g_free (session->sample_type);
+  session->sample_type = self->profile != NULL && !embers_profile_is_diff (self->profile)
+                         ? g_strdup (embers_profile_get_sample_type (self->profile, self->sample_type))
+                         : NULL;
+  g_free (session->sandwich);
+  session->sandwich = self->view == EMBERS_VIEW_SANDWICH ? g_strdup (self->sandwich_function) : NULL;
+  embers_transform_stack_free (session->transforms);
+  session->transforms = embers_transform_stack_copy (self->transforms);
+
+  /* The main graph's zoomed frame, by its path */
+  g_clear_pointer (&session->focus, g_strfreev);
+  focus = embers_flame_graph_get_focus_node (self->graph);
+  if (self->view != EMBERS_VIEW_SANDWICH && self->view_profile != NULL && focus != 0 &&
+      focus != EMBERS_NODE_NONE)
+    {
+      GPtrArray *path = g_ptr_array_new ();
+
+      for (guint32 n = focus; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (self->view_profile, n))
+        g_ptr_array_insert (path, 0, g_strdup (embers_profile_node_name_str (self->view_profile, n)));
+      g_ptr_array_add (path, NULL);
+      session->focus = (GStrv)g_ptr_array_free (path, FALSE);
+    }
+
+  g_free (session->search);
+  session->search = self->search_text != NULL && self->search_text[0] != '\0' ? g_strdup (self->search_text) : NULL;
+  session->search_regex = gtk_toggle_button_get_active (self->regex_button);
+  session->search_case_sensitive = gtk_toggle_button_get_active (self->case_button);
+}
+
+void
+embers_profile_page_restore_view (EmbersProfilePage   *self,
+                                  const EmbersSession *session)
+{
+  EmbersSession *copy;
+
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (session != NULL);
+
+  copy = embers_session_new ();
+  copy->view = g_strdup (session->view);
+  copy->sample_type = g_strdup (session->sample_type);
+  copy->sandwich = g_strdup (session->sandwich);
+  embers_transform_stack_free (copy->transforms);
+  copy->transforms = embers_transform_stack_copy (session->transforms);
+  copy->focus = g_strdupv (session->focus);
+  copy->search = g_strdup (session->search);
+  copy->search_regex = session->search_regex;
+  copy->search_case_sensitive = session->search_case_sensitive;
+
+  if (self->state == EMBERS_PAGE_STATE_READY && self->profile != NULL)
+    {
+      apply_saved_view (self, copy);
+      embers_session_free (copy);
+      recompute (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
+      return;
+    }
+  g_clear_pointer (&self->pending_view, embers_session_free);
+  self->pending_view = copy;
+}
+
+void
+embers_profile_page_show_error (EmbersProfilePage *self,
+                                const char        *title,
+                                const char        *message)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+
+  g_free (self->error);
+  self->error = g_strdup (message);
+  adw_status_page_set_description (self->error_page, message);
+  set_title (self, title);
+  set_state (self, EMBERS_PAGE_STATE_FAILED);
+  update_actions (self);
 }

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "embers-pipeline.h"
+#include "embers-session.h"
 
 #include "embers-format.h"
 #include "embers-diff-legend.h"
@@ -114,5 +115,18 @@ const EmbersTransformStack *embers_profile_page_get_transforms    (EmbersProfile
 void                        embers_profile_page_set_transforms    (EmbersProfilePage          *self,
                                                                    const EmbersTransformStack *stack);
 EmbersTransformBar         *embers_profile_page_get_transform_bar (EmbersProfilePage          *self);
+
+/* Saved views (.embers files): the view's part of @session (mode, sample
+ * type, sandwich, frame actions, focus, search), and restoring it: at
+ * once when a profile is shown, else when the next one is */
+void               embers_profile_page_save_view        (EmbersProfilePage   *self,
+                                                         EmbersSession       *session);
+void               embers_profile_page_restore_view     (EmbersProfilePage   *self,
+                                                         const EmbersSession *session);
+/* Shows @message on the page's error page (a view file that cannot be
+ * opened); @title names the tab */
+void               embers_profile_page_show_error       (EmbersProfilePage   *self,
+                                                         const char          *title,
+                                                         const char          *message);
 
 G_END_DECLS

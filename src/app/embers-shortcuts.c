@@ -21,6 +21,7 @@ static const EmbersShortcut general[] = {
   { "<ctrl><shift>l", NC_("shortcut window", "Connect to a Server") },
   { "<ctrl><shift>n", NC_("shortcut window", "Compare Two Profiles") },
   { "<ctrl>e", NC_("shortcut window", "Export the View") },
+  { "<ctrl>s", NC_("shortcut window", "Save the View to Open Again") },
   { "<ctrl>n", NC_("shortcut window", "New Window") },
   { "<ctrl>w", NC_("shortcut window", "Close the Tab") },
   { "<ctrl>question", NC_("shortcut window", "Keyboard Shortcuts") },

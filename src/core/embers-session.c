@@ -131,6 +131,13 @@ embers_session_to_data (const EmbersSession *session,
       json_builder_end_array (b);
     }
   add_string (b, "search", session->search);
+  if (session->search != NULL)
+    {
+      json_builder_set_member_name (b, "search-regex");
+      json_builder_add_boolean_value (b, session->search_regex);
+      json_builder_set_member_name (b, "search-case-sensitive");
+      json_builder_add_boolean_value (b, session->search_case_sensitive);
+    }
   json_builder_end_object (b);
   json_builder_end_object (b);
 
@@ -184,6 +191,27 @@ get_string (JsonObject  *object,
       return FALSE;
     }
   *out = g_strdup (value);
+  return TRUE;
+}
+
+static gboolean
+get_boolean (JsonObject  *object,
+             const char  *name,
+             gboolean    *out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is a field's name in a view file, e.g. "search-regex" */
+                   _("The view file’s “%s” is neither true nor false"), name);
+      return FALSE;
+    }
+  *out = json_node_get_boolean (node);
   return TRUE;
 }
 
@@ -344,6 +372,10 @@ embers_session_parse (const char  *data,
           !g_str_equal (session->view, "icicle") && !g_str_equal (session->view, "flame") &&
           !g_str_equal (session->view, "bottom-up") && !g_str_equal (session->view, "sandwich"))
         return fail (error, _("The view file’s view is none of icicle, flame, bottom-up or sandwich")), NULL;
+
+      if (!get_boolean (view, "search-regex", &session->search_regex, error) ||
+          !get_boolean (view, "search-case-sensitive", &session->search_case_sensitive, error))
+        return NULL;
 
       node = json_object_get_member (view, "transforms");
       if (node != NULL && !JSON_NODE_HOLDS_NULL (node))

@@ -47,6 +47,8 @@ typedef struct
   EmbersTransformStack *transforms;     /* never NULL */
   GStrv                 focus;          /* the zoomed frame's path, or NULL */
   char                 *search;         /* or NULL */
+  gboolean              search_regex;
+  gboolean              search_case_sensitive;
 } EmbersSession;
 
 EmbersSession *embers_session_new   (void);
