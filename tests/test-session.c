@@ -177,6 +177,8 @@ test_hostile (void)
     "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}, \"view\": {\"focus\": [1]}}",
     "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}, \"view\": {\"transforms\": [{\"kind\": \"x\"}]}}",
     "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}, \"view\": []}",
+    /* json-glib's immutable parser aborted on a number before the object */
+    "2{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}}",
   };
   g_autofree char *newer = g_strdup ("{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"file\": \"/a\"}}");
   g_autoptr(EmbersSession) none = NULL;

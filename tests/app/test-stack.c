@@ -1,5 +1,6 @@
 /* test-stack.c: the frame actions' transform stack on a window: keys,
- * chips, removing any chip, and what the graph draws
+ * chips, removing any chip, and what the graph draws; a view saved to a
+ * .embers file and opened again
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -184,6 +185,113 @@ test_stack_keys_chips_pixels (void)
   embers_test_assert_finalize (window);
 }
 
+static gboolean
+file_exists (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_IS_REGULAR);
+}
+
+/* The page in the selected tab has a profile, its transforms done */
+static gboolean
+page_ready (gpointer data)
+{
+  EmbersWindow *window = data;
+  EmbersProfilePage *page = embers_window_get_current_page (window);
+
+  return page != NULL &&
+         (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY ||
+          embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_FAILED) &&
+         !embers_profile_page_get_busy (page) && !embers_profile_page_get_search_pending (page);
+}
+
+static void
+test_session_save_reopen (void)
+{
+  EmbersWindow *window = embers_window_new (NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-recursion.pb.gz", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("embers-view-XXXXXX", NULL);
+  g_autofree char *view_path = g_build_filename (dir, "saved.embers", NULL);
+  g_autofree char *missing_path = g_build_filename (dir, "missing.embers", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *missing_text = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) view_file = g_file_new_for_path (view_path);
+  g_autoptr(GFile) missing_file = g_file_new_for_path (missing_path);
+  g_autoptr(EmbersTestPixels) saved = NULL;
+  g_autoptr(EmbersTestPixels) reopened = NULL;
+  g_autofree char *summary = NULL;
+  EmbersProfilePage *page, *again;
+  EmbersFlameGraph *graph;
+  EmbersProfile *shown;
+  guint32 focus;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (GTK_WIDGET (window));
+  page = embers_window_open_file (window, file);
+  wait_page (page);
+  graph = embers_profile_page_get_flame_graph (page);
+
+  /* A view: flame graph, two frame actions, a search, a zoomed frame */
+  embers_profile_page_set_view (page, EMBERS_VIEW_FLAME);
+  wait_page (page);
+  act_on (page, "main.burn", GDK_KEY_d, 0);
+  act_on (page, "main.isOdd", GDK_KEY_m, 0);
+  embers_profile_page_set_search (page, "fib", FALSE, FALSE);
+  wait_page (page);
+  shown = embers_flame_graph_get_profile (graph);
+  embers_flame_graph_set_focus_node (graph, find_node (shown, "main.walkTree"));
+  embers_test_settle ();
+  summary = g_strdup (embers_profile_page_get_search_summary (page));
+
+  embers_window_save_view_to (window, view_file);
+  embers_test_wait_until (file_exists, view_path, "the view file written");
+  g_assert_true (g_file_get_contents (view_path, &data, NULL, NULL));
+  g_assert_nonnull (strstr (data, "\"mode\" : \"flame\""));
+  g_assert_nonnull (strstr (data, "drop-function"));
+
+  /* Opened again (as from the command line or a drop): the same view */
+  again = embers_window_open_file (window, view_file);
+  g_assert_true (again != page);
+  embers_test_wait_until (page_ready, window, "the saved view restored");
+  g_assert_true (embers_window_get_current_page (window) == again);
+  g_assert_cmpuint (embers_profile_page_get_state (again), ==, EMBERS_PAGE_STATE_READY);
+  g_assert_cmpuint (embers_profile_page_get_view (again), ==, EMBERS_VIEW_FLAME);
+  g_assert_true (embers_transform_stack_equal (embers_profile_page_get_transforms (again),
+                                               embers_profile_page_get_transforms (page)));
+  g_assert_cmpstr (embers_profile_page_get_search_summary (again), ==, summary);
+  graph = embers_profile_page_get_flame_graph (again);
+  focus = embers_flame_graph_get_focus_node (graph);
+  g_assert_cmpstr (embers_profile_node_name_str (embers_flame_graph_get_profile (graph), focus), ==, "main.walkTree");
+  reopened = embers_test_render_frame (GTK_WIDGET (graph));
+  /* The first tab, drawn as it is now (with the tab bar two tabs bring) */
+  {
+    AdwTabView *tabs = ADW_TAB_VIEW (embers_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW, NULL));
+
+    adw_tab_view_set_selected_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
+    embers_test_settle ();
+    saved = embers_test_render_frame (GTK_WIDGET (embers_profile_page_get_flame_graph (page)));
+    adw_tab_view_set_selected_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (again)));
+  }
+  g_assert_cmpint (reopened->height, ==, saved->height);
+  g_assert_cmpuint (n_different (saved, reopened), ==, 0);
+
+  /* A view whose profile is gone says which */
+  missing_text = g_strdup_printf ("{\"format\": \"embers-view\", \"version\": 1,"
+                                  " \"source\": {\"file\": \"%s/gone.pb.gz\"}}", dir);
+  g_assert_true (g_file_set_contents (missing_path, missing_text, -1, NULL));
+  again = embers_window_open_file (window, missing_file);
+  embers_test_wait_property (again, "state", EMBERS_PAGE_STATE_FAILED);
+  g_assert_nonnull (strstr (embers_profile_page_get_error (again), "gone.pb.gz"));
+
+  g_unlink (view_path);
+  g_unlink (missing_path);
+  g_rmdir (dir);
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -191,6 +299,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/stack/keys-chips-pixels", test_stack_keys_chips_pixels);
+  g_test_add_func ("/embers/stack/session-save-reopen", test_session_save_reopen);
 
   return g_test_run ();
 }
