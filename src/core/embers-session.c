@@ -50,6 +50,7 @@ embers_session_clean_url (const char *url)
 {
   g_autoptr(GUri) uri = NULL;
   const char *scheme;
+  const char *path;
 
   if (url == NULL)
     return NULL;
@@ -61,8 +62,13 @@ embers_session_clean_url (const char *url)
       g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
     return NULL;
 
+  /* A path after a host starts with a slash (found by fuzz-session.c) */
+  path = g_uri_get_path (uri);
+  if (path[0] != '\0' && path[0] != '/')
+    return NULL;
+
   return g_uri_join (G_URI_FLAGS_ENCODED, scheme, NULL, g_uri_get_host (uri),
-                     g_uri_get_port (uri), g_uri_get_path (uri), NULL, NULL);
+                     g_uri_get_port (uri), path, NULL, NULL);
 }
 
 static void
