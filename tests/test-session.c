@@ -11,6 +11,17 @@
 
 #include "embers-session.h"
 
+/* embers_session_clean_url(), kept for the test's lifetime */
+static const char *
+embers_session_clean_url_checked (const char *url)
+{
+  static char *last;
+
+  g_free (last);
+  last = embers_session_clean_url (url);
+  return last;
+}
+
 static EmbersSession *
 full_session (void)
 {
@@ -113,6 +124,9 @@ test_server_no_credentials (void)
 
   g_assert_null (embers_session_clean_url ("file:///etc/passwd"));
   g_assert_null (embers_session_clean_url ("not a url"));
+  /* Found by fuzz-session.c: a relative path after a host, a lone % */
+  g_assert_null (embers_session_clean_url ("https://pyro.example:4040/p/%"));
+  g_assert_cmpstr (embers_session_clean_url_checked ("https://u/ser:pw@h/"), ==, "https://u/ser:pw@h/");
 }
 
 static void

@@ -51,6 +51,7 @@ embers_session_clean_url (const char *url)
   g_autoptr(GUri) uri = NULL;
   const char *scheme;
   const char *path;
+  g_autofree char *joined = NULL;
 
   if (url == NULL)
     return NULL;
@@ -67,8 +68,12 @@ embers_session_clean_url (const char *url)
   if (path[0] != '\0' && path[0] != '/')
     return NULL;
 
-  return g_uri_join (G_URI_FLAGS_ENCODED, scheme, NULL, g_uri_get_host (uri),
-                     g_uri_get_port (uri), path, NULL, NULL);
+  joined = g_uri_join (G_URI_FLAGS_ENCODED, scheme, NULL, g_uri_get_host (uri),
+                       g_uri_get_port (uri), path, NULL, NULL);
+  /* What is kept must read back strictly (a lone % does not) */
+  if (!g_uri_is_valid (joined, G_URI_FLAGS_ENCODED, NULL))
+    return NULL;
+  return g_steal_pointer (&joined);
 }
 
 static void
