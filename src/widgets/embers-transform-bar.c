@@ -75,6 +75,7 @@ make_chip (EmbersTransformBar *self,
   gtk_label_set_text (GTK_LABEL (number), n);
   gtk_widget_add_css_class (number, "chip-number");
   gtk_widget_add_css_class (number, "numeric");
+  gtk_widget_add_css_class (number, "dim-label");
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   gtk_box_append (GTK_BOX (box), number);
@@ -129,15 +130,6 @@ embers_transform_bar_set_stack (EmbersTransformBar         *self,
       else
         tooltip = g_strdup_printf (C_("transform", "%s\nClick to remove; the later steps apply again"), text);
 
-      if (i > 0)
-        {
-          GtkWidget *arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
-
-          gtk_widget_add_css_class (arrow, "dim-label");
-          gtk_widget_set_valign (arrow, GTK_ALIGN_CENTER);
-          gtk_accessible_update_state (GTK_ACCESSIBLE (arrow), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
-          adw_wrap_box_append (ADW_WRAP_BOX (self->wrap), arrow);
-        }
       chip = make_chip (self, i, text, tooltip);
       adw_wrap_box_append (ADW_WRAP_BOX (self->wrap), chip);
       g_ptr_array_add (self->chips, chip);
@@ -236,7 +228,9 @@ embers_transform_bar_init (EmbersTransformBar *self)
   self->heading = gtk_label_new (C_("transforms", "Transforms"));
   gtk_widget_add_css_class (self->heading, "dim-label");
   gtk_widget_add_css_class (self->heading, "caption-heading");
-  gtk_widget_set_valign (self->heading, GTK_ALIGN_CENTER);
+  /* With the chips on several lines, beside the first */
+  gtk_widget_set_valign (self->heading, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (self->heading, 7);
   gtk_widget_set_parent (self->heading, GTK_WIDGET (self));
 
   self->wrap = adw_wrap_box_new ();
@@ -255,7 +249,7 @@ embers_transform_bar_init (EmbersTransformBar *self)
   self->clear = gtk_button_new_with_label (C_("transforms", "Remove All"));
   gtk_widget_add_css_class (self->clear, "flat");
   gtk_widget_add_css_class (self->clear, "caption");
-  gtk_widget_set_valign (self->clear, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (self->clear, GTK_ALIGN_START);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->clear), "page.clear-transforms");
   gtk_widget_set_parent (self->clear, GTK_WIDGET (self));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
