@@ -126,6 +126,7 @@ test_server_no_credentials (void)
   g_assert_null (embers_session_clean_url ("not a url"));
   /* Found by fuzz-session.c: a relative path after a host, a lone % */
   g_assert_null (embers_session_clean_url ("https://pyro.example:4040/p/%"));
+  g_assert_null (embers_session_clean_url ("https://u%40/p/"));
   g_assert_cmpstr (embers_session_clean_url_checked ("https://u/ser:pw@h/"), ==, "https://u/ser:pw@h/");
 }
 

@@ -52,6 +52,7 @@ embers_session_clean_url (const char *url)
   const char *scheme;
   const char *path;
   g_autofree char *joined = NULL;
+  g_autoptr(GUri) back = NULL;
 
   if (url == NULL)
     return NULL;
@@ -70,8 +71,13 @@ embers_session_clean_url (const char *url)
 
   joined = g_uri_join (G_URI_FLAGS_ENCODED, scheme, NULL, g_uri_get_host (uri),
                        g_uri_get_port (uri), path, NULL, NULL);
-  /* What is kept must read back strictly (a lone % does not) */
-  if (!g_uri_is_valid (joined, G_URI_FLAGS_ENCODED, NULL))
+  /* What is kept must read back strictly (a lone % does not) as the same
+   * parts: a host that held an @ must not turn into user information
+   * (both found by fuzz-session.c) */
+  back = g_uri_parse (joined, G_URI_FLAGS_ENCODED, NULL);
+  if (back == NULL || g_uri_get_userinfo (back) != NULL || g_uri_get_query (back) != NULL ||
+      g_uri_get_fragment (back) != NULL || g_uri_get_host (back) == NULL ||
+      g_strcmp0 (g_uri_get_host (back), g_uri_get_host (uri)) != 0)
     return NULL;
   return g_steal_pointer (&joined);
 }
