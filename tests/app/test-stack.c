@@ -292,6 +292,65 @@ test_session_save_reopen (void)
   embers_test_assert_finalize (window);
 }
 
+/* The same stack on a comparison: both sides lose what is dropped */
+static void
+test_stack_on_diff (void)
+{
+  EmbersWindow *window = embers_window_new (NULL);
+  g_autofree char *base_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autofree char *comp_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-after.pb.gz", NULL);
+  g_autoptr(GFile) base = g_file_new_for_path (base_path);
+  g_autoptr(GFile) comp = g_file_new_for_path (comp_path);
+  g_autoptr(EmbersTestPixels) before = NULL;
+  g_autoptr(EmbersTestPixels) dropped = NULL;
+  g_autoptr(EmbersTestPixels) after = NULL;
+  EmbersProfilePage *page;
+  EmbersFlameGraph *graph;
+  EmbersProfile *diff, *shown;
+  const char *name;
+  gint64 base_total, comp_total, name_base, name_comp;
+  guint32 node;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (GTK_WIDGET (window));
+  embers_window_open_comparison (window, base, comp);
+  embers_test_wait_until (page_ready, window, "the comparison shown");
+  page = embers_window_get_current_page (window);
+  wait_page (page);
+  graph = embers_profile_page_get_flame_graph (page);
+  diff = embers_flame_graph_get_profile (graph);
+  g_assert_true (embers_profile_is_diff (diff));
+  before = embers_test_render_frame (GTK_WIDGET (graph));
+
+  /* The root's first child: its totals on each side leave both sides */
+  base_total = embers_profile_get_total (diff, 0);
+  comp_total = embers_profile_get_total (diff, 1);
+  node = embers_profile_node_end (diff, 1) < embers_profile_get_n_nodes (diff) ? 1 : 2;
+  name = embers_profile_node_name_str (diff, node);
+  name_base = embers_profile_node_total (diff, 0, node);
+  name_comp = embers_profile_node_total (diff, 1, node);
+  act_on (page, name, GDK_KEY_d, 0);
+  shown = embers_flame_graph_get_profile (graph);
+  g_assert_true (embers_profile_is_diff (shown));
+  g_assert_cmpint (embers_profile_get_total (shown, 0), ==, base_total - name_base);
+  g_assert_cmpint (embers_profile_get_total (shown, 1), ==, comp_total - name_comp);
+  g_assert_cmpuint (embers_transform_bar_get_n_chips (embers_profile_page_get_transform_bar (page)), ==, 1);
+  dropped = embers_test_render_frame (GTK_WIDGET (graph));
+  g_assert_cmpuint (n_different (before, dropped), >, 1000);
+
+  /* Its chip removed: the comparison as it was */
+  embers_test_press (embers_transform_bar_get_chip (embers_profile_page_get_transform_bar (page), 0));
+  wait_page (page);
+  after = embers_test_render_frame (GTK_WIDGET (graph));
+  g_assert_cmpint (after->height, ==, before->height);
+  g_assert_cmpuint (n_different (before, after), ==, 0);
+
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -300,6 +359,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/stack/keys-chips-pixels", test_stack_keys_chips_pixels);
   g_test_add_func ("/embers/stack/session-save-reopen", test_session_save_reopen);
+  g_test_add_func ("/embers/stack/diff", test_stack_on_diff);
 
   return g_test_run ();
 }
