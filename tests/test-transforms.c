@@ -844,6 +844,14 @@ test_merge_node (void)
   g_assert_no_error (error);
   ASSERT_FOLDED (h, "a;b;e 5\na;c 5\nb 3\nx;b;d 2");
   g_assert_cmpint (embers_profile_get_total (h, 0), ==, 15);
+
+  /* A path the profile lacks hides nothing */
+  {
+    g_autoptr(EmbersProfile) same = embers_transform_merge_node (p, (const char *[]) { "a", "nope", NULL }, &error);
+
+    g_assert_no_error (error);
+    ASSERT_FOLDED (same, "a;b;b;e 5\na;b;c 1\na;c 4\nb 3\nx;b;d 2");
+  }
 }
 
 static void
@@ -1000,6 +1008,24 @@ test_stack_remove_any (void)
   fx = to_folded (x);
   fy = to_folded (y);
   g_assert_cmpstr (fx, ==, fy);
+
+  /* A step pushed applies to the result so far alone: the same answer */
+  {
+    g_autoptr(EmbersTransformStack) one = embers_transform_stack_new ();
+    g_autoptr(EmbersProfile) first = NULL;
+    g_autoptr(EmbersProfile) rest = NULL;
+    g_autofree char *frest = NULL;
+
+    g_assert_true (embers_transform_stack_push (one, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { "d", NULL }, NULL));
+    g_assert_true (embers_transform_stack_is_prefix (one, two));
+    g_assert_false (embers_transform_stack_is_prefix (two, one));
+    g_assert_true (embers_transform_stack_is_prefix (two, two));
+    first = apply (one, p);
+    rest = embers_transform_stack_apply_from (two, 1, first, NULL, &error);
+    g_assert_no_error (error);
+    frest = to_folded (rest);
+    g_assert_cmpstr (frest, ==, fy);
+  }
 }
 
 static void

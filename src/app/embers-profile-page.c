@@ -93,6 +93,9 @@ struct _EmbersProfilePage
   guint              sample_type;
   /* The frame actions, in order (embers-transform-stack.h) */
   EmbersTransformStack *transforms;
+  /* The steps table_profile is the result of: a step pushed on them
+   * applies to it alone */
+  EmbersTransformStack *applied;
   /* A saved view to restore when the next profile is shown, and the
    * focus path to find once the graph has that profile */
   EmbersSession     *pending_view;
@@ -313,6 +316,7 @@ typedef struct
 {
   EmbersProfilePage *self;
   guint              serial;
+  EmbersTransformStack *stack;     /* what it applies */
 } Compute;
 
 static void
@@ -403,6 +407,7 @@ compute_done (GObject      *source,
   guint serial = c->serial;
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersPipelineResult) answer = embers_pipeline_run_finish (result, &error);
+  g_autoptr(EmbersTransformStack) stack = c->stack;
 
   g_free (c);
   if (answer == NULL)
@@ -423,6 +428,8 @@ compute_done (GObject      *source,
     return;
 
   stop_busy (self);
+  embers_transform_stack_free (self->applied);
+  self->applied = g_steal_pointer (&stack);
   apply_compute (self, answer);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
@@ -456,9 +463,17 @@ recompute (EmbersProfilePage *self)
   params->sandwich_function = g_strdup (self->sandwich_function);
   params->view = self->view;
   params->sample_type = self->sample_type;
+  /* The steps already applied to the shown table are not done again */
+  if (self->applied != NULL && self->table_profile != NULL &&
+      embers_transform_stack_is_prefix (self->applied, self->transforms))
+    {
+      params->base = g_object_ref (self->table_profile);
+      params->base_steps = embers_transform_stack_get_length (self->applied);
+    }
 
   c = g_new0 (Compute, 1);
   c->self = g_object_ref (self);
+  c->stack = embers_transform_stack_copy (self->transforms);
   c->serial = ++self->compute_serial;
   embers_pipeline_run_async (self->profile, params, self->compute_cancellable, compute_done, c);
 
@@ -1214,6 +1229,8 @@ show_profile (EmbersProfilePage *self,
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
   g_set_object (&self->profile, profile);
+  /* The table shown is the old profile's */
+  g_clear_pointer (&self->applied, embers_transform_stack_free);
   self->sample_type = embers_profile_get_default_sample_type (profile);
   embers_transform_stack_clear (self->transforms);
   update_chips (self);
@@ -1901,6 +1918,7 @@ embers_profile_page_finalize (GObject *object)
   EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
 
   g_clear_pointer (&self->transforms, embers_transform_stack_free);
+  g_clear_pointer (&self->applied, embers_transform_stack_free);
   g_clear_pointer (&self->pending_view, embers_session_free);
   g_clear_pointer (&self->pending_focus, g_strfreev);
   g_free (self->title);

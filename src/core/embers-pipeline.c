@@ -29,6 +29,8 @@ embers_pipeline_params_copy (const EmbersPipelineParams *params)
 
   copy = g_new0 (EmbersPipelineParams, 1);
   copy->stack = embers_transform_stack_copy (params->stack);
+  copy->base = params->base != NULL ? g_object_ref (params->base) : NULL;
+  copy->base_steps = params->base_steps;
   copy->view = params->view;
   copy->sandwich_function = g_strdup (params->sandwich_function);
   copy->sample_type = params->sample_type;
@@ -41,6 +43,7 @@ embers_pipeline_params_free (EmbersPipelineParams *params)
   if (params == NULL)
     return;
   embers_transform_stack_free (params->stack);
+  g_clear_object (&params->base);
   g_free (params->sandwich_function);
   g_free (params);
 }
@@ -75,7 +78,10 @@ embers_pipeline_run (EmbersProfile               *profile,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  p = embers_transform_stack_apply (params->stack, profile, cancellable, error);
+  if (params->base != NULL && params->base_steps <= embers_transform_stack_get_length (params->stack))
+    p = embers_transform_stack_apply_from (params->stack, params->base_steps, params->base, cancellable, error);
+  else
+    p = embers_transform_stack_apply (params->stack, profile, cancellable, error);
   if (p == NULL)
     return NULL;
   r = g_new0 (EmbersPipelineResult, 1);

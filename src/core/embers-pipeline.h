@@ -32,6 +32,10 @@ typedef enum
 typedef struct
 {
   EmbersTransformStack *stack;              /* never NULL */
+  /* Optional: the result of the first @base_steps steps of @stack on the
+   * profile (an earlier run's table_profile), to go on from */
+  EmbersProfile        *base;
+  guint                 base_steps;
   EmbersView            view;
   char                 *sandwich_function;  /* with EMBERS_VIEW_SANDWICH */
   guint                 sample_type;

@@ -427,19 +427,21 @@ apply_step (const Step     *s,
 }
 
 EmbersProfile *
-embers_transform_stack_apply (const EmbersTransformStack *stack,
-                              EmbersProfile              *profile,
-                              GCancellable               *cancellable,
-                              GError                    **error)
+embers_transform_stack_apply_from (const EmbersTransformStack *stack,
+                                   guint                       first,
+                                   EmbersProfile              *profile,
+                                   GCancellable               *cancellable,
+                                   GError                    **error)
 {
   g_autoptr(EmbersProfile) p = NULL;
 
   g_return_val_if_fail (stack != NULL, NULL);
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (first <= stack->steps->len, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   p = g_object_ref (profile);
-  for (guint i = 0; i < stack->steps->len; i++)
+  for (guint i = first; i < stack->steps->len; i++)
     {
       EmbersProfile *next;
 
@@ -455,4 +457,32 @@ embers_transform_stack_apply (const EmbersTransformStack *stack,
     return NULL;
 
   return g_steal_pointer (&p);
+}
+
+EmbersProfile *
+embers_transform_stack_apply (const EmbersTransformStack *stack,
+                              EmbersProfile              *profile,
+                              GCancellable               *cancellable,
+                              GError                    **error)
+{
+  return embers_transform_stack_apply_from (stack, 0, profile, cancellable, error);
+}
+
+gboolean
+embers_transform_stack_is_prefix (const EmbersTransformStack *prefix,
+                                  const EmbersTransformStack *stack)
+{
+  g_return_val_if_fail (prefix != NULL && stack != NULL, FALSE);
+
+  if (prefix->steps->len > stack->steps->len)
+    return FALSE;
+  for (guint i = 0; i < prefix->steps->len; i++)
+    {
+      const Step *x = g_ptr_array_index (prefix->steps, i);
+      const Step *y = g_ptr_array_index (stack->steps, i);
+
+      if (x->kind != y->kind || !args_equal ((const char * const *)x->args, (const char * const *)y->args))
+        return FALSE;
+    }
+  return TRUE;
 }

@@ -107,5 +107,15 @@ EmbersProfile        *embers_transform_stack_apply      (const EmbersTransformSt
                                                          EmbersProfile              *profile,
                                                          GCancellable               *cancellable,
                                                          GError                    **error);
+/* The same from step @first on: @profile is the result of the steps
+ * before it (a step pushed costs one transform, not the whole stack) */
+EmbersProfile        *embers_transform_stack_apply_from (const EmbersTransformStack *stack,
+                                                         guint                       first,
+                                                         EmbersProfile              *profile,
+                                                         GCancellable               *cancellable,
+                                                         GError                    **error);
+/* Whether @prefix's steps are @stack's first ones, in order */
+gboolean              embers_transform_stack_is_prefix  (const EmbersTransformStack *prefix,
+                                                         const EmbersTransformStack *stack);
 
 G_END_DECLS

@@ -798,7 +798,8 @@ step_focus_subtree (Ctx     *ctx,
 {
   if (parent_dest != NONE)
     return ctx_child (ctx, parent_dest, ctx->names[node]);
-  if (ctx->outer[node] == ctx->function)
+  /* ctx->function is NONE when no path matches: then nothing does */
+  if (ctx->function != NONE && ctx->outer[node] == ctx->function)
     return ctx_child (ctx, 0, ctx->names[node]);
   return NONE;
 }
@@ -827,7 +828,7 @@ step_merge_node (Ctx     *ctx,
                  guint32  node,
                  guint32  parent_dest)
 {
-  if (ctx->outer[node] == ctx->function)
+  if (ctx->function != NONE && ctx->outer[node] == ctx->function)
     {
       ctx_merge (ctx, parent_dest);
       return parent_dest;
@@ -888,9 +889,20 @@ step_drop_function (Ctx     *ctx,
                     guint32  node,
                     guint32  parent_dest)
 {
-  if (parent_dest == NONE || ctx->names[node] == ctx->function)
-    return NONE;
   return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+/* A unit under the function goes nowhere; any other resolves as usual.
+ * Ancestors of a kept unit are kept too, so no frame is made for value
+ * that is then dropped. */
+static guint32
+resolve_drop (Ctx      *ctx,
+              guint32   node,
+              gpointer  data)
+{
+  if (ctx->mark[node])
+    return NONE;
+  return resolve_step (ctx, node, step_drop_function);
 }
 
 EmbersProfile *
@@ -899,6 +911,7 @@ embers_transform_drop_function (EmbersProfile  *profile,
                                 GError        **error)
 {
   Ctx ctx;
+  EmbersProfile *result;
 
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
   g_return_val_if_fail (function != NULL, NULL);
@@ -906,8 +919,18 @@ embers_transform_drop_function (EmbersProfile  *profile,
 
   ctx_init (&ctx, profile);
   ctx.function = function_id (profile, function);
+  /* mark: the node's stack holds the function */
+  ctx.mark = g_new0 (guint8, MAX (ctx.n_nodes, 1));
+  for (guint i = 1; i < ctx.n_nodes; i++)
+    ctx.mark[i] = ctx.mark[ctx.parents[i]] || ctx.names[i] == ctx.function;
 
-  return run_step_transform (&ctx, 0, step_drop_function, error);
+  ctx_reserve (&ctx, ctx.n_nodes, 0);
+  if (ctx.n_nodes > 0)
+    ctx.dest[0] = 0;
+  result = ctx_finish (&ctx, resolve_drop, NULL, error);
+  ctx_clear (&ctx);
+
+  return result;
 }
 
 /* Whether frame name @id is in the package (cached per string id) */
@@ -964,21 +987,43 @@ embers_transform_collapse_package (EmbersProfile  *profile,
   return run_step_transform (&ctx, 0, step_collapse_package, error);
 }
 
+/* ctx->parents here is the logical parent: an inner occurrence of the
+ * function stands for the outermost one, so what hangs below it hangs
+ * below that, and the frames in between are passed over (and made only
+ * when units of their own come) */
 static guint32
 step_collapse_function (Ctx     *ctx,
                         guint32  node,
                         guint32  parent_dest)
 {
-  guint32 parent = ctx->parents[node];
-
-  if (ctx->names[node] == ctx->function && parent != 0 && ctx->outer[parent] != NONE)
-    {
-      guint32 d = ctx->dest[ctx->outer[parent]];
-
-      ctx_merge (ctx, d);
-      return d;
-    }
+  if (parent_dest == NONE)
+    return NONE;
+  /* Below a collapsed occurrence: merged with the outer one's children */
+  if (ctx->parents[node] != embers_profile_get_parent_column (ctx->src)[node])
+    ctx_merge (ctx, parent_dest);
   return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+/* The node a unit of @node goes to: an inner occurrence's is the
+ * outermost one's */
+static guint32
+collapsed_node (Ctx     *ctx,
+                guint32  node)
+{
+  const guint32 *parents = embers_profile_get_parent_column (ctx->src);
+
+  if (node != 0 && ctx->names[node] == ctx->function && parents[node] != 0 &&
+      ctx->outer[parents[node]] != NONE)
+    return ctx->outer[parents[node]];
+  return node;
+}
+
+static guint32
+resolve_collapse_function (Ctx      *ctx,
+                           guint32   node,
+                           gpointer  data)
+{
+  return resolve_step (ctx, collapsed_node (ctx, node), step_collapse_function);
 }
 
 EmbersProfile *
@@ -987,6 +1032,8 @@ embers_transform_collapse_function_recursion (EmbersProfile  *profile,
                                               GError        **error)
 {
   Ctx ctx;
+  EmbersProfile *result;
+  g_autofree guint32 *logical = NULL;
 
   g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
   g_return_val_if_fail (function != NULL, NULL);
@@ -1005,8 +1052,21 @@ embers_transform_collapse_function_recursion (EmbersProfile  *profile,
 
       ctx.outer[i] = po != NONE ? po : ctx.names[i] == ctx.function ? i : NONE;
     }
+  /* Each node's logical parent (see step_collapse_function) */
+  logical = g_new (guint32, MAX (ctx.n_nodes, 1));
+  if (ctx.n_nodes > 0)
+    logical[0] = NONE;
+  for (guint i = 1; i < ctx.n_nodes; i++)
+    logical[i] = collapsed_node (&ctx, ctx.parents[i]);
+  ctx.parents = logical;
 
-  return run_step_transform (&ctx, 0, step_collapse_function, error);
+  ctx_reserve (&ctx, ctx.n_nodes, 0);
+  if (ctx.n_nodes > 0)
+    ctx.dest[0] = 0;
+  result = ctx_finish (&ctx, resolve_collapse_function, NULL, error);
+  ctx_clear (&ctx);
+
+  return result;
 }
 
 /* Label filter */
