@@ -652,6 +652,59 @@ edit_focus_b (char **frames,
 }
 
 static char *
+edit_drop_d (char **frames,
+             guint  n)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (frames[i], "d"))
+      return NULL;
+  return join_frames (frames, n);
+}
+
+/* Indirect recursion of a: an inner a goes back to the outermost one */
+static char *
+edit_collapse_a (char **frames,
+                 guint  n)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
+  int first_a = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (g_str_equal (frames[i], "a") && first_a >= 0)
+        {
+          g_ptr_array_set_size (out, first_a + 1);
+          continue;
+        }
+      if (g_str_equal (frames[i], "a"))
+        first_a = out->len;
+      g_ptr_array_add (out, frames[i]);
+    }
+  return join_frames ((char **)out->pdata, out->len);
+}
+
+static char *
+edit_focus_subtree_ab (char **frames,
+                       guint  n)
+{
+  if (n >= 2 && g_str_equal (frames[0], "a") && g_str_equal (frames[1], "b"))
+    return join_frames (frames + 1, n - 1);
+  return NULL;
+}
+
+static char *
+edit_hide_ab (char **frames,
+              guint  n)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    if (i != 1 || !g_str_equal (frames[0], "a") || !g_str_equal (frames[1], "b"))
+      g_ptr_array_add (out, frames[i]);
+  return join_frames ((char **)out->pdata, out->len);
+}
+
+static char *
 edit_invert (char **frames,
              guint  n)
 {
@@ -739,7 +792,8 @@ test_random_against_text (void)
       struct {
         EditFunc edit;
         int      kind;
-      } cases[] = { { edit_collapse, 0 }, { edit_hide_c, 1 }, { edit_focus_b, 2 }, { edit_invert, 3 } };
+      } cases[] = { { edit_collapse, 0 }, { edit_hide_c, 1 }, { edit_focus_b, 2 }, { edit_invert, 3 },
+                    { edit_drop_d, 4 }, { edit_collapse_a, 5 }, { edit_focus_subtree_ab, 6 }, { edit_hide_ab, 7 } };
 
       embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
       embers_profile_builder_add_sample_type (b, "alloc_space", "bytes");
@@ -789,12 +843,16 @@ test_random_against_text (void)
             case 0: out = embers_transform_collapse_recursion (p, &error); break;
             case 1: out = embers_transform_hide (p, hide_c, &error); break;
             case 2: out = embers_transform_focus (p, "b", &error); break;
+            case 4: out = embers_transform_drop_function (p, "d", &error); break;
+            case 5: out = embers_transform_collapse_function_recursion (p, "a", &error); break;
+            case 6: out = embers_transform_focus_subtree (p, (const char *[]) { "a", "b", NULL }, &error); break;
+            case 7: out = embers_transform_merge_node (p, (const char *[]) { "a", "b", NULL }, &error); break;
             default: out = embers_transform_invert (p, &error); break;
             }
           g_assert_no_error (error);
           got = to_folded (out);
           g_assert_cmpstr (got, ==, expected);
-          if (cases[c].kind != 2)
+          if (cases[c].kind != 2 && cases[c].kind != 6)
             check_no_empty_nodes (out);
 
           out_prod = filter (out, "{env=\"prod\"}");
