@@ -111,6 +111,13 @@ elif [[ $mode == open ]]; then
   mkdir -p "$files"
   cp "$src/tests/fixtures/go/cpu-labels.pb.gz" "$files/first.pb.gz"
   cp "$src/tests/fixtures/folded/perf.folded" "$files/second.folded"
+  # Saved views (.embers) of two more copies, named relative to the view
+  cp "$src/tests/fixtures/go/cpu-labels.pb.gz" "$files/third.pb.gz"
+  cp "$src/tests/fixtures/go/cpu-labels.pb.gz" "$files/fourth.pb.gz"
+  for name in third fourth; do
+    printf '{"format": "embers-view", "version": 1, "source": {"file": "%s.pb.gz"},\n "view": {"mode": "flame"}}\n' \
+      "$name" > "$files/$name.embers"
+  done
   export APP_ID=$app_id FILES=$files EMBERS=$embers
   # Inside a private session bus: gio open activates Embers over D-Bus
   dbus-run-session -- bash -s <<'INNER'
@@ -143,6 +150,12 @@ ok "the profile opens in the window"
 gio open "$FILES/second.folded"
 wait_for "the window shows second.folded" window_titled second.folded
 ok "a second profile opens in the same window"
+gio open "$FILES/third.embers"
+wait_for "the window shows third.pb.gz (from third.embers)" window_titled third.pb.gz
+ok "a saved view opens its profile in the same window"
+"$EMBERS" "$FILES/fourth.embers"
+wait_for "the window shows fourth.pb.gz (embers fourth.embers)" window_titled fourth.pb.gz
+ok "embers FILE.embers opens it in the running Embers"
 count=$(pgrep -c -f -- "$EMBERS --gapplication-service" || true)
 if [[ $count == 1 ]]; then ok "one Embers"; else not_ok "$count Embers processes"; fi
 actions=$(gdbus call --session --dest "$APP_ID" --object-path "$path" --method org.gtk.Actions.List)
