@@ -180,6 +180,16 @@ test_stack_keys_chips_pixels (void)
   g_assert_cmpint (after->height, ==, before->height);
   g_assert_cmpuint (n_different (before, after), ==, 0);
 
+  /* Hide names a call path of the call tree: the inverted tree's frames
+   * are not one, so Delete there adds no step (a toast says why) */
+  embers_profile_page_set_view (page, EMBERS_VIEW_BOTTOM_UP);
+  wait_page (page);
+  act_on (page, "main.fib", GDK_KEY_Delete, 0);
+  g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 0);
+  /* …while m, which names a function, works there too */
+  act_on (page, "main.fib", GDK_KEY_m, 0);
+  g_assert_cmpuint (embers_transform_bar_get_n_chips (bar), ==, 1);
+
   g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
   embers_test_assert_finalize (window);
