@@ -137,6 +137,7 @@ test_stack_keys_chips_pixels (void)
   dropped = embers_test_render_frame (GTK_WIDGET (graph));
   g_assert_cmpuint (n_different (before, dropped), >, 1000);
 
+
   /* m, then p: merged and collapsed, in that order */
   act_on (page, "main.isOdd", GDK_KEY_m, 0);
   g_assert_cmpint (find_node (embers_flame_graph_get_profile (graph), "main.isEven"), >, 0);
@@ -302,6 +303,20 @@ test_session_save_reopen (void)
   embers_test_assert_finalize (window);
 }
 
+/* A comparison with its transforms done, in the selected tab */
+static gboolean
+comparison_shown (gpointer data)
+{
+  EmbersProfilePage *page = embers_window_get_current_page (data);
+  EmbersProfile *shown;
+
+  if (page == NULL || !page_ready (data))
+    return FALSE;
+  shown = embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page));
+  return shown != NULL && embers_profile_is_diff (shown) &&
+         embers_transform_stack_get_length (embers_profile_page_get_transforms (page)) > 0;
+}
+
 /* The same stack on a comparison: both sides lose what is dropped */
 static void
 test_stack_on_diff (void)
@@ -348,6 +363,42 @@ test_stack_on_diff (void)
   g_assert_cmpuint (embers_transform_bar_get_n_chips (embers_profile_page_get_transform_bar (page)), ==, 1);
   dropped = embers_test_render_frame (GTK_WIDGET (graph));
   g_assert_cmpuint (n_different (before, dropped), >, 1000);
+
+  /* Saved and opened again: a comparison of the same two files, with
+   * the step */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("embers-view-XXXXXX", NULL);
+    g_autofree char *view_path = g_build_filename (dir, "diff.embers", NULL);
+    g_autoptr(GFile) view_file = g_file_new_for_path (view_path);
+    g_autofree char *text = NULL;
+    EmbersProfilePage *again;
+
+    embers_window_save_view_to (window, view_file);
+    embers_test_wait_until (file_exists, view_path, "the view file written");
+    g_assert_true (g_file_get_contents (view_path, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "cpu-before.pb.gz"));
+    embers_window_open_file (window, view_file);
+    embers_test_wait_until (comparison_shown, window, "the saved comparison shown");
+    again = embers_window_get_current_page (window);
+    g_assert_true (again != page);
+    wait_page (again);
+    g_assert_true (embers_transform_stack_equal (embers_profile_page_get_transforms (again),
+                                                 embers_profile_page_get_transforms (page)));
+    shown = embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (again));
+    g_assert_true (embers_profile_is_diff (shown));
+    g_assert_cmpint (embers_profile_get_total (shown, 0), ==, base_total - name_base);
+    g_assert_cmpint (embers_profile_get_total (shown, 1), ==, comp_total - name_comp);
+    /* Back to the first comparison */
+    {
+      AdwTabView *tabs = ADW_TAB_VIEW (embers_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW, NULL));
+
+      adw_tab_view_close_page (tabs, adw_tab_view_get_selected_page (tabs));
+      embers_test_settle ();
+    }
+    g_assert_true (embers_window_get_current_page (window) == page);
+    g_unlink (view_path);
+    g_rmdir (dir);
+  }
 
   /* Its chip removed: the comparison as it was */
   embers_test_press (embers_transform_bar_get_chip (embers_profile_page_get_transform_bar (page), 0));
