@@ -137,7 +137,6 @@ test_stack_keys_chips_pixels (void)
   dropped = embers_test_render_frame (GTK_WIDGET (graph));
   g_assert_cmpuint (n_different (before, dropped), >, 1000);
 
-
   /* m, then p: merged and collapsed, in that order */
   act_on (page, "main.isOdd", GDK_KEY_m, 0);
   g_assert_cmpint (find_node (embers_flame_graph_get_profile (graph), "main.isEven"), >, 0);
