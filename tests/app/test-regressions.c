@@ -7,7 +7,9 @@
  * the label's values opens a tab: the versions in natural order with v1
  * as the baseline, "parse" first with its jump at v5 → v6 drawn red in its
  * sparkline (pixels), Open Diff opens the comparison of v5 with v6;
- * Reverse makes v10 the baseline and the jump blue. Three single files:
+ * Reverse makes v10 the baseline and the jump blue. Line Up → time ranges
+ * makes ten (the setting), Time Ranges four, kept in the setting. Three
+ * single files:
  * not enough steps, said in a banner, nothing flagged.
  *
  * The noise of a comparison: two versions of six files each, "parse"
@@ -201,6 +203,108 @@ find_button (GtkWidget  *widget,
 }
 
 static void
+select_tab_of (EmbersWindow *window,
+               GtkWidget    *widget)
+{
+  AdwTabView *view = ADW_TAB_VIEW (embers_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW, NULL));
+
+  for (int i = 0; i < adw_tab_view_get_n_pages (view); i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (view, i);
+      GtkWidget *child = adw_tab_page_get_child (tab);
+
+      if (child == widget || gtk_widget_is_ancestor (widget, child))
+        {
+          adw_tab_view_set_selected_page (view, tab);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static EmbersRegressionsPage *
+line_up_time (EmbersWindow     *window,
+              EmbersLabelsPage *labels)
+{
+  EmbersRegressionsPage *page;
+
+  select_tab_of (window, GTK_WIDGET (labels));
+  g_assert_false (tab_is_regressions (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (labels), "win.compare-across", "s", "time"));
+  embers_test_wait_until (tab_is_regressions, window, "the time ranges tab");
+  page = EMBERS_REGRESSIONS_PAGE (selected_tab (window));
+  embers_test_wait_property (page, "loading", FALSE);
+  g_assert_null (embers_regressions_page_get_error (page));
+  return page;
+}
+
+/* Pixels of @area that differ between two pictures */
+static guint
+pixels_differ (const EmbersTestPixels *a,
+               const EmbersTestPixels *b,
+               const graphene_rect_t  *area)
+{
+  guint n = 0;
+
+  for (int y = (int)area->origin.y; y < (int)(area->origin.y + area->size.height); y++)
+    for (int x = (int)area->origin.x; x < (int)(area->origin.x + area->size.width); x++)
+      n += embers_test_pixels_get (a, x, y) != embers_test_pixels_get (b, x, y);
+  return n;
+}
+
+/* Line Up → time ranges: as many as the "time-ranges" setting says (ten
+ * at first); the Time Ranges spin button (2 to 50) lines up four instead,
+ * drawn, and keeps four for the next time */
+static void
+check_time_ranges (EmbersWindow     *window,
+                   EmbersLabelsPage *labels)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(EmbersTestPixels) ten = NULL;
+  g_autoptr(EmbersTestPixels) four = NULL;
+  EmbersRegressionsPage *page;
+  GtkSpinButton *spin;
+  graphene_rect_t area;
+  double lower, upper;
+
+  g_assert_cmpint (g_settings_get_int (settings, "time-ranges"), ==, 10);
+  page = line_up_time (window, labels);
+  g_assert_cmpstr (embers_regressions_page_get_title (page), ==, "10 time ranges");
+  g_assert_cmpuint (embers_snapshots_get_n_snapshots (embers_regressions_page_get_snapshots (page)), ==, 10);
+  spin = GTK_SPIN_BUTTON (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON, "ranges_spin"));
+  embers_test_wait_mapped (GTK_WIDGET (spin));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 10);
+  gtk_spin_button_get_range (spin, &lower, &upper);
+  g_assert_cmpfloat (lower, ==, 2);
+  g_assert_cmpfloat (upper, ==, 50);
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (embers_test_find_widget (GTK_WIDGET (spin), GTK_TYPE_TEXT, NULL))));
+  ten = embers_test_render_frame (GTK_WIDGET (page));
+  area = embers_test_bounds (GTK_WIDGET (spin), GTK_WIDGET (page));
+  embers_test_assert_not_blank (ten, &area, 3, "regressions-ranges-spin");
+
+  /* Four, as a person sets it; the bounds hold */
+  gtk_spin_button_set_value (spin, 4);
+  embers_test_wait_property (page, "loading", FALSE);
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 4);
+  g_assert_cmpuint (embers_snapshots_get_n_snapshots (embers_regressions_page_get_snapshots (page)), ==, 4);
+  g_assert_cmpstr (embers_regressions_page_get_title (page), ==, "4 time ranges");
+  g_assert_cmpint (g_settings_get_int (settings, "time-ranges"), ==, 4);
+  four = embers_test_render_frame (GTK_WIDGET (page));
+  g_assert_cmpuint (pixels_differ (ten, four, &area), >, 10);
+  embers_regressions_page_set_n_ranges (page, 500);
+  embers_test_wait_property (page, "loading", FALSE);
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 50);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 50);
+  gtk_spin_button_set_value (spin, 4);
+  embers_test_wait_property (page, "loading", FALSE);
+
+  /* The next Line Up → time ranges takes the four kept */
+  page = line_up_time (window, labels);
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 4);
+  g_assert_cmpstr (embers_regressions_page_get_title (page), ==, "4 time ranges");
+}
+
+static void
 test_labels (void)
 {
   g_autoptr(EmbersSource) source = make_source ();
@@ -298,6 +402,11 @@ test_labels (void)
   snapshots = embers_regressions_page_get_snapshots (page);
   g_assert_cmpstr (embers_snapshots_get_name (snapshots, 0), ==, "v1");
   g_assert_cmpstr (embers_snapshots_get_name (snapshots, 1), ==, "v10");
+  /* Label values are not time ranges: no Time Ranges */
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 0);
+  g_assert_false (gtk_widget_get_mapped (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON, "ranges_spin")));
+
+  check_time_ranges (window, labels);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
