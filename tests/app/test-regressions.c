@@ -18,6 +18,8 @@
  * red (pixels), the diff table shows "± …" and "6 | 6"; off, log has its
  * colour again. Two single files: too few steps, said, the switch off.
  * On the test server, the steps come from SelectSeries per call site.
+ * A file against a query (local and server): one step, said plainly with
+ * the query's steps, nothing greyed.
  */
 
 #include "config.h"
@@ -516,6 +518,91 @@ noise_done (gpointer data)
   return !embers_noise_controls_get_busy (data) && embers_noise_controls_get_stats (data) != NULL;
 }
 
+static gboolean
+one_file_said (gpointer data)
+{
+  const char *status = embers_noise_controls_get_status (data);
+
+  return !embers_noise_controls_get_busy (data) && status != NULL &&
+         g_str_has_prefix (status, "The baseline is one file");
+}
+
+/* A file against a query: the file is one step, so nothing is tested and
+ * it is said plainly, with the query's real steps; every frame keeps the
+ * colour of its change, none is greyed as noise */
+static void
+check_file_vs_query (EmbersComparePage *compare,
+                     const EmbersQuery *query,
+                     guint              query_steps)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("embers-noise-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (root, "base.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *steps = g_strdup_printf ("against %u steps of the query", query_steps);
+  g_autofree char *tip_steps = g_strdup_printf ("1 and %u steps", query_steps);
+  g_autofree char *tip = NULL;
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  EmbersNoiseControls *noise;
+  EmbersFlameGraph *graph;
+  EmbersDiffStats *stats;
+  GtkWidget *status_label, *hide;
+  graphene_rect_t area;
+
+  g_assert_no_error (error);
+  /* CPU time, as the query's: Pyroscope's JSON (flamebearer) keeps it */
+  {
+    g_autoptr(EmbersProfile) p = folded_profile ("main;parse 100\nmain;log 100\nmain;render 300\n",
+                                                 g_get_real_time () / 1000);
+    g_autoptr(GBytes) json = embers_flamebearer_write (p, 0, &error);
+
+    g_assert_no_error (error);
+    g_file_set_contents (path, g_bytes_get_data (json, NULL), (gssize)g_bytes_get_size (json), &error);
+    g_assert_no_error (error);
+  }
+  embers_compare_page_set_files (compare, file, file);
+  embers_compare_page_set_queries (compare, NULL, query);
+  embers_compare_page_compare (compare);
+  embers_test_wait_property (compare, "busy", FALSE);
+  g_assert_cmpstr (embers_compare_page_get_error (compare), ==, NULL);
+  g_assert_null (embers_compare_page_dup_query (compare, FALSE));
+
+  noise = EMBERS_NOISE_CONTROLS (embers_test_find_widget (GTK_WIDGET (compare), EMBERS_TYPE_NOISE_CONTROLS, NULL));
+  embers_test_wait_until (one_file_said, noise, "the file's one step said");
+  g_assert_nonnull (strstr (embers_noise_controls_get_status (noise), steps));
+  g_assert_true (g_str_has_suffix (embers_noise_controls_get_status (noise), "Compare two queries to test the changes."));
+  stats = embers_noise_controls_get_stats (noise);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (embers_diff_stats_get_n_used_steps (stats, EMBERS_DIFF_SIDE_BASELINE), ==, 1);
+  g_assert_cmpuint (embers_diff_stats_get_n_used_steps (stats, EMBERS_DIFF_SIDE_COMPARISON), ==, query_steps);
+  g_assert_false (embers_diff_stats_has_enough_steps (stats));
+  g_assert_false (embers_noise_controls_get_hide_noise (noise));
+  hide = embers_test_find_widget (GTK_WIDGET (noise), GTK_TYPE_CHECK_BUTTON, "hide_check");
+  g_assert_false (gtk_widget_get_sensitive (hide));
+
+  /* Each frame's tooltip says why, with both sides' steps */
+  graph = embers_profile_page_get_flame_graph (embers_compare_page_get_profile_page (compare));
+  embers_test_wait_until (graph_has_profile, graph, "the diff in the graph");
+  tip = embers_diff_stats_node_describe (stats, embers_flame_graph_get_profile (graph),
+                                         find_node (embers_flame_graph_get_profile (graph), "log"));
+  g_assert_true (g_str_has_prefix (tip, "Not enough steps"));
+  g_assert_nonnull (strstr (tip, tip_steps));
+  g_assert_false (embers_flame_graph_node_is_noise (graph, find_node (embers_flame_graph_get_profile (graph), "log")));
+  g_assert_cmphex (frame_color (graph, "parse"), !=, NEUTRAL);
+
+  /* The sentence is on screen, in the form (folded after a comparison;
+   * opened as a click on its summary does) */
+  embers_compare_page_set_folded (compare, FALSE);
+  status_label = embers_test_find_widget (GTK_WIDGET (noise), GTK_TYPE_LABEL, "status_label");
+  embers_test_wait_mapped (status_label);
+  pixels = embers_test_render_frame (GTK_WIDGET (noise));
+  area = embers_test_bounds (status_label, GTK_WIDGET (noise));
+  embers_test_assert_not_blank (pixels, &area, 2, "noise-one-file");
+
+  g_unlink (path);
+  g_rmdir (root);
+}
+
 static void
 test_noise (void)
 {
@@ -606,6 +693,9 @@ test_noise (void)
                    EMBERS_DIFF_STATS_PER_SECOND);
   g_assert_cmpint (embers_diff_stats_lookup (embers_noise_controls_get_stats (noise), "parse")->verdict, ==,
                    EMBERS_CHANGE_GREW);
+
+  /* A file against version b: its six files are six steps */
+  check_file_vs_query (compare, qb, 6);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -718,6 +808,9 @@ test_noise_server (void)
   g_assert_cmphex (frame_color (graph, "parse"), !=, NEUTRAL);
   if (embers_diff_stats_lookup (stats, "main;log")->verdict == EMBERS_CHANGE_WITHIN_NOISE)
     g_assert_cmphex (frame_color (graph, "log"), ==, NEUTRAL);
+
+  /* A file against version b: its SelectSeries points are its steps */
+  check_file_vs_query (compare, qb, 8);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
