@@ -174,15 +174,25 @@ row_step (const EmbersSnapshotRow *r)
   return r->jump >= 0 ? r->jump : r->largest;
 }
 
+/* A cell's label: how many characters it shows at least (a share
+ * "100.0%", a change "+62.8% ± 5.1%"), aligned right for figures; what is
+ * longer is shortened (a function at its start: its name is at the end,
+ * "…(*Regexp).MatchString"; the rest in the middle), the whole in its
+ * tooltip */
+#define CELL(width_chars, right, start) \
+  GINT_TO_POINTER ((width_chars) << 2 | ((right) ? 1 : 0) | ((start) ? 2 : 0))
+
 static void
 setup_label (GtkSignalListItemFactory *factory,
              GtkListItem              *item,
              gpointer                  user_data)
 {
   GtkWidget *label = gtk_label_new (NULL);
+  int cell = GPOINTER_TO_INT (user_data);
 
-  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (user_data) ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), (cell & 1) ? 1 : 0);
+  gtk_label_set_width_chars (GTK_LABEL (label), cell >> 2);
+  gtk_label_set_ellipsize (GTK_LABEL (label), (cell & 2) ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_MIDDLE);
   gtk_list_item_set_child (item, label);
 }
 
@@ -379,10 +389,10 @@ build_columns (EmbersRegressionsPage *self)
     }
 
   add_column (self, embers_snapshots_get_call_sites (self->snapshots) ? _("Call Site") : _("Function"),
-              G_CALLBACK (setup_label), G_CALLBACK (bind_name), GINT_TO_POINTER (0), TRUE);
+              G_CALLBACK (setup_label), G_CALLBACK (bind_name), CELL (17, FALSE, TRUE), TRUE);
   add_column (self, _("Trend"), G_CALLBACK (setup_sparkline), G_CALLBACK (bind_sparkline), NULL, FALSE);
-  add_column (self, _("Jump"), G_CALLBACK (setup_label), G_CALLBACK (bind_jump), GINT_TO_POINTER (0), FALSE);
-  add_column (self, _("Change"), G_CALLBACK (setup_label), G_CALLBACK (bind_change), GINT_TO_POINTER (1), FALSE);
+  add_column (self, _("Jump"), G_CALLBACK (setup_label), G_CALLBACK (bind_jump), CELL (10, FALSE, FALSE), FALSE);
+  add_column (self, _("Change"), G_CALLBACK (setup_label), G_CALLBACK (bind_change), CELL (15, TRUE, FALSE), FALSE);
   add_column (self, NULL, G_CALLBACK (setup_diff), G_CALLBACK (bind_diff), self, FALSE);
   for (guint p = 0; p < K; p++)
     {
@@ -390,7 +400,7 @@ build_columns (EmbersRegressionsPage *self)
         ? g_strdup_printf (_("%s (baseline)"), embers_snapshots_get_name (self->snapshots, 0))
         : g_strdup (embers_snapshots_get_name (self->snapshots, p));
       GtkColumnViewColumn *column = add_column (self, title, G_CALLBACK (setup_label), G_CALLBACK (bind_share),
-                                                GINT_TO_POINTER (1), FALSE);
+                                                CELL (6, TRUE, FALSE), FALSE);
 
       g_object_set_data (G_OBJECT (gtk_column_view_column_get_factory (column)), "position", GUINT_TO_POINTER (p));
     }
