@@ -169,6 +169,24 @@ new_source (void)
 }
 
 static EmbersSnapshots *
+run_rows (EmbersPyroscopeSource *source,
+          EmbersSnapshots       *snapshots,
+          const EmbersQuery     *base,
+          const char            *label,
+          guint                  max_rows,
+          Wait                  *wait,
+          GError               **error)
+{
+  EmbersSnapshots *result;
+
+  embers_pyroscope_snapshots_async (source, snapshots, base, label, max_rows, on_progress, wait, NULL, on_done, wait);
+  embers_test_wait_while (wait->result == NULL);
+  result = embers_pyroscope_snapshots_finish (source, wait->result, error);
+  g_clear_object (&wait->result);
+  return result;
+}
+
+static EmbersSnapshots *
 run (EmbersPyroscopeSource *source,
      EmbersSnapshots       *snapshots,
      const EmbersQuery     *base,
@@ -176,13 +194,23 @@ run (EmbersPyroscopeSource *source,
      Wait                  *wait,
      GError               **error)
 {
-  EmbersSnapshots *result;
+  return run_rows (source, snapshots, base, label, 0, wait, error);
+}
 
-  embers_pyroscope_snapshots_async (source, snapshots, base, label, 0, on_progress, wait, NULL, on_done, wait);
-  embers_test_wait_while (wait->result == NULL);
-  result = embers_pyroscope_snapshots_finish (source, wait->result, error);
-  g_clear_object (&wait->result);
-  return result;
+/* v1 … v10 of @base as snapshots, by the label "version" */
+static EmbersSnapshots *
+versions (const EmbersQuery *base)
+{
+  EmbersSnapshots *snapshots = embers_snapshots_new (EMBERS_DIFF_STATS_SHARE, 0);
+
+  for (guint v = 0; v < 10; v++)
+    {
+      g_autofree char *version = g_strdup_printf ("v%u", v + 1);
+      g_autoptr(EmbersQuery) q = embers_snapshots_query_with_label (base, "version", version);
+
+      embers_snapshots_add_snapshot (snapshots, version, q, NULL);
+    }
+  return snapshots;
 }
 
 static void
@@ -212,19 +240,11 @@ static void
 test_by_label (void)
 {
   g_autoptr(EmbersPyroscopeSource) source = new_source ();
-  g_autoptr(EmbersSnapshots) snapshots = embers_snapshots_new (EMBERS_DIFF_STATS_SHARE, 0);
-  g_autoptr(EmbersSnapshots) result = NULL;
   g_autoptr(EmbersQuery) base = embers_query_new (CPU, "{service_name=\"app\"}", hour_ms, hour_ms + 3600000);
+  g_autoptr(EmbersSnapshots) snapshots = versions (base);
+  g_autoptr(EmbersSnapshots) result = NULL;
   g_autoptr(GError) error = NULL;
   Wait wait = { 0 };
-
-  for (guint v = 0; v < 10; v++)
-    {
-      g_autofree char *version = g_strdup_printf ("v%u", v + 1);
-      g_autoptr(EmbersQuery) q = embers_snapshots_query_with_label (base, "version", version);
-
-      embers_snapshots_add_snapshot (snapshots, version, q, NULL);
-    }
 
   g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   result = run (source, snapshots, base, "version", &wait, &error);
@@ -270,28 +290,17 @@ static void
 test_spread (void)
 {
   g_autoptr(EmbersPyroscopeSource) source = new_source ();
-  g_autoptr(EmbersSnapshots) snapshots = embers_snapshots_new (EMBERS_DIFF_STATS_SHARE, 0);
-  g_autoptr(EmbersSnapshots) result = NULL;
   g_autoptr(EmbersQuery) base = embers_query_new (CPU, "{service_name=\"spread\"}", hour_ms, hour_ms + 3600000);
+  g_autoptr(EmbersSnapshots) snapshots = versions (base);
+  g_autoptr(EmbersSnapshots) result = NULL;
   g_autoptr(GError) error = NULL;
   const EmbersSnapshotRow *row;
   Wait wait = { 0 };
 
-  for (guint v = 0; v < 10; v++)
-    {
-      g_autofree char *version = g_strdup_printf ("v%u", v + 1);
-      g_autoptr(EmbersQuery) q = embers_snapshots_query_with_label (base, "version", version);
-
-      embers_snapshots_add_snapshot (snapshots, version, q, NULL);
-    }
-
   g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   /* Three rows: the three heaviest functions, parse among them though
    * each of its call sites is lighter than any a-caller above it */
-  embers_pyroscope_snapshots_async (source, snapshots, base, "version", 3, on_progress, &wait, NULL, on_done, &wait);
-  embers_test_wait_while (wait.result == NULL);
-  result = embers_pyroscope_snapshots_finish (source, wait.result, &error);
-  g_clear_object (&wait.result);
+  result = run_rows (source, snapshots, base, "version", 3, &wait, &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (embers_snapshots_get_n_rows (result), ==, 3);
