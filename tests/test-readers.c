@@ -530,6 +530,24 @@ test_jfr_cpu_period (void)
     g_assert_cmpint (self_sum (unread, 1), ==, 140 * G_GINT64_CONSTANT (10000000));
   }
 
+  /* Sleeping threads' samples (async-profiler's wall-clock mode writes
+   * them as execution samples) are no CPU time, as in Pyroscope: with the
+   * thread states' names swapped, every sample sleeps and no CPU is left */
+  {
+    g_autofree guint8 *swapped = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) asleep = NULL;
+
+    g_assert_cmpuint (replace_all (swapped, len, "STATE_RUNNABLE", "STATE_XXXXXXXX"), ==, 1);
+    g_assert_cmpuint (replace_all (swapped, len, "STATE_SLEEPING", "STATE_RUNNABLE"), ==, 1);
+    g_assert_cmpuint (replace_all (swapped, len, "STATE_XXXXXXXX", "STATE_SLEEPING"), ==, 1);
+    asleep = embers_jfr_parse (swapped, len, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (embers_profile_get_sample_type (asleep, 0), ==, "alloc_in_new_tlab_objects");
+    for (guint t = 0; t < embers_profile_get_n_sample_types (asleep); t++)
+      g_assert_false (g_str_has_prefix (embers_profile_get_sample_type (asleep, t), "cpu"));
+  }
+
   /* Two chunks (jcmd, joined by jfr assemble), each stating its period */
   {
     g_autoptr(EmbersProfile) two = load_fixture ("jfr", "jdk17-jcmd.jfr");

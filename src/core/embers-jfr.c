@@ -56,7 +56,8 @@
  * "_[k]". Only what profiles need is read; other events are skipped by
  * their size, and their values are never decoded.
  *
- * CPU time: an execution sample stands for one sampling period of CPU, as
+ * CPU time: an execution sample (of a thread not sleeping) stands for one
+ * sampling period of CPU, as
  * in Pyroscope, whose JFR converter (github.com/grafana/jfr-parser,
  * pprof/pprof.go, addStacktrace) multiplies each cpu sample by its period
  * 1e9 / sampleRate ns, the rate the agent pushed with (100 Hz by default,
@@ -1154,6 +1155,29 @@ active_setting (Chunk        *chunk,
     *period_ns = ns;
 }
 
+/* Whether an execution sample's thread was sleeping: async-profiler's
+ * wall-clock mode writes those as execution samples too, and they are no
+ * CPU time; Pyroscope leaves them out of cpu (jfr-parser pprof/parser.go:
+ * ts.Name != "STATE_SLEEPING"). The JDK samples running threads only. */
+static gboolean
+sleeping (Chunk        *chunk,
+          Class        *execution,
+          const guint8 *fields,
+          const guint8 *end)
+{
+  const char *names[] = { "state" };
+  Cursor c = { chunk->chunk, fields, end, chunk->compressed, FALSE };
+  const char *state;
+  Value v;
+
+  /* A sample whose state cannot be read counts (Pyroscope drops one
+   * without a state: a writer that left states out would lose all CPU) */
+  if (!read_fields (&c, chunk, execution, names, &v, 1) || !v.set)
+    return FALSE;
+  state = constant_string (chunk, "jdk.types.ThreadState", v.i, "name");
+  return state != NULL && strcmp (state, "STATE_SLEEPING") == 0;
+}
+
 static gint
 event_kind_of (Chunk   *chunk,
                guint64  type,
@@ -1199,6 +1223,8 @@ chunk_events (Chunk    *chunk,
           return FALSE;
         }
       kind = event_kind_of (chunk, type, classes);
+      if (kind == EV_EXECUTION && sleeping (chunk, classes[EV_EXECUTION], c.p, ev + ev_size))
+        kind = -1;
       if (!add && setting != NULL && type == setting->id && classes[EV_EXECUTION] != NULL)
         active_setting (chunk, setting, c.p, ev + ev_size, classes[EV_EXECUTION]->id, &period_ns);
       if (kind >= 0 && !add)
