@@ -388,7 +388,7 @@ build_columns (EmbersRegressionsPage *self)
       gtk_column_view_remove_column (self->table, column);
     }
 
-  add_column (self, embers_snapshots_get_call_sites (self->snapshots) ? _("Call Site") : _("Function"),
+  add_column (self, _("Function"),
               G_CALLBACK (setup_label), G_CALLBACK (bind_name), CELL (17, FALSE, TRUE), TRUE);
   add_column (self, _("Trend"), G_CALLBACK (setup_sparkline), G_CALLBACK (bind_sparkline), NULL, FALSE);
   add_column (self, _("Jump"), G_CALLBACK (setup_label), G_CALLBACK (bind_jump), CELL (10, FALSE, FALSE), FALSE);

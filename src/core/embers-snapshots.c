@@ -40,7 +40,6 @@ typedef struct
   EmbersDiffStatsMode  mode;
   double               fdr;
   guint                max_rows;
-  gboolean             call_sites;
   char                *sample_type;
   char                *unit;
   GPtrArray           *snapshots;  /* Snapshot */
@@ -199,24 +198,6 @@ embers_snapshots_set_max_rows (EmbersSnapshots *self,
   g_return_if_fail (self->filling);
 
   self->data->max_rows = max_rows;
-}
-
-void
-embers_snapshots_set_call_sites (EmbersSnapshots *self,
-                                 gboolean         call_sites)
-{
-  g_return_if_fail (EMBERS_IS_SNAPSHOTS (self));
-  g_return_if_fail (self->filling);
-
-  self->data->call_sites = !!call_sites;
-}
-
-gboolean
-embers_snapshots_get_call_sites (EmbersSnapshots *self)
-{
-  g_return_val_if_fail (EMBERS_IS_SNAPSHOTS (self), FALSE);
-
-  return self->data->call_sites;
 }
 
 void
@@ -473,18 +454,6 @@ compare_rows (gconstpointer a,
   return strcmp (x->key->key, y->key->key);
 }
 
-static const char *
-display_name (Data       *d,
-              const char *key)
-{
-  const char *last;
-
-  if (!d->call_sites)
-    return key;
-  last = strrchr (key, ';');
-  return last != NULL ? last + 1 : key;
-}
-
 void
 embers_snapshots_compute (EmbersSnapshots *self)
 {
@@ -616,7 +585,7 @@ embers_snapshots_compute (EmbersSnapshots *self)
       Row *r = g_ptr_array_index (self->rows, i);
 
       r->row.key = r->key->key;
-      r->row.name = display_name (d, r->key->key);
+      r->row.name = r->key->key;
       r->row.shares = r->shares;
       r->row.deltas = r->deltas;
       r->row.steps = r->steps;

@@ -457,7 +457,6 @@ embers_pyroscope_snapshots_async (EmbersPyroscopeSource  *source,
   job->keys = g_ptr_array_new_with_free_func (g_free);
   job->whole = embers_query_copy (base);
   job->step_s = embers_pyroscope_snapshots_step (snapshots, base, label);
-  embers_snapshots_set_call_sites (snapshots, FALSE);
   embers_snapshots_set_source (snapshots, EMBERS_SOURCE (source));
 
   K = embers_snapshots_get_n_snapshots (snapshots);
