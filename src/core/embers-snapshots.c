@@ -479,17 +479,30 @@ embers_snapshots_compute (EmbersSnapshots *self)
     {
       Key *k = g_ptr_array_index (d->keys, i);
       Row *r = g_new0 (Row, 1);
+      gboolean whole;
 
       r->key = k;
       r->shares = g_new (double, MAX (K, 1u));
       r->deltas = g_new0 (double, MAX (n_steps, 1u));
       r->steps = g_new0 (EmbersChangeStats, MAX (n_steps, 1u));
       r->rank = 0;
+      whole = K > 0;
       for (guint p = 0; p < K; p++)
         {
           r->shares[p] = snapshot_mean (d, k, self->order[p]);
           if (isfinite (r->shares[p]))
             r->rank = MAX (r->rank, r->shares[p]);
+          /* Shares are per step; their mean is 1 only if every step's is */
+          if (!(isfinite (r->shares[p]) && r->shares[p] >= 1 - 1e-12))
+            whole = FALSE;
+        }
+      /* All of every step of every snapshot (main, a root's only child):
+       * 100 % throughout says nothing, and would only add untestable
+       * cells to the false-discovery family. A server's rows skip it too. */
+      if (whole && d->mode == EMBERS_DIFF_STATS_SHARE)
+        {
+          row_free (r);
+          continue;
         }
       g_ptr_array_add (all, r);
     }
