@@ -52,6 +52,7 @@ struct _EmbersDetailsPanel
   gboolean               filling;      /* the candidates list is being refilled */
   GVariant              *roots_map;    /* without settings */
   gint64                 scroll_line;  /* to bring into view */
+  gboolean               find_again;   /* the roots changed while busy */
   guint                  scroll_tick_id;
 };
 
@@ -91,8 +92,17 @@ static void
 end (EmbersDetailsPanel *self)
 {
   g_return_if_fail (self->pending > 0);
-  if (--self->pending == 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  if (--self->pending > 0)
+    return;
+  /* A root added meanwhile: look again, now that nothing runs */
+  if (self->find_again && self->details != NULL)
+    {
+      self->find_again = FALSE;
+      find_source (self);
+      if (self->pending > 0)
+        return;
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 /* ---- Header and lists ---- */
@@ -742,6 +752,7 @@ embers_details_panel_show_function (EmbersDetailsPanel *self,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+  self->find_again = FALSE;
   if (self->pending > 0)
     {
       self->pending = 0;
@@ -850,8 +861,12 @@ embers_details_panel_add_root (EmbersDetailsPanel *self,
       self->roots_map = g_variant_ref (replaced);
     }
 
-  if (self->details != NULL && self->pending == 0)
+  if (self->details == NULL)
+    return;
+  if (self->pending == 0)
     find_source (self);
+  else
+    self->find_again = TRUE;
 }
 
 gboolean

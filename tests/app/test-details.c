@@ -328,6 +328,8 @@ test_server_pprof (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-inlined.pb.gz", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "go", NULL);
+  g_autofree char *expected = g_build_filename (root, "main.go", NULL);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(EmbersProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
@@ -351,13 +353,22 @@ test_server_pprof (void)
 
   embers_details_panel_set_pprof (panel, "main.finalize", bytes, 0);
   g_assert_true (embers_details_panel_get_busy (panel));
+  /* A source root added while the lines are read is searched after */
+  embers_details_panel_set_source_key (panel, "server-pprof");
+  embers_details_panel_add_root (panel, root);
   embers_test_wait_while (embers_details_panel_get_busy (panel));
   d = embers_details_panel_get_details (panel);
   g_assert_true (d->has_lines);
   g_assert_cmpint (d->total, ==, 137);
   g_assert_cmpuint (d->lines->len, ==, 4);
+  g_assert_cmpstr (embers_details_panel_get_source_path (panel), ==, expected);
 
   g_object_unref (panel);
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+    g_settings_reset (settings, "source-roots");
+  }
 }
 
 int
