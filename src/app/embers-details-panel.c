@@ -35,6 +35,8 @@ struct _EmbersDetailsPanel
   GtkListBox            *callers_list;
   GtkListBox            *callees_list;
   EmbersCostGutter      *gutter;
+  GtkMenuButton         *roots_button;
+  GtkMenuButton         *status_roots_button;
 
   EmbersProfile         *profile;
   guint                  sample_type;
@@ -464,6 +466,8 @@ show_no_source (EmbersDetailsPanel *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE_PATH]);
     }
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "details.open-editor", FALSE);
+  /* No checkout to compare with */
+  set_git_warning (self, NULL);
 }
 
 /* The view scrolls once it is mapped and its lines are measured: the
@@ -684,6 +688,33 @@ dup_roots_map (EmbersDetailsPanel *self)
   return self->roots_map != NULL ? g_variant_ref (self->roots_map) : NULL;
 }
 
+/* The roots' menu: each to remove, and Add */
+static void
+update_roots_menu (EmbersDetailsPanel *self,
+                   const char * const *roots)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) listed = g_menu_new ();
+  g_autoptr(GMenu) add = g_menu_new ();
+
+  for (guint i = 0; roots[i] != NULL; i++)
+    {
+      g_autoptr(GMenuItem) item = NULL;
+      /* Translators: a menu item; %s is a folder */
+      g_autofree char *label = g_strdup_printf (_("Remove “%s”"), roots[i]);
+
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "details.remove-root", g_variant_new_string (roots[i]));
+      g_menu_append_item (listed, item);
+    }
+  g_menu_append (add, _("_Add Source Folder…"), "details.add-root");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (listed));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (add));
+  gtk_menu_button_set_menu_model (self->roots_button, G_MENU_MODEL (menu));
+  gtk_menu_button_set_menu_model (self->status_roots_button, G_MENU_MODEL (menu));
+  gtk_widget_set_visible (GTK_WIDGET (self->status_roots_button), roots[0] != NULL);
+}
+
 static void
 find_source (EmbersDetailsPanel *self)
 {
@@ -691,6 +722,7 @@ find_source (EmbersDetailsPanel *self)
   g_auto(GStrv) roots = embers_source_roots_lookup (map, self->source_key);
   g_autofree char *java = embers_source_java_path (self->details->name, self->details->file);
 
+  update_roots_menu (self, (const char * const *)roots);
   if (self->details->file[0] == '\0' && java == NULL)
     {
       show_no_source (self, _("No Source File"), _("The profile names no file for this function."));
@@ -862,8 +894,43 @@ embers_details_panel_add_root (EmbersDetailsPanel *self,
     }
 
   if (self->details == NULL)
-    return;
-  if (self->pending == 0)
+    update_roots_menu (self, (const char * const *)next);
+  else if (self->pending == 0)
+    find_source (self);
+  else
+    self->find_again = TRUE;
+}
+
+void
+embers_details_panel_remove_root (EmbersDetailsPanel *self,
+                                  const char         *path)
+{
+  g_autoptr(GSettings) s = settings ();
+  g_autoptr(GVariant) map = dup_roots_map (self);
+  g_auto(GStrv) roots = embers_source_roots_lookup (map, self->source_key);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) next = NULL;
+  g_autoptr(GVariant) replaced = NULL;
+
+  g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
+  g_return_if_fail (path != NULL);
+
+  for (guint i = 0; roots[i] != NULL; i++)
+    if (!g_str_equal (roots[i], path))
+      g_strv_builder_add (b, roots[i]);
+  next = g_strv_builder_end (b);
+  replaced = embers_source_roots_replace (map, self->source_key, (const char * const *)next);
+  if (s != NULL)
+    g_settings_set_value (s, ROOTS_KEY, replaced);
+  else
+    {
+      g_clear_pointer (&self->roots_map, g_variant_unref);
+      self->roots_map = g_variant_ref (replaced);
+    }
+
+  if (self->details == NULL)
+    update_roots_menu (self, (const char * const *)next);
+  else if (self->pending == 0)
     find_source (self);
   else
     self->find_again = TRUE;
@@ -1049,6 +1116,8 @@ panel_action (GtkWidget  *widget,
                                     NULL, on_launched, NULL);
         }
     }
+  else if (g_str_equal (action_name, "details.remove-root") && parameter != NULL)
+    embers_details_panel_remove_root (self, g_variant_get_string (parameter, NULL));
   else if (g_str_equal (action_name, "details.close"))
     g_signal_emit (self, signals[CLOSE], 0);
 }
@@ -1202,12 +1271,15 @@ embers_details_panel_class_init (EmbersDetailsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, lines_list);
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, callers_list);
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, callees_list);
+  gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, roots_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, status_roots_button);
   gtk_widget_class_bind_template_callback (widget_class, on_line_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_call_activated);
 
   gtk_widget_class_install_action (widget_class, "details.add-root", NULL, panel_action);
   gtk_widget_class_install_action (widget_class, "details.open-editor", NULL, panel_action);
   gtk_widget_class_install_action (widget_class, "details.close", NULL, panel_action);
+  gtk_widget_class_install_action (widget_class, "details.remove-root", "s", panel_action);
 
   gtk_widget_class_set_css_name (widget_class, "detailspanel");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -1232,6 +1304,11 @@ embers_details_panel_init (EmbersDetailsPanel *self)
                            G_CALLBACK (update_scheme), self, G_CONNECT_SWAPPED);
   update_scheme (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "details.open-editor", FALSE);
+  {
+    const char *none[] = { NULL };
+
+    update_roots_menu (self, none);
+  }
 }
 
 EmbersDetailsPanel *

@@ -44,6 +44,8 @@ void                   embers_details_panel_set_source_key (EmbersDetailsPanel *
                                                             const char         *key);
 void                   embers_details_panel_add_root       (EmbersDetailsPanel *self,
                                                             const char         *path);
+void                   embers_details_panel_remove_root    (EmbersDetailsPanel *self,
+                                                            const char         *path);
 
 /* TRUE while lines, the source file or its git state are being read */
 gboolean               embers_details_panel_get_busy       (EmbersDetailsPanel *self);

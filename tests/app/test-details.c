@@ -308,6 +308,12 @@ test_git_ref (void)
         g_assert_null (embers_details_panel_get_git_warning (panel));
     }
 
+  /* Without the root, no source */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "details.remove-root", "s", dir));
+  embers_test_wait_while (embers_details_panel_get_busy (panel));
+  g_assert_null (embers_details_panel_get_source_path (panel));
+  g_assert_null (embers_details_panel_get_git_warning (panel));
+
   g_object_unref (panel);
   {
     g_autoptr(GSettings) settings = g_settings_new (APP_ID);
