@@ -299,6 +299,51 @@ test_load_more (void)
   g_assert_false (embers_filler_load_more (filler, embers_flame_graph_get_selected_node (graph)));
   g_assert_cmpstr (embers_filler_get_message (filler), ==, "Nothing was cut under “hot”");
 
+  /* A zoom: the answer again (cut as before, nothing filled), zoomed in
+   * twice around main's `other`: the wide `other` frames on screen are
+   * filled in; the zoom stays */
+  embers_flame_graph_reset (graph);
+  embers_explore_page_refresh (page);
+  wait_for (page_idle, page);
+  g_assert_cmpuint (view_node (graph, "main;json"), ==, EMBERS_NODE_NONE);
+  g_assert_cmpuint (embers_filler_get_n_filled (filler), ==, 0);
+  n_filled_before = 0;
+  {
+    double start, end, start2, end2;
+
+    embers_test_settle ();
+    g_assert_true (embers_flame_graph_get_node_area (graph, view_node (graph, "main;other"), &other_area));
+    embers_flame_graph_zoom (graph, 2.0, (other_area.origin.x + other_area.size.width / 2) /
+                                         gtk_widget_get_width (GTK_WIDGET (graph)));
+    embers_flame_graph_get_visible_range (graph, &start, &end);
+    g_assert_cmpfloat (end - start, <, 0.6);
+    wait_for (filled_more, filler);
+    wait_for (page_idle, page);
+    g_assert_cmpuint (view_node (graph, "main;json"), !=, EMBERS_NODE_NONE);
+    /* parse's `other`, at the right edge, shows too little of itself
+     * (under EMBERS_FILLER_MIN_WIDTH): left alone */
+    g_assert_cmpuint (view_node (graph, "main;parse;a"), ==, EMBERS_NODE_NONE);
+    g_assert_cmpstr (embers_filler_get_message (filler), ==, "1 more frame on screen");
+    embers_flame_graph_get_visible_range (graph, &start2, &end2);
+    g_assert_cmpfloat_with_epsilon (start2, start, 1e-9);
+    g_assert_cmpfloat_with_epsilon (end2, end, 1e-9);
+    g_assert_cmpint (view_total (graph, "main"), ==, main_total);
+  }
+
+  /* Newest wins: a slow Load More under main, then one under parse at
+   * once; the first is cancelled (its request with it) */
+  g_free (embers_test_server_control (server, "POST", "embers-test/faults", "{\"delay_ms\":500,\"count\":1}"));
+  n_filled_before = embers_filler_get_n_filled (filler);
+  g_assert_true (embers_filler_load_more (filler, view_node (graph, "main;other")));
+  g_assert_true (embers_filler_get_busy (filler));
+  g_assert_true (embers_filler_load_more (filler, view_node (graph, "main;parse;other")));
+  wait_for (filled_more, filler);
+  wait_for (page_idle, page);
+  g_assert_cmpstr (embers_filler_get_message (filler), ==, "2 more frames under “parse”");
+  g_assert_cmpuint (view_node (graph, "main;parse;a"), !=, EMBERS_NODE_NONE);
+  g_assert_cmpuint (view_node (graph, "main;kafka"), ==, EMBERS_NODE_NONE);
+  g_assert_cmpint (embers_status_get_state (status), ==, EMBERS_STATUS_CONTENT);
+
   gtk_window_destroy (GTK_WINDOW (window));
   embers_test_drain ();
 }
