@@ -104,6 +104,10 @@ say (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
   if (toast && self->page != NULL)
     gtk_widget_activate_action (GTK_WIDGET (self->page), "win.show-toast", "s", message);
+  else if (self->graph != NULL)
+    /* What came in, for a screen reader (a toast is read out already) */
+    gtk_accessible_announce (GTK_ACCESSIBLE (self->graph), message,
+                             GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
 }
 
 /* The view's path of names from the root to @node (root not included) */

@@ -228,7 +228,7 @@ copy_sub_tree (Merge   *m,
   for (guint32 k = top; k < end; k++)
     {
       guint32 under = k == top ? parent : m->sub_nodes[parents[k]];
-      guint32 node = embers_profile_builder_get_child (m->b, under, sub_name (m, k));
+      guint32 node = embers_profile_builder_add_child (m->b, under, sub_name (m, k));
 
       m->sub_nodes[k] = node;
       for (guint t = 0; t < m->n_types; t++)
@@ -311,7 +311,7 @@ fill_other (Merge   *m,
     left |= remaining[t] != 0;
   if (left)
     {
-      guint32 node = embers_profile_builder_get_child (m->b, bparent, m->other);
+      guint32 node = embers_profile_builder_add_child (m->b, bparent, m->other);
 
       for (guint t = 0; t < m->n_types; t++)
         if (remaining[t] != 0)
@@ -377,6 +377,10 @@ embers_fill_merge (EmbersProfile  *profile,
 
   b = embers_profile_builder_new ();
   m.b = b;
+  /* Every node is added without a lookup (add_child): the profile's
+   * siblings have distinct names, and so do the sub-answer's; what comes
+   * in under a frame has a name the frame's children lack (fill_other
+   * checks), and the `other` it replaces is not copied. */
   m.n_types = embers_profile_get_n_sample_types (profile);
   m.order_type = embers_profile_get_default_sample_type (profile);
   for (guint t = 0; t < m.n_types; t++)
@@ -389,6 +393,7 @@ embers_fill_merge (EmbersProfile  *profile,
       m.sub_total[t] = embers_profile_get_total_column (sub, t);
     }
   embers_profile_builder_set_default_sample_type (b, m.order_type);
+  embers_profile_builder_reserve (b, n_nodes + n_sub, 0);
   if (embers_profile_get_period_type (profile) != NULL)
     embers_profile_builder_set_period (b, embers_profile_get_period_type (profile),
                                        embers_profile_get_period_unit (profile),
@@ -433,7 +438,7 @@ embers_fill_merge (EmbersProfile  *profile,
           matches[i] = G_MAXUINT32;
           continue;
         }
-      nodes[i] = embers_profile_builder_get_child (b, nodes[p], name);
+      nodes[i] = embers_profile_builder_add_child (b, nodes[p], name);
       for (guint t = 0; t < m.n_types; t++)
         if (m.main_self[t][i] != 0)
           embers_profile_builder_add_self (b, nodes[i], t, m.main_self[t][i]);

@@ -16,7 +16,8 @@
  * decode, and for the fill-in the merge), the answer's bytes on the wire
  * (uncompressed protobuf, as a raw POST gets it) and the nodes; then the
  * fill-in's share of the full query's time and bytes. Best of 5 runs.
- * Asserts nothing about time.
+ * Then the merge alone into made profiles of 100,000 and a million nodes
+ * (best of 3). Asserts nothing about time.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,6 +27,8 @@
 #include <libsoup/soup.h>
 
 #include "embers-fill.h"
+#include "embers-profile-builder.h"
+#include "embers-readers.h"
 #include "embers-pyroscope-source.h"
 #include "embers-test-server-spawn.h"
 #include "querier.pb-c.h"
@@ -179,6 +182,71 @@ widest_other (EmbersProfile *profile)
   return best;
 }
 
+/* A profile of about @n nodes: main, 1000 frames under it, each with
+ * leaves and an `other` */
+static EmbersProfile *
+make_big (guint n)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 main_node, other = 0;
+  guint per = MAX (n / 1000, 2) - 1;
+  EmbersProfile *p;
+
+  embers_profile_builder_add_sample_type (b, "alloc_objects", "count");
+  main_node = embers_profile_builder_get_child (b, 0, embers_profile_builder_intern (b, "main", -1));
+  other = embers_profile_builder_intern (b, EMBERS_FILL_OTHER, -1);
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("frame_%u", i);
+      guint32 node = embers_profile_builder_get_child (b, main_node, embers_profile_builder_intern (b, name, -1));
+
+      for (guint j = 0; j + 1 < per; j++)
+        {
+          g_autofree char *leaf = g_strdup_printf ("leaf_%u", j);
+
+          embers_profile_builder_add_self (b, embers_profile_builder_get_child (b, node,
+                                             embers_profile_builder_intern (b, leaf, -1)), 0, 10);
+        }
+      embers_profile_builder_add_self (b, embers_profile_builder_get_child (b, node, other), 0, 100);
+    }
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+  return p;
+}
+
+/* The merge alone on a big profile: linear in its size */
+static void
+bench_big_merge (void)
+{
+  static const guint sizes[] = { 100000, 1000000 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      g_autoptr(EmbersProfile) big = make_big (sizes[k]);
+      g_autoptr(EmbersProfile) sub = NULL;
+      g_autoptr(GError) error = NULL;
+      const char *text = "main;frame_0;cut_a 60\nmain;frame_0;cut_b 30\nmain;frame_0;other 10\n";
+      double best = G_MAXDOUBLE;
+      guint added = 0;
+
+      sub = embers_folded_parse (text, strlen (text), &error);
+      g_assert_no_error (error);
+      for (guint run = 0; run < 3; run++)
+        {
+          double t0 = now_s ();
+          g_autoptr(EmbersProfile) merged = embers_fill_merge (big, sub, &added, &error);
+
+          g_assert_no_error (error);
+          best = MIN (best, now_s () - t0);
+          g_assert_cmpint (embers_profile_get_total (merged, 0), ==, embers_profile_get_total (big, 0));
+        }
+      g_print ("merge into %u nodes (%u came in): %.1f ms, %.0f ns a node\n",
+               embers_profile_get_n_nodes (big), added, best * 1e3,
+               best * 1e9 / embers_profile_get_n_nodes (big));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -302,5 +370,6 @@ main (int   argc,
            100 * fill_s / full_s, 100.0 * fill_bytes / full_bytes, added,
            100.0 * other_before / embers_profile_get_total (cut, 0),
            100.0 * other_after / embers_profile_get_total (cut, 0));
+  bench_big_merge ();
   return 0;
 }
