@@ -104,10 +104,7 @@ say (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
   if (toast && self->page != NULL)
     gtk_widget_activate_action (GTK_WIDGET (self->page), "win.show-toast", "s", message);
-  else if (self->graph != NULL)
-    /* What came in, for a screen reader (a toast is read out already) */
-    gtk_accessible_announce (GTK_ACCESSIBLE (self->graph), message,
-                             GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+
 }
 
 /* The view's path of names from the root to @node (root not included) */
@@ -486,7 +483,9 @@ auto_fill_cb (gpointer data)
   double start, end;
 
   self->auto_id = 0;
-  if (self->graph == NULL || self->busy || self->restoring || self->query == NULL)
+  /* A run of the same kind gives way to the newer view (newest wins); a
+   * Load More asked for by hand is not dropped for a zoom */
+  if (self->graph == NULL || self->restoring || self->query == NULL || (self->busy && self->manual))
     return G_SOURCE_REMOVE;
   embers_flame_graph_get_visible_range (self->graph, &start, &end);
   if (embers_flame_graph_get_focus_node (self->graph) == self->seen_focus &&
@@ -501,7 +500,7 @@ auto_fill_cb (gpointer data)
 static void
 view_moved (EmbersFiller *self)
 {
-  if (self->restoring || self->busy || self->query == NULL)
+  if (self->restoring || self->query == NULL || (self->busy && self->manual))
     return;
   g_clear_handle_id (&self->auto_id, g_source_remove);
   self->auto_id = g_timeout_add (250, auto_fill_cb, self);
@@ -734,7 +733,7 @@ embers_filler_fill_visible (EmbersFiller *self)
 
   g_return_val_if_fail (EMBERS_IS_FILLER (self), 0);
 
-  if (self->graph == NULL || self->query == NULL || self->busy)
+  if (self->graph == NULL || self->query == NULL || self->restoring)
     return 0;
   layout = embers_flame_graph_get_layout (self->graph);
   if (layout == NULL)

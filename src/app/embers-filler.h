@@ -60,7 +60,8 @@ gboolean      embers_filler_can_load_more   (EmbersFiller       *self,
                                              char              **why);
 gboolean      embers_filler_load_more       (EmbersFiller       *self,
                                              guint32             view_node);
-/* The wide `other` frames on screen, each call site once */
+/* The wide `other` frames on screen, each call site once (a run under
+ * way gives way to it) */
 guint         embers_filler_fill_visible    (EmbersFiller       *self);
 void          embers_filler_cancel          (EmbersFiller       *self);
 gboolean      embers_filler_get_busy        (EmbersFiller       *self);
