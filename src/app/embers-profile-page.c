@@ -1555,6 +1555,8 @@ embers_profile_page_replace_profile (EmbersProfilePage *self,
       return;
     }
   g_set_object (&self->profile, profile);
+  /* The shown table came from the old profile: every step again */
+  g_clear_pointer (&self->applied, embers_transform_stack_free);
   recompute (self);
   update_actions (self);
 }
