@@ -344,6 +344,26 @@ test_load_more (void)
   g_assert_cmpuint (view_node (graph, "main;kafka"), ==, EMBERS_NODE_NONE);
   g_assert_cmpint (embers_status_get_state (status), ==, EMBERS_STATUS_CONTENT);
 
+  /* The view's transforms stay: with hot hidden (a step of the transform
+   * stack), Load More under main brings kafka and log in, hot stays hidden */
+  {
+    g_autoptr(EmbersTransformStack) stack = embers_transform_stack_new ();
+    const char *hot[] = { "main", "hot", NULL };
+
+    g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_HIDE, hot, NULL));
+    embers_profile_page_set_transforms (profile_page, stack);
+    wait_for (page_idle, page);
+    g_assert_cmpuint (view_node (graph, "main;hot"), ==, EMBERS_NODE_NONE);
+    n_filled_before = embers_filler_get_n_filled (filler);
+    g_assert_true (embers_filler_load_more (filler, view_node (graph, "main;other")));
+    wait_for (filled_more, filler);
+    wait_for (page_idle, page);
+    g_assert_cmpuint (view_node (graph, "main;kafka"), !=, EMBERS_NODE_NONE);
+    g_assert_cmpuint (view_node (graph, "main;log"), !=, EMBERS_NODE_NONE);
+    g_assert_cmpuint (view_node (graph, "main;hot"), ==, EMBERS_NODE_NONE);
+    g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (profile_page)), ==, 1);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   embers_test_drain ();
 }
