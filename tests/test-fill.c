@@ -293,6 +293,128 @@ test_unlike (void)
   g_assert_null (none);
 }
 
+/* Folded text of @full as a server cuts it: the frames whose total is
+ * under @threshold go, each cut subtree into `other` under its kept
+ * parent (pkg/model/tree.go); with @site, only the stacks through it */
+static char *
+cut (EmbersProfile      *full,
+     gint64              threshold,
+     const char * const *site)
+{
+  GString *out = g_string_new (NULL);
+  guint site_len = site != NULL ? g_strv_length ((char **) site) : 0;
+
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (full); i++)
+    {
+      g_auto(GStrv) path = NULL;
+      gint64 self = embers_profile_node_self (full, 0, i);
+      guint keep = 0, n;
+      guint32 node;
+
+      if (self == 0)
+        continue;
+      path = embers_fill_call_site (full, i);
+      n = g_strv_length (path);
+      if (n < site_len)
+        continue;
+      for (guint d = 0; d < site_len; d++)
+        if (strcmp (path[d], site[d]) != 0)
+          goto next;
+      /* the kept prefix: frames down to the first one under the threshold
+       * (the call site's own frames always stay) */
+      for (guint d = 0; d < n; d++)
+        {
+          g_auto(GStrv) sub = g_new0 (char *, d + 2);
+
+          for (guint k = 0; k <= d; k++)
+            sub[k] = g_strdup (path[k]);
+          node = embers_fill_find (full, (const char * const *) sub);
+          if (embers_profile_node_total (full, 0, node) < threshold && d >= site_len)
+            break;
+          keep = d + 1;
+        }
+      for (guint d = 0; d < keep; d++)
+        g_string_append_printf (out, "%s%s", d > 0 ? ";" : "", path[d]);
+      if (keep < n)
+        g_string_append_printf (out, "%s" EMBERS_FILL_OTHER, keep > 0 ? ";" : "");
+      g_string_append_printf (out, " %" G_GINT64_FORMAT "\n", self);
+    next:
+      ;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Random trees cut as a server cuts them, filled in from the answer under
+ * one call site with a lower threshold: no total moves, every frame that
+ * came in has its uncut total, and a second merge changes nothing */
+static void
+test_random (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (18);
+  guint filled = 0;
+
+  for (guint round = 0; round < 40; round++)
+    {
+      GString *text = g_string_new (NULL);
+      g_autofree char *full_text = NULL, *main_text = NULL, *sub_text = NULL;
+      g_autoptr(EmbersProfile) full = NULL, p = NULL, sub = NULL, m = NULL, again = NULL;
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) site = NULL;
+      guint32 other = EMBERS_NODE_NONE;
+      gint64 total;
+      guint added = 0;
+
+      for (guint i = 0; i < 60; i++)
+        {
+          guint depth = g_rand_int_range (rand, 1, 6);
+
+          for (guint d = 0; d < depth; d++)
+            g_string_append_printf (text, "%sf%d", d > 0 ? ";" : "", g_rand_int_range (rand, 0, 4));
+          g_string_append_printf (text, " %d\n", g_rand_int_range (rand, 1, 100));
+        }
+      full_text = g_string_free (text, FALSE);
+      full = folded (full_text);
+      total = embers_profile_get_total (full, 0);
+      main_text = cut (full, total / 6, NULL);
+      p = folded (main_text);
+      g_assert_cmpint (embers_profile_get_total (p, 0), ==, total);
+
+      /* The widest `other`, filled from its parent's call site */
+      for (guint32 i = 1; i < embers_profile_get_n_nodes (p); i++)
+        if (embers_fill_is_other (p, i) &&
+            (other == EMBERS_NODE_NONE ||
+             embers_profile_node_total (p, 0, i) > embers_profile_node_total (p, 0, other)))
+          other = i;
+      if (other == EMBERS_NODE_NONE)
+        continue;
+      site = embers_fill_call_site (p, embers_profile_node_parent (p, other));
+      sub_text = cut (full, total / 40, (const char * const *) site);
+      sub = folded (sub_text);
+
+      m = embers_fill_merge (p, sub, &added, &error);
+      g_assert_no_error (error);
+      assert_totals_kept (p, m);
+      filled += added > 0;
+      for (guint32 i = 1; i < embers_profile_get_n_nodes (m); i++)
+        {
+          g_auto(GStrv) path = embers_fill_call_site (m, i);
+          guint32 there;
+
+          if (embers_fill_is_other (m, i))
+            continue;
+          there = embers_fill_find (full, (const char * const *) path);
+          g_assert_cmpuint (there, !=, EMBERS_NODE_NONE);
+          g_assert_cmpint (embers_profile_node_total (m, 0, i), ==, embers_profile_node_total (full, 0, there));
+        }
+      again = embers_fill_merge (m, sub, &added, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (added, ==, 0);
+      g_assert_true (again == m);
+    }
+  g_test_message ("%u of 40 rounds filled something", filled);
+  g_assert_cmpuint (filled, >=, 20);
+}
+
 static void
 merged_cb (GObject      *object,
            GAsyncResult *result,
@@ -337,6 +459,7 @@ main (int   argc,
   g_test_add_func ("/embers/fill/drift", test_drift);
   g_test_add_func ("/embers/fill/other-branch", test_other_branch);
   g_test_add_func ("/embers/fill/unlike", test_unlike);
+  g_test_add_func ("/embers/fill/random", test_random);
   g_test_add_func ("/embers/fill/async", test_async);
 
   return g_test_run ();
