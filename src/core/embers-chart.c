@@ -597,6 +597,15 @@ format_number (EmbersChart *self,
   return embers_format_value ((gint64)llround (value), self->unit);
 }
 
+char *
+embers_chart_format_value (EmbersChart *self,
+                           double       value)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return format_number (self, value);
+}
+
 /* An axis label: the value in its unit without trailing zeros
  * ("15 s", "2.5 min", not "15.00 s") */
 static char *

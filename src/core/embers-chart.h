@@ -70,6 +70,9 @@ EmbersChartKind embers_chart_get_kind       (EmbersChart      *self);
 /* Data */
 void         embers_chart_set_unit          (EmbersChart      *self,
                                              const char       *unit);
+/* A value in the chart's unit, as its labels show it */
+char        *embers_chart_format_value      (EmbersChart      *self,
+                                             double            value);
 void         embers_chart_set_series        (EmbersChart      *self,
                                              GPtrArray        *series,  /* EmbersSeries, copied */
                                              const char       *label_name);
