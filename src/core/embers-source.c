@@ -398,15 +398,15 @@ embers_source_select_chart_series (EmbersSource        *self,
 }
 
 void
-embers_source_select_chart_exemplars (EmbersSource        *self,
-                                      const EmbersQuery   *query,
-                                      GCancellable        *cancellable,
-                                      GAsyncReadyCallback  callback,
-                                      gpointer             user_data)
+embers_source_select_exemplars (EmbersSource        *self,
+                                const EmbersQuery   *query,
+                                const char * const  *group_by,
+                                double               step_s,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
 {
   EmbersSourceInterface *iface;
-  g_autoptr(EmbersQuery) copy = NULL;
-  double step_s;
 
   g_return_if_fail (EMBERS_IS_SOURCE (self));
   g_return_if_fail (query != NULL);
@@ -414,15 +414,31 @@ embers_source_select_chart_exemplars (EmbersSource        *self,
   iface = EMBERS_SOURCE_GET_IFACE (self);
   if (iface->select_exemplars == NULL)
     {
-      report_not_supported (self, embers_source_select_chart_exemplars, callback, user_data);
+      report_not_supported (self, embers_source_select_exemplars, callback, user_data);
       return;
     }
+  iface->select_exemplars (self, query, group_by, step_s, cancellable, callback, user_data);
+}
+
+void
+embers_source_select_chart_exemplars (EmbersSource        *self,
+                                      const EmbersQuery   *query,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(EmbersQuery) copy = NULL;
+  double step_s;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+
   step_s = embers_source_step_for_range (query->start_ms, query->end_ms);
   copy = embers_query_copy (query);
   if (query->end_ms > query->start_ms)
     copy->start_ms = embers_source_series_first_point (query->start_ms, query->end_ms, step_s);
   /* Every source reads the query before this returns */
-  iface->select_exemplars (self, copy, NULL, step_s, cancellable, callback, user_data);
+  embers_source_select_exemplars (self, copy, NULL, step_s, cancellable, callback, user_data);
 }
 
 GPtrArray *
@@ -432,7 +448,7 @@ embers_source_select_exemplars_finish (EmbersSource  *self,
 {
   g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
 
-  if (g_async_result_is_tagged (result, embers_source_select_chart_exemplars))
+  if (g_async_result_is_tagged (result, embers_source_select_exemplars))
     return g_task_propagate_pointer (G_TASK (result), error);
 
   return EMBERS_SOURCE_GET_IFACE (self)->select_exemplars_finish (self, result, error);

@@ -369,6 +369,15 @@ void           embers_source_select_chart_series       (EmbersSource        *sel
  * carry their heaviest individual profiles (EmbersSeries.exemplars): the
  * profiles to pick and narrow a merge to (EmbersQuery.profile_ids).
  * Sources without EMBERS_SOURCE_CAN_PROFILE_IDS fail with NOT_SUPPORTED. */
+/* SelectSeries, summed, with each point's heaviest individual profiles
+ * (EmbersSeries.exemplars); step in seconds */
+void           embers_source_select_exemplars          (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *group_by,
+                                                        double               step_s,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
 void           embers_source_select_chart_exemplars    (EmbersSource        *self,
                                                         const EmbersQuery   *query,
                                                         GCancellable        *cancellable,
