@@ -800,10 +800,11 @@ chart_exemplars_done (GObject      *object,
   GError *error = NULL;
   GPtrArray *series = embers_source_select_exemplars_finish (EMBERS_SOURCE (object), result, &error);
 
-  /* A server without them (a v1 querier: unimplemented) turned them off:
-   * the plain series instead */
-  if (series == NULL && g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED) &&
-      !(embers_source_get_capabilities (EMBERS_SOURCE (object)) & EMBERS_SOURCE_CAN_PROFILE_IDS) &&
+  /* A server without them (a v1 querier: unimplemented; it turned them
+   * off) or a source that cannot: the plain series instead */
+  if (series == NULL &&
+      (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED) ||
+       g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED)) &&
       !g_cancellable_is_cancelled (req->cancellable))
     {
       g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);

@@ -179,12 +179,10 @@ query_tooltip (GtkWidget         *widget,
                GtkTooltip        *tooltip,
                EmbersProfilesBar *self)
 {
-  guint index;
-  g_autofree char *text = NULL;
+  g_autofree char *text = keyboard ? NULL : embers_profiles_bar_describe_at (self, x, y);
 
-  if (keyboard || !embers_chart_marker_hit (self->chart, x, y, &index))
+  if (text == NULL)
     return FALSE;
-  text = embers_chart_describe_marker (self->chart, index);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -413,4 +411,29 @@ embers_profiles_bar_get_menu_button (EmbersProfilesBar *self)
   g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), NULL);
 
   return GTK_WIDGET (self->menu_button);
+}
+
+gboolean
+embers_profiles_bar_get_marker_position (EmbersProfilesBar *self,
+                                         guint              index,
+                                         double            *x,
+                                         double            *y)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), FALSE);
+
+  return embers_chart_get_marker_position (self->chart, index, x, y);
+}
+
+char *
+embers_profiles_bar_describe_at (EmbersProfilesBar *self,
+                                 double             x,
+                                 double             y)
+{
+  guint index;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), NULL);
+
+  if (!embers_chart_marker_hit (self->chart, x, y, &index))
+    return NULL;
+  return embers_chart_describe_marker (self->chart, index);
 }

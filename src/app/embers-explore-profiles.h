@@ -55,5 +55,15 @@ const char        *embers_profiles_bar_get_picked_id  (EmbersProfilesBar *self);
 /* The chip (a button that removes it), or NULL when none is picked */
 GtkWidget         *embers_profiles_bar_get_chip       (EmbersProfilesBar *self);
 GtkWidget         *embers_profiles_bar_get_menu_button (EmbersProfilesBar *self);
+/* Where marker @index (heaviest first) is drawn on the chart's area */
+gboolean           embers_profiles_bar_get_marker_position (EmbersProfilesBar *self,
+                                                       guint              index,
+                                                       double            *x,
+                                                       double            *y);
+/* What hovering x, y of the chart's area says (a marker's time, value
+ * and labels), or NULL off the markers */
+char              *embers_profiles_bar_describe_at    (EmbersProfilesBar *self,
+                                                       double             x,
+                                                       double             y);
 
 G_END_DECLS
