@@ -838,6 +838,8 @@ chart_loaded (EmbersRequest *req_owned,
   if (series == NULL)
     {
       set_error (self, REQ_CHART, error);
+      /* No markers nor a menu of profiles from a range not shown */
+      embers_profiles_bar_set_series (self->profiles_bar, NULL);
       chart_show_status (self, _("Could Not Load the Time Series"), error->message, TRUE);
       return;
     }

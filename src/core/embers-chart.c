@@ -18,7 +18,7 @@
 #define CHAR_WIDTH   7.0   /* estimate for the 9 pt UI font, for margins */
 #define LABEL_HEIGHT 16.0
 #define HIT_RADIUS   14.0
-#define MARKER_RADIUS 5.0
+#define MARKER_RADIUS 6.0
 
 struct _EmbersChart
 {
@@ -46,6 +46,7 @@ struct _EmbersChart
 
   /* Markers: individual profiles (EmbersExemplar) on the lines */
   GPtrArray       *markers;
+  GArray          *marker_points; /* gint64: the stamp of each one's point, 0: unknown */
   int              marker_selected;
   int              marker_hover;
 
@@ -160,6 +161,7 @@ embers_chart_unref (EmbersChart *self)
   g_free (self->unit);
   g_ptr_array_unref (self->series);
   g_clear_pointer (&self->markers, g_ptr_array_unref);
+  g_clear_pointer (&self->marker_points, g_array_unref);
   g_free (self->label_name);
   g_strfreev (self->bar_labels);
   g_free (self->bar_values);
@@ -1190,13 +1192,37 @@ embers_chart_set_markers (EmbersChart *self,
   g_return_if_fail (self != NULL);
 
   g_clear_pointer (&self->markers, g_ptr_array_unref);
+  g_clear_pointer (&self->marker_points, g_array_unref);
   self->marker_selected = -1;
   self->marker_hover = -1;
   if (exemplars == NULL || exemplars->len == 0)
     return;
   self->markers = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_exemplar_free);
+  self->marker_points = g_array_sized_new (FALSE, TRUE, sizeof (gint64), exemplars->len);
   for (guint i = 0; i < exemplars->len; i++)
-    g_ptr_array_add (self->markers, embers_exemplar_copy (g_ptr_array_index (exemplars, i)));
+    {
+      const EmbersExemplar *e = g_ptr_array_index (exemplars, i);
+      gint64 stamp = 0;
+
+      g_ptr_array_add (self->markers, embers_exemplar_copy (e));
+      /* Its point: the series that holds it */
+      for (guint j = 0; stamp == 0 && j < self->series->len; j++)
+        {
+          const EmbersSeries *s = g_ptr_array_index (self->series, j);
+
+          for (guint k = 0; s->exemplars != NULL && k < s->exemplars->len; k++)
+            {
+              const EmbersExemplar *x = g_ptr_array_index (s->exemplars, k);
+
+              if (x->point == e->point && e->point < s->n_points && g_str_equal (x->profile_id, e->profile_id))
+                {
+                  stamp = s->timestamps[e->point];
+                  break;
+                }
+            }
+        }
+      g_array_append_val (self->marker_points, stamp);
+    }
 }
 
 guint
@@ -1225,12 +1251,16 @@ embers_chart_get_marker_position (EmbersChart *self,
                                   double      *y)
 {
   const EmbersExemplar *e = embers_chart_get_marker (self, index);
+  gint64 stamp;
 
   if (e == NULL)
     return FALSE;
   ensure_layout (self);
-  /* Inside the plot, so that a profile at the range's edge shows whole */
-  *x = CLAMP (embers_chart_x_for_time (self, e->timestamp_ms), self->px + MARKER_RADIUS,
+  /* On its point's step (where the line is), at its own value; inside the
+   * plot, so that one at the range's edge shows whole */
+  stamp = g_array_index (self->marker_points, gint64, index);
+  *x = CLAMP (stamp != 0 ? embers_chart_x_for_point (self, stamp) : embers_chart_x_for_time (self, e->timestamp_ms),
+              self->px + MARKER_RADIUS,
               self->px + MAX (self->pw - MARKER_RADIUS, MARKER_RADIUS));
   *y = CLAMP (embers_chart_y_for_value (self, (double) e->value), self->py + MARKER_RADIUS,
               self->py + MAX (self->ph - MARKER_RADIUS, MARKER_RADIUS));

@@ -177,8 +177,10 @@ gboolean     embers_chart_get_selection     (EmbersChart      *self,
                                              gint64           *from_ms,
                                              gint64           *to_ms);
 void         embers_chart_clear_selection   (EmbersChart      *self);
-/* Individual profiles as markers on the lines (each at its own time and
- * value): @exemplars (EmbersExemplar) are copied; NULL for none */
+/* Individual profiles as markers on the lines, each on its point's step
+ * (found among the series' exemplars; else at its own time) at its own
+ * value: @exemplars (EmbersExemplar) are copied; NULL for none. Set the
+ * series first. */
 void         embers_chart_set_markers       (EmbersChart      *self,
                                              GPtrArray        *exemplars);
 guint        embers_chart_get_n_markers     (EmbersChart      *self);

@@ -235,6 +235,16 @@ run_shot (const char *state)
   page = open_page (source, &window);
   embers_profiles_bar_pick (embers_explore_page_get_profiles_bar (page), 1);
   wait_idle (page);
+  {
+    /* Where the heaviest marker is in the window, to hover it */
+    graphene_point_t at;
+    double x, y;
+
+    embers_test_settle ();
+    embers_profiles_bar_get_marker_position (embers_explore_page_get_profiles_bar (page), 0, &x, &y);
+    if (gtk_widget_compute_point (chart_area (page), GTK_WIDGET (window), &GRAPHENE_POINT_INIT (x, y), &at))
+      g_print ("marker %.0f %.0f\n", at.x, at.y);
+  }
   while (TRUE)
     g_main_context_iteration (NULL, TRUE);
   return 0;
