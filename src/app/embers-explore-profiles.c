@@ -151,18 +151,44 @@ rebuild_list (EmbersProfilesBar *self)
     gtk_list_box_remove (self->list, child);
   for (guint i = 0; i < n; i++)
     {
+      const EmbersExemplar *e = embers_chart_get_marker (self->chart, i);
       g_autofree char *text = embers_chart_describe_marker (self->chart, i);
-      GtkWidget *label = gtk_label_new (text);
+      g_autofree char *value = embers_chart_format_value (self->chart, (double) e->value);
+      g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (e->timestamp_ms / 1000);
+      g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+      g_autofree char *when = local != NULL ? embers_time_format_date_time (local, TRUE) : g_strdup ("?");
+      /* Translators: a profile in the Profiles menu: its value and time */
+      g_autofree char *title = g_strdup_printf (_("%s at %s"), value, when);
+      g_autoptr(GString) labels = g_string_new (NULL);
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      GtkWidget *label = gtk_label_new (title);
 
+      for (guint l = 0; e->label_names != NULL && e->label_names[l] != NULL; l++)
+        if (!g_str_has_prefix (e->label_names[l], "__"))
+          g_string_append_printf (labels, "%s%s=%s", labels->len > 0 ? ", " : "",
+                                  e->label_names[l], e->label_values[l]);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
-      gtk_widget_set_margin_start (label, 6);
-      gtk_widget_set_margin_end (label, 6);
-      gtk_widget_set_margin_top (label, 4);
-      gtk_widget_set_margin_bottom (label, 4);
-      gtk_widget_set_tooltip_text (label, text);
-      gtk_list_box_append (self->list, label);
+      gtk_box_append (GTK_BOX (box), label);
+      if (labels->len > 0)
+        {
+          GtkWidget *sub = gtk_label_new (labels->str);
+
+          gtk_label_set_xalign (GTK_LABEL (sub), 0);
+          gtk_label_set_ellipsize (GTK_LABEL (sub), PANGO_ELLIPSIZE_END);
+          gtk_label_set_width_chars (GTK_LABEL (sub), 24);
+          gtk_label_set_max_width_chars (GTK_LABEL (sub), 48);
+          gtk_widget_add_css_class (sub, "caption");
+          gtk_widget_add_css_class (sub, "dim-label");
+          gtk_box_append (GTK_BOX (box), sub);
+        }
+      gtk_widget_set_margin_start (box, 6);
+      gtk_widget_set_margin_end (box, 6);
+      gtk_widget_set_margin_top (box, 4);
+      gtk_widget_set_margin_bottom (box, 4);
+      gtk_widget_set_tooltip_text (box, text);
+      gtk_list_box_append (self->list, box);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (box)),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->menu_button), n > 0);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->menu_button),

@@ -219,7 +219,7 @@ test_pick_and_remove (void)
   gtk_window_destroy (window);
 }
 
-/* EMBERS_PROFILES_SHOT=light|dark keeps the page on screen with the
+/* EMBERS_PROFILES_SHOT=light|dark|light-menu|dark-menu keeps the page on screen with the
  * heaviest profile picked, for screenshots (not a test) */
 static int
 run_shot (const char *state)
@@ -230,7 +230,7 @@ run_shot (const char *state)
   EmbersExplorePage *page;
 
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
-                                      g_str_equal (state, "dark") ? ADW_COLOR_SCHEME_FORCE_DARK
+                                      g_str_has_prefix (state, "dark") ? ADW_COLOR_SCHEME_FORCE_DARK
                                                                   : ADW_COLOR_SCHEME_FORCE_LIGHT);
   page = open_page (source, &window);
   embers_profiles_bar_pick (embers_explore_page_get_profiles_bar (page), 1);
@@ -245,6 +245,8 @@ run_shot (const char *state)
     if (gtk_widget_compute_point (chart_area (page), GTK_WIDGET (window), &GRAPHENE_POINT_INIT (x, y), &at))
       g_print ("marker %.0f %.0f\n", at.x, at.y);
   }
+  if (g_str_has_suffix (state, "-menu"))
+    gtk_menu_button_popup (GTK_MENU_BUTTON (embers_profiles_bar_get_menu_button (embers_explore_page_get_profiles_bar (page))));
   while (TRUE)
     g_main_context_iteration (NULL, TRUE);
   return 0;
