@@ -158,7 +158,7 @@ rebuild_list (EmbersProfilesBar *self)
       g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
       g_autofree char *when = local != NULL ? embers_time_format_date_time (local, TRUE) : g_strdup ("?");
       /* Translators: a profile in the Profiles menu: its value and time */
-      g_autofree char *title = g_strdup_printf (_("%s at %s"), value, when);
+      g_autofree char *title = g_strdup_printf (C_("individual profile", "%s at %s"), value, when);
       g_autoptr(GString) labels = g_string_new (NULL);
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       GtkWidget *label = gtk_label_new (title);
