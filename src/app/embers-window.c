@@ -94,6 +94,11 @@ update_title (EmbersWindow *self)
   const char *title = page != NULL ? embers_profile_page_get_title (page) : NULL;
   AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
 
+  /* A server's Services view: the server, not the service behind it */
+  if (tab != NULL && EMBERS_IS_WORKSPACE (adw_tab_page_get_child (tab)) &&
+      g_strcmp0 (embers_workspace_get_view (EMBERS_WORKSPACE (adw_tab_page_get_child (tab))),
+                 EMBERS_WORKSPACE_VIEW_SERVICES) == 0)
+    title = embers_workspace_get_tooltip (EMBERS_WORKSPACE (adw_tab_page_get_child (tab)));
   /* Explore, labels and rules tabs: what their tab says */
   if ((title == NULL || title[0] == '\0') && tab != NULL)
     title = adw_tab_page_get_title (tab);
