@@ -900,6 +900,8 @@ load_chart (EmbersExplorePage *self)
         embers_profiles_bar_clear (self->profiles_bar);
       }
   }
+  /* The old range's profiles are not offered while the new one loads */
+  embers_profiles_bar_set_series (self->profiles_bar, NULL);
   if (embers_source_get_capabilities (self->source) & EMBERS_SOURCE_CAN_PROFILE_IDS)
     {
       embers_profiles_bar_set_available (self->profiles_bar, TRUE);
