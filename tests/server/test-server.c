@@ -1678,6 +1678,27 @@ test_select_series_exemplars (void)
   g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000, "[]", NULL), ==, 44);
   g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000,
                                     "[\"00000000-0000-4000-8000-000000000000\"]", NULL), ==, 0);
+  /* SelectMergeProfile too (pkg/querybackend/query_pprof.go), in proto */
+  {
+    Querier__V1__SelectMergeProfileRequest req = QUERIER__V1__SELECT_MERGE_PROFILE_REQUEST__INIT;
+    char *one[] = { (char *) id_a };
+    g_autoptr(Reply) reply = NULL;
+    g_autoptr(EmbersProfile) profile = NULL;
+    g_autoptr(GError) error = NULL;
+
+    req.profile_typeid = (char *) "memory:alloc_objects:count:space:bytes";
+    req.label_selector = (char *) "{service_name=\"single\"}";
+    req.has_start = req.has_end = TRUE;
+    req.start = S;
+    req.end = S + 20000;
+    req.n_profile_id_selector = 1;
+    req.profile_id_selector = one;
+    reply = post_proto (base, QUERIER "SelectMergeProfile", &req.base);
+    assert_ok (reply);
+    profile = embers_pprof_parse (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body), &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 20);
+  }
   g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000, "[\"nope\"]", &bad), ==, -1);
   assert_error (bad, 400, "invalid_argument", "invalid UUID length: 4");
   g_clear_pointer (&bad, reply_free);
