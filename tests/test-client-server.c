@@ -627,6 +627,56 @@ test_exemplars (void)
     }
 }
 
+/* A 1.x querier refuses exemplars (pkg/querier/querier.go, SelectSeries:
+ * unimplemented): profile ids turn off, with the server's words, and the
+ * plain series still work; a second ask fails without a request */
+static void
+test_exemplars_v1 (void)
+{
+  const char *args[] = { "--v1-querier", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) old = embers_test_server_start (args, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) pyro = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autoptr(GPtrArray) series = NULL;
+  g_autofree char *reason = NULL;
+  const char *path = "/querier.v1.QuerierService/SelectSeries";
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (old), &error);
+  g_assert_no_error (error);
+  pyro = embers_pyroscope_source_new (client);
+  range (&start, &end);
+  query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+
+  embers_source_select_chart_exemplars (EMBERS_SOURCE (pyro), query, NULL, on_done, &wait);
+  g_assert_null (embers_source_select_exemplars_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error));
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_clear_error (&error);
+  g_assert_false (embers_source_get_capabilities (EMBERS_SOURCE (pyro)) & EMBERS_SOURCE_CAN_PROFILE_IDS);
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (pyro)) & EMBERS_SOURCE_CAN_TIME_SERIES);
+  reason = embers_source_dup_unavailable_reason (EMBERS_SOURCE (pyro), EMBERS_SOURCE_CAN_PROFILE_IDS);
+  g_assert_nonnull (strstr (reason, "use the v2 query API"));
+  g_assert_cmpint (embers_test_server_stat (old, "requests", path), ==, 1);
+
+  embers_source_select_chart_exemplars (EMBERS_SOURCE (pyro), query, NULL, on_done, &wait);
+  g_assert_null (embers_source_select_exemplars_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error));
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_clear_error (&error);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", path), ==, 1);
+
+  embers_source_select_chart_series (EMBERS_SOURCE (pyro), query, NULL, EMBERS_AGGREGATION_SUM, 0,
+                                     NULL, on_done, &wait);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 1);
+  g_assert_null (((EmbersSeries *) g_ptr_array_index (series, 0))->exemplars);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -645,6 +695,7 @@ main (int   argc,
   g_test_add_data_func ("/embers/client-server/diff-agrees/json", GINT_TO_POINTER (TRUE), test_diff_agrees);
   g_test_add_func ("/embers/client-server/diff-units", test_diff_units);
   g_test_add_func ("/embers/client-server/exemplars", test_exemplars);
+  g_test_add_func ("/embers/client-server/exemplars-v1", test_exemplars_v1);
   g_test_add_func ("/embers/client-server/diff-fallback", test_diff_fallback);
   g_test_add_func ("/embers/client-server/truncated", test_truncated);
   g_test_add_func ("/embers/client-server/connections", test_connections);

@@ -587,7 +587,14 @@ select_merge (EtsCall                                    *call,
     return NULL;
   if (!check_max_nodes (req->max_nodes, max_nodes, error))
     return NULL;
-  /* Individual profiles (field 8; the v2 query backend) */
+  /* Individual profiles (field 8; the v2 query backend; 1.x's querier
+   * refuses them: pkg/querier/querier.go) */
+  if (req->n_profile_id_selector > 0 && call->server->v1_querier)
+    {
+      g_set_error_literal (error, ETS_ERROR, ETS_CODE_UNIMPLEMENTED,
+                           "profile_id_selector is only supported with the v2 query backend");
+      return NULL;
+    }
   if (req->n_profile_id_selector > 0)
     {
       if (req->n_span_selector > 0 || req->n_trace_id_selector > 0)
@@ -958,6 +965,15 @@ select_series (EtsCall                *call,
 
   if (!check_range (req->start, req->end, error))
     return NULL;
+  /* 1.x's querier (pkg/querier/querier.go, SelectSeries) */
+  if (call->server->v1_querier &&
+      (req->exemplar_type == TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_INDIVIDUAL ||
+       req->exemplar_type == TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_SPAN))
+    {
+      g_set_error_literal (error, ETS_ERROR, ETS_CODE_UNIMPLEMENTED,
+                           "exemplars are not supported in SelectSeries API, use the v2 query API instead");
+      return NULL;
+    }
   if (!exemplars_wanted (req->exemplar_type, &exemplars, error))
     return NULL;
   if (!(req->step >= 0.001) || !isfinite (req->step))
