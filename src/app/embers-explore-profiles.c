@@ -463,3 +463,12 @@ embers_profiles_bar_describe_at (EmbersProfilesBar *self,
     return NULL;
   return embers_chart_describe_marker (self->chart, index);
 }
+
+const EmbersExemplar *
+embers_profiles_bar_get_profile (EmbersProfilesBar *self,
+                                 guint              index)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), NULL);
+
+  return embers_chart_get_marker (self->chart, index);
+}

@@ -41,6 +41,9 @@ void               embers_profiles_bar_set_series     (EmbersProfilesBar *self,
 void               embers_profiles_bar_set_available  (EmbersProfilesBar *self,
                                                        gboolean           available);
 guint              embers_profiles_bar_get_n_profiles (EmbersProfilesBar *self);
+/* Profile @index, heaviest first (owned by the bar), or NULL */
+const EmbersExemplar *embers_profiles_bar_get_profile (EmbersProfilesBar *self,
+                                                       guint              index);
 /* Picks the profile of marker @index (heaviest first) */
 gboolean           embers_profiles_bar_pick           (EmbersProfilesBar *self,
                                                        guint              index);

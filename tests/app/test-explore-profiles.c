@@ -6,7 +6,9 @@
  * A local source whose files are the individual profiles: the heaviest
  * are markers on the chart and entries of the Profiles menu; picking one
  * narrows the flame graph to that file (a chip says so), removing the
- * chip gives the merged view back.
+ * chip gives the merged view back. The same against the test server,
+ * whose profiles are UUIDs (SelectSeries with exemplars, then merges with
+ * profile_id_selector).
  */
 
 #include "config.h"
@@ -20,6 +22,8 @@
 #include "embers-explore-profiles.h"
 #include "embers-local-source.h"
 #include "embers-profile-builder.h"
+#include "embers-pyroscope-source.h"
+#include "embers-test-server-spawn.h"
 #include "embers-theme.h"
 #include "embers-test-gtk-utils.h"
 
@@ -219,6 +223,56 @@ test_pick_and_remove (void)
   gtk_window_destroy (window);
 }
 
+/* Against the test server: each point's heaviest profile is a UUID, and
+ * the flame graph of one is that profile's value */
+static void
+test_server_profiles (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  EmbersExplorePage *page;
+  EmbersProfilesBar *bar;
+  GtkWindow *window;
+  const EmbersExemplar *heaviest;
+  gint64 merged, value;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+  page = embers_explore_page_new (EMBERS_SOURCE (source));
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 1200, 800);
+  gtk_window_set_child (window, GTK_WIDGET (page));
+  gtk_window_present (window);
+  wait_idle (page);
+  g_assert_true (embers_explore_page_select_service (page, "api"));
+  wait_idle (page);
+  bar = embers_explore_page_get_profiles_bar (page);
+  merged = flame_total (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (bar)));
+  g_assert_cmpuint (embers_profiles_bar_get_n_profiles (bar), ==, EMBERS_PROFILES_BAR_MAX);
+  heaviest = embers_profiles_bar_get_profile (bar, 0);
+  g_assert_true (g_uuid_string_is_valid (heaviest->profile_id));
+  value = heaviest->value;
+  g_assert_cmpint (value, >, 0);
+  g_assert_cmpint (value, <, merged);
+
+  g_assert_true (embers_profiles_bar_pick (bar, 0));
+  wait_idle (page);
+  g_assert_null (embers_explore_page_get_error (page));
+  g_assert_cmpint (flame_total (page), ==, value);
+  g_assert_nonnull (embers_profiles_bar_get_chip (bar));
+
+  embers_test_press (embers_profiles_bar_get_chip (bar));
+  wait_idle (page);
+  g_assert_cmpint (flame_total (page), ==, merged);
+
+  gtk_window_destroy (window);
+}
+
 /* EMBERS_PROFILES_SHOT=light|dark|light-menu|dark-menu keeps the page on screen with the
  * heaviest profile picked, for screenshots (not a test) */
 static int
@@ -266,6 +320,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/explore/profiles/pick-and-remove", test_pick_and_remove);
+  g_test_add_func ("/embers/explore/profiles/server", test_server_profiles);
 
   return g_test_run ();
 }
