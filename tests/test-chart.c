@@ -758,6 +758,10 @@ test_chart_markers (void)
     cairo_surface_destroy (surface);
   }
 
+  g_free (text);
+  text = embers_chart_accessible_text (chart);
+  g_assert_nonnull (strstr (text, "2 profiles marked"));
+
   embers_chart_set_markers (chart, NULL);
   g_assert_cmpuint (embers_chart_get_n_markers (chart), ==, 0);
 }

@@ -1127,12 +1127,19 @@ embers_chart_accessible_text (EmbersChart *self)
     case EMBERS_CHART_KIND_LINES:
       {
         g_autofree char *max = format_number (self, data_max (self));
+        g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "Time series chart, %u series, highest value %s",
+                                                              "Time series chart, %u series, highest value %s",
+                                                              self->series->len),
+                                                 self->series->len, max);
+        guint n = embers_chart_get_n_markers (self);
 
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "Time series chart, %u series, highest value %s",
-                                             "Time series chart, %u series, highest value %s",
-                                             self->series->len),
-                                self->series->len, max);
+        if (n == 0)
+          return g_steal_pointer (&text);
+        /* Translators: after the chart's summary: how many individual
+         * profiles are marked on it (the Profiles menu lists them) */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s; %u profile marked", "%s; %u profiles marked", n),
+                                text, n);
       }
     case EMBERS_CHART_KIND_BARS:
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Bar chart, %u bar", "Bar chart, %u bars", self->n_bars),
