@@ -110,6 +110,25 @@ update_chip (EmbersProfilesBar *self)
   gtk_box_append (GTK_BOX (self), self->chip);
 }
 
+/* The check on the picked one's entry in the menu */
+static void
+update_checks (EmbersProfilesBar *self)
+{
+  for (guint i = 0; i < embers_chart_get_n_markers (self->chart); i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->list, (int) i);
+      GtkWidget *box = row != NULL ? gtk_list_box_row_get_child (row) : NULL;
+      GtkWidget *check = box != NULL ? gtk_widget_get_last_child (box) : NULL;
+      gboolean picked = self->picked != NULL &&
+                        g_str_equal (self->picked->profile_id, embers_chart_get_marker (self->chart, i)->profile_id);
+
+      if (check == NULL)
+        continue;
+      gtk_widget_set_opacity (check, picked ? 1.0 : 0.0);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, picked, -1);
+    }
+}
+
 static void
 set_picked (EmbersProfilesBar    *self,
             const EmbersExemplar *exemplar,
@@ -129,6 +148,7 @@ set_picked (EmbersProfilesBar    *self,
     }
   embers_chart_set_marker_selected (self->chart, picked_marker (self));
   update_chip (self);
+  update_checks (self);
   redraw (self);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
@@ -181,14 +201,25 @@ rebuild_list (EmbersProfilesBar *self)
           gtk_widget_add_css_class (sub, "dim-label");
           gtk_box_append (GTK_BOX (box), sub);
         }
-      gtk_widget_set_margin_start (box, 6);
-      gtk_widget_set_margin_end (box, 6);
-      gtk_widget_set_margin_top (box, 4);
-      gtk_widget_set_margin_bottom (box, 4);
-      gtk_widget_set_tooltip_text (box, text);
-      gtk_list_box_append (self->list, box);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (box)),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+      {
+        /* The one picked has a check */
+        GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+        GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+        gboolean picked = self->picked != NULL && g_str_equal (self->picked->profile_id, e->profile_id);
+
+        gtk_widget_set_hexpand (box, TRUE);
+        gtk_box_append (GTK_BOX (row), box);
+        gtk_widget_set_opacity (check, picked ? 1.0 : 0.0);
+        gtk_box_append (GTK_BOX (row), check);
+        gtk_widget_set_margin_start (row, 6);
+        gtk_widget_set_margin_end (row, 6);
+        gtk_widget_set_margin_top (row, 4);
+        gtk_widget_set_margin_bottom (row, 4);
+        gtk_widget_set_tooltip_text (row, text);
+        gtk_list_box_append (self->list, row);
+        gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (row)),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+      }
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->menu_button), n > 0);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->menu_button),

@@ -202,6 +202,14 @@ test_pick_and_remove (void)
   wait_idle (page);
   g_assert_cmpstr (embers_profiles_bar_get_picked_id (bar), ==, "api-5.pb.gz");
   g_assert_cmpint (flame_total (page), ==, 6000000007);
+  /* Its entry has the check */
+  {
+    GtkWidget *row0 = gtk_list_box_row_get_child (gtk_list_box_get_row_at_index (list, 0));
+    GtkWidget *row1 = gtk_list_box_row_get_child (gtk_list_box_get_row_at_index (list, 1));
+
+    g_assert_cmpfloat (gtk_widget_get_opacity (gtk_widget_get_last_child (row0)), ==, 1.0);
+    g_assert_cmpfloat (gtk_widget_get_opacity (gtk_widget_get_last_child (row1)), ==, 0.0);
+  }
   chip = embers_profiles_bar_get_chip (bar);
   g_assert_nonnull (chip);
   embers_test_wait_mapped (chip);
