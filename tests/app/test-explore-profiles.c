@@ -118,8 +118,8 @@ near_color (guint32 a,
 }
 
 static EmbersExplorePage *
-open_page (EmbersLocalSource *source,
-           GtkWindow        **window)
+open_page (gpointer    source,
+           GtkWindow **window)
 {
   EmbersExplorePage *page = embers_explore_page_new (EMBERS_SOURCE (source));
 
@@ -281,7 +281,7 @@ test_server_profiles (void)
   gtk_window_destroy (window);
 }
 
-/* EMBERS_PROFILES_SHOT=light|dark|light-menu|dark-menu keeps the page on screen with the
+/* EMBERS_PROFILES_SHOT=light|dark|light-menu|dark-menu|light-server keeps the page on screen with the
  * heaviest profile picked, for screenshots (not a test) */
 static int
 run_shot (const char *state)
@@ -294,7 +294,16 @@ run_shot (const char *state)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       g_str_has_prefix (state, "dark") ? ADW_COLOR_SCHEME_FORCE_DARK
                                                                   : ADW_COLOR_SCHEME_FORCE_LIGHT);
-  page = open_page (source, &window);
+  if (strstr (state, "server") != NULL)
+    {
+      /* The test server's demo data (leaked: the shot runs until killed) */
+      EmbersTestServer *server = embers_test_server_start (NULL, NULL);
+      EmbersConnectClient *client = embers_connect_client_new (embers_test_server_get_url (server), NULL);
+
+      page = open_page ((gpointer) embers_pyroscope_source_new (client), &window);
+    }
+  else
+    page = open_page (source, &window);
   embers_profiles_bar_pick (embers_explore_page_get_profiles_bar (page), 1);
   wait_idle (page);
   {
