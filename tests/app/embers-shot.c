@@ -3,6 +3,7 @@
  *
  * usage: embers-shot STATE [dark] [FILE]
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
+ *          chips (three frame actions: drop, merge, collapse a package),
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
@@ -554,9 +555,12 @@ main (int   argc,
         }
       else if (g_str_equal (state, "chips"))
         {
-          gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "main.burn");
-          gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "runtime/pprof.Do");
-          gtk_widget_activate_action (GTK_WIDGET (page), "page.focus-function", "s", "main.spinUntil");
+          /* Three frame actions: their chips in order */
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.drop-function", "s", "main.burn");
+          wait_page (page);
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.merge-function", "s", "runtime/pprof.Do");
+          wait_page (page);
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.collapse-package", "s", "runtime.main");
           wait_page (page);
         }
       else if (g_str_equal (state, "bottom-up"))
