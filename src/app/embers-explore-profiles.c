@@ -344,6 +344,9 @@ embers_profiles_bar_init (EmbersProfilesBar *self)
   gtk_menu_button_set_use_underline (self->menu_button, TRUE);
   gtk_menu_button_set_popover (self->menu_button, GTK_WIDGET (self->popover));
   gtk_widget_add_css_class (GTK_WIDGET (self->menu_button), "flat");
+  /* Its inner button takes the focus: named by the menu button's label */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Profiles"), -1);
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->menu_button));
 }
 
