@@ -237,10 +237,13 @@ query_tooltip (GtkWidget         *widget,
                EmbersProfilesBar *self)
 {
   g_autofree char *text = keyboard ? NULL : embers_profiles_bar_describe_at (self, x, y);
+  g_autofree char *full = NULL;
 
   if (text == NULL)
     return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
+  /* Translators: a marker's tooltip: the profile, then what a click does */
+  full = g_strdup_printf (_("%s\nClick to see this profile alone"), text);
+  gtk_tooltip_set_text (tooltip, full);
   return TRUE;
 }
 
