@@ -34,7 +34,8 @@
  * compare.png "compare light F/cpu-before.pb.gz F/cpu-after.pb.gz",
  * explore.png "demo light F", labels.png "demo-labels light F", rule.png
  * "server-rule light URL api runtime.gcBgMarkWorker" against
- * embers-test-server --recording-rules.
+ * embers-test-server --recording-rules, lineup.png "regressions light D"
+ * at 958x656, D the versions build-aux/lineup-demo.py writes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
