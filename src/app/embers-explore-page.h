@@ -99,6 +99,9 @@ const char        *embers_explore_page_get_error         (EmbersExplorePage *sel
 /* Number of series in the chart */
 guint              embers_explore_page_get_n_series      (EmbersExplorePage *self);
 
+/* The heaviest individual profiles under the chart, one of them picked
+ * (embers-explore-profiles.h) */
+struct _EmbersProfilesBar *embers_explore_page_get_profiles_bar (EmbersExplorePage *self);
 /* The chart's series (EmbersSeries), or NULL before any */
 GPtrArray         *embers_explore_page_get_series        (EmbersExplorePage *self);
 /* What a drag on the chart from x_from to x_to (widget coordinates)
