@@ -3,6 +3,7 @@
  *
  * usage: embers-shot STATE [dark] [FILE]
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
+ *          call-tree, call-tree-inverted (a 4th argument: a search),
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
@@ -46,6 +47,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-call-tree-view.h"
 #include "embers-compare-page.h"
 #include "embers-explore-page.h"
 #include "embers-labels-page.h"
@@ -531,6 +533,21 @@ main (int   argc,
         {
           embers_profile_page_set_view (page, EMBERS_VIEW_BOTTOM_UP);
           wait_page (page);
+        }
+      else if (g_str_equal (state, "call-tree") || g_str_equal (state, "call-tree-inverted"))
+        {
+          GtkWidget *tree;
+
+          embers_profile_page_set_view (page, EMBERS_VIEW_CALL_TREE);
+          wait_page (page);
+          tree = embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_CALL_TREE_VIEW, NULL);
+          if (g_str_equal (state, "call-tree-inverted"))
+            gtk_widget_activate_action (GTK_WIDGET (page), "page.invert", NULL);
+          if (argc > 4)
+            embers_profile_page_set_search (page, argv[4], TRUE, FALSE);
+          while (!embers_call_tree_view_is_settled (EMBERS_CALL_TREE_VIEW (tree)))
+            g_main_context_iteration (NULL, TRUE);
+          gtk_widget_grab_focus (tree);
         }
       else if (g_str_equal (state, "flame"))
         {
