@@ -956,6 +956,40 @@ on_sample_type_selected (EmbersProfilePage *self)
     embers_profile_page_set_sample_type (self, selected);
 }
 
+/* The selected frame's stack as recorded, root first (for a call-site
+ * query): NULL where there is none, as in the inverted views, or where
+ * the transforms rewrote the stacks (a server's stacks have no such
+ * path) */
+GStrv
+embers_profile_page_dup_selected_call_site (EmbersProfilePage *self)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  EmbersProfile *profile;
+  guint32 node;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+
+  profile = self->view_profile;
+  if (profile == NULL || self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH ||
+      self->focus_function != NULL || self->collapse_recursion || self->hidden->len > 0)
+    return NULL;
+  if (self->view == EMBERS_VIEW_CALL_TREE)
+    node = embers_call_tree_view_get_selected_node (self->call_tree);
+  else
+    node = embers_flame_graph_get_selected_node (self->graph);
+  if (node == EMBERS_NODE_NONE || node == 0 || node >= embers_profile_get_n_nodes (profile))
+    return NULL;
+
+  names = g_ptr_array_new ();
+  for (guint32 n = node; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (profile, n))
+    g_ptr_array_insert (names, 0, (gpointer) embers_profile_node_name_str (profile, n));
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < names->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (names, i));
+  return g_strv_builder_end (builder);
+}
+
 /* View state */
 
 EmbersView

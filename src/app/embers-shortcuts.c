@@ -64,6 +64,7 @@ static const EmbersShortcut selected[] = {
   { "r", NC_("shortcut window", "Collapse Recursion") },
   { "f", NC_("shortcut window", "Focus on the Function Everywhere") },
   { "Delete", NC_("shortcut window", "Hide the Frame") },
+  { "t", NC_("shortcut window", "Show the Frame Over Time (Servers and Folders)") },
   { "<ctrl>c", NC_("shortcut window", "Copy the Function Name") },
   { "<ctrl><shift>c", NC_("shortcut window", "Copy the Stack") },
   { "Menu <shift>F10", NC_("shortcut window", "Frame Menu") },

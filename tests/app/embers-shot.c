@@ -4,6 +4,7 @@
  * usage: embers-shot STATE [dark] [FILE]
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
  *          call-tree, call-tree-inverted (a 4th argument: a search),
+ *          demo-over-time (as demo; Show Over Time of EMBERS_SHOT_FRAME),
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
@@ -255,7 +256,7 @@ main (int   argc,
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
     }
   else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule") ||
-           g_str_equal (state, "demo-compare"))
+           g_str_equal (state, "demo-compare") || g_str_equal (state, "demo-over-time"))
     {
       /* demo|demo-labels|demo-rule [dark] FIXTURES-DIR: a local source with
        * services over the last two hours (the api slows down in the last
@@ -341,6 +342,24 @@ main (int   argc,
         }
       else if (g_str_equal (state, "demo-rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
+      else if (g_str_equal (state, "demo-over-time"))
+        {
+          /* Show Over Time of the frame EMBERS_SHOT_FRAME (default: three
+           * frames down the heaviest path) */
+          EmbersFlameGraph *g = embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (explore));
+          EmbersProfile *profile = embers_flame_graph_get_profile (g);
+          guint32 hot[3];
+          guint32 node = g_getenv ("EMBERS_SHOT_FRAME") != NULL
+                         ? find_node (profile, g_getenv ("EMBERS_SHOT_FRAME"))
+                         : (embers_call_tree_heaviest_path (profile, embers_flame_graph_get_sample_type (g), 0, hot, 3) == 3
+                            ? hot[2] : 1);
+
+          embers_flame_graph_set_selected_node (g, node);
+          gtk_widget_grab_focus (GTK_WIDGET (g));
+          gtk_widget_activate_action (GTK_WIDGET (explore), "explore.show-over-time", NULL);
+          for (int i = 0; i < 200; i++)
+            g_main_context_iteration (NULL, FALSE);
+        }
       else if (g_str_equal (state, "demo-compare"))
         {
           /* The Compare view of the tab: this hour against the one before */
