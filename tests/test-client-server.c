@@ -302,7 +302,7 @@ test_call_site_series (gconstpointer data)
   g_assert_cmpfloat (over->mean_share, <, node_share * 1.25);
 
   /* A call site no stack has: nothing (or zeros) */
-  embers_source_select_call_site_series (source, query, missing, NULL, on_done, &wait);
+  embers_source_select_call_site_series (source, query, missing, NULL, NULL, on_done, &wait);
   none = embers_source_select_call_site_series_finish (source, wait_for (&wait), &error);
   g_assert_no_error (error);
   for (guint i = 0; i < none->len; i++)

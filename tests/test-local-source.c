@@ -335,7 +335,7 @@ test_local_call_site_series (void)
 
   /* main;serve holds eu 10 + us 20 in the first file, 30 + 40 in the
    * second; main;gc 10 and 30 besides */
-  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, serve, NULL, store_result, &result);
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, serve, NULL, NULL, store_result, &result);
   series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (series->len, ==, 1);
@@ -350,7 +350,7 @@ test_local_call_site_series (void)
   g_clear_object (&result);
   g_clear_pointer (&series, g_ptr_array_unref);
 
-  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, main_only, NULL, store_result, &result);
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, main_only, NULL, NULL, store_result, &result);
   series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
   g_assert_no_error (error);
   s = g_ptr_array_index (series, 0);
@@ -360,7 +360,7 @@ test_local_call_site_series (void)
   g_clear_pointer (&series, g_ptr_array_unref);
 
   /* A prefix, not a function anywhere: gc is never a root */
-  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, nowhere, NULL, store_result, &result);
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, nowhere, NULL, NULL, store_result, &result);
   series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
   g_assert_no_error (error);
   for (guint i = 0; i < series->len; i++)

@@ -1234,6 +1234,12 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_rule_created), self, 0);
+  /* The preview charts the frame's call site while the function is its */
+  {
+    g_auto(GStrv) call_site = embers_profile_page_dup_selected_call_site (self->profile_page);
+
+    embers_rule_dialog_set_call_site (dialog, (const char * const *) call_site);
+  }
   /* The preview over the tab's range, not a fixed last hour */
   embers_rule_dialog_set_time_range (dialog, self->start_ms, self->end_ms);
   embers_rule_dialog_set_source (dialog, self->source);

@@ -190,7 +190,7 @@ embers_over_time_fetch_async (EmbersSource        *source,
   g_task_set_task_data (task, f, (GDestroyNotify) fetch_free);
 
   /* Each callback holds the task once; the last one returns it */
-  embers_source_select_call_site_series (source, query, call_site, cancellable, value_done, task);
+  embers_source_select_call_site_series (source, query, call_site, NULL, cancellable, value_done, task);
   embers_source_select_chart_series (source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
                                      cancellable, total_done, task);
 }

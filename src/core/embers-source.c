@@ -484,6 +484,7 @@ void
 embers_source_select_call_site_series (EmbersSource        *self,
                                        const EmbersQuery   *query,
                                        const char * const  *call_site,
+                                       const char * const  *group_by,
                                        GCancellable        *cancellable,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
@@ -508,7 +509,7 @@ embers_source_select_call_site_series (EmbersSource        *self,
   copy = embers_query_copy (query);
   if (query->end_ms > query->start_ms)
     copy->start_ms = embers_source_series_first_point (query->start_ms, query->end_ms, step_s);
-  iface->select_call_site_series (self, copy, call_site, NULL, step_s, cancellable, callback, user_data);
+  iface->select_call_site_series (self, copy, call_site, group_by, step_s, cancellable, callback, user_data);
 }
 
 GPtrArray *

@@ -340,7 +340,8 @@ void           embers_source_select_chart_series       (EmbersSource        *sel
                                                         gpointer             user_data);
 
 /* A chart of the stacks under one call site (@call_site: frame names,
- * root first, at least one), over @query's range with the steps and
+ * root first, at least one), a series per @group_by label set (nullable),
+ * over @query's range with the steps and
  * points of embers_source_select_chart_series(): each point is the call
  * site's total in that step (Pyroscope: SelectSeries with a
  * stack_trace_selector; a folder computes it from its files). Finish with
@@ -348,6 +349,7 @@ void           embers_source_select_chart_series       (EmbersSource        *sel
 void           embers_source_select_call_site_series   (EmbersSource        *self,
                                                         const EmbersQuery   *query,
                                                         const char * const  *call_site,
+                                                        const char * const  *group_by,
                                                         GCancellable        *cancellable,
                                                         GAsyncReadyCallback  callback,
                                                         gpointer             user_data);
