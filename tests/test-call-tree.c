@@ -266,8 +266,10 @@ on_items_changed (GListModel *model,
                   guint       added,
                   guint      *n_added)
 {
-  g_assert_cmpuint (position, ==, 0);
+  /* Appended in order, never more than a chunk at a time */
+  g_assert_cmpuint (position, ==, *n_added);
   g_assert_cmpuint (removed, ==, 0);
+  g_assert_cmpuint (added, <=, EMBERS_CALL_TREE_CHUNK);
   *n_added += added;
 }
 
@@ -322,6 +324,12 @@ test_lazy_big (gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (below_main)), ==, 0);
   g_assert_false (embers_call_tree_list_is_ready (below_main));
   while (!embers_call_tree_list_is_ready (below_main))
+    g_main_context_iteration (NULL, TRUE);
+  /* The heaviest chunk first, the rest a chunk per idle */
+  g_assert_cmpuint (embers_call_tree_list_get_n_rows (below_main), ==, n);
+  g_assert_cmpuint (n_added, >=, EMBERS_CALL_TREE_CHUNK);
+  g_assert_cmpuint (n_added, <, n);
+  while (g_list_model_get_n_items (G_LIST_MODEL (below_main)) < n)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (n_added, ==, n);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (below_main)), ==, n);

@@ -92,6 +92,9 @@ struct _EmbersCallTreeList
   EmbersCallTreeRow *parent;     /* NULL: the list of roots */
   Entry             *entries;
   guint              n_entries;
+  guint              n_shown;    /* the rows announced so far (the first
+                                  * ones; the rest follow in chunks) */
+  guint              show_id;
   GPtrArray         *rows;       /* EmbersCallTreeRow or NULL, made when asked */
   gboolean           started;
   gboolean           ready;
@@ -100,6 +103,7 @@ struct _EmbersCallTreeList
 enum {
   LIST_PROP_0,
   LIST_PROP_READY,
+  LIST_PROP_N_SHOWN,
   LIST_N_PROPS
 };
 
@@ -208,6 +212,7 @@ embers_call_tree_create_roots (EmbersCallTree *self)
 
       list->entries = e = g_new0 (Entry, 1);
       list->n_entries = 1;
+      list->n_shown = 1;
       e->node = 0;
       e->name_id = embers_profile_node_name (p, 0);
       e->total = self->total;
@@ -526,7 +531,45 @@ take_entries (EmbersCallTreeList *self,
   self->n_entries = job->n_entries;
   job->n_entries = 0;
   g_ptr_array_set_size (self->rows, self->n_entries);
+  self->n_shown = MIN (self->n_entries, EMBERS_CALL_TREE_CHUNK);
   self->ready = TRUE;
+}
+
+/* Announces rows up to @n (items-changed at the end) */
+static void
+show_upto (EmbersCallTreeList *self,
+           guint               n)
+{
+  guint before = self->n_shown;
+
+  n = MIN (n, self->n_entries);
+  if (n <= before)
+    return;
+  self->n_shown = n;
+  g_list_model_items_changed (G_LIST_MODEL (self), before, 0, n - before);
+  g_object_notify_by_pspec (G_OBJECT (self), list_properties[LIST_PROP_N_SHOWN]);
+}
+
+/* The rest of a long list, a chunk per idle: a list model's consumer
+ * (GtkTreeListModel and the list view behind it) handles each added row,
+ * and a few thousand at once would hold a frame back */
+static gboolean
+show_more (gpointer data)
+{
+  EmbersCallTreeList *self = data;
+
+  show_upto (self, self->n_shown + EMBERS_CALL_TREE_CHUNK);
+  if (self->n_shown < self->n_entries)
+    return G_SOURCE_CONTINUE;
+  self->show_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_rest (EmbersCallTreeList *self)
+{
+  if (self->n_shown < self->n_entries && self->show_id == 0)
+    self->show_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, show_more, self, NULL);
 }
 
 static void
@@ -541,9 +584,10 @@ compute_done (GObject      *object,
     return;
 
   take_entries (self, job);
-  if (self->n_entries > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, self->n_entries);
+  if (self->n_shown > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, self->n_shown);
   g_object_notify_by_pspec (object, list_properties[LIST_PROP_READY]);
+  schedule_rest (self);
 }
 
 void
@@ -566,6 +610,7 @@ embers_call_tree_list_load (EmbersCallTreeList *self)
       compute (job);
       take_entries (self, job);
       job_free (job);
+      schedule_rest (self);
       return;
     }
 
@@ -588,10 +633,28 @@ embers_call_tree_list_load_sync (EmbersCallTreeList *self)
       compute (job);
       take_entries (self, job);
       job_free (job);
+      /* All at once: nobody is waiting for frames */
+      self->n_shown = self->n_entries;
       return;
     }
   while (!self->ready)
     g_main_context_iteration (NULL, TRUE);
+  show_upto (self, self->n_entries);
+}
+
+guint
+embers_call_tree_list_get_n_rows (EmbersCallTreeList *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_LIST (self), 0);
+  return self->n_entries;
+}
+
+void
+embers_call_tree_list_show_upto (EmbersCallTreeList *self,
+                                 guint               position)
+{
+  g_return_if_fail (EMBERS_IS_CALL_TREE_LIST (self));
+  show_upto (self, position + 1);
 }
 
 gboolean
@@ -624,7 +687,7 @@ embers_call_tree_list_get_row (EmbersCallTreeList *self,
   g_return_val_if_fail (EMBERS_IS_CALL_TREE_LIST (self), NULL);
 
   embers_call_tree_list_load (self);
-  if (position >= self->n_entries)
+  if (position >= self->n_shown)
     return NULL;
   if (g_ptr_array_index (self->rows, position) == NULL)
     g_ptr_array_index (self->rows, position) = make_row (self, position);
@@ -669,7 +732,7 @@ list_get_n_items (GListModel *model)
   EmbersCallTreeList *self = EMBERS_CALL_TREE_LIST (model);
 
   embers_call_tree_list_load (self);
-  return self->n_entries;
+  return self->n_shown;
 }
 
 static gpointer
@@ -694,6 +757,7 @@ embers_call_tree_list_finalize (GObject *object)
 {
   EmbersCallTreeList *self = EMBERS_CALL_TREE_LIST (object);
 
+  g_clear_handle_id (&self->show_id, g_source_remove);
   for (guint i = 0; i < self->n_entries; i++)
     stacks_unref (self->entries[i].stacks);
   g_free (self->entries);
@@ -717,6 +781,9 @@ embers_call_tree_list_get_property (GObject    *object,
     case LIST_PROP_READY:
       g_value_set_boolean (value, self->ready);
       break;
+    case LIST_PROP_N_SHOWN:
+      g_value_set_uint (value, self->n_shown);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -734,6 +801,10 @@ embers_call_tree_list_class_init (EmbersCallTreeListClass *klass)
   list_properties[LIST_PROP_READY] =
     g_param_spec_boolean ("ready", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The rows announced (the list's n-items) */
+  list_properties[LIST_PROP_N_SHOWN] =
+    g_param_spec_uint ("n-shown", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, LIST_N_PROPS, list_properties);
 }
 

@@ -31,7 +31,11 @@ G_BEGIN_DECLS
  * and the list computes its rows on first use. A list of many rows (or,
  * inverted, of many stacks to group) is computed on a worker thread: it is
  * empty and not ready until then, and then emits items-changed once and
- * notifies "ready". A GtkTreeListModel can use
+ * notifies "ready". A list of more than EMBERS_CALL_TREE_CHUNK rows
+ * announces them a chunk at a time, in idle callbacks after the first
+ * (heaviest) chunk: its n-items grows to embers_call_tree_list_get_n_rows()
+ * (notify::n-shown), so that whoever shows it never takes thousands of
+ * new rows in one frame. A GtkTreeListModel can use
  * embers_call_tree_row_create_children() as its create function.
  */
 typedef struct _EmbersCallTree EmbersCallTree;
@@ -56,6 +60,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersCallTree, embers_call_tree_unref)
 /* The child lists' threshold: lists with more rows than this (or inverted
  * groupings of more stacks) are computed on a worker thread */
 #define EMBERS_CALL_TREE_SYNC_LIMIT 4096
+/* Rows announced at a time */
+#define EMBERS_CALL_TREE_CHUNK 256
 
 #define EMBERS_TYPE_CALL_TREE_ROW (embers_call_tree_row_get_type ())
 G_DECLARE_FINAL_TYPE (EmbersCallTreeRow, embers_call_tree_row, EMBERS, CALL_TREE_ROW, GObject)
@@ -84,10 +90,17 @@ G_DECLARE_FINAL_TYPE (EmbersCallTreeList, embers_call_tree_list, EMBERS, CALL_TR
 /* Starts computing the rows, if not yet started (the first
  * g_list_model_get_n_items() or get_item() does too) */
 void               embers_call_tree_list_load      (EmbersCallTreeList *self);
-/* Computes the rows now on this thread, if they are not there yet (for
- * tests and tools; a window waits for "ready" instead) */
+/* Computes the rows now on this thread, if they are not there yet, and
+ * announces them all (for tests and tools; a window waits for "ready"
+ * instead) */
 void               embers_call_tree_list_load_sync (EmbersCallTreeList *self);
 gboolean           embers_call_tree_list_is_ready  (EmbersCallTreeList *self);
+/* All its rows, announced or not (once ready) */
+guint              embers_call_tree_list_get_n_rows (EmbersCallTreeList *self);
+/* Announces the rows up to @position now (to reach a row found by
+ * embers_call_tree_list_find_node() further down) */
+void               embers_call_tree_list_show_upto (EmbersCallTreeList *self,
+                                                    guint               position);
 EmbersCallTreeRow *embers_call_tree_list_get_row   (EmbersCallTreeList *self,
                                                     guint               position);
 /* The position of the row of profile node @node (top-down), or G_MAXUINT */

@@ -506,6 +506,8 @@ walk_continue (EmbersCallTreeView *self)
                                                   g_array_index (self->walk_path, guint32, self->walk_index++));
           if (index == G_MAXUINT)
             break;
+          /* Further down than the rows announced yet */
+          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
         }
 
       child = gtk_tree_list_row_get_child_row (row, index);
@@ -843,6 +845,7 @@ embers_call_tree_view_reveal_node (EmbersCallTreeView *self,
                                                embers_profile_node_name (self->profile, node));
       if (index != G_MAXUINT)
         {
+          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
           g_autoptr(GtkTreeListRow) child = gtk_tree_list_row_get_child_row (root, index);
 
           if (child != NULL)
@@ -875,6 +878,7 @@ embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self)
   GtkTreeListRow *row;
   GQueue queue = G_QUEUE_INIT;
   guint added = 0;
+  guint position;
 
   g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
 
@@ -882,6 +886,12 @@ embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self)
   if (row == NULL)
     return;
   walk_stop (self);
+  position = gtk_tree_list_row_get_position (row);
+
+  /* The column view takes each expansion on its own, at a cost that grows
+   * with the rows it has: it lets go of the model while thousands of rows
+   * open, and takes it back once (building the rows in sight only) */
+  gtk_column_view_set_model (self->column_view, NULL);
 
   /* Breadth first, so that a limit cuts the deepest rows; lists not ready
    * yet open when they are, without their children */
@@ -908,6 +918,10 @@ embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self)
             g_queue_push_tail (&queue, child);
         }
     }
+
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_single_selection_set_selected (self->selection, position);
+  gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_FOCUS, NULL);
 }
 
 guint
