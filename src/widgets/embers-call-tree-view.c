@@ -128,6 +128,9 @@ struct _EmbersCallTreeView
   gulong              walk_wait_id;
 
   gboolean            expanding;
+  /* The column view let go of the model while a new tree opens its
+   * heaviest path (it would build rows for every step) */
+  gboolean            detached;
 };
 
 enum {
@@ -432,9 +435,20 @@ select_position (EmbersCallTreeView *self,
 /* Walks */
 
 static void
+attach (EmbersCallTreeView *self)
+{
+  if (!self->detached)
+    return;
+  self->detached = FALSE;
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+}
+
+static void
 walk_stop (EmbersCallTreeView *self)
 {
   gboolean was_walking = self->walk_row != NULL;
+
+  attach (self);
 
   if (self->walk_wait != NULL)
     {
@@ -518,6 +532,7 @@ walk_continue (EmbersCallTreeView *self)
 
       if (!self->walk_heaviest && self->walk_index == self->walk_path->len)
         {
+          attach (self);
           select_position (self, gtk_tree_list_row_get_position (child));
           break;
         }
@@ -535,8 +550,12 @@ start_walk (EmbersCallTreeView *self,
             gboolean            heaviest)
 {
   gboolean was_settled = self->walk_row == NULL;
+  gboolean detached = self->detached;
 
+  /* A tree still opening stays detached until this walk ends */
+  self->detached = FALSE;
   walk_stop (self);
+  self->detached = detached;
   self->walk_row = g_object_ref (from);
   self->walk_heaviest = heaviest;
   if (path != NULL)
@@ -601,6 +620,10 @@ rebuild (EmbersCallTreeView *self)
   if (root != NULL)
     {
       gtk_single_selection_set_selected (self->selection, 0);
+      /* The path opens with nothing shown; the rows in sight are built
+       * once, at the end */
+      gtk_column_view_set_model (self->column_view, NULL);
+      self->detached = TRUE;
       start_walk (self, root, NULL, 0, TRUE);
       g_object_unref (root);
     }

@@ -227,6 +227,14 @@ main (int   argc,
 
   g_print ("call tree window: %s\n", file_path);
 
+  /* For comparison: the same hand-off to another graph view */
+  probe_reset ();
+  t = g_get_monotonic_time ();
+  embers_profile_page_set_view (page, EMBERS_VIEW_FLAME);
+  iterate_until (page_ready, page);
+  wait_frames (1);
+  report ("switch to the flame graph view (for comparison)", g_get_monotonic_time () - t);
+
   /* The view: the tree shown, its heaviest path open */
   probe_reset ();
   t = g_get_monotonic_time ();
