@@ -102,6 +102,7 @@ picture profile search light "$fixtures/cpu-labels.pb.gz"
 picture sandwich-dark sandwich dark "$fixtures/cpu-labels.pb.gz"
 picture compare compare light "$fixtures/cpu-before.pb.gz" "$fixtures/cpu-after.pb.gz"
 picture explore demo light "$fixtures"
+picture services demo-services light "$fixtures"
 picture labels demo-labels light "$fixtures"
 
 # The rule dialog, against the test server's recording rules

@@ -94,6 +94,11 @@ update_title (EmbersWindow *self)
   const char *title = page != NULL ? embers_profile_page_get_title (page) : NULL;
   AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
 
+  /* A server's Services view: the server, not the service behind it */
+  if (tab != NULL && EMBERS_IS_WORKSPACE (adw_tab_page_get_child (tab)) &&
+      g_strcmp0 (embers_workspace_get_view (EMBERS_WORKSPACE (adw_tab_page_get_child (tab))),
+                 EMBERS_WORKSPACE_VIEW_SERVICES) == 0)
+    title = embers_workspace_get_tooltip (EMBERS_WORKSPACE (adw_tab_page_get_child (tab)));
   /* Explore, labels and rules tabs: what their tab says */
   if ((title == NULL || title[0] == '\0') && tab != NULL)
     title = adw_tab_page_get_title (tab);
@@ -498,10 +503,15 @@ on_connected (EmbersConnectDialog *dialog,
               const char          *url,
               EmbersWindow        *self)
 {
-  embers_window_open_explore (self, source, url);
+  GtkWidget *explore = embers_window_open_explore (self, source, url);
+
   /* Traces to profiles (embers-window-spans.c) */
   if (embers_connect_dialog_get_span_id (dialog) != NULL && EMBERS_IS_PYROSCOPE_SOURCE (source))
     embers_window_open_span (self, EMBERS_PYROSCOPE_SOURCE (source), embers_connect_dialog_get_span_id (dialog));
+  else
+    /* A new server: every service first */
+    embers_workspace_show_view (EMBERS_WORKSPACE (gtk_widget_get_ancestor (explore, EMBERS_TYPE_WORKSPACE)),
+                                EMBERS_WORKSPACE_VIEW_SERVICES);
 }
 
 /* The connect dialog; with a URL it starts connecting right away */
