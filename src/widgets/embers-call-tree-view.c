@@ -222,9 +222,12 @@ setup_name (GtkSignalListItemFactory *factory,
             EmbersCallTreeView       *self)
 {
   GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *label = embers_name_label_new ();
 
   gtk_tree_expander_set_indent_for_icon (GTK_TREE_EXPANDER (expander), TRUE);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), embers_name_label_new ());
+  /* Deep rows are indented: their names are cut to fit, never clipped */
+  embers_name_label_set_min_chars (EMBERS_NAME_LABEL (label), 6);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
 }
 
