@@ -2134,3 +2134,18 @@ embers_compare_page_get_file_label (EmbersComparePage *self,
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
   return gtk_label_get_text (GTK_LABEL (self->sides[comparison ? 1 : 0].file_label));
 }
+
+gboolean
+embers_compare_page_get_files (EmbersComparePage  *self,
+                               GFile             **baseline,
+                               GFile             **comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), FALSE);
+
+  for (guint i = 0; i < 2; i++)
+    if (self->sides[i].kind != SIDE_FILE || self->sides[i].file == NULL)
+      return FALSE;
+  *baseline = self->sides[0].file;
+  *comparison = self->sides[1].file;
+  return TRUE;
+}

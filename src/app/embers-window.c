@@ -16,6 +16,7 @@
 #include "embers-rules-page.h"
 #include "embers-text.h"
 #include "embers-workspace.h"
+#include "embers-session.h"
 #include "embers-window-private.h"
 
 G_DEFINE_FINAL_TYPE (EmbersWindow, embers_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -297,7 +298,11 @@ embers_window_open_file (EmbersWindow *self,
   /* The tooltip is markup: file names and URLs may hold & and < */
   tooltip = g_markup_escape_text (name, -1);
   adw_tab_page_set_tooltip (tab, tooltip);
-  embers_profile_page_load (page, file, NULL);
+  /* A saved view: its source opens in this tab (or a comparison's) */
+  if (embers_session_is_session_file (file))
+    embers_window_load_session (self, page, file);
+  else
+    embers_profile_page_load (page, file, NULL);
   update_title (self);
   return page;
 }

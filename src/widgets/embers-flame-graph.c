@@ -399,6 +399,11 @@ update_actions (EmbersFlameGraph *self)
   gtk_widget_action_set_enabled (widget, "flame.copy-stack", frame);
   gtk_widget_action_set_enabled (widget, "flame.hide-frame", frame);
   gtk_widget_action_set_enabled (widget, "flame.focus-function", frame);
+  gtk_widget_action_set_enabled (widget, "flame.focus-subtree", frame);
+  gtk_widget_action_set_enabled (widget, "flame.merge-function", frame);
+  gtk_widget_action_set_enabled (widget, "flame.drop-function", frame);
+  gtk_widget_action_set_enabled (widget, "flame.collapse-package", frame);
+  gtk_widget_action_set_enabled (widget, "flame.collapse-function-recursion", frame);
 }
 
 static void
@@ -1535,6 +1540,27 @@ forward_with_name (EmbersFlameGraph *self,
     gtk_widget_activate_action (GTK_WIDGET (self), action, "s", name);
 }
 
+/* "page.transform" with the selected call node's path (its names from the
+ * root's child down) */
+static void
+forward_with_path (EmbersFlameGraph *self,
+                   const char       *kind)
+{
+  g_autoptr(GPtrArray) path = NULL;
+
+  if (!selected_is_frame (self))
+    return;
+
+  path = g_ptr_array_new ();
+  for (guint32 n = self->selected; n != 0 && n != EMBERS_NODE_NONE;
+       n = embers_profile_node_parent (self->profile, n))
+    g_ptr_array_insert (path, 0, (gpointer)embers_profile_node_name_str (self->profile, n));
+  g_ptr_array_add (path, NULL);
+
+  gtk_widget_activate_action_variant (GTK_WIDGET (self), "page.transform",
+                                      g_variant_new ("(s^as)", kind, (char **)path->pdata));
+}
+
 static void
 flame_action (GtkWidget  *widget,
               const char *action_name,
@@ -1564,7 +1590,17 @@ flame_action (GtkWidget  *widget,
   else if (g_str_equal (action_name, "flame.sandwich"))
     forward_with_name (self, "page.sandwich");
   else if (g_str_equal (action_name, "flame.hide-frame"))
-    forward_with_name (self, "page.hide-frame");
+    forward_with_path (self, "hide");
+  else if (g_str_equal (action_name, "flame.focus-subtree"))
+    forward_with_path (self, "focus-subtree");
+  else if (g_str_equal (action_name, "flame.merge-function"))
+    forward_with_name (self, "page.merge-function");
+  else if (g_str_equal (action_name, "flame.drop-function"))
+    forward_with_name (self, "page.drop-function");
+  else if (g_str_equal (action_name, "flame.collapse-package"))
+    forward_with_name (self, "page.collapse-package");
+  else if (g_str_equal (action_name, "flame.collapse-function-recursion"))
+    forward_with_name (self, "page.collapse-function-recursion");
   else if (g_str_equal (action_name, "flame.focus-function"))
     forward_with_name (self, "page.focus-function");
   else if (g_str_equal (action_name, "flame.copy-name"))
@@ -2302,7 +2338,8 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
     "flame.zoom-in", "flame.zoom-out", "flame.zoom-reset",
     "flame.focus-selected", "flame.sandwich", "flame.hide-frame",
     "flame.focus-function", "flame.copy-name", "flame.copy-stack",
-    "flame.context-menu",
+    "flame.context-menu", "flame.focus-subtree", "flame.merge-function",
+    "flame.drop-function", "flame.collapse-package", "flame.collapse-function-recursion",
   };
 
   object_class->dispose = embers_flame_graph_dispose;
@@ -2433,6 +2470,13 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "flame.hide-frame", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "flame.hide-frame", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "flame.focus-function", NULL);
+  /* The other frame actions, with the Firefox Profiler's letters where
+   * they were free (f and Delete were Embers' before) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F, GDK_SHIFT_MASK, "flame.focus-subtree", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "flame.merge-function", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, 0, "flame.drop-function", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "flame.collapse-package", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_R, GDK_SHIFT_MASK, "flame.collapse-function-recursion", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "flame.context-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "flame.context-menu", NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_i, 0, forward_binding, "s", "page.invert");

@@ -380,6 +380,13 @@ on_page_action (GSimpleAction *action,
   char **received = user_data;
 
   g_free (*received);
+  if (param != NULL && !g_variant_is_of_type (param, G_VARIANT_TYPE_STRING))
+    {
+      g_autofree char *printed = g_variant_print (param, FALSE);
+
+      *received = g_strdup_printf ("%s%s", g_action_get_name (G_ACTION (action)), printed);
+      return;
+    }
   *received = g_strdup_printf ("%s(%s)", g_action_get_name (G_ACTION (action)),
                                param != NULL ? g_variant_get_string (param, NULL) : "");
 }
@@ -391,13 +398,16 @@ test_context_actions (Fixture       *f,
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
   g_autofree char *received = NULL;
   g_autoptr(GSimpleAction) sandwich = g_simple_action_new ("sandwich", G_VARIANT_TYPE_STRING);
-  g_autoptr(GSimpleAction) hide = g_simple_action_new ("hide-frame", G_VARIANT_TYPE_STRING);
+  g_autoptr(GSimpleAction) hide = g_simple_action_new ("transform", G_VARIANT_TYPE ("(sas)"));
+  g_autoptr(GSimpleAction) merge = g_simple_action_new ("merge-function", G_VARIANT_TYPE_STRING);
   g_autoptr(GSimpleAction) invert = g_simple_action_new ("invert", NULL);
   GdkContentProvider *content;
   GValue value = G_VALUE_INIT;
 
   g_signal_connect (sandwich, "activate", G_CALLBACK (on_page_action), &received);
   g_signal_connect (hide, "activate", G_CALLBACK (on_page_action), &received);
+  g_signal_connect (merge, "activate", G_CALLBACK (on_page_action), &received);
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (merge));
   g_signal_connect (invert, "activate", G_CALLBACK (on_page_action), &received);
   g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (sandwich));
   g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (hide));
@@ -411,8 +421,13 @@ test_context_actions (Fixture       *f,
   embers_flame_graph_set_selected_node (f->graph, N_C);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.sandwich", NULL));
   g_assert_cmpstr (received, ==, "sandwich(c)");
+  /* Hide and Focus on Subtree name the call node by its path */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.hide-frame", NULL));
-  g_assert_cmpstr (received, ==, "hide-frame(c)");
+  g_assert_cmpstr (received, ==, "transform('hide', ['main', 'a', 'c'])");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.focus-subtree", NULL));
+  g_assert_cmpstr (received, ==, "transform('focus-subtree', ['main', 'a', 'c'])");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.merge-function", NULL));
+  g_assert_cmpstr (received, ==, "merge-function(c)");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.copy-name", NULL));
   content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (f->graph)));
