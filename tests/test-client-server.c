@@ -11,7 +11,9 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "embers-call-tree.h"
 #include "embers-diff.h"
+#include "embers-over-time.h"
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-test-server-spawn.h"
@@ -237,6 +239,75 @@ test_rpcs (gconstpointer data)
     g_clear_error (&error);
   }
 
+  g_clear_object (&wait.result);
+}
+
+/* A call site's series (SelectSeries with a stack_trace_selector, as the
+ * rule preview and Show Over Time ask for it): each step holds the call
+ * site's total (Pyroscope's pkg/phlaredb/head_queriers.go adds
+ * symdb.CallSiteValues.Total per profile; pkg/phlaredb/symdb/
+ * stacktrace_selection.go: the stacks with the call site as their
+ * prefix), never more than the step's total, and its share over the
+ * range is the merged profile's share of that node */
+static void
+test_call_site_series (gconstpointer data)
+{
+  gboolean json = GPOINTER_TO_INT (data);
+  g_autoptr(EmbersPyroscopeSource) pyro = make_source (json);
+  EmbersSource *source = EMBERS_SOURCE (pyro);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) merged = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autoptr(EmbersOverTime) over = NULL;
+  g_autoptr(GPtrArray) none = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) call_site = NULL;
+  const char *missing[] = { "no.such.function", NULL };
+  EmbersSeries *value, *total;
+  Wait wait = { NULL };
+  guint32 path[2];
+  double node_share;
+  gint64 start, end;
+  gboolean any = FALSE;
+
+  range (&start, &end);
+  merged = merge (source, "{service_name=\"api\"}", start, end, 0);
+  /* Two frames down the heaviest path: a call site of two frames */
+  g_assert_cmpuint (embers_call_tree_heaviest_path (merged, 0, 0, path, 2), ==, 2);
+  g_strv_builder_add (builder, embers_profile_node_name_str (merged, path[0]));
+  g_strv_builder_add (builder, embers_profile_node_name_str (merged, path[1]));
+  call_site = g_strv_builder_end (builder);
+  node_share = 100.0 * embers_profile_node_total (merged, 0, path[1]) / embers_profile_get_total (merged, 0);
+  g_assert_cmpfloat (node_share, >, 1);
+  g_assert_cmpfloat (node_share, <, 99);
+
+  query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+  embers_over_time_fetch_async (source, query, (const char * const *) call_site, NULL, on_done, &wait);
+  over = embers_over_time_fetch_finish (source, wait_for (&wait), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (over->value->len, ==, 1);
+  g_assert_cmpuint (over->total->len, ==, 1);
+  value = g_ptr_array_index (over->value, 0);
+  total = g_ptr_array_index (over->total, 0);
+  g_assert_cmpuint (value->n_points, >, 10);
+  for (guint k = 0; k < value->n_points; k++)
+    for (guint j = 0; j < total->n_points; j++)
+      if (total->timestamps[j] == value->timestamps[k])
+        {
+          g_assert_cmpfloat (value->values[k], <=, total->values[j]);
+          any |= value->values[k] > 0;
+        }
+  g_assert_true (any);
+  g_assert_cmpfloat (over->mean_share, >, node_share * 0.8);
+  g_assert_cmpfloat (over->mean_share, <, node_share * 1.25);
+
+  /* A call site no stack has: nothing (or zeros) */
+  embers_source_select_call_site_series (source, query, missing, NULL, NULL, on_done, &wait);
+  none = embers_source_select_call_site_series_finish (source, wait_for (&wait), &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < none->len; i++)
+    for (guint k = 0; k < ((EmbersSeries *) g_ptr_array_index (none, i))->n_points; k++)
+      g_assert_cmpfloat (((EmbersSeries *) g_ptr_array_index (none, i))->values[k], ==, 0);
   g_clear_object (&wait.result);
 }
 
@@ -693,6 +764,8 @@ main (int   argc,
   g_test_add_data_func ("/embers/client-server/rpcs/json", GINT_TO_POINTER (TRUE), test_rpcs);
   g_test_add_data_func ("/embers/client-server/diff-agrees/proto", GINT_TO_POINTER (FALSE), test_diff_agrees);
   g_test_add_data_func ("/embers/client-server/diff-agrees/json", GINT_TO_POINTER (TRUE), test_diff_agrees);
+  g_test_add_data_func ("/embers/client-server/call-site-series/proto", GINT_TO_POINTER (FALSE), test_call_site_series);
+  g_test_add_data_func ("/embers/client-server/call-site-series/json", GINT_TO_POINTER (TRUE), test_call_site_series);
   g_test_add_func ("/embers/client-server/diff-units", test_diff_units);
   g_test_add_func ("/embers/client-server/exemplars", test_exemplars);
   g_test_add_func ("/embers/client-server/exemplars-v1", test_exemplars_v1);

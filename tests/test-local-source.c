@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "embers-local-source.h"
+#include "embers-over-time.h"
 #include "embers-profile-builder.h"
 #include "embers-test-wait.h"
 
@@ -432,6 +433,75 @@ add_folder_done (GObject      *object,
  * off any step boundary: every point of a chart of (start, end] lies there
  * at end - k·step, and the points add up to every profile's total (none is
  * cut off) */
+/* One call site's series (a stack-trace selector, root first), and its
+ * share of the total, computed from the files */
+static void
+test_local_call_site_series (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU_ID, "{service_name=\"api\"}", 900000, 1100000);
+  g_autoptr(GPtrArray) series = NULL;
+  g_autoptr(EmbersOverTime) over = NULL;
+  const char *serve[] = { "main", "serve", NULL };
+  const char *main_only[] = { "main", NULL };
+  const char *nowhere[] = { "gc", NULL };
+  EmbersSeries *s, *total, *share;
+
+  /* main;serve holds eu 10 + us 20 in the first file, 30 + 40 in the
+   * second; main;gc 10 and 30 besides */
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, serve, NULL, NULL, store_result, &result);
+  series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 1);
+  s = g_ptr_array_index (series, 0);
+  g_assert_cmpuint (s->n_points, ==, 2);
+  g_assert_cmpfloat (s->values[0], ==, 30);
+  g_assert_cmpfloat (s->values[1], ==, 70);
+  /* The chart's steps: 15 s ones ending at the range's end */
+  g_assert_cmpint ((1100000 - s->timestamps[0]) % 15000, ==, 0);
+  g_assert_cmpint (s->timestamps[0], >=, 1000000);
+  g_assert_cmpint (s->timestamps[0], <, 1015000);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, main_only, NULL, NULL, store_result, &result);
+  series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  s = g_ptr_array_index (series, 0);
+  g_assert_cmpfloat (s->values[0], ==, 40);
+  g_assert_cmpfloat (s->values[1], ==, 100);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  /* A prefix, not a function anywhere: gc is never a root */
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, nowhere, NULL, NULL, store_result, &result);
+  series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < series->len; i++)
+    for (guint k = 0; k < ((EmbersSeries *) g_ptr_array_index (series, i))->n_points; k++)
+      g_assert_cmpfloat (((EmbersSeries *) g_ptr_array_index (series, i))->values[k], ==, 0);
+  g_clear_object (&result);
+
+  /* Over time: the value, the total and the share on the same steps */
+  embers_over_time_fetch_async (EMBERS_SOURCE (source), query, serve, NULL, store_result, &result);
+  over = embers_over_time_fetch_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  s = g_ptr_array_index (over->value, 0);
+  total = g_ptr_array_index (over->total, 0);
+  share = g_ptr_array_index (over->share, 0);
+  g_assert_cmpuint (total->n_points, ==, 2);
+  g_assert_cmpint (total->timestamps[0], ==, s->timestamps[0]);
+  g_assert_cmpfloat (total->values[0], ==, 40);
+  g_assert_cmpuint (share->n_points, ==, 2);
+  g_assert_cmpfloat_with_epsilon (share->values[0], 75.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (share->values[1], 70.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (over->mean_share, 100.0 * 100 / 140, 1e-9);
+  g_assert_cmpfloat_with_epsilon (over->peak_share, 75.0, 1e-9);
+  g_assert_cmpint (over->peak_ms, ==, s->timestamps[0]);
+}
+
 static void
 test_local_series_in_range (void)
 {
@@ -689,6 +759,7 @@ main (int   argc,
   g_test_add_func ("/embers/local-source/diff", test_local_diff);
   g_test_add_func ("/embers/local-source/select-series", test_local_select_series);
   g_test_add_func ("/embers/local-source/exemplars", test_local_exemplars);
+  g_test_add_func ("/embers/local-source/call-site-series", test_local_call_site_series);
   g_test_add_func ("/embers/local-source/series-in-range", test_local_series_in_range);
   g_test_add_func ("/embers/source/step-for-range", test_step_for_range);
   g_test_add_func ("/embers/local-source/parse-name", test_local_parse_name);

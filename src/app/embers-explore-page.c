@@ -13,6 +13,7 @@
 #include "embers-drop-down.h"
 #include "embers-explore-page.h"
 #include "embers-explore-profiles.h"
+#include "embers-over-time-dialog.h"
 #include "embers-theme.h"
 #include "embers-filter-bar.h"
 #include "embers-pyroscope-source.h"
@@ -1334,6 +1335,12 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_rule_created), self, 0);
+  /* The preview charts the frame's call site while the function is its */
+  {
+    g_auto(GStrv) call_site = embers_profile_page_dup_selected_call_site (self->profile_page);
+
+    embers_rule_dialog_set_call_site (dialog, (const char * const *) call_site);
+  }
   /* The preview over the tab's range, not a fixed last hour */
   embers_rule_dialog_set_time_range (dialog, self->start_ms, self->end_ms);
   embers_rule_dialog_set_source (dialog, self->source);
@@ -1348,6 +1355,52 @@ show_rules (EmbersExplorePage *self)
 {
   if (embers_source_offers_recording_rules (self->source))
     gtk_widget_activate_action (GTK_WIDGET (self), "workspace.view", "s", "rules");
+}
+
+/* Show Over Time: the selected frame's call site over the tab's range;
+ * a range chosen on its charts becomes the tab's */
+static void
+on_over_time_range (EmbersOverTimeDialog *dialog,
+                    gint64                start_ms,
+                    gint64                end_ms,
+                    EmbersExplorePage    *self)
+{
+  embers_explore_page_set_time_range (self, start_ms, end_ms);
+}
+
+EmbersOverTimeDialog *
+embers_explore_page_show_over_time (EmbersExplorePage *self)
+{
+  g_auto(GStrv) call_site = NULL;
+  g_autofree char *selector = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  EmbersOverTimeDialog *dialog;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+
+  call_site = embers_profile_page_dup_selected_call_site (self->profile_page);
+  if (call_site == NULL || self->profile_type == NULL)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s",
+                                  _("Select a frame of the top-down graph or call tree, without transforms, "
+                                    "to show it over time"));
+      return NULL;
+    }
+  selector = embers_explore_page_dup_selector (self);
+  query = embers_query_new (self->profile_type, selector, self->start_ms, self->end_ms);
+  dialog = embers_over_time_dialog_new (self->source, query, (const char * const *) call_site);
+  g_signal_connect_object (dialog, "range-selected", G_CALLBACK (on_over_time_range), self, 0);
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (self));
+  return dialog;
+}
+
+static void
+over_time_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  embers_explore_page_show_over_time (EMBERS_EXPLORE_PAGE (widget));
 }
 
 static void
@@ -1425,6 +1478,8 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   object_class->get_property = embers_explore_page_get_property;
 
   gtk_widget_class_install_action (widget_class, "explore.create-rule", NULL, create_rule_action);
+  gtk_widget_class_install_action (widget_class, "explore.show-over-time", NULL, over_time_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "explore.show-over-time", NULL);
   gtk_widget_class_install_action (widget_class, "explore.show-rules", NULL, show_rules_action);
   gtk_widget_class_install_action (widget_class, "explore.refresh", NULL, refresh_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

@@ -116,5 +116,8 @@ void               embers_explore_page_request_compare   (EmbersExplorePage *sel
  * filters and the selected frame (the flame graph's context menu) */
 struct _EmbersRuleDialog;
 struct _EmbersRuleDialog *embers_explore_page_create_rule (EmbersExplorePage *self);
+/* Show Over Time of the selected frame (NULL, with a bell and a toast,
+ * when no top-down frame is selected) */
+struct _EmbersOverTimeDialog *embers_explore_page_show_over_time (EmbersExplorePage *self);
 
 G_END_DECLS

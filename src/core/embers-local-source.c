@@ -701,6 +701,7 @@ typedef struct
   gboolean       exemplars;
   EmbersDiffStatsMode stats_mode;
   EmbersSnapshots *snapshots;
+  GStrv          call_site;     /* SelectSeries of one call site's stacks */
 } Op;
 
 static void
@@ -713,6 +714,7 @@ op_free (Op *op)
   g_clear_pointer (&op->query, embers_query_free);
   g_clear_pointer (&op->right, embers_query_free);
   g_clear_object (&op->snapshots);
+  g_strfreev (op->call_site);
   g_free (op);
 }
 
@@ -1665,6 +1667,34 @@ group_sort_exemplars (EmbersSeries *series,
     g_ptr_array_sort (series->exemplars, compare_exemplar_points);
 }
 
+/* The node at the end of @call_site (frame names from the root's child
+ * down), or EMBERS_NODE_NONE */
+static guint32
+find_call_site (EmbersProfile      *p,
+                const char * const *call_site)
+{
+  guint32 node = 0;
+
+  if (embers_profile_get_n_nodes (p) == 0)
+    return EMBERS_NODE_NONE;
+  for (guint d = 0; call_site[d] != NULL; d++)
+    {
+      guint32 end = embers_profile_node_end (p, node);
+      guint32 found = EMBERS_NODE_NONE;
+
+      for (guint32 c = node + 1; c < end; c = embers_profile_node_end (p, c))
+        if (g_str_equal (embers_profile_node_name_str (p, c), call_site[d]))
+          {
+            found = c;
+            break;
+          }
+      if (found == EMBERS_NODE_NONE)
+        return EMBERS_NODE_NONE;
+      node = found;
+    }
+  return node;
+}
+
 static void
 select_series_thread (GTask        *task,
                       gpointer      source_object,
@@ -1710,6 +1740,7 @@ select_series_thread (GTask        *task,
       g_autofree char *type_name = NULL;
       guint n_samples = embers_profile_get_n_samples (p);
       gint64 bucket;
+      guint32 cs_node = EMBERS_NODE_NONE, cs_end = 0;
       int t;
 
       if (op->query->start_ms > 0 || op->query->end_ms > 0)
@@ -1732,6 +1763,16 @@ select_series_thread (GTask        *task,
       type_name = g_strdup (id);
       *strchr (type_name, ':') = '\0';
 
+      /* A call site (root first) keeps the stacks with that prefix: the
+       * samples whose leaf is in its node's subtree, as Pyroscope's
+       * stack-trace selector does (api/types/v1/types.proto); a file
+       * without that path adds a zero */
+      if (op->call_site != NULL)
+        {
+          cs_node = find_call_site (p, (const char * const *) op->call_site);
+          cs_end = cs_node != EMBERS_NODE_NONE ? embers_profile_node_end (p, cs_node) : 0;
+        }
+
       for (guint s = 0; s < MAX (n_samples, 1u); s++)
         {
           LabelContext ctx = { e, id, type_name, NULL, 0 };
@@ -1747,7 +1788,16 @@ select_series_thread (GTask        *task,
             {
               ctx.labels = embers_profile_get_label_set (p, embers_profile_sample_label_set (p, s), &ctx.n_labels);
               value = embers_profile_sample_value (p, s, t);
+              if (op->call_site != NULL)
+                {
+                  guint32 leaf = embers_profile_sample_node (p, s);
+
+                  if (cs_node == EMBERS_NODE_NONE || leaf < cs_node || leaf >= cs_end)
+                    value = 0;
+                }
             }
+          else if (op->call_site != NULL)
+            value = cs_node != EMBERS_NODE_NONE ? embers_profile_node_total (p, t, cs_node) : 0;
           else
             value = embers_profile_get_total (p, t);
 
@@ -1929,6 +1979,27 @@ local_select_exemplars (EmbersSource        *source,
 }
 
 static void
+local_select_call_site_series (EmbersSource        *source,
+                               const EmbersQuery   *query,
+                               const char * const  *call_site,
+                               const char * const  *group_by,
+                               double               step_s,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_select_series, cancellable, callback, user_data, &op);
+
+  op->query = embers_query_copy (query);
+  op->label_names = g_strdupv ((char **)group_by);
+  op->step_s = step_s;
+  op->aggregation = EMBERS_AGGREGATION_SUM;
+  op->call_site = g_strdupv ((char **)call_site);
+  g_task_run_in_thread (task, select_series_thread);
+}
+
+static void
 source_iface_init (EmbersSourceInterface *iface)
 {
   iface->get_capabilities = local_get_capabilities;
@@ -1945,6 +2016,8 @@ source_iface_init (EmbersSourceInterface *iface)
   iface->select_series_finish = (gpointer)local_finish_pointer;
   iface->select_exemplars = local_select_exemplars;
   iface->select_exemplars_finish = (gpointer)local_finish_pointer;
+  iface->select_call_site_series = local_select_call_site_series;
+  iface->select_call_site_series_finish = (gpointer)local_finish_pointer;
   iface->merge_profile = local_merge_profile;
   iface->merge_profile_finish = (gpointer)local_finish_pointer;
   iface->diff = local_diff;

@@ -638,6 +638,51 @@ embers_source_select_series_finish (EmbersSource *self,
 }
 
 void
+embers_source_select_call_site_series (EmbersSource        *self,
+                                       const EmbersQuery   *query,
+                                       const char * const  *call_site,
+                                       const char * const  *group_by,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+  g_autoptr(EmbersQuery) copy = NULL;
+  double step_s;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+  g_return_if_fail (call_site != NULL && call_site[0] != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->select_call_site_series == NULL)
+    {
+      report_not_supported (self, embers_source_select_call_site_series, callback, user_data);
+      return;
+    }
+
+  /* The points of a chart, as embers_source_select_chart_series() */
+  step_s = embers_source_step_for_range (query->start_ms, query->end_ms);
+  copy = embers_query_copy (query);
+  if (query->end_ms > query->start_ms)
+    copy->start_ms = embers_source_series_first_point (query->start_ms, query->end_ms, step_s);
+  iface->select_call_site_series (self, copy, call_site, group_by, step_s, cancellable, callback, user_data);
+}
+
+GPtrArray *
+embers_source_select_call_site_series_finish (EmbersSource  *self,
+                                              GAsyncResult  *result,
+                                              GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_select_call_site_series))
+    return g_task_propagate_pointer (G_TASK (result), error);
+
+  return EMBERS_SOURCE_GET_IFACE (self)->select_call_site_series_finish (self, result, error);
+}
+
+void
 embers_source_merge_profile (EmbersSource *self,
                       const EmbersQuery *query,
                       GCancellable *cancellable,

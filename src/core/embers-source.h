@@ -183,6 +183,13 @@ struct _EmbersSourceInterface
                                            double step_s,
                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
   GPtrArray *(*select_exemplars_finish)   (EmbersSource *self, GAsyncResult *result, GError **error);
+  /* SelectSeries of the stacks under one call site (frames root first; a
+   * stack-trace selector): each point is that call site's total */
+  void       (*select_call_site_series)   (EmbersSource *self, const EmbersQuery *query,
+                                           const char * const *call_site, const char * const *group_by,
+                                           double step_s,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GPtrArray *(*select_call_site_series_finish) (EmbersSource *self, GAsyncResult *result, GError **error);
 
   /* Merged profile for a query (SelectMergeStacktraces) */
   void           (*merge_profile)         (EmbersSource *self, const EmbersQuery *query,
@@ -391,6 +398,23 @@ GPtrArray     *embers_source_select_exemplars_finish   (EmbersSource        *sel
  * smaller id), as (EmbersExemplar *) borrowed from @series */
 GPtrArray     *embers_source_top_exemplars             (GPtrArray          *series,
                                                         guint               max);
+/* A chart of the stacks under one call site (@call_site: frame names,
+ * root first, at least one), a series per @group_by label set (nullable),
+ * over @query's range with the steps and
+ * points of embers_source_select_chart_series(): each point is the call
+ * site's total in that step (Pyroscope: SelectSeries with a
+ * stack_trace_selector; a folder computes it from its files). Finish with
+ * embers_source_select_call_site_series_finish(). */
+void           embers_source_select_call_site_series   (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *call_site,
+                                                        const char * const  *group_by,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GPtrArray     *embers_source_select_call_site_series_finish (EmbersSource  *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
 
 /* Step rule shared by charts: Pyroscope's max(15 s, ⌈range_s / 100⌉)
  * rounded up to a multiple of the 15 s scrape interval that is a round

@@ -1111,6 +1111,21 @@ embers_pyroscope_source_select_call_site_series_async (EmbersPyroscopeSource *se
                  EMBERS_AGGREGATION_SUM, 0, FALSE, cancellable, callback, user_data);
 }
 
+/* The interface's call: the same request (and the same finish) */
+static void
+pyroscope_select_call_site_series (EmbersSource        *source,
+                                   const EmbersQuery   *query,
+                                   const char * const  *call_site,
+                                   const char * const  *group_by,
+                                   double               step_s,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  embers_pyroscope_source_select_call_site_series_async (EMBERS_PYROSCOPE_SOURCE (source), query, call_site,
+                                                         group_by, step_s, cancellable, callback, user_data);
+}
+
 static GPtrArray *
 pyroscope_select_series_finish (EmbersSource  *source,
                                 GAsyncResult  *result,
@@ -1400,6 +1415,8 @@ embers_pyroscope_source_iface_init (EmbersSourceInterface *iface)
   iface->select_series_finish = pyroscope_select_series_finish;
   iface->select_exemplars = pyroscope_select_exemplars;
   iface->select_exemplars_finish = pyroscope_select_exemplars_finish;
+  iface->select_call_site_series = pyroscope_select_call_site_series;
+  iface->select_call_site_series_finish = pyroscope_select_series_finish;
   iface->merge_profile = pyroscope_merge_profile;
   iface->merge_profile_finish = pyroscope_merge_profile_finish;
   iface->diff = pyroscope_diff;

@@ -165,7 +165,12 @@ matches_any (GPtrArray *selectors,
 }
 
 /* Per trie node: does its self value count under the call-site filter
- * (root-first prefix)? NULL when there is no filter. */
+ * (root-first prefix)? NULL when there is no filter. As Pyroscope: only
+ * stacks with the call site as their prefix are selected
+ * (api/types/v1/types.proto, StackTraceSelector), and a SelectSeries
+ * point is the call site's total, its node and all below
+ * (pkg/phlaredb/head_queriers.go adds symdb.CallSiteValues.Total per
+ * profile; pkg/phlaredb/symdb/stacktrace_selection.go) */
 static guint8 *
 call_site_filter (EtsStore                          *store,
                   const Types__V1__StackTraceSelector *selector)
