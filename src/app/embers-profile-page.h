@@ -76,6 +76,9 @@ const char        *embers_profile_page_get_search_summary (EmbersProfilePage *se
 /* The flame graph with keyboard focus in this view (the callees half in
  * a sandwich) and the top table, for tests */
 EmbersFlameGraph  *embers_profile_page_get_flame_graph  (EmbersProfilePage   *self);
+/* The selected frame's stack, root first, or NULL (no frame, an inverted
+ * view, or transforms that rewrote the stacks) */
+GStrv              embers_profile_page_dup_selected_call_site (EmbersProfilePage *self);
 EmbersTopTable    *embers_profile_page_get_top_table    (EmbersProfilePage   *self);
 
 /* Diff profiles (embers_profile_is_diff()): the diff table shown instead
