@@ -1629,6 +1629,57 @@ test_mock_lies (void)
   }
 }
 
+/* Load More's request: the call site as a stack_trace_selector, root
+ * first, and the query's budget as max_nodes; no selector for the root */
+static void
+test_mock_call_site (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new ("memory:alloc_space:bytes:space:bytes", "{service_name=\"x\"}",
+                                                   1000, 2000);
+  const char *site[] = { "main", "a", NULL };
+  const char *names[] = { "total", "main", "a" };
+  const gint64 l0[] = { 0, 7, 0, 0 };
+  const gint64 l1[] = { 0, 7, 0, 1 };
+  const gint64 l2[] = { 0, 7, 7, 2 };
+  const gint64 *levels[] = { l0, l1, l2 };
+  const gsize n_values[] = { 4, 4, 4 };
+
+  route_flamegraph (mock, names, 3, levels, n_values, 3);
+  query->max_nodes = 1026;
+  for (guint i = 0; i < 2; i++)
+    {
+      Wait wait = { NULL };
+      g_autoptr(EmbersProfile) profile = NULL;
+      g_autoptr(GError) error = NULL;
+      Querier__V1__SelectMergeStacktracesRequest *sent;
+
+      embers_source_merge_call_site (EMBERS_SOURCE (source), query, i == 0 ? site : NULL, NULL, on_done, &wait);
+      wait_result (&wait);
+      profile = embers_source_merge_call_site_finish (EMBERS_SOURCE (source), wait.result, &error);
+      wait_clear (&wait);
+      g_assert_no_error (error);
+      assert_node (profile, "main;a", 0, 7, 7);
+
+      sent = (gpointer) mock_request (mock, &querier__v1__select_merge_stacktraces_request__descriptor);
+      g_assert_cmpstr (sent->label_selector, ==, "{service_name=\"x\"}");
+      g_assert_cmpint (sent->max_nodes, ==, 1026);
+      if (i == 0)
+        {
+          g_assert_nonnull (sent->stack_trace_selector);
+          g_assert_cmpuint (sent->stack_trace_selector->n_call_site, ==, 2);
+          g_assert_cmpstr (sent->stack_trace_selector->call_site[0]->name, ==, "main");
+          g_assert_cmpstr (sent->stack_trace_selector->call_site[1]->name, ==, "a");
+          g_assert_null (sent->stack_trace_selector->go_pgo);
+        }
+      else
+        g_assert_null (sent->stack_trace_selector);
+      protobuf_c_message_free_unpacked (&sent->base, NULL);
+    }
+}
+
 static void
 test_mock_series (void)
 {
@@ -3079,6 +3130,7 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope/mock/json", test_mock_json);
   g_test_add_func ("/embers/pyroscope/mock/merge", test_mock_merge);
   g_test_add_func ("/embers/pyroscope/mock/lies", test_mock_lies);
+  g_test_add_func ("/embers/pyroscope/mock/call-site", test_mock_call_site);
   g_test_add_func ("/embers/pyroscope/mock/series", test_mock_series);
   g_test_add_func ("/embers/pyroscope/mock/labels", test_mock_labels);
   g_test_add_func ("/embers/pyroscope/mock/pprof", test_mock_pprof);

@@ -18,6 +18,7 @@
 #include "embers-filter-bar.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
+#include "embers-filler.h"
 #include "embers-flame-graph.h"
 #include "embers-query-url.h"
 #include "embers-status.h"
@@ -85,6 +86,7 @@ struct _EmbersExplorePage
   GtkBox            *time_box;
   GtkDrawingArea    *chart_area;
   EmbersProfilePage *profile_page;
+  EmbersFiller      *filler;          /* Load More: `other` filled in */
 
   EmbersSource      *source;
   EmbersQueryModel  *model;           /* the workspace's query, or NULL */
@@ -1020,6 +1022,15 @@ profile_done (GObject      *object,
   restore_focus (self);
 }
 
+/* The budget the answer was cut at (0: the server's default) */
+static gint64
+filler_max_nodes (EmbersExplorePage *self)
+{
+  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    return embers_pyroscope_source_get_max_nodes (EMBERS_PYROSCOPE_SOURCE (self->source));
+  return 0;
+}
+
 static void
 load_profile (EmbersExplorePage *self)
 {
@@ -1028,6 +1039,8 @@ load_profile (EmbersExplorePage *self)
 
   if (query == NULL)
     {
+      if (self->filler != NULL)
+        embers_filler_reset (self->filler, NULL, 0);
       request_cancel (self, REQ_PROFILE);
       update_loading (self);
       profile_show_status (self, "view-list-symbolic", _("Pick a Service"),
@@ -1042,6 +1055,8 @@ load_profile (EmbersExplorePage *self)
       query->profile_ids = g_strdupv ((char **) ids);
     }
   req = request_start (self, REQ_PROFILE);
+  if (self->filler != NULL)
+    embers_filler_reset (self->filler, query, filler_max_nodes (self));
   show_loading (self, self->profile_stack);
   embers_source_merge_profile (self->source, query, req->cancellable, profile_done, req);
 }
@@ -1239,6 +1254,7 @@ embers_explore_page_dispose (GObject *object)
   if (self->profile_page != NULL)
     g_signal_handlers_disconnect_by_data (self->profile_page, self);
   self->profile_page = NULL;
+  g_clear_object (&self->filler);
   /* The bin lets go of its child before the template does */
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);
@@ -1350,6 +1366,27 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
 
 /* The workspace's Recording Rules view (the page never calls up into the
  * window: the workspace around it has the views) */
+/* Load More (the frame menu, L): what the selected `other` frame holds,
+ * or the `other` under the selected frame */
+static void
+load_more_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (self->profile_page);
+
+  if (graph != NULL && self->filler != NULL)
+    embers_filler_load_more (self->filler, embers_flame_graph_get_selected_node (graph));
+}
+
+EmbersFiller *
+embers_explore_page_get_filler (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->filler;
+}
+
 static void
 show_rules (EmbersExplorePage *self)
 {
@@ -1482,6 +1519,7 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "explore.show-over-time", NULL);
   gtk_widget_class_install_action (widget_class, "explore.show-rules", NULL, show_rules_action);
   gtk_widget_class_install_action (widget_class, "explore.refresh", NULL, refresh_action);
+  gtk_widget_class_install_action (widget_class, "explore.load-more", NULL, load_more_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "explore.create-rule", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "explore.refresh", NULL);
@@ -1721,6 +1759,7 @@ embers_explore_page_new (EmbersSource *source)
 
   self = g_object_new (EMBERS_TYPE_EXPLORE_PAGE, NULL);
   self->source = g_object_ref (source);
+  self->filler = embers_filler_new (source, self->profile_page, self->profile_stack);
   embers_filter_bar_set_source (self->filter_bar, source);
   self->source_name = embers_source_dup_display_name (source);
   if (self->source_name == NULL)

@@ -9,6 +9,7 @@
 
 #include "embers-query-model.h"
 
+#include "embers-filler.h"
 #include "embers-profile-page.h"
 #include "embers-selector.h"
 #include "embers-source.h"
@@ -38,6 +39,8 @@ G_DECLARE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, EMBERS, EXPLORE_PA
  */
 
 EmbersExplorePage *embers_explore_page_new               (EmbersSource      *source);
+/* Load More: fills in the `other` frames of the answer shown */
+EmbersFiller      *embers_explore_page_get_filler        (EmbersExplorePage *self);
 
 EmbersSource      *embers_explore_page_get_source        (EmbersExplorePage *self);
 /* The workspace's shared query: the page writes what it asks for into

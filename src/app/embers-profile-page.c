@@ -1621,6 +1621,29 @@ embers_profile_page_set_profile (EmbersProfilePage *self,
   show_profile (self, profile);
 }
 
+/* The same answer in more detail (a fill-in of its `other` frames): the
+ * view keeps its choices (view, sample type, hidden frames, search) and
+ * is computed again */
+void
+embers_profile_page_replace_profile (EmbersProfilePage *self,
+                                     EmbersProfile     *profile)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+
+  if (self->profile == NULL ||
+      embers_profile_get_n_sample_types (self->profile) != embers_profile_get_n_sample_types (profile))
+    {
+      show_profile (self, profile);
+      return;
+    }
+  g_set_object (&self->profile, profile);
+  /* The shown table came from the old profile: every step again */
+  g_clear_pointer (&self->applied, embers_transform_stack_free);
+  recompute (self);
+  update_actions (self);
+}
+
 void
 embers_profile_page_cancel (EmbersProfilePage *self)
 {

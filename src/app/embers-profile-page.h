@@ -44,6 +44,9 @@ void               embers_profile_page_set_profile      (EmbersProfilePage   *se
                                                          EmbersProfile       *profile,
                                                          const char          *title);
 void               embers_profile_page_cancel           (EmbersProfilePage   *self);
+/* The same answer in more detail (a fill-in): the view's choices stay */
+void               embers_profile_page_replace_profile  (EmbersProfilePage   *self,
+                                                         EmbersProfile       *profile);
 
 GFile             *embers_profile_page_get_file         (EmbersProfilePage   *self);
 const char        *embers_profile_page_get_title        (EmbersProfilePage   *self);

@@ -90,6 +90,7 @@ static const EmbersShortcut servers[] = {
   { "F9", NC_("shortcut window", "Show or Hide the Services") },
   { "<ctrl>d", NC_("shortcut window", "Compare With the Previous Period") },
   { "<ctrl><shift>r", NC_("shortcut window", "Create a Recording Rule") },
+  { "l", NC_("shortcut window", "Load More of What “other” Holds") },
   { "<ctrl>b", NC_("shortcut window", "Label Explorer") },
 };
 

@@ -717,6 +717,42 @@ embers_source_merge_profile_finish (EmbersSource *self,
 }
 
 void
+embers_source_merge_call_site (EmbersSource        *self,
+                               const EmbersQuery   *query,
+                               const char * const  *call_site,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->merge_call_site == NULL)
+    {
+      report_not_supported (self, embers_source_merge_call_site, callback, user_data);
+      return;
+    }
+
+  iface->merge_call_site (self, query, call_site, cancellable, callback, user_data);
+}
+
+EmbersProfile *
+embers_source_merge_call_site_finish (EmbersSource  *self,
+                                      GAsyncResult  *result,
+                                      GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_merge_call_site))
+    return g_task_propagate_pointer (G_TASK (result), error);
+
+  return EMBERS_SOURCE_GET_IFACE (self)->merge_call_site_finish (self, result, error);
+}
+
+void
 embers_source_diff (EmbersSource *self,
                       const EmbersQuery *left,
                       const EmbersQuery *right,

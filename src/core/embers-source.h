@@ -226,6 +226,15 @@ struct _EmbersSourceInterface
   /* Two sources are the same place (one server and tenant): one
    * Recording Rules view each */
   char                *(*dup_location)                 (EmbersSource *self);
+
+  /* The stacks under one call site (frames root first; NULL or empty:
+   * all), merged with @query's max_nodes as the node budget
+   * (SelectMergeStacktraces with a stack_trace_selector), to fill in the
+   * `other` frames of a truncated answer (embers-fill.h) */
+  void           (*merge_call_site)        (EmbersSource *self, const EmbersQuery *query,
+                                            const char * const *call_site,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  EmbersProfile *(*merge_call_site_finish) (EmbersSource *self, GAsyncResult *result, GError **error);
 };
 
 EmbersSourceCapabilities embers_source_get_capabilities       (EmbersSource        *self);
@@ -345,6 +354,20 @@ char                *embers_source_dup_tenant                   (EmbersSource   
 /* Where the source is (a server's URL and tenant; NULL for local ones):
  * equal strings, the same place */
 char                *embers_source_dup_location                 (EmbersSource              *self);
+
+/* The merged stacks under @call_site (frame names, root first; NULL or
+ * empty: all stacks) with @query->max_nodes as the node budget: the
+ * sub-answer that fills in a call site's `other` (embers_fill_merge()).
+ * Sources whose answers are never cut fail with NOT_SUPPORTED. */
+void           embers_source_merge_call_site           (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *call_site,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+EmbersProfile *embers_source_merge_call_site_finish    (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
 
 /* A chart of the range (start, end]: SelectSeries' points T each hold the
  * profiles in (T − step, T] (Pyroscope's pkg/model/timeseries/range.go),

@@ -1170,6 +1170,68 @@ pyroscope_merge_profile_finish (EmbersSource  *source,
   return propagate (source, result, pyroscope_merge_profile, error);
 }
 
+/* SelectMergeStacktraces of the stacks under one call site: the
+ * stack_trace_selector's call_site keeps the stacks with that root-first
+ * prefix of function names (upstream pkg/phlaredb/symdb/resolver_tree.go,
+ * funcNamesMatchSelection), and max_nodes cuts the answer as a whole
+ * (pkg/model/tree.go): the prefix frames come back too, each with the
+ * call site's total. */
+static void
+pyroscope_merge_call_site (EmbersSource        *source,
+                           const EmbersQuery   *query,
+                           const char * const  *call_site,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
+  Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+  Types__V1__StackTraceSelector selector = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
+  g_autofree Types__V1__Location *locations = NULL;
+  g_autofree Types__V1__Location **location_ptrs = NULL;
+  GTask *task = new_task (self, pyroscope_merge_call_site, cancellable, callback, user_data);
+  RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE,
+                               "SelectMergeStacktraces",
+                               &querier__v1__select_merge_stacktraces_response__descriptor,
+                               decode_merge, g_object_unref);
+  GError *error = NULL;
+
+  if (!check_query (query, rpc, &error))
+    {
+      rpc_data_free (rpc);
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  fill_merge_request (self, query, &req);
+  if (call_site != NULL && call_site[0] != NULL)
+    {
+      guint n = g_strv_length ((char **) call_site);
+
+      locations = g_new (Types__V1__Location, n);
+      location_ptrs = g_new (Types__V1__Location *, n);
+      for (guint i = 0; i < n; i++)
+        {
+          types__v1__location__init (&locations[i]);
+          locations[i].name = (char *) call_site[i];
+          location_ptrs[i] = &locations[i];
+        }
+      selector.n_call_site = n;
+      selector.call_site = location_ptrs;
+      req.stack_trace_selector = &selector;
+    }
+  start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
+}
+
+static EmbersProfile *
+pyroscope_merge_call_site_finish (EmbersSource  *source,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  return propagate (source, result, pyroscope_merge_call_site, error);
+}
+
 /* The server would diff a duration against bytes without a word: refuse
  * as embers_diff_profiles() does. Both types are valid (check_query). */
 static gboolean
@@ -1419,6 +1481,8 @@ embers_pyroscope_source_iface_init (EmbersSourceInterface *iface)
   iface->select_call_site_series_finish = pyroscope_select_series_finish;
   iface->merge_profile = pyroscope_merge_profile;
   iface->merge_profile_finish = pyroscope_merge_profile_finish;
+  iface->merge_call_site = pyroscope_merge_call_site;
+  iface->merge_call_site_finish = pyroscope_merge_call_site_finish;
   iface->diff = pyroscope_diff;
   iface->diff_finish = pyroscope_diff_finish;
   iface->list_recording_rules = pyroscope_list_recording_rules;

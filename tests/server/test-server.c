@@ -1175,6 +1175,79 @@ test_merge_call_site (void)
   g_assert_cmpstr (l2, ==, "b:0,16,0");
 }
 
+/* A call site and a node budget together, as Embers fills in `other`:
+ * upstream keeps only the stacks whose root-first function names start
+ * with the call site (pkg/phlaredb/symdb/resolver_tree.go,
+ * funcNamesMatchSelection) and then cuts that tree as a whole
+ * (model.TreeFromStacktraceTree with max_nodes, pkg/model/tree.go): the
+ * call site's frames count against the budget and the cut lands in the
+ * call site's `other`. */
+static void
+test_merge_call_site_budget (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *folded = "m;a;x 4\nm;a;y 3\nm;a;z 2\nm;b;w 6\nm;c 1\n";
+  g_autoptr(Reply) r = request_full (embers_test_server_get_url (server), "POST",
+                                     "ingest?name=site.alloc_objects&from=1699999990",
+                                     "text/plain", folded, strlen (folded), NULL);
+  const char *type = "memory:alloc_objects:count:space:bytes";
+  Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+  Types__V1__StackTraceSelector sts = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
+  Types__V1__Location m_loc = TYPES__V1__LOCATION__INIT, a_loc = TYPES__V1__LOCATION__INIT;
+  Types__V1__Location *sites[] = { &m_loc, &a_loc };
+  gint64 budgets[] = { 3, 5 };
+  const char *level3[] = { "other:0,5,5 x:5,4,4", "x:0,4,4 y:4,3,3 z:7,2,2" };
+  g_autoptr(Graph) whole = NULL;
+  g_autofree char *whole2 = NULL;
+
+  assert_ok (r);
+  m_loc.name = (char *) "m";
+  a_loc.name = (char *) "a";
+  sts.n_call_site = 2;
+  sts.call_site = sites;
+  req.profile_typeid = (char *) type;
+  req.label_selector = (char *) "{service_name=\"site\"}";
+  req.start = NOW_MS - 60000;
+  req.has_start = TRUE;
+  req.end = NOW_MS;
+  req.has_end = TRUE;
+  req.stack_trace_selector = &sts;
+  req.has_max_nodes = TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (budgets); i++)
+    {
+      g_autoptr(Reply) reply = NULL;
+      Querier__V1__SelectMergeStacktracesResponse *res;
+      g_autoptr(Graph) g = NULL;
+      g_autofree char *l1 = NULL, *l2 = NULL, *l3 = NULL;
+
+      req.max_nodes = budgets[i];
+      reply = post_proto (embers_test_server_get_url (server), QUERIER "SelectMergeStacktraces", &req.base);
+      res = (Querier__V1__SelectMergeStacktracesResponse *)
+            unpack (&querier__v1__select_merge_stacktraces_response__descriptor, reply);
+      g = graph_from_proto (res->flamegraph);
+      free_message (res);
+      check_graph (g);
+      /* Only the stacks through m;a: b and c are not there at all */
+      g_assert_cmpint (g->total, ==, 9);
+      l1 = level_string (g, 1);
+      l2 = level_string (g, 2);
+      l3 = level_string (g, 3);
+      g_assert_cmpstr (l1, ==, "m:0,9,0");
+      g_assert_cmpstr (l2, ==, "a:0,9,0");
+      /* 3: m 9, a 9, x 4 stay; y and z are a's other (siblings in name
+       * order, other among them) */
+      g_assert_cmpstr (l3, ==, level3[i]);
+    }
+
+  /* Without the selector the same budget cuts elsewhere: m 16, b 6 and
+   * w 6 stay beside a 9, and x, y, z are all in a's other */
+  whole = merge_graph (server, type, "{service_name=\"site\"}", NOW_MS - 60000, NOW_MS, 3);
+  check_graph (whole);
+  whole2 = level_string (whole, 2);
+  g_assert_cmpstr (whole2, ==, "a:0,9,0 b:9,6,0 other:15,1,1");
+}
+
 /* PYROSCOPE-API.md's vectors, through /ingest (memory type: no scaling) */
 static void
 test_doc_vectors (void)
@@ -2879,6 +2952,7 @@ main (int    argc,
   g_test_add_func ("/embers/server/merge/errors", test_merge_errors);
   g_test_add_func ("/embers/server/merge/ties", test_merge_ties);
   g_test_add_func ("/embers/server/merge/call-site", test_merge_call_site);
+  g_test_add_func ("/embers/server/merge/call-site-budget", test_merge_call_site_budget);
   g_test_add_func ("/embers/server/merge/doc-vectors", test_doc_vectors);
   g_test_add_func ("/embers/server/diff", test_diff_errors_and_shapes);
   g_test_add_func ("/embers/server/no-diff", test_no_diff);
