@@ -12,10 +12,13 @@
 #include "embers-chart.h"
 #include "embers-drop-down.h"
 #include "embers-explore-page.h"
+#include "embers-explore-profiles.h"
+#include "embers-over-time-dialog.h"
 #include "embers-theme.h"
 #include "embers-filter-bar.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
+#include "embers-filler.h"
 #include "embers-flame-graph.h"
 #include "embers-query-url.h"
 #include "embers-status.h"
@@ -83,6 +86,7 @@ struct _EmbersExplorePage
   GtkBox            *time_box;
   GtkDrawingArea    *chart_area;
   EmbersProfilePage *profile_page;
+  EmbersFiller      *filler;          /* Load More: `other` filled in */
 
   EmbersSource      *source;
   EmbersQueryModel  *model;           /* the workspace's query, or NULL */
@@ -103,7 +107,10 @@ struct _EmbersExplorePage
 
   EmbersChart       *chart;
   GPtrArray         *series;
+  EmbersProfilesBar *profiles_bar;    /* the heaviest profiles, one picked */
+  char              *picked_scope;    /* the query the pick was made in */
   double             drag_x;
+  double             drag_y;
   gboolean           dragging;
 
   /* Refresh keeps the focused frame: its name path from the root */
@@ -727,6 +734,7 @@ drag_begin (GtkGestureDrag    *gesture,
             EmbersExplorePage *self)
 {
   self->drag_x = x;
+  self->drag_y = y;
   self->dragging = TRUE;
 }
 
@@ -756,6 +764,9 @@ drag_end (GtkGestureDrag    *gesture,
   gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
   if (ABS (dx) >= 4)
     embers_explore_page_drag_chart (self, self->drag_x, self->drag_x + dx);
+  else
+    /* A click: on a profile's marker, that profile alone */
+    embers_profiles_bar_click (self->profiles_bar, self->drag_x, self->drag_y);
 }
 
 static void
@@ -767,33 +778,84 @@ chart_show_status (EmbersExplorePage *self,
   embers_status_show_message (self->chart_stack, retry ? "dialog-error-symbolic" : NULL, title, description, retry);
 }
 
+static void chart_loaded (EmbersRequest *req,
+                          GPtrArray     *series,
+                          GError        *error);
+
 static void
 chart_done (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(EmbersRequest) req = user_data;
+  GError *error = NULL;
+  GPtrArray *series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
+
+  chart_loaded (user_data, series, error);
+}
+
+/* The chart's series with their heaviest profiles (exemplars) */
+static void
+chart_exemplars_done (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  EmbersRequest *req = user_data;
   EmbersExplorePage *self = req->owner;
-  g_autoptr(GPtrArray) series = NULL;
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
+  GPtrArray *series = embers_source_select_exemplars_finish (EMBERS_SOURCE (object), result, &error);
+
+  /* A server without them (a v1 querier: unimplemented; it turned them
+   * off) or a source that cannot: the plain series instead */
+  if (series == NULL &&
+      (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED) ||
+       g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_NOT_SUPPORTED)) &&
+      !g_cancellable_is_cancelled (req->cancellable))
+    {
+      g_autoptr(EmbersQuery) query = embers_explore_page_dup_query (self);
+
+      g_clear_error (&error);
+      if (query != NULL)
+        {
+          embers_profiles_bar_set_available (self->profiles_bar, FALSE);
+          embers_source_select_chart_series (EMBERS_SOURCE (object), query, NULL, EMBERS_AGGREGATION_SUM, 0,
+                                             req->cancellable, chart_done, req);
+          return;
+        }
+      error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "no query");
+    }
+  chart_loaded (req, series, error);
+}
+
+static void
+chart_loaded (EmbersRequest *req_owned,
+              GPtrArray     *series_owned,
+              GError        *error_owned)
+{
+  g_autoptr(EmbersRequest) req = req_owned;
+  EmbersExplorePage *self = req->owner;
+  g_autoptr(GPtrArray) series = series_owned;
+  g_autoptr(GError) error = error_owned;
   g_autoptr(EmbersProfileTypeInfo) info = NULL;
 
-  series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
   if (!request_finish (req))
     return;
   if (series == NULL)
     {
       set_error (self, REQ_CHART, error);
+      /* No markers nor a menu of profiles from a range not shown */
+      embers_profiles_bar_set_series (self->profiles_bar, NULL);
       chart_show_status (self, _("Could Not Load the Time Series"), error->message, TRUE);
       return;
     }
 
   g_clear_pointer (&self->series, g_ptr_array_unref);
+  g_clear_pointer (&self->picked_scope, g_free);
   self->series = g_ptr_array_ref (series);
   info = self->profile_type != NULL ? embers_profile_type_info_new (self->profile_type) : NULL;
   embers_chart_set_unit (self->chart, info != NULL ? info->sample_unit : NULL);
   embers_chart_set_series (self->chart, series, NULL);
   embers_chart_set_time_range (self->chart, self->start_ms, self->end_ms);
+  embers_profiles_bar_set_series (self->profiles_bar, series);
   if (series->len == 0)
     {
       chart_show_status (self, _("No Data"), _("Nothing matches in this time range."), FALSE);
@@ -825,6 +887,32 @@ load_chart (EmbersExplorePage *self)
   req = request_start (self, REQ_CHART);
   /* Nothing stale: the old chart dims under what is being loaded */
   show_loading (self, self->chart_stack);
+  /* A profile picked in another query (service, type, filters, range)
+   * is not one of this one's: back to the merged view */
+  {
+    g_autofree char *selector = embers_selector_to_string (embers_filter_bar_get_filters (self->filter_bar));
+    g_autofree char *scope = g_strdup_printf ("%s\x1e%s\x1e%s\x1e%" G_GINT64_FORMAT "\x1e%" G_GINT64_FORMAT,
+                                              query->profile_type ? query->profile_type : "",
+                                              query->label_selector ? query->label_selector : "",
+                                              selector ? selector : "",
+                                              self->start_ms, self->end_ms);
+
+    if (g_strcmp0 (scope, self->picked_scope) != 0)
+      {
+        g_free (self->picked_scope);
+        self->picked_scope = g_steal_pointer (&scope);
+        embers_profiles_bar_clear (self->profiles_bar);
+      }
+  }
+  /* The old range's profiles are not offered while the new one loads */
+  embers_profiles_bar_set_series (self->profiles_bar, NULL);
+  if (embers_source_get_capabilities (self->source) & EMBERS_SOURCE_CAN_PROFILE_IDS)
+    {
+      embers_profiles_bar_set_available (self->profiles_bar, TRUE);
+      embers_source_select_chart_exemplars (self->source, query, req->cancellable, chart_exemplars_done, req);
+      return;
+    }
+  embers_profiles_bar_set_available (self->profiles_bar, FALSE);
   embers_source_select_chart_series (self->source, query, NULL, EMBERS_AGGREGATION_SUM, 0,
                                      req->cancellable, chart_done, req);
 }
@@ -943,6 +1031,15 @@ profile_done (GObject      *object,
   restore_focus (self);
 }
 
+/* The budget the answer was cut at (0: the server's default) */
+static gint64
+filler_max_nodes (EmbersExplorePage *self)
+{
+  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    return embers_pyroscope_source_get_max_nodes (EMBERS_PYROSCOPE_SOURCE (self->source));
+  return 0;
+}
+
 static void
 load_profile (EmbersExplorePage *self)
 {
@@ -951,13 +1048,24 @@ load_profile (EmbersExplorePage *self)
 
   if (query == NULL)
     {
+      if (self->filler != NULL)
+        embers_filler_reset (self->filler, NULL, 0);
       request_cancel (self, REQ_PROFILE);
       update_loading (self);
       profile_show_status (self, "view-list-symbolic", _("Pick a Service"),
                            _("Choose a service on the left to see its flame graph."), FALSE);
       return;
     }
+  /* One profile picked on the chart: that profile alone */
+  if (embers_profiles_bar_get_picked_id (self->profiles_bar) != NULL)
+    {
+      const char *ids[] = { embers_profiles_bar_get_picked_id (self->profiles_bar), NULL };
+
+      query->profile_ids = g_strdupv ((char **) ids);
+    }
   req = request_start (self, REQ_PROFILE);
+  if (self->filler != NULL)
+    embers_filler_reset (self->filler, query, filler_max_nodes (self));
   show_loading (self, self->profile_stack);
   embers_source_merge_profile (self->source, query, req->cancellable, profile_done, req);
 }
@@ -1115,6 +1223,15 @@ build_chart (EmbersExplorePage *self)
   embers_status_set_content (self->chart_stack, GTK_WIDGET (self->chart_area));
   g_signal_connect_object (self->chart_stack, "retry", G_CALLBACK (embers_explore_page_retry), self,
                            G_CONNECT_SWAPPED);
+
+  /* The heaviest profiles under the chart (embers-explore-profiles.c) */
+  self->profiles_bar = embers_profiles_bar_new (self->chart, GTK_WIDGET (self->chart_area));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->profiles_bar), 8);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->profiles_bar), 8);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->profiles_bar), 4);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->chart_stack))),
+                              GTK_WIDGET (self->profiles_bar), GTK_WIDGET (self->chart_stack));
+  g_signal_connect_object (self->profiles_bar, "changed", G_CALLBACK (load_profile), self, G_CONNECT_SWAPPED);
   embers_status_show_message (self->chart_stack, NULL, NULL, NULL, FALSE);
 }
 
@@ -1221,6 +1338,7 @@ embers_explore_page_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (embers_profile_page_get_details_panel (self->profile_page), self);
     }
   self->profile_page = NULL;
+  g_clear_object (&self->filler);
   /* The bin lets go of its child before the template does */
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_EXPLORE_PAGE);
@@ -1317,6 +1435,12 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
                                    embers_explore_page_get_profile_type (self),
                                    selector, selected_function (self));
   g_signal_connect_object (dialog, "created", G_CALLBACK (on_rule_created), self, 0);
+  /* The preview charts the frame's call site while the function is its */
+  {
+    g_auto(GStrv) call_site = embers_profile_page_dup_selected_call_site (self->profile_page);
+
+    embers_rule_dialog_set_call_site (dialog, (const char * const *) call_site);
+  }
   /* The preview over the tab's range, not a fixed last hour */
   embers_rule_dialog_set_time_range (dialog, self->start_ms, self->end_ms);
   embers_rule_dialog_set_source (dialog, self->source);
@@ -1326,11 +1450,78 @@ embers_explore_page_create_rule (EmbersExplorePage *self)
 
 /* The workspace's Recording Rules view (the page never calls up into the
  * window: the workspace around it has the views) */
+/* Load More (the frame menu, L): what the selected `other` frame holds,
+ * or the `other` under the selected frame */
+static void
+load_more_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  EmbersExplorePage *self = EMBERS_EXPLORE_PAGE (widget);
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (self->profile_page);
+
+  if (graph != NULL && self->filler != NULL)
+    embers_filler_load_more (self->filler, embers_flame_graph_get_selected_node (graph));
+}
+
+EmbersFiller *
+embers_explore_page_get_filler (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+  return self->filler;
+}
+
 static void
 show_rules (EmbersExplorePage *self)
 {
   if (embers_source_offers_recording_rules (self->source))
     gtk_widget_activate_action (GTK_WIDGET (self), "workspace.view", "s", "rules");
+}
+
+/* Show Over Time: the selected frame's call site over the tab's range;
+ * a range chosen on its charts becomes the tab's */
+static void
+on_over_time_range (EmbersOverTimeDialog *dialog,
+                    gint64                start_ms,
+                    gint64                end_ms,
+                    EmbersExplorePage    *self)
+{
+  embers_explore_page_set_time_range (self, start_ms, end_ms);
+}
+
+EmbersOverTimeDialog *
+embers_explore_page_show_over_time (EmbersExplorePage *self)
+{
+  g_auto(GStrv) call_site = NULL;
+  g_autofree char *selector = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  EmbersOverTimeDialog *dialog;
+
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+
+  call_site = embers_profile_page_dup_selected_call_site (self->profile_page);
+  if (call_site == NULL || self->profile_type == NULL)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.show-toast", "s",
+                                  _("Select a frame of the top-down graph or call tree, without transforms, "
+                                    "to show it over time"));
+      return NULL;
+    }
+  selector = embers_explore_page_dup_selector (self);
+  query = embers_query_new (self->profile_type, selector, self->start_ms, self->end_ms);
+  dialog = embers_over_time_dialog_new (self->source, query, (const char * const *) call_site);
+  g_signal_connect_object (dialog, "range-selected", G_CALLBACK (on_over_time_range), self, 0);
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (self));
+  return dialog;
+}
+
+static void
+over_time_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  embers_explore_page_show_over_time (EMBERS_EXPLORE_PAGE (widget));
 }
 
 static void
@@ -1408,8 +1599,11 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   object_class->get_property = embers_explore_page_get_property;
 
   gtk_widget_class_install_action (widget_class, "explore.create-rule", NULL, create_rule_action);
+  gtk_widget_class_install_action (widget_class, "explore.show-over-time", NULL, over_time_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "explore.show-over-time", NULL);
   gtk_widget_class_install_action (widget_class, "explore.show-rules", NULL, show_rules_action);
   gtk_widget_class_install_action (widget_class, "explore.refresh", NULL, refresh_action);
+  gtk_widget_class_install_action (widget_class, "explore.load-more", NULL, load_more_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "explore.create-rule", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "explore.refresh", NULL);
@@ -1649,6 +1843,7 @@ embers_explore_page_new (EmbersSource *source)
 
   self = g_object_new (EMBERS_TYPE_EXPLORE_PAGE, NULL);
   self->source = g_object_ref (source);
+  self->filler = embers_filler_new (source, self->profile_page, self->profile_stack);
   embers_filter_bar_set_source (self->filter_bar, source);
   self->source_name = embers_source_dup_display_name (source);
   if (self->source_name == NULL)
@@ -1915,6 +2110,15 @@ embers_explore_page_drag_chart (EmbersExplorePage *self,
   embers_chart_snap_to_steps (self->chart, &a, &b);
   embers_explore_page_set_time_range (self, a, b);
   return TRUE;
+}
+
+/* The heaviest individual profiles and the one picked */
+EmbersProfilesBar *
+embers_explore_page_get_profiles_bar (EmbersExplorePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_EXPLORE_PAGE (self), NULL);
+
+  return self->profiles_bar;
 }
 
 GPtrArray *
