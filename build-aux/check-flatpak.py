@@ -231,6 +231,21 @@ def self_test():
           "an unreleased runtime is refused")
 
 
+# pkg-config modules the GNOME runtime (org.gnome.Platform) ships; any
+# other one Embers needs is built as a module of the manifest
+GNOME_RUNTIME_PKGCONFIG = {
+    "gtk4", "libadwaita-1", "glib-2.0", "gio-2.0", "libsoup-3.0", "json-glib-1.0",
+    "libsecret-1", "zlib", "cairo", "pangocairo", "gtksourceview-5",
+}
+
+
+def pkgconfig_modules(root):
+    """The pkg-config names in build-aux/packages.sh's embers_pkgconfig"""
+    text = (root / "build-aux/packages.sh").read_text(encoding="utf-8")
+    block = re.search(r"embers_pkgconfig=\((.*?)\)", text, re.S)
+    return [m.split()[0] for m in re.findall(r'"([^"]+)"', block.group(1))] if block else []
+
+
 def main():
     args = sys.argv[1:]
     tested = None
@@ -285,6 +300,11 @@ def main():
                 continue
             problems += sources_pinned(module)
         check(not problems, f"{path.name} pins every module source", "; ".join(problems))
+        built = {mod.get("name") for mod in m.get("modules", []) if isinstance(mod, dict)}
+        missing = [dep for dep in pkgconfig_modules(root)
+                   if dep not in GNOME_RUNTIME_PKGCONFIG and dep not in built and dep.removeprefix("lib") not in built]
+        check(not missing, f"{path.name} has every library Embers needs (in the runtime or built)",
+              ", ".join(missing))
         app = [mod for mod in m.get("modules", []) if isinstance(mod, dict) and mod.get("name") == "embers"]
         check(len(app) == 1 and app[0].get("buildsystem") == "meson" and app[0].get("run-tests") is True,
               f"{path.name} builds the app with meson and runs its tests")

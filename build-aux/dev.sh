@@ -163,6 +163,10 @@ run_suite() {
   bash tests/oracle/live-oracle.sh _build/ci/src/app/embers | tee "$out" || failed_steps=$((failed_steps + 1))
   tap_counts "$out"
 
+  # 4a. The same profiles' lines (the function details) against go tool pprof -lines.
+  bash tests/oracle/live-details-oracle.sh _build/ci/tests/embers-details-dump | tee "$out" || failed_steps=$((failed_steps + 1))
+  tap_counts "$out"
+
   # 4b. Fresh JFR and perf recordings against jfr print and perf report.
   bash tests/oracle/live-formats-oracle.sh _build/ci/src/app/embers | tee "$out" || failed_steps=$((failed_steps + 1))
   tap_counts "$out"

@@ -21,6 +21,7 @@ embers_pkgconfig=(
   "zlib"
   "cairo >= 1.16"
   "pangocairo"
+  "gtksourceview-5 >= 5.16"
 )
 
 # Building Embers
@@ -29,6 +30,7 @@ embers_build_packages=(
   libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev
   libprotobuf-c-dev protobuf-c-compiler libsoup-3.0-dev libjson-glib-dev
   libsecret-1-dev zlib1g-dev libcairo2-dev libpango1.0-dev
+  libgtksourceview-5-dev
   # data file validation
   desktop-file-utils appstream
 )

@@ -1954,6 +1954,56 @@ test_mock_pprof (void)
   google__v1__profile__free_unpacked (back, NULL);
 }
 
+/* The stacks through one call site, for a function's lines: the same
+ * SelectMergeProfile with a stack_trace_selector (root first) */
+static void
+test_mock_call_site_pprof (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU, "{service_name=\"api\"}", 1000, 2000);
+  Google__V1__Profile profile = GOOGLE__V1__PROFILE__INIT;
+  Google__V1__ValueType vt = GOOGLE__V1__VALUE_TYPE__INIT;
+  Google__V1__ValueType *vts[] = { &vt };
+  char *strings[] = { (char *) "", (char *) "cpu", (char *) "nanoseconds" };
+  const char *call_site[] = { "main.main", "main.work", NULL };
+  Querier__V1__SelectMergeProfileRequest *sent;
+  g_autoptr(GBytes) pprof = NULL;
+  g_autoptr(GBytes) got = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *buf = NULL;
+  Wait wait = { NULL };
+  gsize len;
+
+  vt.type = 1;
+  vt.unit = 2;
+  profile.n_sample_type = 1;
+  profile.sample_type = vts;
+  profile.n_string_table = 3;
+  profile.string_table = strings;
+  len = google__v1__profile__get_packed_size (&profile);
+  buf = g_malloc (len);
+  google__v1__profile__pack (&profile, buf);
+  pprof = g_bytes_new (buf, len);
+
+  mock_route (mock, QUERIER "/SelectMergeProfile", 200, "application/proto", buf, len);
+  embers_pyroscope_source_fetch_call_site_pprof_async (source, query, call_site, NULL, on_done, &wait);
+  wait_result (&wait);
+  got = embers_pyroscope_source_fetch_pprof_finish (source, wait.result, &error);
+  wait_clear (&wait);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (got, pprof));
+
+  sent = (gpointer) mock_request (mock, &querier__v1__select_merge_profile_request__descriptor);
+  g_assert_cmpstr (sent->profile_typeid, ==, CPU);
+  g_assert_nonnull (sent->stack_trace_selector);
+  g_assert_cmpuint (sent->stack_trace_selector->n_call_site, ==, 2);
+  g_assert_cmpstr (sent->stack_trace_selector->call_site[0]->name, ==, "main.main");
+  g_assert_cmpstr (sent->stack_trace_selector->call_site[1]->name, ==, "main.work");
+  protobuf_c_message_free_unpacked (&sent->base, NULL);
+}
+
 static void
 count_notify (GObject    *object,
               GParamSpec *pspec,
@@ -3134,6 +3184,7 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope/mock/series", test_mock_series);
   g_test_add_func ("/embers/pyroscope/mock/labels", test_mock_labels);
   g_test_add_func ("/embers/pyroscope/mock/pprof", test_mock_pprof);
+  g_test_add_func ("/embers/pyroscope/mock/call-site-pprof", test_mock_call_site_pprof);
   g_test_add_func ("/embers/pyroscope/mock/capability", test_mock_capability);
   g_test_add_func ("/embers/pyroscope/mock/timeout", test_mock_timeout);
   g_test_add_func ("/embers/pyroscope/mock/cancel", test_mock_cancel);

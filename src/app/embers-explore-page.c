@@ -102,6 +102,7 @@ struct _EmbersExplorePage
   gint64             end_ms;
 
   GCancellable      *cancellables[N_REQ];
+  GCancellable      *details_cancellable;   /* the details panel's lines */
   char              *errors[N_REQ];
 
   EmbersChart       *chart;
@@ -1017,6 +1018,14 @@ profile_done (GObject      *object,
                            _("No profile matches this selection in this time range."), FALSE);
       return;
     }
+  /* Source roots are the service's, on this server */
+  {
+    g_autofree char *location = embers_source_dup_location (self->source);
+    g_autofree char *key = g_strdup_printf ("%s %s", location != NULL ? location : "",
+                                            self->service != NULL ? self->service : "");
+
+    embers_details_panel_set_source_key (embers_profile_page_get_details_panel (self->profile_page), key);
+  }
   embers_profile_page_set_profile (self->profile_page, profile, self->title);
   embers_status_show_content (self->profile_stack);
   restore_focus (self);
@@ -1226,6 +1235,75 @@ build_chart (EmbersExplorePage *self)
   embers_status_show_message (self->chart_stack, NULL, NULL, NULL, FALSE);
 }
 
+/* ---- Function details: lines from the server ---- */
+
+static void
+details_pprof_done (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(EmbersRequest) req = user_data;
+  EmbersExplorePage *self = req->owner;
+  g_autoptr(GBytes) pprof = NULL;
+  g_autoptr(GError) error = NULL;
+
+  pprof = embers_pyroscope_source_fetch_pprof_finish (EMBERS_PYROSCOPE_SOURCE (object), result, &error);
+  if (!embers_request_finish (req) || self->profile_page == NULL)
+    return;
+  /* Without it the panel keeps what the flame graph knows */
+  if (pprof != NULL)
+    embers_details_panel_set_pprof (embers_profile_page_get_details_panel (self->profile_page),
+                                    req->name, pprof, 0);
+}
+
+/* The panel shows a function: the merged pprof of the stacks through its
+ * call site (the selected frame's, else its heaviest) has its lines */
+static void
+on_details_function (EmbersExplorePage *self)
+{
+  EmbersDetailsPanel *panel = embers_profile_page_get_details_panel (self->profile_page);
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (self->profile_page);
+  EmbersProfile *profile = graph != NULL ? embers_flame_graph_get_profile (graph) : NULL;
+  const char *name = embers_details_panel_get_function (panel);
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autoptr(GPtrArray) site = NULL;
+  EmbersRequest *req;
+  guint32 node;
+
+  embers_request_cancel (&self->details_cancellable);
+  if (!EMBERS_IS_PYROSCOPE_SOURCE (self->source) || profile == NULL || name == NULL)
+    return;
+
+  node = embers_flame_graph_get_selected_node (graph);
+  if (node == EMBERS_NODE_NONE || node == 0 || g_strcmp0 (embers_profile_node_name_str (profile, node), name) != 0)
+    {
+      gint64 best = -1;
+
+      node = EMBERS_NODE_NONE;
+      for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+        if (g_strcmp0 (embers_profile_node_name_str (profile, i), name) == 0
+            && embers_profile_node_total (profile, 0, i) > best)
+          {
+            best = embers_profile_node_total (profile, 0, i);
+            node = i;
+          }
+      if (node == EMBERS_NODE_NONE)
+        return;
+    }
+
+  site = g_ptr_array_new ();
+  for (guint32 n = node; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (profile, n))
+    g_ptr_array_insert (site, 0, (gpointer) embers_profile_node_name_str (profile, n));
+  g_ptr_array_add (site, NULL);
+
+  query = embers_explore_page_dup_query (self);
+  req = embers_request_start (self, &self->details_cancellable, 0);
+  req->name = g_strdup (name);
+  embers_pyroscope_source_fetch_call_site_pprof_async (EMBERS_PYROSCOPE_SOURCE (self->source), query,
+                                                       (const char * const *) site->pdata,
+                                                       req->cancellable, details_pprof_done, req);
+}
+
 static void
 build_profile (EmbersExplorePage *self)
 {
@@ -1235,6 +1313,8 @@ build_profile (EmbersExplorePage *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profile_page, "notify::busy", G_CALLBACK (restore_focus), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (embers_profile_page_get_details_panel (self->profile_page), "notify::function",
+                           G_CALLBACK (on_details_function), self, G_CONNECT_SWAPPED);
 }
 
 /* GObject */
@@ -1249,10 +1329,14 @@ embers_explore_page_dispose (GObject *object)
       embers_request_cancel (&self->cancellables[i]);
       g_clear_pointer (&self->errors[i], g_free);
     }
+  embers_request_cancel (&self->details_cancellable);
   /* The profile page may outlive this page for a moment (its transforms
    * hold it): it no longer talks to it */
   if (self->profile_page != NULL)
-    g_signal_handlers_disconnect_by_data (self->profile_page, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->profile_page, self);
+      g_signal_handlers_disconnect_by_data (embers_profile_page_get_details_panel (self->profile_page), self);
+    }
   self->profile_page = NULL;
   g_clear_object (&self->filler);
   /* The bin lets go of its child before the template does */

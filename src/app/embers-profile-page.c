@@ -59,6 +59,7 @@ struct _EmbersProfilePage
   GtkWidget         *colors_button;
   GtkMenuButton     *view_menu_button;
   AdwBreakpoint     *split_breakpoint;
+  AdwBreakpoint     *narrow_breakpoint;
   AdwBreakpoint     *toolbar_breakpoint;
   GtkWidget         *toolbar;
   GtkStack          *view_switch;
@@ -70,6 +71,11 @@ struct _EmbersProfilePage
   GtkLabel          *callees_label;
   EmbersCallTreeView *call_tree;
   GtkProgressBar    *busy_bar;
+
+  /* The function details beside the views (embers-details-panel.c) */
+  AdwOverlaySplitView *details_split;
+  EmbersDetailsPanel  *details;
+  gpointer             details_profile;   /* what the panel shows, compared only */
 
   GSettings         *settings;
 
@@ -839,6 +845,9 @@ on_graph_hover (EmbersProfilePage *self,
     embers_top_table_mark_name (self->top_table, name, FALSE);
 }
 
+static void update_details (EmbersProfilePage *self);
+static void setup_details  (EmbersProfilePage *self);
+
 static void
 on_graph_selected (EmbersProfilePage *self,
                    GParamSpec        *pspec,
@@ -848,6 +857,7 @@ on_graph_selected (EmbersProfilePage *self,
 
   if (name != NULL)
     table_select_name (self, name);
+  update_details (self);
 }
 
 /* A row picked in the call tree is the graph's selection too (one node
@@ -918,6 +928,7 @@ on_table_selected_name (EmbersProfilePage *self)
 {
   if (!is_diff (self))
     table_chose_name (self, embers_top_table_get_selected_name (self->top_table));
+  update_details (self);
 }
 
 static void
@@ -1891,6 +1902,9 @@ page_action (GtkWidget  *widget,
           embers_profile_page_load (self, file, self->title);
         }
     }
+  else if (g_str_equal (action_name, "page.details"))
+    adw_overlay_split_view_set_show_sidebar (self->details_split,
+                                             !adw_overlay_split_view_get_show_sidebar (self->details_split));
   else if (g_str_equal (action_name, "page.sandwich"))
     {
       g_free (self->sandwich_function);
@@ -2125,7 +2139,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   static const char * const plain_actions[] = {
     "page.cancel", "page.reload", "page.clear-transforms", "page.invert",
     "page.search", "page.search-next", "page.search-previous",
-    "page.back", "page.forward", "page.reset",
+    "page.back", "page.forward", "page.reset", "page.details",
   };
   static const char * const name_actions[] = {
     "page.sandwich", "page.hide-frame", "page.focus-function", "page.merge-function",
@@ -2207,6 +2221,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, colors_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_menu_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, split_breakpoint);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, narrow_breakpoint);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, toolbar_breakpoint);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_switch);
@@ -2261,6 +2276,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
    * leaves these keys to the explore page's Refresh */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "page.reload", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "page.reload", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "page.details", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "profilepage");
 }
@@ -2373,6 +2389,7 @@ embers_profile_page_init (EmbersProfilePage *self)
   self->last_tree_view = EMBERS_VIEW_ICICLE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  setup_details (self);
   /* A sandwich's halves have the function at their root: their shares
    * are of the function, not of the profile's total */
   embers_flame_graph_set_share_of (self->callers_graph, _("of the function"));
@@ -2448,6 +2465,102 @@ embers_profile_page_init (EmbersProfilePage *self)
     }
 
   update_actions (self);
+}
+
+/* ---- Function details ---- */
+
+/* The details of the selected function (of the table's, or the hottest),
+ * while the panel is shown */
+static void
+update_details (EmbersProfilePage *self)
+{
+  const char *name;
+
+  if (self->details_split == NULL || !adw_overlay_split_view_get_show_sidebar (self->details_split)
+      || self->profile == NULL)
+    return;
+  name = default_sandwich_function (self);
+  if (name == NULL || (self->details_profile == (gpointer)self->profile
+                       && g_strcmp0 (name, embers_details_panel_get_function (self->details)) == 0))
+    return;
+  self->details_profile = self->profile;
+  embers_details_panel_show_function (self->details, self->profile, self->sample_type, name,
+                                      embers_profile_is_diff (self->profile) ? NULL : self->file);
+}
+
+static void
+on_details_close (EmbersProfilePage *self)
+{
+  adw_overlay_split_view_set_show_sidebar (self->details_split, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->graph));
+}
+
+/* The panel goes beside the table and views (the template's paned), and
+ * over them where the page is narrow */
+static void
+setup_details (EmbersProfilePage *self)
+{
+  GtkWidget *paned = GTK_WIDGET (self->paned);
+  GtkWidget *box = gtk_widget_get_parent (paned);
+  GtkWidget *before = gtk_widget_get_prev_sibling (paned);
+  GValue collapsed = G_VALUE_INIT;
+
+  self->details = embers_details_panel_new ();
+  self->details_split = ADW_OVERLAY_SPLIT_VIEW (adw_overlay_split_view_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->details_split), TRUE);
+  adw_overlay_split_view_set_sidebar_position (self->details_split, GTK_PACK_END);
+  adw_overlay_split_view_set_show_sidebar (self->details_split, FALSE);
+  /* Shown only when asked for, whatever the width does */
+  adw_overlay_split_view_set_pin_sidebar (self->details_split, TRUE);
+  adw_overlay_split_view_set_enable_show_gesture (self->details_split, FALSE);
+  adw_overlay_split_view_set_min_sidebar_width (self->details_split, 320);
+  adw_overlay_split_view_set_max_sidebar_width (self->details_split, 640);
+  adw_overlay_split_view_set_sidebar_width_fraction (self->details_split, 0.4);
+  adw_overlay_split_view_set_sidebar (self->details_split, GTK_WIDGET (self->details));
+
+  g_object_ref (paned);
+  gtk_box_remove (GTK_BOX (box), paned);
+  adw_overlay_split_view_set_content (self->details_split, paned);
+  g_object_unref (paned);
+  gtk_box_insert_child_after (GTK_BOX (box), GTK_WIDGET (self->details_split), before);
+
+  /* Breakpoints exclude each other: the narrow ones lay the panel over */
+  g_value_init (&collapsed, G_TYPE_BOOLEAN);
+  g_value_set_boolean (&collapsed, TRUE);
+  adw_breakpoint_add_setter (self->split_breakpoint, G_OBJECT (self->details_split), "collapsed", &collapsed);
+  adw_breakpoint_add_setter (self->narrow_breakpoint, G_OBJECT (self->details_split), "collapsed", &collapsed);
+  g_value_unset (&collapsed);
+
+  g_signal_connect_object (self->details, "close", G_CALLBACK (on_details_close), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->details_split, "notify::show-sidebar",
+                           G_CALLBACK (update_details), self, G_CONNECT_SWAPPED);
+
+  /* Its button, last in the toolbar */
+  {
+    GtkWidget *button = gtk_toggle_button_new ();
+
+    gtk_button_set_icon_name (GTK_BUTTON (button), "sidebar-show-right-symbolic");
+    gtk_widget_set_tooltip_text (button, _("Function Details (Ctrl+I)"));
+    embers_accessible_set_label (button, _("Function Details"));
+    gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+    g_object_bind_property (self->details_split, "show-sidebar", button, "active",
+                            G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+    gtk_box_append (GTK_BOX (self->toolbar), button);
+  }
+}
+
+EmbersDetailsPanel *
+embers_profile_page_get_details_panel (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->details;
+}
+
+gboolean
+embers_profile_page_get_details_shown (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), FALSE);
+  return adw_overlay_split_view_get_show_sidebar (self->details_split);
 }
 
 EmbersProfilePage *

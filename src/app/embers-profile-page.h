@@ -12,6 +12,7 @@
 
 #include "embers-format.h"
 #include "embers-diff-legend.h"
+#include "embers-details-panel.h"
 #include "embers-diff-table.h"
 #include "embers-flame-graph.h"
 #include "embers-top-table.h"
@@ -80,6 +81,12 @@ EmbersFlameGraph  *embers_profile_page_get_flame_graph  (EmbersProfilePage   *se
  * view, or transforms that rewrote the stacks) */
 GStrv              embers_profile_page_dup_selected_call_site (EmbersProfilePage *self);
 EmbersTopTable    *embers_profile_page_get_top_table    (EmbersProfilePage   *self);
+
+/* The function details panel (Ctrl+I) beside the views, for the
+ * selected function; the hosting page names the service whose source
+ * roots it uses (embers_details_panel_set_source_key) */
+EmbersDetailsPanel *embers_profile_page_get_details_panel (EmbersProfilePage *self);
+gboolean           embers_profile_page_get_details_shown (EmbersProfilePage *self);
 
 /* Diff profiles (embers_profile_is_diff()): the diff table shown instead
  * of the top table, the legend, and the switches over them. The palette

@@ -34,6 +34,7 @@ static const EmbersShortcut views[] = {
   { "<ctrl>3", NC_("shortcut window", "Bottom-Up") },
   { "<ctrl>4", NC_("shortcut window", "Sandwich") },
   { "<ctrl>5", NC_("shortcut window", "Call Tree") },
+  { "<ctrl>i", NC_("shortcut window", "Function Details") },
   { "<ctrl>r F5", NC_("shortcut window", "Reload the File") },
   { "Escape", NC_("shortcut window", "Cancel Loading") },
 };

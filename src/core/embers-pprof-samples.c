@@ -272,7 +272,10 @@ embers_pprof_samples_add (EmbersPprofSamples *s,
         return fail (s, EMBERS_PPROF_SAMPLE_NOT_PROTOBUF, 0, 0);
     }
 
-  if (s->n_types == 0)
+  /* The first sample stored says how many values there are: a later one
+   * cannot change it (a first sample of no values stored stacks with no
+   * room for any) */
+  if (s->n_types == 0 && s->first_sample->len == 0 && s->entry_stacks->len == 0)
     s->n_types = MIN (n_values, G_N_ELEMENTS (s->sample_values));
   n_types = s->n_types;
   if (n_values != n_types)

@@ -214,7 +214,8 @@ decode_sample (EmbersPprofSamples *s,
 {
   if (s->error != EMBERS_PPROF_SAMPLE_OK)
     return;   /* that error names the first: the rest are only framed */
-  if (s->n_types == 0 && n_sample_types > 0)
+  /* Not once samples are stored: those of no values left no room */
+  if (s->n_types == 0 && n_sample_types > 0 && s->first_sample->len == 0 && s->entry_stacks->len == 0)
     s->n_types = MIN (n_sample_types, G_N_ELEMENTS (s->sample_values));
   embers_pprof_samples_add (s, body, len, index);
 }

@@ -1503,6 +1503,7 @@ embers_pyroscope_source_iface_init (EmbersSourceInterface *iface)
 static void
 fetch_pprof (EmbersPyroscopeSource *self,
              const EmbersQuery     *query,
+             const char * const    *call_site,
              gpointer               source_tag,
              DecodeFunc             decode,
              GDestroyNotify         result_free,
@@ -1511,6 +1512,9 @@ fetch_pprof (EmbersPyroscopeSource *self,
              gpointer               user_data)
 {
   Querier__V1__SelectMergeProfileRequest req = QUERIER__V1__SELECT_MERGE_PROFILE_REQUEST__INIT;
+  Types__V1__StackTraceSelector selector = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
+  g_autofree Types__V1__Location *locations = NULL;
+  g_autofree Types__V1__Location **location_ptrs = NULL;
   GTask *task = new_task (self, source_tag, cancellable, callback, user_data);
   RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE,
                                "SelectMergeProfile", &google__v1__profile__descriptor,
@@ -1541,6 +1545,23 @@ fetch_pprof (EmbersPyroscopeSource *self,
   /* Only these individual profiles (field 7) */
   req.n_profile_id_selector = query->profile_ids != NULL ? g_strv_length (query->profile_ids) : 0;
   req.profile_id_selector = query->profile_ids;
+  /* Only the stacks through a call site (root first), as SelectSeries */
+  if (call_site != NULL && call_site[0] != NULL)
+    {
+      guint n = g_strv_length ((char **) call_site);
+
+      locations = g_new (Types__V1__Location, n);
+      location_ptrs = g_new (Types__V1__Location *, n);
+      for (guint i = 0; i < n; i++)
+        {
+          types__v1__location__init (&locations[i]);
+          locations[i].name = (char *) call_site[i];
+          location_ptrs[i] = &locations[i];
+        }
+      selector.n_call_site = n;
+      selector.call_site = location_ptrs;
+      req.stack_trace_selector = &selector;
+    }
 
   start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
 }
@@ -1554,7 +1575,7 @@ embers_pyroscope_source_fetch_pprof_async (EmbersPyroscopeSource *self,
 {
   g_return_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (self));
 
-  fetch_pprof (self, query, embers_pyroscope_source_fetch_pprof_async,
+  fetch_pprof (self, query, NULL, embers_pyroscope_source_fetch_pprof_async,
                decode_pprof_bytes, (GDestroyNotify) g_bytes_unref,
                cancellable, callback, user_data);
 }
@@ -1576,8 +1597,33 @@ embers_pyroscope_source_merge_pprof_async (EmbersPyroscopeSource *self,
 {
   g_return_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (self));
 
-  fetch_pprof (self, query, embers_pyroscope_source_merge_pprof_async,
+  fetch_pprof (self, query, NULL, embers_pyroscope_source_merge_pprof_async,
                decode_pprof_profile, g_object_unref,
+               cancellable, callback, user_data);
+}
+
+/**
+ * embers_pyroscope_source_fetch_call_site_pprof_async:
+ * @call_site: the frames of a call site, root first
+ *
+ * SelectMergeProfile of the stacks through one call site (a
+ * stack_trace_selector), as uncompressed pprof bytes: unlike a flame
+ * graph, pprof keeps each frame's file and line. Finish with
+ * embers_pyroscope_source_fetch_pprof_finish().
+ */
+void
+embers_pyroscope_source_fetch_call_site_pprof_async (EmbersPyroscopeSource *self,
+                                                     const EmbersQuery     *query,
+                                                     const char * const    *call_site,
+                                                     GCancellable          *cancellable,
+                                                     GAsyncReadyCallback    callback,
+                                                     gpointer               user_data)
+{
+  g_return_if_fail (EMBERS_IS_PYROSCOPE_SOURCE (self));
+  g_return_if_fail (call_site != NULL && call_site[0] != NULL);
+
+  fetch_pprof (self, query, call_site, embers_pyroscope_source_fetch_pprof_async,
+               decode_pprof_bytes, (GDestroyNotify) g_bytes_unref,
                cancellable, callback, user_data);
 }
 

@@ -61,6 +61,15 @@ void                   embers_pyroscope_source_fetch_pprof_async       (EmbersPy
 GBytes                *embers_pyroscope_source_fetch_pprof_finish      (EmbersPyroscopeSource   *self,
                                                                         GAsyncResult            *result,
                                                                         GError                 **error);
+/* The same, of the stacks through one call site (its frames, root first;
+ * a stack_trace_selector): the lines of a function for its details.
+ * Finish with embers_pyroscope_source_fetch_pprof_finish(). */
+void                   embers_pyroscope_source_fetch_call_site_pprof_async (EmbersPyroscopeSource *self,
+                                                                            const EmbersQuery     *query,
+                                                                            const char * const    *call_site,
+                                                                            GCancellable          *cancellable,
+                                                                            GAsyncReadyCallback    callback,
+                                                                            gpointer               user_data);
 void                   embers_pyroscope_source_merge_pprof_async       (EmbersPyroscopeSource   *self,
                                                                         const EmbersQuery       *query,
                                                                         GCancellable            *cancellable,

@@ -25,7 +25,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [[ $# -gt 0 ]]; then
   targets=("$@")
 else
-  targets=(pprof folded flamebearer load selector input server-body perf-script cpuprofile chrome-trace speedscope jfr session)
+  targets=(pprof details folded flamebearer load selector input server-body perf-script cpuprofile chrome-trace speedscope jfr session)
 fi
 
 artifacts="$build_dir/fuzz-artifacts"
@@ -47,6 +47,10 @@ for name in "${targets[@]}"; do
   if [[ -d "$here/corpus/$name" ]]; then
     cp -r "$here/corpus/$name/." "$corpus/"
   fi
+  if [[ $name == details ]]; then
+    # The second pprof reader: the pprof seeds and words
+    cp -r "$here/corpus/pprof/." "$corpus/"
+  fi
   if [[ $name == load ]]; then
     # The whole load path: every reader's seeds too.
     for other in "$here"/corpus/*/; do
@@ -63,6 +67,8 @@ for name in "${targets[@]}"; do
   )
   if [[ -f "$here/$name.dict" ]]; then
     args+=(-dict="$here/$name.dict")
+  elif [[ $name == details ]]; then
+    args+=(-dict="$here/pprof.dict")
   fi
 
   log="$work/$name/log"

@@ -1,0 +1,60 @@
+/* embers-details-panel.h: the selected function's lines, source and calls
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+#include <gtksourceview/gtksource.h>
+
+#include "embers-cost-gutter.h"
+#include "embers-function-details.h"
+#include "embers-profile.h"
+
+G_BEGIN_DECLS
+
+#define EMBERS_TYPE_DETAILS_PANEL (embers_details_panel_get_type ())
+
+G_DECLARE_FINAL_TYPE (EmbersDetailsPanel, embers_details_panel, EMBERS, DETAILS_PANEL, GtkWidget)
+
+EmbersDetailsPanel    *embers_details_panel_new            (void);
+
+/* Shows function @name of @profile. @file (nullable) is the profile's
+ * file: when it is pprof, its lines are read from it off the main thread;
+ * otherwise the panel shows what the tree knows (totals, callers,
+ * callees). The source file is then looked for under the source roots. */
+void                   embers_details_panel_show_function  (EmbersDetailsPanel *self,
+                                                            EmbersProfile      *profile,
+                                                            guint               sample_type,
+                                                            const char         *name,
+                                                            GFile              *file);
+const char            *embers_details_panel_get_function   (EmbersDetailsPanel *self);
+/* The lines of function @name from pprof bytes that hold its stacks (a
+ * server's merged profile through its call site); ignored when the panel
+ * shows another function by now */
+void                   embers_details_panel_set_pprof      (EmbersDetailsPanel *self,
+                                                            const char         *name,
+                                                            GBytes             *pprof,
+                                                            guint               sample_type);
+
+/* Source roots are saved per service: @key names it ("" for local files,
+ * else the server and service) */
+void                   embers_details_panel_set_source_key (EmbersDetailsPanel *self,
+                                                            const char         *key);
+void                   embers_details_panel_add_root       (EmbersDetailsPanel *self,
+                                                            const char         *path);
+void                   embers_details_panel_remove_root    (EmbersDetailsPanel *self,
+                                                            const char         *path);
+
+/* TRUE while lines, the source file or its git state are being read */
+gboolean               embers_details_panel_get_busy       (EmbersDetailsPanel *self);
+EmbersFunctionDetails *embers_details_panel_get_details    (EmbersDetailsPanel *self);
+/* The source file shown, or NULL */
+const char            *embers_details_panel_get_source_path (EmbersDetailsPanel *self);
+/* The warning that the checkout is at another commit than the profile's, or NULL */
+const char            *embers_details_panel_get_git_warning (EmbersDetailsPanel *self);
+GtkSourceView         *embers_details_panel_get_source_view (EmbersDetailsPanel *self);
+EmbersCostGutter      *embers_details_panel_get_gutter     (EmbersDetailsPanel *self);
+
+G_END_DECLS
