@@ -401,6 +401,23 @@ embers_test_find_widget (GtkWidget  *root,
   return NULL;
 }
 
+guint
+embers_test_count_shown_text (GtkWidget  *root,
+                              const char *text)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_mapped (root))
+    return 0;
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), text) != NULL)
+    n++;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += embers_test_count_shown_text (child, text);
+  return n;
+}
+
 /* Pixels */
 
 /* The widget as GTK snapshots it for a frame: the widget and its

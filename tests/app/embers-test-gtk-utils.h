@@ -89,7 +89,11 @@ GtkWidget  *embers_test_find_widget         (GtkWidget           *root,
                                              GType                type,
                                              const char          *name);
 
-/* A picture of a widget as GTK draws it */
+/* How many labels on screen (mapped) in @root show @text (in part):
+ * a message said once, not twice */
+guint       embers_test_count_shown_text    (GtkWidget           *root,
+                                             const char          *text);
+
 /* A picture of a widget as GTK draws it. Coordinates given to the
  * accessors are the widget's own (as gtk_widget_compute_point() gives
  * them); the picture may start left of and above 0, 0 (a window's
