@@ -1032,6 +1032,7 @@ build_toolbar (EmbersExplorePage *self)
   gtk_box_append (self->toolbar_start, GTK_WIDGET (self->type_dropdown));
 
   gtk_widget_add_css_class (presets_box, "linked");
+  gtk_widget_add_css_class (presets_box, "presets");
   gtk_widget_set_margin_start (presets_box, 6);
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {
@@ -1479,6 +1480,8 @@ build_more_menu (EmbersExplorePage *self)
   g_autoptr(GMenu) rules = g_menu_new ();
   GtkPopover *popover;
 
+  /* Translators: a menu item (the button is hidden on a small page) */
+  g_menu_append (actions, C_("menu", "_Refresh"), "explore.refresh");
   g_menu_append (actions, _("Com_pare…"), "explore.compare");
   g_menu_append (actions, _("_Labels"), "explore.labels");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (actions));

@@ -2077,11 +2077,19 @@ place_split (GtkWidget     *paned,
   int height = gtk_widget_get_height (paned);
 
   /* Stacked, the graph keeps most of the height: a diff's table (its
-   * rows are the same functions as the graph's) an eighth, a profile's a
-   * quarter; the handle drags either */
-  if (is_stacked (self))
-    gtk_paned_set_position (self->paned, height <= 0 ? 100
-                                         : is_diff (self) ? MAX (height / 8, 40) : height / 4);
+   * rows are the same functions as the graph's) a fifth but at least its
+   * least height (its header and rows, not cut), a profile's a quarter;
+   * the handle drags either */
+  if (is_stacked (self) && is_diff (self))
+    {
+      int least = 0;
+
+      gtk_widget_measure (GTK_WIDGET (self->diff_table), GTK_ORIENTATION_VERTICAL, -1,
+                          &least, NULL, NULL, NULL);
+      gtk_paned_set_position (self->paned, height <= 0 ? 100 : MAX (height / 5, least));
+    }
+  else if (is_stacked (self))
+    gtk_paned_set_position (self->paned, height <= 0 ? 100 : height / 4);
   else if (self->wide_position > 0)
     gtk_paned_set_position (self->paned, self->wide_position);
   return G_SOURCE_REMOVE;
