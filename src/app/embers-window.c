@@ -552,10 +552,15 @@ on_connected (EmbersConnectDialog *dialog,
               const char          *url,
               EmbersWindow        *self)
 {
-  embers_window_open_explore (self, source, url);
+  GtkWidget *explore = embers_window_open_explore (self, source, url);
+
   /* Traces to profiles (embers-window-spans.c) */
   if (embers_connect_dialog_get_span_id (dialog) != NULL && EMBERS_IS_PYROSCOPE_SOURCE (source))
     embers_window_open_span (self, EMBERS_PYROSCOPE_SOURCE (source), embers_connect_dialog_get_span_id (dialog));
+  else
+    /* A new server: every service first */
+    embers_workspace_show_view (EMBERS_WORKSPACE (gtk_widget_get_ancestor (explore, EMBERS_TYPE_WORKSPACE)),
+                                EMBERS_WORKSPACE_VIEW_SERVICES);
 }
 
 /* The connect dialog; with a URL it starts connecting right away */

@@ -41,6 +41,7 @@ struct _EmbersWorkspace
   AdwBreakpoint     *compact;
 
   /* The views */
+  EmbersServicesPage *services;
   EmbersExplorePage *explore;
   AdwBin            *labels_bin;
   EmbersLabelsPage  *labels;
@@ -110,6 +111,7 @@ static void
 update_loading (EmbersWorkspace *self)
 {
   gboolean loading = embers_explore_page_get_loading (self->explore) ||
+                     embers_services_page_get_loading (self->services) ||
                      embers_compare_page_get_busy (self->compare) ||
                      (self->labels != NULL && embers_labels_page_get_loading (self->labels));
 
@@ -362,6 +364,15 @@ on_explore_compare (EmbersExplorePage *page,
 
 /* Views */
 
+/* A service picked in the overview: its flame graph */
+static void
+on_service_activated (EmbersWorkspace *self,
+                      const char      *service)
+{
+  embers_query_model_set_service (self->model, service);
+  embers_workspace_show_view (self, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+}
+
 static void
 on_view_changed (EmbersWorkspace *self)
 {
@@ -462,6 +473,17 @@ embers_workspace_constructed (GObject *object)
   g_assert (self->source != NULL);
   self->model = embers_query_model_new (self->source);
 
+  /* Adding the views shows each in turn: none of that is a step back */
+  self->navigating = TRUE;
+  self->services = EMBERS_SERVICES_PAGE (embers_services_page_new (self->model));
+  g_signal_connect_object (self->services, "service-activated", G_CALLBACK (on_service_activated), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->services, "notify::loading", G_CALLBACK (update_loading), self, G_CONNECT_SWAPPED);
+  adw_view_stack_add_titled_with_icon (self->stack, GTK_WIDGET (self->services),
+                                       EMBERS_WORKSPACE_VIEW_SERVICES,
+                                       /* Translators: a view of a server tab: every service */
+                                       C_("workspace view", "Services"), "view-app-grid-symbolic");
+
   self->explore = EMBERS_EXPLORE_PAGE (embers_explore_page_new (self->source));
   embers_explore_page_set_query_model (self->explore, self->model);
   g_signal_connect_object (self->explore, "compare-requested", G_CALLBACK (on_explore_compare), self, 0);
@@ -516,6 +538,7 @@ embers_workspace_constructed (GObject *object)
     }
 
   adw_view_stack_set_visible_child_name (self->stack, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  self->navigating = FALSE;
   g_signal_connect_object (self->model, "changed", G_CALLBACK (on_query_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->source, "notify", G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
   update_title (self);
@@ -721,6 +744,13 @@ embers_workspace_get_loading (EmbersWorkspace *self)
 {
   g_return_val_if_fail (EMBERS_IS_WORKSPACE (self), FALSE);
   return self->loading;
+}
+
+EmbersServicesPage *
+embers_workspace_get_services_page (EmbersWorkspace *self)
+{
+  g_return_val_if_fail (EMBERS_IS_WORKSPACE (self), NULL);
+  return self->services;
 }
 
 EmbersExplorePage *

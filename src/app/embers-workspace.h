@@ -13,11 +13,13 @@
 #include "embers-labels-page.h"
 #include "embers-query-model.h"
 #include "embers-rules-page.h"
+#include "embers-services-page.h"
 
 G_BEGIN_DECLS
 
 /* The views' names, for embers_workspace_show_view() and the
  * workspace.view action */
+#define EMBERS_WORKSPACE_VIEW_SERVICES    "services"
 #define EMBERS_WORKSPACE_VIEW_FLAME_GRAPH "flame-graph"
 #define EMBERS_WORKSPACE_VIEW_LABELS      "labels"
 #define EMBERS_WORKSPACE_VIEW_COMPARE     "compare"
@@ -28,9 +30,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (EmbersWorkspace, embers_workspace, EMBERS, WORKSPACE, AdwBreakpointBin)
 
 /*
- * A server tab: a view switcher over Flame Graph (the explore page),
- * Labels, Compare and Recording Rules (when the source keeps rules), all
- * on one EmbersQueryModel. What one view asks for, the others see; each
+ * A server tab: a view switcher over Services (every service at a
+ * glance; activating one shows its Flame Graph), Flame Graph (the explore
+ * page), Labels, Compare and Recording Rules (when the source keeps
+ * rules), all on one EmbersQueryModel. What one view asks for, the others see; each
  * view keeps its own state while another is shown. Compare with Baseline,
  * Compare with the Rest and Compare… open the Compare view of the same
  * tab. Back and forward move through views and queries.
@@ -55,6 +58,7 @@ const char        *embers_workspace_get_view          (EmbersWorkspace   *self);
 gboolean           embers_workspace_show_view         (EmbersWorkspace   *self,
                                                        const char        *name);
 
+EmbersServicesPage *embers_workspace_get_services_page (EmbersWorkspace *self);
 EmbersExplorePage *embers_workspace_get_explore_page  (EmbersWorkspace   *self);
 /* The labels of the current query, made when first asked for or after
  * the query changed; NULL before a service and a type are picked */

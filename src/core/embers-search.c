@@ -66,19 +66,69 @@ is_ascii (const char *s)
   return TRUE;
 }
 
-typedef struct
+struct _EmbersNameMatcher
 {
   EmbersSearchFlags  flags;
-  const char        *pattern;
+  char              *pattern;
   GRegex            *regex;
   char              *folded;     /* casefolded pattern (non-ASCII, caseless) */
   char              *lower;      /* ASCII-lowered pattern (ASCII, caseless) */
   gsize              lower_len;
-} Matcher;
+};
 
-static gboolean
-matcher_match (Matcher    *m,
-               const char *name)
+EmbersNameMatcher *
+embers_name_matcher_new (const char         *pattern,
+                         EmbersSearchFlags   flags,
+                         GError            **error)
+{
+  g_autoptr(EmbersNameMatcher) m = g_new0 (EmbersNameMatcher, 1);
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (pattern == NULL)
+    pattern = "";
+  m->flags = flags;
+  m->pattern = g_strdup (pattern);
+  if (pattern[0] != '\0' && (flags & EMBERS_SEARCH_REGEX))
+    {
+      GRegexCompileFlags cflags = G_REGEX_OPTIMIZE;
+
+      if (!(flags & EMBERS_SEARCH_CASE_SENSITIVE))
+        cflags |= G_REGEX_CASELESS;
+      m->regex = g_regex_new (pattern, cflags, 0, error);
+      if (m->regex == NULL)
+        return NULL;
+    }
+  else if (!(flags & EMBERS_SEARCH_CASE_SENSITIVE))
+    {
+      if (is_ascii (pattern))
+        {
+          m->lower = g_ascii_strdown (pattern, -1);
+          m->lower_len = strlen (m->lower);
+        }
+      else
+        {
+          m->folded = g_utf8_casefold (pattern, -1);
+        }
+    }
+  return g_steal_pointer (&m);
+}
+
+void
+embers_name_matcher_free (EmbersNameMatcher *m)
+{
+  if (m == NULL)
+    return;
+  g_clear_pointer (&m->regex, g_regex_unref);
+  g_free (m->pattern);
+  g_free (m->folded);
+  g_free (m->lower);
+  g_free (m);
+}
+
+gboolean
+embers_name_matcher_matches (EmbersNameMatcher *m,
+                             const char        *name)
 {
   g_autofree char *valid = NULL;
 
@@ -108,7 +158,7 @@ embers_search_new (EmbersProfile     *profile,
                    GError           **error)
 {
   EmbersSearch *self;
-  Matcher m = { 0, };
+  g_autoptr(EmbersNameMatcher) m = NULL;
   guint n_nodes, n_strings;
   const guint32 *names;
   g_autofree guint8 *used = NULL;
@@ -119,30 +169,9 @@ embers_search_new (EmbersProfile     *profile,
   if (pattern == NULL)
     pattern = "";
 
-  m.flags = flags;
-  m.pattern = pattern;
-  if (pattern[0] != '\0' && (flags & EMBERS_SEARCH_REGEX))
-    {
-      GRegexCompileFlags cflags = G_REGEX_OPTIMIZE;
-
-      if (!(flags & EMBERS_SEARCH_CASE_SENSITIVE))
-        cflags |= G_REGEX_CASELESS;
-      m.regex = g_regex_new (pattern, cflags, 0, error);
-      if (m.regex == NULL)
-        return NULL;
-    }
-  else if (!(flags & EMBERS_SEARCH_CASE_SENSITIVE))
-    {
-      if (is_ascii (pattern))
-        {
-          m.lower = g_ascii_strdown (pattern, -1);
-          m.lower_len = strlen (m.lower);
-        }
-      else
-        {
-          m.folded = g_utf8_casefold (pattern, -1);
-        }
-    }
+  m = embers_name_matcher_new (pattern, flags, error);
+  if (m == NULL)
+    return NULL;
 
   self = g_new0 (EmbersSearch, 1);
   g_atomic_ref_count_init (&self->ref_count);
@@ -165,7 +194,7 @@ embers_search_new (EmbersProfile     *profile,
       for (guint i = 1; i < n_nodes; i++)
         used[names[i]] = 1;
       for (guint s = 0; s < n_strings; s++)
-        if (used[s] && matcher_match (&m, embers_profile_get_string (profile, s)))
+        if (used[s] && embers_name_matcher_matches (m, embers_profile_get_string (profile, s)))
           {
             self->name_matches[s] = 1;
             self->n_names++;
@@ -177,10 +206,6 @@ embers_search_new (EmbersProfile     *profile,
     self->prefix[1] = 0;  /* the root never matches */
   for (guint i = 1; i < n_nodes; i++)
     self->prefix[i + 1] = self->prefix[i] + self->name_matches[names[i]];
-
-  g_clear_pointer (&m.regex, g_regex_unref);
-  g_free (m.folded);
-  g_free (m.lower);
 
   return self;
 }

@@ -17,6 +17,22 @@ typedef enum
 } EmbersSearchFlags;
 
 /*
+ * EmbersNameMatcher: one pattern, as the search reads it (a plain
+ * substring or a regular expression, caseless unless asked), for any list
+ * of names. An empty pattern matches every name. A bad regex returns NULL
+ * with a G_REGEX_ERROR. Immutable: safe to use from several threads.
+ */
+typedef struct _EmbersNameMatcher EmbersNameMatcher;
+
+EmbersNameMatcher *embers_name_matcher_new     (const char         *pattern,
+                                                EmbersSearchFlags   flags,
+                                                GError            **error);
+gboolean           embers_name_matcher_matches (EmbersNameMatcher  *matcher,
+                                                const char         *name);
+void               embers_name_matcher_free    (EmbersNameMatcher  *matcher);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersNameMatcher, embers_name_matcher_free)
+
+/*
  * EmbersSearch: the frames of a profile whose name matches a pattern.
  * Immutable once created (thread-safe to read), reference counted.
  * The pattern is evaluated once per distinct name, then every node is

@@ -13,6 +13,7 @@
 #define PAD 3.0
 #define WIDTH 96
 #define HEIGHT 22
+#define AREA_HEIGHT 40
 
 struct _EmbersSparkline
 {
@@ -23,6 +24,7 @@ struct _EmbersSparkline
   int                  jump;
   EmbersChangeVerdict  verdict;
   EmbersDiffPalette    palette;
+  gboolean             area;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersSparkline, embers_sparkline, GTK_TYPE_WIDGET)
@@ -46,7 +48,10 @@ embers_sparkline_measure (GtkWidget      *widget,
                           int            *minimum_baseline,
                           int            *natural_baseline)
 {
-  *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? WIDTH : HEIGHT;
+  EmbersSparkline *self = EMBERS_SPARKLINE (widget);
+
+  *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? WIDTH
+                                                                  : self->area ? AREA_HEIGHT : HEIGHT;
 }
 
 static void
@@ -58,6 +63,37 @@ jump_color (EmbersSparkline *self,
   /* Stop 2 is "bad" (grew), stop 0 "good" (shrank) */
   embers_palette_diff_stop (self->palette, self->verdict == EMBERS_CHANGE_GREW ? 2 : 0, &color);
   *rgba = *(GdkRGBA *)&color;
+}
+
+/* Area mode: a bar per point, from the bottom to its value, so that a
+ * point alone between gaps shows as well as a run; a gap (NAN) is no bar,
+ * never a zero */
+static void
+snapshot_area (EmbersSparkline *self,
+               GtkSnapshot     *snapshot,
+               const double    *x,
+               const double    *y,
+               int              width,
+               int              height,
+               const GdkRGBA   *fg)
+{
+  double slot = self->n_values > 1 ? (width - 2 * PAD) / (self->n_values - 1) : width - 2 * PAD;
+  double bar = CLAMP (slot * 0.7, 1, 12);
+  double bottom = height - PAD;
+  GdkRGBA tint = *fg;
+
+  tint.alpha = 0.55;
+  for (guint i = 0; i < self->n_values; i++)
+    {
+      double top;
+
+      if (isnan (x[i]))
+        continue;
+      /* Zero is a sliver, so that "profiles, all zero" is not a gap */
+      top = MIN (y[i], bottom - 1);
+      gtk_snapshot_append_color (snapshot, &tint,
+                                 &GRAPHENE_RECT_INIT (x[i] - bar / 2, top, bar, bottom - top));
+    }
 }
 
 static void
@@ -82,6 +118,12 @@ embers_sparkline_snapshot (GtkWidget   *widget,
   x = g_new (double, self->n_values);
   y = g_new (double, self->n_values);
   embers_snapshots_sparkline (self->values, self->n_values, width, height, PAD, x, y);
+
+  if (self->area)
+    {
+      snapshot_area (self, snapshot, x, y, width, height, &fg);
+      return;
+    }
 
   builder = gsk_path_builder_new ();
   for (guint i = 0; i < self->n_values; i++)
@@ -207,4 +249,27 @@ embers_sparkline_set_palette (EmbersSparkline   *self,
 
   self->palette = palette;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Area mode: a small chart of a series over a range, a bar per point,
+ * without the baseline's dot, taller, and as wide as it is given */
+void
+embers_sparkline_set_area (EmbersSparkline *self,
+                           gboolean         area)
+{
+  g_return_if_fail (EMBERS_IS_SPARKLINE (self));
+
+  area = !!area;
+  if (self->area == area)
+    return;
+  self->area = area;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+gboolean
+embers_sparkline_get_area (EmbersSparkline *self)
+{
+  g_return_val_if_fail (EMBERS_IS_SPARKLINE (self), FALSE);
+
+  return self->area;
 }

@@ -37,5 +37,11 @@ void       embers_sparkline_set_jump    (EmbersSparkline     *self,
 int        embers_sparkline_get_jump    (EmbersSparkline     *self);
 void       embers_sparkline_set_palette (EmbersSparkline     *self,
                                          EmbersDiffPalette    palette);
+/* A small chart of a series over a range instead: a bar per point, none
+ * for a gap (NAN), no baseline dot, 40 px tall and as wide as it is
+ * given */
+void       embers_sparkline_set_area    (EmbersSparkline     *self,
+                                         gboolean             area);
+gboolean   embers_sparkline_get_area    (EmbersSparkline     *self);
 
 G_END_DECLS

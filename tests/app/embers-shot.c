@@ -253,7 +253,7 @@ main (int   argc,
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
     }
   else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule") ||
-           g_str_equal (state, "demo-compare"))
+           g_str_equal (state, "demo-compare") || g_str_equal (state, "demo-services"))
     {
       /* demo|demo-labels|demo-rule [dark] FIXTURES-DIR: a local source with
        * services over the last two hours (the api slows down in the last
@@ -298,6 +298,23 @@ main (int   argc,
               }
           if (i % 2 == 0)
             embers_local_source_add_profile (source, "web", web_profile, when, web_labels);
+          if (g_str_equal (state, "demo-services"))
+            {
+              /* More services, each with its own course over the two hours */
+              const char *more[] = { "checkout", "payments", "search", "auth", "ingest", "notifications" };
+
+              for (guint m = 0; m < G_N_ELEMENTS (more); m++)
+                {
+                  const char *labels[] = { "service_name", more[m], "region", regions[m % 3], NULL };
+                  int copies = (m == 2 ? 1 + i / 6 : m == 4 ? (i % 6 < 3 ? 3 : 1) : 1 + (int)(m % 2));
+
+                  if (m == 5 && i % 4 != 0)
+                    continue;
+                  for (int c = 0; c < copies; c++)
+                    embers_local_source_add_profile (source, more[m], m % 2 == 0 ? web_profile : api,
+                                                     when - c * 7000, labels);
+                }
+            }
         }
       widget = embers_window_open_explore (window, EMBERS_SOURCE (source), NULL);
       explore = EMBERS_EXPLORE_PAGE (widget);
@@ -339,6 +356,21 @@ main (int   argc,
         }
       else if (g_str_equal (state, "demo-rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
+      else if (g_str_equal (state, "demo-services"))
+        {
+          /* The tab's Services view: every service, checkout a favourite */
+          EmbersWorkspace *workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (widget, EMBERS_TYPE_WORKSPACE));
+          EmbersServicesPage *services = embers_workspace_get_services_page (workspace);
+
+          embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_SERVICES);
+          end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+          while ((embers_services_page_get_loading (services) || embers_services_page_get_n_shown (services) == 0) &&
+                 g_get_monotonic_time () < end)
+            g_main_context_iteration (NULL, TRUE);
+          embers_services_page_set_favourite (services, "checkout", TRUE);
+          if (g_getenv ("EMBERS_SHOT_SORT") != NULL)
+            embers_services_page_set_sort (services, EMBERS_SERVICE_SORT_TOTAL);
+        }
       else if (g_str_equal (state, "demo-compare"))
         {
           /* The Compare view of the tab: this hour against the one before */

@@ -18,6 +18,7 @@
 #include "embers-test-server-spawn.h"
 #include "embers-compare-page.h"
 #include "embers-window.h"
+#include "embers-workspace.h"
 #include "embers-test-gtk-utils.h"
 
 /* Until @done holds, then whatever that made ready to run */
@@ -78,6 +79,14 @@ test_connect_explore (void)
 
   page = EMBERS_EXPLORE_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (embers_window_get_current_page (window)),
                                                        EMBERS_TYPE_EXPLORE_PAGE));
+  /* A new server shows every service first; the flame graph is a view
+   * away (test-services.c opens one from its card) */
+  {
+    EmbersWorkspace *workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (GTK_WIDGET (page), EMBERS_TYPE_WORKSPACE));
+
+    g_assert_cmpstr (embers_workspace_get_view (workspace), ==, EMBERS_WORKSPACE_VIEW_SERVICES);
+    g_assert_true (embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH));
+  }
   wait_for (page_idle, page);
   g_assert_null (embers_explore_page_get_error (page));
   g_assert_cmpuint (g_list_model_get_n_items (embers_explore_page_get_services (page)), >=, 3);

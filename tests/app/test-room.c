@@ -152,6 +152,15 @@ visible_rows (GtkWidget *table)
   return n;
 }
 
+/* The graph has painted what it shows (it paints on a worker thread) */
+static gboolean
+graph_painted (gpointer data)
+{
+  EmbersFlameGraph *graph = data;
+
+  return embers_flame_graph_get_layout (graph) != NULL && embers_flame_graph_has_paint_cache (graph);
+}
+
 /* The explore view's flame graph: its share of the window's height, and
  * that it draws */
 static double
@@ -164,6 +173,8 @@ explore_graph_share (GtkWidget         *window,
   int height = gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window)));
 
   g_assert_true (gtk_widget_get_mapped (graph));
+  embers_test_wait_until (graph_painted, graph, "the explore flame graph's paint");
+  embers_test_wait_frame (graph);
   bounds = embers_test_bounds (graph, window);
   g_test_message ("600 × 500: the explore flame graph is %.0f × %.0f (%.0f%% of the height)",
                   bounds.size.width, bounds.size.height, 100 * bounds.size.height / height);
@@ -239,13 +250,14 @@ test_room_for_the_diff (void)
    * views are in the header bar (the workspace's own bar is gone) */
   {
     guint rows = visible_rows (GTK_WIDGET (embers_compare_page_get_table (compare)));
-    GtkWidget *header_views = embers_test_find_widget (GTK_WIDGET (window), ADW_TYPE_INLINE_VIEW_SWITCHER, NULL);
+    GtkWidget *header = embers_test_find_widget (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR, NULL);
+    GtkWidget *header_views = embers_test_find_widget (header, ADW_TYPE_INLINE_VIEW_SWITCHER, NULL);
 
     g_test_message ("600 × 500: the diff table shows %u rows", rows);
     g_assert_cmpuint (rows, >=, 2);
     g_assert_nonnull (header_views);
     g_assert_true (gtk_widget_get_mapped (header_views));
-    g_assert_nonnull (gtk_widget_get_ancestor (header_views, ADW_TYPE_HEADER_BAR));
+    g_assert_false (gtk_widget_get_mapped (embers_test_find_widget (GTK_WIDGET (workspace), GTK_TYPE_CENTER_BOX, NULL)));
   }
   /* The explore view: the filters and the chart fold away, the flame
    * graph keeps half of the height */
