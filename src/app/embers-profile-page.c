@@ -2040,8 +2040,8 @@ update_view_menu_button (EmbersProfilePage *self)
 }
 
 /* The split beside a diff leaves room for every column of the diff table
- * (measured once its rows exist), as long as the graph keeps a third of
- * the page */
+ * (measured once its rows exist), as long as the graph keeps half of the
+ * page: the diff is the answer; the table scrolls sideways for the rest */
 static gboolean
 fit_diff_table (GtkWidget     *paned,
                 GdkFrameClock *clock,
@@ -2053,12 +2053,13 @@ fit_diff_table (GtkWidget     *paned,
 
   gtk_widget_measure (GTK_WIDGET (embers_diff_table_get_column_view (self->diff_table)),
                       GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-  limit = gtk_widget_get_width (paned) * 2 / 3;
+  limit = gtk_widget_get_width (paned) / 2;
   if (limit > 0)
     min = MIN (min, limit);
   if (is_stacked (self))
-    self->wide_position = MAX (self->wide_position, min);
-  else if (gtk_paned_get_position (self->paned) < min)
+    self->wide_position = limit > 0 ? CLAMP (self->wide_position, min, limit) : MAX (self->wide_position, min);
+  else if (gtk_paned_get_position (self->paned) < min ||
+           (limit > 0 && gtk_paned_get_position (self->paned) > limit))
     gtk_paned_set_position (self->paned, min);
 
   return --self->fit_diff_frames > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;

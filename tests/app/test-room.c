@@ -243,6 +243,13 @@ test_room_for_the_diff (void)
   g_assert_true (embers_compare_page_get_folded (compare));
   resize (GTK_WINDOW (window), 1200, 800);
   g_assert_cmpfloat (graph_share (window, compare, "1200 × 800"), >=, 0.60);
+  /* Beside the diff table, the graph keeps half of the width (the table
+   * scrolls sideways for its last columns) */
+  {
+    graphene_rect_t bounds = embers_test_bounds (embers_compare_page_get_graph (compare), GTK_WIDGET (window));
+
+    g_assert_cmpfloat (bounds.size.width, >=, 1200 * 0.45);
+  }
 
   resize (GTK_WINDOW (window), 600, 500);
   g_assert_cmpfloat (graph_share (window, compare, "600 × 500"), >=, 0.50);
