@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include <adwaita.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 
 #include "embers-compare-page.h"
 #include "embers-name-label.h"
@@ -591,6 +594,119 @@ test_no_reserved_shortcuts (void)
   destroy_window (window);
 }
 
+#ifdef GDK_WINDOWING_X11
+static void
+subprocess_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait_check_finish (G_SUBPROCESS (object), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+#endif
+
+/* Dragging a header's edge with the real pointer (xdotool, through the X
+ * server the test runs on, so GTK's own gestures see a press, a motion
+ * and a release) resizes that column and never sorts the table */
+static void
+test_header_drag (void)
+{
+#ifdef GDK_WINDOWING_X11
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  EmbersWindow *window;
+  EmbersProfilePage *page;
+  GtkColumnView *view;
+  GtkColumnViewSorter *sorter;
+  GtkColumnViewColumn *sort_column;
+  GtkSortType sort_order;
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  GtkWidget *title;
+  graphene_point_t point;
+  double sx, sy;
+  int width;
+  gboolean done = FALSE;
+  g_autoptr(GSubprocess) drag = NULL;
+  g_autofree char *xid = NULL, *x0 = NULL, *x1 = NULL, *xm = NULL, *y = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* GDK's X11 calls are deprecated (GTK 4.18), not gone: the test server is X */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (xdotool == NULL || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      g_test_skip ("needs xdotool and an X11 display");
+      return;
+    }
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  window = new_window ();
+  page = open_names (window);
+  view = GTK_COLUMN_VIEW (embers_test_find_widget (GTK_WIDGET (embers_profile_page_get_top_table (page)),
+                                                   GTK_TYPE_COLUMN_VIEW, NULL));
+  g_assert_nonnull (view);
+  embers_test_wait_frame (GTK_WIDGET (window));
+  sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (view));
+  sort_column = gtk_column_view_sorter_get_primary_sort_column (sorter);
+  sort_order = gtk_column_view_sorter_get_primary_sort_order (sorter);
+  g_assert_nonnull (sort_column);
+
+  /* The first column's title; the resize handle is the column's right
+   * edge, between its title and the next one's */
+  column = g_list_model_get_item (gtk_column_view_get_columns (view), 0);
+  g_assert_true (column != sort_column);
+  title = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (view)));
+  g_assert_nonnull (title);
+  g_assert_nonnull (gtk_widget_get_next_sibling (title));
+  width = gtk_widget_get_width (title);
+  {
+    graphene_rect_t next = embers_test_bounds (gtk_widget_get_next_sibling (title), title);
+
+    g_assert_true (gtk_widget_compute_point (title, GTK_WIDGET (window),
+                                             &GRAPHENE_POINT_INIT ((width + next.origin.x) / 2,
+                                                                   gtk_widget_get_height (title) / 2),
+                                             &point));
+  }
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  x0 = g_strdup_printf ("%d", (int) (point.x + sx));
+  x1 = g_strdup_printf ("%d", (int) (point.x + sx) + 90);
+  xm = g_strdup_printf ("%d", (int) (point.x + sx) + 30);
+  y = g_strdup_printf ("%d", (int) (point.y + sy));
+  g_test_message ("dragging the edge of a %d px column at %s,%s by 90 px", width, x0, y);
+
+  /* At a hand's pace (xdotool's sleeps pace the pointer, the test waits
+   * for conditions): press on the edge, move in two steps, release */
+  drag = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, xdotool,
+                           "mousemove", "--window", xid, x0, y, "sleep", "0.2", "mousedown", "1", "sleep", "0.2",
+                           "mousemove", "--window", xid, xm, y, "sleep", "0.2",
+                           "mousemove", "--window", xid, x1, y, "sleep", "0.2", "mouseup", "1", NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check_async (drag, NULL, subprocess_done, &done);
+  embers_test_wait_flag (&done, "xdotool's drag");
+  /* The column took the drag ... */
+  embers_test_wait_while (gtk_widget_get_width (title) < width + 45);
+  g_test_message ("the column is %d px now", gtk_widget_get_width (title));
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (column), >, width);
+  /* ... and the table is sorted as it was */
+  embers_test_settle ();
+  g_assert_true (gtk_column_view_sorter_get_primary_sort_column (sorter) == sort_column);
+  g_assert_cmpint (gtk_column_view_sorter_get_primary_sort_order (sorter), ==, sort_order);
+
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+    g_settings_reset (settings, "top-table-columns");
+  }
+  destroy_window (window);
+#else
+  g_test_skip ("needs X11");
+#endif
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -602,6 +718,7 @@ main (int   argc,
   g_test_add_func ("/embers/tables/calm-hover", test_calm_hover);
   g_test_add_func ("/embers/tables/keys", test_table_keys);
   g_test_add_func ("/embers/tables/no-reserved-shortcuts", test_no_reserved_shortcuts);
+  g_test_add_func ("/embers/tables/header-drag", test_header_drag);
 
   return g_test_run ();
 }
