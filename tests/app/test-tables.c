@@ -40,20 +40,9 @@ new_window (void)
 {
   EmbersWindow *window = embers_window_new (NULL);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  embers_test_wait_mapped (GTK_WIDGET (window));
+  embers_test_present_window (GTK_WINDOW (window), 1200, 800);
   return window;
 }
-
-static void
-destroy_window (EmbersWindow *window)
-{
-  g_object_ref (window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  embers_test_assert_finalize (window);
-}
-
 static GFile *
 fixture (const char *name)
 {
@@ -183,7 +172,7 @@ test_names_whole (void)
   diff = embers_compare_page_get_table (EMBERS_COMPARE_PAGE (compare));
   assert_shown_whole (wait_name_label (GTK_WIDGET (diff), REGEXP_NAME), REGEXP_NAME);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 typedef struct
@@ -251,7 +240,7 @@ test_widths_remembered (void)
 
     g_assert_true (g_variant_lookup (got, "self", "i", &width));
     g_assert_cmpint (width, ==, 250);
-    destroy_window (other);
+    embers_test_destroy_window (GTK_WINDOW (other));
   }
 
   /* Hostile settings: widths no one could drag are clamped */
@@ -283,7 +272,7 @@ test_widths_remembered (void)
 
   g_settings_reset (settings, "top-table-columns");
   g_settings_reset (settings, "diff-table-columns");
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static guint32
@@ -366,7 +355,7 @@ test_calm_hover (void)
   embers_test_wait_until (scrolled_down, vadj, "the table scrolled to the row");
   g_assert_cmpstr (embers_top_table_get_selected_name (top), ==, "main.worker");
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static GtkWidget *
@@ -482,7 +471,7 @@ test_table_keys (void)
   g_assert_true (embers_test_press_key (row, GDK_KEY_r, 0));
   wait_page (page);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static gboolean
@@ -591,7 +580,7 @@ test_no_reserved_shortcuts (void)
           }
       }
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 #ifdef GDK_WINDOWING_X11
@@ -701,7 +690,7 @@ test_header_drag (void)
 
     g_settings_reset (settings, "top-table-columns");
   }
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 #else
   g_test_skip ("needs X11");
 #endif
