@@ -265,6 +265,20 @@ test_room_for_the_diff (void)
     g_assert_nonnull (header_views);
     g_assert_true (gtk_widget_get_mapped (header_views));
     g_assert_false (gtk_widget_get_mapped (embers_test_find_widget (GTK_WIDGET (workspace), GTK_TYPE_CENTER_BOX, NULL)));
+    /* Icons there, each named by its tooltip */
+    {
+      guint n = 0;
+
+      for (GtkWidget *w = embers_test_find_widget (header_views, GTK_TYPE_TOGGLE_BUTTON, NULL);
+           w != NULL; w = gtk_widget_get_next_sibling (w))
+        if (GTK_IS_TOGGLE_BUTTON (w) && gtk_widget_get_visible (w))
+          {
+            g_test_message ("header view: %s", gtk_widget_get_tooltip_text (w));
+            g_assert_nonnull (gtk_widget_get_tooltip_text (w));
+            n++;
+          }
+      g_assert_cmpuint (n, >=, 4);
+    }
   }
   /* The explore view: the filters and the chart fold away, the flame
    * graph keeps half of the height */
