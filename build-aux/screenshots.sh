@@ -76,10 +76,10 @@ INI
 # the empty window over black and over white: 1 - (white - black). It
 # depends on the window's size and style only, not on what it shows.
 opacity() {
-  local style=$1
+  local style=$1-$size
   [[ -f $work/alpha-$style.png ]] && return 0
-  take 0xff000000 "$work/black-$style.png" empty "$style"
-  take 0xffffffff "$work/white-$style.png" empty "$style"
+  take 0xff000000 "$work/black-$style.png" empty "$1"
+  take 0xffffffff "$work/white-$style.png" empty "$1"
   magick "$work/white-$style.png" "$work/black-$style.png" -compose difference -composite \
     -colorspace gray -negate "$work/alpha-$style.png"
 }
@@ -87,10 +87,10 @@ opacity() {
 # NAME STATE STYLE [ARG…]: one picture over black (a state shown twice
 # could differ: times move on), its colour divided by the opacity
 picture() {
-  local name=$1 style=$3
+  local name=$1 style=$3-$size
   shift
   [[ -z $only || $only == "$name" ]] || return 0
-  opacity "$style"
+  opacity "$2"
   take 0xff000000 "$work/shot.png" "$@"
   magick "$work/shot.png" "$work/alpha-$style.png" -fx 'v <= 0 ? 0 : min(1, u / v)' "$work/colour.png"
   magick "$work/colour.png" "$work/alpha-$style.png" -alpha off -compose copy_opacity -composite \
@@ -102,7 +102,14 @@ picture profile search light "$fixtures/cpu-labels.pb.gz"
 picture sandwich-dark sandwich dark "$fixtures/cpu-labels.pb.gz"
 picture compare compare light "$fixtures/cpu-before.pb.gz" "$fixtures/cpu-after.pb.gz"
 picture explore demo light "$fixtures"
+picture services demo-services light "$fixtures"
 picture labels demo-labels light "$fixtures"
+# Line Up: five versions of a service (lineup-demo.py), a folder each; a
+# wider window, so that every version's column shows
+if [[ -z $only || $only == lineup ]]; then
+  python3 "$top/build-aux/lineup-demo.py" "$work/checkout"
+  size=958x656 picture lineup regressions light "$work/checkout"
+fi
 
 # The rule dialog, against the test server's recording rules
 server=$build/tests/server/embers-test-server

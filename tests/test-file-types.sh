@@ -56,6 +56,8 @@ if [[ $mode == mime ]]; then
   cp "$src/tests/fuzz/corpus/flamebearer/connect-flamegraph.json" "$files/connect.json"
   printf '{"version":1,"other":true}\n' > "$files/other.json"
   printf 'not a profile\n' | gzip -c > "$files/notes.gz"
+  cp "$src/tests/fuzz/corpus/session/seed-file" "$files/view.embers"
+  cp "$src/tests/fuzz/corpus/session/seed-file" "$files/view-without-extension"
 
   while read -r name want; do
     got=$(content_type "$files/$name")
@@ -74,13 +76,15 @@ perf.collapsed text/x-folded-stacks
 export.json application/x-pyroscope-json
 other.json application/json
 notes.gz application/gzip
+view.embers application/x-embers-view
+view-without-extension application/x-embers-view
 LIST
   # The magic claims only what Pyroscope writes at the start of an export;
   # a Connect answer ({"flamegraph":…}) is plain JSON to the desktop
   got=$(content_type "$files/connect.json")
   if [[ $got == application/json ]]; then ok "a Connect answer stays application/json"; else not_ok "connect.json is $got"; fi
 
-  for type in application/x-pprof text/x-folded-stacks application/x-pyroscope-json; do
+  for type in application/x-pprof text/x-folded-stacks application/x-pyroscope-json application/x-embers-view; do
     if [[ $(gio mime "$type") == *"$app_id.desktop"* ]]; then
       ok "Embers opens $type"
     else
@@ -107,6 +111,13 @@ elif [[ $mode == open ]]; then
   mkdir -p "$files"
   cp "$src/tests/fixtures/go/cpu-labels.pb.gz" "$files/first.pb.gz"
   cp "$src/tests/fixtures/folded/perf.folded" "$files/second.folded"
+  # Saved views (.embers) of two more copies, named relative to the view
+  cp "$src/tests/fixtures/go/cpu-labels.pb.gz" "$files/third.pb.gz"
+  cp "$src/tests/fixtures/go/cpu-labels.pb.gz" "$files/fourth.pb.gz"
+  for name in third fourth; do
+    printf '{"format": "embers-view", "version": 1, "source": {"file": "%s.pb.gz"},\n "view": {"mode": "flame"}}\n' \
+      "$name" > "$files/$name.embers"
+  done
   export APP_ID=$app_id FILES=$files EMBERS=$embers
   # Inside a private session bus: gio open activates Embers over D-Bus
   dbus-run-session -- bash -s <<'INNER'
@@ -139,6 +150,12 @@ ok "the profile opens in the window"
 gio open "$FILES/second.folded"
 wait_for "the window shows second.folded" window_titled second.folded
 ok "a second profile opens in the same window"
+gio open "$FILES/third.embers"
+wait_for "the window shows third.pb.gz (from third.embers)" window_titled third.pb.gz
+ok "a saved view opens its profile in the same window"
+"$EMBERS" "$FILES/fourth.embers"
+wait_for "the window shows fourth.pb.gz (embers fourth.embers)" window_titled fourth.pb.gz
+ok "embers FILE.embers opens it in the running Embers"
 count=$(pgrep -c -f -- "$EMBERS --gapplication-service" || true)
 if [[ $count == 1 ]]; then ok "one Embers"; else not_ok "$count Embers processes"; fi
 actions=$(gdbus call --session --dest "$APP_ID" --object-path "$path" --method org.gtk.Actions.List)

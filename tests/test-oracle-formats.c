@@ -668,7 +668,7 @@ main (int   argc,
       char *argv[])
 {
   static const char *perf_fixtures[] = { "callchain-kernel", "callchain-user", "flat-two-events" };
-  static const char *jfr_fixtures[] = { "jdk21-startup", "jdk17-jcmd" };
+  static const char *jfr_fixtures[] = { "jdk21-startup", "jdk21-default", "jdk17-jcmd" };
 
   g_test_init (&argc, &argv, NULL);
 

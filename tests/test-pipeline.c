@@ -103,7 +103,7 @@ test_plain (void)
   g_assert_cmpint (row_of (r, "a")->total, ==, 40);
 }
 
-/* Hide, then collapse, then focus: each on the one before; the table
+/* Merge, then collapse, then focus: each on the one before; the table
  * follows them, the view too */
 static void
 test_hide_collapse_focus (void)
@@ -114,21 +114,25 @@ test_hide_collapse_focus (void)
   g_autoptr(EmbersPipelineResult) collapsed = NULL;
   g_autoptr(EmbersPipelineResult) focused = NULL;
 
-  /* Hiding "log" (exact names: "lo" would hide nothing) */
-  params->hidden = g_strdupv ((char *[]) { (char *) "log", (char *) "lo", NULL });
+  /* Merging "log" away (exact names: "lo" would merge nothing) */
+  g_assert_true (embers_transform_stack_push (params->stack, EMBERS_TRANSFORM_MERGE_FUNCTION,
+                                              (const char *[]) { "log", NULL }, NULL));
+  g_assert_true (embers_transform_stack_push (params->stack, EMBERS_TRANSFORM_MERGE_FUNCTION,
+                                              (const char *[]) { "lo", NULL }, NULL));
   hidden = run (profile, params);
   g_assert_null (row_of (hidden, "log"));
   g_assert_cmpint (find_path (hidden->view_profile, "main;log"), ==, -1);
   g_assert_cmpint (find_path (hidden->view_profile, "main;a;a;b"), >=, 0);
 
-  params->collapse_recursion = TRUE;
+  g_assert_true (embers_transform_stack_push (params->stack, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL));
   collapsed = run (profile, params);
   g_assert_cmpint (find_path (collapsed->view_profile, "main;a;a"), ==, -1);
   g_assert_cmpint (find_path (collapsed->view_profile, "main;a;b"), >=, 0);
   g_assert_cmpint (embers_profile_node_total (collapsed->view_profile, 0,
                                               (guint) find_path (collapsed->view_profile, "main;a;b")), ==, 30);
 
-  params->focus_function = g_strdup ("c");
+  g_assert_true (embers_transform_stack_push (params->stack, EMBERS_TRANSFORM_FOCUS_FUNCTION,
+                                              (const char *[]) { "c", NULL }, NULL));
   focused = run (profile, params);
   g_assert_null (row_of (focused, "a"));
   g_assert_cmpint (row_of (focused, "b")->self, ==, 40);

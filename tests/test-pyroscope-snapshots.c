@@ -7,8 +7,9 @@
  * v6 on. Lined up by the label "version" and by ten time ranges, the jump
  * is flagged at v5 → v6 and only there. The server is asked as the header
  * of embers-pyroscope-snapshots.h says: one SelectSeries for the totals,
- * one SelectMergeStacktraces for the call sites, and one SelectSeries per
- * call site for all ten snapshots at once (counted by the server).
+ * one SelectMergeStacktraces for the functions, and one SelectSeries per
+ * call site for all ten snapshots at once (counted by the server). Rows
+ * are functions: one called from twelve places is one row.
  *
  * The noise test of a comparison on the server (v1–v5 against v6–v10):
  * one SelectSeries per side for its steps, one per call site and side;
@@ -49,15 +50,17 @@ normal (GRand *rand)
 }
 
 static void
-ingest (SoupSession *session,
-        const char  *version,
-        gint64       time_s,
-        const char  *body)
+ingest_service (SoupSession *session,
+                const char  *service,
+                const char  *version,
+                gint64       time_s,
+                const char  *body)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SoupMessage) msg = NULL;
   g_autoptr(GBytes) answer = NULL;
-  g_autofree char *name = g_uri_escape_string ("app.cpu{version=", NULL, FALSE);
+  g_autofree char *head = g_strconcat (service, ".cpu{version=", NULL);
+  g_autofree char *name = g_uri_escape_string (head, NULL, FALSE);
   g_autofree char *url = g_strdup_printf ("%singest?name=%s%s}&from=%" G_GINT64_FORMAT,
                                           embers_test_server_get_url (server), name, version, time_s);
 
@@ -67,6 +70,41 @@ ingest (SoupSession *session,
   answer = soup_session_send_and_read (session, msg, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+}
+
+static void
+ingest (SoupSession *session,
+        const char  *version,
+        gint64       time_s,
+        const char  *body)
+{
+  ingest_service (session, "app", version, time_s, body);
+}
+
+/* Service "spread": the same versions, but parse is called from twelve
+ * places (main;a1;parse … main;a12;parse, 10 each, and once through
+ * itself, main;a1;parse;walk;parse 5), less than render or idle at any one
+ * of them; all of it grows 60 % from v6 on */
+static void
+ingest_spread (void)
+{
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (29);
+
+  for (guint v = 0; v < 10; v++)
+    for (guint i = 0; i < 6; i++)
+      {
+        g_autofree char *version = g_strdup_printf ("v%u", v + 1);
+        g_autoptr(GString) body = g_string_new (NULL);
+        double f = v >= 5 ? 1.6 : 1;
+
+        for (guint site = 1; site <= 12; site++)
+          g_string_append_printf (body, "main;a%u;parse %d\n", site, (int)(10 * f * (1 + 0.08 * normal (rand))));
+        g_string_append_printf (body, "main;a1;parse;walk;parse %d\n", (int)(5 * f));
+        g_string_append_printf (body, "main;render %d\nmain;idle %d\n",
+                                (int)(300 * (1 + 0.08 * normal (rand))), (int)(300 * (1 + 0.08 * normal (rand))));
+        ingest_service (session, "spread", version, hour_ms / 1000 + (v * 6 + i) * 60 + 30, body->str);
+      }
 }
 
 /* v1 … v10, six minutes each: a profile in the middle of every minute */
@@ -131,6 +169,24 @@ new_source (void)
 }
 
 static EmbersSnapshots *
+run_rows (EmbersPyroscopeSource *source,
+          EmbersSnapshots       *snapshots,
+          const EmbersQuery     *base,
+          const char            *label,
+          guint                  max_rows,
+          Wait                  *wait,
+          GError               **error)
+{
+  EmbersSnapshots *result;
+
+  embers_pyroscope_snapshots_async (source, snapshots, base, label, max_rows, on_progress, wait, NULL, on_done, wait);
+  embers_test_wait_while (wait->result == NULL);
+  result = embers_pyroscope_snapshots_finish (source, wait->result, error);
+  g_clear_object (&wait->result);
+  return result;
+}
+
+static EmbersSnapshots *
 run (EmbersPyroscopeSource *source,
      EmbersSnapshots       *snapshots,
      const EmbersQuery     *base,
@@ -138,13 +194,23 @@ run (EmbersPyroscopeSource *source,
      Wait                  *wait,
      GError               **error)
 {
-  EmbersSnapshots *result;
+  return run_rows (source, snapshots, base, label, 0, wait, error);
+}
 
-  embers_pyroscope_snapshots_async (source, snapshots, base, label, 0, on_progress, wait, NULL, on_done, wait);
-  embers_test_wait_while (wait->result == NULL);
-  result = embers_pyroscope_snapshots_finish (source, wait->result, error);
-  g_clear_object (&wait->result);
-  return result;
+/* v1 … v10 of @base as snapshots, by the label "version" */
+static EmbersSnapshots *
+versions (const EmbersQuery *base)
+{
+  EmbersSnapshots *snapshots = embers_snapshots_new (EMBERS_DIFF_STATS_SHARE, 0);
+
+  for (guint v = 0; v < 10; v++)
+    {
+      g_autofree char *version = g_strdup_printf ("v%u", v + 1);
+      g_autoptr(EmbersQuery) q = embers_snapshots_query_with_label (base, "version", version);
+
+      embers_snapshots_add_snapshot (snapshots, version, q, NULL);
+    }
+  return snapshots;
 }
 
 static void
@@ -152,10 +218,9 @@ check_jump (EmbersSnapshots *s)
 {
   const EmbersSnapshotRow *row;
 
-  g_assert_true (embers_snapshots_get_call_sites (s));
   g_assert_cmpuint (embers_snapshots_get_n_rows (s), ==, 3);
   row = embers_snapshots_get_row (s, 0);
-  g_assert_cmpstr (row->key, ==, "main;parse");
+  g_assert_cmpstr (row->key, ==, "parse");
   g_assert_cmpstr (row->name, ==, "parse");
   g_assert_cmpint (row->jump, ==, 4);
   g_assert_cmpint (row->steps[4].verdict, ==, EMBERS_CHANGE_GREW);
@@ -174,19 +239,11 @@ static void
 test_by_label (void)
 {
   g_autoptr(EmbersPyroscopeSource) source = new_source ();
-  g_autoptr(EmbersSnapshots) snapshots = embers_snapshots_new (EMBERS_DIFF_STATS_SHARE, 0);
-  g_autoptr(EmbersSnapshots) result = NULL;
   g_autoptr(EmbersQuery) base = embers_query_new (CPU, "{service_name=\"app\"}", hour_ms, hour_ms + 3600000);
+  g_autoptr(EmbersSnapshots) snapshots = versions (base);
+  g_autoptr(EmbersSnapshots) result = NULL;
   g_autoptr(GError) error = NULL;
   Wait wait = { 0 };
-
-  for (guint v = 0; v < 10; v++)
-    {
-      g_autofree char *version = g_strdup_printf ("v%u", v + 1);
-      g_autoptr(EmbersQuery) q = embers_snapshots_query_with_label (base, "version", version);
-
-      embers_snapshots_add_snapshot (snapshots, version, q, NULL);
-    }
 
   g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   result = run (source, snapshots, base, "version", &wait, &error);
@@ -223,6 +280,43 @@ test_by_time (void)
   result = run (source, snapshots, base, NULL, &wait, &error);
   g_assert_no_error (error);
   check_jump (result);
+}
+
+/* A function spread over many small call sites is one row: the sum of its
+ * outermost call sites (the recursive one counted once), each asked once
+ * for all ten versions */
+static void
+test_spread (void)
+{
+  g_autoptr(EmbersPyroscopeSource) source = new_source ();
+  g_autoptr(EmbersQuery) base = embers_query_new (CPU, "{service_name=\"spread\"}", hour_ms, hour_ms + 3600000);
+  g_autoptr(EmbersSnapshots) snapshots = versions (base);
+  g_autoptr(EmbersSnapshots) result = NULL;
+  g_autoptr(GError) error = NULL;
+  const EmbersSnapshotRow *row;
+  Wait wait = { 0 };
+
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
+  /* Three rows: the three heaviest functions, parse among them though
+   * each of its call sites is lighter than any a-caller above it */
+  result = run_rows (source, snapshots, base, "version", 3, &wait, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (embers_snapshots_get_n_rows (result), ==, 3);
+  g_assert_cmpint (embers_snapshots_find_row (result, "render"), >=, 0);
+  g_assert_cmpint (embers_snapshots_find_row (result, "idle"), >=, 0);
+  row = embers_snapshots_get_row (result, 0);
+  g_assert_cmpstr (row->key, ==, "parse");
+  g_assert_cmpint (row->jump, ==, 4);
+  g_assert_cmpint (row->steps[4].verdict, ==, EMBERS_CHANGE_GREW);
+  /* 125 of 725 before, 200 of 800 after: the whole function, once */
+  g_assert_cmpfloat_with_epsilon (row->shares[0], 125.0 / 725, 0.01);
+  g_assert_cmpfloat_with_epsilon (row->shares[9], 200.0 / 800, 0.01);
+
+  /* Totals, merge, and one per call site: twelve of parse, render, idle */
+  g_assert_cmpint (embers_test_server_stat (server, "requests", QUERIER "SelectSeries"), ==, 1 + 12 + 2);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", QUERIER "SelectMergeStacktraces"), ==, 1);
+  g_assert_cmpuint (wait.last_total, ==, 14);
 }
 
 /* A query that fails fails the whole: nothing partial */
@@ -317,9 +411,11 @@ main (int   argc,
   server = embers_test_server_start (NULL, &error);
   g_assert_no_error (error);
   ingest_versions ();
+  ingest_spread ();
 
   g_test_add_func ("/embers/pyroscope-snapshots/by-label", test_by_label);
   g_test_add_func ("/embers/pyroscope-snapshots/by-time", test_by_time);
+  g_test_add_func ("/embers/pyroscope-snapshots/spread", test_spread);
   g_test_add_func ("/embers/pyroscope-snapshots/error", test_error);
   g_test_add_func ("/embers/pyroscope-snapshots/diff-stats", test_diff_stats);
 

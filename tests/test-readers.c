@@ -436,7 +436,7 @@ test_jfr_types (void)
 {
   g_autoptr(EmbersProfile) p = load_fixture ("jfr", "jdk21-startup.jfr");
   static const char *types[] = {
-    "cpu_samples", "alloc_in_new_tlab_objects", "alloc_in_new_tlab_bytes",
+    "cpu_samples", "cpu", "alloc_in_new_tlab_objects", "alloc_in_new_tlab_bytes",
     "alloc_outside_tlab_objects", "alloc_outside_tlab_bytes", "alloc_sample_objects",
     "alloc_sample_bytes", "lock_contentions", "lock_delay",
   };
@@ -444,7 +444,10 @@ test_jfr_types (void)
   g_assert_cmpuint (embers_profile_get_n_sample_types (p), ==, G_N_ELEMENTS (types));
   for (guint i = 0; i < G_N_ELEMENTS (types); i++)
     g_assert_cmpstr (embers_profile_get_sample_type (p, i), ==, types[i]);
-  g_assert_cmpstr (embers_profile_get_sample_unit (p, 8), ==, "nanoseconds");
+  g_assert_cmpstr (embers_profile_get_sample_unit (p, 1), ==, "nanoseconds");
+  g_assert_cmpstr (embers_profile_get_sample_unit (p, 9), ==, "nanoseconds");
+  /* CPU time is what opens, as Pyroscope shows a Java service */
+  g_assert_cmpuint (embers_profile_get_default_sample_type (p), ==, 1);
   g_assert_cmpint (embers_profile_get_time_nanos (p), >, 0);
   g_assert_cmpint (embers_profile_get_duration_nanos (p), >, 0);
   /* Java frames as Pyroscope names them */
@@ -454,6 +457,101 @@ test_jfr_types (void)
 
     g_assert_true (g_str_has_prefix (main_row, "0/"));
     g_assert_cmpstr (spin_row, !=, "-");
+  }
+}
+
+static gint64
+self_sum (EmbersProfile *profile,
+          guint          type)
+{
+  g_autoptr(GArray) rows = embers_top_compute (profile, type);
+  gint64 sum = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    sum += g_array_index (rows, EmbersTopRow, i).self;
+  return sum;
+}
+
+/* @copy with every @from (same length as @to) replaced; how many */
+static guint
+replace_all (guint8     *copy,
+             gsize       len,
+             const char *from,
+             const char *to)
+{
+  gsize n = strlen (from);
+  guint count = 0;
+
+  g_assert_cmpuint (strlen (to), ==, n);
+  for (gsize i = 0; i + n <= len; i++)
+    if (memcmp (copy + i, from, n) == 0)
+      {
+        memcpy (copy + i, to, n);
+        count++;
+      }
+  return count;
+}
+
+/* CPU in nanoseconds: each execution sample weighs the period the JVM
+ * sampled at (jdk.ActiveSetting "period" of jdk.ExecutionSample), as
+ * Pyroscope weighs each by 1e9 / sampleRate (grafana/jfr-parser,
+ * pprof/pprof.go, addStacktrace). jdk21-startup says "10 ms" (the profile
+ * settings), jdk21-default "20 ms" (the JDK's default ones);
+ * SamplePeriod.java reads the same with the JDK's own API, and `jfr
+ * summary` counts 140 and 58 jdk.ExecutionSample events in them. */
+static void
+test_jfr_cpu_period (void)
+{
+  g_autoptr(EmbersProfile) p = load_fixture ("jfr", "jdk21-startup.jfr");
+  g_autoptr(GBytes) bytes = fixture_bytes ("jfr", "jdk21-startup.jfr");
+  gsize len;
+  g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, &len), g_bytes_get_size (bytes));
+
+  g_assert_cmpint (self_sum (p, 0), ==, 140);
+  g_assert_cmpint (self_sum (p, 1), ==, 140 * G_GINT64_CONSTANT (10000000));
+
+  /* A recording made with the default settings samples every 20 ms */
+  {
+    g_autoptr(EmbersProfile) slow = load_fixture ("jfr", "jdk21-default.jfr");
+
+    g_assert_cmpstr (embers_profile_get_sample_type (slow, 1), ==, "cpu");
+    g_assert_cmpint (self_sum (slow, 0), ==, 58);
+    g_assert_cmpint (self_sum (slow, 1), ==, 58 * G_GINT64_CONSTANT (20000000));
+  }
+
+  /* A period that cannot be read is Pyroscope's default, 100 Hz */
+  g_assert_cmpuint (replace_all (copy, len, "10 ms", "1q ms"), >, 0);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) unread = embers_jfr_parse (copy, len, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (self_sum (unread, 1), ==, 140 * G_GINT64_CONSTANT (10000000));
+  }
+
+  /* Sleeping threads' samples (async-profiler's wall-clock mode writes
+   * them as execution samples) are no CPU time, as in Pyroscope: with the
+   * thread states' names swapped, every sample sleeps and no CPU is left */
+  {
+    g_autofree guint8 *swapped = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(EmbersProfile) asleep = NULL;
+
+    g_assert_cmpuint (replace_all (swapped, len, "STATE_RUNNABLE", "STATE_XXXXXXXX"), ==, 1);
+    g_assert_cmpuint (replace_all (swapped, len, "STATE_SLEEPING", "STATE_RUNNABLE"), ==, 1);
+    g_assert_cmpuint (replace_all (swapped, len, "STATE_XXXXXXXX", "STATE_SLEEPING"), ==, 1);
+    asleep = embers_jfr_parse (swapped, len, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (embers_profile_get_sample_type (asleep, 0), ==, "alloc_in_new_tlab_objects");
+    for (guint t = 0; t < embers_profile_get_n_sample_types (asleep); t++)
+      g_assert_false (g_str_has_prefix (embers_profile_get_sample_type (asleep, t), "cpu"));
+  }
+
+  /* Two chunks (jcmd, joined by jfr assemble), each stating its period */
+  {
+    g_autoptr(EmbersProfile) two = load_fixture ("jfr", "jdk17-jcmd.jfr");
+
+    g_assert_cmpint (self_sum (two, 1), ==, self_sum (two, 0) * 10000000);
   }
 }
 
@@ -552,6 +650,7 @@ main (int   argc,
   g_test_add_func ("/embers/readers/speedscope/sampled", test_speedscope_sampled);
   g_test_add_func ("/embers/readers/speedscope/errors", test_speedscope_errors);
   g_test_add_func ("/embers/readers/jfr/types", test_jfr_types);
+  g_test_add_func ("/embers/readers/jfr/cpu-period", test_jfr_cpu_period);
   g_test_add_func ("/embers/readers/jfr/truncated", test_jfr_truncated);
   g_test_add_func ("/embers/readers/jfr/errors", test_jfr_errors);
   g_test_add_func ("/embers/readers/jfr/input", test_jfr_input);

@@ -11,6 +11,7 @@
 #include "embers-diff.h"
 #include "embers-layout.h"
 #include "embers-profile-builder.h"
+#include "embers-transform-stack.h"
 #include "embers-transforms.h"
 
 /* "a;b;c 10" lines; "a;b 10 3" gives two columns when n_types == 2 */
@@ -651,6 +652,59 @@ edit_focus_b (char **frames,
 }
 
 static char *
+edit_drop_d (char **frames,
+             guint  n)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (frames[i], "d"))
+      return NULL;
+  return join_frames (frames, n);
+}
+
+/* Indirect recursion of a: an inner a goes back to the outermost one */
+static char *
+edit_collapse_a (char **frames,
+                 guint  n)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
+  int first_a = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (g_str_equal (frames[i], "a") && first_a >= 0)
+        {
+          g_ptr_array_set_size (out, first_a + 1);
+          continue;
+        }
+      if (g_str_equal (frames[i], "a"))
+        first_a = out->len;
+      g_ptr_array_add (out, frames[i]);
+    }
+  return join_frames ((char **)out->pdata, out->len);
+}
+
+static char *
+edit_focus_subtree_ab (char **frames,
+                       guint  n)
+{
+  if (n >= 2 && g_str_equal (frames[0], "a") && g_str_equal (frames[1], "b"))
+    return join_frames (frames + 1, n - 1);
+  return NULL;
+}
+
+static char *
+edit_hide_ab (char **frames,
+              guint  n)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    if (i != 1 || !g_str_equal (frames[0], "a") || !g_str_equal (frames[1], "b"))
+      g_ptr_array_add (out, frames[i]);
+  return join_frames ((char **)out->pdata, out->len);
+}
+
+static char *
 edit_invert (char **frames,
              guint  n)
 {
@@ -738,7 +792,8 @@ test_random_against_text (void)
       struct {
         EditFunc edit;
         int      kind;
-      } cases[] = { { edit_collapse, 0 }, { edit_hide_c, 1 }, { edit_focus_b, 2 }, { edit_invert, 3 } };
+      } cases[] = { { edit_collapse, 0 }, { edit_hide_c, 1 }, { edit_focus_b, 2 }, { edit_invert, 3 },
+                    { edit_drop_d, 4 }, { edit_collapse_a, 5 }, { edit_focus_subtree_ab, 6 }, { edit_hide_ab, 7 } };
 
       embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
       embers_profile_builder_add_sample_type (b, "alloc_space", "bytes");
@@ -788,18 +843,299 @@ test_random_against_text (void)
             case 0: out = embers_transform_collapse_recursion (p, &error); break;
             case 1: out = embers_transform_hide (p, hide_c, &error); break;
             case 2: out = embers_transform_focus (p, "b", &error); break;
+            case 4: out = embers_transform_drop_function (p, "d", &error); break;
+            case 5: out = embers_transform_collapse_function_recursion (p, "a", &error); break;
+            case 6: out = embers_transform_focus_subtree (p, (const char *[]) { "a", "b", NULL }, &error); break;
+            case 7: out = embers_transform_merge_node (p, (const char *[]) { "a", "b", NULL }, &error); break;
             default: out = embers_transform_invert (p, &error); break;
             }
           g_assert_no_error (error);
           got = to_folded (out);
           g_assert_cmpstr (got, ==, expected);
-          if (cases[c].kind != 2)
+          if (cases[c].kind != 2 && cases[c].kind != 6)
             check_no_empty_nodes (out);
 
           out_prod = filter (out, "{env=\"prod\"}");
           got_prod = to_folded (out_prod);
           g_assert_cmpstr (got_prod, ==, expected_prod);
         }
+    }
+}
+
+/* Frame actions (the transform stack's) */
+
+#define FIVE_STACKS "a;b;c 1\nx;b;d 2\nb 3\na;c 4\na;b;b;e 5\n"
+
+static void
+test_focus_subtree (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines (FIVE_STACKS, 1);
+  g_autoptr(EmbersProfile) f = NULL;
+  g_autoptr(EmbersProfile) none = NULL;
+  g_autoptr(EmbersProfile) empty = NULL;
+  GError *error = NULL;
+
+  /* Only the stacks through the call node a;b, rooted at it: not x;b, not b */
+  f = embers_transform_focus_subtree (p, (const char *[]) { "a", "b", NULL }, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (f, "b;b;e 5\nb;c 1");
+  g_assert_cmpint (embers_profile_get_total (f, 0), ==, 6);
+
+  none = embers_transform_focus_subtree (p, (const char *[]) { "a", "nope", NULL }, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embers_profile_get_n_nodes (none), ==, 1);
+  empty = embers_transform_focus_subtree (p, (const char *[]) { NULL }, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (empty, 0), ==, 0);
+}
+
+static void
+test_merge_node (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines (FIVE_STACKS, 1);
+  g_autoptr(EmbersProfile) h = NULL;
+  GError *error = NULL;
+
+  /* Only the call node a;b goes: its c merges with a's own c, the inner b
+   * of a;b;b stays, and so do x;b and b */
+  h = embers_transform_merge_node (p, (const char *[]) { "a", "b", NULL }, &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (h, "a;b;e 5\na;c 5\nb 3\nx;b;d 2");
+  g_assert_cmpint (embers_profile_get_total (h, 0), ==, 15);
+
+  /* A path the profile lacks hides nothing */
+  {
+    g_autoptr(EmbersProfile) same = embers_transform_merge_node (p, (const char *[]) { "a", "nope", NULL }, &error);
+
+    g_assert_no_error (error);
+    ASSERT_FOLDED (same, "a;b;b;e 5\na;b;c 1\na;c 4\nb 3\nx;b;d 2");
+  }
+}
+
+static void
+test_merge_function (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines (FIVE_STACKS, 1);
+  g_autoptr(EmbersProfile) m = NULL;
+  g_autoptr(EmbersProfile) same = NULL;
+  GError *error = NULL;
+
+  /* Every b goes, recursion included; its self value goes to its caller
+   * (here the root) */
+  m = embers_transform_merge_function (p, "b", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (m, "(root) 3\na;c 5\na;e 5\nx;d 2");
+  g_assert_cmpint (embers_profile_get_total (m, 0), ==, 15);
+
+  same = embers_transform_merge_function (p, "nope", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (same, "a;b;b;e 5\na;b;c 1\na;c 4\nb 3\nx;b;d 2");
+}
+
+static void
+test_drop_function (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines (FIVE_STACKS, 1);
+  g_autoptr(EmbersProfile) d = NULL;
+  g_autoptr(EmbersProfile) two = profile_from_lines ("a;b 10 3\na;c 5 7\nb;b 1 1\n", 2);
+  g_autoptr(EmbersProfile) d2 = NULL;
+  GError *error = NULL;
+
+  /* The root loses b's total, 11, once although b recurses */
+  d = embers_transform_drop_function (p, "b", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (d, "a;c 4");
+  g_assert_cmpint (embers_profile_get_total (d, 0), ==, 15 - 11);
+
+  /* Every column alike (a diff's two sides are two columns) */
+  d2 = embers_transform_drop_function (two, "b", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (d2, "a;c 5 7");
+}
+
+static void
+test_collapse_package (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("main.main;runtime.mallocgc;runtime.memclr 7\n"
+                                                   "main.main;runtime.gcStart;main.cb;runtime.x 2\n"
+                                                   "main.main 1\n"
+                                                   "runtime.goexit;main.f 3\n", 1);
+  g_autoptr(EmbersProfile) c = NULL;
+  g_autoptr(EmbersProfile) m = NULL;
+  GError *error = NULL;
+
+  /* Each run of runtime frames is one "runtime" frame holding their self
+   * values; main.cb between two runs keeps them apart */
+  c = embers_transform_collapse_package (p, "runtime", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (c, "main.main 1\nmain.main;runtime 7\nmain.main;runtime;main.cb;runtime 2\nruntime;main.f 3");
+  g_assert_cmpint (embers_profile_get_total (c, 0), ==, 13);
+
+  /* main: the outermost frames, the callback between runtime frames */
+  m = embers_transform_collapse_package (p, "main", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (m, "main 1\nmain;runtime.gcStart;main;runtime.x 2\nmain;runtime.mallocgc;runtime.memclr 7\n"
+                    "runtime.goexit;main 3");
+}
+
+static void
+test_collapse_function_recursion (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines ("f;g;f;h 1\nf;g 2\nf;f 3\na;f;g;f 4\n", 1);
+  g_autoptr(EmbersProfile) c = NULL;
+  GError *error = NULL;
+
+  /* Inner f merges into the outermost f, indirect recursion too */
+  c = embers_transform_collapse_function_recursion (p, "f", &error);
+  g_assert_no_error (error);
+  ASSERT_FOLDED (c, "a;f 4\nf 3\nf;g 2\nf;h 1");
+  g_assert_cmpint (embers_profile_get_total (c, 0), ==, 10);
+}
+
+static EmbersProfile *
+apply (EmbersTransformStack *stack,
+       EmbersProfile        *p)
+{
+  GError *error = NULL;
+  EmbersProfile *out = embers_transform_stack_apply (stack, p, NULL, &error);
+
+  g_assert_no_error (error);
+  return out;
+}
+
+static void
+test_stack_order (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines (FIVE_STACKS, 1);
+  g_autoptr(EmbersTransformStack) merge_first = embers_transform_stack_new ();
+  g_autoptr(EmbersTransformStack) focus_first = embers_transform_stack_new ();
+  g_autoptr(EmbersProfile) a = NULL;
+  g_autoptr(EmbersProfile) b = NULL;
+  g_autoptr(EmbersProfile) same = NULL;
+  const char *merge_b[] = { "b", NULL };
+  const char *path_ac[] = { "a", "c", NULL };
+
+  /* Merging b first makes a;b;c part of a;c, so the focus holds 5; the
+   * other way round it holds a;c's own 4 */
+  g_assert_true (embers_transform_stack_push (merge_first, EMBERS_TRANSFORM_MERGE_FUNCTION, merge_b, NULL));
+  g_assert_true (embers_transform_stack_push (merge_first, EMBERS_TRANSFORM_FOCUS_SUBTREE, path_ac, NULL));
+  g_assert_true (embers_transform_stack_push (focus_first, EMBERS_TRANSFORM_FOCUS_SUBTREE, path_ac, NULL));
+  g_assert_true (embers_transform_stack_push (focus_first, EMBERS_TRANSFORM_MERGE_FUNCTION, merge_b, NULL));
+  a = apply (merge_first, p);
+  b = apply (focus_first, p);
+  ASSERT_FOLDED (a, "c 5");
+  ASSERT_FOLDED (b, "c 4");
+  g_assert_false (embers_transform_stack_equal (merge_first, focus_first));
+
+  /* The empty stack is the profile itself */
+  embers_transform_stack_clear (merge_first);
+  same = apply (merge_first, p);
+  g_assert_true (same == p);
+}
+
+static void
+test_stack_remove_any (void)
+{
+  g_autoptr(EmbersProfile) p = profile_from_lines (FIVE_STACKS, 1);
+  g_autoptr(EmbersTransformStack) three = embers_transform_stack_new ();
+  g_autoptr(EmbersTransformStack) two = embers_transform_stack_new ();
+  g_autoptr(EmbersProfile) x = NULL;
+  g_autoptr(EmbersProfile) y = NULL;
+  g_autofree char *fx = NULL;
+  g_autofree char *fy = NULL;
+  GError *error = NULL;
+
+  g_assert_true (embers_transform_stack_push (three, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { "d", NULL }, NULL));
+  g_assert_true (embers_transform_stack_push (three, EMBERS_TRANSFORM_MERGE_FUNCTION, (const char *[]) { "a", NULL }, NULL));
+  g_assert_true (embers_transform_stack_push (three, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL));
+  /* An equal step is refused */
+  g_assert_false (embers_transform_stack_push (three, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_clear_error (&error);
+  g_assert_cmpint (embers_transform_stack_find (three, EMBERS_TRANSFORM_MERGE_FUNCTION,
+                                                (const char *[]) { "a", NULL }), ==, 1);
+
+  /* Removing the middle step: the others re-apply in their order */
+  embers_transform_stack_remove (three, 1);
+  g_assert_true (embers_transform_stack_push (two, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { "d", NULL }, NULL));
+  g_assert_true (embers_transform_stack_push (two, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL));
+  g_assert_true (embers_transform_stack_equal (three, two));
+  x = apply (three, p);
+  ASSERT_FOLDED (x, "a;b;c 1\na;b;e 5\na;c 4\nb 3");
+  y = apply (two, p);
+  fx = to_folded (x);
+  fy = to_folded (y);
+  g_assert_cmpstr (fx, ==, fy);
+
+  /* A step pushed applies to the result so far alone: the same answer */
+  {
+    g_autoptr(EmbersTransformStack) one = embers_transform_stack_new ();
+    g_autoptr(EmbersProfile) first = NULL;
+    g_autoptr(EmbersProfile) rest = NULL;
+    g_autofree char *frest = NULL;
+
+    g_assert_true (embers_transform_stack_push (one, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { "d", NULL }, NULL));
+    g_assert_true (embers_transform_stack_is_prefix (one, two));
+    g_assert_false (embers_transform_stack_is_prefix (two, one));
+    g_assert_true (embers_transform_stack_is_prefix (two, two));
+    first = apply (one, p);
+    rest = embers_transform_stack_apply_from (two, 1, first, NULL, &error);
+    g_assert_no_error (error);
+    frest = to_folded (rest);
+    g_assert_cmpstr (frest, ==, fy);
+  }
+}
+
+static void
+test_stack_serialize (void)
+{
+  g_autoptr(EmbersTransformStack) stack = embers_transform_stack_new ();
+  g_autoptr(EmbersTransformStack) back = NULL;
+  g_autoptr(EmbersTransformStack) from_variant = embers_transform_stack_new ();
+  g_autoptr(JsonNode) json = NULL;
+  GError *error = NULL;
+  struct { const char *text; } bad[] = {
+    { "{}" },
+    { "[1]" },
+    { "[{\"kind\": \"explode\", \"args\": [\"a\"]}]" },
+    { "[{\"kind\": \"merge-function\"}]" },
+    { "[{\"kind\": \"merge-function\", \"args\": [\"a\", \"b\"]}]" },
+    { "[{\"kind\": \"merge-function\", \"args\": [\"\"]}]" },
+    { "[{\"kind\": \"merge-function\", \"args\": [3]}]" },
+    { "[{\"kind\": \"hide\", \"args\": []}]" },
+    { "[{\"kind\": \"hide\", \"args\": \"a\"}]" },
+    { "[{\"kind\": 7, \"args\": [\"a\"]}]" },
+    { "[{\"kind\": \"drop-function\", \"args\": [\"a\"]}, {\"kind\": \"drop-function\", \"args\": [\"a\"]}]" },
+  };
+
+  g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_FOCUS_SUBTREE, (const char *[]) { "main", "a;b", NULL }, NULL));
+  g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_COLLAPSE_PACKAGE, (const char *[]) { "net/http", NULL }, NULL));
+  g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_COLLAPSE_RECURSION, (const char *[]) { "f", NULL }, NULL));
+  g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL));
+  g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_HIDE, (const char *[]) { "é \"quoted\"", NULL }, NULL));
+
+  json = embers_transform_stack_to_json (stack);
+  back = embers_transform_stack_from_json (json, &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_transform_stack_equal (stack, back));
+
+  for (guint i = 0; i < embers_transform_stack_get_length (stack); i++)
+    {
+      g_autoptr(GVariant) v = g_variant_ref_sink (embers_transform_stack_step_to_variant (stack, i));
+
+      g_assert_true (embers_transform_stack_push_variant (from_variant, v, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (embers_transform_stack_equal (stack, from_variant));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (bad[i].text, NULL);
+      g_autoptr(EmbersTransformStack) none = embers_transform_stack_from_json (node, &error);
+
+      g_assert_null (none);
+      g_assert_nonnull (error);
+      g_clear_error (&error);
     }
 }
 
@@ -815,6 +1151,15 @@ main (int   argc,
   g_test_add_func ("/embers/transforms/hide", test_hide);
   g_test_add_func ("/embers/transforms/collapse-recursion", test_collapse_recursion);
   g_test_add_func ("/embers/transforms/invert", test_invert);
+  g_test_add_func ("/embers/transforms/focus-subtree", test_focus_subtree);
+  g_test_add_func ("/embers/transforms/merge-node", test_merge_node);
+  g_test_add_func ("/embers/transforms/merge-function", test_merge_function);
+  g_test_add_func ("/embers/transforms/drop-function", test_drop_function);
+  g_test_add_func ("/embers/transforms/collapse-package", test_collapse_package);
+  g_test_add_func ("/embers/transforms/collapse-function-recursion", test_collapse_function_recursion);
+  g_test_add_func ("/embers/transforms/stack-order", test_stack_order);
+  g_test_add_func ("/embers/transforms/stack-remove-any", test_stack_remove_any);
+  g_test_add_func ("/embers/transforms/stack-serialize", test_stack_serialize);
   g_test_add_func ("/embers/transforms/sandwich-callers", test_sandwich_callers);
   g_test_add_func ("/embers/transforms/types-and-metadata", test_multiple_types_and_metadata);
   g_test_add_func ("/embers/transforms/filter-labels", test_filter_labels);

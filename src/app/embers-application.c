@@ -174,6 +174,7 @@ embers_application_startup (GApplication *app)
     { "win.connect", { "<Control><Shift>l", NULL } },
     { "win.open-location", { "<Control>l", NULL } },
     { "win.export", { "<Control>e", NULL } },
+    { "win.save-view", { "<Control>s", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
     { "win.show-shortcuts", { "<Control>question", NULL } },
   };

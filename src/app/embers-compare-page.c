@@ -1024,3 +1024,18 @@ embers_compare_page_get_file_label (EmbersComparePage *self,
   g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
   return embers_compare_pane_get_file_text (pane (self, comparison));
 }
+
+gboolean
+embers_compare_page_get_files (EmbersComparePage  *self,
+                               GFile             **baseline,
+                               GFile             **comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), FALSE);
+
+  for (guint i = 0; i < 2; i++)
+    if (embers_compare_pane_get_file (self->panes[i]) == NULL)
+      return FALSE;
+  *baseline = embers_compare_pane_get_file (self->panes[0]);
+  *comparison = embers_compare_pane_get_file (self->panes[1]);
+  return TRUE;
+}

@@ -145,4 +145,9 @@ void               embers_compare_page_set_folded      (EmbersComparePage *self,
                                                         gboolean           folded);
 gboolean           embers_compare_page_get_folded      (EmbersComparePage *self);
 
+/* The two files compared (not owned), when both sides are files */
+gboolean           embers_compare_page_get_files    (EmbersComparePage  *self,
+                                                     GFile             **baseline,
+                                                     GFile             **comparison);
+
 G_END_DECLS

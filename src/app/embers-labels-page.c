@@ -562,7 +562,7 @@ build_values (EmbersLabelsPage *self)
       GtkWidget *button = gtk_menu_button_new ();
 
       g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
-      g_menu_append (across, _("Ten _Time Ranges"), "win.compare-across::time");
+      g_menu_append (across, _("_Time Ranges"), "win.compare-across::time");
       gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
       gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
       embers_accessible_set_label (button, _("Line Up"));

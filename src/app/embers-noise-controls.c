@@ -5,9 +5,11 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <glib/gi18n.h>
 
 #include "embers-accessible.h"
+#include "embers-diff.h"
 #include "embers-diff-table.h"
 #include "embers-flame-graph.h"
 #include "embers-local-source.h"
@@ -69,9 +71,11 @@ apply (EmbersNoiseControls *self)
   embers_diff_table_set_noise (embers_profile_page_get_diff_table (profile_page), self->stats, hide);
 }
 
+/* @why (may be NULL): the status to show instead of the counts */
 static void
-show_stats (EmbersNoiseControls *self,
-            EmbersDiffStats     *stats)
+show_stats_why (EmbersNoiseControls *self,
+                EmbersDiffStats     *stats,
+                const char          *why)
 {
   g_autofree char *status = NULL;
   guint nb, nc;
@@ -106,9 +110,18 @@ show_stats (EmbersNoiseControls *self,
                                 nb, nc, EMBERS_DIFF_STATS_MIN_STEPS);
     }
   self->applying = FALSE;
+  if (why != NULL)
+    g_set_str (&status, why);
   gtk_label_set_text (self->status_label, status);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), status);
   apply (self);
+}
+
+static void
+show_stats (EmbersNoiseControls *self,
+            EmbersDiffStats     *stats)
+{
+  show_stats_why (self, stats, NULL);
 }
 
 static void
@@ -133,6 +146,128 @@ stats_done (GObject      *object,
       return;
     }
   show_stats (self, stats);
+}
+
+/* A file against a query. The file is one step, and Welch's test needs
+ * EMBERS_DIFF_STATS_MIN_STEPS on each side to estimate each side's noise:
+ * a single profile has no spread of its own. Borrowing the query's spread
+ * for the file would assume the file is a step like the query's, which it
+ * rarely is (one process for its own length, against every matching
+ * profile of a step summed), so nothing is tested and the status and
+ * every tooltip say why, with both sides' real steps: the file's one, the
+ * query's as the two-query test would count them (a server's SelectSeries
+ * points at the chart step, a local source's files). */
+typedef struct
+{
+  EmbersNoiseControls *self;
+  EmbersDiffSide       file_side;
+  double               file_total;
+} OneSided;
+
+static void
+one_sided_done (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  OneSided *os = user_data;
+  g_autoptr(EmbersNoiseControls) self = os->self;
+  EmbersDiffSide file_side = os->file_side;
+  EmbersDiffSide query_side = file_side == EMBERS_DIFF_SIDE_BASELINE ? EMBERS_DIFF_SIDE_COMPARISON
+                                                                      : EMBERS_DIFF_SIDE_BASELINE;
+  g_autoptr(EmbersDiffStats) stats = embers_diff_stats_new (EMBERS_DIFF_STATS_SHARE, 0);
+  g_autoptr(EmbersDiffStats) local = NULL;
+  g_autoptr(GPtrArray) series = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
+  guint n_query;
+
+  embers_diff_stats_add_step (stats, file_side, os->file_total, 0);
+  g_free (os);
+  if (EMBERS_IS_LOCAL_SOURCE (object))
+    local = embers_local_source_diff_stats_finish (EMBERS_LOCAL_SOURCE (object), result, &error);
+  else
+    series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_CANCELED))
+    return;
+  set_busy (self, FALSE);
+  if (error != NULL)
+    {
+      gtk_label_set_text (self->status_label, error->message);
+      show_stats (self, NULL);
+      return;
+    }
+
+  /* The query's steps, their totals as the test would take them */
+  if (local != NULL)
+    for (guint i = 0; i < embers_diff_stats_get_n_steps (local, EMBERS_DIFF_SIDE_BASELINE); i++)
+      embers_diff_stats_add_step (stats, query_side, embers_diff_stats_get_step_total (local, EMBERS_DIFF_SIDE_BASELINE, i), 0);
+  else
+    {
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+      for (guint i = 0; i < series->len; i++)
+        {
+          const EmbersSeries *s = g_ptr_array_index (series, i);
+
+          for (guint j = 0; j < s->n_points; j++)
+            if (isfinite (s->values[j]) && !g_hash_table_contains (seen, &s->timestamps[j]))
+              {
+                g_hash_table_add (seen, g_memdup2 (&s->timestamps[j], sizeof (gint64)));
+                embers_diff_stats_add_step (stats, query_side, s->values[j], 0);
+              }
+        }
+    }
+  embers_diff_stats_compute (stats);
+
+  n_query = embers_diff_stats_get_n_used_steps (stats, query_side);
+  if (file_side == EMBERS_DIFF_SIDE_BASELINE)
+    /* Translators: %u: the query's steps, then the steps the test needs */
+    why = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "The baseline is one file, a single step, against %u step of the query: "
+                                        "a file has no noise of its own to test against (%u steps needed on each "
+                                        "side). Compare two queries to test the changes.",
+                                        "The baseline is one file, a single step, against %u steps of the query: "
+                                        "a file has no noise of its own to test against (%u steps needed on each "
+                                        "side). Compare two queries to test the changes.",
+                                        n_query),
+                           n_query, EMBERS_DIFF_STATS_MIN_STEPS);
+  else
+    /* Translators: %u: the query's steps, then the steps the test needs */
+    why = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "The comparison is one file, a single step, against %u step of the query: "
+                                        "a file has no noise of its own to test against (%u steps needed on each "
+                                        "side). Compare two queries to test the changes.",
+                                        "The comparison is one file, a single step, against %u steps of the query: "
+                                        "a file has no noise of its own to test against (%u steps needed on each "
+                                        "side). Compare two queries to test the changes.",
+                                        n_query),
+                           n_query, EMBERS_DIFF_STATS_MIN_STEPS);
+  show_stats_why (self, stats, why);
+}
+
+static void
+run_one_sided (EmbersNoiseControls *self,
+               EmbersSource        *source,
+               const EmbersQuery   *query,
+               EmbersDiffSide       file_side,
+               EmbersProfile       *diff)
+{
+  OneSided *os = g_new0 (OneSided, 1);
+
+  os->self = g_object_ref (self);
+  os->file_side = file_side;
+  os->file_total = (double)embers_profile_get_total (diff, file_side == EMBERS_DIFF_SIDE_BASELINE
+                                                           ? EMBERS_DIFF_BASELINE : EMBERS_DIFF_COMPARISON);
+  self->cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  gtk_label_set_text (self->status_label, _("Counting the query’s steps…"));
+  if (EMBERS_IS_LOCAL_SOURCE (source))
+    embers_local_source_diff_stats_async (EMBERS_LOCAL_SOURCE (source), query, query, EMBERS_DIFF_STATS_SHARE,
+                                          self->cancellable, one_sided_done, os);
+  else
+    embers_source_select_series (source, query, NULL, embers_source_step_for_range (query->start_ms, query->end_ms),
+                                 EMBERS_AGGREGATION_SUM, 0, self->cancellable, one_sided_done, os);
 }
 
 /* One profile a side: one step each, which the test cannot use; the
@@ -206,8 +341,13 @@ run (EmbersNoiseControls *self)
                                          0, self->cancellable, stats_done, g_object_ref (self));
       return;
     }
-  /* A file against a query: steps on one side only */
-  gtk_label_set_text (self->status_label, _("A file has no steps: changes are not tested"));
+  if (source != NULL && (left != NULL) != (right != NULL))
+    {
+      run_one_sided (self, source, left != NULL ? left : right,
+                     left != NULL ? EMBERS_DIFF_SIDE_COMPARISON : EMBERS_DIFF_SIDE_BASELINE, diff);
+      return;
+    }
+  gtk_label_set_text (self->status_label, NULL);
   show_stats (self, NULL);
 }
 

@@ -23,6 +23,9 @@
 #include "embers-input.h"
 #include "embers-layout.h"
 #include "embers-top.h"
+#include "embers-palette.h"
+#include "embers-session.h"
+#include "embers-transform-bar.h"
 #include "embers-transforms.h"
 
 struct _EmbersProfilePage
@@ -34,8 +37,7 @@ struct _EmbersProfilePage
   AdwStatusPage     *loading_page;
   AdwStatusPage     *error_page;
   GtkProgressBar    *load_progress;
-  GtkWidget         *chips_bar;
-  GtkBox            *chips;
+  EmbersTransformBar *transform_bar;
   GtkDropDown       *sample_type_dropdown;
   GtkLabel          *view_menu_label;
   GtkStringList     *sample_types;
@@ -84,18 +86,24 @@ struct _EmbersProfilePage
   EmbersProfile     *profile;
   EmbersView         view;
   EmbersView         last_tree_view;
-  gboolean           collapse_recursion;
   EmbersColorScheme  colors;
   EmbersDiffPalette  diff_palette;
   EmbersDiffMode     diff_mode;
   EmbersDiffWidth    diff_width;
   guint              sample_type;
-  GPtrArray         *hidden;
+  /* The frame actions, in order (embers-transform-stack.h) */
+  EmbersTransformStack *transforms;
+  /* The steps table_profile is the result of: a step pushed on them
+   * applies to it alone */
+  EmbersTransformStack *applied;
+  /* A saved view to restore when the next profile is shown, and the
+   * focus path to find once the graph has that profile */
+  EmbersSession     *pending_view;
+  GStrv              pending_focus;
   int                wide_position;
   int                export_width;   /* images, 0 = as on screen */
   gboolean           stacked;
   int                fit_diff_frames;
-  char              *focus_function;
   char              *sandwich_function;
   /* The function with the most self time (the first top table row) */
   char              *hottest_function;
@@ -128,6 +136,7 @@ enum {
   PROP_COLORS,
   PROP_SAMPLE_TYPE,
   PROP_SEARCH_SUMMARY,
+  PROP_N_TRANSFORMS,
   N_PROPS
 };
 
@@ -247,6 +256,11 @@ update_actions (EmbersProfilePage *self)
   gtk_widget_action_set_enabled (widget, "page.sandwich", ready);
   gtk_widget_action_set_enabled (widget, "page.hide-frame", ready);
   gtk_widget_action_set_enabled (widget, "page.focus-function", ready);
+  gtk_widget_action_set_enabled (widget, "page.merge-function", ready);
+  gtk_widget_action_set_enabled (widget, "page.drop-function", ready);
+  gtk_widget_action_set_enabled (widget, "page.collapse-package", ready);
+  gtk_widget_action_set_enabled (widget, "page.collapse-function-recursion", ready);
+  gtk_widget_action_set_enabled (widget, "page.transform", ready);
   gtk_widget_action_set_enabled (widget, "page.invert", ready);
   gtk_widget_action_set_enabled (widget, "page.search", ready);
   gtk_widget_action_set_enabled (widget, "page.search-next", ready && searching);
@@ -256,73 +270,53 @@ update_actions (EmbersProfilePage *self)
 
 /* Chips: the transforms in effect, each removable */
 
-static GtkWidget *
-make_chip (const char *text,
-           const char *action,
-           const char *target)
-{
-  GtkWidget *button = gtk_button_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *label = gtk_label_new (text);
-  g_autofree char *a11y = NULL;
-
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("window-close-symbolic"));
-  gtk_button_set_child (GTK_BUTTON (button), box);
-  gtk_widget_add_css_class (button, "chip");
-  /* Translators: the tooltip of a transform's chip (a hidden frame, a
-   * function focused everywhere): clicking it removes the transform */
-  gtk_widget_set_tooltip_text (button, C_("transform", "Remove"));
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  if (target != NULL)
-    gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", target);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-
-  /* Translators: accessible name of a button; %s is e.g. "Hidden: runtime.mallocgc" */
-  a11y = g_strdup_printf (_("Remove %s"), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y,
-                                  -1);
-  return button;
-}
-
 static void
 update_chips (EmbersProfilePage *self)
 {
-  GtkWidget *child;
+  embers_transform_bar_set_stack (self->transform_bar, self->transforms);
+}
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chips))) != NULL)
-    gtk_box_remove (self->chips, child);
-
-  if (self->focus_function != NULL)
-    {
-      /* Translators: a removable transform chip */
-      g_autofree char *text = g_strdup_printf (_("Focused on %s"), self->focus_function);
-
-      gtk_box_append (self->chips, make_chip (text, "page.unfocus-function", NULL));
-    }
-  for (guint i = 0; i < self->hidden->len; i++)
-    {
-      const char *name = g_ptr_array_index (self->hidden, i);
-      /* Translators: a removable transform chip */
-      g_autofree char *text = g_strdup_printf (_("Hidden: %s"), name);
-
-      gtk_box_append (self->chips, make_chip (text, "page.unhide", name));
-    }
-
-  gtk_widget_set_visible (self->chips_bar, self->focus_function != NULL || self->hidden->len > 0);
+static gboolean
+collapses_recursion (EmbersProfilePage *self)
+{
+  return embers_transform_stack_find (self->transforms, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL) >= 0;
 }
 
 /* Transforms, computed off the main thread */
+
+/* The node at @path (names from the root's child down), or NONE */
+static guint32
+find_path (EmbersProfile      *profile,
+           const char * const *path)
+{
+  guint32 node = 0;
+
+  if (profile == NULL)
+    return EMBERS_NODE_NONE;
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      guint32 end = embers_profile_node_end (profile, node);
+      guint32 found = EMBERS_NODE_NONE;
+
+      for (guint32 c = node + 1; c < end; c = embers_profile_node_end (profile, c))
+        if (g_strcmp0 (embers_profile_node_name_str (profile, c), path[i]) == 0)
+          {
+            found = c;
+            break;
+          }
+      if (found == EMBERS_NODE_NONE)
+        return EMBERS_NODE_NONE;
+      node = found;
+    }
+  return node;
+}
 
 /* One run of the view pipeline (embers-pipeline.h) for this page */
 typedef struct
 {
   EmbersProfilePage *self;
   guint              serial;
+  EmbersTransformStack *stack;     /* what it applies */
 } Compute;
 
 static void
@@ -385,6 +379,16 @@ apply_compute (EmbersProfilePage    *self,
   refresh_search (self);
   update_actions (self);
 
+  /* A saved view's zoomed frame, by its path */
+  if (self->pending_focus != NULL)
+    {
+      g_auto(GStrv) focus = g_steal_pointer (&self->pending_focus);
+      guint32 node = find_path (self->view_profile, (const char * const *)focus);
+
+      if (node != EMBERS_NODE_NONE && node != 0)
+        embers_flame_graph_set_focus_node (self->graph, node);
+    }
+
   /* After loading, the keyboard goes to the graph */
   if (self->focus_graph)
     {
@@ -403,6 +407,7 @@ compute_done (GObject      *source,
   guint serial = c->serial;
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersPipelineResult) answer = embers_pipeline_run_finish (result, &error);
+  g_autoptr(EmbersTransformStack) stack = c->stack;
 
   g_free (c);
   if (answer == NULL)
@@ -423,6 +428,8 @@ compute_done (GObject      *source,
     return;
 
   stop_busy (self);
+  embers_transform_stack_free (self->applied);
+  self->applied = g_steal_pointer (&stack);
   apply_compute (self, answer);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
@@ -451,17 +458,22 @@ recompute (EmbersProfilePage *self)
   self->compute_cancellable = g_cancellable_new ();
 
   params = embers_pipeline_params_new ();
-  params->hidden = g_new0 (char *, self->hidden->len + 1);
-  for (guint i = 0; i < self->hidden->len; i++)
-    params->hidden[i] = g_strdup (g_ptr_array_index (self->hidden, i));
-  params->focus_function = g_strdup (self->focus_function);
+  embers_transform_stack_free (params->stack);
+  params->stack = embers_transform_stack_copy (self->transforms);
   params->sandwich_function = g_strdup (self->sandwich_function);
-  params->collapse_recursion = self->collapse_recursion;
   params->view = self->view;
   params->sample_type = self->sample_type;
+  /* The steps already applied to the shown table are not done again */
+  if (self->applied != NULL && self->table_profile != NULL &&
+      embers_transform_stack_is_prefix (self->applied, self->transforms))
+    {
+      params->base = g_object_ref (self->table_profile);
+      params->base_steps = embers_transform_stack_get_length (self->applied);
+    }
 
   c = g_new0 (Compute, 1);
   c->self = g_object_ref (self);
+  c->stack = embers_transform_stack_copy (self->transforms);
   c->serial = ++self->compute_serial;
   embers_pipeline_run_async (self->profile, params, self->compute_cancellable, compute_done, c);
 
@@ -963,13 +975,20 @@ static void
 set_collapse_recursion (EmbersProfilePage *self,
                         gboolean           collapse)
 {
+  int index = embers_transform_stack_find (self->transforms, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL);
+
   collapse = !!collapse;
-  if (collapse == self->collapse_recursion)
+  if (collapse == (index >= 0))
     return;
 
-  self->collapse_recursion = collapse;
+  if (collapse)
+    embers_transform_stack_push (self->transforms, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL);
+  else
+    embers_transform_stack_remove (self->transforms, index);
+  update_chips (self);
   recompute (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
 }
 
 static void
@@ -1167,6 +1186,41 @@ static gboolean fit_diff_table (GtkWidget     *paned,
                                 GdkFrameClock *clock,
                                 gpointer       data);
 
+/* A saved view on the profile just shown: its sample type, frame actions,
+ * view and search now, its focus once the graph has the result */
+static void
+apply_saved_view (EmbersProfilePage   *self,
+                  const EmbersSession *view)
+{
+  int type = view->sample_type != NULL ? embers_profile_find_sample_type (self->profile, view->sample_type) : -1;
+  int mode = view->view != NULL ? find_name (view_names, G_N_ELEMENTS (view_names), view->view) : -1;
+
+  if (type >= 0)
+    {
+      self->sample_type = type;
+      self->syncing = TRUE;
+      gtk_drop_down_set_selected (self->sample_type_dropdown, self->sample_type);
+      self->syncing = FALSE;
+    }
+  embers_transform_stack_free (self->transforms);
+  self->transforms = embers_transform_stack_copy (view->transforms);
+  update_chips (self);
+  g_free (self->sandwich_function);
+  self->sandwich_function = g_strdup (view->sandwich);
+  if (mode == EMBERS_VIEW_SANDWICH && self->sandwich_function == NULL)
+    mode = -1;
+  if (mode >= 0)
+    {
+      self->view = mode;
+      if (mode == EMBERS_VIEW_ICICLE || mode == EMBERS_VIEW_FLAME)
+        self->last_tree_view = mode;
+    }
+  g_strfreev (self->pending_focus);
+  self->pending_focus = g_strdupv (view->focus);
+  if (view->search != NULL)
+    embers_profile_page_set_search (self, view->search, view->search_regex, view->search_case_sensitive);
+}
+
 static void
 show_profile (EmbersProfilePage *self,
               EmbersProfile     *profile)
@@ -1175,9 +1229,11 @@ show_profile (EmbersProfilePage *self,
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
   g_set_object (&self->profile, profile);
+  /* The table shown is the old profile's */
+  g_clear_pointer (&self->applied, embers_transform_stack_free);
   self->sample_type = embers_profile_get_default_sample_type (profile);
-  g_ptr_array_set_size (self->hidden, 0);
-  g_clear_pointer (&self->focus_function, g_free);
+  embers_transform_stack_clear (self->transforms);
+  update_chips (self);
   g_clear_pointer (&self->sandwich_function, g_free);
   if (self->view == EMBERS_VIEW_SANDWICH)
     self->view = self->last_tree_view;
@@ -1232,8 +1288,16 @@ show_profile (EmbersProfilePage *self,
 
   set_state (self, EMBERS_PAGE_STATE_READY);
   self->focus_graph = TRUE;
+  if (self->pending_view != NULL)
+    {
+      g_autoptr(EmbersSession) view = g_steal_pointer (&self->pending_view);
+
+      apply_saved_view (self, view);
+    }
   recompute (self);
   update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLE_TYPE]);
@@ -1676,13 +1740,39 @@ embers_profile_page_export_finish (EmbersProfilePage  *self,
 
 /* Actions */
 
+/* The stack changed: the chips, the collapse-recursion switch, the view */
+static void
+transforms_changed (EmbersProfilePage *self)
+{
+  update_chips (self);
+  recompute (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
+}
+
+static void
+push_transform (EmbersProfilePage  *self,
+                EmbersTransformKind kind,
+                const char * const *args)
+{
+  if (args[0] == NULL ||
+      !embers_transform_stack_push (self->transforms, kind, args, NULL))
+    {
+      /* Applied already, or nothing to apply it to */
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  transforms_changed (self);
+}
+
 static void
 page_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *param)
 {
   EmbersProfilePage *self = EMBERS_PROFILE_PAGE (widget);
-  const char *name = param != NULL ? g_variant_get_string (param, NULL) : NULL;
+  const char *name = param != NULL && g_variant_is_of_type (param, G_VARIANT_TYPE_STRING)
+                     ? g_variant_get_string (param, NULL) : NULL;
 
   if (g_str_equal (action_name, "page.cancel"))
     embers_profile_page_cancel (self);
@@ -1706,36 +1796,61 @@ page_action (GtkWidget  *widget,
     }
   else if (g_str_equal (action_name, "page.hide-frame"))
     {
-      for (guint i = 0; i < self->hidden->len; i++)
-        if (g_str_equal (g_ptr_array_index (self->hidden, i), name))
-          return;
-      g_ptr_array_add (self->hidden, g_strdup (name));
-      recompute (self);
-    }
-  else if (g_str_equal (action_name, "page.unhide"))
-    {
-      for (guint i = 0; i < self->hidden->len; i++)
-        {
-          if (g_str_equal (g_ptr_array_index (self->hidden, i), name))
-            {
-              g_ptr_array_remove_index (self->hidden, i);
-              recompute (self);
-              break;
-            }
-        }
+      /* A table row is a function: hiding it merges it everywhere (the
+       * graph hides one call node, through page.transform) */
+      push_transform (self, EMBERS_TRANSFORM_MERGE_FUNCTION, (const char *[]) { name, NULL });
     }
   else if (g_str_equal (action_name, "page.focus-function"))
+    push_transform (self, EMBERS_TRANSFORM_FOCUS_FUNCTION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.merge-function"))
+    push_transform (self, EMBERS_TRANSFORM_MERGE_FUNCTION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.drop-function"))
+    push_transform (self, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.collapse-package"))
     {
-      g_free (self->focus_function);
-      self->focus_function = g_strdup (name);
-      recompute (self);
+      gsize len = 0;
+      const char *package = embers_palette_package (name, &len);
+      g_autofree char *copy = g_strndup (package, len);
+
+      push_transform (self, EMBERS_TRANSFORM_COLLAPSE_PACKAGE, (const char *[]) { copy, NULL });
     }
-  else if (g_str_equal (action_name, "page.unfocus-function"))
+  else if (g_str_equal (action_name, "page.collapse-function-recursion"))
+    push_transform (self, EMBERS_TRANSFORM_COLLAPSE_RECURSION, (const char *[]) { name, NULL });
+  else if (g_str_equal (action_name, "page.transform"))
     {
-      if (self->focus_function != NULL)
+      g_autoptr(GError) error = NULL;
+
+      const char *kind_name = NULL;
+      EmbersTransformKind kind;
+
+      g_variant_get_child (param, 0, "&s", &kind_name);
+      /* A call path is one of the call tree's: the inverted trees' paths
+       * are not */
+      if (embers_transform_kind_from_string (kind_name, &kind) &&
+          embers_transform_kind_takes_path (kind) &&
+          (self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH))
+        toast (self, _("Hide and Focus on Subtree work on the call tree: switch to Icicle or Flame Graph"));
+      else if (!embers_transform_stack_push_variant (self->transforms, param, &error))
+        gtk_widget_error_bell (widget);
+      else
+        transforms_changed (self);
+    }
+  else if (g_str_equal (action_name, "page.remove-transform"))
+    {
+      guint index = g_variant_get_uint32 (param);
+
+      if (index < embers_transform_stack_get_length (self->transforms))
         {
-          g_clear_pointer (&self->focus_function, g_free);
-          recompute (self);
+          embers_transform_stack_remove (self->transforms, index);
+          transforms_changed (self);
+        }
+    }
+  else if (g_str_equal (action_name, "page.clear-transforms"))
+    {
+      if (embers_transform_stack_get_length (self->transforms) > 0)
+        {
+          embers_transform_stack_clear (self->transforms);
+          transforms_changed (self);
         }
     }
   else if (g_str_equal (action_name, "page.invert"))
@@ -1802,10 +1917,12 @@ embers_profile_page_finalize (GObject *object)
 {
   EmbersProfilePage *self = EMBERS_PROFILE_PAGE (object);
 
-  g_clear_pointer (&self->hidden, g_ptr_array_unref);
+  g_clear_pointer (&self->transforms, embers_transform_stack_free);
+  g_clear_pointer (&self->applied, embers_transform_stack_free);
+  g_clear_pointer (&self->pending_view, embers_session_free);
+  g_clear_pointer (&self->pending_focus, g_strfreev);
   g_free (self->title);
   g_free (self->error);
-  g_free (self->focus_function);
   g_free (self->sandwich_function);
   g_free (self->hottest_function);
   g_free (self->search_text);
@@ -1837,7 +1954,10 @@ embers_profile_page_get_property (GObject    *object,
       g_value_set_string (value, view_names[self->view]);
       break;
     case PROP_COLLAPSE_RECURSION:
-      g_value_set_boolean (value, self->collapse_recursion);
+      g_value_set_boolean (value, collapses_recursion (self));
+      break;
+    case PROP_N_TRANSFORMS:
+      g_value_set_uint (value, embers_transform_stack_get_length (self->transforms));
       break;
     case PROP_COLORS:
       g_value_set_string (value, color_names[self->colors]);
@@ -1891,12 +2011,13 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   static const char * const plain_actions[] = {
-    "page.cancel", "page.reload", "page.unfocus-function", "page.invert",
+    "page.cancel", "page.reload", "page.clear-transforms", "page.invert",
     "page.search", "page.search-next", "page.search-previous",
     "page.back", "page.forward", "page.reset",
   };
   static const char * const name_actions[] = {
-    "page.sandwich", "page.hide-frame", "page.unhide", "page.focus-function",
+    "page.sandwich", "page.hide-frame", "page.focus-function", "page.merge-function",
+    "page.drop-function", "page.collapse-package", "page.collapse-function-recursion",
   };
 
   object_class->dispose = embers_profile_page_dispose;
@@ -1932,6 +2053,10 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
     g_param_spec_uint ("sample-type", NULL, NULL,
                        0, G_MAXUINT, 0,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_N_TRANSFORMS] =
+    g_param_spec_uint ("n-transforms", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_SEARCH_SUMMARY] =
     g_param_spec_string ("search-summary", NULL, NULL,
                          NULL,
@@ -1939,6 +2064,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (EMBERS_TYPE_FLAME_GRAPH);
+  g_type_ensure (EMBERS_TYPE_TRANSFORM_BAR);
   g_type_ensure (EMBERS_TYPE_TOP_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_LEGEND);
@@ -1948,8 +2074,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, load_progress);
-  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips_bar);
-  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, chips);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, transform_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_type_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_types);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, search_bar);
@@ -1996,6 +2121,9 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
     gtk_widget_class_install_action (widget_class, plain_actions[i], NULL, page_action);
   for (guint i = 0; i < G_N_ELEMENTS (name_actions); i++)
     gtk_widget_class_install_action (widget_class, name_actions[i], "s", page_action);
+  /* The transform stack: push a step ("(sas)": kind, path or name), remove one */
+  gtk_widget_class_install_action (widget_class, "page.transform", "(sas)", page_action);
+  gtk_widget_class_install_action (widget_class, "page.remove-transform", "u", page_action);
   gtk_widget_class_install_property_action (widget_class, "page.view", "view");
   gtk_widget_class_install_property_action (widget_class, "page.collapse-recursion", "collapse-recursion");
   gtk_widget_class_install_property_action (widget_class, "page.colors", "colors");
@@ -2132,7 +2260,7 @@ embers_profile_page_init (EmbersProfilePage *self)
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
 
-  self->hidden = g_ptr_array_new_with_free_func (g_free);
+  self->transforms = embers_transform_stack_new ();
   self->view = EMBERS_VIEW_ICICLE;
   self->last_tree_view = EMBERS_VIEW_ICICLE;
 
@@ -2218,4 +2346,125 @@ EmbersProfilePage *
 embers_profile_page_new (void)
 {
   return g_object_new (EMBERS_TYPE_PROFILE_PAGE, NULL);
+}
+
+/* The frame actions */
+
+const EmbersTransformStack *
+embers_profile_page_get_transforms (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->transforms;
+}
+
+void
+embers_profile_page_set_transforms (EmbersProfilePage          *self,
+                                    const EmbersTransformStack *stack)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (stack != NULL);
+
+  if (embers_transform_stack_equal (stack, self->transforms))
+    return;
+  embers_transform_stack_free (self->transforms);
+  self->transforms = embers_transform_stack_copy (stack);
+  transforms_changed (self);
+}
+
+EmbersTransformBar *
+embers_profile_page_get_transform_bar (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+  return self->transform_bar;
+}
+
+/* Saved views (embers-session.h) */
+
+void
+embers_profile_page_save_view (EmbersProfilePage *self,
+                               EmbersSession     *session)
+{
+  guint32 focus;
+
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (session != NULL);
+
+  g_free (session->view);
+  session->view = g_strdup (view_names[self->view]);
+  g_free (session->sample_type);
+  session->sample_type = self->profile != NULL && !embers_profile_is_diff (self->profile)
+                         ? g_strdup (embers_profile_get_sample_type (self->profile, self->sample_type))
+                         : NULL;
+  g_free (session->sandwich);
+  session->sandwich = self->view == EMBERS_VIEW_SANDWICH ? g_strdup (self->sandwich_function) : NULL;
+  embers_transform_stack_free (session->transforms);
+  session->transforms = embers_transform_stack_copy (self->transforms);
+
+  /* The main graph's zoomed frame, by its path */
+  g_clear_pointer (&session->focus, g_strfreev);
+  focus = embers_flame_graph_get_focus_node (self->graph);
+  if (self->view != EMBERS_VIEW_SANDWICH && self->view_profile != NULL && focus != 0 &&
+      focus != EMBERS_NODE_NONE)
+    {
+      GPtrArray *path = g_ptr_array_new ();
+
+      for (guint32 n = focus; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (self->view_profile, n))
+        g_ptr_array_insert (path, 0, g_strdup (embers_profile_node_name_str (self->view_profile, n)));
+      g_ptr_array_add (path, NULL);
+      session->focus = (GStrv)g_ptr_array_free (path, FALSE);
+    }
+
+  g_free (session->search);
+  session->search = self->search_text != NULL && self->search_text[0] != '\0' ? g_strdup (self->search_text) : NULL;
+  session->search_regex = gtk_toggle_button_get_active (self->regex_button);
+  session->search_case_sensitive = gtk_toggle_button_get_active (self->case_button);
+}
+
+void
+embers_profile_page_restore_view (EmbersProfilePage   *self,
+                                  const EmbersSession *session)
+{
+  EmbersSession *copy;
+
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (session != NULL);
+
+  copy = embers_session_new ();
+  copy->view = g_strdup (session->view);
+  copy->sample_type = g_strdup (session->sample_type);
+  copy->sandwich = g_strdup (session->sandwich);
+  embers_transform_stack_free (copy->transforms);
+  copy->transforms = embers_transform_stack_copy (session->transforms);
+  copy->focus = g_strdupv (session->focus);
+  copy->search = g_strdup (session->search);
+  copy->search_regex = session->search_regex;
+  copy->search_case_sensitive = session->search_case_sensitive;
+
+  if (self->state == EMBERS_PAGE_STATE_READY && self->profile != NULL)
+    {
+      apply_saved_view (self, copy);
+      embers_session_free (copy);
+      recompute (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TRANSFORMS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSE_RECURSION]);
+      return;
+    }
+  g_clear_pointer (&self->pending_view, embers_session_free);
+  self->pending_view = copy;
+}
+
+void
+embers_profile_page_show_error (EmbersProfilePage *self,
+                                const char        *title,
+                                const char        *message)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+
+  g_free (self->error);
+  self->error = g_strdup (message);
+  adw_status_page_set_description (self->error_page, message);
+  set_title (self, title);
+  set_state (self, EMBERS_PAGE_STATE_FAILED);
+  update_actions (self);
 }

@@ -8,12 +8,14 @@
 #include <adwaita.h>
 
 #include "embers-pipeline.h"
+#include "embers-session.h"
 
 #include "embers-format.h"
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
 #include "embers-flame-graph.h"
 #include "embers-top-table.h"
+#include "embers-transform-bar.h"
 
 G_BEGIN_DECLS
 
@@ -107,5 +109,24 @@ void               embers_profile_page_export_async     (EmbersProfilePage   *se
 gboolean           embers_profile_page_export_finish    (EmbersProfilePage   *self,
                                                          GAsyncResult        *result,
                                                          GError             **error);
+
+/* The frame actions applied, in order; setting replaces them all */
+const EmbersTransformStack *embers_profile_page_get_transforms    (EmbersProfilePage          *self);
+void                        embers_profile_page_set_transforms    (EmbersProfilePage          *self,
+                                                                   const EmbersTransformStack *stack);
+EmbersTransformBar         *embers_profile_page_get_transform_bar (EmbersProfilePage          *self);
+
+/* Saved views (.embers files): the view's part of @session (mode, sample
+ * type, sandwich, frame actions, focus, search), and restoring it: at
+ * once when a profile is shown, else when the next one is */
+void               embers_profile_page_save_view        (EmbersProfilePage   *self,
+                                                         EmbersSession       *session);
+void               embers_profile_page_restore_view     (EmbersProfilePage   *self,
+                                                         const EmbersSession *session);
+/* Shows @message on the page's error page (a view file that cannot be
+ * opened); @title names the tab */
+void               embers_profile_page_show_error       (EmbersProfilePage   *self,
+                                                         const char          *title,
+                                                         const char          *message);
 
 G_END_DECLS

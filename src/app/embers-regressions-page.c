@@ -73,6 +73,8 @@ struct _EmbersRegressionsPage
 
   /* Template */
   GtkLabel        *order_label;
+  GtkWidget       *ranges_box;
+  GtkSpinButton   *ranges_spin;
   GtkMenuButton   *order_button;
   GtkListBox      *order_list;
   GtkButton       *reverse_button;
@@ -99,6 +101,7 @@ struct _EmbersRegressionsPage
   char            *title;
   char            *error;
   EmbersDiffPalette palette;
+  GSettings       *settings;    /* NULL without the schema */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersRegressionsPage, embers_regressions_page, ADW_TYPE_BIN)
@@ -143,6 +146,16 @@ set_title (EmbersRegressionsPage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
 }
 
+static void
+set_ranges_title (EmbersRegressionsPage *self)
+{
+  g_autofree char *title = NULL;
+
+  /* Translators: a tab's title */
+  title = g_strdup_printf (_("%u time ranges"), self->n_ranges);
+  set_title (self, title);
+}
+
 /* Cells */
 
 static const EmbersSnapshotRow *
@@ -161,15 +174,25 @@ row_step (const EmbersSnapshotRow *r)
   return r->jump >= 0 ? r->jump : r->largest;
 }
 
+/* A cell's label: how many characters it shows at least (a share
+ * "100.0%", a change "+62.8% ± 5.1%"), aligned right for figures; what is
+ * longer is shortened (a function at its start: its name is at the end,
+ * "…(*Regexp).MatchString"; the rest in the middle), the whole in its
+ * tooltip */
+#define CELL(width_chars, right, start) \
+  GINT_TO_POINTER ((width_chars) << 2 | ((right) ? 1 : 0) | ((start) ? 2 : 0))
+
 static void
 setup_label (GtkSignalListItemFactory *factory,
              GtkListItem              *item,
              gpointer                  user_data)
 {
   GtkWidget *label = gtk_label_new (NULL);
+  int cell = GPOINTER_TO_INT (user_data);
 
-  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (user_data) ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), (cell & 1) ? 1 : 0);
+  gtk_label_set_width_chars (GTK_LABEL (label), cell >> 2);
+  gtk_label_set_ellipsize (GTK_LABEL (label), (cell & 2) ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_MIDDLE);
   gtk_list_item_set_child (item, label);
 }
 
@@ -365,11 +388,11 @@ build_columns (EmbersRegressionsPage *self)
       gtk_column_view_remove_column (self->table, column);
     }
 
-  add_column (self, embers_snapshots_get_call_sites (self->snapshots) ? _("Call Site") : _("Function"),
-              G_CALLBACK (setup_label), G_CALLBACK (bind_name), GINT_TO_POINTER (0), TRUE);
+  add_column (self, _("Function"),
+              G_CALLBACK (setup_label), G_CALLBACK (bind_name), CELL (17, FALSE, TRUE), TRUE);
   add_column (self, _("Trend"), G_CALLBACK (setup_sparkline), G_CALLBACK (bind_sparkline), NULL, FALSE);
-  add_column (self, _("Jump"), G_CALLBACK (setup_label), G_CALLBACK (bind_jump), GINT_TO_POINTER (0), FALSE);
-  add_column (self, _("Change"), G_CALLBACK (setup_label), G_CALLBACK (bind_change), GINT_TO_POINTER (1), FALSE);
+  add_column (self, _("Jump"), G_CALLBACK (setup_label), G_CALLBACK (bind_jump), CELL (10, FALSE, FALSE), FALSE);
+  add_column (self, _("Change"), G_CALLBACK (setup_label), G_CALLBACK (bind_change), CELL (15, TRUE, FALSE), FALSE);
   add_column (self, NULL, G_CALLBACK (setup_diff), G_CALLBACK (bind_diff), self, FALSE);
   for (guint p = 0; p < K; p++)
     {
@@ -377,7 +400,7 @@ build_columns (EmbersRegressionsPage *self)
         ? g_strdup_printf (_("%s (baseline)"), embers_snapshots_get_name (self->snapshots, 0))
         : g_strdup (embers_snapshots_get_name (self->snapshots, p));
       GtkColumnViewColumn *column = add_column (self, title, G_CALLBACK (setup_label), G_CALLBACK (bind_share),
-                                                GINT_TO_POINTER (1), FALSE);
+                                                CELL (6, TRUE, FALSE), FALSE);
 
       g_object_set_data (G_OBJECT (gtk_column_view_column_get_factory (column)), "position", GUINT_TO_POINTER (p));
     }
@@ -794,6 +817,41 @@ activate_row (GtkColumnView         *view,
     embers_regressions_page_open_diff (self, row->index);
 }
 
+guint
+embers_regressions_page_get_n_ranges (EmbersRegressionsPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_REGRESSIONS_PAGE (self), 0);
+
+  return self->mode == MODE_RANGES ? self->n_ranges : 0;
+}
+
+void
+embers_regressions_page_set_n_ranges (EmbersRegressionsPage *self,
+                                      guint                  n)
+{
+  g_return_if_fail (EMBERS_IS_REGRESSIONS_PAGE (self));
+  g_return_if_fail (self->mode == MODE_RANGES);
+
+  n = CLAMP (n, EMBERS_REGRESSIONS_MIN_RANGES, EMBERS_REGRESSIONS_MAX_RANGES);
+  if ((guint)gtk_spin_button_get_value_as_int (self->ranges_spin) != n)
+    gtk_spin_button_set_value (self->ranges_spin, n);   /* comes back here */
+  if (n == self->n_ranges)
+    return;
+  self->n_ranges = n;
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "time-ranges", (int)n);
+  set_ranges_title (self);
+  embers_regressions_page_reload (self);
+}
+
+static void
+ranges_changed (GtkSpinButton         *spin,
+                EmbersRegressionsPage *self)
+{
+  if (self->mode == MODE_RANGES)
+    embers_regressions_page_set_n_ranges (self, (guint)gtk_spin_button_get_value_as_int (spin));
+}
+
 /* GObject */
 
 static void
@@ -823,6 +881,7 @@ embers_regressions_page_finalize (GObject *object)
   g_clear_object (&self->rows);
   g_free (self->title);
   g_free (self->error);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (embers_regressions_page_parent_class)->finalize (object);
 }
@@ -881,6 +940,8 @@ embers_regressions_page_class_init (EmbersRegressionsPageClass *klass)
   g_type_ensure (EMBERS_TYPE_SPARKLINE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-regressions-page.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersRegressionsPage, order_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRegressionsPage, ranges_box);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRegressionsPage, ranges_spin);
   gtk_widget_class_bind_template_child (widget_class, EmbersRegressionsPage, order_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersRegressionsPage, order_list);
   gtk_widget_class_bind_template_child (widget_class, EmbersRegressionsPage, reverse_button);
@@ -918,11 +979,15 @@ embers_regressions_page_init (EmbersRegressionsPage *self)
     schema = g_settings_schema_source_lookup (schemas, APP_ID, TRUE);
   if (schema != NULL)
     {
-      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-
-      self->palette = g_settings_get_enum (settings, "diff-palette") == 1
+      self->settings = g_settings_new (APP_ID);
+      self->palette = g_settings_get_enum (self->settings, "diff-palette") == 1
                       ? EMBERS_DIFF_PALETTE_RED_GREEN : EMBERS_DIFF_PALETTE_RED_BLUE;
     }
+
+  gtk_spin_button_set_range (self->ranges_spin, EMBERS_REGRESSIONS_MIN_RANGES, EMBERS_REGRESSIONS_MAX_RANGES);
+  gtk_spin_button_set_increments (self->ranges_spin, 1, 5);
+  embers_accessible_set_label (GTK_WIDGET (self->ranges_spin), _("Time Ranges"));
+  g_signal_connect_object (self->ranges_spin, "value-changed", G_CALLBACK (ranges_changed), self, 0);
 }
 
 static EmbersRegressionsPage *
@@ -964,18 +1029,21 @@ embers_regressions_page_new_for_ranges (EmbersSource      *source,
                                         guint              n)
 {
   EmbersRegressionsPage *self;
-  g_autofree char *title = NULL;
 
   g_return_val_if_fail (EMBERS_IS_SOURCE (source), NULL);
-  g_return_val_if_fail (base != NULL && n >= 2, NULL);
+  g_return_val_if_fail (base != NULL && (n == 0 || n >= EMBERS_REGRESSIONS_MIN_RANGES), NULL);
 
   self = page_new (MODE_RANGES);
   self->source = g_object_ref (source);
   self->base = embers_query_copy (base);
-  self->n_ranges = n;
-  /* Translators: a tab's title */
-  title = g_strdup_printf (_("%u time ranges"), n);
-  set_title (self, title);
+  if (n == 0)
+    n = self->settings != NULL ? (guint)g_settings_get_int (self->settings, "time-ranges")
+                               : EMBERS_REGRESSIONS_DEFAULT_RANGES;
+  self->n_ranges = CLAMP (n, EMBERS_REGRESSIONS_MIN_RANGES, EMBERS_REGRESSIONS_MAX_RANGES);
+  /* Shown before the handler can act: mode is set, the value is the same */
+  gtk_spin_button_set_value (self->ranges_spin, self->n_ranges);
+  gtk_widget_set_visible (self->ranges_box, TRUE);
+  set_ranges_title (self);
   embers_regressions_page_reload (self);
   return self;
 }

@@ -20,7 +20,7 @@ G_DECLARE_FINAL_TYPE (EmbersRegressionsPage, embers_regressions_page, EMBERS, RE
  * K snapshots lined up in an explicit order, the baseline first, shown at
  * the top ("v1 (baseline) → v2 → …"), changed with Order (move a snapshot
  * up or down, make one the baseline) or Reverse. Below: one row per
- * function (a call site on a server) with a sparkline of its share in
+ * function with a sparkline of its share in
  * each snapshot, its jump (the step the noise test flags, with the
  * change "+62% ± 9%"), Open Diff for the two snapshots around it, and
  * its share in every snapshot. Rows with a jump come first. When the
@@ -43,7 +43,15 @@ EmbersRegressionsPage *embers_regressions_page_new_for_label   (EmbersSource    
                                                                 const EmbersQuery   *base,
                                                                 const char          *label,
                                                                 const char * const  *values);
-/* @n equal time ranges of @base's range on @source */
+/* How many time ranges may be lined up (the Time Ranges spin button), and
+ * how many when the "time-ranges" setting cannot be read */
+#define EMBERS_REGRESSIONS_MIN_RANGES     2
+#define EMBERS_REGRESSIONS_MAX_RANGES     50
+#define EMBERS_REGRESSIONS_DEFAULT_RANGES 10
+
+/* @n equal time ranges of @base's range on @source (0: as many as the
+ * "time-ranges" setting says); the Time Ranges spin button shows @n and
+ * lines up another number, kept in the setting */
 EmbersRegressionsPage *embers_regressions_page_new_for_ranges  (EmbersSource        *source,
                                                                 const EmbersQuery   *base,
                                                                 guint                n);
@@ -56,6 +64,11 @@ EmbersSource      *embers_regressions_page_get_source    (EmbersRegressionsPage 
 EmbersSnapshots   *embers_regressions_page_get_snapshots (EmbersRegressionsPage *self);
 gboolean           embers_regressions_page_get_loading   (EmbersRegressionsPage *self);
 const char        *embers_regressions_page_get_title     (EmbersRegressionsPage *self);
+/* Time ranges: how many (0 for other snapshots); setting it lines them up
+ * again and keeps @n in the "time-ranges" setting */
+guint              embers_regressions_page_get_n_ranges  (EmbersRegressionsPage *self);
+void               embers_regressions_page_set_n_ranges  (EmbersRegressionsPage *self,
+                                                          guint                  n);
 /* The error shown, or NULL */
 const char        *embers_regressions_page_get_error     (EmbersRegressionsPage *self);
 GtkColumnView     *embers_regressions_page_get_table     (EmbersRegressionsPage *self);

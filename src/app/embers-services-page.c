@@ -88,7 +88,10 @@ enum
   REQ_SERIES,
 };
 
-static void load_series (EmbersServicesPage *self);
+static void     load_series  (EmbersServicesPage *self);
+static gboolean focus_filter (GtkWidget          *widget,
+                              GVariant           *args,
+                              gpointer            user_data);
 
 static void
 set_loading (EmbersServicesPage *self,
@@ -821,6 +824,8 @@ embers_services_page_class_init (EmbersServicesPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_range_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_grid_activate);
   gtk_widget_class_bind_template_callback (widget_class, embers_services_page_reload);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, focus_filter, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_slash, 0, focus_filter, NULL);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "servicespage");
 }
@@ -844,6 +849,17 @@ embers_services_page_init (EmbersServicesPage *self)
   embers_drop_down_shorten_on_button (self->type_dropdown);
   embers_drop_down_shorten_on_button (self->range_dropdown);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
+}
+
+/* Ctrl+F and / go to the filter, as search does in the other views */
+static gboolean
+focus_filter (GtkWidget *widget,
+              GVariant  *args,
+              gpointer   user_data)
+{
+  EmbersServicesPage *self = EMBERS_SERVICES_PAGE (widget);
+
+  return gtk_widget_grab_focus (GTK_WIDGET (self->filter_entry));
 }
 
 GtkWidget *

@@ -78,7 +78,7 @@ embers_window_profile_filters (void)
     {
       static const char * const profiles[] = {
         "*.pb", "*.pb.gz", "*.pprof", "*.pprof.gz", "*.prof", "*.gz",
-        "*.folded", "*.collapsed", "*.txt", "*.json", NULL,
+        "*.folded", "*.collapsed", "*.txt", "*.json", "*.embers", NULL,
       };
       static const char * const all[] = { "*", NULL };
       g_autoptr(GtkFileFilter) profile_filter = new_filter (_("Profiles"), profiles);
@@ -348,6 +348,8 @@ window_action (GtkWidget  *widget,
     }
   else if (g_str_equal (action_name, "win.export"))
     export_dialog (self);
+  else if (g_str_equal (action_name, "win.save-view"))
+    embers_window_save_view (self);
   else if (g_str_equal (action_name, "win.show-shortcuts"))
     adw_dialog_present (embers_shortcuts_dialog_new (), GTK_WIDGET (self));
   else if (g_str_equal (action_name, "win.close-tab"))
@@ -404,6 +406,7 @@ embers_window_update_actions (EmbersWindow *self)
   gboolean ready = page != NULL && embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", ready);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-view", ready);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", ready);
 }
 
@@ -419,6 +422,7 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-location", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", window_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.save-view", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.show-toast", "s", window_action);
@@ -430,6 +434,7 @@ embers_window_class_actions_init (GtkWidgetClass *widget_class)
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-view", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close-tab", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
   /* Not Ctrl+Shift+D (or Ctrl+Shift+I): GTK's Inspector has them where

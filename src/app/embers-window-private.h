@@ -43,6 +43,12 @@ void embers_window_class_actions_init (GtkWidgetClass *widget_class);
 /* embers-window-regressions.c: win.compare-across* */
 void embers_window_regressions_class_init (GtkWidgetClass *widget_class);
 void embers_window_update_actions     (EmbersWindow   *self);
+/* embers-window-session.c: Save View… (win.save-view), and a view file
+ * opened into @page (off the main thread; errors shown on @page) */
+void embers_window_save_view          (EmbersWindow      *self);
+void embers_window_load_session       (EmbersWindow      *self,
+                                       EmbersProfilePage *page,
+                                       GFile             *file);
 void embers_window_add_recent         (EmbersWindow   *self,
                                        const char     *uri);
 

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * win.compare-across("values" | "time"): on a labels tab, the selected
- * label's values (in natural order: v2 before v10) or ten equal time
- * ranges of its range, lined up in a new tab. win.compare-across-files
+ * label's values (in natural order: v2 before v10) or equal time ranges
+ * of its range (as many as the "time-ranges" setting says, ten at first;
+ * the tab's Time Ranges changes it), lined up in a new tab. win.compare-across-files
  * and win.compare-across-folder: files, or a folder (its subfolders or
  * files), from a file dialog. Open Diff in that tab opens a compare tab.
  */
@@ -17,8 +18,6 @@
 #include "embers-regressions-page.h"
 #include "embers-workspace.h"
 #include "embers-window-private.h"
-
-#define N_TIME_RANGES 10
 
 static void
 regressions_compare_requested (EmbersRegressionsPage *page,
@@ -66,7 +65,7 @@ across_labels (EmbersWindow     *self,
   if (time)
     {
       embers_window_open_regressions (self, embers_regressions_page_new_for_ranges (embers_labels_page_get_source (labels),
-                                                                                   query, N_TIME_RANGES));
+                                                                                   query, 0));
       return;
     }
   if (label == NULL || stats == NULL || stats->len < 2)

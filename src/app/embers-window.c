@@ -16,6 +16,7 @@
 #include "embers-rules-page.h"
 #include "embers-text.h"
 #include "embers-workspace.h"
+#include "embers-session.h"
 #include "embers-window-private.h"
 
 G_DEFINE_FINAL_TYPE (EmbersWindow, embers_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -94,6 +95,11 @@ update_title (EmbersWindow *self)
   const char *title = page != NULL ? embers_profile_page_get_title (page) : NULL;
   AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
 
+  /* A server's Services view: the server, not the service behind it */
+  if (tab != NULL && EMBERS_IS_WORKSPACE (adw_tab_page_get_child (tab)) &&
+      g_strcmp0 (embers_workspace_get_view (EMBERS_WORKSPACE (adw_tab_page_get_child (tab))),
+                 EMBERS_WORKSPACE_VIEW_SERVICES) == 0)
+    title = embers_workspace_get_tooltip (EMBERS_WORKSPACE (adw_tab_page_get_child (tab)));
   /* Explore, labels and rules tabs: what their tab says */
   if ((title == NULL || title[0] == '\0') && tab != NULL)
     title = adw_tab_page_get_title (tab);
@@ -346,7 +352,11 @@ embers_window_open_file (EmbersWindow *self,
   /* The tooltip is markup: file names and URLs may hold & and < */
   tooltip = g_markup_escape_text (name, -1);
   adw_tab_page_set_tooltip (tab, tooltip);
-  embers_profile_page_load (page, file, NULL);
+  /* A saved view: its source opens in this tab (or a comparison's) */
+  if (embers_session_is_session_file (file))
+    embers_window_load_session (self, page, file);
+  else
+    embers_profile_page_load (page, file, NULL);
   update_title (self);
   return page;
 }

@@ -91,4 +91,10 @@ EmbersProfilePage *embers_window_open_span        (EmbersWindow      *self,
                                                    EmbersPyroscopeSource *source,
                                                    const char        *id);
 
+/* Writes the current tab's view to @file (a view file, .embers added
+ * when missing), off the main thread; a toast says how it went. What
+ * Save View… does once a file is chosen. */
+void               embers_window_save_view_to     (EmbersWindow      *self,
+                                                   GFile             *file);
+
 G_END_DECLS

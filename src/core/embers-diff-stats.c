@@ -264,6 +264,28 @@ usable_steps (EmbersDiffStats *self,
   return n;
 }
 
+double
+embers_diff_stats_get_step_total (EmbersDiffStats *self,
+                                  EmbersDiffSide   side,
+                                  guint            step)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_STATS (self), NAN);
+  g_return_val_if_fail (side <= EMBERS_DIFF_SIDE_COMPARISON, NAN);
+  g_return_val_if_fail (step < self->totals[side]->len, NAN);
+
+  return g_array_index (self->totals[side], double, step);
+}
+
+guint
+embers_diff_stats_get_n_used_steps (EmbersDiffStats *self,
+                                    EmbersDiffSide   side)
+{
+  g_return_val_if_fail (EMBERS_IS_DIFF_STATS (self), 0);
+  g_return_val_if_fail (side <= EMBERS_DIFF_SIDE_COMPARISON, 0);
+
+  return usable_steps (self, side);
+}
+
 gboolean
 embers_diff_stats_has_enough_steps (EmbersDiffStats *self)
 {

@@ -149,6 +149,14 @@ void                 embers_diff_stats_add_profile      (EmbersDiffStats     *se
 
 guint                embers_diff_stats_get_n_steps      (EmbersDiffStats     *self,
                                                          EmbersDiffSide       side);
+/* The total of step @step of @side, as added */
+double               embers_diff_stats_get_step_total   (EmbersDiffStats     *self,
+                                                         EmbersDiffSide       side,
+                                                         guint                step);
+/* Usable steps of @side (a positive total, or length in per-second mode),
+ * the number the test and its sentences count */
+guint                embers_diff_stats_get_n_used_steps (EmbersDiffStats     *self,
+                                                         EmbersDiffSide       side);
 /* Both sides have at least EMBERS_DIFF_STATS_MIN_STEPS usable steps (the
  * "Hide noise" switch is on by default then) */
 gboolean             embers_diff_stats_has_enough_steps (EmbersDiffStats     *self);

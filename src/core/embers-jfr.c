@@ -40,7 +40,7 @@
  * (events may refer to constants written later), then its events, and
  * keeps the ones that make profiles:
  *
- *   jdk.ExecutionSample        cpu_samples (count)
+ *   jdk.ExecutionSample        cpu_samples (count), cpu (nanoseconds)
  *   jdk.NativeMethodSample     native_samples (count)
  *   profiler.WallClockSample   wall_samples (its "samples")
  *   jdk.ObjectAllocationInNewTLAB   alloc_in_new_tlab_objects, _bytes (tlabSize)
@@ -55,7 +55,23 @@
  * frames from async-profiler are the bare symbol, kernel frames end in
  * "_[k]". Only what profiles need is read; other events are skipped by
  * their size, and their values are never decoded.
+ *
+ * CPU time: an execution sample (of a thread not sleeping) stands for one
+ * sampling period of CPU, as
+ * in Pyroscope, whose JFR converter (github.com/grafana/jfr-parser,
+ * pprof/pprof.go, addStacktrace) multiplies each cpu sample by its period
+ * 1e9 / sampleRate ns, the rate the agent pushed with (100 Hz by default,
+ * pyroscope pkg/og/agent/types/types.go). A file carries no push URL, but
+ * the JVM records the period it sampled at: the jdk.ActiveSetting event
+ * "period" of the jdk.ExecutionSample type ("10 ms" with the profile
+ * settings, "20 ms" with the default ones). Each chunk's samples are
+ * weighed by that chunk's period (the shortest, when recordings running
+ * at once asked for several: the JVM samples at the fastest); a chunk
+ * that states none (async-profiler writes no ActiveSetting for it) takes
+ * Pyroscope's default, 10 ms.
  */
+
+#define DEFAULT_PERIOD_NS 10000000  /* 100 Hz, Pyroscope's DefaultSampleRate */
 
 #define HEADER_SIZE     68
 #define MAX_NESTING     32
@@ -908,7 +924,7 @@ static const struct
   const char *value_unit;
   const char *value_field;    /* "duration": ticks, made nanoseconds */
 } event_kinds[N_EVENTS] = {
-  { "jdk.ExecutionSample", "cpu_samples", NULL, NULL, NULL },
+  { "jdk.ExecutionSample", "cpu_samples", "cpu", "nanoseconds", NULL },
   { "jdk.NativeMethodSample", "native_samples", NULL, NULL, NULL },
   { "profiler.WallClockSample", "wall_samples", NULL, NULL, "samples" },
   { "jdk.ObjectAllocationInNewTLAB", "alloc_in_new_tlab_objects", "alloc_in_new_tlab_bytes", "bytes", "tlabSize" },
@@ -928,6 +944,8 @@ typedef struct
   gint64                start_ns;
   gint64                end_ns;
   GArray               *stack;
+  GArray               *periods;    /* gint64 ns per chunk, 0: not stated */
+  guint                 chunk_index;
 } Reader;
 
 static void
@@ -1049,6 +1067,117 @@ chunk_open (Chunk         *chunk,
   return TRUE;
 }
 
+/* A JFR timespan setting ("10 ms", "1 s", "20000 us") in nanoseconds; 0
+ * for anything else ("off", "everyChunk", garbage, overflow) */
+static gint64
+timespan_ns (const char *text)
+{
+  static const struct { const char *unit; gint64 ns; } units[] = {
+    { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+    { "m", G_GINT64_CONSTANT (60000000000) }, { "h", G_GINT64_CONSTANT (3600000000000) },
+    { "d", G_GINT64_CONSTANT (86400000000000) },
+  };
+  const char *p = text;
+  gint64 n = 0;
+
+  if (!g_ascii_isdigit (*p))
+    return 0;
+  for (; g_ascii_isdigit (*p); p++)
+    {
+      if (n > (G_MAXINT64 - 9) / 10)
+        return 0;
+      n = n * 10 + (*p - '0');
+    }
+  while (*p == ' ')
+    p++;
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (strcmp (p, units[i].unit) == 0)
+      return n <= G_MAXINT64 / units[i].ns ? n * units[i].ns : 0;
+  return 0;
+}
+
+/* A String field read by read_fields: inline or a pool key */
+static gboolean
+string_field (Chunk       *chunk,
+              Class       *cls,
+              const char  *name,
+              const Value *v,
+              GString     *out)
+{
+  g_string_truncate (out, 0);
+  if (!v->set)
+    return FALSE;
+  for (guint i = 0; i < cls->fields->len; i++)
+    {
+      Field *f = &g_array_index (cls->fields, Field, i);
+      Cursor c = { chunk->chunk, v->at, chunk->chunk + chunk->chunk_size, chunk->compressed, FALSE };
+      const char *pooled;
+
+      if (strcmp (f->name, name) != 0 || f->dims != 0)
+        continue;
+      if (!f->cp)
+        return read_string (&c, chunk, out, 0);
+      pooled = constant_string (chunk, "java.lang.String", v->i, NULL);
+      if (pooled == NULL)
+        return FALSE;
+      g_string_assign (out, pooled);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A jdk.ActiveSetting event: the sampling period of @sample_type, if it
+ * states it, into *period_ns (the shortest stated in the chunk) */
+static void
+active_setting (Chunk        *chunk,
+                Class        *setting,
+                const guint8 *fields,
+                const guint8 *end,
+                guint64       sample_type,
+                gint64       *period_ns)
+{
+  const char *names[] = { "id", "name", "value" };
+  Cursor c = { chunk->chunk, fields, end, chunk->compressed, FALSE };
+  g_autoptr(GString) text = g_string_new (NULL);
+  Value v[3];
+  gint64 ns;
+
+  /* A setting that cannot be read is no setting: the samples keep the
+   * default period, never fail the recording */
+  if (!read_fields (&c, chunk, setting, names, v, 3) || !v[0].set || (guint64)v[0].i != sample_type)
+    return;
+  if (!string_field (chunk, setting, "name", &v[1], text) || strcmp (text->str, "period") != 0)
+    return;
+  if (!string_field (chunk, setting, "value", &v[2], text))
+    return;
+  ns = timespan_ns (text->str);
+  if (ns > 0 && (*period_ns == 0 || ns < *period_ns))
+    *period_ns = ns;
+}
+
+/* Whether an execution sample's thread was sleeping: async-profiler's
+ * wall-clock mode writes those as execution samples too, and they are no
+ * CPU time; Pyroscope leaves them out of cpu (jfr-parser pprof/parser.go:
+ * ts.Name != "STATE_SLEEPING"). The JDK samples running threads only. */
+static gboolean
+sleeping (Chunk        *chunk,
+          Class        *execution,
+          const guint8 *fields,
+          const guint8 *end)
+{
+  const char *names[] = { "state" };
+  Cursor c = { chunk->chunk, fields, end, chunk->compressed, FALSE };
+  const char *state;
+  Value v;
+
+  /* A sample whose state cannot be read counts (Pyroscope drops one
+   * without a state: a writer that left states out would lose all CPU) */
+  if (!read_fields (&c, chunk, execution, names, &v, 1) || !v.set)
+    return FALSE;
+  state = constant_string (chunk, "jdk.types.ThreadState", v.i, "name");
+  return state != NULL && strcmp (state, "STATE_SLEEPING") == 0;
+}
+
 static gint
 event_kind_of (Chunk   *chunk,
                guint64  type,
@@ -1071,8 +1200,15 @@ chunk_events (Chunk    *chunk,
   Cursor c = { chunk->chunk, chunk->chunk + HEADER_SIZE, chunk->chunk + chunk->chunk_size,
                chunk->compressed, FALSE };
 
+  Class *setting = class_by_name (chunk, "jdk.ActiveSetting");
+  gint64 period_ns = 0;
+
   for (guint k = 0; k < N_EVENTS; k++)
     classes[k] = class_by_name (chunk, event_kinds[k].event);
+  if (add && r->chunk_index < r->periods->len)
+    period_ns = g_array_index (r->periods, gint64, r->chunk_index);
+  if (add && period_ns <= 0)
+    period_ns = DEFAULT_PERIOD_NS;
 
   while (c.p < c.end)
     {
@@ -1087,6 +1223,10 @@ chunk_events (Chunk    *chunk,
           return FALSE;
         }
       kind = event_kind_of (chunk, type, classes);
+      if (kind == EV_EXECUTION && sleeping (chunk, classes[EV_EXECUTION], c.p, ev + ev_size))
+        kind = -1;
+      if (!add && setting != NULL && type == setting->id && classes[EV_EXECUTION] != NULL)
+        active_setting (chunk, setting, c.p, ev + ev_size, classes[EV_EXECUTION]->id, &period_ns);
       if (kind >= 0 && !add)
         r->counts[kind]++;
       else if (kind >= 0)
@@ -1122,6 +1262,8 @@ chunk_events (Chunk    *chunk,
           {
             g_autofree gint64 *values = g_new0 (gint64, r->n_columns);
 
+            if (kind == EV_EXECUTION)
+              value = period_ns;
             if (kind == EV_WALL)
               values[r->count_column[kind]] = v[1].set ? MAX (value, 0) : 1;
             else
@@ -1134,6 +1276,8 @@ chunk_events (Chunk    *chunk,
         }
       c.p = ev + ev_size;
     }
+  if (!add)
+    g_array_append_val (r->periods, period_ns);
   return embers_profile_builder_check (r->b, error);
 }
 
@@ -1143,13 +1287,15 @@ embers_jfr_parse (const guint8  *data,
                   GError       **error)
 {
   g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
-  Reader r = { b, { 0 }, { 0 }, { 0 }, 0, G_MAXINT64, G_MININT64, NULL };
+  g_autoptr(GArray) periods = g_array_new (FALSE, FALSE, sizeof (gint64));
+  Reader r = { b, { 0 }, { 0 }, { 0 }, 0, G_MAXINT64, G_MININT64, NULL, periods, 0 };
   guint64 total = 0;
 
   for (guint pass = 0; pass < 2; pass++)
     {
       gsize at = 0;
 
+      r.chunk_index = 0;
       while (at < len)
         {
           Chunk chunk;
@@ -1171,6 +1317,7 @@ embers_jfr_parse (const guint8  *data,
           if (!ok)
             return NULL;
           at += size;
+          r.chunk_index++;
         }
 
       if (pass == 0)
@@ -1196,7 +1343,9 @@ embers_jfr_parse (const guint8  *data,
                                      "-XX:StartFlightRecording:settings=profile)"));
               return NULL;
             }
-          embers_profile_builder_set_default_sample_type (b, 0);
+          /* CPU time first, as Pyroscope shows a Java service */
+          embers_profile_builder_set_default_sample_type (b, r.value_column[EV_EXECUTION] >= 0
+                                                             ? (guint)r.value_column[EV_EXECUTION] : 0);
         }
     }
 

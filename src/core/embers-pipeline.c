@@ -14,7 +14,10 @@
 EmbersPipelineParams *
 embers_pipeline_params_new (void)
 {
-  return g_new0 (EmbersPipelineParams, 1);
+  EmbersPipelineParams *params = g_new0 (EmbersPipelineParams, 1);
+
+  params->stack = embers_transform_stack_new ();
+  return params;
 }
 
 EmbersPipelineParams *
@@ -25,9 +28,9 @@ embers_pipeline_params_copy (const EmbersPipelineParams *params)
   g_return_val_if_fail (params != NULL, NULL);
 
   copy = g_new0 (EmbersPipelineParams, 1);
-  copy->hidden = g_strdupv (params->hidden);
-  copy->collapse_recursion = params->collapse_recursion;
-  copy->focus_function = g_strdup (params->focus_function);
+  copy->stack = embers_transform_stack_copy (params->stack);
+  copy->base = params->base != NULL ? g_object_ref (params->base) : NULL;
+  copy->base_steps = params->base_steps;
   copy->view = params->view;
   copy->sandwich_function = g_strdup (params->sandwich_function);
   copy->sample_type = params->sample_type;
@@ -39,8 +42,8 @@ embers_pipeline_params_free (EmbersPipelineParams *params)
 {
   if (params == NULL)
     return;
-  g_strfreev (params->hidden);
-  g_free (params->focus_function);
+  embers_transform_stack_free (params->stack);
+  g_clear_object (&params->base);
   g_free (params->sandwich_function);
   g_free (params);
 }
@@ -60,39 +63,6 @@ embers_pipeline_result_free (EmbersPipelineResult *result)
   g_free (result);
 }
 
-/* Exact names, as one anchored alternation */
-static GRegex *
-hidden_regex (const char * const *names)
-{
-  g_autoptr(GString) pattern = g_string_new ("^(?:");
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      g_autofree char *escaped = g_regex_escape_string (names[i], -1);
-
-      if (i > 0)
-        g_string_append_c (pattern, '|');
-      g_string_append (pattern, escaped);
-    }
-  g_string_append (pattern, ")$");
-
-  return g_regex_new (pattern->str, G_REGEX_OPTIMIZE, 0, NULL);
-}
-
-/* Replaces *profile by the result of a transform, or fails */
-static gboolean
-step (EmbersProfile **profile,
-      EmbersProfile  *result,
-      GCancellable   *cancellable,
-      GError        **error)
-{
-  if (result == NULL)
-    return FALSE;
-  g_set_object (profile, result);
-  g_object_unref (result);
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
-}
-
 EmbersPipelineResult *
 embers_pipeline_run (EmbersProfile               *profile,
                      const EmbersPipelineParams  *params,
@@ -108,22 +78,13 @@ embers_pipeline_run (EmbersProfile               *profile,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  p = g_object_ref (profile);
+  if (params->base != NULL && params->base_steps <= embers_transform_stack_get_length (params->stack))
+    p = embers_transform_stack_apply_from (params->stack, params->base_steps, params->base, cancellable, error);
+  else
+    p = embers_transform_stack_apply (params->stack, profile, cancellable, error);
+  if (p == NULL)
+    return NULL;
   r = g_new0 (EmbersPipelineResult, 1);
-
-  if (params->hidden != NULL && params->hidden[0] != NULL)
-    {
-      g_autoptr(GRegex) regex = hidden_regex ((const char * const *) params->hidden);
-
-      if (regex != NULL && !step (&p, embers_transform_hide (p, regex, error), cancellable, error))
-        return NULL;
-    }
-  if (params->collapse_recursion &&
-      !step (&p, embers_transform_collapse_recursion (p, error), cancellable, error))
-    return NULL;
-  if (params->focus_function != NULL &&
-      !step (&p, embers_transform_focus (p, params->focus_function, error), cancellable, error))
-    return NULL;
 
   r->table_profile = g_object_ref (p);
   /* A diff gets the diff table (baseline, comparison, change) instead */

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "embers-profile.h"
+#include "embers-transform-stack.h"
 
 G_BEGIN_DECLS
 
@@ -22,18 +23,22 @@ typedef enum
   EMBERS_VIEW_SANDWICH,
 } EmbersView;
 
-/* The person's choices, in the order they apply: hide functions (exact
- * names), collapse recursion, focus on a function; the table is computed
- * from that; then the view (invert, or the sandwich's callers and
- * callees of @sandwich_function) */
+/* The person's choices: the frame actions of @stack, in order (focus,
+ * merge, drop, collapse, hide; embers-transform-stack.h); the table is
+ * computed from their result; then the view (invert, or the sandwich's
+ * callers and callees of @sandwich_function). Invert and sandwich are
+ * views of the stack's result, not steps of it: the view switch picks one,
+ * and a frame action on an inverted view still applies to the call tree. */
 typedef struct
 {
-  GStrv       hidden;             /* or NULL */
-  gboolean    collapse_recursion;
-  char       *focus_function;     /* or NULL */
-  EmbersView  view;
-  char       *sandwich_function;  /* with EMBERS_VIEW_SANDWICH */
-  guint       sample_type;
+  EmbersTransformStack *stack;              /* never NULL */
+  /* Optional: the result of the first @base_steps steps of @stack on the
+   * profile (an earlier run's table_profile), to go on from */
+  EmbersProfile        *base;
+  guint                 base_steps;
+  EmbersView            view;
+  char                 *sandwich_function;  /* with EMBERS_VIEW_SANDWICH */
+  guint                 sample_type;
 } EmbersPipelineParams;
 
 EmbersPipelineParams *embers_pipeline_params_new  (void);
@@ -43,7 +48,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersPipelineParams, embers_pipeline_params_free
 
 typedef struct
 {
-  EmbersProfile *table_profile;     /* after hide, collapse, focus */
+  EmbersProfile *table_profile;     /* after the transform stack */
   EmbersProfile *view_profile;      /* what the main graph draws */
   EmbersProfile *callers;           /* sandwich: callers (inverted) */
   EmbersProfile *callees;           /* sandwich: callees */

@@ -1415,49 +1415,103 @@ embers_render_paint (EmbersRender *self,
   cairo_restore (cr);
 }
 
+/* The outline of a highlighted frame in the user space @snap is for */
+static gboolean
+highlight_box (EmbersRender    *self,
+               const Snap      *snap,
+               int              rect,
+               EmbersHighlight  kind,
+               double          *x,
+               double          *y,
+               double          *w,
+               double          *h,
+               double          *lw,
+               EmbersColor     *color)
+{
+  const EmbersRect *r;
+  const EmbersViewport *vp;
+
+  if (self->layout == NULL || rect < 0 || (guint)rect >= embers_layout_get_n_rects (self->layout))
+    return FALSE;
+
+  r = embers_layout_get_rect (self->layout, rect);
+  vp = embers_layout_get_viewport (self->layout);
+
+  /* Outline the frame as painted (snapped, without its gap) */
+  if (!snap_span (snap, TRUE, r->x, r->width, r->width >= 3.0 * self->style.border, x, w))
+    snap_span (snap, FALSE, r->x, MAX (r->width, 1.0), FALSE, x, w);
+  snap_span (snap, FALSE, embers_layout_rect_y (self->layout, r), vp->row_height, TRUE, y, h);
+
+  if (kind == EMBERS_HIGHLIGHT_SELECTED)
+    {
+      *lw = 2.0;
+      *color = self->style.accent;
+    }
+  else
+    {
+      *lw = 1.0;
+      *color = self->style.foreground;
+    }
+  return TRUE;
+}
+
 void
 embers_render_paint_highlight (EmbersRender    *self,
                                cairo_t         *cr,
                                int              rect,
                                EmbersHighlight  kind)
 {
-  const EmbersRect *r;
-  const EmbersViewport *vp;
   Snap snap;
   double x, y, lw, w, h;
+  EmbersColor color;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (cr != NULL);
 
-  if (self->layout == NULL || rect < 0 || (guint)rect >= embers_layout_get_n_rects (self->layout))
+  snap_init (&snap, cr, self->style.border);
+  if (!highlight_box (self, &snap, rect, kind, &x, &y, &w, &h, &lw, &color))
     return;
 
-  r = embers_layout_get_rect (self->layout, rect);
-  vp = embers_layout_get_viewport (self->layout);
-  y = embers_layout_rect_y (self->layout, r);
-
-  /* Outline the frame as painted (snapped, without its gap) */
-  snap_init (&snap, cr, self->style.border);
-  if (!snap_span (&snap, TRUE, r->x, r->width, r->width >= 3.0 * self->style.border, &x, &w))
-    snap_span (&snap, FALSE, r->x, MAX (r->width, 1.0), FALSE, &x, &w);
-  snap_span (&snap, FALSE, y, vp->row_height, TRUE, &y, &h);
-
   cairo_save (cr);
-  if (kind == EMBERS_HIGHLIGHT_SELECTED)
-    {
-      lw = 2.0;
-      set_source (cr, &self->style.accent);
-    }
-  else
-    {
-      lw = 1.0;
-      set_source (cr, &self->style.foreground);
-    }
+  set_source (cr, &color);
   cairo_set_line_width (cr, lw);
   /* Inset by half the line so the outline stays inside the frame */
   cairo_rectangle (cr, x + lw / 2, y + lw / 2, MAX (w - lw, 0.0), MAX (h - lw, 0.0));
   cairo_stroke (cr);
   cairo_restore (cr);
+}
+
+gboolean
+embers_render_get_highlight (EmbersRender    *self,
+                             int              rect,
+                             EmbersHighlight  kind,
+                             double           scale,
+                             double           y_offset,
+                             double          *x,
+                             double          *y,
+                             double          *width,
+                             double          *height,
+                             double          *line_width,
+                             EmbersColor     *color)
+{
+  Snap snap;
+  double border;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (scale > 0, FALSE);
+
+  /* As snap_init() sees a cairo context scaled by @scale and moved down
+   * by @y_offset */
+  border = self->style.border;
+  snap.snap = TRUE;
+  snap.sx = scale;
+  snap.ox = 0;
+  snap.sy = scale;
+  snap.oy = y_offset * scale;
+  snap.border = border;
+  snap.gap_x = border > 0 ? MAX (1.0, round (border * snap.sx)) : 0;
+  snap.gap_y = border > 0 ? MAX (1.0, round (border * snap.sy)) : 0;
+  return highlight_box (self, &snap, rect, kind, x, y, width, height, line_width, color);
 }
 
 /* Legend */

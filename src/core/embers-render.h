@@ -160,6 +160,23 @@ void                  embers_render_paint_highlight (EmbersRender          *self
                                                    int                      rect,
                                                    EmbersHighlight          kind);
 
+/* The outline embers_render_paint_highlight() draws, for a painter of
+ * its own (GSK border nodes): the frame's box as painted, snapped to
+ * device pixels at @scale with the layout moved down by @y_offset (the
+ * box is in layout coordinates), the line's width and colour. FALSE when
+ * there is no such frame. */
+gboolean              embers_render_get_highlight   (EmbersRender          *self,
+                                                   int                    rect,
+                                                   EmbersHighlight        kind,
+                                                   double                 scale,
+                                                   double                 y_offset,
+                                                   double                *x,
+                                                   double                *y,
+                                                   double                *width,
+                                                   double                *height,
+                                                   double                *line_width,
+                                                   EmbersColor           *color);
+
 /* Recommended height of the diff legend strip, px */
 #define EMBERS_RENDER_LEGEND_HEIGHT 24.0
 

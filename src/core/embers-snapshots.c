@@ -40,7 +40,6 @@ typedef struct
   EmbersDiffStatsMode  mode;
   double               fdr;
   guint                max_rows;
-  gboolean             call_sites;
   char                *sample_type;
   char                *unit;
   GPtrArray           *snapshots;  /* Snapshot */
@@ -199,24 +198,6 @@ embers_snapshots_set_max_rows (EmbersSnapshots *self,
   g_return_if_fail (self->filling);
 
   self->data->max_rows = max_rows;
-}
-
-void
-embers_snapshots_set_call_sites (EmbersSnapshots *self,
-                                 gboolean         call_sites)
-{
-  g_return_if_fail (EMBERS_IS_SNAPSHOTS (self));
-  g_return_if_fail (self->filling);
-
-  self->data->call_sites = !!call_sites;
-}
-
-gboolean
-embers_snapshots_get_call_sites (EmbersSnapshots *self)
-{
-  g_return_val_if_fail (EMBERS_IS_SNAPSHOTS (self), FALSE);
-
-  return self->data->call_sites;
 }
 
 void
@@ -473,18 +454,6 @@ compare_rows (gconstpointer a,
   return strcmp (x->key->key, y->key->key);
 }
 
-static const char *
-display_name (Data       *d,
-              const char *key)
-{
-  const char *last;
-
-  if (!d->call_sites)
-    return key;
-  last = strrchr (key, ';');
-  return last != NULL ? last + 1 : key;
-}
-
 void
 embers_snapshots_compute (EmbersSnapshots *self)
 {
@@ -510,17 +479,30 @@ embers_snapshots_compute (EmbersSnapshots *self)
     {
       Key *k = g_ptr_array_index (d->keys, i);
       Row *r = g_new0 (Row, 1);
+      gboolean whole;
 
       r->key = k;
       r->shares = g_new (double, MAX (K, 1u));
       r->deltas = g_new0 (double, MAX (n_steps, 1u));
       r->steps = g_new0 (EmbersChangeStats, MAX (n_steps, 1u));
       r->rank = 0;
+      whole = K > 0;
       for (guint p = 0; p < K; p++)
         {
           r->shares[p] = snapshot_mean (d, k, self->order[p]);
           if (isfinite (r->shares[p]))
             r->rank = MAX (r->rank, r->shares[p]);
+          /* Shares are per step; their mean is 1 only if every step's is */
+          if (!(isfinite (r->shares[p]) && r->shares[p] >= 1 - 1e-12))
+            whole = FALSE;
+        }
+      /* All of every step of every snapshot (main, a root's only child):
+       * 100 % throughout says nothing, and would only add untestable
+       * cells to the false-discovery family. A server's rows skip it too. */
+      if (whole && d->mode == EMBERS_DIFF_STATS_SHARE)
+        {
+          row_free (r);
+          continue;
         }
       g_ptr_array_add (all, r);
     }
@@ -616,7 +598,7 @@ embers_snapshots_compute (EmbersSnapshots *self)
       Row *r = g_ptr_array_index (self->rows, i);
 
       r->row.key = r->key->key;
-      r->row.name = display_name (d, r->key->key);
+      r->row.name = r->key->key;
       r->row.shares = r->shares;
       r->row.deltas = r->deltas;
       r->row.steps = r->steps;

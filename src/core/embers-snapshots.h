@@ -18,8 +18,8 @@ G_BEGIN_DECLS
  * files and folders. Each snapshot is made of steps (a server's series
  * points, or a folder's files), as each side of an EmbersDiffStats is.
  *
- * The table is functions × snapshots: per row (a function name, or on a
- * server a call site "main;handler;parse") each snapshot's share (the mean
+ * The table is functions × snapshots: per row (a function; on a server
+ * the sum of its outermost call sites) each snapshot's share (the mean
  * of its per-step shares, as the noise test takes them) and each step
  * change between neighbours. Every step i → i + 1 is tested with
  * EmbersDiffStats (Welch's t-test on per-step shares, snapshot i the
@@ -40,8 +40,8 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  const char              *key;      /* function name or call site */
-  const char              *name;     /* what to show: the function (the call site's last frame) */
+  const char              *key;      /* the function's name */
+  const char              *name;     /* what to show: the function (the key) */
   const double            *shares;   /* per snapshot, in shown order; NAN when it has no usable step */
   const double            *deltas;   /* per step (n_snapshots - 1): shares[i + 1] - shares[i] */
   const EmbersChangeStats *steps;    /* per step: the test of snapshot i against i + 1 */
@@ -59,10 +59,6 @@ EmbersSnapshots *embers_snapshots_new               (EmbersDiffStatsMode  mode,
  * snapshot (0: all) */
 void             embers_snapshots_set_max_rows      (EmbersSnapshots     *self,
                                                      guint                max_rows);
-/* Whether rows are call sites (a server's) rather than function names */
-void             embers_snapshots_set_call_sites    (EmbersSnapshots     *self,
-                                                     gboolean             call_sites);
-gboolean         embers_snapshots_get_call_sites    (EmbersSnapshots     *self);
 /* The unit of the values ("nanoseconds", "bytes"), for text */
 void             embers_snapshots_set_unit          (EmbersSnapshots     *self,
                                                      const char          *sample_type,

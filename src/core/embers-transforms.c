@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "embers-palette.h"
 #include "embers-profile-builder.h"
 #include "embers-transforms.h"
 #include "embers-tree-build.h"
@@ -63,6 +64,10 @@ struct _Ctx
   guint8               *hidden;       /* per src string id: 0 unknown, 1 hide, 2 keep */
   GRegex               *regex;
   guint32              *outer;        /* callers: outermost occurrence per node */
+  guint8               *mark;         /* per src node (path transforms) or
+                                       * per src string id (package) */
+  guint32               package;      /* builder id of the package frame */
+  const char           *package_str;
 };
 
 static guint32
@@ -202,6 +207,7 @@ ctx_clear (Ctx *ctx)
   g_clear_pointer (&ctx->chain, g_array_unref);
   g_clear_pointer (&ctx->hidden, g_free);
   g_clear_pointer (&ctx->outer, g_free);
+  g_clear_pointer (&ctx->mark, g_free);
 }
 
 /* Another source node maps to dest: from now on its children are looked
@@ -218,14 +224,13 @@ ctx_merge (Ctx     *ctx,
     embers_profile_builder_index_child (ctx->b, c);
 }
 
-/* The child of a destination node, by source name id */
+/* The child of a destination node, by builder name id */
 static guint32
-ctx_child (Ctx     *ctx,
-           guint32  parent,
-           guint32  src_name)
+ctx_child_mapped (Ctx     *ctx,
+                  guint32  parent,
+                  guint32  name)
 {
   guint before = embers_profile_builder_get_n_nodes (ctx->b);
-  guint32 name = map_name (ctx, src_name);
   guint32 node;
 
   if (ctx->all_indexed)
@@ -254,6 +259,15 @@ ctx_child (Ctx     *ctx,
   ctx->first_child[parent] = node;
 
   return node;
+}
+
+/* The child of a destination node, by source name id */
+static guint32
+ctx_child (Ctx     *ctx,
+           guint32  parent,
+           guint32  src_name)
+{
+  return ctx_child_mapped (ctx, parent, map_name (ctx, src_name));
 }
 
 /* Room for n destination nodes */
@@ -742,6 +756,314 @@ embers_transform_sandwich_callers (EmbersProfile  *profile,
 
   ctx.all_indexed = TRUE;
   result = ctx_finish (&ctx, resolve_callers, NULL, error);
+  ctx_clear (&ctx);
+
+  return result;
+}
+
+/* Frame actions (the transform stack's; Firefox Profiler's names) */
+
+/* outer[node]: how many names of @path the node's stack starts with when
+ * it is exactly that prefix (the node is at depth k and its stack is
+ * path[0..k)), else NONE. Returns the path's length. */
+static guint
+mark_path (Ctx                *ctx,
+           const char * const *path)
+{
+  guint len = path != NULL ? g_strv_length ((char **)path) : 0;
+  g_autofree guint32 *ids = g_new (guint32, MAX (len, 1));
+
+  ctx->outer = g_new (guint32, MAX (ctx->n_nodes, 1));
+  for (guint k = 0; k < len; k++)
+    {
+      ids[k] = function_id (ctx->src, path[k]);
+      if (ids[k] == NONE)
+        len = 0;  /* a name the profile lacks: nothing matches */
+    }
+  if (ctx->n_nodes > 0)
+    ctx->outer[0] = 0;
+  for (guint i = 1; i < ctx->n_nodes; i++)
+    {
+      guint32 lp = ctx->outer[ctx->parents[i]];
+
+      ctx->outer[i] = lp != NONE && lp < len && ctx->names[i] == ids[lp] ? lp + 1 : NONE;
+    }
+  return len;
+}
+
+static guint32
+step_focus_subtree (Ctx     *ctx,
+                    guint32  node,
+                    guint32  parent_dest)
+{
+  if (parent_dest != NONE)
+    return ctx_child (ctx, parent_dest, ctx->names[node]);
+  /* ctx->function is NONE when no path matches: then nothing does */
+  if (ctx->function != NONE && ctx->outer[node] == ctx->function)
+    return ctx_child (ctx, 0, ctx->names[node]);
+  return NONE;
+}
+
+EmbersProfile *
+embers_transform_focus_subtree (EmbersProfile       *profile,
+                                const char * const  *path,
+                                GError             **error)
+{
+  Ctx ctx;
+  guint len;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  len = mark_path (&ctx, path);
+  /* ctx.function holds the depth to match; with no path nothing is kept */
+  ctx.function = len > 0 ? len : NONE;
+
+  return run_step_transform (&ctx, NONE, step_focus_subtree, error);
+}
+
+static guint32
+step_merge_node (Ctx     *ctx,
+                 guint32  node,
+                 guint32  parent_dest)
+{
+  if (ctx->function != NONE && ctx->outer[node] == ctx->function)
+    {
+      ctx_merge (ctx, parent_dest);
+      return parent_dest;
+    }
+  return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+EmbersProfile *
+embers_transform_merge_node (EmbersProfile       *profile,
+                             const char * const  *path,
+                             GError             **error)
+{
+  Ctx ctx;
+  guint len;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  len = mark_path (&ctx, path);
+  ctx.function = len > 0 ? len : NONE;
+
+  return run_step_transform (&ctx, 0, step_merge_node, error);
+}
+
+static guint32
+step_merge_function (Ctx     *ctx,
+                     guint32  node,
+                     guint32  parent_dest)
+{
+  if (ctx->names[node] == ctx->function)
+    {
+      ctx_merge (ctx, parent_dest);
+      return parent_dest;
+    }
+  return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+EmbersProfile *
+embers_transform_merge_function (EmbersProfile  *profile,
+                                 const char     *function,
+                                 GError        **error)
+{
+  Ctx ctx;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (function != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  ctx.function = function_id (profile, function);
+
+  return run_step_transform (&ctx, 0, step_merge_function, error);
+}
+
+static guint32
+step_drop_function (Ctx     *ctx,
+                    guint32  node,
+                    guint32  parent_dest)
+{
+  return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+/* A unit under the function goes nowhere; any other resolves as usual.
+ * Ancestors of a kept unit are kept too, so no frame is made for value
+ * that is then dropped. */
+static guint32
+resolve_drop (Ctx      *ctx,
+              guint32   node,
+              gpointer  data)
+{
+  if (ctx->mark[node])
+    return NONE;
+  return resolve_step (ctx, node, step_drop_function);
+}
+
+EmbersProfile *
+embers_transform_drop_function (EmbersProfile  *profile,
+                                const char     *function,
+                                GError        **error)
+{
+  Ctx ctx;
+  EmbersProfile *result;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (function != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  ctx.function = function_id (profile, function);
+  /* mark: the node's stack holds the function */
+  ctx.mark = g_new0 (guint8, MAX (ctx.n_nodes, 1));
+  for (guint i = 1; i < ctx.n_nodes; i++)
+    ctx.mark[i] = ctx.mark[ctx.parents[i]] || ctx.names[i] == ctx.function;
+
+  ctx_reserve (&ctx, ctx.n_nodes, 0);
+  if (ctx.n_nodes > 0)
+    ctx.dest[0] = 0;
+  result = ctx_finish (&ctx, resolve_drop, NULL, error);
+  ctx_clear (&ctx);
+
+  return result;
+}
+
+/* Whether frame name @id is in the package (cached per string id) */
+static gboolean
+in_package (Ctx     *ctx,
+            guint32  id)
+{
+  if (ctx->mark[id] == 0)
+    {
+      const char *name = embers_profile_get_string (ctx->src, id);
+      gsize len = 0;
+      const char *package = id != 0 ? embers_palette_package (name, &len) : NULL;
+
+      ctx->mark[id] = package != NULL && len == strlen (ctx->package_str) &&
+                      memcmp (package, ctx->package_str, len) == 0 ? 1 : 2;
+    }
+  return ctx->mark[id] == 1;
+}
+
+static guint32
+step_collapse_package (Ctx     *ctx,
+                       guint32  node,
+                       guint32  parent_dest)
+{
+  guint32 parent = ctx->parents[node];
+
+  if (!in_package (ctx, ctx->names[node]))
+    return ctx_child (ctx, parent_dest, ctx->names[node]);
+  /* A run of the package's frames is one frame */
+  if (parent != 0 && in_package (ctx, ctx->names[parent]))
+    {
+      ctx_merge (ctx, parent_dest);
+      return parent_dest;
+    }
+  return ctx_child_mapped (ctx, parent_dest, ctx->package);
+}
+
+EmbersProfile *
+embers_transform_collapse_package (EmbersProfile  *profile,
+                                   const char     *package,
+                                   GError        **error)
+{
+  Ctx ctx;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (package != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  ctx.mark = g_new0 (guint8, MAX (embers_profile_get_n_strings (profile), 1));
+  ctx.package_str = package;
+  ctx.package = embers_profile_builder_intern (ctx.b, package, -1);
+
+  return run_step_transform (&ctx, 0, step_collapse_package, error);
+}
+
+/* ctx->parents here is the logical parent: an inner occurrence of the
+ * function stands for the outermost one, so what hangs below it hangs
+ * below that, and the frames in between are passed over (and made only
+ * when units of their own come) */
+static guint32
+step_collapse_function (Ctx     *ctx,
+                        guint32  node,
+                        guint32  parent_dest)
+{
+  if (parent_dest == NONE)
+    return NONE;
+  /* Below a collapsed occurrence: merged with the outer one's children */
+  if (ctx->parents[node] != embers_profile_get_parent_column (ctx->src)[node])
+    ctx_merge (ctx, parent_dest);
+  return ctx_child (ctx, parent_dest, ctx->names[node]);
+}
+
+/* The node a unit of @node goes to: an inner occurrence's is the
+ * outermost one's */
+static guint32
+collapsed_node (Ctx     *ctx,
+                guint32  node)
+{
+  const guint32 *parents = embers_profile_get_parent_column (ctx->src);
+
+  if (node != 0 && ctx->names[node] == ctx->function && parents[node] != 0 &&
+      ctx->outer[parents[node]] != NONE)
+    return ctx->outer[parents[node]];
+  return node;
+}
+
+static guint32
+resolve_collapse_function (Ctx      *ctx,
+                           guint32   node,
+                           gpointer  data)
+{
+  return resolve_step (ctx, collapsed_node (ctx, node), step_collapse_function);
+}
+
+EmbersProfile *
+embers_transform_collapse_function_recursion (EmbersProfile  *profile,
+                                              const char     *function,
+                                              GError        **error)
+{
+  Ctx ctx;
+  EmbersProfile *result;
+  g_autofree guint32 *logical = NULL;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (function != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  ctx_init (&ctx, profile);
+  ctx.function = function_id (profile, function);
+  /* outer[node]: the outermost occurrence of the function on the node's
+   * stack, itself included, or NONE */
+  ctx.outer = g_new (guint32, MAX (ctx.n_nodes, 1));
+  if (ctx.n_nodes > 0)
+    ctx.outer[0] = NONE;
+  for (guint i = 1; i < ctx.n_nodes; i++)
+    {
+      guint32 po = ctx.outer[ctx.parents[i]];
+
+      ctx.outer[i] = po != NONE ? po : ctx.names[i] == ctx.function ? i : NONE;
+    }
+  /* Each node's logical parent (see step_collapse_function) */
+  logical = g_new (guint32, MAX (ctx.n_nodes, 1));
+  if (ctx.n_nodes > 0)
+    logical[0] = NONE;
+  for (guint i = 1; i < ctx.n_nodes; i++)
+    logical[i] = collapsed_node (&ctx, ctx.parents[i]);
+  ctx.parents = logical;
+
+  ctx_reserve (&ctx, ctx.n_nodes, 0);
+  if (ctx.n_nodes > 0)
+    ctx.dest[0] = 0;
+  result = ctx_finish (&ctx, resolve_collapse_function, NULL, error);
   ctx_clear (&ctx);
 
   return result;

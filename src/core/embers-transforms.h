@@ -114,6 +114,86 @@ EmbersProfile *embers_transform_filter_labels      (EmbersProfile  *profile,
                                                     EmbersSelector *selector,
                                                     GError        **error);
 
+/*
+ * Frame actions, as in the Firefox Profiler (the transform stack's,
+ * embers-transform-stack.h). A @path names a call node: the frame names
+ * from the root's child down to it.
+ */
+
+/**
+ * embers_transform_focus_subtree:
+ * @path: the call node
+ *
+ * Keeps only the stacks that go through the call node, re-rooted at it:
+ * the root has the single child @path's last name. An empty path, or a
+ * path the profile lacks, leaves only a zero root.
+ */
+EmbersProfile *embers_transform_focus_subtree      (EmbersProfile       *profile,
+                                                    const char * const  *path,
+                                                    GError             **error);
+
+/**
+ * embers_transform_merge_node:
+ * @path: the call node
+ *
+ * Removes the one call node at @path (not other occurrences of its
+ * function): its children are lifted into its parent and merged by name,
+ * its self value goes to the parent. Totals at the root are unchanged.
+ */
+EmbersProfile *embers_transform_merge_node         (EmbersProfile       *profile,
+                                                    const char * const  *path,
+                                                    GError             **error);
+
+/**
+ * embers_transform_merge_function:
+ * @function: a frame name
+ *
+ * Removes every frame of @function, wherever it is: what it calls is
+ * lifted into its callers, its self value goes to its callers. Totals at
+ * the root are unchanged. (The exact-name case of embers_transform_hide().)
+ */
+EmbersProfile *embers_transform_merge_function     (EmbersProfile       *profile,
+                                                    const char          *function,
+                                                    GError             **error);
+
+/**
+ * embers_transform_drop_function:
+ * @function: a frame name
+ *
+ * Drops every sample whose stack contains @function: the root's total
+ * falls by the function's total (counted once per stack, so recursion is
+ * not counted twice).
+ */
+EmbersProfile *embers_transform_drop_function      (EmbersProfile       *profile,
+                                                    const char          *function,
+                                                    GError             **error);
+
+/**
+ * embers_transform_collapse_package:
+ * @package: a package, as embers_palette_package() cuts it from a name
+ *
+ * Every run of consecutive frames of @package becomes one frame named
+ * @package; what they call (outside the package) hangs below it. Self
+ * values of the collapsed frames go to the package frame; totals at the
+ * root are unchanged.
+ */
+EmbersProfile *embers_transform_collapse_package   (EmbersProfile       *profile,
+                                                    const char          *package,
+                                                    GError             **error);
+
+/**
+ * embers_transform_collapse_function_recursion:
+ * @function: a frame name
+ *
+ * Collapses the recursion of @function, direct and indirect: an inner
+ * occurrence merges into the outermost one on its stack, and the frames
+ * in between lose what went through it (f;g;f;h -> f;h, f;g stays for
+ * g's own time). Totals at the root are unchanged.
+ */
+EmbersProfile *embers_transform_collapse_function_recursion (EmbersProfile  *profile,
+                                                             const char     *function,
+                                                             GError        **error);
+
 /**
  * embers_transform_find_name:
  *

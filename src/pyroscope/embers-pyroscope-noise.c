@@ -162,23 +162,6 @@ launch (GTask *task)
   }
 }
 
-typedef struct
-{
-  guint32 node;
-  double  size;
-} Candidate;
-
-static int
-compare_candidates (const void *a,
-                    const void *b)
-{
-  const Candidate *x = a, *y = b;
-
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;
-  return x->node < y->node ? -1 : x->node > y->node;
-}
-
 /* The call sites whose share changed most */
 static void
 pick_call_sites (Job           *job,
@@ -188,34 +171,29 @@ pick_call_sites (Job           *job,
   guint n = embers_profile_get_n_nodes (diff);
   double lt = (double)embers_profile_get_total (diff, EMBERS_DIFF_BASELINE);
   double rt = (double)embers_profile_get_total (diff, EMBERS_DIFF_COMPARISON);
-  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (EmbersPyroscopeCandidate));
 
   for (guint32 i = 1; i < n; i++)
     {
       guint32 parent = embers_profile_node_parent (diff, i);
       gint64 l = embers_profile_node_total (diff, EMBERS_DIFF_BASELINE, i);
       gint64 r = embers_profile_node_total (diff, EMBERS_DIFF_COMPARISON, i);
-      Candidate c = { i, fabs ((rt > 0 ? r / rt : 0) - (lt > 0 ? l / lt : 0)) };
+      EmbersPyroscopeCandidate c = { i, fabs ((rt > 0 ? r / rt : 0) - (lt > 0 ? l / lt : 0)) };
 
       if (embers_profile_node_total (diff, EMBERS_DIFF_BASELINE, parent) == l &&
           embers_profile_node_total (diff, EMBERS_DIFF_COMPARISON, parent) == r)
         continue;
       g_array_append_val (candidates, c);
     }
-  g_array_sort (candidates, compare_candidates);
-  if (candidates->len > max_sites)
-    g_array_set_size (candidates, max_sites);
+  embers_pyroscope_candidates_sort (candidates, max_sites);
 
   for (guint i = 0; i < candidates->len; i++)
     {
-      guint32 node = g_array_index (candidates, Candidate, i).node;
-      g_autoptr(GPtrArray) frames = g_ptr_array_new ();
+      char *key = NULL;
 
-      for (guint32 m = node; m != 0 && m != EMBERS_NODE_NONE; m = embers_profile_node_parent (diff, m))
-        g_ptr_array_insert (frames, 0, g_strdup (embers_profile_node_name_str (diff, m)));
-      g_ptr_array_add (frames, NULL);
-      g_ptr_array_add (job->keys, g_strjoinv (";", (char **)frames->pdata));
-      g_ptr_array_add (job->call_sites, g_ptr_array_steal (frames, NULL));
+      g_ptr_array_add (job->call_sites,
+                       embers_pyroscope_call_site (diff, g_array_index (candidates, EmbersPyroscopeCandidate, i).node, &key));
+      g_ptr_array_add (job->keys, key);
     }
 }
 

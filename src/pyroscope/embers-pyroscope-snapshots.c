@@ -212,59 +212,135 @@ launch (GTask *task)
   embers_snapshots_compute_async (job->snapshots, g_task_get_cancellable (task), computed, task);
 }
 
-typedef struct
-{
-  guint32 node;
-  gint64  total;
-} Candidate;
-
 static int
 compare_candidates (const void *a,
                     const void *b)
 {
-  const Candidate *x = a, *y = b;
+  const EmbersPyroscopeCandidate *x = a, *y = b;
 
-  if (x->total != y->total)
-    return x->total > y->total ? -1 : 1;
+  if (x->weight != y->weight)
+    return x->weight > y->weight ? -1 : 1;
   return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* The heaviest call sites of the merged profile */
+void
+embers_pyroscope_candidates_sort (GArray *candidates,
+                                  guint   keep)
+{
+  g_return_if_fail (candidates != NULL);
+
+  g_array_sort (candidates, compare_candidates);
+  if (keep > 0 && candidates->len > keep)
+    g_array_set_size (candidates, keep);
+}
+
+char **
+embers_pyroscope_call_site (EmbersProfile  *profile,
+                            guint32         node,
+                            char          **key)
+{
+  GPtrArray *frames = g_ptr_array_new ();
+
+  for (guint32 m = node; m != 0 && m != EMBERS_NODE_NONE; m = embers_profile_node_parent (profile, m))
+    g_ptr_array_insert (frames, 0, g_strdup (embers_profile_node_name_str (profile, m)));
+  g_ptr_array_add (frames, NULL);
+  if (key != NULL)
+    *key = g_strjoinv (";", (char **)frames->pdata);
+  return (char **)g_ptr_array_free (frames, FALSE);
+}
+
+/* A function of the merged profile: its outermost call sites */
+typedef struct
+{
+  gint64  total;
+  GArray *nodes;   /* guint32 */
+} Function;
+
 static void
-pick_call_sites (Job           *job,
-                 EmbersProfile *merged)
+function_free (Function *f)
+{
+  g_array_unref (f->nodes);
+  g_free (f);
+}
+
+/* Whether an ancestor of @node has its name */
+static gboolean
+called_from_itself (EmbersProfile *profile,
+                    guint32        node)
+{
+  guint32 name = embers_profile_node_name (profile, node);
+
+  for (guint32 m = embers_profile_node_parent (profile, node); m != 0 && m != EMBERS_NODE_NONE;
+       m = embers_profile_node_parent (profile, m))
+    if (embers_profile_node_name (profile, m) == name)
+      return TRUE;
+  return FALSE;
+}
+
+/* The heaviest functions of the merged profile, each by its outermost
+ * call sites */
+static void
+pick_functions (Job           *job,
+                EmbersProfile *merged)
 {
   guint n = embers_profile_get_n_nodes (merged);
-  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  gint64 whole = embers_profile_node_total (merged, 0, 0);
+  g_autoptr(GHashTable) functions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)function_free);
+  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (EmbersPyroscopeCandidate));
+  guint budget = MAX (job->max_rows * EMBERS_PYROSCOPE_SNAPSHOTS_SITES_PER_ROW,
+                      EMBERS_PYROSCOPE_SNAPSHOTS_MIN_SITES);
+  guint rows = 0;
+  GHashTableIter iter;
+  gpointer name, value;
 
   for (guint32 i = 1; i < n; i++)
     {
-      guint32 parent = embers_profile_node_parent (merged, i);
       gint64 total = embers_profile_node_total (merged, 0, i);
-      Candidate c = { i, total };
+      guint32 id = embers_profile_node_name (merged, i);
+      Function *f;
 
-      if (total <= 0 || g_str_equal (embers_profile_node_name_str (merged, i), "other"))
+      if (total <= 0 || g_str_equal (embers_profile_node_name_str (merged, i), "other") ||
+          called_from_itself (merged, i))
         continue;
-      /* All of its parent (the root's only child included): the same
-       * series as the parent, or the whole, whose share is 100 % */
-      if (embers_profile_node_total (merged, 0, parent) == total)
+      f = g_hash_table_lookup (functions, GUINT_TO_POINTER (id + 1));
+      if (f == NULL)
+        {
+          f = g_new0 (Function, 1);
+          f->nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_hash_table_insert (functions, GUINT_TO_POINTER (id + 1), f);
+        }
+      f->total += total;
+      g_array_append_val (f->nodes, i);
+    }
+
+  g_hash_table_iter_init (&iter, functions);
+  while (g_hash_table_iter_next (&iter, &name, &value))
+    {
+      Function *f = value;
+      /* The function's first call site stands for it in the sort */
+      EmbersPyroscopeCandidate c = { g_array_index (f->nodes, guint32, 0), (double)f->total };
+
+      /* All of the whole (main, or the root's only child): 100 % always */
+      if (f->total >= whole)
         continue;
       g_array_append_val (candidates, c);
     }
-  g_array_sort (candidates, compare_candidates);
-  if (job->max_rows > 0 && candidates->len > job->max_rows)
-    g_array_set_size (candidates, job->max_rows);
+  embers_pyroscope_candidates_sort (candidates, 0);
 
-  for (guint i = 0; i < candidates->len; i++)
+  for (guint i = 0; i < candidates->len && (job->max_rows == 0 || rows < job->max_rows); i++)
     {
-      guint32 node = g_array_index (candidates, Candidate, i).node;
-      g_autoptr(GPtrArray) frames = g_ptr_array_new ();
+      guint32 first = g_array_index (candidates, EmbersPyroscopeCandidate, i).node;
+      Function *f = g_hash_table_lookup (functions, GUINT_TO_POINTER (embers_profile_node_name (merged, first) + 1));
+      const char *fname = embers_profile_node_name_str (merged, first);
 
-      for (guint32 m = node; m != 0 && m != EMBERS_NODE_NONE; m = embers_profile_node_parent (merged, m))
-        g_ptr_array_insert (frames, 0, g_strdup (embers_profile_node_name_str (merged, m)));
-      g_ptr_array_add (frames, NULL);
-      g_ptr_array_add (job->keys, g_strjoinv (";", (char **)frames->pdata));
-      g_ptr_array_add (job->call_sites, g_ptr_array_steal (frames, NULL));
+      if (job->max_rows > 0 && job->call_sites->len + f->nodes->len > budget)
+        continue;
+      rows++;
+      for (guint k = 0; k < f->nodes->len; k++)
+        {
+          g_ptr_array_add (job->call_sites, embers_pyroscope_call_site (merged, g_array_index (f->nodes, guint32, k), NULL));
+          g_ptr_array_add (job->keys, g_strdup (fname));
+        }
     }
 }
 
@@ -292,7 +368,7 @@ merged (GObject      *object,
     }
   embers_snapshots_set_unit (job->snapshots, embers_profile_get_sample_type (profile, 0),
                              embers_profile_get_sample_unit (profile, 0));
-  pick_call_sites (job, profile);
+  pick_functions (job, profile);
   if (job->progress != NULL)
     job->progress (0, job->call_sites->len, job->progress_data);
   launch (task);
@@ -381,7 +457,6 @@ embers_pyroscope_snapshots_async (EmbersPyroscopeSource  *source,
   job->keys = g_ptr_array_new_with_free_func (g_free);
   job->whole = embers_query_copy (base);
   job->step_s = embers_pyroscope_snapshots_step (snapshots, base, label);
-  embers_snapshots_set_call_sites (snapshots, TRUE);
   embers_snapshots_set_source (snapshots, EMBERS_SOURCE (source));
 
   K = embers_snapshots_get_n_snapshots (snapshots);

@@ -151,6 +151,7 @@ typedef struct _Paint
   EmbersProfile     *noise_profile;   /* the diff the verdicts are for */
   EmbersChangeVerdict *verdicts;
   gboolean           hide_noise;
+  gboolean           opaque;          /* the texture may say it is opaque */
   GdkTexture        *texture;
   gint64             started;
   gint64             finished;
@@ -180,6 +181,9 @@ clear_paint (EmbersFlameGraph *self)
 
 static void configure_adjustments (EmbersFlameGraph *self);
 static gboolean is_zoomed (EmbersFlameGraph *self);
+static double get_y_offset (EmbersFlameGraph *self);
+static void request_paint (EmbersFlameGraph *self,
+                           double            offset);
 
 static void
 drop_layout (EmbersFlameGraph *self)
@@ -248,7 +252,14 @@ invalidate_layout (EmbersFlameGraph *self)
   if (self->layout != NULL && old_height >= 0 &&
       embers_layout_get_height (self->layout) == old_height &&
       is_zoomed (self) == old_zoomed)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+    {
+      /* The size stays: the worker can paint the new view now rather
+       * than from the next frame's snapshot, a frame sooner. That frame
+       * shows the last paint moved and scaled meanwhile. */
+      if (self->style_valid && gtk_widget_get_mapped (GTK_WIDGET (self)))
+        request_paint (self, get_y_offset (self));
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
   else
     gtk_widget_queue_resize (GTK_WIDGET (self));
 }
@@ -400,6 +411,11 @@ update_actions (EmbersFlameGraph *self)
   gtk_widget_action_set_enabled (widget, "flame.copy-stack", frame);
   gtk_widget_action_set_enabled (widget, "flame.hide-frame", frame);
   gtk_widget_action_set_enabled (widget, "flame.focus-function", frame);
+  gtk_widget_action_set_enabled (widget, "flame.focus-subtree", frame);
+  gtk_widget_action_set_enabled (widget, "flame.merge-function", frame);
+  gtk_widget_action_set_enabled (widget, "flame.drop-function", frame);
+  gtk_widget_action_set_enabled (widget, "flame.collapse-package", frame);
+  gtk_widget_action_set_enabled (widget, "flame.collapse-function-recursion", frame);
 }
 
 static void
@@ -1536,6 +1552,27 @@ forward_with_name (EmbersFlameGraph *self,
     gtk_widget_activate_action (GTK_WIDGET (self), action, "s", name);
 }
 
+/* "page.transform" with the selected call node's path (its names from the
+ * root's child down) */
+static void
+forward_with_path (EmbersFlameGraph *self,
+                   const char       *kind)
+{
+  g_autoptr(GPtrArray) path = NULL;
+
+  if (!selected_is_frame (self))
+    return;
+
+  path = g_ptr_array_new ();
+  for (guint32 n = self->selected; n != 0 && n != EMBERS_NODE_NONE;
+       n = embers_profile_node_parent (self->profile, n))
+    g_ptr_array_insert (path, 0, (gpointer)embers_profile_node_name_str (self->profile, n));
+  g_ptr_array_add (path, NULL);
+
+  gtk_widget_activate_action_variant (GTK_WIDGET (self), "page.transform",
+                                      g_variant_new ("(s^as)", kind, (char **)path->pdata));
+}
+
 static void
 flame_action (GtkWidget  *widget,
               const char *action_name,
@@ -1565,7 +1602,17 @@ flame_action (GtkWidget  *widget,
   else if (g_str_equal (action_name, "flame.sandwich"))
     forward_with_name (self, "page.sandwich");
   else if (g_str_equal (action_name, "flame.hide-frame"))
-    forward_with_name (self, "page.hide-frame");
+    forward_with_path (self, "hide");
+  else if (g_str_equal (action_name, "flame.focus-subtree"))
+    forward_with_path (self, "focus-subtree");
+  else if (g_str_equal (action_name, "flame.merge-function"))
+    forward_with_name (self, "page.merge-function");
+  else if (g_str_equal (action_name, "flame.drop-function"))
+    forward_with_name (self, "page.drop-function");
+  else if (g_str_equal (action_name, "flame.collapse-package"))
+    forward_with_name (self, "page.collapse-package");
+  else if (g_str_equal (action_name, "flame.collapse-function-recursion"))
+    forward_with_name (self, "page.collapse-function-recursion");
   else if (g_str_equal (action_name, "flame.focus-function"))
     forward_with_name (self, "page.focus-function");
   else if (g_str_equal (action_name, "flame.copy-name"))
@@ -1680,33 +1727,43 @@ embers_flame_graph_size_allocate (GtkWidget *widget,
     gtk_popover_present (GTK_POPOVER (self->popover));
 }
 
+/* The outline of a highlighted frame (embers_render_paint_highlight()'s,
+ * snapped alike) as a GSK border node, not as cairo: a GL renderer draws
+ * a border node's few pixels, where a cairo node is painted on the CPU
+ * and uploaded as a texture of its whole bounds each frame (the outlines
+ * of a highlighted function's frames spread over the whole graph) */
 static void
-append_highlight (EmbersFlameGraph *self,
-                  GtkSnapshot      *snapshot,
-                  int               index,
-                  EmbersHighlight   kind,
-                  double            offset)
+append_outline (EmbersFlameGraph *self,
+                GtkSnapshot      *snapshot,
+                int               index,
+                EmbersHighlight   kind,
+                double            offset)
 {
-  const EmbersRect *r = get_rect (self, index);
-  graphene_rect_t bounds, clip;
-  double y, rh;
-  cairo_t *cr;
+  double x, y, w, h, lw;
+  EmbersColor c;
+  GdkRGBA rgba;
 
-  if (r == NULL)
+  if (index < 0 ||
+      !embers_render_get_highlight (self->render, index, kind, gtk_widget_get_scale_factor (GTK_WIDGET (self)),
+                                    offset, &x, &y, &w, &h, &lw, &c))
     return;
 
-  rh = embers_layout_get_viewport (self->layout)->row_height;
-  y = embers_layout_rect_y (self->layout, r) + offset;
-  graphene_rect_init (&bounds, floor (r->x) - 2, floor (y) - 2, ceil (r->width) + 4, ceil (rh) + 4);
-  graphene_rect_init (&clip, 0, 0, gtk_widget_get_width (GTK_WIDGET (self)),
-                      gtk_widget_get_height (GTK_WIDGET (self)));
-  if (!graphene_rect_intersection (&bounds, &clip, &bounds))
-    return;
+  rgba = (GdkRGBA) { c.red, c.green, c.blue, c.alpha };
+  y += offset;
+  if (w <= 2 * lw || h <= 2 * lw)
+    {
+      /* Narrower than the two lines: cairo's stroke fills it */
+      gtk_snapshot_append_color (snapshot, &rgba, &GRAPHENE_RECT_INIT (x, y, w, h));
+      return;
+    }
+  {
+    GskRoundedRect outline;
+    const float widths[4] = { lw, lw, lw, lw };
+    const GdkRGBA colors[4] = { rgba, rgba, rgba, rgba };
 
-  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-  cairo_translate (cr, 0, offset);
-  embers_render_paint_highlight (self->render, cr, index, kind);
-  cairo_destroy (cr);
+    gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x, y, w, h), 0);
+    gtk_snapshot_append_border (snapshot, &outline, widths, colors);
+  }
 }
 
 static GskRenderNode *
@@ -1714,20 +1771,17 @@ paint_function_highlight (EmbersFlameGraph *self,
                           double            offset,
                           double            height)
 {
-  g_autoptr(GArray) visible = g_array_new (FALSE, FALSE, sizeof (int));
   const EmbersRect *rects;
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, 0, 0);
   double rh = embers_layout_get_viewport (self->layout)->row_height;
-  guint n_rects;
-  GtkSnapshot *snapshot;
-  cairo_t *cr;
+  guint n_rects, n = 0;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
 
   rects = embers_layout_get_rects (self->layout, &n_rects);
   for (guint i = 0; i < n_rects; i++)
     {
       const EmbersRect *r = &rects[i];
       double y;
-      graphene_rect_t rb;
 
       if (r->flags & EMBERS_RECT_MERGED)
         continue;
@@ -1736,27 +1790,14 @@ paint_function_highlight (EmbersFlameGraph *self,
       y = embers_layout_rect_y (self->layout, r) + offset;
       if (y + rh < 0 || y > height)
         continue;
-
-      graphene_rect_init (&rb, floor (r->x) - 2, floor (y) - 2, ceil (r->width) + 4, ceil (rh) + 4);
-      if (visible->len == 0)
-        bounds = rb;
-      else
-        graphene_rect_union (&bounds, &rb, &bounds);
-      g_array_append_val (visible, i);
+      append_outline (self, snapshot, i, EMBERS_HIGHLIGHT_HOVER, offset);
+      n++;
     }
 
-  if (visible->len == 0)
-    return NULL;
-
-  snapshot = gtk_snapshot_new ();
-  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-  cairo_translate (cr, 0, offset);
-  for (guint i = 0; i < visible->len; i++)
-    embers_render_paint_highlight (self->render, cr, g_array_index (visible, int, i),
-                                   EMBERS_HIGHLIGHT_HOVER);
-  cairo_destroy (cr);
-
-  return gtk_snapshot_free_to_node (snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (n == 0)
+    g_clear_pointer (&node, gsk_render_node_unref);
+  return node;
 }
 
 /* Painting on a worker */
@@ -1775,6 +1816,13 @@ paint_is_current (EmbersFlameGraph *self,
          paint->scale == gtk_widget_get_scale_factor (widget) &&
          paint->offset == get_y_offset (self);
 }
+
+/* Cairo's ARGB32 with its alpha byte ignored */
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+#define OPAQUE_FORMAT GDK_MEMORY_B8G8R8X8
+#else
+#define OPAQUE_FORMAT GDK_MEMORY_X8R8G8B8
+#endif
 
 static void
 paint_thread (GTask        *task,
@@ -1804,15 +1852,20 @@ paint_thread (GTask        *task,
   cairo_destroy (cr);
   cairo_surface_flush (surface);
 
-  /* Cairo's ARGB32 is GDK's default memory format */
+  /* Cairo's ARGB32 is GDK's default memory format. The painter fills
+   * the background first: with an opaque background the texture is
+   * opaque, and saying so lets a GL or Vulkan renderer skip what lies
+   * beneath and draw without blending (a third less work per frame with
+   * software GL, llvmpipe). Not for GSK's cairo renderer: it would
+   * convert such a texture to cairo's format each frame it draws it. */
   bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
                                       (gsize)cairo_image_surface_get_stride (surface) *
                                       cairo_image_surface_get_height (surface),
                                       (GDestroyNotify)cairo_surface_destroy, surface);
   paint->texture = gdk_memory_texture_new (cairo_image_surface_get_width (surface),
                                            cairo_image_surface_get_height (surface),
-                                           GDK_MEMORY_DEFAULT, bytes,
-                                           cairo_image_surface_get_stride (surface));
+                                           paint->opaque ? OPAQUE_FORMAT : GDK_MEMORY_DEFAULT,
+                                           bytes, cairo_image_surface_get_stride (surface));
   g_bytes_unref (bytes);
 
   /* The worker's render keeps no layout alive between paints */
@@ -1841,8 +1894,23 @@ paint_done (GObject      *source,
 
   paint_free (self->shown);
   self->shown = paint;
-  /* The next frame shows it, or asks for the next paint */
+  /* The view moved on while it was painted (a zoom or pan step): the
+   * next paint starts now, and the next frame shows this one moved and
+   * scaled meanwhile */
+  if (!paint_is_current (self, paint) && self->layout != NULL && self->style_valid &&
+      gtk_widget_get_mapped (GTK_WIDGET (self)))
+    request_paint (self, get_y_offset (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* GSK's cairo renderer draws the window (GSK_RENDERER=cairo) */
+static gboolean
+renders_with_cairo (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+
+  return renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer);
 }
 
 static void
@@ -1866,6 +1934,7 @@ request_paint (EmbersFlameGraph *self,
   paint->height = gtk_widget_get_height (widget);
   paint->scale = gtk_widget_get_scale_factor (widget);
   paint->generation = self->generation;
+  paint->opaque = self->style.background.alpha >= 1.0 && !renders_with_cairo (widget);
   if (self->verdicts != NULL)
     {
       paint->noise_profile = g_object_ref (self->profile);
@@ -1885,7 +1954,10 @@ request_paint (EmbersFlameGraph *self,
 }
 
 /* The shown texture where the current view puts it: after a zoom or pan
- * step of the same frames, moved and scaled; else where it was */
+ * step of the same frames, moved and scaled; else where it was. The
+ * scale goes into the texture's bounds, not into a transform: GSK's GL
+ * renderer draws a texture under a scaling transform at about twice the
+ * cost of the same texture in wider bounds. */
 static void
 append_shown (EmbersFlameGraph *self,
               GtkSnapshot      *snapshot,
@@ -1910,18 +1982,25 @@ append_shown (EmbersFlameGraph *self,
                 then->direction == now->direction && then->diff_width == now->diff_width &&
                 then->width == now->width && paint->width == gtk_widget_get_width (GTK_WIDGET (self));
 
-  gtk_snapshot_save (snapshot);
   if (same_frames)
     {
       double span = now->x_end - now->x_start;
       double scale = (then->x_end - then->x_start) / span;
       double dx = (then->x_start - now->x_start) / span * now->width;
+      double dy = offset - paint->offset;
 
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (dx, offset - paint->offset));
-      gtk_snapshot_scale (snapshot, scale, 1);
+      if (fabs (scale - 1.0) < 1e-9)
+        {
+          /* A pan: whole device pixels, so the texture is not blurred */
+          double s = paint->scale;
+
+          graphene_rect_offset (&bounds, round (dx * s) / s, round (dy * s) / s);
+          gtk_snapshot_append_texture (snapshot, paint->texture, &bounds);
+          return;
+        }
+      graphene_rect_init (&bounds, dx, dy, paint->width * scale, paint->height);
     }
   gtk_snapshot_append_scaled_texture (snapshot, paint->texture, GSK_SCALING_FILTER_LINEAR, &bounds);
-  gtk_snapshot_restore (snapshot);
 }
 
 static void
@@ -1959,6 +2038,8 @@ embers_flame_graph_snapshot (GtkWidget   *widget,
   if (self->layout == NULL)
     return;
 
+  /* Overlays: they never repaint the graph */
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->highlight_id != 0)
     {
       if (self->highlight_cache == NULL)
@@ -1968,10 +2049,10 @@ embers_flame_graph_snapshot (GtkWidget   *widget,
     }
 
   if (self->hover_rect >= 0)
-    append_highlight (self, snapshot, self->hover_rect, EMBERS_HIGHLIGHT_HOVER, offset);
+    append_outline (self, snapshot, self->hover_rect, EMBERS_HIGHLIGHT_HOVER, offset);
   if (self->selected != EMBERS_NODE_NONE)
-    append_highlight (self, snapshot, find_node (self, self->selected),
-                      EMBERS_HIGHLIGHT_SELECTED, offset);
+    append_outline (self, snapshot, find_node (self, self->selected), EMBERS_HIGHLIGHT_SELECTED, offset);
+  gtk_snapshot_pop (snapshot);
 }
 
 static gboolean
@@ -2303,7 +2384,8 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
     "flame.zoom-in", "flame.zoom-out", "flame.zoom-reset",
     "flame.focus-selected", "flame.sandwich", "flame.hide-frame",
     "flame.focus-function", "flame.copy-name", "flame.copy-stack",
-    "flame.context-menu",
+    "flame.context-menu", "flame.focus-subtree", "flame.merge-function",
+    "flame.drop-function", "flame.collapse-package", "flame.collapse-function-recursion",
   };
 
   object_class->dispose = embers_flame_graph_dispose;
@@ -2435,6 +2517,13 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "flame.hide-frame", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "flame.hide-frame", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "flame.focus-function", NULL);
+  /* The other frame actions, with the Firefox Profiler's letters where
+   * they were free (f and Delete were Embers' before) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F, GDK_SHIFT_MASK, "flame.focus-subtree", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "flame.merge-function", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, 0, "flame.drop-function", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "flame.collapse-package", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_R, GDK_SHIFT_MASK, "flame.collapse-function-recursion", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "flame.context-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "flame.context-menu", NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_i, 0, forward_binding, "s", "page.invert");

@@ -27,8 +27,11 @@ G_DECLARE_FINAL_TYPE (EmbersFlameGraph, embers_flame_graph, EMBERS, FLAME_GRAPH,
  *
  * Requests it cannot serve itself go up the widget tree as actions with
  * the frame's name as a string parameter: "page.sandwich",
- * "page.hide-frame", "page.focus-function", and without a parameter
- * "page.invert" and "page.search".
+ * "page.focus-function", "page.merge-function", "page.drop-function",
+ * "page.collapse-package", "page.collapse-function-recursion"; with the
+ * selected call node's path, "page.transform" ("(sas)": "hide" or
+ * "focus-subtree" and the names from the root's child down); and without
+ * a parameter "page.invert" and "page.search".
  */
 
 GtkWidget            *embers_flame_graph_new                 (void);

@@ -401,6 +401,11 @@ embers_table_add_key_bindings (GtkWidgetClass *widget_class,
   gtk_widget_class_add_binding (widget_class, GDK_KEY_f, 0, name_func, "s", "page.focus-function");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Delete, 0, name_func, "s", "page.hide-frame");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Delete, 0, name_func, "s", "page.hide-frame");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_m, 0, name_func, "s", "page.merge-function");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_d, 0, name_func, "s", "page.drop-function");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_p, 0, name_func, "s", "page.collapse-package");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_R, GDK_SHIFT_MASK, name_func, "s",
+                                "page.collapse-function-recursion");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_i, 0, plain_key, "s", "page.invert");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_r, 0, plain_key, "s", "page.collapse-recursion");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_slash, 0, plain_key, "s", "page.search");

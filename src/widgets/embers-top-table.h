@@ -46,7 +46,9 @@ void           embers_top_table_set_column_widths (EmbersTopTable *self,
                                                    GVariant       *widths);
 
 /* The flame graph's single keys on a table of functions: s (Sandwich),
- * f (Focus on the function) and Delete (Hide) act on the selected row's
+ * f (Focus on the function), m (Merge), d (Drop samples), p (Collapse
+ * its package), Shift+R (Collapse its recursion) and Delete (Hide: a row
+ * is a function, so it is merged everywhere) act on the selected row's
  * name through @name_func, which activates the "page." action given as
  * its argument with the name; i, r and / activate page.invert,
  * page.collapse-recursion and page.search. Shared by the top and diff

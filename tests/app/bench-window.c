@@ -3,6 +3,7 @@
  * xvfb-run). It prints figures and asserts nothing about time.
  *
  *   bench-window [--file FILE] [--gen PATH] [--embers PATH] [--runs N]
+ *                [--width W --height H] [--no-transforms]
  *
  * Without --file it makes big100k (gen-pprof --shape big) next to itself.
  *
@@ -22,7 +23,11 @@
  * interval), and the frame's own work on the main thread (from
  * "before-paint" to "after-paint": layout, snapshot, rendering). The graph
  * paints on a worker: a zoom or pan step is answered first by the last
- * paint moved and scaled, then sharp; both are printed.
+ * paint moved and scaled, then sharp; both are printed ("sharp" is the
+ * first frame that shows the paint of the new view, which is the first
+ * frame itself when the worker was done in time). Beside the wall times,
+ * each frame's CPU time on the main thread and Mesa's llvmpipe threads:
+ * on a shared machine it varies far less.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -61,10 +66,18 @@ typedef struct
   GdkFrameClock *clock;
   gint64         frame_start;
   gint64         last_frame_len;
+  gint64         layout_start;
+  gint64         last_layout_len;
   gint64         paint_start;
   gint64         last_paint_end;
   gint64         last_paint_len;
+  gint64         frame_cpu_start;
+  gint64         last_frame_cpu;
+  gint64         frame_main_cpu_start;
+  gint64         last_frame_main_cpu;   /* of which the main thread's */
   guint          n_paints;
+  EmbersFlameGraph *graph;          /* the graph the frames are watched for */
+  gboolean       last_frame_sharp;  /* the last frame showed its current paint */
 } Bench;
 
 static Bench bench;
@@ -118,18 +131,77 @@ ping_reset (void)
   bench.max_cpu = 0;
 }
 
-static void
-on_before_paint (GdkFrameClock *clock,
-                 gpointer       data)
+/* The CPU time of the threads that draw a frame: the main thread and,
+ * with software GL, Mesa's rasteriser threads (llvmpipe-N). On a shared
+ * machine this varies much less than the wall time. From each thread's
+ * schedstat (ns on the CPU); 0 where it cannot be read. */
+static gint64
+frame_threads_cpu_us (void)
 {
-  bench.frame_start = g_get_monotonic_time ();
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  char self_tid[32];
+  gint64 sum = 0;
+
+  if (dir == NULL)
+    return 0;
+  g_snprintf (self_tid, sizeof self_tid, "%d", getpid ());
+  while ((tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *stat_path = g_build_filename ("/proc/self/task", tid, "schedstat", NULL);
+      g_autofree char *comm = NULL, *stat = NULL;
+
+      if (!g_str_equal (tid, self_tid) &&
+          (!g_file_get_contents (comm_path, &comm, NULL, NULL) || !g_str_has_prefix (comm, "llvmpipe")))
+        continue;
+      if (g_file_get_contents (stat_path, &stat, NULL, NULL))
+        sum += g_ascii_strtoll (stat, NULL, 10) / 1000;
+    }
+  return sum;
 }
 
-static void
-on_paint (GdkFrameClock *clock,
-          gpointer       data)
+static gboolean
+on_before_paint (GSignalInvocationHint *hint,
+                 guint                  n_params,
+                 const GValue          *params,
+                 gpointer               data)
 {
+  if (g_value_get_object (&params[0]) == (GObject *)bench.clock)
+    {
+      bench.frame_start = g_get_monotonic_time ();
+      bench.frame_cpu_start = frame_threads_cpu_us ();
+      bench.frame_main_cpu_start = thread_cpu_us ();
+    }
+  return TRUE;
+}
+
+/* The start of the layout and paint phases: emission hooks, which run
+ * before the handlers GTK connected (a handler connected now would run
+ * after GTK's own, at the phase's end) */
+static gboolean
+on_layout (GSignalInvocationHint *hint,
+           guint                  n_params,
+           const GValue          *params,
+           gpointer               data)
+{
+  if (g_value_get_object (&params[0]) == (GObject *)bench.clock)
+    bench.layout_start = g_get_monotonic_time ();
+  return TRUE;
+}
+
+static gboolean
+on_paint (GSignalInvocationHint *hint,
+          guint                  n_params,
+          const GValue          *params,
+          gpointer               data)
+{
+  if (g_value_get_object (&params[0]) != (GObject *)bench.clock)
+    return TRUE;
   bench.paint_start = g_get_monotonic_time ();
+  /* A frame without a layout phase has layout_start from an earlier one */
+  bench.last_layout_len = bench.layout_start >= bench.frame_start ? bench.paint_start - bench.layout_start : 0;
+  return TRUE;
 }
 
 static void
@@ -139,6 +211,9 @@ on_after_paint (GdkFrameClock *clock,
   bench.last_paint_end = g_get_monotonic_time ();
   bench.last_paint_len = bench.last_paint_end - bench.paint_start;
   bench.last_frame_len = bench.last_paint_end - bench.frame_start;
+  bench.last_frame_cpu = frame_threads_cpu_us () - bench.frame_cpu_start;
+  bench.last_frame_main_cpu = thread_cpu_us () - bench.frame_main_cpu_start;
+  bench.last_frame_sharp = bench.graph != NULL && embers_flame_graph_has_paint_cache (bench.graph);
   bench.n_paints++;
 }
 
@@ -179,8 +254,30 @@ page_settled (gpointer data)
   return !embers_profile_page_get_busy (page) && !embers_profile_page_get_search_pending (page);
 }
 
-/* Until a frame has painted after @since, and the graph's sharp paint is
- * there */
+/* Until the page shows the result of a transform: a new profile in the
+ * graph, painted, and the page no longer busy */
+typedef struct
+{
+  EmbersProfilePage *page;
+  EmbersProfile     *before;
+  guint              paints;
+} TransformWait;
+
+static gboolean
+transform_shown (gpointer data)
+{
+  TransformWait *w = data;
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (w->page);
+
+  return !embers_profile_page_get_busy (w->page) &&
+         embers_flame_graph_get_profile (graph) != w->before &&
+         embers_flame_graph_has_paint_cache (graph) &&
+         bench.n_paints > w->paints;
+}
+
+/* Until a frame has painted after @since (and after @paints frames),
+ * and with @sharp, until a frame has shown the graph's paint of the view
+ * (the first frame does when the paint was ready in time) */
 typedef struct
 {
   EmbersFlameGraph *graph;
@@ -196,23 +293,62 @@ frame_painted (gpointer data)
 
   if (bench.n_paints <= w->paints || bench.last_paint_end < w->since)
     return FALSE;
-  return !w->sharp || embers_flame_graph_has_paint_cache (w->graph);
+  return !w->sharp || bench.last_frame_sharp;
 }
 
-static double
+/* One kind of interaction's figures, one entry per step */
+typedef struct
+{
+  double *latency;   /* from the action to the end of the frame that shows it */
+  double *work;      /* that frame's work on the main thread */
+  double *layout;    /* of which the layout phase */
+  double *paint;     /* and the paint phase: snapshot and rendering */
+  double *cpu;       /* the CPU time of the main and GL threads in that frame */
+  double *main_cpu;  /* of which the main thread's */
+} Series;
+
+static void
+series_init (Series *s,
+             guint   n)
+{
+  s->latency = g_new0 (double, n);
+  s->work = g_new0 (double, n);
+  s->layout = g_new0 (double, n);
+  s->paint = g_new0 (double, n);
+  s->cpu = g_new0 (double, n);
+  s->main_cpu = g_new0 (double, n);
+}
+
+static void
+series_clear (Series *s)
+{
+  g_free (s->latency);
+  g_free (s->work);
+  g_free (s->layout);
+  g_free (s->paint);
+  g_free (s->cpu);
+  g_free (s->main_cpu);
+}
+
+static void
 wait_frame (EmbersFlameGraph *graph,
             gint64            since,
+            guint             paints,
             gboolean          sharp,
-            double           *paint_ms)
+            Series           *s,
+            guint             i)
 {
-  FrameWait w = { graph, since, bench.n_paints, sharp };
+  FrameWait w = { graph, since, paints, sharp };
 
   gtk_widget_queue_draw (GTK_WIDGET (graph));
   iterate_until (frame_painted, &w, 60);
   /* The main thread's work in that frame: layout, snapshot, rendering */
-  if (paint_ms != NULL)
-    *paint_ms = bench.last_frame_len / 1e3;
-  return (bench.last_paint_end - since) / 1e3;
+  s->work[i] = bench.last_frame_len / 1e3;
+  s->layout[i] = bench.last_layout_len / 1e3;
+  s->paint[i] = bench.last_paint_len / 1e3;
+  s->cpu[i] = bench.last_frame_cpu / 1e3;
+  s->main_cpu[i] = bench.last_frame_main_cpu / 1e3;
+  s->latency[i] = (bench.last_paint_end - since) / 1e3;
 }
 
 static int
@@ -267,22 +403,29 @@ motion_controller (GtkWidget *widget)
   return NULL;
 }
 
-static void
-print_series (const char *what,
-              double     *latency,
-              double     *paint,
-              guint       n)
+static double
+maximum (const double *v,
+         guint         n)
 {
-  double max_latency = 0, max_paint = 0;
+  double m = 0;
 
   for (guint i = 0; i < n; i++)
-    {
-      max_latency = MAX (max_latency, latency[i]);
-      max_paint = MAX (max_paint, paint[i]);
-    }
+    m = MAX (m, v[i]);
+  return m;
+}
+
+static void
+print_series (const char *what,
+              Series     *s,
+              guint       n)
+{
+  double max_latency = maximum (s->latency, n), max_work = maximum (s->work, n);
+
   g_print ("%-22s median %6.1f ms, max %6.1f ms from the action to the frame; "
-           "the frame's work median %5.1f ms, max %5.1f ms (%u times)\n",
-           what, median (latency, n), max_latency, median (paint, n), max_paint, n);
+           "the frame's work median %5.1f ms, max %5.1f ms (layout %4.1f ms, paint %4.1f ms), "
+           "CPU %5.1f ms (main and GL threads; the main thread's %4.1f ms); %u times\n",
+           what, median (s->latency, n), max_latency, median (s->work, n), max_work,
+           median (s->layout, n), median (s->paint, n), median (s->cpu, n), median (s->main_cpu, n), n);
 }
 
 static char *
@@ -310,13 +453,17 @@ main (int    argc,
       char **argv)
 {
   g_autofree char *file_path = NULL, *gen = NULL, *embers = NULL;
-  gint64 runs = 3, steps = 12;
+  gint64 runs = 3, steps = 12, win_width = 1920, win_height = 1080;
+  gboolean no_transforms = FALSE;
   GOptionEntry entries[] = {
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile (default: big100k, made)", "FILE" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
     { "embers", 0, 0, G_OPTION_ARG_FILENAME, &embers, "The embers program (for the CLI's time)", "PATH" },
     { "runs", 0, 0, G_OPTION_ARG_INT64, &runs, "Loads (3)", "N" },
     { "steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Interactions of each kind (12)", "N" },
+    { "width", 0, 0, G_OPTION_ARG_INT64, &win_width, "The window's width (1920)", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT64, &win_height, "The window's height (1080)", "H" },
+    { "no-transforms", 0, 0, G_OPTION_ARG_NONE, &no_transforms, "Skip the transforms", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("- time the window on a big profile");
@@ -359,13 +506,15 @@ main (int    argc,
            sysconf (_SC_NPROCESSORS_ONLN), loadavg ? loadavg : "?\n");
 
   window = embers_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_set_default_size (GTK_WINDOW (window), CLAMP (win_width, 400, 8192),
+                               CLAMP (win_height, 300, 8192));
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
     g_main_context_iteration (NULL, TRUE);
   bench.clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  g_signal_connect (bench.clock, "before-paint", G_CALLBACK (on_before_paint), NULL);
-  g_signal_connect (bench.clock, "paint", G_CALLBACK (on_paint), NULL);
+  g_signal_add_emission_hook (g_signal_lookup ("before-paint", GDK_TYPE_FRAME_CLOCK), 0, on_before_paint, NULL, NULL);
+  g_signal_add_emission_hook (g_signal_lookup ("layout", GDK_TYPE_FRAME_CLOCK), 0, on_layout, NULL, NULL);
+  g_signal_add_emission_hook (g_signal_lookup ("paint", GDK_TYPE_FRAME_CLOCK), 0, on_paint, NULL, NULL);
 
   g_signal_connect_after (bench.clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
   bench.ping_id = g_timeout_add (1, ping, NULL);
@@ -442,6 +591,7 @@ main (int    argc,
 
   /* Interactions */
   graph = embers_profile_page_get_flame_graph (page);
+  bench.graph = graph;
 
   g_print ("# graph: %u nodes, %d x %d px; GSK renderer %s (software GL under Xvfb costs "
            "frames 5-10 ms more than GSK_RENDERER=cairo or a real GPU)\n",
@@ -449,38 +599,40 @@ main (int    argc,
            gtk_widget_get_width (GTK_WIDGET (graph)), gtk_widget_get_height (GTK_WIDGET (graph)),
            G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
   {
-    g_autofree double *first = g_new (double, steps);
-    g_autofree double *first_paint_len = g_new (double, steps);
-    g_autofree double *sharp = g_new (double, steps);
-    g_autofree double *sharp_paint_len = g_new (double, steps);
+    Series first, sharp;
     GtkAdjustment *hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (graph));
     GtkEventController *motion = motion_controller (GTK_WIDGET (graph));
     int width = gtk_widget_get_width (GTK_WIDGET (graph));
     int height = gtk_widget_get_height (GTK_WIDGET (graph));
 
+    series_init (&first, steps);
+    series_init (&sharp, steps);
+
     /* Zoom in step by step around the middle, then pan, then hover */
     for (gint64 i = 0; i < steps; i++)
       {
         gint64 t = g_get_monotonic_time ();
+        guint paints = bench.n_paints;
 
         embers_flame_graph_zoom (graph, 1.25, 0.37);
-        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
-        sharp[i] = wait_frame (graph, t, TRUE, &sharp_paint_len[i]);
+        wait_frame (graph, t, paints, FALSE, &first, i);
+        wait_frame (graph, t, paints, TRUE, &sharp, i);
       }
-    print_series ("zoom step, first frame", first, first_paint_len, steps);
-    print_series ("zoom step, sharp", sharp, sharp_paint_len, steps);
+    print_series ("zoom step, first frame", &first, steps);
+    print_series ("zoom step, sharp", &sharp, steps);
 
     for (gint64 i = 0; i < steps; i++)
       {
         gint64 t = g_get_monotonic_time ();
+        guint paints = bench.n_paints;
         double step = gtk_adjustment_get_page_size (hadj) / 7;
 
         gtk_adjustment_set_value (hadj, gtk_adjustment_get_value (hadj) + (i % 2 ? -step : step));
-        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
-        sharp[i] = wait_frame (graph, t, TRUE, &sharp_paint_len[i]);
+        wait_frame (graph, t, paints, FALSE, &first, i);
+        wait_frame (graph, t, paints, TRUE, &sharp, i);
       }
-    print_series ("pan, first frame", first, first_paint_len, steps);
-    print_series ("pan, sharp", sharp, sharp_paint_len, steps);
+    print_series ("pan, first frame", &first, steps);
+    print_series ("pan, sharp", &sharp, steps);
 
     for (gint64 i = 0; i < steps && motion != NULL; i++)
       {
@@ -489,9 +641,97 @@ main (int    argc,
         double y = height * (0.1 + 0.8 * ((i * 3) % 7) / 6.0);
 
         g_signal_emit_by_name (motion, "motion", x, y);
-        first[i] = wait_frame (graph, t, FALSE, &first_paint_len[i]);
+        wait_frame (graph, t, bench.n_paints, FALSE, &first, i);
       }
-    print_series ("hover", first, first_paint_len, steps);
+    print_series ("hover", &first, steps);
+
+    /* A function highlighted, as hovering its row in the top table does:
+     * the name with the most frames in the whole view */
+    {
+      embers_flame_graph_zoom (graph, 1e-9, 0.5);
+      wait_frame (graph, g_get_monotonic_time (), bench.n_paints, TRUE, &first, 0);
+    }
+    {
+      EmbersLayout *layout = embers_flame_graph_get_layout (graph);
+      g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+      guint n_rects, best = 0, best_count = 0;
+      const EmbersRect *rects = embers_layout_get_rects (layout, &n_rects);
+      EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+
+      for (guint r = 0; r < n_rects; r++)
+        {
+          guint name = embers_profile_node_name (profile, rects[r].node);
+          guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (name))) + 1;
+
+          if (rects[r].flags & EMBERS_RECT_MERGED || rects[r].node == 0)
+            continue;
+          g_hash_table_insert (counts, GUINT_TO_POINTER (name), GUINT_TO_POINTER (count));
+          if (count > best_count)
+            {
+              best = rects[r].node;
+              best_count = count;
+            }
+        }
+      embers_flame_graph_set_highlight_name (graph, embers_profile_node_name_str (profile, best));
+      g_print ("# highlighted: %s, %u frames in view\n", embers_profile_node_name_str (profile, best), best_count);
+      wait_frame (graph, g_get_monotonic_time (), bench.n_paints, TRUE, &first, 0);
+
+      for (gint64 i = 0; i < steps && motion != NULL; i++)
+        {
+          gint64 t = g_get_monotonic_time ();
+          double x = width * (0.1 + 0.8 * ((i * 5) % 11) / 10.0);
+          double y = height * (0.1 + 0.8 * ((i * 2) % 7) / 6.0);
+
+          g_signal_emit_by_name (motion, "motion", x, y);
+          wait_frame (graph, t, bench.n_paints, FALSE, &first, i);
+        }
+      print_series ("hover, highlighted", &first, steps);
+
+      for (gint64 i = 0; i < steps; i++)
+        {
+          gint64 t = g_get_monotonic_time ();
+          guint paints = bench.n_paints;
+
+          embers_flame_graph_zoom (graph, 1.25, 0.37);
+          wait_frame (graph, t, paints, FALSE, &first, i);
+          wait_frame (graph, t, paints, TRUE, &sharp, i);
+        }
+      print_series ("zoom in, highlighted", &first, steps);
+      print_series ("zoom in, hl., sharp", &sharp, steps);
+      embers_flame_graph_set_highlight_name (graph, NULL);
+    }
+    series_clear (&first);
+    series_clear (&sharp);
+  }
+
+  /* The view's transforms: they run off the main thread; the main loop
+   * must keep turning while they do and when their result is shown */
+  {
+    static const struct { const char *what, *property, *view; gboolean value; } changes[] = {
+      { "collapse recursion", "collapse-recursion", NULL, TRUE },
+      { "expand recursion", "collapse-recursion", NULL, FALSE },
+      { "bottom-up (invert)", NULL, "bottom-up", FALSE },
+      { "back to the icicle", NULL, "icicle", FALSE },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (changes) && !no_transforms; i++)
+      {
+        TransformWait w = { page, embers_flame_graph_get_profile (graph), bench.n_paints };
+        gint64 t0;
+
+        ping_reset ();
+        t0 = g_get_monotonic_time ();
+        if (changes[i].property != NULL)
+          g_object_set (page, changes[i].property, changes[i].value, NULL);
+        else
+          g_object_set (page, "view", changes[i].view, NULL);
+        iterate_until (transform_shown, &w, 600);
+        g_print ("%-22s shown after %6.1f ms (%u nodes); the longest main-loop pause %5.1f ms, "
+                 "the most main-thread CPU in one pause %5.1f ms\n",
+                 changes[i].what, (bench.last_paint_end - t0) / 1e3,
+                 embers_profile_get_n_nodes (embers_flame_graph_get_profile (graph)),
+                 bench.max_gap / 1e3, bench.max_cpu / 1e3);
+      }
   }
 
   g_print ("# goals: first paint <= 1.2x the command line; main loop never paused > 50 ms; "

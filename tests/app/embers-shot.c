@@ -3,6 +3,7 @@
  *
  * usage: embers-shot STATE [dark] [FILE]
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
+ *          chips (three frame actions: drop, merge, collapse a package),
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
@@ -33,7 +34,8 @@
  * compare.png "compare light F/cpu-before.pb.gz F/cpu-after.pb.gz",
  * explore.png "demo light F", labels.png "demo-labels light F", rule.png
  * "server-rule light URL api runtime.gcBgMarkWorker" against
- * embers-test-server --recording-rules.
+ * embers-test-server --recording-rules, lineup.png "regressions light D"
+ * at 958x656, D the versions build-aux/lineup-demo.py writes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -554,9 +556,12 @@ main (int   argc,
         }
       else if (g_str_equal (state, "chips"))
         {
-          gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "main.burn");
-          gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "runtime/pprof.Do");
-          gtk_widget_activate_action (GTK_WIDGET (page), "page.focus-function", "s", "main.spinUntil");
+          /* Three frame actions: their chips in order */
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.drop-function", "s", "main.burn");
+          wait_page (page);
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.merge-function", "s", "runtime/pprof.Do");
+          wait_page (page);
+          gtk_widget_activate_action (GTK_WIDGET (page), "page.collapse-package", "s", "runtime.main");
           wait_page (page);
         }
       else if (g_str_equal (state, "bottom-up"))

@@ -1077,15 +1077,18 @@ static const char * const no_shortcut[] = {
   "win.show-toast-action",      /* pages' messages with a button */
   "win.add-recent",             /* pages' files to the recent list */
   "win.compare-across",         /* a labels tab's Line Up menu: values or time ranges */
-  /* page.sandwich, page.hide-frame and page.focus-function: s, Delete
-   * and f on a table row (and through flame.* on the graph) */
-  "page.unhide",                /* a function: its transform chip's button */
+  /* page.sandwich, page.hide-frame, page.focus-function, page.merge-function,
+   * page.drop-function, page.collapse-package and
+   * page.collapse-function-recursion: s, Delete, f, m, d, p and Shift+R on
+   * a table row (and through flame.* on the graph) */
+  "page.remove-transform",      /* an index: its transform chip's button */
+  "page.transform",             /* a call path: Delete and Shift+F through flame.* */
   "page.colors",                /* the Frame Colors menu */
   /* One button in one place, which GNOME apps give no shortcut */
   "app.about",                  /* the main menu */
   "win.open-sample",            /* the start page and the main menu: a first look */
   "win.clear-recent",           /* the start page's recent files; it forgets them */
-  "page.unfocus-function",      /* its transform chip's button */
+  "page.clear-transforms",      /* the transform bar's Remove All button */
   "explore.show-rules",         /* the Rules button and the More Actions menu */
   "win.show-rules",             /* a toast's Show button (the tab's Rules view) */
   "win.compare-across-files",   /* the main menu's Line Up Profiles… */

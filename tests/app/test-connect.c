@@ -221,6 +221,88 @@ test_open_query_url (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+page_done (gpointer data)
+{
+  return page_settled (data) && !embers_profile_page_get_busy (data);
+}
+
+static gboolean
+file_written (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_IS_REGULAR);
+}
+
+/* A server's view saved (Save View…) holds its address and query but no
+ * credential, and opens again with its frame actions */
+static void
+test_save_query_view (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autofree char *dir = g_dir_make_tmp ("embers-view-XXXXXX", NULL);
+  g_autofree char *view_path = g_build_filename (dir, "server.embers", NULL);
+  g_autoptr(GFile) view_file = g_file_new_for_path (view_path);
+  g_autofree char *url = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree char *expected_server = NULL;
+  g_autoptr(GFile) file = NULL;
+  const char *secrets[] = { "alice", "s3cr3t", "@" };
+  EmbersWindow *window;
+  EmbersProfilePage *page, *again;
+  EmbersProfile *shown;
+  const char *first;
+
+  g_assert_no_error (error);
+  /* The credentials in the URL are what a person may have typed */
+  url = g_strdup_printf ("http://alice:s3cr3t@%s?query=process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+                         "{service_name=\"api\"}&from=now-1h&until=now",
+                         embers_test_server_get_url (server) + strlen ("http://"));
+  window = embers_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  file = g_file_new_for_commandline_arg (url);
+  page = embers_window_open_file (window, file);
+  wait_for (page_done, page);
+  g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
+
+  /* One frame action: the first function merged away */
+  shown = embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page));
+  first = embers_profile_node_name_str (shown, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.merge-function", "s", first));
+  wait_for (page_done, page);
+  g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 1);
+
+  embers_window_save_view_to (window, view_file);
+  wait_for (file_written, view_path);
+  g_assert_true (g_file_get_contents (view_path, &text, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (secrets); i++)
+    if (strstr (text, secrets[i]) != NULL)
+      g_error ("the view file holds “%s”:\n%s", secrets[i], text);
+  /* The base URL as Embers normalises it: no trailing slash */
+  expected_server = g_strdup_printf ("\"server\" : \"%.*s\"", (int)strlen (embers_test_server_get_url (server)) - 1,
+                                     embers_test_server_get_url (server));
+  if (strstr (text, expected_server) == NULL)
+    g_error ("no %s in:\n%s", expected_server, text);
+  g_assert_nonnull (strstr (text, "\"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\""));
+  g_assert_nonnull (strstr (text, "service_name"));
+
+  /* Opened again: the same query, without the credentials, the action back */
+  again = embers_window_open_file (window, view_file);
+  wait_for (page_done, again);
+  g_assert_cmpint (embers_profile_page_get_state (again), ==, EMBERS_PAGE_STATE_READY);
+  g_assert_true (embers_transform_stack_equal (embers_profile_page_get_transforms (again),
+                                               embers_profile_page_get_transforms (page)));
+  uri = g_file_get_uri (embers_profile_page_get_file (again));
+  g_assert_null (strstr (uri, "s3cr3t"));
+  g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (again), 0), ==,
+                   embers_profile_get_total (embers_profile_page_get_profile (page), 0));
+
+  g_unlink (view_path);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* embers BASE COMP: one diff tab */
 static void
 test_open_comparison (void)
@@ -316,6 +398,7 @@ main (int   argc,
   g_test_add_func ("/embers/app/keyring-fails", test_keyring_fails);
   g_test_add_func ("/embers/app/connect-explore", test_connect_explore);
   g_test_add_func ("/embers/app/open-query-url", test_open_query_url);
+  g_test_add_func ("/embers/app/save-query-view", test_save_query_view);
   g_test_add_func ("/embers/app/open-comparison", test_open_comparison);
 
   return g_test_run ();

@@ -11,6 +11,7 @@
 #include "embers-format.h"
 #include "embers-render.h"
 #include "embers-top.h"
+#include "embers-theme.h"
 #include "embers-top-table.h"
 #include "embers-test-gtk-utils.h"
 
@@ -155,6 +156,34 @@ render (GtkWidget *widget,
   gdk_texture_download (texture, pixels->data, pixels->stride);
 }
 
+/* Renders what the widget shows now, without waiting for a paint: after a
+ * zoom or pan step, the last paint moved and scaled (the paint of the new
+ * view is on the worker, and its result can only arrive in a main loop
+ * iteration) */
+static void
+render_now (GtkWidget *widget,
+            Pixels    *pixels)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  GskRenderer *renderer;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                                             gtk_widget_get_height (widget)));
+  gsk_render_node_unref (node);
+
+  pixels->width = gdk_texture_get_width (texture);
+  pixels->height = gdk_texture_get_height (texture);
+  pixels->stride = pixels->width * 4;
+  pixels->data = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (texture, pixels->data, pixels->stride);
+}
+
 static guint32
 pixel (const Pixels *p,
        double        x,
@@ -201,6 +230,188 @@ test_paint (Fixture       *f,
   /* ... but not a new colour scheme */
   embers_flame_graph_set_color_scheme (f->graph, EMBERS_COLOR_SCHEME_PLAIN);
   g_assert_false (embers_flame_graph_has_paint_cache (f->graph));
+}
+
+static gboolean
+same_colour (guint32 a,
+             guint32 b,
+             int     tolerance)
+{
+  for (int shift = 0; shift < 32; shift += 8)
+    if (ABS ((int)((a >> shift) & 0xff) - (int)((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
+/* After a zoom or pan step, the first frame shows the last paint moved
+ * and scaled to where the new view puts it (a pan by whole pixels, not
+ * blurred), and the sharp paint that follows looks like it */
+static void
+test_interim (Fixture       *f,
+              gconstpointer  data)
+{
+  g_auto(Pixels) zoomed = { 0 };
+  g_auto(Pixels) panned = { 0 };
+  g_auto(Pixels) sharp = { 0 };
+  g_auto(Pixels) scaled = { 0 };
+  GtkAdjustment *hadj = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (f->graph));
+  double rh = EMBERS_LAYOUT_ROW_HEIGHT;
+  int w = gtk_widget_get_width (GTK_WIDGET (f->graph));
+  guint checked = 0, differ = 0;
+
+  embers_flame_graph_zoom (f->graph, 4.0, 0.0);
+  render (GTK_WIDGET (f->graph), &zoomed);
+
+  /* A pan of 100 px: the paint moved left by exactly 100 px */
+  gtk_adjustment_set_value (hadj, gtk_adjustment_get_value (hadj) + 100);
+  g_assert_false (embers_flame_graph_has_paint_cache (f->graph));
+  render_now (GTK_WIDGET (f->graph), &panned);
+  for (int row = 0; row < 3; row++)
+    for (int x = 0; x < w - 100; x++)
+      {
+        double y = row * rh + rh / 2;
+
+        if (!same_colour (pixel (&panned, x, y), pixel (&zoomed, x + 100, y), 2))
+          g_error ("the panned paint differs at %d,%g: %08x, was %08x at %d", x, y,
+                   pixel (&panned, x, y), pixel (&zoomed, x + 100, y), x + 100);
+      }
+
+  /* The sharp paint of the panned view shows the same frames (above the
+   * labels, which move to stay in view) */
+  render (GTK_WIDGET (f->graph), &sharp);
+  for (int row = 0; row < 3; row++)
+    for (int x = 0; x < w - 100; x++)
+      {
+        double y = row * rh + 3;
+
+        checked++;
+        if (!same_colour (pixel (&panned, x, y), pixel (&sharp, x, y), 2))
+          differ++;
+      }
+  g_assert_cmpuint (differ, <, checked / 50);
+
+  /* A zoom step around the middle: the paint scaled by 1.25 around it.
+   * Checked where the sharp paint is one colour two pixels around, away
+   * from edges that the scaling blurs */
+  embers_flame_graph_zoom (f->graph, 1.25, 0.5);
+  g_assert_false (embers_flame_graph_has_paint_cache (f->graph));
+  render_now (GTK_WIDGET (f->graph), &scaled);
+  checked = differ = 0;
+  for (int row = 0; row < 3; row++)
+    for (int x = 4; x < w - 4; x++)
+      {
+        double y = row * rh + rh / 2;
+        double from = w / 2.0 + (x + 0.5 - w / 2.0) / 1.25;
+        guint32 c = pixel (&sharp, from, y);
+
+        if (!same_colour (pixel (&sharp, from - 2, y), c, 0) || !same_colour (pixel (&sharp, from + 2, y), c, 0))
+          continue;
+        checked++;
+        if (!same_colour (pixel (&scaled, x, y), c, 8))
+          differ++;
+      }
+  g_assert_cmpuint (checked, >, (guint)w);
+  g_assert_cmpuint (differ, <, checked / 100);
+}
+
+static guint32
+rgba_pixel (const GdkRGBA *c)
+{
+  /* As gdk_texture_download() gives it: B, G, R, A in memory */
+  return (guint32)lround (c->blue * 255) << 24 | (guint32)lround (c->green * 255) << 16 |
+         (guint32)lround (c->red * 255) << 8 | (guint32)lround (c->alpha * 255);
+}
+
+/* @after differs from @plain only on the outline of @node's frame, in
+ * @colour: within 3 px of its edges, and on some pixels of each edge */
+static void
+assert_outline (Fixture       *f,
+                const Pixels  *plain,
+                const Pixels  *after,
+                guint32        node,
+                const GdkRGBA *colour)
+{
+  EmbersLayout *layout = embers_flame_graph_get_layout (f->graph);
+  const EmbersRect *r = embers_layout_get_rect (layout, embers_layout_find_node (layout, node));
+  double x0 = r->x, x1 = r->x + r->width;
+  double y0 = embers_layout_rect_y (layout, r), y1 = y0 + embers_layout_get_viewport (layout)->row_height;
+  guint changed = 0, left = 0, right = 0, top = 0, bottom = 0;
+
+  g_assert_cmpint (plain->width, ==, after->width);
+  g_assert_cmpint (plain->height, ==, after->height);
+  for (int y = 0; y < after->height; y++)
+    for (int x = 0; x < after->width; x++)
+      {
+        gboolean near_left = fabs (x + 0.5 - x0) < 3, near_right = fabs (x + 0.5 - x1) < 3;
+        gboolean near_top = fabs (y + 0.5 - y0) < 3, near_bottom = fabs (y + 0.5 - y1) < 3;
+        gboolean inside_x = x + 0.5 > x0 - 3 && x + 0.5 < x1 + 3;
+        gboolean inside_y = y + 0.5 > y0 - 3 && y + 0.5 < y1 + 3;
+
+        if (same_colour (pixel (plain, x, y), pixel (after, x, y), 2))
+          continue;
+        changed++;
+        if (!((inside_y && (near_left || near_right)) || (inside_x && (near_top || near_bottom))))
+          g_error ("a pixel off the outline changed at %d,%d: %08x, was %08x", x, y,
+                   pixel (after, x, y), pixel (plain, x, y));
+        if (!same_colour (pixel (after, x, y), rgba_pixel (colour), 2))
+          g_error ("the outline at %d,%d is %08x, not %08x", x, y, pixel (after, x, y), rgba_pixel (colour));
+        left += near_left && inside_y;
+        right += near_right && inside_y;
+        top += near_top && inside_x;
+        bottom += near_bottom && inside_x;
+      }
+  g_assert_cmpuint (changed, >, 0);
+  g_assert_cmpuint (left, >, 0);
+  g_assert_cmpuint (right, >, 0);
+  g_assert_cmpuint (top, >, 0);
+  g_assert_cmpuint (bottom, >, 0);
+}
+
+/* The overlays: the selection outlined in the accent colour, the hovered
+ * frame and a highlighted function's frames in the text colour; nothing
+ * else changes, and the graph is not repainted for them */
+static void
+test_outlines (Fixture       *f,
+               gconstpointer  data)
+{
+  g_auto(Pixels) plain = { 0 };
+  g_auto(Pixels) selected = { 0 };
+  g_auto(Pixels) highlighted = { 0 };
+  g_auto(Pixels) hovered = { 0 };
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->graph));
+  GtkEventController *motion = NULL;
+  GdkRGBA accent, fg;
+  double x, y;
+
+  embers_theme_get_color (GTK_WIDGET (f->graph), EMBERS_THEME_ACCENT, &accent);
+  embers_theme_get_color (GTK_WIDGET (f->graph), EMBERS_THEME_VIEW_FOREGROUND, &fg);
+  render (GTK_WIDGET (f->graph), &plain);
+
+  embers_flame_graph_set_selected_node (f->graph, N_B);
+  render (GTK_WIDGET (f->graph), &selected);
+  assert_outline (f, &plain, &selected, N_B, &accent);
+  embers_flame_graph_set_selected_node (f->graph, EMBERS_NODE_NONE);
+
+  embers_flame_graph_set_highlight_name (f->graph, "c");
+  render (GTK_WIDGET (f->graph), &highlighted);
+  assert_outline (f, &plain, &highlighted, N_C, &fg);
+  embers_flame_graph_set_highlight_name (f->graph, NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        motion = GTK_EVENT_CONTROLLER (c);
+    }
+  g_assert_nonnull (motion);
+  node_center (f, N_D, &x, &y);
+  g_signal_emit_by_name (motion, "motion", x, y);
+  g_assert_cmpuint (embers_flame_graph_get_hover_node (f->graph), ==, N_D);
+  render (GTK_WIDGET (f->graph), &hovered);
+  assert_outline (f, &plain, &hovered, N_D, &fg);
+  /* The overlays never repaint the graph */
+  g_assert_true (embers_flame_graph_has_paint_cache (f->graph));
 }
 
 static void
@@ -380,6 +591,13 @@ on_page_action (GSimpleAction *action,
   char **received = user_data;
 
   g_free (*received);
+  if (param != NULL && !g_variant_is_of_type (param, G_VARIANT_TYPE_STRING))
+    {
+      g_autofree char *printed = g_variant_print (param, FALSE);
+
+      *received = g_strdup_printf ("%s%s", g_action_get_name (G_ACTION (action)), printed);
+      return;
+    }
   *received = g_strdup_printf ("%s(%s)", g_action_get_name (G_ACTION (action)),
                                param != NULL ? g_variant_get_string (param, NULL) : "");
 }
@@ -391,13 +609,16 @@ test_context_actions (Fixture       *f,
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
   g_autofree char *received = NULL;
   g_autoptr(GSimpleAction) sandwich = g_simple_action_new ("sandwich", G_VARIANT_TYPE_STRING);
-  g_autoptr(GSimpleAction) hide = g_simple_action_new ("hide-frame", G_VARIANT_TYPE_STRING);
+  g_autoptr(GSimpleAction) hide = g_simple_action_new ("transform", G_VARIANT_TYPE ("(sas)"));
+  g_autoptr(GSimpleAction) merge = g_simple_action_new ("merge-function", G_VARIANT_TYPE_STRING);
   g_autoptr(GSimpleAction) invert = g_simple_action_new ("invert", NULL);
   GdkContentProvider *content;
   GValue value = G_VALUE_INIT;
 
   g_signal_connect (sandwich, "activate", G_CALLBACK (on_page_action), &received);
   g_signal_connect (hide, "activate", G_CALLBACK (on_page_action), &received);
+  g_signal_connect (merge, "activate", G_CALLBACK (on_page_action), &received);
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (merge));
   g_signal_connect (invert, "activate", G_CALLBACK (on_page_action), &received);
   g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (sandwich));
   g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (hide));
@@ -411,8 +632,13 @@ test_context_actions (Fixture       *f,
   embers_flame_graph_set_selected_node (f->graph, N_C);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.sandwich", NULL));
   g_assert_cmpstr (received, ==, "sandwich(c)");
+  /* Hide and Focus on Subtree name the call node by its path */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.hide-frame", NULL));
-  g_assert_cmpstr (received, ==, "hide-frame(c)");
+  g_assert_cmpstr (received, ==, "transform('hide', ['main', 'a', 'c'])");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.focus-subtree", NULL));
+  g_assert_cmpstr (received, ==, "transform('focus-subtree', ['main', 'a', 'c'])");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.merge-function", NULL));
+  g_assert_cmpstr (received, ==, "merge-function(c)");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->graph), "flame.copy-name", NULL));
   content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (f->graph)));
@@ -473,6 +699,8 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add ("/embers/flame-graph/paint", Fixture, NULL, fixture_setup, test_paint, fixture_teardown);
+  g_test_add ("/embers/flame-graph/outlines", Fixture, NULL, fixture_setup, test_outlines, fixture_teardown);
+  g_test_add ("/embers/flame-graph/interim", Fixture, NULL, fixture_setup, test_interim, fixture_teardown);
   g_test_add ("/embers/flame-graph/click-focus", Fixture, NULL, fixture_setup, test_click_focus, fixture_teardown);
   g_test_add ("/embers/flame-graph/keyboard", Fixture, NULL, fixture_setup, test_keyboard, fixture_teardown);
   g_test_add ("/embers/flame-graph/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);

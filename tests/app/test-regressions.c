@@ -7,7 +7,9 @@
  * the label's values opens a tab: the versions in natural order with v1
  * as the baseline, "parse" first with its jump at v5 → v6 drawn red in its
  * sparkline (pixels), Open Diff opens the comparison of v5 with v6;
- * Reverse makes v10 the baseline and the jump blue. Three single files:
+ * Reverse makes v10 the baseline and the jump blue. Line Up → time ranges
+ * makes ten (the setting), Time Ranges four, kept in the setting. Three
+ * single files:
  * not enough steps, said in a banner, nothing flagged.
  *
  * The noise of a comparison: two versions of six files each, "parse"
@@ -16,6 +18,8 @@
  * red (pixels), the diff table shows "± …" and "6 | 6"; off, log has its
  * colour again. Two single files: too few steps, said, the switch off.
  * On the test server, the steps come from SelectSeries per call site.
+ * A file against a query (local and server): one step, said plainly with
+ * the query's steps, nothing greyed.
  */
 
 #include "config.h"
@@ -201,6 +205,108 @@ find_button (GtkWidget  *widget,
 }
 
 static void
+select_tab_of (EmbersWindow *window,
+               GtkWidget    *widget)
+{
+  AdwTabView *view = ADW_TAB_VIEW (embers_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW, NULL));
+
+  for (int i = 0; i < adw_tab_view_get_n_pages (view); i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (view, i);
+      GtkWidget *child = adw_tab_page_get_child (tab);
+
+      if (child == widget || gtk_widget_is_ancestor (widget, child))
+        {
+          adw_tab_view_set_selected_page (view, tab);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static EmbersRegressionsPage *
+line_up_time (EmbersWindow     *window,
+              EmbersLabelsPage *labels)
+{
+  EmbersRegressionsPage *page;
+
+  select_tab_of (window, GTK_WIDGET (labels));
+  g_assert_false (tab_is_regressions (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (labels), "win.compare-across", "s", "time"));
+  embers_test_wait_until (tab_is_regressions, window, "the time ranges tab");
+  page = EMBERS_REGRESSIONS_PAGE (selected_tab (window));
+  embers_test_wait_property (page, "loading", FALSE);
+  g_assert_null (embers_regressions_page_get_error (page));
+  return page;
+}
+
+/* Pixels of @area that differ between two pictures */
+static guint
+pixels_differ (const EmbersTestPixels *a,
+               const EmbersTestPixels *b,
+               const graphene_rect_t  *area)
+{
+  guint n = 0;
+
+  for (int y = (int)area->origin.y; y < (int)(area->origin.y + area->size.height); y++)
+    for (int x = (int)area->origin.x; x < (int)(area->origin.x + area->size.width); x++)
+      n += embers_test_pixels_get (a, x, y) != embers_test_pixels_get (b, x, y);
+  return n;
+}
+
+/* Line Up → time ranges: as many as the "time-ranges" setting says (ten
+ * at first); the Time Ranges spin button (2 to 50) lines up four instead,
+ * drawn, and keeps four for the next time */
+static void
+check_time_ranges (EmbersWindow     *window,
+                   EmbersLabelsPage *labels)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(EmbersTestPixels) ten = NULL;
+  g_autoptr(EmbersTestPixels) four = NULL;
+  EmbersRegressionsPage *page;
+  GtkSpinButton *spin;
+  graphene_rect_t area;
+  double lower, upper;
+
+  g_assert_cmpint (g_settings_get_int (settings, "time-ranges"), ==, 10);
+  page = line_up_time (window, labels);
+  g_assert_cmpstr (embers_regressions_page_get_title (page), ==, "10 time ranges");
+  g_assert_cmpuint (embers_snapshots_get_n_snapshots (embers_regressions_page_get_snapshots (page)), ==, 10);
+  spin = GTK_SPIN_BUTTON (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON, "ranges_spin"));
+  embers_test_wait_mapped (GTK_WIDGET (spin));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 10);
+  gtk_spin_button_get_range (spin, &lower, &upper);
+  g_assert_cmpfloat (lower, ==, 2);
+  g_assert_cmpfloat (upper, ==, 50);
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (embers_test_find_widget (GTK_WIDGET (spin), GTK_TYPE_TEXT, NULL))));
+  ten = embers_test_render_frame (GTK_WIDGET (page));
+  area = embers_test_bounds (GTK_WIDGET (spin), GTK_WIDGET (page));
+  embers_test_assert_not_blank (ten, &area, 3, "regressions-ranges-spin");
+
+  /* Four, as a person sets it; the bounds hold */
+  gtk_spin_button_set_value (spin, 4);
+  embers_test_wait_property (page, "loading", FALSE);
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 4);
+  g_assert_cmpuint (embers_snapshots_get_n_snapshots (embers_regressions_page_get_snapshots (page)), ==, 4);
+  g_assert_cmpstr (embers_regressions_page_get_title (page), ==, "4 time ranges");
+  g_assert_cmpint (g_settings_get_int (settings, "time-ranges"), ==, 4);
+  four = embers_test_render_frame (GTK_WIDGET (page));
+  g_assert_cmpuint (pixels_differ (ten, four, &area), >, 10);
+  embers_regressions_page_set_n_ranges (page, 500);
+  embers_test_wait_property (page, "loading", FALSE);
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 50);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 50);
+  gtk_spin_button_set_value (spin, 4);
+  embers_test_wait_property (page, "loading", FALSE);
+
+  /* The next Line Up → time ranges takes the four kept */
+  page = line_up_time (window, labels);
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 4);
+  g_assert_cmpstr (embers_regressions_page_get_title (page), ==, "4 time ranges");
+}
+
+static void
 test_labels (void)
 {
   g_autoptr(EmbersSource) source = make_source ();
@@ -298,6 +404,11 @@ test_labels (void)
   snapshots = embers_regressions_page_get_snapshots (page);
   g_assert_cmpstr (embers_snapshots_get_name (snapshots, 0), ==, "v1");
   g_assert_cmpstr (embers_snapshots_get_name (snapshots, 1), ==, "v10");
+  /* Label values are not time ranges: no Time Ranges */
+  g_assert_cmpuint (embers_regressions_page_get_n_ranges (page), ==, 0);
+  g_assert_false (gtk_widget_get_mapped (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON, "ranges_spin")));
+
+  check_time_ranges (window, labels);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -407,6 +518,91 @@ noise_done (gpointer data)
   return !embers_noise_controls_get_busy (data) && embers_noise_controls_get_stats (data) != NULL;
 }
 
+static gboolean
+one_file_said (gpointer data)
+{
+  const char *status = embers_noise_controls_get_status (data);
+
+  return !embers_noise_controls_get_busy (data) && status != NULL &&
+         g_str_has_prefix (status, "The baseline is one file");
+}
+
+/* A file against a query: the file is one step, so nothing is tested and
+ * it is said plainly, with the query's real steps; every frame keeps the
+ * colour of its change, none is greyed as noise */
+static void
+check_file_vs_query (EmbersComparePage *compare,
+                     const EmbersQuery *query,
+                     guint              query_steps)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("embers-noise-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (root, "base.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *steps = g_strdup_printf ("against %u steps of the query", query_steps);
+  g_autofree char *tip_steps = g_strdup_printf ("1 and %u steps", query_steps);
+  g_autofree char *tip = NULL;
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  EmbersNoiseControls *noise;
+  EmbersFlameGraph *graph;
+  EmbersDiffStats *stats;
+  GtkWidget *status_label, *hide;
+  graphene_rect_t area;
+
+  g_assert_no_error (error);
+  /* CPU time, as the query's: Pyroscope's JSON (flamebearer) keeps it */
+  {
+    g_autoptr(EmbersProfile) p = folded_profile ("main;parse 100\nmain;log 100\nmain;render 300\n",
+                                                 g_get_real_time () / 1000);
+    g_autoptr(GBytes) json = embers_flamebearer_write (p, 0, &error);
+
+    g_assert_no_error (error);
+    g_file_set_contents (path, g_bytes_get_data (json, NULL), (gssize)g_bytes_get_size (json), &error);
+    g_assert_no_error (error);
+  }
+  embers_compare_page_set_files (compare, file, file);
+  embers_compare_page_set_queries (compare, NULL, query);
+  embers_compare_page_compare (compare);
+  embers_test_wait_property (compare, "busy", FALSE);
+  g_assert_cmpstr (embers_compare_page_get_error (compare), ==, NULL);
+  g_assert_null (embers_compare_page_dup_query (compare, FALSE));
+
+  noise = EMBERS_NOISE_CONTROLS (embers_test_find_widget (GTK_WIDGET (compare), EMBERS_TYPE_NOISE_CONTROLS, NULL));
+  embers_test_wait_until (one_file_said, noise, "the file's one step said");
+  g_assert_nonnull (strstr (embers_noise_controls_get_status (noise), steps));
+  g_assert_true (g_str_has_suffix (embers_noise_controls_get_status (noise), "Compare two queries to test the changes."));
+  stats = embers_noise_controls_get_stats (noise);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (embers_diff_stats_get_n_used_steps (stats, EMBERS_DIFF_SIDE_BASELINE), ==, 1);
+  g_assert_cmpuint (embers_diff_stats_get_n_used_steps (stats, EMBERS_DIFF_SIDE_COMPARISON), ==, query_steps);
+  g_assert_false (embers_diff_stats_has_enough_steps (stats));
+  g_assert_false (embers_noise_controls_get_hide_noise (noise));
+  hide = embers_test_find_widget (GTK_WIDGET (noise), GTK_TYPE_CHECK_BUTTON, "hide_check");
+  g_assert_false (gtk_widget_get_sensitive (hide));
+
+  /* Each frame's tooltip says why, with both sides' steps */
+  graph = embers_profile_page_get_flame_graph (embers_compare_page_get_profile_page (compare));
+  embers_test_wait_until (graph_has_profile, graph, "the diff in the graph");
+  tip = embers_diff_stats_node_describe (stats, embers_flame_graph_get_profile (graph),
+                                         find_node (embers_flame_graph_get_profile (graph), "log"));
+  g_assert_true (g_str_has_prefix (tip, "Not enough steps"));
+  g_assert_nonnull (strstr (tip, tip_steps));
+  g_assert_false (embers_flame_graph_node_is_noise (graph, find_node (embers_flame_graph_get_profile (graph), "log")));
+  g_assert_cmphex (frame_color (graph, "parse"), !=, NEUTRAL);
+
+  /* The sentence is on screen, in the form (folded after a comparison;
+   * opened as a click on its summary does) */
+  embers_compare_page_set_folded (compare, FALSE);
+  status_label = embers_test_find_widget (GTK_WIDGET (noise), GTK_TYPE_LABEL, "status_label");
+  embers_test_wait_mapped (status_label);
+  pixels = embers_test_render_frame (GTK_WIDGET (noise));
+  area = embers_test_bounds (status_label, GTK_WIDGET (noise));
+  embers_test_assert_not_blank (pixels, &area, 2, "noise-one-file");
+
+  g_unlink (path);
+  g_rmdir (root);
+}
+
 static void
 test_noise (void)
 {
@@ -497,6 +693,9 @@ test_noise (void)
                    EMBERS_DIFF_STATS_PER_SECOND);
   g_assert_cmpint (embers_diff_stats_lookup (embers_noise_controls_get_stats (noise), "parse")->verdict, ==,
                    EMBERS_CHANGE_GREW);
+
+  /* A file against version b: its six files are six steps */
+  check_file_vs_query (compare, qb, 6);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -609,6 +808,9 @@ test_noise_server (void)
   g_assert_cmphex (frame_color (graph, "parse"), !=, NEUTRAL);
   if (embers_diff_stats_lookup (stats, "main;log")->verdict == EMBERS_CHANGE_WITHIN_NOISE)
     g_assert_cmphex (frame_color (graph, "log"), ==, NEUTRAL);
+
+  /* A file against version b: its SelectSeries points are its steps */
+  check_file_vs_query (compare, qb, 8);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -147,6 +147,20 @@ test_server (void)
   g_assert_cmpfloat (api->max, >, 0);
   g_assert_cmpfloat (checkout->total, >, 0);
 
+  /* The window says which server, not the service behind the view */
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), "127.0.0.1"));
+
+  /* Ctrl+F goes to the filter, as it goes to the search elsewhere */
+  {
+    GtkWidget *grid = embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_GRID_VIEW, NULL);
+    GtkWidget *entry = embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY, NULL);
+
+    gtk_widget_grab_focus (grid);
+    g_assert_false (gtk_widget_is_focus (gtk_widget_get_first_child (entry)) || gtk_widget_has_focus (entry));
+    g_assert_true (embers_test_press_key (grid, GDK_KEY_f, GDK_CONTROL_MASK));
+    g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
+  }
+
   /* Asked again: one ListSeries and one SelectSeries for all of them */
   g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
   embers_services_page_reload (page);

@@ -456,7 +456,7 @@ test_table_keys (void)
   g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 150);
 
   /* Delete: hides the function */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.unfocus-function", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.remove-transform", "u", 0));
   wait_page (page);
   row = focus_row (top, PUSH_NAME);
   embers_top_table_select_name (EMBERS_TOP_TABLE (top), PUSH_NAME);

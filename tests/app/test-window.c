@@ -297,7 +297,7 @@ test_views (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.hide-frame", "s", "main.walkTree"));
   wait_page (page);
   g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, n_rows - 1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.unhide", "s", "main.walkTree"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.remove-transform", "u", 0));
   wait_page (page);
   g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, n_rows);
 
@@ -306,7 +306,7 @@ test_views (void)
   wait_page (page);
   shown = embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page));
   g_assert_cmpstr (embers_profile_node_name_str (shown, 1), ==, "main.isOdd");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.unfocus-function", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.remove-transform", "u", 0));
   wait_page (page);
   g_assert_true (embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page))
                  == embers_profile_page_get_profile (page));

@@ -211,7 +211,7 @@ bench_server (GRand *rand)
   out = embers_pyroscope_snapshots_finish (source, result, &error);
   t1 = now_s ();
   g_assert_no_error (error);
-  printf ("server: K = %u label values, %u call sites: %.0f ms (%" G_GINT64_FORMAT " SelectSeries, %"
+  printf ("server: K = %u label values, %u functions: %.0f ms (%" G_GINT64_FORMAT " SelectSeries, %"
           G_GINT64_FORMAT " SelectMergeStacktraces; step %.0f s, %u steps in the first snapshot); "
           "%u rows flagged, first \"%s\"\n",
           K, embers_snapshots_get_n_rows (out), (t1 - t0) * 1000,

@@ -1,6 +1,7 @@
 /* bench-transforms.c: the view's interactions on profiles of millions of
  * nodes (issue 17): invert, collapse recursion, focus, sandwich callers,
- * hide and search, each timed (wall and CPU, median of --runs) on the
+ * hide and search, and the frame actions' transform stack (merge, drop,
+ * collapse a package, and a 4-step stack re-applied), each timed (wall and CPU, median of --runs) on the
  * same profile in the same run. Goal: < 100 ms each, else the app runs it
  * off the main thread with its progress shown while the old view stays.
  *
@@ -25,7 +26,9 @@
 
 #include "embers-format.h"
 #include "embers-profile.h"
+#include "embers-palette.h"
 #include "embers-search.h"
+#include "embers-transform-stack.h"
 #include "embers-transforms.h"
 
 #define GOAL_MS 100.0
@@ -56,12 +59,26 @@ typedef enum
   CALLERS,
   HIDE,
   SEARCH,
+  MERGE,
+  DROP,
+  PACKAGE,
+  STACK4,
   N_KINDS
 } Kind;
 
 static const char *kind_names[] = {
   "invert", "collapse recursion", "focus", "sandwich callers", "hide", "search",
+  "merge function", "drop function", "collapse package", "stack of 4",
 };
+
+/* What the frame actions act on */
+typedef struct
+{
+  const char           *merged;    /* the hidden function */
+  const char           *dropped;   /* a light function at depth 2 */
+  char                 *package;   /* the busy function's package */
+  EmbersTransformStack *stack;     /* drop, merge, package, recursion */
+} Actions;
 
 /* A busy function some levels down: the heaviest node at depth 3 */
 static guint32
@@ -83,6 +100,7 @@ run_one (EmbersProfile *profile,
          Kind           kind,
          const char    *name,
          GRegex        *regex,
+         const Actions *actions,
          guint          runs)
 {
   g_autofree double *wall = g_new (double, runs);
@@ -116,6 +134,18 @@ run_one (EmbersProfile *profile,
           break;
         case SEARCH:
           search = embers_search_new (profile, name, EMBERS_SEARCH_DEFAULT, &error);
+          break;
+        case MERGE:
+          out = embers_transform_merge_function (profile, actions->merged, &error);
+          break;
+        case DROP:
+          out = embers_transform_drop_function (profile, actions->dropped, &error);
+          break;
+        case PACKAGE:
+          out = embers_transform_collapse_package (profile, actions->package, &error);
+          break;
+        case STACK4:
+          out = embers_transform_stack_apply (actions->stack, profile, NULL, &error);
           break;
         case N_KINDS:
         default:
@@ -248,8 +278,34 @@ main (int    argc,
               embers_profile_get_max_depth (profile), embers_profile_get_n_strings (profile),
               (g_get_monotonic_time () - t0) / 1000.0);
       printf ("# focus, callers and search on %s; hide %s\n", name, hidden);
-      for (Kind k = 0; k < N_KINDS; k++)
-        run_one (profile, k, name, regex, (guint)runs);
+      {
+        Actions actions = { hidden, NULL, NULL, embers_transform_stack_new () };
+        const gint64 *total = embers_profile_get_total_column (profile, embers_profile_get_default_sample_type (profile));
+        guint32 light = 0;
+        gsize len = 0;
+        const char *package = embers_palette_package (name, &len);
+
+        /* The lightest function at depth 2 that is not the busy one's */
+        for (guint i = 1; i < embers_profile_get_n_nodes (profile); i++)
+          if (embers_profile_node_depth (profile, i) == 2 && total[i] > 0 &&
+              (light == 0 || total[i] < total[light]))
+            light = i;
+        actions.dropped = embers_profile_node_name_str (profile, light != 0 ? light : busy);
+        actions.package = g_strndup (package, len);
+        embers_transform_stack_push (actions.stack, EMBERS_TRANSFORM_DROP_FUNCTION,
+                                     (const char *[]) { actions.dropped, NULL }, NULL);
+        embers_transform_stack_push (actions.stack, EMBERS_TRANSFORM_MERGE_FUNCTION,
+                                     (const char *[]) { actions.merged, NULL }, NULL);
+        embers_transform_stack_push (actions.stack, EMBERS_TRANSFORM_COLLAPSE_PACKAGE,
+                                     (const char *[]) { actions.package, NULL }, NULL);
+        embers_transform_stack_push (actions.stack, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL);
+        printf ("# merge %s, drop %s, collapse package %s; the stack of 4: those and collapse recursion\n",
+                actions.merged, actions.dropped, actions.package);
+        for (Kind k = 0; k < N_KINDS; k++)
+          run_one (profile, k, name, regex, &actions, (guint)runs);
+        g_free (actions.package);
+        embers_transform_stack_free (actions.stack);
+      }
     }
 
   printf ("# goal: each < %.0f ms on a million nodes, or off the main thread with progress\n", GOAL_MS);
