@@ -8,71 +8,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "embers-accessible.h"
-#include "embers-compare-pane.h"
-#include "embers-diff.h"
-#include "embers-drop-down.h"
-#include "embers-location.h"
-#include "embers-query-model.h"
-#include "embers-query-url.h"
-#include "embers-status.h"
-#include "embers-text.h"
-#include "embers-time.h"
-#include "embers-window.h"
-
-#define MINUTE_MS ((gint64) 60 * 1000)
-#define HOUR_MS   ((gint64) 3600 * 1000)
-
-struct _EmbersComparePane
-{
-  GtkBox                 parent_instance;
-
-  gboolean               comparison;
-  EmbersComparePaneKind  kind;
-  EmbersComparePane     *partner;
-  EmbersSource          *source;
-
-  /* A file: its profile once loaded (for its sample types) */
-  GFile                 *file;
-  EmbersProfile         *profile;
-  char                  *sample_type;  /* chosen by name; NULL: the file's default */
-  GCancellable          *load_cancellable;
-  /* A Pyroscope query URL */
-  char                  *url;
-  /* A query on the source */
-  char                  *profile_type;
-  char                  *selector;     /* as applied, canonical */
-  gint64                 start_ms;     /* the selected range */
-  gint64                 end_ms;
-  gint64                 win_start;    /* the chart's window */
-  gint64                 win_end;
-  GCancellable          *series_cancellable;
-  GCancellable          *dialog_cancellable;
-  /* The drop-downs' lists change under them: not a choice */
-  gboolean               filling;
-
-  /* Template */
-  GtkLabel              *title_label;
-  GtkWidget             *kind_switch;
-  GtkToggleButton       *file_toggle;
-  GtkToggleButton       *query_toggle;
-  GtkWidget             *file_box;
-  GtkButton             *choose_button;
-  GtkLabel              *file_label;
-  GtkWidget             *sample_box;
-  GtkLabel              *sample_label;
-  GtkDropDown           *sample_dropdown;
-  GtkStringList         *samples;
-  GtkWidget             *query_box;
-  GtkDropDown           *type_dropdown;
-  GtkStringList         *types;
-  GtkEntry              *selector_entry;
-  EmbersFilterBar       *filter_bar;
-  EmbersSeriesChart     *chart;
-  EmbersStatus          *chart_panel;  /* the chart, loading or a message */
-  GtkEntry              *from_entry;
-  GtkEntry              *to_entry;
-};
+#include "embers-compare-pane-private.h"
 
 G_DEFINE_FINAL_TYPE (EmbersComparePane, embers_compare_pane, GTK_TYPE_BOX)
 
@@ -84,29 +20,12 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
-  SIGNAL_RANGE_CHOSEN,
-  SIGNAL_SAMPLE_CHOSEN,
-  SIGNAL_SAMPLES_LOADED,
-  SIGNAL_SERIES_LOADED,
-  SIGNAL_ERROR,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
+guint embers_compare_pane_signals[EMBERS_COMPARE_PANE_N_SIGNALS];
 
 static void fetch_series (EmbersComparePane *self);
 
-/* A request of the pane (a file's load, a series): a newer one cancels
- * it, and its answer counts only while it is the newest */
-typedef struct
-{
-  EmbersComparePane *self;
-  GCancellable      *cancellable;
-} Request;
-
-static Request *
-request_new (EmbersComparePane  *self,
+Request *
+embers_compare_pane_request_new (EmbersComparePane  *self,
              GCancellable      **slot)
 {
   Request *req = g_new0 (Request, 1);
@@ -119,19 +38,17 @@ request_new (EmbersComparePane  *self,
   return req;
 }
 
-static void
-request_free (Request *req)
+void
+embers_compare_pane_request_free (Request *req)
 {
   g_object_unref (req->self);
   g_object_unref (req->cancellable);
   g_free (req);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
-
 /* TRUE when @req is the newest of its @slot (which it then empties) */
-static gboolean
-request_is_current (Request       *req,
+gboolean
+embers_compare_pane_request_is_current (Request       *req,
                     GCancellable **slot)
 {
   if (*slot != req->cancellable || g_cancellable_is_cancelled (req->cancellable))
@@ -185,37 +102,11 @@ has_range (EmbersComparePane *self)
   return self->end_ms > self->start_ms;
 }
 
-static void
-say (EmbersComparePane *self,
+void
+embers_compare_pane_say (EmbersComparePane *self,
      const char        *message)
 {
-  g_signal_emit (self, signals[SIGNAL_ERROR], 0, message);
-}
-
-/* A Pyroscope query URL for people: "process_cpu:cpu {service_name="api"}
- * on host:port"; the URL itself when it does not parse */
-static char *
-describe_url (const char *url)
-{
-  g_autoptr(EmbersQueryUrl) parsed = embers_query_url_parse (url, g_get_real_time () / 1000, NULL);
-  g_autoptr(EmbersProfileTypeInfo) info = NULL;
-  g_autoptr(GUri) uri = NULL;
-  g_autofree char *host = NULL;
-
-  if (parsed == NULL)
-    return embers_text_mask_credentials (url);
-  info = embers_profile_type_info_new (parsed->query->profile_type);
-  uri = g_uri_parse (parsed->base_url, G_URI_FLAGS_NONE, NULL);
-  if (uri != NULL && g_uri_get_port (uri) > 0)
-    host = g_strdup_printf ("%s:%d", g_uri_get_host (uri), g_uri_get_port (uri));
-  else
-    host = g_strdup (uri != NULL ? g_uri_get_host (uri) : parsed->base_url);
-  /* Translators: a query URL as one side of a comparison: profile type,
-   * label selector, then the server, e.g. process_cpu:cpu {service_name="api"} on localhost:4040 */
-  return g_strdup_printf (_("%s:%s %s on %s"),
-                          info != NULL ? info->name : parsed->query->profile_type,
-                          info != NULL ? info->sample_type : "",
-                          parsed->query->label_selector, host);
+  g_signal_emit (self, embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_ERROR], 0, message);
 }
 
 char *
@@ -226,7 +117,7 @@ embers_compare_pane_describe (EmbersComparePane *self)
   if (self->kind == EMBERS_COMPARE_PANE_FILE && self->file != NULL)
     return g_file_get_basename (self->file);
   if (self->kind == EMBERS_COMPARE_PANE_URL && self->url != NULL)
-    return describe_url (self->url);
+    return embers_compare_pane_describe_url (self->url);
   if (self->kind == EMBERS_COMPARE_PANE_QUERY && has_range (self))
     {
       g_autofree char *from = embers_compare_format_time (self->start_ms);
@@ -243,8 +134,8 @@ embers_compare_pane_describe (EmbersComparePane *self)
 /* Which kind: the toggles follow it; a toggle the user presses changes it
  * (the kind it says is already the pane's when the code set it) */
 
-static void
-set_kind (EmbersComparePane     *self,
+void
+embers_compare_pane_set_kind (EmbersComparePane     *self,
           EmbersComparePaneKind  kind)
 {
   self->kind = kind;
@@ -255,222 +146,12 @@ set_kind (EmbersComparePane     *self,
   gtk_widget_set_visible (self->sample_box, kind == EMBERS_COMPARE_PANE_FILE && self->profile != NULL);
 }
 
-static EmbersComparePaneKind
-file_kind (EmbersComparePane *self)
+EmbersComparePaneKind
+embers_compare_pane_file_kind (EmbersComparePane *self)
 {
   return self->url != NULL ? EMBERS_COMPARE_PANE_URL
        : self->file != NULL ? EMBERS_COMPARE_PANE_FILE
        : EMBERS_COMPARE_PANE_NONE;
-}
-
-/* Files and their sample types */
-
-static char *
-sample_type_text (EmbersProfile *profile,
-                  guint          index)
-{
-  const char *unit = embers_profile_get_sample_unit (profile, index);
-
-  if (unit == NULL || unit[0] == '\0')
-    return g_strdup (embers_profile_get_sample_type (profile, index));
-  /* Translators: a sample type and its unit, e.g. cpu (nanoseconds) */
-  return g_strdup_printf (_("%s (%s)"), embers_profile_get_sample_type (profile, index), unit);
-}
-
-guint
-embers_compare_pane_get_sample_index (EmbersComparePane *self,
-                                      EmbersProfile     *profile)
-{
-  int index;
-
-  g_return_val_if_fail (EMBERS_IS_COMPARE_PANE (self), 0);
-
-  index = self->sample_type != NULL ? embers_profile_find_sample_type (profile, self->sample_type) : -1;
-  return index >= 0 ? (guint) index : embers_profile_get_default_sample_type (profile);
-}
-
-static void
-fill_samples (EmbersComparePane *self)
-{
-  guint n = self->profile != NULL ? embers_profile_get_n_sample_types (self->profile) : 0;
-  g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (shown, sample_type_text (self->profile, i));
-  g_ptr_array_add (shown, NULL);
-
-  self->filling = TRUE;
-  gtk_string_list_splice (self->samples, 0, g_list_model_get_n_items (G_LIST_MODEL (self->samples)),
-                          (const char * const *) shown->pdata);
-  if (n > 0)
-    gtk_drop_down_set_selected (self->sample_dropdown, embers_compare_pane_get_sample_index (self, self->profile));
-  self->filling = FALSE;
-  gtk_widget_set_visible (self->sample_box, self->kind == EMBERS_COMPARE_PANE_FILE && n > 0);
-}
-
-gboolean
-embers_compare_pane_choose_sample (EmbersComparePane *self,
-                                   const char        *name,
-                                   gboolean           as_user)
-{
-  int index;
-
-  g_return_val_if_fail (EMBERS_IS_COMPARE_PANE (self), FALSE);
-
-  index = self->profile != NULL ? embers_profile_find_sample_type (self->profile, name) : -1;
-  if (self->profile != NULL && index < 0)
-    return FALSE;
-  if (as_user && self->profile != NULL)
-    {
-      /* As the user would: the drop-down, and the partner follows */
-      gtk_drop_down_set_selected (self->sample_dropdown, (guint) index);
-      return TRUE;
-    }
-  g_free (self->sample_type);
-  self->sample_type = g_strdup (name);
-  if (self->profile != NULL)
-    gtk_drop_down_set_selected (self->sample_dropdown, (guint) index);
-  return TRUE;
-}
-
-static void
-sample_changed (GtkDropDown       *dropdown,
-                GParamSpec        *pspec,
-                EmbersComparePane *self)
-{
-  guint selected = gtk_drop_down_get_selected (dropdown);
-  EmbersComparePane *other = self->partner;
-  const char *name;
-
-  if (self->filling || self->profile == NULL || selected == GTK_INVALID_LIST_POSITION ||
-      selected >= embers_profile_get_n_sample_types (self->profile))
-    return;
-  name = embers_profile_get_sample_type (self->profile, selected);
-  if (g_strcmp0 (name, self->sample_type) == 0)
-    return;
-  g_free (self->sample_type);
-  self->sample_type = g_strdup (name);
-
-  /* The other file follows when it has that type: cpu with cpu */
-  if (other != NULL && other->kind == EMBERS_COMPARE_PANE_FILE && other->profile != NULL &&
-      embers_profile_find_sample_type (other->profile, name) >= 0)
-    embers_compare_pane_choose_sample (other, name, FALSE);
-  g_signal_emit (self, signals[SIGNAL_SAMPLE_CHOSEN], 0);
-}
-
-static void
-load_done (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(Request) req = user_data;
-  EmbersComparePane *self = req->self;
-  g_autoptr(EmbersProfile) profile = NULL;
-  g_autoptr(GError) error = NULL;
-
-  profile = embers_profile_load_file_finish (result, &error);
-  if (!request_is_current (req, &self->load_cancellable))
-    return;
-  if (profile == NULL)
-    {
-      g_autofree char *name = g_file_get_basename (self->file);
-      g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
-
-      if (!embers_compare_is_cancelled (error))
-        say (self, message);
-      return;
-    }
-  g_set_object (&self->profile, profile);
-  fill_samples (self);
-  g_signal_emit (self, signals[SIGNAL_SAMPLES_LOADED], 0);
-}
-
-void
-embers_compare_pane_take_loaded (EmbersComparePane *self,
-                                 GFile             *file,
-                                 EmbersProfile     *profile)
-{
-  g_return_if_fail (EMBERS_IS_COMPARE_PANE (self));
-
-  if (profile != NULL && self->kind == EMBERS_COMPARE_PANE_FILE && self->profile == NULL &&
-      self->file != NULL && file != NULL && g_file_equal (self->file, file))
-    {
-      g_set_object (&self->profile, profile);
-      fill_samples (self);
-    }
-}
-
-static void
-forget_source (EmbersComparePane *self)
-{
-  g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  g_clear_object (&self->profile);
-}
-
-void
-embers_compare_pane_set_file (EmbersComparePane *self,
-                              GFile             *file,
-                              gboolean           preload)
-{
-  g_autofree char *name = NULL;
-
-  g_return_if_fail (EMBERS_IS_COMPARE_PANE (self));
-  g_return_if_fail (file == NULL || G_IS_FILE (file));
-
-  forget_source (self);
-  g_clear_pointer (&self->url, g_free);
-  /* Another file starts from its own default type */
-  if (file == NULL || self->file == NULL || !g_file_equal (file, self->file))
-    g_clear_pointer (&self->sample_type, g_free);
-  g_set_object (&self->file, file);
-  if (file != NULL)
-    name = g_file_get_basename (file);
-  gtk_label_set_text (self->file_label, name != NULL ? name : _("No file chosen"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), file != NULL ? g_file_peek_path (file) : NULL);
-  set_kind (self, file_kind (self));
-  fill_samples (self);
-
-  /* Its sample types, before anything is compared */
-  if (file != NULL && preload)
-    {
-      Request *req = request_new (self, &self->load_cancellable);
-
-      embers_profile_load_file_async (file, req->cancellable, load_done, req);
-    }
-}
-
-void
-embers_compare_pane_set_url (EmbersComparePane *self,
-                             const char        *url)
-{
-  g_autofree char *text = NULL;
-  g_autofree char *shown = NULL;
-
-  g_return_if_fail (EMBERS_IS_COMPARE_PANE (self));
-  g_return_if_fail (url != NULL);
-
-  text = describe_url (url);
-  shown = embers_text_mask_credentials (url);
-  forget_source (self);
-  g_clear_object (&self->file);
-  g_free (self->url);
-  self->url = g_strdup (url);
-  gtk_label_set_text (self->file_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), shown);
-  set_kind (self, EMBERS_COMPARE_PANE_URL);
-}
-
-void
-embers_compare_pane_set_file_or_url (EmbersComparePane *self,
-                                     GFile             *file)
-{
-  g_autofree char *url = embers_location_dup_query_url (file);
-
-  if (url != NULL)
-    embers_compare_pane_set_url (self, url);
-  else
-    embers_compare_pane_set_file (self, file, FALSE);
 }
 
 /* Queries: type, selector, range */
@@ -557,7 +238,7 @@ selector_activate (GtkEntry          *entry,
 {
   g_autoptr(GError) error = NULL;
 
-  say (self, commit_selector (self, &error) ? NULL : error->message);
+  embers_compare_pane_say (self, commit_selector (self, &error) ? NULL : error->message);
 }
 
 /* Both entries show the applied range, without error marks */
@@ -630,7 +311,7 @@ range_selected (EmbersSeriesChart *chart,
                 gint64             to_ms,
                 EmbersComparePane *self)
 {
-  g_signal_emit (self, signals[SIGNAL_RANGE_CHOSEN], 0, from_ms, to_ms);
+  g_signal_emit (self, embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_RANGE_CHOSEN], 0, from_ms, to_ms);
 }
 
 /* The typed From and To: TRUE and the range in @start, @end when they
@@ -695,12 +376,12 @@ range_entry_activate (GtkEntry          *entry,
 
   if (!read_range (self, &start, &end, &changed, &error))
     {
-      say (self, error->message);
+      embers_compare_pane_say (self, error->message);
       return;
     }
-  say (self, NULL);
+  embers_compare_pane_say (self, NULL);
   if (changed)
-    g_signal_emit (self, signals[SIGNAL_RANGE_CHOSEN], 0, start, end);
+    g_signal_emit (self, embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_RANGE_CHOSEN], 0, start, end);
 }
 
 static void
@@ -714,7 +395,7 @@ series_done (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
-  if (!request_is_current (req, &self->series_cancellable))
+  if (!embers_compare_pane_request_is_current (req, &self->series_cancellable))
     return;
   if (series != NULL)
     {
@@ -723,7 +404,7 @@ series_done (GObject      *object,
       embers_series_chart_set_series (self->chart, series, NULL,
                                       info != NULL ? info->sample_unit : NULL);
       embers_status_show_content (self->chart_panel);
-      g_signal_emit (self, signals[SIGNAL_SERIES_LOADED], 0);
+      g_signal_emit (self, embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_SERIES_LOADED], 0);
     }
   else
     /* In place of the old line, never under the new query */
@@ -745,7 +426,7 @@ fetch_series (EmbersComparePane *self)
       !(embers_source_get_capabilities (self->source) & EMBERS_SOURCE_CAN_TIME_SERIES))
     return;
 
-  req = request_new (self, &self->series_cancellable);
+  req = embers_compare_pane_request_new (self, &self->series_cancellable);
   query = embers_query_new (self->profile_type, self->selector, self->win_start, self->win_end);
   text = embers_compare_loading_text (self->win_start, self->win_end);
   embers_status_show_loading (self->chart_panel, text);
@@ -839,7 +520,7 @@ embers_compare_pane_make_query (EmbersComparePane *self,
     return;
   if (self->profile_type == NULL && fallback_type != NULL)
     self->profile_type = g_strdup (fallback_type);
-  set_kind (self, EMBERS_COMPARE_PANE_QUERY);
+  embers_compare_pane_set_kind (self, EMBERS_COMPARE_PANE_QUERY);
   select_type (self);
   show_selector (self, TRUE);
 }
@@ -861,7 +542,7 @@ embers_compare_pane_set_query (EmbersComparePane *self,
   self->selector = parsed != NULL ? embers_selector_to_string (parsed) : g_strdup (query->label_selector);
   self->start_ms = query->start_ms;
   self->end_ms = query->end_ms;
-  set_kind (self, EMBERS_COMPARE_PANE_QUERY);
+  embers_compare_pane_set_kind (self, EMBERS_COMPARE_PANE_QUERY);
   select_type (self);
   show_selector (self, TRUE);
   show_range (self);
@@ -878,7 +559,7 @@ become_query (EmbersComparePane *self)
 
   if (self->profile_type == NULL && other != NULL && other->profile_type != NULL)
     self->profile_type = g_strdup (other->profile_type);
-  set_kind (self, EMBERS_COMPARE_PANE_QUERY);
+  embers_compare_pane_set_kind (self, EMBERS_COMPARE_PANE_QUERY);
   select_type (self);
   if (!has_range (self))
     {
@@ -915,36 +596,7 @@ kind_toggled (GtkToggleButton   *button,
   if (query)
     become_query (self);
   else
-    set_kind (self, file_kind (self));
-}
-
-static void
-file_chosen (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(EmbersComparePane) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (object), result, &error);
-
-  /* Dismissed: nothing to do (a failure the portal already showed) */
-  if (file != NULL && self->dialog_cancellable != NULL)
-    embers_compare_pane_set_file (self, file, TRUE);
-}
-
-static void
-choose_file_clicked (GtkButton         *button,
-                     EmbersComparePane *self)
-{
-  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (button));
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
-
-  gtk_file_dialog_set_title (dialog, self->comparison ? _("Choose the Comparison Profile")
-                                                      : _("Choose the Baseline Profile"));
-  gtk_file_dialog_set_accept_label (dialog, _("_Choose"));
-  gtk_file_dialog_set_filters (dialog, embers_window_profile_filters ());
-  gtk_file_dialog_open (dialog, GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
-                        self->dialog_cancellable, file_chosen, g_object_ref (self));
+    embers_compare_pane_set_kind (self, embers_compare_pane_file_kind (self));
 }
 
 gboolean
@@ -1039,7 +691,7 @@ embers_compare_pane_set_source (EmbersComparePane *self,
   self->filling = FALSE;
   embers_filter_bar_set_source (self->filter_bar, source);
   if (source == NULL && self->kind == EMBERS_COMPARE_PANE_QUERY)
-    set_kind (self, file_kind (self));
+    embers_compare_pane_set_kind (self, embers_compare_pane_file_kind (self));
 }
 
 void
@@ -1064,41 +716,6 @@ embers_compare_pane_get_kind (EmbersComparePane *self)
 {
   g_return_val_if_fail (EMBERS_IS_COMPARE_PANE (self), EMBERS_COMPARE_PANE_NONE);
   return self->kind;
-}
-
-GFile *
-embers_compare_pane_get_file (EmbersComparePane *self)
-{
-  g_return_val_if_fail (EMBERS_IS_COMPARE_PANE (self), NULL);
-  return self->kind == EMBERS_COMPARE_PANE_FILE ? self->file : NULL;
-}
-
-EmbersProfile *
-embers_compare_pane_get_profile (EmbersComparePane *self)
-{
-  g_return_val_if_fail (EMBERS_IS_COMPARE_PANE (self), NULL);
-  return self->profile;
-}
-
-const char *
-embers_compare_pane_get_sample_type (EmbersComparePane *self)
-{
-  g_return_val_if_fail (EMBERS_IS_COMPARE_PANE (self), NULL);
-  return self->sample_type;
-}
-
-void
-embers_compare_pane_clear_sample_type (EmbersComparePane *self)
-{
-  g_return_if_fail (EMBERS_IS_COMPARE_PANE (self));
-  g_clear_pointer (&self->sample_type, g_free);
-}
-
-const char *
-embers_compare_pane_get_file_text (EmbersComparePane *self)
-{
-  g_return_val_if_fail (EMBERS_IS_COMPARE_PANE (self), NULL);
-  return gtk_label_get_text (self->file_label);
 }
 
 const char *
@@ -1181,7 +798,7 @@ embers_compare_pane_constructed (GObject *object)
                                self->comparison ? _("Choose the comparison profile file")
                                                 : _("Choose the baseline profile file"));
   gtk_label_set_text_with_mnemonic (self->sample_label, self->comparison ? _("Sample _type") : _("Sample t_ype"));
-  set_kind (self, EMBERS_COMPARE_PANE_NONE);
+  embers_compare_pane_set_kind (self, EMBERS_COMPARE_PANE_NONE);
 }
 
 static void
@@ -1193,7 +810,7 @@ embers_compare_pane_dispose (GObject *object)
   g_clear_object (&self->series_cancellable);
   g_cancellable_cancel (self->dialog_cancellable);
   g_clear_object (&self->dialog_cancellable);
-  forget_source (self);
+  embers_compare_pane_forget_source (self);
   g_clear_object (&self->file);
   g_clear_object (&self->source);
   self->partner = NULL;
@@ -1267,19 +884,19 @@ embers_compare_pane_class_init (EmbersComparePaneClass *klass)
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  signals[SIGNAL_RANGE_CHOSEN] =
+  embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_RANGE_CHOSEN] =
     g_signal_new ("range-chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
-  signals[SIGNAL_SAMPLE_CHOSEN] =
+  embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_SAMPLE_CHOSEN] =
     g_signal_new ("sample-chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
-  signals[SIGNAL_SAMPLES_LOADED] =
+  embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_SAMPLES_LOADED] =
     g_signal_new ("samples-loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
-  signals[SIGNAL_SERIES_LOADED] =
+  embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_SERIES_LOADED] =
     g_signal_new ("series-loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
-  signals[SIGNAL_ERROR] =
+  embers_compare_pane_signals[EMBERS_COMPARE_PANE_SIGNAL_ERROR] =
     g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -1307,8 +924,10 @@ embers_compare_pane_class_init (EmbersComparePaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersComparePane, from_entry);
   gtk_widget_class_bind_template_child (widget_class, EmbersComparePane, to_entry);
   gtk_widget_class_bind_template_callback (widget_class, kind_toggled);
-  gtk_widget_class_bind_template_callback (widget_class, choose_file_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, sample_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "choose_file_clicked",
+                                                G_CALLBACK (embers_compare_pane_choose_file_clicked));
+  gtk_widget_class_bind_template_callback_full (widget_class, "sample_changed",
+                                                G_CALLBACK (embers_compare_pane_sample_changed));
   gtk_widget_class_bind_template_callback (widget_class, type_changed);
   gtk_widget_class_bind_template_callback (widget_class, selector_activate);
   gtk_widget_class_bind_template_callback (widget_class, filters_changed);
