@@ -173,12 +173,16 @@ explore_graph_share (GtkWidget         *window,
   int height = gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window)));
 
   g_assert_true (gtk_widget_get_mapped (graph));
+  /* Whatever the view's return asked for, answered, laid out and painted
+   * (on the graph's worker), then a frame of it */
+  embers_test_wait_until (explore_idle, explore, "the explore page");
+  embers_test_wait_frame (graph);
   embers_test_wait_until (graph_painted, graph, "the explore flame graph's paint");
   embers_test_wait_frame (graph);
   bounds = embers_test_bounds (graph, window);
   g_test_message ("600 × 500: the explore flame graph is %.0f × %.0f (%.0f%% of the height)",
                   bounds.size.width, bounds.size.height, 100 * bounds.size.height / height);
-  pixels = embers_test_render (graph);
+  pixels = embers_test_render_frame (graph);
   {
     graphene_rect_t area = GRAPHENE_RECT_INIT (0, 0, pixels->width, MIN (pixels->height, 100));
 
