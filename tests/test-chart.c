@@ -690,6 +690,82 @@ test_chart_shared_scale (void)
   g_assert_cmpfloat_with_epsilon (embers_chart_y_for_value (a, 30), embers_chart_y_for_value (b, 30), 1e-9);
 }
 
+/* Individual profiles as markers: on their point's step at their own
+ * value, hit within the radius, described with time, value and labels
+ * (not the internal __ ones); the heaviest first across points */
+static void
+test_chart_markers (void)
+{
+  g_autoptr(EmbersChart) chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func ((GDestroyNotify)embers_series_free);
+  g_autoptr(GPtrArray) top = NULL;
+  EmbersSeries *s = series_new ("eu", (gint64[]) { 60000, 120000, 180000 }, (double[]) { 4e9, 8e9, 2e9 }, 3);
+  EmbersExemplar *e;
+  g_autofree char *text = NULL;
+  double x, y;
+  guint index;
+
+  s->exemplars = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_exemplar_free);
+  g_ptr_array_add (s->exemplars, embers_exemplar_new (0, 30000, "a", 1000000000));
+  e = embers_exemplar_new (1, 100000, "b", 5000000000);
+  g_strfreev (e->label_names);
+  g_strfreev (e->label_values);
+  e->label_names = g_strdupv ((char *[]) { (char *) "__profile_type__", (char *) "pod", NULL });
+  e->label_values = g_strdupv ((char *[]) { (char *) "cpu", (char *) "api-1", NULL });
+  g_ptr_array_add (s->exemplars, e);
+  g_ptr_array_add (series, s);
+
+  top = embers_source_top_exemplars (series, 10);
+  g_assert_cmpuint (top->len, ==, 2);
+  g_assert_cmpstr (((EmbersExemplar *) g_ptr_array_index (top, 0))->profile_id, ==, "b");
+
+  embers_chart_set_unit (chart, "nanoseconds");
+  embers_chart_set_series (chart, series, NULL);
+  embers_chart_set_time_range (chart, 0, 180000);
+  embers_chart_set_step (chart, 60000);
+  embers_chart_set_size (chart, 600, 200);
+  embers_chart_set_markers (chart, top);
+  g_assert_cmpuint (embers_chart_get_n_markers (chart), ==, 2);
+
+  g_assert_true (embers_chart_get_marker_position (chart, 0, &x, &y));
+  g_assert_cmpfloat_with_epsilon (x, embers_chart_x_for_point (chart, 120000), 0.01);
+  g_assert_cmpfloat_with_epsilon (y, embers_chart_y_for_value (chart, 5e9), 0.01);
+  g_assert_true (embers_chart_marker_hit (chart, x + 3, y - 3, &index));
+  g_assert_cmpuint (index, ==, 0);
+  g_assert_false (embers_chart_marker_hit (chart, x + 40, y, &index));
+
+  text = embers_chart_describe_marker (chart, 0);
+  g_assert_nonnull (strstr (text, "5.00 s"));
+  g_assert_nonnull (strstr (text, "pod=api-1"));
+  g_assert_null (strstr (text, "__profile_type__"));
+
+  /* Drawn: the accent at the marker's centre */
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 600, 200);
+    cairo_t *cr = cairo_create (surface);
+    EmbersChartStyle style;
+    guint32 *data;
+
+    embers_chart_style_init (&style, FALSE);
+    style.accent[0] = 1; style.accent[1] = 0; style.accent[2] = 0; style.accent[3] = 1;
+    cairo_set_source_rgb (cr, 1, 1, 1);
+    cairo_paint (cr);
+    embers_chart_paint (chart, cr, &style);
+    cairo_surface_flush (surface);
+    data = (guint32 *) cairo_image_surface_get_data (surface);
+    g_assert_cmphex (data[(int) y * (cairo_image_surface_get_stride (surface) / 4) + (int) x] & 0xffffff, ==, 0xff0000);
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+
+  g_free (text);
+  text = embers_chart_accessible_text (chart);
+  g_assert_nonnull (strstr (text, "2 profiles marked"));
+
+  embers_chart_set_markers (chart, NULL);
+  g_assert_cmpuint (embers_chart_get_n_markers (chart), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -712,6 +788,7 @@ main (int   argc,
   g_test_add_func ("/embers/chart/partial-step", test_chart_partial_step);
   g_test_add_func ("/embers/chart/contrast", test_chart_contrast);
   g_test_add_func ("/embers/chart/shared-scale", test_chart_shared_scale);
+  g_test_add_func ("/embers/chart/markers", test_chart_markers);
 
   ret = g_test_run ();
   pango_cairo_font_map_set_default (NULL);

@@ -11,7 +11,9 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "embers-call-tree.h"
 #include "embers-diff.h"
+#include "embers-over-time.h"
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-test-server-spawn.h"
@@ -237,6 +239,75 @@ test_rpcs (gconstpointer data)
     g_clear_error (&error);
   }
 
+  g_clear_object (&wait.result);
+}
+
+/* A call site's series (SelectSeries with a stack_trace_selector, as the
+ * rule preview and Show Over Time ask for it): each step holds the call
+ * site's total (Pyroscope's pkg/phlaredb/head_queriers.go adds
+ * symdb.CallSiteValues.Total per profile; pkg/phlaredb/symdb/
+ * stacktrace_selection.go: the stacks with the call site as their
+ * prefix), never more than the step's total, and its share over the
+ * range is the merged profile's share of that node */
+static void
+test_call_site_series (gconstpointer data)
+{
+  gboolean json = GPOINTER_TO_INT (data);
+  g_autoptr(EmbersPyroscopeSource) pyro = make_source (json);
+  EmbersSource *source = EMBERS_SOURCE (pyro);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) merged = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autoptr(EmbersOverTime) over = NULL;
+  g_autoptr(GPtrArray) none = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) call_site = NULL;
+  const char *missing[] = { "no.such.function", NULL };
+  EmbersSeries *value, *total;
+  Wait wait = { NULL };
+  guint32 path[2];
+  double node_share;
+  gint64 start, end;
+  gboolean any = FALSE;
+
+  range (&start, &end);
+  merged = merge (source, "{service_name=\"api\"}", start, end, 0);
+  /* Two frames down the heaviest path: a call site of two frames */
+  g_assert_cmpuint (embers_call_tree_heaviest_path (merged, 0, 0, path, 2), ==, 2);
+  g_strv_builder_add (builder, embers_profile_node_name_str (merged, path[0]));
+  g_strv_builder_add (builder, embers_profile_node_name_str (merged, path[1]));
+  call_site = g_strv_builder_end (builder);
+  node_share = 100.0 * embers_profile_node_total (merged, 0, path[1]) / embers_profile_get_total (merged, 0);
+  g_assert_cmpfloat (node_share, >, 1);
+  g_assert_cmpfloat (node_share, <, 99);
+
+  query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+  embers_over_time_fetch_async (source, query, (const char * const *) call_site, NULL, on_done, &wait);
+  over = embers_over_time_fetch_finish (source, wait_for (&wait), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (over->value->len, ==, 1);
+  g_assert_cmpuint (over->total->len, ==, 1);
+  value = g_ptr_array_index (over->value, 0);
+  total = g_ptr_array_index (over->total, 0);
+  g_assert_cmpuint (value->n_points, >, 10);
+  for (guint k = 0; k < value->n_points; k++)
+    for (guint j = 0; j < total->n_points; j++)
+      if (total->timestamps[j] == value->timestamps[k])
+        {
+          g_assert_cmpfloat (value->values[k], <=, total->values[j]);
+          any |= value->values[k] > 0;
+        }
+  g_assert_true (any);
+  g_assert_cmpfloat (over->mean_share, >, node_share * 0.8);
+  g_assert_cmpfloat (over->mean_share, <, node_share * 1.25);
+
+  /* A call site no stack has: nothing (or zeros) */
+  embers_source_select_call_site_series (source, query, missing, NULL, NULL, on_done, &wait);
+  none = embers_source_select_call_site_series_finish (source, wait_for (&wait), &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < none->len; i++)
+    for (guint k = 0; k < ((EmbersSeries *) g_ptr_array_index (none, i))->n_points; k++)
+      g_assert_cmpfloat (((EmbersSeries *) g_ptr_array_index (none, i))->values[k], ==, 0);
   g_clear_object (&wait.result);
 }
 
@@ -540,6 +611,143 @@ test_connections (void)
   g_assert_cmpint (embers_test_server_stat (own, "requests", path), ==, n + 5);
 }
 
+/* Individual profiles over both encodings: SelectSeries with exemplar_type
+ * INDIVIDUAL gives each point its heaviest profile (a UUID, its time,
+ * value and labels; api/types/v1/types.proto, Point.exemplars), proto and
+ * protojson alike, and profile_id_selector merges that profile alone */
+static GPtrArray *
+exemplar_series (EmbersSource      *source,
+                 const EmbersQuery *query)
+{
+  g_autoptr(GError) error = NULL;
+  GPtrArray *series;
+  Wait wait = { NULL };
+
+  embers_source_select_chart_exemplars (source, query, NULL, on_done, &wait);
+  series = embers_source_select_exemplars_finish (source, wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_no_error (error);
+  return series;
+}
+
+static void
+test_exemplars (void)
+{
+  g_autoptr(EmbersPyroscopeSource) proto = make_source (FALSE);
+  g_autoptr(EmbersPyroscopeSource) json = make_source (TRUE);
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autoptr(GPtrArray) a = NULL;
+  g_autoptr(GPtrArray) b = NULL;
+  g_autoptr(GPtrArray) top = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersSeries *sa, *sb;
+  EmbersExemplar *heaviest;
+  gint64 start, end;
+
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (proto)) & EMBERS_SOURCE_CAN_PROFILE_IDS);
+  range (&start, &end);
+  query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+  a = exemplar_series (EMBERS_SOURCE (proto), query);
+  b = exemplar_series (EMBERS_SOURCE (json), query);
+  g_assert_cmpuint (a->len, ==, 1);
+  g_assert_cmpuint (b->len, ==, 1);
+  sa = g_ptr_array_index (a, 0);
+  sb = g_ptr_array_index (b, 0);
+  g_assert_nonnull (sa->exemplars);
+  g_assert_nonnull (sb->exemplars);
+  /* One per point, the same over both encodings */
+  g_assert_cmpuint (sa->exemplars->len, ==, sa->n_points);
+  g_assert_cmpuint (sb->exemplars->len, ==, sa->exemplars->len);
+  for (guint i = 0; i < sa->exemplars->len; i++)
+    {
+      EmbersExemplar *x = g_ptr_array_index (sa->exemplars, i);
+      EmbersExemplar *y = g_ptr_array_index (sb->exemplars, i);
+
+      g_assert_cmpuint (x->point, ==, i);
+      g_assert_true (g_uuid_string_is_valid (x->profile_id));
+      g_assert_cmpstr (x->profile_id, ==, y->profile_id);
+      g_assert_cmpint (x->value, ==, y->value);
+      g_assert_cmpint (x->timestamp_ms, ==, y->timestamp_ms);
+      g_assert_cmpuint (x->point, ==, y->point);
+      g_assert_cmpuint (g_strv_length (x->label_names), ==, g_strv_length (y->label_names));
+      /* A profile of the step: its time in (T − step, T], its value at
+       * most the point's */
+      g_assert_cmpint (x->timestamp_ms, <=, sa->timestamps[i]);
+      g_assert_cmpfloat ((double) x->value, <=, sa->values[i]);
+      g_assert_cmpstr (embers_series_get_label (&(EmbersSeries) { .label_names = x->label_names,
+                                                                  .label_values = x->label_values },
+                                                "service_name"), ==, "api");
+    }
+
+  /* The heaviest alone, over both encodings */
+  top = embers_source_top_exemplars (a, 1);
+  heaviest = g_ptr_array_index (top, 0);
+  query->profile_ids = g_new0 (char *, 2);
+  query->profile_ids[0] = g_strdup (heaviest->profile_id);
+  for (guint k = 0; k < 2; k++)
+    {
+      EmbersSource *source = k == 0 ? EMBERS_SOURCE (proto) : EMBERS_SOURCE (json);
+      g_autoptr(EmbersProfile) profile = NULL;
+      Wait wait = { NULL };
+
+      embers_source_merge_profile (source, query, NULL, on_done, &wait);
+      profile = embers_source_merge_profile_finish (source, wait_for (&wait), &error);
+      g_clear_object (&wait.result);
+      g_assert_no_error (error);
+      g_assert_cmpint (embers_profile_get_total (profile, 0), ==, heaviest->value);
+    }
+}
+
+/* A 1.x querier refuses exemplars (pkg/querier/querier.go, SelectSeries:
+ * unimplemented): profile ids turn off, with the server's words, and the
+ * plain series still work; a second ask fails without a request */
+static void
+test_exemplars_v1 (void)
+{
+  const char *args[] = { "--v1-querier", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) old = embers_test_server_start (args, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) pyro = NULL;
+  g_autoptr(EmbersQuery) query = NULL;
+  g_autoptr(GPtrArray) series = NULL;
+  g_autofree char *reason = NULL;
+  const char *path = "/querier.v1.QuerierService/SelectSeries";
+  Wait wait = { NULL };
+  gint64 start, end;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (old), &error);
+  g_assert_no_error (error);
+  pyro = embers_pyroscope_source_new (client);
+  range (&start, &end);
+  query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+
+  embers_source_select_chart_exemplars (EMBERS_SOURCE (pyro), query, NULL, on_done, &wait);
+  g_assert_null (embers_source_select_exemplars_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error));
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_clear_error (&error);
+  g_assert_false (embers_source_get_capabilities (EMBERS_SOURCE (pyro)) & EMBERS_SOURCE_CAN_PROFILE_IDS);
+  g_assert_true (embers_source_get_capabilities (EMBERS_SOURCE (pyro)) & EMBERS_SOURCE_CAN_TIME_SERIES);
+  reason = embers_source_dup_unavailable_reason (EMBERS_SOURCE (pyro), EMBERS_SOURCE_CAN_PROFILE_IDS);
+  g_assert_nonnull (strstr (reason, "use the v2 query API"));
+  g_assert_cmpint (embers_test_server_stat (old, "requests", path), ==, 1);
+
+  embers_source_select_chart_exemplars (EMBERS_SOURCE (pyro), query, NULL, on_done, &wait);
+  g_assert_null (embers_source_select_exemplars_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error));
+  g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNIMPLEMENTED);
+  g_clear_error (&error);
+  g_assert_cmpint (embers_test_server_stat (old, "requests", path), ==, 1);
+
+  embers_source_select_chart_series (EMBERS_SOURCE (pyro), query, NULL, EMBERS_AGGREGATION_SUM, 0,
+                                     NULL, on_done, &wait);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (pyro), wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 1);
+  g_assert_null (((EmbersSeries *) g_ptr_array_index (series, 0))->exemplars);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -556,7 +764,11 @@ main (int   argc,
   g_test_add_data_func ("/embers/client-server/rpcs/json", GINT_TO_POINTER (TRUE), test_rpcs);
   g_test_add_data_func ("/embers/client-server/diff-agrees/proto", GINT_TO_POINTER (FALSE), test_diff_agrees);
   g_test_add_data_func ("/embers/client-server/diff-agrees/json", GINT_TO_POINTER (TRUE), test_diff_agrees);
+  g_test_add_data_func ("/embers/client-server/call-site-series/proto", GINT_TO_POINTER (FALSE), test_call_site_series);
+  g_test_add_data_func ("/embers/client-server/call-site-series/json", GINT_TO_POINTER (TRUE), test_call_site_series);
   g_test_add_func ("/embers/client-server/diff-units", test_diff_units);
+  g_test_add_func ("/embers/client-server/exemplars", test_exemplars);
+  g_test_add_func ("/embers/client-server/exemplars-v1", test_exemplars_v1);
   g_test_add_func ("/embers/client-server/diff-fallback", test_diff_fallback);
   g_test_add_func ("/embers/client-server/truncated", test_truncated);
   g_test_add_func ("/embers/client-server/connections", test_connections);

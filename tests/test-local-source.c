@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "embers-local-source.h"
+#include "embers-over-time.h"
 #include "embers-profile-builder.h"
 #include "embers-test-wait.h"
 
@@ -300,6 +301,122 @@ test_local_select_series (void)
   g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_INVALID_ARGUMENT);
 }
 
+/* Each file is an individual profile: the chart's points carry the
+ * heaviest file of their step (its name the id, its value its samples in
+ * the series: the file's total without filters), as Pyroscope's
+ * exemplars (pkg/model/timeseries/aggregator.go: one per point, the
+ * heaviest; timeseries.go: labels minus the series' own); a merge narrowed
+ * to ids merges only those files */
+static void
+test_local_exemplars (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(EmbersProfile) p4 = make_profile (1010000, 100, 0);
+  const char *api[] = { "service_name", "api", "version", "1.3", NULL };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU_ID, "{}", 960000, 1080000);
+  g_autoptr(GPtrArray) series = NULL;
+  g_autoptr(GPtrArray) top = NULL;
+  const char *by_service[] = { "service_name", NULL };
+  const char *only[] = { "api-2.pb.gz", "web.pb.gz", NULL };
+  EmbersSeries *s;
+  EmbersExemplar *e;
+  EmbersProfile *p;
+
+  /* api-1 (40) and web (3) at 1000 s, api-3 (200) at 1010 s, api-2 (100)
+   * at 1060 s: steps (960, 1020] and (1020, 1080] */
+  embers_local_source_add_profile (source, "api-3.pb.gz", p4, 0, api);
+  embers_source_select_exemplars (EMBERS_SOURCE (source), query, NULL, 60, NULL, store_result, &result);
+  series = embers_source_select_exemplars_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 1);
+  s = g_ptr_array_index (series, 0);
+  g_assert_cmpuint (s->n_points, ==, 2);
+  g_assert_nonnull (s->exemplars);
+  g_assert_cmpuint (s->exemplars->len, ==, 2);
+  e = g_ptr_array_index (s->exemplars, 0);
+  g_assert_cmpuint (e->point, ==, 0);
+  g_assert_cmpstr (e->profile_id, ==, "api-3.pb.gz");
+  g_assert_cmpint (e->value, ==, 200);
+  g_assert_cmpint (e->timestamp_ms, ==, 1010000);
+  g_assert_true (g_strv_contains ((const char * const *) e->label_names, "service_name"));
+  g_assert_true (g_strv_contains ((const char * const *) e->label_values, "1.3"));
+  e = g_ptr_array_index (s->exemplars, 1);
+  g_assert_cmpuint (e->point, ==, 1);
+  g_assert_cmpstr (e->profile_id, ==, "api-2.pb.gz");
+  g_assert_cmpint (e->value, ==, 100);
+
+  /* The heaviest across points, heaviest first */
+  top = embers_source_top_exemplars (series, 1);
+  g_assert_cmpuint (top->len, ==, 1);
+  g_assert_cmpstr (((EmbersExemplar *) g_ptr_array_index (top, 0))->profile_id, ==, "api-3.pb.gz");
+  g_clear_pointer (&top, g_ptr_array_unref);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  /* A chart's steps (15 s here): one exemplar per point */
+  embers_source_select_chart_exemplars (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+  series = embers_source_select_exemplars_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  s = g_ptr_array_index (series, 0);
+  g_assert_cmpuint (s->n_points, ==, 3);
+  g_assert_cmpuint (s->exemplars->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpuint (((EmbersExemplar *) g_ptr_array_index (s->exemplars, i))->point, ==, i);
+  /* api-1 (40) beats web (3) in their step */
+  g_assert_cmpstr (((EmbersExemplar *) g_ptr_array_index (s->exemplars, 0))->profile_id, ==, "api-1.pb.gz");
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  /* Grouped: each series' own heaviest, without the grouped label; a
+   * filter counts only the samples it keeps */
+  g_free (query->label_selector);
+  query->label_selector = g_strdup ("{region=\"eu\"}");
+  embers_source_select_series (EMBERS_SOURCE (source), query, NULL, 60, EMBERS_AGGREGATION_SUM, 0,
+                               NULL, store_result, &result);
+  series = embers_source_select_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  /* Plain series carry none */
+  g_assert_null (((EmbersSeries *) g_ptr_array_index (series, 0))->exemplars);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+  embers_source_select_exemplars (EMBERS_SOURCE (source), query, by_service, 60, NULL, store_result, &result);
+  series = embers_source_select_exemplars_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 2);
+  for (guint i = 0; i < series->len; i++)
+    {
+      s = g_ptr_array_index (series, i);
+      e = g_ptr_array_index (s->exemplars, 0);
+      g_assert_false (g_strv_contains ((const char * const *) e->label_names, "service_name"));
+      if (g_str_equal (embers_series_get_label (s, "service_name"), "web"))
+        {
+          g_assert_cmpstr (e->profile_id, ==, "web.pb.gz");
+          g_assert_cmpint (e->value, ==, 2);
+        }
+      else
+        {
+          g_assert_cmpstr (e->profile_id, ==, "api-3.pb.gz");
+          g_assert_cmpint (e->value, ==, 200);
+        }
+    }
+  g_clear_object (&result);
+
+  /* Merges narrowed to files */
+  query->profile_ids = g_strdupv ((char **) only);
+  p = merge (source, "{}", 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 143 + 200);
+  g_object_unref (p);
+  embers_source_merge_profile (EMBERS_SOURCE (source), query, NULL, store_result, &result);
+  p = embers_source_merge_profile_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  /* api-2's eu samples (30 + 30) and web's (1 + 1) */
+  g_assert_cmpint (embers_profile_get_total (p, 0), ==, 62);
+  g_object_unref (p);
+}
+
 static void
 add_folder_done (GObject      *object,
                  GAsyncResult *result,
@@ -316,6 +433,75 @@ add_folder_done (GObject      *object,
  * off any step boundary: every point of a chart of (start, end] lies there
  * at end - k·step, and the points add up to every profile's total (none is
  * cut off) */
+/* One call site's series (a stack-trace selector, root first), and its
+ * share of the total, computed from the files */
+static void
+test_local_call_site_series (void)
+{
+  g_autoptr(EmbersLocalSource) source = make_source ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersQuery) query = embers_query_new (CPU_ID, "{service_name=\"api\"}", 900000, 1100000);
+  g_autoptr(GPtrArray) series = NULL;
+  g_autoptr(EmbersOverTime) over = NULL;
+  const char *serve[] = { "main", "serve", NULL };
+  const char *main_only[] = { "main", NULL };
+  const char *nowhere[] = { "gc", NULL };
+  EmbersSeries *s, *total, *share;
+
+  /* main;serve holds eu 10 + us 20 in the first file, 30 + 40 in the
+   * second; main;gc 10 and 30 besides */
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, serve, NULL, NULL, store_result, &result);
+  series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (series->len, ==, 1);
+  s = g_ptr_array_index (series, 0);
+  g_assert_cmpuint (s->n_points, ==, 2);
+  g_assert_cmpfloat (s->values[0], ==, 30);
+  g_assert_cmpfloat (s->values[1], ==, 70);
+  /* The chart's steps: 15 s ones ending at the range's end */
+  g_assert_cmpint ((1100000 - s->timestamps[0]) % 15000, ==, 0);
+  g_assert_cmpint (s->timestamps[0], >=, 1000000);
+  g_assert_cmpint (s->timestamps[0], <, 1015000);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, main_only, NULL, NULL, store_result, &result);
+  series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  s = g_ptr_array_index (series, 0);
+  g_assert_cmpfloat (s->values[0], ==, 40);
+  g_assert_cmpfloat (s->values[1], ==, 100);
+  g_clear_object (&result);
+  g_clear_pointer (&series, g_ptr_array_unref);
+
+  /* A prefix, not a function anywhere: gc is never a root */
+  embers_source_select_call_site_series (EMBERS_SOURCE (source), query, nowhere, NULL, NULL, store_result, &result);
+  series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < series->len; i++)
+    for (guint k = 0; k < ((EmbersSeries *) g_ptr_array_index (series, i))->n_points; k++)
+      g_assert_cmpfloat (((EmbersSeries *) g_ptr_array_index (series, i))->values[k], ==, 0);
+  g_clear_object (&result);
+
+  /* Over time: the value, the total and the share on the same steps */
+  embers_over_time_fetch_async (EMBERS_SOURCE (source), query, serve, NULL, store_result, &result);
+  over = embers_over_time_fetch_finish (EMBERS_SOURCE (source), wait_for (&result), &error);
+  g_assert_no_error (error);
+  s = g_ptr_array_index (over->value, 0);
+  total = g_ptr_array_index (over->total, 0);
+  share = g_ptr_array_index (over->share, 0);
+  g_assert_cmpuint (total->n_points, ==, 2);
+  g_assert_cmpint (total->timestamps[0], ==, s->timestamps[0]);
+  g_assert_cmpfloat (total->values[0], ==, 40);
+  g_assert_cmpuint (share->n_points, ==, 2);
+  g_assert_cmpfloat_with_epsilon (share->values[0], 75.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (share->values[1], 70.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (over->mean_share, 100.0 * 100 / 140, 1e-9);
+  g_assert_cmpfloat_with_epsilon (over->peak_share, 75.0, 1e-9);
+  g_assert_cmpint (over->peak_ms, ==, s->timestamps[0]);
+}
+
 static void
 test_local_series_in_range (void)
 {
@@ -572,6 +758,8 @@ main (int   argc,
   g_test_add_func ("/embers/local-source/merge", test_local_merge);
   g_test_add_func ("/embers/local-source/diff", test_local_diff);
   g_test_add_func ("/embers/local-source/select-series", test_local_select_series);
+  g_test_add_func ("/embers/local-source/exemplars", test_local_exemplars);
+  g_test_add_func ("/embers/local-source/call-site-series", test_local_call_site_series);
   g_test_add_func ("/embers/local-source/series-in-range", test_local_series_in_range);
   g_test_add_func ("/embers/source/step-for-range", test_step_for_range);
   g_test_add_func ("/embers/local-source/parse-name", test_local_parse_name);

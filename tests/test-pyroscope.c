@@ -553,6 +553,84 @@ json_to_message (const ProtobufCMessageDescriptor *descriptor,
   return message;
 }
 
+/* Exemplars (api/types/v1/types.proto: Point field 4, Exemplar fields 1–6)
+ * and the request fields that ask for them: protojson keys, int64 values as
+ * strings, enums by name, and back to the same wire message */
+static void
+test_protojson_exemplars (void)
+{
+  Querier__V1__SelectSeriesRequest req = QUERIER__V1__SELECT_SERIES_REQUEST__INIT;
+  Querier__V1__SelectMergeStacktracesRequest merge = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+  Querier__V1__SelectSeriesResponse res = QUERIER__V1__SELECT_SERIES_RESPONSE__INIT;
+  Types__V1__Series series = TYPES__V1__SERIES__INIT;
+  Types__V1__Point point = TYPES__V1__POINT__INIT;
+  Types__V1__Exemplar exemplar = TYPES__V1__EXEMPLAR__INIT;
+  Types__V1__LabelPair pod = TYPES__V1__LABEL_PAIR__INIT;
+  Types__V1__Series *series_ptrs[] = { &series };
+  Types__V1__Point *point_ptrs[] = { &point };
+  Types__V1__Exemplar *exemplar_ptrs[] = { &exemplar };
+  Types__V1__LabelPair *label_ptrs[] = { &pod };
+  char *ids[] = { (char *) "7c9e6679-7425-40de-944b-e07fc1f90ae7" };
+  g_autoptr(GBytes) json = NULL;
+  g_autofree char *text = NULL;
+  Querier__V1__SelectSeriesResponse *back;
+  const Types__V1__Exemplar *e;
+
+  req.profile_typeid = (char *) CPU;
+  req.has_exemplar_type = TRUE;
+  req.exemplar_type = TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_INDIVIDUAL;
+  json = embers_protojson_encode (&req.base);
+  text = g_strndup (g_bytes_get_data (json, NULL), g_bytes_get_size (json));
+  g_assert_cmpstr (text, ==, "{\"profileTypeID\":\"" CPU "\",\"exemplarType\":\"EXEMPLAR_TYPE_INDIVIDUAL\"}");
+  g_clear_pointer (&json, g_bytes_unref);
+  g_clear_pointer (&text, g_free);
+
+  merge.n_profile_id_selector = 1;
+  merge.profile_id_selector = ids;
+  json = embers_protojson_encode (&merge.base);
+  text = g_strndup (g_bytes_get_data (json, NULL), g_bytes_get_size (json));
+  g_assert_cmpstr (text, ==, "{\"profileIdSelector\":[\"7c9e6679-7425-40de-944b-e07fc1f90ae7\"]}");
+  g_clear_pointer (&json, g_bytes_unref);
+  g_clear_pointer (&text, g_free);
+
+  pod.name = (char *) "pod";
+  pod.value = (char *) "api-1";
+  exemplar.has_timestamp = TRUE;
+  exemplar.timestamp = G_GINT64_CONSTANT (1700000004000);
+  exemplar.profile_id = ids[0];
+  exemplar.has_value = TRUE;
+  exemplar.value = G_GINT64_CONSTANT (9007199254740993);  /* past a double's integers */
+  exemplar.n_labels = 1;
+  exemplar.labels = label_ptrs;
+  point.has_value = TRUE;
+  point.value = 9e15;
+  point.has_timestamp = TRUE;
+  point.timestamp = G_GINT64_CONSTANT (1700000010000);
+  point.n_exemplars = 1;
+  point.exemplars = exemplar_ptrs;
+  series.n_points = 1;
+  series.points = point_ptrs;
+  res.n_series = 1;
+  res.series = series_ptrs;
+  json = embers_protojson_encode (&res.base);
+  text = g_strndup (g_bytes_get_data (json, NULL), g_bytes_get_size (json));
+  g_assert_nonnull (strstr (text, "\"exemplars\":[{\"timestamp\":\"1700000004000\","
+                                  "\"profileId\":\"7c9e6679-7425-40de-944b-e07fc1f90ae7\","
+                                  "\"value\":\"9007199254740993\","
+                                  "\"labels\":[{\"name\":\"pod\",\"value\":\"api-1\"}]}]"));
+
+  back = (gpointer) json_to_message (&querier__v1__select_series_response__descriptor, text);
+  g_assert_cmpuint (back->n_series, ==, 1);
+  g_assert_cmpuint (back->series[0]->points[0]->n_exemplars, ==, 1);
+  e = back->series[0]->points[0]->exemplars[0];
+  g_assert_cmpint (e->timestamp, ==, G_GINT64_CONSTANT (1700000004000));
+  g_assert_cmpstr (e->profile_id, ==, ids[0]);
+  g_assert_cmpint (e->value, ==, G_GINT64_CONSTANT (9007199254740993));
+  g_assert_cmpuint (e->n_labels, ==, 1);
+  g_assert_cmpstr (e->labels[0]->value, ==, "api-1");
+  protobuf_c_message_free_unpacked (&back->base, NULL);
+}
+
 static void
 test_protojson_decode (void)
 {
@@ -1549,6 +1627,57 @@ test_mock_lies (void)
     g_assert_null (profile);
     g_assert_error (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_RESOURCE_EXHAUSTED);
   }
+}
+
+/* Load More's request: the call site as a stack_trace_selector, root
+ * first, and the query's budget as max_nodes; no selector for the root */
+static void
+test_mock_call_site (void)
+{
+  g_autoptr(Mock) mock = mock_new ();
+  g_autoptr(EmbersConnectClient) client = client_for (mock->url);
+  g_autoptr(EmbersPyroscopeSource) source = embers_pyroscope_source_new (client);
+  g_autoptr(EmbersQuery) query = embers_query_new ("memory:alloc_space:bytes:space:bytes", "{service_name=\"x\"}",
+                                                   1000, 2000);
+  const char *site[] = { "main", "a", NULL };
+  const char *names[] = { "total", "main", "a" };
+  const gint64 l0[] = { 0, 7, 0, 0 };
+  const gint64 l1[] = { 0, 7, 0, 1 };
+  const gint64 l2[] = { 0, 7, 7, 2 };
+  const gint64 *levels[] = { l0, l1, l2 };
+  const gsize n_values[] = { 4, 4, 4 };
+
+  route_flamegraph (mock, names, 3, levels, n_values, 3);
+  query->max_nodes = 1026;
+  for (guint i = 0; i < 2; i++)
+    {
+      Wait wait = { NULL };
+      g_autoptr(EmbersProfile) profile = NULL;
+      g_autoptr(GError) error = NULL;
+      Querier__V1__SelectMergeStacktracesRequest *sent;
+
+      embers_source_merge_call_site (EMBERS_SOURCE (source), query, i == 0 ? site : NULL, NULL, on_done, &wait);
+      wait_result (&wait);
+      profile = embers_source_merge_call_site_finish (EMBERS_SOURCE (source), wait.result, &error);
+      wait_clear (&wait);
+      g_assert_no_error (error);
+      assert_node (profile, "main;a", 0, 7, 7);
+
+      sent = (gpointer) mock_request (mock, &querier__v1__select_merge_stacktraces_request__descriptor);
+      g_assert_cmpstr (sent->label_selector, ==, "{service_name=\"x\"}");
+      g_assert_cmpint (sent->max_nodes, ==, 1026);
+      if (i == 0)
+        {
+          g_assert_nonnull (sent->stack_trace_selector);
+          g_assert_cmpuint (sent->stack_trace_selector->n_call_site, ==, 2);
+          g_assert_cmpstr (sent->stack_trace_selector->call_site[0]->name, ==, "main");
+          g_assert_cmpstr (sent->stack_trace_selector->call_site[1]->name, ==, "a");
+          g_assert_null (sent->stack_trace_selector->go_pgo);
+        }
+      else
+        g_assert_null (sent->stack_trace_selector);
+      protobuf_c_message_free_unpacked (&sent->base, NULL);
+    }
 }
 
 static void
@@ -2985,6 +3114,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/pyroscope/protojson/encode", test_protojson_encode);
   g_test_add_func ("/embers/pyroscope/protojson/decode", test_protojson_decode);
+  g_test_add_func ("/embers/pyroscope/protojson/exemplars", test_protojson_exemplars);
   g_test_add_func ("/embers/pyroscope/protojson/errors", test_protojson_errors);
   g_test_add_func ("/embers/pyroscope/errors/connect-codes", test_errors_connect_codes);
   g_test_add_func ("/embers/pyroscope/errors/server-words", test_errors_server_words);
@@ -3000,6 +3130,7 @@ main (int   argc,
   g_test_add_func ("/embers/pyroscope/mock/json", test_mock_json);
   g_test_add_func ("/embers/pyroscope/mock/merge", test_mock_merge);
   g_test_add_func ("/embers/pyroscope/mock/lies", test_mock_lies);
+  g_test_add_func ("/embers/pyroscope/mock/call-site", test_mock_call_site);
   g_test_add_func ("/embers/pyroscope/mock/series", test_mock_series);
   g_test_add_func ("/embers/pyroscope/mock/labels", test_mock_labels);
   g_test_add_func ("/embers/pyroscope/mock/pprof", test_mock_pprof);

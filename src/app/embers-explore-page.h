@@ -9,6 +9,7 @@
 
 #include "embers-query-model.h"
 
+#include "embers-filler.h"
 #include "embers-profile-page.h"
 #include "embers-selector.h"
 #include "embers-source.h"
@@ -38,6 +39,8 @@ G_DECLARE_FINAL_TYPE (EmbersExplorePage, embers_explore_page, EMBERS, EXPLORE_PA
  */
 
 EmbersExplorePage *embers_explore_page_new               (EmbersSource      *source);
+/* Load More: fills in the `other` frames of the answer shown */
+EmbersFiller      *embers_explore_page_get_filler        (EmbersExplorePage *self);
 
 EmbersSource      *embers_explore_page_get_source        (EmbersExplorePage *self);
 /* The workspace's shared query: the page writes what it asks for into
@@ -99,6 +102,9 @@ const char        *embers_explore_page_get_error         (EmbersExplorePage *sel
 /* Number of series in the chart */
 guint              embers_explore_page_get_n_series      (EmbersExplorePage *self);
 
+/* The heaviest individual profiles under the chart, one of them picked
+ * (embers-explore-profiles.h) */
+struct _EmbersProfilesBar *embers_explore_page_get_profiles_bar (EmbersExplorePage *self);
 /* The chart's series (EmbersSeries), or NULL before any */
 GPtrArray         *embers_explore_page_get_series        (EmbersExplorePage *self);
 /* What a drag on the chart from x_from to x_to (widget coordinates)
@@ -113,5 +119,8 @@ void               embers_explore_page_request_compare   (EmbersExplorePage *sel
  * filters and the selected frame (the flame graph's context menu) */
 struct _EmbersRuleDialog;
 struct _EmbersRuleDialog *embers_explore_page_create_rule (EmbersExplorePage *self);
+/* Show Over Time of the selected frame (NULL, with a bell and a toast,
+ * when no top-down frame is selected) */
+struct _EmbersOverTimeDialog *embers_explore_page_show_over_time (EmbersExplorePage *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "embers-accessible.h"
 #include "embers-adaptive.h"
+#include "embers-call-tree-view.h"
 #include "embers-export.h"
 #include "embers-drop-down.h"
 #include "embers-profile-page.h"
@@ -67,6 +68,7 @@ struct _EmbersProfilePage
   EmbersFlameGraph  *callees_graph;
   GtkLabel          *callers_label;
   GtkLabel          *callees_label;
+  EmbersCallTreeView *call_tree;
   GtkProgressBar    *busy_bar;
 
   GSettings         *settings;
@@ -144,7 +146,7 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, ADW_TYPE_BREAKPOINT_BIN)
 
-static const char * const view_names[] = { "icicle", "flame", "bottom-up", "sandwich" };
+static const char * const view_names[] = { "icicle", "flame", "bottom-up", "sandwich", "call-tree" };
 static const char * const color_names[] = { "package", "value", "plain" };
 
 static void recompute (EmbersProfilePage *self);
@@ -366,6 +368,17 @@ apply_compute (EmbersProfilePage    *self,
       gtk_label_set_text (self->callees_label, callees);
       gtk_stack_set_visible_child_name (self->view_stack, "sandwich");
     }
+  else if (self->view == EMBERS_VIEW_CALL_TREE)
+    {
+      guint32 selected = embers_flame_graph_get_selected_node (self->graph);
+
+      /* The table profile is the view profile here: one node space for
+       * the tree and the (hidden) graph, whose selection it opens */
+      embers_call_tree_view_set_profile (self->call_tree, self->table_profile, self->sample_type);
+      gtk_stack_set_visible_child_name (self->view_stack, "call-tree");
+      if (selected != EMBERS_NODE_NONE && selected != 0)
+        embers_call_tree_view_reveal_node (self->call_tree, selected);
+    }
   else
     {
       gtk_stack_set_visible_child_name (self->view_stack, "graph");
@@ -389,11 +402,14 @@ apply_compute (EmbersProfilePage    *self,
         embers_flame_graph_set_focus_node (self->graph, node);
     }
 
-  /* After loading, the keyboard goes to the graph */
+  /* After loading, the keyboard goes to the graph (or the tree) */
   if (self->focus_graph)
     {
       self->focus_graph = FALSE;
-      gtk_widget_grab_focus (GTK_WIDGET (active_graph (self)));
+      if (self->view == EMBERS_VIEW_CALL_TREE)
+        gtk_widget_grab_focus (GTK_WIDGET (self->call_tree));
+      else
+        gtk_widget_grab_focus (GTK_WIDGET (active_graph (self)));
     }
 }
 
@@ -580,6 +596,7 @@ apply_search (EmbersProfilePage *self,
   embers_flame_graph_set_search (self->callers_graph, job != NULL ? job->searches[SEARCH_CALLERS] : NULL);
   embers_flame_graph_set_search (self->callees_graph, job != NULL ? job->searches[SEARCH_CALLEES] : NULL);
   embers_top_table_set_search (self->top_table, self->table_search);
+  embers_call_tree_view_set_search (self->call_tree, self->table_search);
   update_actions (self);
 }
 
@@ -692,6 +709,22 @@ search_step (EmbersProfilePage *self,
   EmbersFlameGraph *graph = active_graph (self);
   EmbersSearch *search = embers_flame_graph_get_search (graph);
   guint32 node;
+
+  if (self->view == EMBERS_VIEW_CALL_TREE)
+    {
+      /* The tree shows the table profile, which the table search is of */
+      search = self->table_search;
+      if (search == NULL || !embers_search_is_active (search))
+        return;
+      node = embers_call_tree_view_get_selected_node (self->call_tree);
+      node = forward ? embers_search_next (search, self->sample_type, node)
+                     : embers_search_previous (search, self->sample_type, node);
+      if (node == EMBERS_NODE_NONE)
+        gtk_widget_error_bell (GTK_WIDGET (self));
+      else
+        embers_call_tree_view_reveal_node (self->call_tree, node);
+      return;
+    }
 
   if (search == NULL || !embers_search_is_active (search))
     return;
@@ -817,6 +850,22 @@ on_graph_selected (EmbersProfilePage *self,
     table_select_name (self, name);
 }
 
+/* A row picked in the call tree is the graph's selection too (one node
+ * space, see apply_compute), and the table's row */
+static void
+on_call_tree_selected (EmbersProfilePage *self)
+{
+  guint32 node = embers_call_tree_view_get_selected_node (self->call_tree);
+  const char *name = embers_call_tree_view_get_selected_name (self->call_tree);
+
+  if (self->view != EMBERS_VIEW_CALL_TREE)
+    return;
+  if (node != EMBERS_NODE_NONE && embers_flame_graph_get_profile (self->graph) == self->table_profile)
+    embers_flame_graph_set_selected_node (self->graph, node);
+  if (name != NULL)
+    table_select_name (self, name);
+}
+
 static void
 set_highlight_name (EmbersProfilePage *self,
                     const char        *name)
@@ -919,6 +968,40 @@ on_sample_type_selected (EmbersProfilePage *self)
     embers_profile_page_set_sample_type (self, selected);
 }
 
+/* The selected frame's stack as recorded, root first (for a call-site
+ * query): NULL where there is none, as in the inverted views, or where
+ * the transforms rewrote the stacks (a server's stacks have no such
+ * path) */
+GStrv
+embers_profile_page_dup_selected_call_site (EmbersProfilePage *self)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  EmbersProfile *profile;
+  guint32 node;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
+
+  profile = self->view_profile;
+  if (profile == NULL || self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH ||
+      embers_transform_stack_get_length (self->transforms) > 0)
+    return NULL;
+  if (self->view == EMBERS_VIEW_CALL_TREE)
+    node = embers_call_tree_view_get_selected_node (self->call_tree);
+  else
+    node = embers_flame_graph_get_selected_node (self->graph);
+  if (node == EMBERS_NODE_NONE || node == 0 || node >= embers_profile_get_n_nodes (profile))
+    return NULL;
+
+  names = g_ptr_array_new ();
+  for (guint32 n = node; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (profile, n))
+    g_ptr_array_insert (names, 0, (gpointer) embers_profile_node_name_str (profile, n));
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < names->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (names, i));
+  return g_strv_builder_end (builder);
+}
+
 /* View state */
 
 EmbersView
@@ -946,7 +1029,7 @@ embers_profile_page_set_view (EmbersProfilePage *self,
                               EmbersView         view)
 {
   g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
-  g_return_if_fail (view <= EMBERS_VIEW_SANDWICH);
+  g_return_if_fail (view <= EMBERS_VIEW_CALL_TREE);
 
   if (view == EMBERS_VIEW_SANDWICH && self->sandwich_function == NULL)
     {
@@ -1538,6 +1621,29 @@ embers_profile_page_set_profile (EmbersProfilePage *self,
   show_profile (self, profile);
 }
 
+/* The same answer in more detail (a fill-in of its `other` frames): the
+ * view keeps its choices (view, sample type, hidden frames, search) and
+ * is computed again */
+void
+embers_profile_page_replace_profile (EmbersProfilePage *self,
+                                     EmbersProfile     *profile)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  g_return_if_fail (EMBERS_IS_PROFILE (profile));
+
+  if (self->profile == NULL ||
+      embers_profile_get_n_sample_types (self->profile) != embers_profile_get_n_sample_types (profile))
+    {
+      show_profile (self, profile);
+      return;
+    }
+  g_set_object (&self->profile, profile);
+  /* The shown table came from the old profile: every step again */
+  g_clear_pointer (&self->applied, embers_transform_stack_free);
+  recompute (self);
+  update_actions (self);
+}
+
 void
 embers_profile_page_cancel (EmbersProfilePage *self)
 {
@@ -1853,6 +1959,12 @@ page_action (GtkWidget  *widget,
           transforms_changed (self);
         }
     }
+  else if (g_str_equal (action_name, "page.invert") && self->view == EMBERS_VIEW_CALL_TREE)
+    {
+      /* The call tree turns itself over: callers below the functions */
+      embers_call_tree_view_set_inverted (self->call_tree,
+                                          !embers_call_tree_view_get_inverted (self->call_tree));
+    }
   else if (g_str_equal (action_name, "page.invert"))
     {
       embers_profile_page_set_view (self, self->view == EMBERS_VIEW_BOTTOM_UP
@@ -2064,6 +2176,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (EMBERS_TYPE_FLAME_GRAPH);
+  g_type_ensure (EMBERS_TYPE_CALL_TREE_VIEW);
   g_type_ensure (EMBERS_TYPE_TRANSFORM_BAR);
   g_type_ensure (EMBERS_TYPE_TOP_TABLE);
   g_type_ensure (EMBERS_TYPE_DIFF_TABLE);
@@ -2099,6 +2212,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_switch);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, graph);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, call_tree);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callers_graph);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callees_graph);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, callers_label);
@@ -2115,6 +2229,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_diff_table_row_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_graph_hover);
   gtk_widget_class_bind_template_callback (widget_class, on_graph_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_call_tree_selected);
   gtk_widget_class_bind_template_callback (widget_class, update_history_actions);
 
   for (guint i = 0; i < G_N_ELEMENTS (plain_actions); i++)
@@ -2134,6 +2249,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "page.view", "s", "flame");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "page.view", "s", "bottom-up");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "page.view", "s", "sandwich");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_5, GDK_CONTROL_MASK, "page.view", "s", "call-tree");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "page.search-next", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "page.search-previous", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "page.back", NULL);
@@ -2161,6 +2277,7 @@ update_view_menu_button (EmbersProfilePage *self)
     [EMBERS_VIEW_FLAME] = NC_("view", "_Flame Graph"),
     [EMBERS_VIEW_BOTTOM_UP] = NC_("view", "_Bottom-Up"),
     [EMBERS_VIEW_SANDWICH] = NC_("view", "_Sandwich"),
+    [EMBERS_VIEW_CALL_TREE] = NC_("view", "Call _Tree"),
   };
 
   gtk_label_set_text_with_mnemonic (self->view_menu_label,

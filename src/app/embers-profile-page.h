@@ -44,6 +44,9 @@ void               embers_profile_page_set_profile      (EmbersProfilePage   *se
                                                          EmbersProfile       *profile,
                                                          const char          *title);
 void               embers_profile_page_cancel           (EmbersProfilePage   *self);
+/* The same answer in more detail (a fill-in): the view's choices stay */
+void               embers_profile_page_replace_profile  (EmbersProfilePage   *self,
+                                                         EmbersProfile       *profile);
 
 GFile             *embers_profile_page_get_file         (EmbersProfilePage   *self);
 const char        *embers_profile_page_get_title        (EmbersProfilePage   *self);
@@ -73,6 +76,9 @@ const char        *embers_profile_page_get_search_summary (EmbersProfilePage *se
 /* The flame graph with keyboard focus in this view (the callees half in
  * a sandwich) and the top table, for tests */
 EmbersFlameGraph  *embers_profile_page_get_flame_graph  (EmbersProfilePage   *self);
+/* The selected frame's stack, root first, or NULL (no frame, an inverted
+ * view, or transforms that rewrote the stacks) */
+GStrv              embers_profile_page_dup_selected_call_site (EmbersProfilePage *self);
 EmbersTopTable    *embers_profile_page_get_top_table    (EmbersProfilePage   *self);
 
 /* Diff profiles (embers_profile_is_diff()): the diff table shown instead

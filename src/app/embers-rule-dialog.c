@@ -94,6 +94,11 @@ struct _EmbersRuleDialog
   GtkDrawingArea      *chart_area;
   GtkLabel            *preview_label;
   guint                n_preview_series;
+  /* The frame the dialog was opened from, root first (or NULL): while the
+   * function is that frame's, the preview charts its call site */
+  GStrv                call_site;
+  gboolean             preview_call_site;  /* the chart shown is of it */
+  double               preview_sum;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, ADW_TYPE_DIALOG)
@@ -792,18 +797,39 @@ clear_preview (EmbersRuleDialog *self,
     gtk_label_set_text (self->preview_label, text ? text : "");
 }
 
+/* One preview request: whose, and whether of the call site */
+typedef struct
+{
+  EmbersRuleDialog *self;
+  gboolean          call_site;
+} Preview;
+
 static void
 preview_done (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  g_autoptr(EmbersRuleDialog) self = user_data;
+  Preview *preview = user_data;
+  g_autoptr(EmbersRuleDialog) self = preview->self;
+  gboolean call_site = preview->call_site;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) series = embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
+  g_autoptr(GPtrArray) series = NULL;
 
+  g_free (preview);
+  series = call_site ? embers_source_select_call_site_series_finish (EMBERS_SOURCE (object), result, &error)
+                     : embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
   if (disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   g_clear_object (&self->preview_cancellable);
+  self->preview_call_site = call_site && series != NULL;
+  self->preview_sum = 0;
+  for (guint i = 0; series != NULL && i < series->len; i++)
+    {
+      EmbersSeries *one = g_ptr_array_index (series, i);
+
+      for (guint k = 0; k < one->n_points; k++)
+        self->preview_sum += one->values[k];
+    }
 
   if (series == NULL)
     {
@@ -824,7 +850,20 @@ preview_done (GObject      *object,
                                            "Over the last hour this rule would record %u series",
                                            series->len),
                               series->len);
-      if (function[0] != '\0')
+      if (function[0] != '\0' && call_site)
+        {
+          /* Translators: the separator of a stack's frames, root first */
+          g_autofree char *path = g_strjoinv (_(" › "), self->call_site);
+          /* The chart is of the frame's call site (a stack-trace
+           * selector); the rule counts the function under any caller */
+          g_autofree char *note = g_strdup_printf (_("%s. The chart shows the stacks through this frame (%s); "
+                                                     "when it records, the server counts only stacks through "
+                                                     "“%s”, from any caller."),
+                                                   text, path, function);
+
+          gtk_label_set_text (self->preview_label, note);
+        }
+      else if (function[0] != '\0')
         {
           /* SelectSeries cannot filter by a function anywhere in the stack,
            * so the chart shows whole profiles: say so rather than pretend */
@@ -894,9 +933,23 @@ run_preview (gpointer user_data)
 
   self->preview_cancellable = g_cancellable_new ();
   gtk_label_set_text (self->preview_label, _("Previewing…"));
-  embers_source_select_chart_series (self->source, query, (const char * const *)rule->group_by,
-                                     EMBERS_AGGREGATION_SUM, 0,
-                                     self->preview_cancellable, preview_done, g_object_ref (self));
+  {
+    Preview *preview = g_new0 (Preview, 1);
+    guint n = self->call_site != NULL ? g_strv_length (self->call_site) : 0;
+
+    preview->self = g_object_ref (self);
+    /* The function is the frame's: chart that frame's call site */
+    preview->call_site = n > 0 && rule->function_name != NULL &&
+                         g_str_equal (rule->function_name, self->call_site[n - 1]);
+    if (preview->call_site)
+      embers_source_select_call_site_series (self->source, query, (const char * const *)self->call_site,
+                                             (const char * const *)rule->group_by,
+                                             self->preview_cancellable, preview_done, preview);
+    else
+      embers_source_select_chart_series (self->source, query, (const char * const *)rule->group_by,
+                                         EMBERS_AGGREGATION_SUM, 0,
+                                         self->preview_cancellable, preview_done, preview);
+  }
   return G_SOURCE_REMOVE;
 }
 
@@ -1358,6 +1411,31 @@ embers_rule_dialog_set_time_range (EmbersRuleDialog *self,
 }
 
 void
+embers_rule_dialog_set_call_site (EmbersRuleDialog   *self,
+                                  const char * const *call_site)
+{
+  g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
+
+  g_strfreev (self->call_site);
+  self->call_site = call_site != NULL && call_site[0] != NULL ? g_strdupv ((char **) call_site) : NULL;
+  schedule_preview (self);
+}
+
+gboolean
+embers_rule_dialog_get_preview_call_site (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
+  return self->preview_call_site;
+}
+
+double
+embers_rule_dialog_get_preview_sum (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
+  return self->preview_sum;
+}
+
+void
 embers_rule_dialog_get_preview_range (EmbersRuleDialog *self,
                                       gint64           *start_ms,
                                       gint64           *end_ms)
@@ -1465,6 +1543,7 @@ embers_rule_dialog_dispose (GObject *object)
   g_clear_pointer (&self->suggested_metric, g_free);
   g_clear_pointer (&self->disabled_reason, g_free);
   g_clear_pointer (&self->notice_text, g_free);
+  g_clear_pointer (&self->call_site, g_strfreev);
   g_clear_handle_id (&self->preview_timeout, g_source_remove);
   if (self->preview_cancellable != NULL)
     g_cancellable_cancel (self->preview_cancellable);

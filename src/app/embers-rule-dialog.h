@@ -76,6 +76,14 @@ void                 embers_rule_dialog_set_time_range (EmbersRuleDialog *self,
 void                 embers_rule_dialog_get_preview_range (EmbersRuleDialog *self,
                                                            gint64           *start_ms,
                                                            gint64           *end_ms);
+/* The frame the dialog is for, root first (NULL: none): while the
+ * function field names its last frame, the preview charts that call site
+ * (SelectSeries with a stack-trace selector; a folder computes it) */
+void                 embers_rule_dialog_set_call_site (EmbersRuleDialog   *self,
+                                                       const char * const *call_site);
+/* Whether the chart shown is of the call site, and the sum of its points */
+gboolean             embers_rule_dialog_get_preview_call_site (EmbersRuleDialog *self);
+double               embers_rule_dialog_get_preview_sum (EmbersRuleDialog *self);
 /* The service's label names offered as group-by toggles (with a source) */
 guint                embers_rule_dialog_get_n_group_by_choices (EmbersRuleDialog *self);
 /* Flips one toggle (adds or removes the name in Group by); FALSE if no

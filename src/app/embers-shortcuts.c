@@ -33,6 +33,7 @@ static const EmbersShortcut views[] = {
   { "<ctrl>2", NC_("shortcut window", "Flame Graph") },
   { "<ctrl>3", NC_("shortcut window", "Bottom-Up") },
   { "<ctrl>4", NC_("shortcut window", "Sandwich") },
+  { "<ctrl>5", NC_("shortcut window", "Call Tree") },
   { "<ctrl>r F5", NC_("shortcut window", "Reload the File") },
   { "Escape", NC_("shortcut window", "Cancel Loading") },
 };
@@ -69,9 +70,19 @@ static const EmbersShortcut selected[] = {
   { "p", NC_("shortcut window", "Collapse the Function’s Package") },
   { "<shift>r", NC_("shortcut window", "Collapse the Function’s Recursion") },
   { "Delete", NC_("shortcut window", "Hide the Frame") },
+  { "t", NC_("shortcut window", "Show the Frame Over Time (Servers and Folders)") },
   { "<ctrl>c", NC_("shortcut window", "Copy the Function Name") },
   { "<ctrl><shift>c", NC_("shortcut window", "Copy the Stack") },
   { "Menu <shift>F10", NC_("shortcut window", "Frame Menu") },
+};
+
+static const EmbersShortcut call_tree[] = {
+  { "Up Down", NC_("shortcut window", "Previous or Next Row") },
+  { "Right plus", NC_("shortcut window", "Open the Row Along Its Heaviest Path") },
+  { "Left minus", NC_("shortcut window", "Close the Row, or Go to Its Parent") },
+  { "asterisk", NC_("shortcut window", "Open Everything Below the Row") },
+  { "Return", NC_("shortcut window", "Open or Close the Row") },
+  { "i", NC_("shortcut window", "Invert the Call Tree") },
 };
 
 static const EmbersShortcut servers[] = {
@@ -79,6 +90,7 @@ static const EmbersShortcut servers[] = {
   { "F9", NC_("shortcut window", "Show or Hide the Services") },
   { "<ctrl>d", NC_("shortcut window", "Compare With the Previous Period") },
   { "<ctrl><shift>r", NC_("shortcut window", "Create a Recording Rule") },
+  { "l", NC_("shortcut window", "Load More of What “other” Holds") },
   { "<ctrl>b", NC_("shortcut window", "Label Explorer") },
 };
 
@@ -101,6 +113,7 @@ static const EmbersShortcutGroup groups[] = {
   GROUP (NC_("shortcut window", "Search"), search),
   GROUP (NC_("shortcut window", "Moving Around"), moving),
   GROUP (NC_("shortcut window", "The Selected Frame"), selected),
+  GROUP (NC_("shortcut window", "Call Tree"), call_tree),
   GROUP (NC_("shortcut window", "Servers and Folders"), servers),
   GROUP (NC_("shortcut window", "Time Range Chart"), range),
   GROUP (NC_("shortcut window", "Label Explorer"), labels),

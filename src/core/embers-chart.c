@@ -18,6 +18,7 @@
 #define CHAR_WIDTH   7.0   /* estimate for the 9 pt UI font, for margins */
 #define LABEL_HEIGHT 16.0
 #define HIT_RADIUS   14.0
+#define MARKER_RADIUS 6.0
 
 struct _EmbersChart
 {
@@ -42,6 +43,12 @@ struct _EmbersChart
   double           hist_hi;
   gboolean         hist_single;  /* every value was the same: one bar, one label */
   double           value_max;    /* > 0: the value axis ends here (shared scales) */
+
+  /* Markers: individual profiles (EmbersExemplar) on the lines */
+  GPtrArray       *markers;
+  GArray          *marker_points; /* gint64: the stamp of each one's point, 0: unknown */
+  int              marker_selected;
+  int              marker_hover;
 
   int              highlight;
   guint            hover_series;
@@ -128,6 +135,8 @@ embers_chart_new (EmbersChartKind kind)
   g_array_set_clear_func (self->x_ticks, clear_tick);
   g_array_set_clear_func (self->y_ticks, clear_tick);
   self->highlight = -1;
+  self->marker_selected = -1;
+  self->marker_hover = -1;
   self->hover_series = G_MAXUINT;
   self->dirty = TRUE;
 
@@ -151,6 +160,8 @@ embers_chart_unref (EmbersChart *self)
 
   g_free (self->unit);
   g_ptr_array_unref (self->series);
+  g_clear_pointer (&self->markers, g_ptr_array_unref);
+  g_clear_pointer (&self->marker_points, g_array_unref);
   g_free (self->label_name);
   g_strfreev (self->bar_labels);
   g_free (self->bar_values);
@@ -586,6 +597,15 @@ format_number (EmbersChart *self,
                double       value)
 {
   return embers_format_value ((gint64)llround (value), self->unit);
+}
+
+char *
+embers_chart_format_value (EmbersChart *self,
+                           double       value)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return format_number (self, value);
 }
 
 /* An axis label: the value in its unit without trailing zeros
@@ -1107,12 +1127,19 @@ embers_chart_accessible_text (EmbersChart *self)
     case EMBERS_CHART_KIND_LINES:
       {
         g_autofree char *max = format_number (self, data_max (self));
+        g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "Time series chart, %u series, highest value %s",
+                                                              "Time series chart, %u series, highest value %s",
+                                                              self->series->len),
+                                                 self->series->len, max);
+        guint n = embers_chart_get_n_markers (self);
 
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "Time series chart, %u series, highest value %s",
-                                             "Time series chart, %u series, highest value %s",
-                                             self->series->len),
-                                self->series->len, max);
+        if (n == 0)
+          return g_steal_pointer (&text);
+        /* Translators: after the chart's summary: how many individual
+         * profiles are marked on it (the Profiles menu lists them) */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s; %u profile marked", "%s; %u profiles marked", n),
+                                text, n);
       }
     case EMBERS_CHART_KIND_BARS:
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Bar chart, %u bar", "Bar chart, %u bars", self->n_bars),
@@ -1156,6 +1183,174 @@ embers_chart_clear_selection (EmbersChart *self)
   g_return_if_fail (self != NULL);
 
   self->has_selection = FALSE;
+}
+
+/**
+ * embers_chart_set_markers:
+ * @exemplars: (nullable) (element-type EmbersExemplar): copied
+ *
+ * Individual profiles drawn as markers on the lines: each at its own time
+ * and value.
+ */
+void
+embers_chart_set_markers (EmbersChart *self,
+                          GPtrArray   *exemplars)
+{
+  g_return_if_fail (self != NULL);
+
+  g_clear_pointer (&self->markers, g_ptr_array_unref);
+  g_clear_pointer (&self->marker_points, g_array_unref);
+  self->marker_selected = -1;
+  self->marker_hover = -1;
+  if (exemplars == NULL || exemplars->len == 0)
+    return;
+  self->markers = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_exemplar_free);
+  self->marker_points = g_array_sized_new (FALSE, TRUE, sizeof (gint64), exemplars->len);
+  for (guint i = 0; i < exemplars->len; i++)
+    {
+      const EmbersExemplar *e = g_ptr_array_index (exemplars, i);
+      gint64 stamp = 0;
+
+      g_ptr_array_add (self->markers, embers_exemplar_copy (e));
+      /* Its point: the series that holds it */
+      for (guint j = 0; stamp == 0 && j < self->series->len; j++)
+        {
+          const EmbersSeries *s = g_ptr_array_index (self->series, j);
+
+          for (guint k = 0; s->exemplars != NULL && k < s->exemplars->len; k++)
+            {
+              const EmbersExemplar *x = g_ptr_array_index (s->exemplars, k);
+
+              if (x->point == e->point && e->point < s->n_points && g_str_equal (x->profile_id, e->profile_id))
+                {
+                  stamp = s->timestamps[e->point];
+                  break;
+                }
+            }
+        }
+      g_array_append_val (self->marker_points, stamp);
+    }
+}
+
+guint
+embers_chart_get_n_markers (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->markers != NULL ? self->markers->len : 0;
+}
+
+const EmbersExemplar *
+embers_chart_get_marker (EmbersChart *self,
+                         guint        index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->markers == NULL || index >= self->markers->len)
+    return NULL;
+  return g_ptr_array_index (self->markers, index);
+}
+
+gboolean
+embers_chart_get_marker_position (EmbersChart *self,
+                                  guint        index,
+                                  double      *x,
+                                  double      *y)
+{
+  const EmbersExemplar *e = embers_chart_get_marker (self, index);
+  gint64 stamp;
+
+  if (e == NULL)
+    return FALSE;
+  ensure_layout (self);
+  /* On its point's step (where the line is), at its own value; inside the
+   * plot, so that one at the range's edge shows whole */
+  stamp = g_array_index (self->marker_points, gint64, index);
+  *x = CLAMP (stamp != 0 ? embers_chart_x_for_point (self, stamp) : embers_chart_x_for_time (self, e->timestamp_ms),
+              self->px + MARKER_RADIUS,
+              self->px + MAX (self->pw - MARKER_RADIUS, MARKER_RADIUS));
+  *y = CLAMP (embers_chart_y_for_value (self, (double) e->value), self->py + MARKER_RADIUS,
+              self->py + MAX (self->ph - MARKER_RADIUS, MARKER_RADIUS));
+  return TRUE;
+}
+
+gboolean
+embers_chart_marker_hit (EmbersChart *self,
+                         double       x,
+                         double       y,
+                         guint       *index)
+{
+  double best = HIT_RADIUS * HIT_RADIUS;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  for (guint m = 0; m < embers_chart_get_n_markers (self); m++)
+    {
+      double mx, my, d;
+
+      embers_chart_get_marker_position (self, m, &mx, &my);
+      d = (mx - x) * (mx - x) + (my - y) * (my - y);
+      if (d <= best)
+        {
+          best = d;
+          found = TRUE;
+          if (index != NULL)
+            *index = m;
+        }
+    }
+  return found;
+}
+
+void
+embers_chart_set_marker_selected (EmbersChart *self,
+                                  int          index)
+{
+  g_return_if_fail (self != NULL);
+
+  self->marker_selected = index >= 0 && (guint) index < embers_chart_get_n_markers (self) ? index : -1;
+}
+
+void
+embers_chart_set_marker_hover (EmbersChart *self,
+                               int          index)
+{
+  g_return_if_fail (self != NULL);
+
+  self->marker_hover = index >= 0 && (guint) index < embers_chart_get_n_markers (self) ? index : -1;
+}
+
+/* "A profile: 12.3 ms at 2026-11-24 07:43:05 (pod=a, region=eu)": its
+ * value, time and labels (not the internal __name__ ones) */
+char *
+embers_chart_describe_marker (EmbersChart *self,
+                              guint        index)
+{
+  const EmbersExemplar *e = embers_chart_get_marker (self, index);
+  g_autofree char *value = NULL;
+  g_autofree char *when = NULL;
+  g_autoptr(GDateTime) utc = NULL;
+  g_autoptr(GDateTime) local = NULL;
+  g_autoptr(GString) labels = g_string_new (NULL);
+
+  if (e == NULL)
+    return NULL;
+  value = format_number (self, (double) e->value);
+  utc = g_date_time_new_from_unix_utc (e->timestamp_ms / 1000);
+  local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+  when = local != NULL ? embers_time_format_date_time (local, TRUE) : g_strdup ("?");
+  for (guint i = 0; e->label_names != NULL && e->label_names[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (e->label_names[i], "__"))
+        continue;
+      g_string_append_printf (labels, "%s%s=%s", labels->len > 0 ? ", " : "", e->label_names[i], e->label_values[i]);
+    }
+  if (labels->len == 0)
+    /* Translators: an individual profile on a chart: its value and time */
+    return g_strdup_printf (_("A profile: %s at %s"), value, when);
+  /* Translators: an individual profile on a chart: its value, time and
+   * labels (name=value, …) */
+  return g_strdup_printf (_("A profile: %s at %s (%s)"), value, when, labels->str);
 }
 
 void
@@ -1360,6 +1555,35 @@ embers_chart_paint (EmbersChart            *self,
             }
         }
       cairo_reset_clip (cr);
+
+      /* Individual profiles: diamonds in the accent colour, outlined in
+       * the background's so that they stand out from the lines; the one
+       * picked larger, with a ring */
+      for (guint m = 0; self->markers != NULL && m < self->markers->len; m++)
+        {
+          double x, y;
+          gboolean picked = (int) m == self->marker_selected;
+          double r = picked ? MARKER_RADIUS + 2 : (int) m == self->marker_hover ? MARKER_RADIUS + 1 : MARKER_RADIUS;
+
+          embers_chart_get_marker_position (self, m, &x, &y);
+          cairo_move_to (cr, x, y - r);
+          cairo_line_to (cr, x + r, y);
+          cairo_line_to (cr, x, y + r);
+          cairo_line_to (cr, x - r, y);
+          cairo_close_path (cr);
+          set_rgba (cr, style->accent, 1.0);
+          cairo_fill_preserve (cr);
+          cairo_set_source_rgb (cr, background[0], background[1], background[2]);
+          cairo_set_line_width (cr, 1.5);
+          cairo_stroke (cr);
+          if (picked)
+            {
+              set_rgba (cr, style->accent, 1.0);
+              cairo_set_line_width (cr, 2.0);
+              cairo_arc (cr, x, y, r + 3, 0, 2 * G_PI);
+              cairo_stroke (cr);
+            }
+        }
 
       if (self->hover_series < self->series->len)
         {

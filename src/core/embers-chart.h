@@ -70,6 +70,9 @@ EmbersChartKind embers_chart_get_kind       (EmbersChart      *self);
 /* Data */
 void         embers_chart_set_unit          (EmbersChart      *self,
                                              const char       *unit);
+/* A value in the chart's unit, as its labels show it */
+char        *embers_chart_format_value      (EmbersChart      *self,
+                                             double            value);
 void         embers_chart_set_series        (EmbersChart      *self,
                                              GPtrArray        *series,  /* EmbersSeries, copied */
                                              const char       *label_name);
@@ -174,6 +177,34 @@ gboolean     embers_chart_get_selection     (EmbersChart      *self,
                                              gint64           *from_ms,
                                              gint64           *to_ms);
 void         embers_chart_clear_selection   (EmbersChart      *self);
+/* Individual profiles as markers on the lines, each on its point's step
+ * (found among the series' exemplars; else at its own time) at its own
+ * value: @exemplars (EmbersExemplar) are copied; NULL for none. Set the
+ * series first. */
+void         embers_chart_set_markers       (EmbersChart      *self,
+                                             GPtrArray        *exemplars);
+guint        embers_chart_get_n_markers     (EmbersChart      *self);
+const EmbersExemplar *embers_chart_get_marker (EmbersChart    *self,
+                                             guint             index);
+/* Where marker @index is drawn (kept inside the plot area) */
+gboolean     embers_chart_get_marker_position (EmbersChart    *self,
+                                             guint             index,
+                                             double           *x,
+                                             double           *y);
+/* The nearest marker within the hit radius of x, y */
+gboolean     embers_chart_marker_hit        (EmbersChart      *self,
+                                             double            x,
+                                             double            y,
+                                             guint            *index);
+/* The picked one drawn larger with a ring; -1 for none */
+void         embers_chart_set_marker_selected (EmbersChart    *self,
+                                             int               index);
+void         embers_chart_set_marker_hover  (EmbersChart      *self,
+                                             int               index);
+/* Its value, time and labels, for a tooltip and screen readers */
+char        *embers_chart_describe_marker   (EmbersChart      *self,
+                                             guint             index);
+
 /* Hover marker at a hit, or (guint)-1 to clear */
 void         embers_chart_set_hover         (EmbersChart      *self,
                                              guint             series,

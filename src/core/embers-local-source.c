@@ -665,7 +665,8 @@ static EmbersSourceCapabilities
 local_get_capabilities (EmbersSource *source)
 {
   return EMBERS_SOURCE_CAN_PROFILE_TYPES | EMBERS_SOURCE_CAN_LABELS | EMBERS_SOURCE_CAN_SERIES |
-         EMBERS_SOURCE_CAN_TIME_SERIES | EMBERS_SOURCE_CAN_MERGE | EMBERS_SOURCE_CAN_DIFF;
+         EMBERS_SOURCE_CAN_TIME_SERIES | EMBERS_SOURCE_CAN_MERGE | EMBERS_SOURCE_CAN_DIFF |
+         EMBERS_SOURCE_CAN_PROFILE_IDS;
 }
 
 static char *
@@ -697,8 +698,10 @@ typedef struct
   double         step_s;
   EmbersAggregation aggregation;
   gint64         limit;
+  gboolean       exemplars;
   EmbersDiffStatsMode stats_mode;
   EmbersSnapshots *snapshots;
+  GStrv          call_site;     /* SelectSeries of one call site's stacks */
 } Op;
 
 static void
@@ -711,6 +714,7 @@ op_free (Op *op)
   g_clear_pointer (&op->query, embers_query_free);
   g_clear_pointer (&op->right, embers_query_free);
   g_clear_object (&op->snapshots);
+  g_strfreev (op->call_site);
   g_free (op);
 }
 
@@ -1172,6 +1176,9 @@ merge_query (GPtrArray          *entries,
 
       if (!entry_in_range (e, query->start_ms, query->end_ms))
         continue;
+      /* Each file is an individual profile, its name the id */
+      if (query->profile_ids != NULL && !g_strv_contains ((const char * const *) query->profile_ids, e->name))
+        continue;
       t = entry_sample_type (e, query->profile_type);
       if (t < 0)
         continue;
@@ -1552,6 +1559,12 @@ typedef struct
   EmbersSeries *series;
   GArray       *counts;      /* guint per point: profiles in the step */
   GArray       *last_entry;  /* guint per point: last profile counted */
+  /* Exemplars: each file is an individual profile; a point keeps its
+   * heaviest (Pyroscope's DefaultMaxExemplarsPerPoint = 1,
+   * pkg/model/timeseries/aggregator.go) */
+  GArray       *cur_value;   /* gint64 per point: the last profile's value */
+  GArray       *best_entry;  /* guint per point: heaviest profile + 1 */
+  GArray       *best_value;  /* gint64 per point */
 } Group;
 
 static void
@@ -1559,7 +1572,127 @@ group_free (Group *group)
 {
   g_array_unref (group->counts);
   g_array_unref (group->last_entry);
+  g_array_unref (group->cur_value);
+  g_array_unref (group->best_entry);
+  g_array_unref (group->best_value);
   g_free (group);
+}
+
+/* The profile last added to point k is done: the heaviest so far? (Ties:
+ * the first added.) */
+static void
+group_flush_point (Group *group,
+                   guint  k)
+{
+  guint last = g_array_index (group->last_entry, guint, k);
+  gint64 value = g_array_index (group->cur_value, gint64, k);
+
+  if (last == 0)
+    return;
+  if (g_array_index (group->best_entry, guint, k) == 0 || value > g_array_index (group->best_value, gint64, k))
+    {
+      g_array_index (group->best_entry, guint, k) = last;
+      g_array_index (group->best_value, gint64, k) = value;
+    }
+}
+
+/* The exemplar of each of a group's points (before they are sorted: its
+ * point is the unsorted index; see group_sort_exemplars) */
+static void
+group_add_exemplars (Group     *group,
+                     GPtrArray *entries,
+                     GStrv      group_by)
+{
+  EmbersSeries *series = group->series;
+
+  series->exemplars = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_exemplar_free);
+  for (guint k = 0; k < series->n_points; k++)
+    {
+      guint best;
+      Entry *e;
+      EmbersExemplar *exemplar;
+      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+      g_autoptr(GStrvBuilder) values = g_strv_builder_new ();
+
+      group_flush_point (group, k);
+      best = g_array_index (group->best_entry, guint, k);
+      if (best == 0)
+        continue;
+      e = g_ptr_array_index (entries, best - 1);
+      exemplar = embers_exemplar_new (k, e->time_ms, e->name, g_array_index (group->best_value, gint64, k));
+      /* Its labels but the series' own (pkg/model/timeseries/timeseries.go:
+       * lbs.WithoutLabels(by...)) */
+      for (guint l = 0; e->label_names[l] != NULL; l++)
+        if (group_by == NULL || !g_strv_contains ((const char * const *) group_by, e->label_names[l]))
+          {
+            g_strv_builder_add (names, e->label_names[l]);
+            g_strv_builder_add (values, e->label_values[l]);
+          }
+      g_strfreev (exemplar->label_names);
+      g_strfreev (exemplar->label_values);
+      exemplar->label_names = g_strv_builder_end (names);
+      exemplar->label_values = g_strv_builder_end (values);
+      g_ptr_array_add (series->exemplars, exemplar);
+    }
+}
+
+static int
+compare_exemplar_points (gconstpointer a,
+                         gconstpointer b)
+{
+  const EmbersExemplar *x = *(EmbersExemplar * const *) a;
+  const EmbersExemplar *y = *(EmbersExemplar * const *) b;
+
+  return x->point < y->point ? -1 : x->point > y->point;
+}
+
+/* After the points are sorted: each exemplar's point is where its stamp
+ * (@unsorted[point]) is now */
+static void
+group_sort_exemplars (EmbersSeries *series,
+                      const gint64 *unsorted)
+{
+  for (guint i = 0; series->exemplars != NULL && i < series->exemplars->len; i++)
+    {
+      EmbersExemplar *exemplar = g_ptr_array_index (series->exemplars, i);
+
+      for (guint j = 0; j < series->n_points; j++)
+        if (series->timestamps[j] == unsorted[exemplar->point])
+          {
+            exemplar->point = j;
+            break;
+          }
+    }
+  if (series->exemplars != NULL)
+    g_ptr_array_sort (series->exemplars, compare_exemplar_points);
+}
+
+/* The node at the end of @call_site (frame names from the root's child
+ * down), or EMBERS_NODE_NONE */
+static guint32
+find_call_site (EmbersProfile      *p,
+                const char * const *call_site)
+{
+  guint32 node = 0;
+
+  if (embers_profile_get_n_nodes (p) == 0)
+    return EMBERS_NODE_NONE;
+  for (guint d = 0; call_site[d] != NULL; d++)
+    {
+      guint32 end = embers_profile_node_end (p, node);
+      guint32 found = EMBERS_NODE_NONE;
+
+      for (guint32 c = node + 1; c < end; c = embers_profile_node_end (p, c))
+        if (g_str_equal (embers_profile_node_name_str (p, c), call_site[d]))
+          {
+            found = c;
+            break;
+          }
+      if (found == EMBERS_NODE_NONE)
+        return EMBERS_NODE_NONE;
+      node = found;
+    }
+  return node;
 }
 
 static void
@@ -1607,6 +1740,7 @@ select_series_thread (GTask        *task,
       g_autofree char *type_name = NULL;
       guint n_samples = embers_profile_get_n_samples (p);
       gint64 bucket;
+      guint32 cs_node = EMBERS_NODE_NONE, cs_end = 0;
       int t;
 
       if (op->query->start_ms > 0 || op->query->end_ms > 0)
@@ -1629,6 +1763,16 @@ select_series_thread (GTask        *task,
       type_name = g_strdup (id);
       *strchr (type_name, ':') = '\0';
 
+      /* A call site (root first) keeps the stacks with that prefix: the
+       * samples whose leaf is in its node's subtree, as Pyroscope's
+       * stack-trace selector does (api/types/v1/types.proto); a file
+       * without that path adds a zero */
+      if (op->call_site != NULL)
+        {
+          cs_node = find_call_site (p, (const char * const *) op->call_site);
+          cs_end = cs_node != EMBERS_NODE_NONE ? embers_profile_node_end (p, cs_node) : 0;
+        }
+
       for (guint s = 0; s < MAX (n_samples, 1u); s++)
         {
           LabelContext ctx = { e, id, type_name, NULL, 0 };
@@ -1644,7 +1788,16 @@ select_series_thread (GTask        *task,
             {
               ctx.labels = embers_profile_get_label_set (p, embers_profile_sample_label_set (p, s), &ctx.n_labels);
               value = embers_profile_sample_value (p, s, t);
+              if (op->call_site != NULL)
+                {
+                  guint32 leaf = embers_profile_sample_node (p, s);
+
+                  if (cs_node == EMBERS_NODE_NONE || leaf < cs_node || leaf >= cs_end)
+                    value = 0;
+                }
             }
+          else if (op->call_site != NULL)
+            value = cs_node != EMBERS_NODE_NONE ? embers_profile_node_total (p, t, cs_node) : 0;
           else
             value = embers_profile_get_total (p, t);
 
@@ -1669,6 +1822,9 @@ select_series_thread (GTask        *task,
               group->series->label_values = g_strv_builder_end (values);
               group->counts = g_array_new (FALSE, TRUE, sizeof (guint));
               group->last_entry = g_array_new (FALSE, TRUE, sizeof (guint));
+              group->cur_value = g_array_new (FALSE, TRUE, sizeof (gint64));
+              group->best_entry = g_array_new (FALSE, TRUE, sizeof (guint));
+              group->best_value = g_array_new (FALSE, TRUE, sizeof (gint64));
               g_hash_table_insert (groups, g_strdup (key->str), group);
               g_ptr_array_add (result, group->series);
             }
@@ -1686,15 +1842,21 @@ select_series_thread (GTask        *task,
               series->values[k] = 0;
               g_array_set_size (group->counts, series->n_points);
               g_array_set_size (group->last_entry, series->n_points);
+              g_array_set_size (group->cur_value, series->n_points);
+              g_array_set_size (group->best_entry, series->n_points);
+              g_array_set_size (group->best_value, series->n_points);
             }
           series->values[k] += (double)value;
           /* Count each profile once per step, for averages */
           if (g_array_index (group->counts, guint, k) == 0 ||
               g_array_index (group->last_entry, guint, k) != i + 1)
             {
+              group_flush_point (group, k);
               g_array_index (group->counts, guint, k)++;
               g_array_index (group->last_entry, guint, k) = i + 1;
+              g_array_index (group->cur_value, gint64, k) = 0;
             }
+          g_array_index (group->cur_value, gint64, k) += value;
         }
     }
 
@@ -1713,6 +1875,18 @@ select_series_thread (GTask        *task,
   for (guint i = 0; i < result->len; i++)
     {
       EmbersSeries *series = g_ptr_array_index (result, i);
+      g_autofree gint64 *unsorted = g_memdup2 (series->timestamps, sizeof (gint64) * series->n_points);
+
+      if (op->exemplars)
+        {
+          GHashTableIter iter;
+          Group *group;
+
+          g_hash_table_iter_init (&iter, groups);
+          while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&group))
+            if (group->series == series)
+              group_add_exemplars (group, op->entries, op->label_names);
+        }
 
       for (guint a = 1; a < series->n_points; a++)
         for (guint b2 = a; b2 > 0 && series->timestamps[b2 - 1] > series->timestamps[b2]; b2--)
@@ -1725,6 +1899,7 @@ select_series_thread (GTask        *task,
             series->timestamps[b2 - 1] = ts;
             series->values[b2 - 1] = v;
           }
+      group_sort_exemplars (series, unsorted);
     }
 
   if (op->limit > 0 && result->len > (guint)op->limit)
@@ -1781,6 +1956,49 @@ local_select_series (EmbersSource        *source,
   g_task_run_in_thread (task, select_series_thread);
 }
 
+/* Each file is an individual profile: its name the id, its value its
+ * samples in the series (the file's total when nothing is filtered) */
+static void
+local_select_exemplars (EmbersSource        *source,
+                        const EmbersQuery   *query,
+                        const char * const  *group_by,
+                        double               step_s,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_select_exemplars, cancellable, callback, user_data, &op);
+
+  op->query = embers_query_copy (query);
+  op->label_names = g_strdupv ((char **)group_by);
+  op->step_s = step_s;
+  op->aggregation = EMBERS_AGGREGATION_SUM;
+  op->exemplars = TRUE;
+  g_task_run_in_thread (task, select_series_thread);
+}
+
+static void
+local_select_call_site_series (EmbersSource        *source,
+                               const EmbersQuery   *query,
+                               const char * const  *call_site,
+                               const char * const  *group_by,
+                               double               step_s,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  Op *op;
+  g_autoptr(GTask) task = op_task (source, local_select_series, cancellable, callback, user_data, &op);
+
+  op->query = embers_query_copy (query);
+  op->label_names = g_strdupv ((char **)group_by);
+  op->step_s = step_s;
+  op->aggregation = EMBERS_AGGREGATION_SUM;
+  op->call_site = g_strdupv ((char **)call_site);
+  g_task_run_in_thread (task, select_series_thread);
+}
+
 static void
 source_iface_init (EmbersSourceInterface *iface)
 {
@@ -1796,6 +2014,10 @@ source_iface_init (EmbersSourceInterface *iface)
   iface->list_series_finish = (gpointer)local_finish_pointer;
   iface->select_series = local_select_series;
   iface->select_series_finish = (gpointer)local_finish_pointer;
+  iface->select_exemplars = local_select_exemplars;
+  iface->select_exemplars_finish = (gpointer)local_finish_pointer;
+  iface->select_call_site_series = local_select_call_site_series;
+  iface->select_call_site_series_finish = (gpointer)local_finish_pointer;
   iface->merge_profile = local_merge_profile;
   iface->merge_profile_finish = (gpointer)local_finish_pointer;
   iface->diff = local_diff;

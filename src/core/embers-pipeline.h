@@ -14,13 +14,15 @@
 G_BEGIN_DECLS
 
 /* How the graph is drawn: top-down (icicle), bottom-up flame, inverted
- * (callers below their callees), or the sandwich of one function */
+ * (callers below their callees), the sandwich of one function, or the
+ * call tree (a table of the table profile; the view profile as icicle) */
 typedef enum
 {
   EMBERS_VIEW_ICICLE,
   EMBERS_VIEW_FLAME,
   EMBERS_VIEW_BOTTOM_UP,
   EMBERS_VIEW_SANDWICH,
+  EMBERS_VIEW_CALL_TREE,
 } EmbersView;
 
 /* The person's choices: the frame actions of @stack, in order (focus,

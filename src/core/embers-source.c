@@ -116,6 +116,7 @@ embers_query_copy (const EmbersQuery *query)
 
   copy = embers_query_new (query->profile_type, query->label_selector, query->start_ms, query->end_ms);
   copy->max_nodes = query->max_nodes;
+  copy->profile_ids = g_strdupv (query->profile_ids);
 
   return copy;
 }
@@ -128,6 +129,7 @@ embers_query_free (EmbersQuery *query)
 
   g_free (query->profile_type);
   g_free (query->label_selector);
+  g_strfreev (query->profile_ids);
   g_free (query);
 }
 
@@ -140,6 +142,13 @@ embers_series_new (void)
   series->label_values = g_new0 (char *, 1);
 
   return series;
+}
+
+static gpointer
+copy_exemplar (gconstpointer src,
+               gpointer      user_data)
+{
+  return embers_exemplar_copy (src);
 }
 
 EmbersSeries *
@@ -155,6 +164,8 @@ embers_series_copy (const EmbersSeries *series)
   copy->n_points = series->n_points;
   copy->timestamps = g_memdup2 (series->timestamps, sizeof (gint64) * series->n_points);
   copy->values = g_memdup2 (series->values, sizeof (double) * series->n_points);
+  if (series->exemplars != NULL)
+    copy->exemplars = g_ptr_array_copy (series->exemplars, copy_exemplar, NULL);
 
   return copy;
 }
@@ -169,7 +180,96 @@ embers_series_free (EmbersSeries *series)
   g_strfreev (series->label_values);
   g_free (series->timestamps);
   g_free (series->values);
+  g_clear_pointer (&series->exemplars, g_ptr_array_unref);
   g_free (series);
+}
+
+EmbersExemplar *
+embers_exemplar_new (guint       point,
+                     gint64      timestamp_ms,
+                     const char *profile_id,
+                     gint64      value)
+{
+  EmbersExemplar *exemplar = g_new0 (EmbersExemplar, 1);
+
+  exemplar->point = point;
+  exemplar->timestamp_ms = timestamp_ms;
+  exemplar->profile_id = g_strdup (profile_id != NULL ? profile_id : "");
+  exemplar->value = value;
+  exemplar->label_names = g_new0 (char *, 1);
+  exemplar->label_values = g_new0 (char *, 1);
+
+  return exemplar;
+}
+
+EmbersExemplar *
+embers_exemplar_copy (const EmbersExemplar *exemplar)
+{
+  EmbersExemplar *copy;
+
+  g_return_val_if_fail (exemplar != NULL, NULL);
+
+  copy = embers_exemplar_new (exemplar->point, exemplar->timestamp_ms, exemplar->profile_id, exemplar->value);
+  g_strfreev (copy->label_names);
+  g_strfreev (copy->label_values);
+  copy->label_names = g_strdupv (exemplar->label_names);
+  copy->label_values = g_strdupv (exemplar->label_values);
+
+  return copy;
+}
+
+void
+embers_exemplar_free (EmbersExemplar *exemplar)
+{
+  if (exemplar == NULL)
+    return;
+
+  g_free (exemplar->profile_id);
+  g_strfreev (exemplar->label_names);
+  g_strfreev (exemplar->label_values);
+  g_free (exemplar);
+}
+
+static int
+compare_exemplars_by_weight (gconstpointer a,
+                             gconstpointer b)
+{
+  const EmbersExemplar *x = *(EmbersExemplar * const *) a;
+  const EmbersExemplar *y = *(EmbersExemplar * const *) b;
+
+  if (x->value != y->value)
+    return x->value > y->value ? -1 : 1;
+  if (x->timestamp_ms != y->timestamp_ms)
+    return x->timestamp_ms < y->timestamp_ms ? -1 : 1;
+  return g_strcmp0 (x->profile_id, y->profile_id);
+}
+
+/**
+ * embers_source_top_exemplars:
+ * @series: (element-type EmbersSeries): series with exemplars
+ * @max: how many at most
+ *
+ * Returns: (transfer container) (element-type EmbersExemplar): the
+ *   heaviest exemplars of all points, heaviest first, borrowed from @series
+ */
+GPtrArray *
+embers_source_top_exemplars (GPtrArray *series,
+                             guint      max)
+{
+  GPtrArray *all = g_ptr_array_new ();
+
+  for (guint i = 0; series != NULL && i < series->len; i++)
+    {
+      EmbersSeries *s = g_ptr_array_index (series, i);
+
+      for (guint j = 0; s->exemplars != NULL && j < s->exemplars->len; j++)
+        g_ptr_array_add (all, g_ptr_array_index (s->exemplars, j));
+    }
+  g_ptr_array_sort (all, compare_exemplars_by_weight);
+  if (all->len > max)
+    g_ptr_array_set_size (all, max);
+
+  return all;
 }
 
 const char *
@@ -295,6 +395,63 @@ embers_source_select_chart_series (EmbersSource        *self,
   /* Every source reads the query before this returns */
   embers_source_select_series (self, copy, group_by, step_s, aggregation, limit,
                                cancellable, callback, user_data);
+}
+
+void
+embers_source_select_exemplars (EmbersSource        *self,
+                                const EmbersQuery   *query,
+                                const char * const  *group_by,
+                                double               step_s,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->select_exemplars == NULL)
+    {
+      report_not_supported (self, embers_source_select_exemplars, callback, user_data);
+      return;
+    }
+  iface->select_exemplars (self, query, group_by, step_s, cancellable, callback, user_data);
+}
+
+void
+embers_source_select_chart_exemplars (EmbersSource        *self,
+                                      const EmbersQuery   *query,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(EmbersQuery) copy = NULL;
+  double step_s;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+
+  step_s = embers_source_step_for_range (query->start_ms, query->end_ms);
+  copy = embers_query_copy (query);
+  if (query->end_ms > query->start_ms)
+    copy->start_ms = embers_source_series_first_point (query->start_ms, query->end_ms, step_s);
+  /* Every source reads the query before this returns */
+  embers_source_select_exemplars (self, copy, NULL, step_s, cancellable, callback, user_data);
+}
+
+GPtrArray *
+embers_source_select_exemplars_finish (EmbersSource  *self,
+                                       GAsyncResult  *result,
+                                       GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_select_exemplars))
+    return g_task_propagate_pointer (G_TASK (result), error);
+
+  return EMBERS_SOURCE_GET_IFACE (self)->select_exemplars_finish (self, result, error);
 }
 
 void
@@ -481,6 +638,51 @@ embers_source_select_series_finish (EmbersSource *self,
 }
 
 void
+embers_source_select_call_site_series (EmbersSource        *self,
+                                       const EmbersQuery   *query,
+                                       const char * const  *call_site,
+                                       const char * const  *group_by,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+  g_autoptr(EmbersQuery) copy = NULL;
+  double step_s;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+  g_return_if_fail (call_site != NULL && call_site[0] != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->select_call_site_series == NULL)
+    {
+      report_not_supported (self, embers_source_select_call_site_series, callback, user_data);
+      return;
+    }
+
+  /* The points of a chart, as embers_source_select_chart_series() */
+  step_s = embers_source_step_for_range (query->start_ms, query->end_ms);
+  copy = embers_query_copy (query);
+  if (query->end_ms > query->start_ms)
+    copy->start_ms = embers_source_series_first_point (query->start_ms, query->end_ms, step_s);
+  iface->select_call_site_series (self, copy, call_site, group_by, step_s, cancellable, callback, user_data);
+}
+
+GPtrArray *
+embers_source_select_call_site_series_finish (EmbersSource  *self,
+                                              GAsyncResult  *result,
+                                              GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_select_call_site_series))
+    return g_task_propagate_pointer (G_TASK (result), error);
+
+  return EMBERS_SOURCE_GET_IFACE (self)->select_call_site_series_finish (self, result, error);
+}
+
+void
 embers_source_merge_profile (EmbersSource *self,
                       const EmbersQuery *query,
                       GCancellable *cancellable,
@@ -512,6 +714,42 @@ embers_source_merge_profile_finish (EmbersSource *self,
     return g_task_propagate_pointer (G_TASK (result), error);
 
   return EMBERS_SOURCE_GET_IFACE (self)->merge_profile_finish (self, result, error);
+}
+
+void
+embers_source_merge_call_site (EmbersSource        *self,
+                               const EmbersQuery   *query,
+                               const char * const  *call_site,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  EmbersSourceInterface *iface;
+
+  g_return_if_fail (EMBERS_IS_SOURCE (self));
+  g_return_if_fail (query != NULL);
+
+  iface = EMBERS_SOURCE_GET_IFACE (self);
+  if (iface->merge_call_site == NULL)
+    {
+      report_not_supported (self, embers_source_merge_call_site, callback, user_data);
+      return;
+    }
+
+  iface->merge_call_site (self, query, call_site, cancellable, callback, user_data);
+}
+
+EmbersProfile *
+embers_source_merge_call_site_finish (EmbersSource  *self,
+                                      GAsyncResult  *result,
+                                      GError       **error)
+{
+  g_return_val_if_fail (EMBERS_IS_SOURCE (self), NULL);
+
+  if (g_async_result_is_tagged (result, embers_source_merge_call_site))
+    return g_task_propagate_pointer (G_TASK (result), error);
+
+  return EMBERS_SOURCE_GET_IFACE (self)->merge_call_site_finish (self, result, error);
 }
 
 void

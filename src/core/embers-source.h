@@ -49,6 +49,7 @@ typedef enum
   EMBERS_SOURCE_CAN_MERGE           = 1 << 4,
   EMBERS_SOURCE_CAN_DIFF            = 1 << 5,
   EMBERS_SOURCE_CAN_RECORDING_RULES = 1 << 6,
+  EMBERS_SOURCE_CAN_PROFILE_IDS     = 1 << 7,  /* exemplars, profile_id_selector */
 } EmbersSourceCapabilities;
 
 /* A profile type, e.g. process_cpu:cpu:nanoseconds:cpu:nanoseconds */
@@ -77,6 +78,8 @@ typedef struct
   gint64  start_ms;
   gint64  end_ms;
   gint64  max_nodes;       /* 0 = server default */
+  GStrv   profile_ids;     /* merges: only these individual profiles
+                            * (exemplars' ids); NULL = all */
 } EmbersQuery;
 
 #define EMBERS_TYPE_QUERY (embers_query_get_type ())
@@ -89,6 +92,27 @@ EmbersQuery *embers_query_copy     (const EmbersQuery *query);
 void         embers_query_free     (EmbersQuery       *query);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersQuery, embers_query_free)
 
+/* One individual profile of a point (Pyroscope's types.v1.Exemplar): its
+ * id (a UUID from a server, a file's name from a folder), its own time,
+ * its value in the series and its labels other than the series' own */
+typedef struct
+{
+  guint    point;          /* index of its point in the series */
+  gint64   timestamp_ms;
+  char    *profile_id;
+  gint64   value;
+  GStrv    label_names;
+  GStrv    label_values;
+} EmbersExemplar;
+
+EmbersExemplar *embers_exemplar_new   (guint                 point,
+                                       gint64                timestamp_ms,
+                                       const char           *profile_id,
+                                       gint64                value);
+EmbersExemplar *embers_exemplar_copy  (const EmbersExemplar *exemplar);
+void            embers_exemplar_free  (EmbersExemplar       *exemplar);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersExemplar, embers_exemplar_free)
+
 /* A time series: label pairs and sparse points (ms timestamps) */
 typedef struct
 {
@@ -97,6 +121,8 @@ typedef struct
   guint    n_points;
   gint64  *timestamps;
   double  *values;
+  GPtrArray *exemplars;     /* EmbersExemplar by point, or NULL (asked
+                             * for with embers_source_select_exemplars) */
 } EmbersSeries;
 
 #define EMBERS_TYPE_SERIES (embers_series_get_type ())
@@ -151,6 +177,20 @@ struct _EmbersSourceInterface
                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
   GPtrArray *(*select_series_finish)      (EmbersSource *self, GAsyncResult *result, GError **error);
 
+  /* SelectSeries with each point's heaviest individual profiles
+   * (exemplar_type INDIVIDUAL; a folder's files); sum, step in seconds */
+  void       (*select_exemplars)          (EmbersSource *self, const EmbersQuery *query, const char * const *group_by,
+                                           double step_s,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GPtrArray *(*select_exemplars_finish)   (EmbersSource *self, GAsyncResult *result, GError **error);
+  /* SelectSeries of the stacks under one call site (frames root first; a
+   * stack-trace selector): each point is that call site's total */
+  void       (*select_call_site_series)   (EmbersSource *self, const EmbersQuery *query,
+                                           const char * const *call_site, const char * const *group_by,
+                                           double step_s,
+                                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  GPtrArray *(*select_call_site_series_finish) (EmbersSource *self, GAsyncResult *result, GError **error);
+
   /* Merged profile for a query (SelectMergeStacktraces) */
   void           (*merge_profile)         (EmbersSource *self, const EmbersQuery *query,
                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
@@ -186,6 +226,15 @@ struct _EmbersSourceInterface
   /* Two sources are the same place (one server and tenant): one
    * Recording Rules view each */
   char                *(*dup_location)                 (EmbersSource *self);
+
+  /* The stacks under one call site (frames root first; NULL or empty:
+   * all), merged with @query's max_nodes as the node budget
+   * (SelectMergeStacktraces with a stack_trace_selector), to fill in the
+   * `other` frames of a truncated answer (embers-fill.h) */
+  void           (*merge_call_site)        (EmbersSource *self, const EmbersQuery *query,
+                                            const char * const *call_site,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+  EmbersProfile *(*merge_call_site_finish) (EmbersSource *self, GAsyncResult *result, GError **error);
 };
 
 EmbersSourceCapabilities embers_source_get_capabilities       (EmbersSource        *self);
@@ -306,6 +355,20 @@ char                *embers_source_dup_tenant                   (EmbersSource   
  * equal strings, the same place */
 char                *embers_source_dup_location                 (EmbersSource              *self);
 
+/* The merged stacks under @call_site (frame names, root first; NULL or
+ * empty: all stacks) with @query->max_nodes as the node budget: the
+ * sub-answer that fills in a call site's `other` (embers_fill_merge()).
+ * Sources whose answers are never cut fail with NOT_SUPPORTED. */
+void           embers_source_merge_call_site           (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *call_site,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+EmbersProfile *embers_source_merge_call_site_finish    (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+
 /* A chart of the range (start, end]: SelectSeries' points T each hold the
  * profiles in (T − step, T] (Pyroscope's pkg/model/timeseries/range.go),
  * so the chart asks for the points T = end − k·step, from the last at
@@ -330,6 +393,51 @@ void           embers_source_select_chart_series       (EmbersSource        *sel
                                                         GCancellable        *cancellable,
                                                         GAsyncReadyCallback  callback,
                                                         gpointer             user_data);
+
+/* A chart of @query's range (the steps and points of
+ * embers_source_select_chart_series(), summed, one series) whose points
+ * carry their heaviest individual profiles (EmbersSeries.exemplars): the
+ * profiles to pick and narrow a merge to (EmbersQuery.profile_ids).
+ * Sources without EMBERS_SOURCE_CAN_PROFILE_IDS fail with NOT_SUPPORTED. */
+/* SelectSeries, summed, with each point's heaviest individual profiles
+ * (EmbersSeries.exemplars); step in seconds */
+void           embers_source_select_exemplars          (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *group_by,
+                                                        double               step_s,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+void           embers_source_select_chart_exemplars    (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GPtrArray     *embers_source_select_exemplars_finish   (EmbersSource        *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
+/* The heaviest exemplar of all @series' points, for "the heaviest
+ * profiles": up to @max of them, heaviest first (ties: earlier, then the
+ * smaller id), as (EmbersExemplar *) borrowed from @series */
+GPtrArray     *embers_source_top_exemplars             (GPtrArray          *series,
+                                                        guint               max);
+/* A chart of the stacks under one call site (@call_site: frame names,
+ * root first, at least one), a series per @group_by label set (nullable),
+ * over @query's range with the steps and
+ * points of embers_source_select_chart_series(): each point is the call
+ * site's total in that step (Pyroscope: SelectSeries with a
+ * stack_trace_selector; a folder computes it from its files). Finish with
+ * embers_source_select_call_site_series_finish(). */
+void           embers_source_select_call_site_series   (EmbersSource        *self,
+                                                        const EmbersQuery   *query,
+                                                        const char * const  *call_site,
+                                                        const char * const  *group_by,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+GPtrArray     *embers_source_select_call_site_series_finish (EmbersSource  *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
 
 /* Step rule shared by charts: Pyroscope's max(15 s, ⌈range_s / 100⌉)
  * rounded up to a multiple of the 15 s scrape interval that is a round

@@ -28,7 +28,8 @@
                             EMBERS_SOURCE_CAN_SERIES |        \
                             EMBERS_SOURCE_CAN_TIME_SERIES |   \
                             EMBERS_SOURCE_CAN_MERGE |         \
-                            EMBERS_SOURCE_CAN_DIFF)
+                            EMBERS_SOURCE_CAN_DIFF |          \
+                            EMBERS_SOURCE_CAN_PROFILE_IDS)
 
 struct _EmbersPyroscopeSource
 {
@@ -539,6 +540,29 @@ decode_time_series (RpcData                *rpc,
         {
           series->timestamps[j] = s->points[j]->timestamp;
           series->values[j] = s->points[j]->value;
+          /* Individual profiles (exemplar_type INDIVIDUAL): upstream's
+           * pkg/model/timeseries keeps each point's heaviest */
+          for (size_t x = 0; x < s->points[j]->n_exemplars; x++)
+            {
+              const Types__V1__Exemplar *e = s->points[j]->exemplars[x];
+              EmbersExemplar *exemplar;
+
+              if (e->profile_id == NULL || e->profile_id[0] == '\0')
+                continue;
+              exemplar = embers_exemplar_new (j, e->timestamp, e->profile_id, e->value);
+              g_strfreev (exemplar->label_names);
+              g_strfreev (exemplar->label_values);
+              exemplar->label_names = g_new0 (char *, e->n_labels + 1);
+              exemplar->label_values = g_new0 (char *, e->n_labels + 1);
+              for (size_t l = 0; l < e->n_labels; l++)
+                {
+                  exemplar->label_names[l] = g_strdup (e->labels[l]->name ? e->labels[l]->name : "");
+                  exemplar->label_values[l] = g_strdup (e->labels[l]->value ? e->labels[l]->value : "");
+                }
+              if (series->exemplars == NULL)
+                series->exemplars = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_exemplar_free);
+              g_ptr_array_add (series->exemplars, exemplar);
+            }
           if (j > 0 && series->timestamps[j] < series->timestamps[j - 1])
             {
               embers_series_free (series);
@@ -937,6 +961,9 @@ fill_merge_request (EmbersPyroscopeSource                     *self,
   req->end = query->end_ms;
   req->has_max_nodes = TRUE;
   req->max_nodes = query->max_nodes > 0 ? query->max_nodes : self->max_nodes;
+  /* Only these individual profiles (field 8; the v2 query backend) */
+  req->n_profile_id_selector = query->profile_ids != NULL ? g_strv_length (query->profile_ids) : 0;
+  req->profile_id_selector = query->profile_ids;
 }
 
 /* SelectSeries, with a stack_trace_selector when @call_site is given */
@@ -949,6 +976,7 @@ select_series (EmbersPyroscopeSource *self,
                double                 step_s,
                EmbersAggregation      aggregation,
                gint64                 limit,
+               gboolean               exemplars,
                GCancellable          *cancellable,
                GAsyncReadyCallback    callback,
                gpointer               user_data)
@@ -958,7 +986,10 @@ select_series (EmbersPyroscopeSource *self,
   g_autofree Types__V1__Location *locations = NULL;
   g_autofree Types__V1__Location **location_ptrs = NULL;
   GTask *task = new_task (self, tag, cancellable, callback, user_data);
-  RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_TIME_SERIES, EMBERS_PYROSCOPE_QUERIER_SERVICE,
+  /* A v1 querier answers exemplars with unimplemented (pkg/querier/
+   * querier.go, SelectSeries): that turns off profile ids, not series */
+  RpcData *rpc = rpc_data_new (exemplars ? EMBERS_SOURCE_CAN_PROFILE_IDS : EMBERS_SOURCE_CAN_TIME_SERIES,
+                               EMBERS_PYROSCOPE_QUERIER_SERVICE,
                                "SelectSeries", &querier__v1__select_series_response__descriptor,
                                decode_time_series, (GDestroyNotify) g_ptr_array_unref);
   GError *error = NULL;
@@ -989,6 +1020,13 @@ select_series (EmbersPyroscopeSource *self,
     {
       req.has_limit = TRUE;
       req.limit = limit;
+    }
+  if (exemplars)
+    {
+      /* Each point's heaviest profiles, with their ids
+       * (api/querier/v1/querier.proto, field 10) */
+      req.has_exemplar_type = TRUE;
+      req.exemplar_type = TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_INDIVIDUAL;
     }
   if (call_site != NULL && call_site[0] != NULL)
     {
@@ -1024,7 +1062,28 @@ pyroscope_select_series (EmbersSource        *source,
                          gpointer             user_data)
 {
   select_series (EMBERS_PYROSCOPE_SOURCE (source), pyroscope_select_series, query, NULL, group_by,
-                 step_s, aggregation, limit, cancellable, callback, user_data);
+                 step_s, aggregation, limit, FALSE, cancellable, callback, user_data);
+}
+
+static void
+pyroscope_select_exemplars (EmbersSource        *source,
+                            const EmbersQuery   *query,
+                            const char * const  *group_by,
+                            double               step_s,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  select_series (EMBERS_PYROSCOPE_SOURCE (source), pyroscope_select_exemplars, query, NULL, group_by,
+                 step_s, EMBERS_AGGREGATION_SUM, 0, TRUE, cancellable, callback, user_data);
+}
+
+static GPtrArray *
+pyroscope_select_exemplars_finish (EmbersSource  *source,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  return propagate (source, result, pyroscope_select_exemplars, error);
 }
 
 /**
@@ -1049,7 +1108,22 @@ embers_pyroscope_source_select_call_site_series_async (EmbersPyroscopeSource *se
   g_return_if_fail (call_site != NULL && call_site[0] != NULL);
 
   select_series (self, pyroscope_select_series, query, call_site, group_by, step_s,
-                 EMBERS_AGGREGATION_SUM, 0, cancellable, callback, user_data);
+                 EMBERS_AGGREGATION_SUM, 0, FALSE, cancellable, callback, user_data);
+}
+
+/* The interface's call: the same request (and the same finish) */
+static void
+pyroscope_select_call_site_series (EmbersSource        *source,
+                                   const EmbersQuery   *query,
+                                   const char * const  *call_site,
+                                   const char * const  *group_by,
+                                   double               step_s,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  embers_pyroscope_source_select_call_site_series_async (EMBERS_PYROSCOPE_SOURCE (source), query, call_site,
+                                                         group_by, step_s, cancellable, callback, user_data);
 }
 
 static GPtrArray *
@@ -1094,6 +1168,68 @@ pyroscope_merge_profile_finish (EmbersSource  *source,
                                 GError       **error)
 {
   return propagate (source, result, pyroscope_merge_profile, error);
+}
+
+/* SelectMergeStacktraces of the stacks under one call site: the
+ * stack_trace_selector's call_site keeps the stacks with that root-first
+ * prefix of function names (upstream pkg/phlaredb/symdb/resolver_tree.go,
+ * funcNamesMatchSelection), and max_nodes cuts the answer as a whole
+ * (pkg/model/tree.go): the prefix frames come back too, each with the
+ * call site's total. */
+static void
+pyroscope_merge_call_site (EmbersSource        *source,
+                           const EmbersQuery   *query,
+                           const char * const  *call_site,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
+  Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+  Types__V1__StackTraceSelector selector = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
+  g_autofree Types__V1__Location *locations = NULL;
+  g_autofree Types__V1__Location **location_ptrs = NULL;
+  GTask *task = new_task (self, pyroscope_merge_call_site, cancellable, callback, user_data);
+  RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE,
+                               "SelectMergeStacktraces",
+                               &querier__v1__select_merge_stacktraces_response__descriptor,
+                               decode_merge, g_object_unref);
+  GError *error = NULL;
+
+  if (!check_query (query, rpc, &error))
+    {
+      rpc_data_free (rpc);
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  fill_merge_request (self, query, &req);
+  if (call_site != NULL && call_site[0] != NULL)
+    {
+      guint n = g_strv_length ((char **) call_site);
+
+      locations = g_new (Types__V1__Location, n);
+      location_ptrs = g_new (Types__V1__Location *, n);
+      for (guint i = 0; i < n; i++)
+        {
+          types__v1__location__init (&locations[i]);
+          locations[i].name = (char *) call_site[i];
+          location_ptrs[i] = &locations[i];
+        }
+      selector.n_call_site = n;
+      selector.call_site = location_ptrs;
+      req.stack_trace_selector = &selector;
+    }
+  start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
+}
+
+static EmbersProfile *
+pyroscope_merge_call_site_finish (EmbersSource  *source,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  return propagate (source, result, pyroscope_merge_call_site, error);
 }
 
 /* The server would diff a duration against bytes without a word: refuse
@@ -1339,8 +1475,14 @@ embers_pyroscope_source_iface_init (EmbersSourceInterface *iface)
   iface->list_series_finish = pyroscope_list_series_finish;
   iface->select_series = pyroscope_select_series;
   iface->select_series_finish = pyroscope_select_series_finish;
+  iface->select_exemplars = pyroscope_select_exemplars;
+  iface->select_exemplars_finish = pyroscope_select_exemplars_finish;
+  iface->select_call_site_series = pyroscope_select_call_site_series;
+  iface->select_call_site_series_finish = pyroscope_select_series_finish;
   iface->merge_profile = pyroscope_merge_profile;
   iface->merge_profile_finish = pyroscope_merge_profile_finish;
+  iface->merge_call_site = pyroscope_merge_call_site;
+  iface->merge_call_site_finish = pyroscope_merge_call_site_finish;
   iface->diff = pyroscope_diff;
   iface->diff_finish = pyroscope_diff_finish;
   iface->list_recording_rules = pyroscope_list_recording_rules;
@@ -1396,6 +1538,9 @@ fetch_pprof (EmbersPyroscopeSource *self,
       req.has_max_nodes = TRUE;
       req.max_nodes = query->max_nodes;
     }
+  /* Only these individual profiles (field 7) */
+  req.n_profile_id_selector = query->profile_ids != NULL ? g_strv_length (query->profile_ids) : 0;
+  req.profile_id_selector = query->profile_ids;
 
   start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
 }

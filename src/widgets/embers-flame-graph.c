@@ -2528,6 +2528,7 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "flame.context-menu", NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_i, 0, forward_binding, "s", "page.invert");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_r, 0, forward_binding, "s", "page.collapse-recursion");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_l, 0, forward_binding, "s", "explore.load-more");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_slash, 0, forward_binding, "s", "page.search");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Divide, 0, forward_binding, "s", "page.search");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, forward_binding, "s", "page.search");

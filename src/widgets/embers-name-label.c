@@ -19,6 +19,7 @@ struct _EmbersNameLabel
   char        *shown;        /* what fits shown_width, or NULL */
   int          shown_width;
   PangoLayout *layout;
+  int          min_chars;
 };
 
 enum {
@@ -94,7 +95,7 @@ embers_name_label_measure (GtkWidget      *widget,
       PangoFontMetrics *metrics = pango_context_get_metrics (pango_layout_get_context (layout),
                                                              pango_context_get_font_description (pango_layout_get_context (layout)),
                                                              NULL);
-      int room = MIN_CHARS * pango_font_metrics_get_approximate_char_width (metrics) / PANGO_SCALE;
+      int room = self->min_chars * pango_font_metrics_get_approximate_char_width (metrics) / PANGO_SCALE;
 
       pango_font_metrics_unref (metrics);
       /* A table may squeeze its name column down to a typical name's
@@ -218,6 +219,17 @@ embers_name_label_class_init (EmbersNameLabelClass *klass)
 static void
 embers_name_label_init (EmbersNameLabel *self)
 {
+  self->min_chars = MIN_CHARS;
+}
+
+void
+embers_name_label_set_min_chars (EmbersNameLabel *self,
+                                 int              min_chars)
+{
+  g_return_if_fail (EMBERS_IS_NAME_LABEL (self));
+
+  self->min_chars = MAX (min_chars, 1);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 GtkWidget *

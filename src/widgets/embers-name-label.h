@@ -25,5 +25,9 @@ void        embers_name_label_set_text       (EmbersNameLabel *self,
                                               const char      *text);
 const char *embers_name_label_get_text       (EmbersNameLabel *self);
 const char *embers_name_label_get_shown_text (EmbersNameLabel *self);
+/* The fewest characters' width it asks for (34 by default, a typical
+ * name); a tree, whose deep rows are indented, asks for fewer */
+void        embers_name_label_set_min_chars  (EmbersNameLabel *self,
+                                              int              min_chars);
 
 G_END_DECLS

@@ -166,9 +166,12 @@ refilter (EmbersTopModel *self)
         self->visible[self->n_visible++] = i;
     }
 
-  /* As many rows as before at once (a new search or order on a table
-   * already shown costs no new widgets), at least the first few */
-  self->n_exposed = MIN (self->n_visible, MAX (before, FIRST_ROWS));
+  /* As many rows as before at once, up to a screenful (a new search or
+   * order on a table already shown costs no new widgets), at least the
+   * first few; the rest, off screen, follow in one go after the next
+   * frame. Replacing every row of a long table at once made the column
+   * view take 70-135 ms in one pause after each transform. */
+  self->n_exposed = MIN (self->n_visible, MAX (MIN (before, SCREEN_ROWS), FIRST_ROWS));
   if (before > 0 || self->n_exposed > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, before, self->n_exposed);
   if (self->n_exposed < self->n_visible && self->grow_id == 0)

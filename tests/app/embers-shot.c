@@ -3,6 +3,8 @@
  *
  * usage: embers-shot STATE [dark] [FILE]
  *   STATE: empty, recent, shortcuts, about, loaded, focused, search, sandwich, bottom-up, flame, menu,
+ *          call-tree, call-tree-inverted (a 4th argument: a search),
+ *          demo-over-time (as demo; Show Over Time of EMBERS_SHOT_FRAME),
  *          chips (three frame actions: drop, merge, collapse a package),
  *          compare (FILE is the baseline, then COMP [red-green]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
@@ -48,6 +50,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-call-tree-view.h"
 #include "embers-compare-page.h"
 #include "embers-explore-page.h"
 #include "embers-labels-page.h"
@@ -255,7 +258,8 @@ main (int   argc,
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
     }
   else if (g_str_equal (state, "demo") || g_str_equal (state, "demo-labels") || g_str_equal (state, "demo-rule") ||
-           g_str_equal (state, "demo-compare") || g_str_equal (state, "demo-services"))
+           g_str_equal (state, "demo-compare") || g_str_equal (state, "demo-services") ||
+           g_str_equal (state, "demo-over-time"))
     {
       /* demo|demo-labels|demo-rule [dark] FIXTURES-DIR: a local source with
        * services over the last two hours (the api slows down in the last
@@ -358,6 +362,24 @@ main (int   argc,
         }
       else if (g_str_equal (state, "demo-rule"))
         gtk_widget_activate_action (GTK_WIDGET (explore), "explore.create-rule", NULL);
+      else if (g_str_equal (state, "demo-over-time"))
+        {
+          /* Show Over Time of the frame EMBERS_SHOT_FRAME (default: three
+           * frames down the heaviest path) */
+          EmbersFlameGraph *g = embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (explore));
+          EmbersProfile *profile = embers_flame_graph_get_profile (g);
+          guint32 hot[3];
+          guint32 node = g_getenv ("EMBERS_SHOT_FRAME") != NULL
+                         ? find_node (profile, g_getenv ("EMBERS_SHOT_FRAME"))
+                         : (embers_call_tree_heaviest_path (profile, embers_flame_graph_get_sample_type (g), 0, hot, 3) == 3
+                            ? hot[2] : 1);
+
+          embers_flame_graph_set_selected_node (g, node);
+          gtk_widget_grab_focus (GTK_WIDGET (g));
+          gtk_widget_activate_action (GTK_WIDGET (explore), "explore.show-over-time", NULL);
+          for (int i = 0; i < 200; i++)
+            g_main_context_iteration (NULL, FALSE);
+        }
       else if (g_str_equal (state, "demo-services"))
         {
           /* The tab's Services view: every service, checkout a favourite */
@@ -568,6 +590,21 @@ main (int   argc,
         {
           embers_profile_page_set_view (page, EMBERS_VIEW_BOTTOM_UP);
           wait_page (page);
+        }
+      else if (g_str_equal (state, "call-tree") || g_str_equal (state, "call-tree-inverted"))
+        {
+          GtkWidget *tree;
+
+          embers_profile_page_set_view (page, EMBERS_VIEW_CALL_TREE);
+          wait_page (page);
+          tree = embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_CALL_TREE_VIEW, NULL);
+          if (g_str_equal (state, "call-tree-inverted"))
+            gtk_widget_activate_action (GTK_WIDGET (page), "page.invert", NULL);
+          if (argc > 4)
+            embers_profile_page_set_search (page, argv[4], TRUE, FALSE);
+          while (!embers_call_tree_view_is_settled (EMBERS_CALL_TREE_VIEW (tree)))
+            g_main_context_iteration (NULL, TRUE);
+          gtk_widget_grab_focus (tree);
         }
       else if (g_str_equal (state, "flame"))
         {

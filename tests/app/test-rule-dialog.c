@@ -406,6 +406,61 @@ test_rule_from_frame (void)
   }
   /* With a function filter the preview says what its chart leaves out */
   g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "only stacks through"));
+  /* Opened from a frame, it charts that frame's call site: the same
+   * SelectSeries with a stack-trace selector as Show Over Time, and less
+   * than the whole service (issue 16.7) */
+  g_assert_true (embers_rule_dialog_get_preview_call_site (dialog));
+  g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "stacks through this frame"));
+  {
+    g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+    g_auto(GStrv) call_site = NULL;
+    g_autoptr(EmbersQuery) query = NULL;
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GPtrArray) series = NULL;
+    g_autoptr(GPtrArray) whole = NULL;
+    const char *by[] = { "service_name", NULL };
+    gint64 start, end;
+    double sum = 0, whole_sum = 0;
+
+    for (guint32 n = node; n != 0; n = embers_profile_node_parent (profile, n))
+      g_ptr_array_insert (names, 0, (gpointer) embers_profile_node_name_str (profile, n));
+    for (guint i = 0; i < names->len; i++)
+      g_strv_builder_add (builder, g_ptr_array_index (names, i));
+    call_site = g_strv_builder_end (builder);
+    embers_rule_dialog_get_preview_range (dialog, &start, &end);
+    query = embers_query_new (CPU, "{service_name=\"api\"}", start, end);
+    embers_source_select_call_site_series (EMBERS_SOURCE (source), query, (const char * const *) call_site, by,
+                                           NULL, on_done, &result);
+    embers_test_wait_until (have_result, &result, "the call site's series");
+    series = embers_source_select_call_site_series_finish (EMBERS_SOURCE (source), result, &error);
+    g_assert_no_error (error);
+    g_clear_object (&result);
+    embers_source_select_chart_series (EMBERS_SOURCE (source), query, by, EMBERS_AGGREGATION_SUM, 0,
+                                       NULL, on_done, &result);
+    embers_test_wait_until (have_result, &result, "the service's series");
+    whole = embers_source_select_series_finish (EMBERS_SOURCE (source), result, &error);
+    g_assert_no_error (error);
+    for (guint i = 0; i < series->len; i++)
+      for (guint k = 0; k < ((EmbersSeries *) g_ptr_array_index (series, i))->n_points; k++)
+        sum += ((EmbersSeries *) g_ptr_array_index (series, i))->values[k];
+    for (guint i = 0; i < whole->len; i++)
+      for (guint k = 0; k < ((EmbersSeries *) g_ptr_array_index (whole, i))->n_points; k++)
+        whole_sum += ((EmbersSeries *) g_ptr_array_index (whole, i))->values[k];
+    g_assert_cmpfloat (sum, >, 0);
+    g_assert_cmpfloat (embers_rule_dialog_get_preview_sum (dialog), ==, sum);
+    g_assert_cmpfloat (sum, <, whole_sum);
+
+    /* Another function typed by hand: no call site to chart; the whole
+     * service, and the note says so */
+    embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_FUNCTION, "runtime.mallocgc");
+    embers_test_wait_while (embers_rule_dialog_get_preview_call_site (dialog));
+    wait_for (preview_ready, dialog);
+    g_assert_cmpfloat (embers_rule_dialog_get_preview_sum (dialog), ==, whole_sum);
+    g_assert_nonnull (strstr (embers_rule_dialog_get_preview_text (dialog), "all stacks of the matched profiles"));
+    embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_FUNCTION, frame);
+    embers_test_wait_while (!embers_rule_dialog_get_preview_call_site (dialog));
+  }
 
   /* Group by from the service's label names: toggles edit the entry */
   wait_for (has_group_by_choices, dialog);

@@ -165,7 +165,12 @@ matches_any (GPtrArray *selectors,
 }
 
 /* Per trie node: does its self value count under the call-site filter
- * (root-first prefix)? NULL when there is no filter. */
+ * (root-first prefix)? NULL when there is no filter. As Pyroscope: only
+ * stacks with the call site as their prefix are selected
+ * (api/types/v1/types.proto, StackTraceSelector), and a SelectSeries
+ * point is the call site's total, its node and all below
+ * (pkg/phlaredb/head_queriers.go adds symdb.CallSiteValues.Total per
+ * profile; pkg/phlaredb/symdb/stacktrace_selection.go) */
 static guint8 *
 call_site_filter (EtsStore                          *store,
                   const Types__V1__StackTraceSelector *selector)
@@ -468,6 +473,81 @@ parse_ids (char   **ids,
   return g_steal_pointer (&set);
 }
 
+/* A profile_id_selector as the v2 query backend reads it
+ * (pkg/querybackend/query_profile_entry.go, withProfileIDSelector:
+ * uuid.Parse of each, which takes the 36-character form, or 32 hex
+ * digits, braces or "urn:uuid:" around it): a set of lowercase
+ * 36-character UUIDs, or NULL with google/uuid's error */
+static GHashTable *
+parse_profile_ids (char   **ids,
+                   gsize    n,
+                   GError **error)
+{
+  g_autoptr(GHashTable) set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *id = ids[i] != NULL ? ids[i] : "";
+      gsize len = strlen (id);
+      char hex[33];
+      gsize h = 0;
+
+      if (len == 45 && g_ascii_strncasecmp (id, "urn:uuid:", 9) == 0)
+        id += 9, len = 36;
+      else if (len == 38 && id[0] == '{' && id[37] == '}')
+        id += 1, len = 36;
+      if (len != 36 && len != 32)
+        {
+          g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT, "invalid UUID length: %zu", strlen (ids[i] ? ids[i] : ""));
+          return NULL;
+        }
+      for (gsize k = 0; k < len; k++)
+        {
+          if (len == 36 && (k == 8 || k == 13 || k == 18 || k == 23))
+            {
+              if (id[k] != '-')
+                {
+                  g_set_error_literal (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT, "invalid UUID format");
+                  return NULL;
+                }
+              continue;
+            }
+          if (!g_ascii_isxdigit (id[k]))
+            {
+              g_set_error_literal (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT, "invalid UUID format");
+              return NULL;
+            }
+          hex[h++] = g_ascii_tolower (id[k]);
+        }
+      hex[32] = '\0';
+      g_hash_table_add (set, g_strdup_printf ("%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20));
+    }
+  return g_steal_pointer (&set);
+}
+
+/* merge_selected() of some individual profiles */
+static gint64 *
+merge_selected_profiles (EtsCall      *call,
+                         EtsSelector  *selector,
+                         gint64        start,
+                         gint64        end,
+                         const guint8 *keep,
+                         GHashTable   *ids)
+{
+  EtsStore *store = call->server->store;
+  gint64 *self = g_new0 (gint64, ets_store_get_n_nodes (store));
+
+  for (guint i = 0; i < ets_store_get_n_series (store); i++)
+    {
+      EtsSeries *series = ets_store_get_series (store, i);
+
+      if (ets_series_visible (series, call->tenant) &&
+          ets_selector_matches (selector, ets_series_lookup, series))
+        ets_series_merge_profiles (store, series, start, end, keep, ids, self);
+    }
+  return self;
+}
+
 /* merge_selected() of the samples of some spans or traces */
 static gint64 *
 merge_selected_ids (EtsCall      *call,
@@ -503,6 +583,7 @@ select_merge (EtsCall                                    *call,
   g_autofree guint8 *keep = NULL;
   g_autoptr(GHashTable) spans = NULL;
   g_autoptr(GHashTable) traces = NULL;
+  g_autoptr(GHashTable) ids = NULL;
 
   if (!check_range (req->start, req->end, error))
     return NULL;
@@ -511,6 +592,28 @@ select_merge (EtsCall                                    *call,
     return NULL;
   if (!check_max_nodes (req->max_nodes, max_nodes, error))
     return NULL;
+  /* Individual profiles (field 8; the v2 query backend; 1.x's querier
+   * refuses them: pkg/querier/querier.go) */
+  if (req->n_profile_id_selector > 0 && call->server->v1_querier)
+    {
+      g_set_error_literal (error, ETS_ERROR, ETS_CODE_UNIMPLEMENTED,
+                           "profile_id_selector is only supported with the v2 query backend");
+      return NULL;
+    }
+  if (req->n_profile_id_selector > 0)
+    {
+      if (req->n_span_selector > 0 || req->n_trace_id_selector > 0)
+        {
+          g_set_error_literal (error, ETS_ERROR, ETS_CODE_UNIMPLEMENTED,
+                               "embers-test-server does not combine profile_id_selector with span or trace selectors");
+          return NULL;
+        }
+      ids = parse_profile_ids (req->profile_id_selector, req->n_profile_id_selector, error);
+      if (ids == NULL)
+        return NULL;
+      keep = call_site_filter (call->server->store, req->stack_trace_selector);
+      return merge_selected_profiles (call, selector, req->start, req->end, keep, ids);
+    }
   /* Trace and span selectors (Pyroscope main, v2 query backend:
    * pkg/frontend/readpath/queryfrontend/query_select_merge_stacktraces.go) */
   if (req->n_span_selector > 0 && req->n_trace_id_selector > 0)
@@ -642,6 +745,7 @@ select_merge_profile (EtsCall                *call,
   g_autoptr(EtsProfileType) type = NULL;
   g_autofree guint8 *keep = NULL;
   g_autofree gint64 *self = NULL;
+  g_autoptr(GHashTable) ids = NULL;
   GBytes *pprof;
 
   if (!check_range (req->start, req->end, error))
@@ -649,8 +753,15 @@ select_merge_profile (EtsCall                *call,
   selector = parse_query (req->profile_typeid, req->label_selector, &type, error);
   if (selector == NULL)
     return NULL;
+  /* Individual profiles (field 7; pkg/querybackend/query_pprof.go) */
+  if (req->n_profile_id_selector > 0 &&
+      !(ids = parse_profile_ids (req->profile_id_selector, req->n_profile_id_selector, error)))
+    return NULL;
   keep = call_site_filter (call->server->store, req->stack_trace_selector);
-  self = merge_selected (call, selector, req->start, req->end, keep);
+  if (ids != NULL)
+    self = merge_selected_profiles (call, selector, req->start, req->end, keep, ids);
+  else
+    self = merge_selected (call, selector, req->start, req->end, keep);
 
   pprof = ets_flamegraph_pprof (call->server->store, self, type, req->start, req->end, error);
   if (pprof == NULL)
@@ -667,11 +778,21 @@ select_merge_profile (EtsCall                *call,
 
 typedef struct
 {
+  char       id[ETS_PROFILE_ID_LEN + 1];
+  gint64     time_ms;
+  gint64     value;
+  EtsSeries *series;     /* NULL: no profile yet */
+} Best;
+
+typedef struct
+{
   GPtrArray *labels;     /* EtsLabel*, borrowed, sorted by name */
   char      *key;
   gint64    *sums;       /* per step */
   gint64    *counts;     /* samples per step */
   gint64     total;
+  /* exemplar_type INDIVIDUAL: each step's heaviest profile */
+  Best      *best;       /* per step, or NULL */
 } Group;
 
 static void
@@ -683,15 +804,17 @@ group_free (gpointer data)
   g_free (g->key);
   g_free (g->sums);
   g_free (g->counts);
+  g_free (g->best);
   g_free (g);
 }
 
 typedef struct
 {
-  Group  *group;
-  gint64  start;
-  gint64  step_ms;
-  guint   n_steps;
+  Group     *group;
+  EtsSeries *series;
+  gint64     start;
+  gint64     step_ms;
+  guint      n_steps;
 } Bucketing;
 
 /* Pyroscope's buckets (pkg/model/timeseries/range.go, RangeSeries): points
@@ -704,9 +827,10 @@ typedef struct
  * query_select_time_series.go), so a profile exactly at start − step lands
  * in the first point too. */
 static void
-add_to_bucket (gint64   time_ms,
-               gint64   value,
-               gpointer user_data)
+add_to_bucket (gint64      time_ms,
+               gint64      value,
+               const char *profile_id,
+               gpointer    user_data)
 {
   Bucketing *b = user_data;
   gint64 i;
@@ -719,6 +843,90 @@ add_to_bucket (gint64   time_ms,
   b->group->sums[i] += value;
   b->group->counts[i]++;
   b->group->total += value;
+  /* Exemplars (pkg/model/timeseries): every profile of a step is one, its
+   * value the profile's in the series; the step keeps the top
+   * DefaultMaxExemplarsPerPoint = 1 by value (aggregator.go,
+   * selectTopNExemplarsProto on mergeExemplars' list, which is sorted by
+   * profile id: of equal values the smaller id) */
+  if (b->group->best != NULL &&
+      (b->group->best[i].series == NULL || value > b->group->best[i].value ||
+       (value == b->group->best[i].value && strcmp (profile_id, b->group->best[i].id) < 0)))
+    {
+      g_strlcpy (b->group->best[i].id, profile_id, sizeof b->group->best[i].id);
+      b->group->best[i].time_ms = time_ms;
+      b->group->best[i].value = value;
+      b->group->best[i].series = b->series;
+    }
+}
+
+/* The exemplar_type a query backend serves (pkg/querybackend/
+ * query_time_series.go, validateExemplarType) */
+static gboolean
+exemplars_wanted (Types__V1__ExemplarType type,
+                  gboolean               *wanted,
+                  GError                **error)
+{
+  switch ((int) type)
+    {
+    case TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_UNSPECIFIED:
+    case TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_NONE:
+      *wanted = FALSE;
+      return TRUE;
+    case TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_INDIVIDUAL:
+      *wanted = TRUE;
+      return TRUE;
+    case TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_SPAN:
+      g_set_error_literal (error, ETS_ERROR, ETS_CODE_UNIMPLEMENTED, "exemplar type span is not implemented");
+      return FALSE;
+    default:
+      g_set_error (error, ETS_ERROR, ETS_CODE_INVALID_ARGUMENT, "unknown exemplar type: %d", (int) type);
+      return FALSE;
+    }
+}
+
+/* A step's exemplar: its profile, with the labels of its series but those
+ * the series is grouped by (pkg/model/timeseries/timeseries.go, Add:
+ * lbs.WithoutLabels(s.by...)) */
+static Types__V1__Exemplar **
+point_exemplars (EtsCall                                *call,
+                 const Querier__V1__SelectSeriesRequest *req,
+                 Group                                  *group,
+                 guint                                   k,
+                 size_t                                 *n)
+{
+  Types__V1__Exemplar **out;
+  Types__V1__Exemplar *e;
+  GPtrArray *labels;
+
+  *n = 0;
+  if (group->best == NULL || group->best[k].series == NULL)
+    return NULL;
+  out = ets_call_new (call, Types__V1__Exemplar *, 1);
+  e = ets_call_new (call, Types__V1__Exemplar, 1);
+  types__v1__exemplar__init (e);
+  e->timestamp = group->best[k].time_ms;
+  e->has_timestamp = e->timestamp != 0;
+  e->profile_id = ets_call_strdup (call, group->best[k].id);
+  e->value = group->best[k].value;
+  e->has_value = e->value != 0;
+  labels = ets_series_get_labels (group->best[k].series);
+  e->labels = ets_call_new (call, Types__V1__LabelPair *, MAX (1u, labels->len));
+  for (guint j = 0; j < labels->len; j++)
+    {
+      EtsLabel *l = g_ptr_array_index (labels, j);
+      Types__V1__LabelPair *pair;
+
+      if (array_contains (req->group_by, req->n_group_by, l->name))
+        continue;
+      pair = ets_call_new (call, Types__V1__LabelPair, 1);
+      types__v1__label_pair__init (pair);
+      pair->name = ets_call_strdup (call, l->name);
+      pair->value = ets_call_strdup (call, l->value);
+      e->labels[e->n_labels++] = pair;
+    }
+  out[0] = e;
+  *n = 1;
+  return out;
 }
 
 static int
@@ -758,8 +966,20 @@ select_series (EtsCall                *call,
   gboolean average = req->aggregation == TYPES__V1__TIME_SERIES_AGGREGATION_TYPE__TIME_SERIES_AGGREGATION_TYPE_AVERAGE;
   gint64 step_ms;
   guint n_steps;
+  gboolean exemplars = FALSE;
 
   if (!check_range (req->start, req->end, error))
+    return NULL;
+  /* 1.x's querier (pkg/querier/querier.go, SelectSeries) */
+  if (call->server->v1_querier &&
+      (req->exemplar_type == TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_INDIVIDUAL ||
+       req->exemplar_type == TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_SPAN))
+    {
+      g_set_error_literal (error, ETS_ERROR, ETS_CODE_UNIMPLEMENTED,
+                           "exemplars are not supported in SelectSeries API, use the v2 query API instead");
+      return NULL;
+    }
+  if (!exemplars_wanted (req->exemplar_type, &exemplars, error))
     return NULL;
   if (!(req->step >= 0.001) || !isfinite (req->step))
     {
@@ -822,9 +1042,12 @@ select_series (EtsCall                *call,
           group->key = g_strdup (key->str);
           group->sums = g_new0 (gint64, n_steps);
           group->counts = g_new0 (gint64, n_steps);
+          if (exemplars)
+            group->best = g_new0 (Best, n_steps);
           g_hash_table_insert (groups, group->key, group);
         }
       bucketing.group = group;
+      bucketing.series = s;
       bucketing.start = req->start;
       bucketing.step_ms = step_ms;
       bucketing.n_steps = n_steps;
@@ -889,6 +1112,7 @@ select_series (EtsCall                *call,
           point->has_value = point->value != 0;
           point->timestamp = req->start + (gint64) k * step_ms;
           point->has_timestamp = point->timestamp != 0;
+          point->exemplars = point_exemplars (call, req, group, k, &point->n_exemplars);
           out->points[out->n_points++] = point;
         }
       res->series[res->n_series++] = out;
@@ -899,9 +1123,10 @@ select_series (EtsCall                *call,
 /* ---- GetProfileStats ----------------------------------------------------- */
 
 static void
-widen_span (gint64   time_ms,
-            gint64   value,
-            gpointer user_data)
+widen_span (gint64      time_ms,
+            gint64      value,
+            const char *profile_id,
+            gpointer    user_data)
 {
   gint64 *span = user_data;
 

@@ -34,6 +34,7 @@ struct _EtsServer
   char       *bearer;          /* token or NULL */
   gboolean    verbose;
   gboolean    no_diff;         /* --no-diff: Diff is a plain 404 */
+  gboolean    v1_querier;      /* --v1-querier: no exemplars nor profile ids */
 
   /* recording rules */
   gboolean    recording_rules;

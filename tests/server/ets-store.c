@@ -38,6 +38,9 @@ typedef struct
    * NULL entries for none; NULL arrays when the sample has no ids */
   char   **spans;
   char   **traces;
+  /* The profile's id: a random UUID, as Pyroscope's distributor gives
+   * each ingested profile (pkg/distributor/distributor.go, uuid.NewString) */
+  char    *id;
 } Sample;
 
 typedef struct
@@ -509,6 +512,7 @@ ets_series_add_sample (EtsSeries     *series,
   Sample *s = g_new0 (Sample, 1);
 
   s->time_ms = time_ms;
+  s->id = g_uuid_string_random ();
   s->n = n;
   s->nodes = g_memdup2 (nodes, sizeof (guint32) * n);
   s->values = g_memdup2 (values, sizeof (gint64) * n);
@@ -531,6 +535,7 @@ ets_series_add_sample_ids (EtsSeries          *series,
   Sample *s = g_new0 (Sample, 1);
 
   s->time_ms = time_ms;
+  s->id = g_uuid_string_random ();
   s->n = n;
   s->nodes = g_memdup2 (nodes, sizeof (guint32) * n);
   s->values = g_memdup2 (values, sizeof (gint64) * n);
@@ -722,6 +727,81 @@ ets_series_merge (EtsStore     *self,
   return n_samples;
 }
 
+/* A generated step's profile id: a name-based UUID (version 5 layout) of
+ * its series' labels and step, the same on every run */
+static void
+gen_profile_id (EtsSeries *series,
+                gint64     k,
+                char       out[ETS_PROFILE_ID_LEN + 1])
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA1);
+  guint8 digest[20];
+  gsize len = sizeof digest;
+  char step[32];
+
+  for (guint i = 0; i < series->labels->len; i++)
+    {
+      EtsLabel *l = g_ptr_array_index (series->labels, i);
+
+      g_checksum_update (sum, (const guchar *) l->name, strlen (l->name) + 1);
+      g_checksum_update (sum, (const guchar *) l->value, strlen (l->value) + 1);
+    }
+  g_snprintf (step, sizeof step, "%" G_GINT64_FORMAT, k);
+  g_checksum_update (sum, (const guchar *) step, -1);
+  g_checksum_get_digest (sum, digest, &len);
+  digest[6] = (digest[6] & 0x0f) | 0x50;
+  digest[8] = (digest[8] & 0x3f) | 0x80;
+  g_snprintf (out, ETS_PROFILE_ID_LEN + 1,
+              "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+              digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
+              digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]);
+}
+
+/* ets_series_merge() of the profiles whose id is in @ids (lowercase
+ * UUIDs): generated steps one by one, ingested samples by their id */
+guint64
+ets_series_merge_profiles (EtsStore     *self,
+                           EtsSeries    *series,
+                           gint64        start_ms,
+                           gint64        end_ms,
+                           const guint8 *keep,
+                           GHashTable   *ids,
+                           gint64       *self_values)
+{
+  guint64 n_samples = 0;
+  gint64 a, b;
+
+  if (gen_range (self, series, start_ms, end_ms, &a, &b))
+    for (gint64 k = a; k <= b; k++)
+      {
+        char id[ETS_PROFILE_ID_LEN + 1];
+
+        gen_profile_id (series, k, id);
+        if (!g_hash_table_contains (ids, id))
+          continue;
+        for (guint i = 0; i < series->gen->len; i++)
+          {
+            GenStack *g = &g_array_index (series->gen, GenStack, i);
+            if (keep == NULL || keep[g->node])
+              self_values[g->node] += g->c * wave_at (series->wave, g->phase, k - series->wave_origin);
+          }
+        n_samples++;
+      }
+
+  for (guint i = 0; i < series->samples->len; i++)
+    {
+      Sample *s = g_ptr_array_index (series->samples, i);
+
+      if (!in_range (s->time_ms, start_ms, end_ms) || !g_hash_table_contains (ids, s->id))
+        continue;
+      for (guint j = 0; j < s->n; j++)
+        if (keep == NULL || keep[s->nodes[j]])
+          self_values[s->nodes[j]] += s->values[j];
+      n_samples++;
+    }
+  return n_samples;
+}
+
 /* Upstream keeps span and trace ids per sample, not as series labels, and
  * merges only the samples of the spans or traces asked for
  * (SelectMergeSpanProfile; SelectMergeStacktraces' trace_id_selector).
@@ -801,17 +881,20 @@ ets_series_foreach_sample (EtsStore     *self,
           for (guint j = 0; j < s->n; j++)
             if (keep == NULL || keep[s->nodes[j]])
               v += s->values[j];
-          func (s->time_ms, v, user_data);
+          func (s->time_ms, v, s->id, user_data);
         }
       if (t == G_MAXINT64)
         break;
 
       {
         gint64 v = 0;
+        char id[ETS_PROFILE_ID_LEN + 1];
+
         for (guint p = 0; p < N_PHASES; p++)
           if (per_phase[p] != 0)
             v += per_phase[p] * wave_at (series->wave, p, k - series->wave_origin);
-        func (t, v, user_data);
+        gen_profile_id (series, k, id);
+        func (t, v, id, user_data);
       }
     }
 }

@@ -131,11 +131,27 @@ guint64         ets_series_merge_ids       (EtsStore     *self,
                                             GHashTable   *traces,
                                             gint64       *self_values);
 
-typedef void (*EtsSampleFunc) (gint64   time_ms,
-                               gint64   value,
-                               gpointer user_data);
-/* Calls func for each sample in [start_ms, end_ms] in time order with the
- * sum of its (kept) stack values */
+/* ets_series_merge() of the individual profiles whose id is in @ids (a
+ * set of lowercase UUIDs; Pyroscope's profile_id_selector) */
+guint64         ets_series_merge_profiles  (EtsStore     *self,
+                                            EtsSeries    *series,
+                                            gint64        start_ms,
+                                            gint64        end_ms,
+                                            const guint8 *keep,
+                                            GHashTable   *ids,
+                                            gint64       *self_values);
+
+/* A profile id: a UUID, 36 characters */
+#define ETS_PROFILE_ID_LEN 36
+
+typedef void (*EtsSampleFunc) (gint64      time_ms,
+                               gint64      value,
+                               const char *profile_id,
+                               gpointer    user_data);
+/* Calls func for each sample (an individual profile) in [start_ms,
+ * end_ms] in time order with the sum of its (kept) stack values and its
+ * id: ingested ones a random UUID each, generated steps a name-based UUID
+ * of their series and step */
 void            ets_series_foreach_sample  (EtsStore    *self,
                                             EtsSeries   *series,
                                             gint64       start_ms,

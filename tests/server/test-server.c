@@ -1175,6 +1175,79 @@ test_merge_call_site (void)
   g_assert_cmpstr (l2, ==, "b:0,16,0");
 }
 
+/* A call site and a node budget together, as Embers fills in `other`:
+ * upstream keeps only the stacks whose root-first function names start
+ * with the call site (pkg/phlaredb/symdb/resolver_tree.go,
+ * funcNamesMatchSelection) and then cuts that tree as a whole
+ * (model.TreeFromStacktraceTree with max_nodes, pkg/model/tree.go): the
+ * call site's frames count against the budget and the cut lands in the
+ * call site's `other`. */
+static void
+test_merge_call_site_budget (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *folded = "m;a;x 4\nm;a;y 3\nm;a;z 2\nm;b;w 6\nm;c 1\n";
+  g_autoptr(Reply) r = request_full (embers_test_server_get_url (server), "POST",
+                                     "ingest?name=site.alloc_objects&from=1699999990",
+                                     "text/plain", folded, strlen (folded), NULL);
+  const char *type = "memory:alloc_objects:count:space:bytes";
+  Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
+  Types__V1__StackTraceSelector sts = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
+  Types__V1__Location m_loc = TYPES__V1__LOCATION__INIT, a_loc = TYPES__V1__LOCATION__INIT;
+  Types__V1__Location *sites[] = { &m_loc, &a_loc };
+  gint64 budgets[] = { 3, 5 };
+  const char *level3[] = { "other:0,5,5 x:5,4,4", "x:0,4,4 y:4,3,3 z:7,2,2" };
+  g_autoptr(Graph) whole = NULL;
+  g_autofree char *whole2 = NULL;
+
+  assert_ok (r);
+  m_loc.name = (char *) "m";
+  a_loc.name = (char *) "a";
+  sts.n_call_site = 2;
+  sts.call_site = sites;
+  req.profile_typeid = (char *) type;
+  req.label_selector = (char *) "{service_name=\"site\"}";
+  req.start = NOW_MS - 60000;
+  req.has_start = TRUE;
+  req.end = NOW_MS;
+  req.has_end = TRUE;
+  req.stack_trace_selector = &sts;
+  req.has_max_nodes = TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (budgets); i++)
+    {
+      g_autoptr(Reply) reply = NULL;
+      Querier__V1__SelectMergeStacktracesResponse *res;
+      g_autoptr(Graph) g = NULL;
+      g_autofree char *l1 = NULL, *l2 = NULL, *l3 = NULL;
+
+      req.max_nodes = budgets[i];
+      reply = post_proto (embers_test_server_get_url (server), QUERIER "SelectMergeStacktraces", &req.base);
+      res = (Querier__V1__SelectMergeStacktracesResponse *)
+            unpack (&querier__v1__select_merge_stacktraces_response__descriptor, reply);
+      g = graph_from_proto (res->flamegraph);
+      free_message (res);
+      check_graph (g);
+      /* Only the stacks through m;a: b and c are not there at all */
+      g_assert_cmpint (g->total, ==, 9);
+      l1 = level_string (g, 1);
+      l2 = level_string (g, 2);
+      l3 = level_string (g, 3);
+      g_assert_cmpstr (l1, ==, "m:0,9,0");
+      g_assert_cmpstr (l2, ==, "a:0,9,0");
+      /* 3: m 9, a 9, x 4 stay; y and z are a's other (siblings in name
+       * order, other among them) */
+      g_assert_cmpstr (l3, ==, level3[i]);
+    }
+
+  /* Without the selector the same budget cuts elsewhere: m 16, b 6 and
+   * w 6 stay beside a 9, and x, y, z are all in a's other */
+  whole = merge_graph (server, type, "{service_name=\"site\"}", NOW_MS - 60000, NOW_MS, 3);
+  check_graph (whole);
+  whole2 = level_string (whole, 2);
+  g_assert_cmpstr (whole2, ==, "a:0,9,0 b:9,6,0 other:15,1,1");
+}
+
 /* PYROSCOPE-API.md's vectors, through /ingest (memory type: no scaling) */
 static void
 test_doc_vectors (void)
@@ -1513,6 +1586,233 @@ test_select_series_buckets (void)
       g_assert_cmpint (json_int64 (json_object_get_member (p, "timestamp")), ==, S + expected[i].offset);
       g_assert_cmpfloat (json_object_get_double_member (p, "value"), ==, expected[i].value);
     }
+}
+
+/* Individual profiles. Upstream (pkg/model/timeseries/timeseries.go,
+ * aggregator.go, exemplar_builder.go; pkg/querybackend/
+ * query_time_series.go): with exemplar_type INDIVIDUAL each point holds
+ * DefaultMaxExemplarsPerPoint = 1 exemplar, the heaviest profile of its
+ * step (selectTopNExemplarsProto), with the profile's own time and value
+ * and its labels minus the series' group_by labels; SPAN is
+ * unimplemented. profile_id_selector (pkg/querybackend/
+ * query_profile_entry.go) merges only those profiles, given as UUIDs. */
+static JsonArray *
+exemplar_series (const char *base,
+                 gint64      start,
+                 gint64      end,
+                 const char *extra)
+{
+  g_autofree char *query = g_strdup_printf ("{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\","
+                                            "\"labelSelector\":\"{service_name=\\\"single\\\"}\","
+                                            "\"start\":\"%" G_GINT64_FORMAT "\",\"end\":\"%" G_GINT64_FORMAT "\","
+                                            "\"step\":10%s}", start, end, extra);
+  g_autoptr(Reply) reply = post_json (base, QUERIER "SelectSeries", query);
+  g_autoptr(JsonNode) root = NULL;
+
+  assert_ok (reply);
+  root = parse_json (reply->body);
+  return json_array_ref (json_array_member (root, "series"));
+}
+
+static const char *
+exemplar_label (JsonObject *exemplar,
+                const char *name)
+{
+  JsonArray *labels = json_object_has_member (exemplar, "labels") ? json_object_get_array_member (exemplar, "labels") : NULL;
+
+  for (guint i = 0; labels != NULL && i < json_array_get_length (labels); i++)
+    {
+      JsonObject *l = json_array_get_object_element (labels, i);
+
+      if (g_str_equal (json_object_get_string_member (l, "name"), name))
+        return json_object_get_string_member (l, "value");
+    }
+  return NULL;
+}
+
+static gint64
+merge_ids_total (const char         *base,
+                 const char         *method,
+                 gint64              start,
+                 gint64              end,
+                 const char         *ids_json,
+                 Reply             **error_reply)
+{
+  g_autofree char *query = g_strdup_printf ("{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\","
+                                            "\"labelSelector\":\"{service_name=\\\"single\\\"}\","
+                                            "\"start\":\"%" G_GINT64_FORMAT "\",\"end\":\"%" G_GINT64_FORMAT "\","
+                                            "\"profileIdSelector\":%s}", start, end, ids_json);
+  g_autoptr(Reply) reply = post_json (base, method, query);
+  g_autoptr(JsonNode) root = NULL;
+
+  if (reply->status != 200 && error_reply != NULL)
+    {
+      *error_reply = g_steal_pointer (&reply);
+      return -1;
+    }
+  assert_ok (reply);
+  root = parse_json (reply->body);
+  return json_member_int64 (json_object_get_object_member (json_node_get_object (root), "flamegraph"), "total");
+}
+
+static void
+test_select_series_exemplars (void)
+{
+  g_autoptr(EmbersTestServer) server = start_server (NULL);
+  const char *base = embers_test_server_get_url (server);
+  const gint64 S = 1700000100000;
+  /* Two steps, (S, S+10 s] and (S+10 s, S+20 s]; pod b is the heaviest of
+   * the first, pod a of the second */
+  static const struct { gint64 offset; const char *pod; int value; } profiles[] = {
+    { 2000, "a", 5 }, { 4000, "b", 9 }, { 6000, "a", 3 }, { 15000, "a", 20 }, { 17000, "b", 7 },
+  };
+  g_autoptr(JsonArray) plain = NULL;
+  g_autoptr(JsonArray) series = NULL;
+  g_autoptr(JsonArray) grouped = NULL;
+  g_autoptr(JsonArray) again = NULL;
+  g_autoptr(Reply) bad = NULL;
+  g_autoptr(Reply) span = NULL;
+  JsonArray *points;
+  JsonObject *first, *second;
+  const char *id_b, *id_a;
+  g_autofree char *ids = NULL;
+  g_autofree char *both = NULL;
+  g_autofree char *upper_a = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("ingest?name=single.alloc_objects%%7Bpod%%3D%s%%7D&from=%" G_GINT64_FORMAT,
+                                               profiles[i].pod, (S + profiles[i].offset) / 1000);
+      g_autofree char *body = g_strdup_printf ("main;work;pod_%s %d\n", profiles[i].pod, profiles[i].value);
+      g_autoptr(Reply) r = request_full (base, "POST", path, "text/plain", body, strlen (body), NULL);
+
+      assert_ok (r);
+    }
+
+  /* Not asked for: no exemplars */
+  plain = exemplar_series (base, S + 10000, S + 20000, "");
+  g_assert_cmpuint (json_array_get_length (plain), ==, 1);
+  points = json_object_get_array_member (json_array_get_object_element (plain, 0), "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 2);
+  g_assert_false (json_object_has_member (json_array_get_object_element (points, 0), "exemplars"));
+
+  /* One per point, the heaviest, with its own time and value and every
+   * label (nothing is grouped by) */
+  series = exemplar_series (base, S + 10000, S + 20000, ",\"exemplarType\":\"EXEMPLAR_TYPE_INDIVIDUAL\"");
+  points = json_object_get_array_member (json_array_get_object_element (series, 0), "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_array_get_object_element (points, 0), "exemplars")), ==, 1);
+  first = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (points, 0), "exemplars"), 0);
+  second = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (points, 1), "exemplars"), 0);
+  g_assert_cmpint (json_member_int64 (first, "value"), ==, 9);
+  g_assert_cmpint (json_member_int64 (first, "timestamp"), ==, S + 4000);
+  g_assert_cmpstr (exemplar_label (first, "pod"), ==, "b");
+  g_assert_cmpstr (exemplar_label (first, "service_name"), ==, "single");
+  g_assert_cmpint (json_member_int64 (second, "value"), ==, 20);
+  g_assert_cmpstr (exemplar_label (second, "pod"), ==, "a");
+  id_b = json_object_get_string_member (first, "profileId");
+  id_a = json_object_get_string_member (second, "profileId");
+  g_assert_true (g_uuid_string_is_valid (id_b));
+  g_assert_true (g_uuid_string_is_valid (id_a));
+  g_assert_cmpstr (id_a, !=, id_b);
+
+  /* Grouped by pod: the series' own label is not repeated */
+  grouped = exemplar_series (base, S + 10000, S + 20000,
+                             ",\"groupBy\":[\"pod\"],\"exemplarType\":\"EXEMPLAR_TYPE_INDIVIDUAL\"");
+  g_assert_cmpuint (json_array_get_length (grouped), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonArray *pts = json_object_get_array_member (json_array_get_object_element (grouped, i), "points");
+      JsonObject *e = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (pts, 0), "exemplars"), 0);
+
+      g_assert_null (exemplar_label (e, "pod"));
+      g_assert_cmpstr (exemplar_label (e, "service_name"), ==, "single");
+    }
+  /* pod=a's first step: the heavier of its two profiles (5 and 3) */
+  {
+    JsonArray *pts = json_object_get_array_member (json_array_get_object_element (grouped, 0), "points");
+    JsonObject *e = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (pts, 0), "exemplars"), 0);
+
+    g_assert_cmpint (json_member_int64 (e, "value"), ==, 5);
+  }
+
+  /* Span exemplars are not implemented upstream */
+  span = post_json (base, QUERIER "SelectSeries",
+                    "{\"profileTypeID\":\"memory:alloc_objects:count:space:bytes\",\"labelSelector\":\"{}\","
+                    "\"start\":\"1\",\"end\":\"2\",\"step\":10,\"exemplarType\":\"EXEMPLAR_TYPE_SPAN\"}");
+  assert_error (span, 501, "unimplemented", "exemplar type span is not implemented");
+
+  /* profile_id_selector: those profiles only, in both merges */
+  ids = g_strdup_printf ("[\"%s\"]", id_b);
+  g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000, ids, NULL), ==, 9);
+  upper_a = g_ascii_strup (id_a, -1);
+  both = g_strdup_printf ("[\"%s\",\"%s\"]", id_b, upper_a);
+  g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000, both, NULL), ==, 29);
+  g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000, "[]", NULL), ==, 44);
+  g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000,
+                                    "[\"00000000-0000-4000-8000-000000000000\"]", NULL), ==, 0);
+  /* SelectMergeProfile too (pkg/querybackend/query_pprof.go), in proto */
+  {
+    Querier__V1__SelectMergeProfileRequest req = QUERIER__V1__SELECT_MERGE_PROFILE_REQUEST__INIT;
+    char *one[] = { (char *) id_a };
+    g_autoptr(Reply) reply = NULL;
+    g_autoptr(EmbersProfile) profile = NULL;
+    g_autoptr(GError) error = NULL;
+
+    req.profile_typeid = (char *) "memory:alloc_objects:count:space:bytes";
+    req.label_selector = (char *) "{service_name=\"single\"}";
+    req.has_start = req.has_end = TRUE;
+    req.start = S;
+    req.end = S + 20000;
+    req.n_profile_id_selector = 1;
+    req.profile_id_selector = one;
+    reply = post_proto (base, QUERIER "SelectMergeProfile", &req.base);
+    assert_ok (reply);
+    profile = embers_pprof_parse (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body), &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (embers_profile_get_total (profile, 0), ==, 20);
+  }
+  g_assert_cmpint (merge_ids_total (base, QUERIER "SelectMergeStacktraces", S, S + 20000, "[\"nope\"]", &bad), ==, -1);
+  assert_error (bad, 400, "invalid_argument", "invalid UUID length: 4");
+  g_clear_pointer (&bad, reply_free);
+
+  /* Demo data: a generated step's id is the same on every call, and
+   * merging it gives the exemplar's value */
+  {
+    gint64 now = NOW_MS;
+    g_autofree char *q = g_strdup_printf ("{\"profileTypeID\":\"process_cpu:cpu:nanoseconds:cpu:nanoseconds\","
+                                          "\"labelSelector\":\"{}\",\"start\":\"%" G_GINT64_FORMAT "\","
+                                          "\"end\":\"%" G_GINT64_FORMAT "\",\"step\":60,"
+                                          "\"exemplarType\":\"EXEMPLAR_TYPE_INDIVIDUAL\"}", now - 600000, now);
+    g_autoptr(Reply) r1 = post_json (base, QUERIER "SelectSeries", q);
+    g_autoptr(Reply) r2 = post_json (base, QUERIER "SelectSeries", q);
+    g_autoptr(JsonNode) j1 = NULL;
+    g_autoptr(JsonNode) j2 = NULL;
+    JsonObject *e1, *e2;
+    g_autofree char *merge = NULL;
+    g_autoptr(Reply) m = NULL;
+    g_autoptr(JsonNode) mj = NULL;
+
+    assert_ok (r1);
+    assert_ok (r2);
+    j1 = parse_json (r1->body);
+    j2 = parse_json (r2->body);
+    points = json_object_get_array_member (json_array_get_object_element (json_array_member (j1, "series"), 0), "points");
+    e1 = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (points, 0), "exemplars"), 0);
+    points = json_object_get_array_member (json_array_get_object_element (json_array_member (j2, "series"), 0), "points");
+    e2 = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (points, 0), "exemplars"), 0);
+    g_assert_cmpstr (json_object_get_string_member (e1, "profileId"), ==, json_object_get_string_member (e2, "profileId"));
+    g_assert_true (g_uuid_string_is_valid (json_object_get_string_member (e1, "profileId")));
+    merge = g_strdup_printf ("{\"profileTypeID\":\"process_cpu:cpu:nanoseconds:cpu:nanoseconds\","
+                             "\"labelSelector\":\"{}\",\"start\":\"%" G_GINT64_FORMAT "\","
+                             "\"end\":\"%" G_GINT64_FORMAT "\",\"profileIdSelector\":[\"%s\"]}",
+                             now - 660000, now, json_object_get_string_member (e1, "profileId"));
+    m = post_json (base, QUERIER "SelectMergeStacktraces", merge);
+    assert_ok (m);
+    mj = parse_json (m->body);
+    g_assert_cmpint (json_member_int64 (json_object_get_object_member (json_node_get_object (mj), "flamegraph"), "total"),
+                     ==, json_member_int64 (e1, "value"));
+  }
 }
 
 /* Points add up to the flame graph total; limit keeps the biggest series */
@@ -2652,12 +2952,14 @@ main (int    argc,
   g_test_add_func ("/embers/server/merge/errors", test_merge_errors);
   g_test_add_func ("/embers/server/merge/ties", test_merge_ties);
   g_test_add_func ("/embers/server/merge/call-site", test_merge_call_site);
+  g_test_add_func ("/embers/server/merge/call-site-budget", test_merge_call_site_budget);
   g_test_add_func ("/embers/server/merge/doc-vectors", test_doc_vectors);
   g_test_add_func ("/embers/server/diff", test_diff_errors_and_shapes);
   g_test_add_func ("/embers/server/no-diff", test_no_diff);
   g_test_add_func ("/embers/server/merge-profile", test_merge_profile);
   g_test_add_func ("/embers/server/select-series", test_select_series);
   g_test_add_func ("/embers/server/select-series-totals", test_select_series_totals);
+  g_test_add_func ("/embers/server/select-series/exemplars", test_select_series_exemplars);
   g_test_add_func ("/embers/server/auth/basic-and-bearer", test_basic_auth);
   g_test_add_func ("/embers/server/auth/tenants", test_tenants);
   g_test_add_func ("/embers/server/ingest/text-and-pprof", test_ingest);

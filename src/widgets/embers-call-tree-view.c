@@ -1,0 +1,1129 @@
+/* embers-call-tree-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "embers-call-tree-view.h"
+#include "embers-widgets.h"
+#include "embers-name-label.h"
+#include "embers-top-table.h"
+#include "embers-units.h"
+
+/* The bar of a row: its total as a share of the root's, self darker */
+
+#define EMBERS_TYPE_CALL_TREE_BAR (embers_call_tree_bar_get_type ())
+G_DECLARE_FINAL_TYPE (EmbersCallTreeBar, embers_call_tree_bar, EMBERS, CALL_TREE_BAR, GtkWidget)
+
+struct _EmbersCallTreeBar
+{
+  GtkWidget parent_instance;
+  double    total;
+  double    self;
+};
+
+G_DEFINE_FINAL_TYPE (EmbersCallTreeBar, embers_call_tree_bar, GTK_TYPE_WIDGET)
+
+static void
+embers_call_tree_bar_snapshot (GtkWidget   *widget,
+                               GtkSnapshot *snapshot)
+{
+  EmbersCallTreeBar *self = EMBERS_CALL_TREE_BAR (widget);
+  double w = gtk_widget_get_width (widget);
+  double h = gtk_widget_get_height (widget);
+  double bar_h = MIN (h, 10);
+  double y = floor ((h - bar_h) / 2);
+  GdkRGBA color, faint;
+
+  gtk_widget_get_color (widget, &color);
+  faint = color;
+  faint.alpha *= 0.12f;
+  gtk_snapshot_append_color (snapshot, &faint, &GRAPHENE_RECT_INIT (0, y, w, bar_h));
+  if (self->total > 0)
+    {
+      GdkRGBA mid = color;
+
+      mid.alpha *= 0.5f;
+      gtk_snapshot_append_color (snapshot, &mid,
+                                 &GRAPHENE_RECT_INIT (0, y, MAX (1, round (w * self->total)), bar_h));
+    }
+  if (self->self > 0)
+    gtk_snapshot_append_color (snapshot, &color,
+                               &GRAPHENE_RECT_INIT (0, y, MAX (1, round (w * self->self)), bar_h));
+}
+
+static void
+embers_call_tree_bar_measure (GtkWidget      *widget,
+                              GtkOrientation  orientation,
+                              int             for_size,
+                              int            *minimum,
+                              int            *natural,
+                              int            *minimum_baseline,
+                              int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 24 : 12;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 120 : 12;
+}
+
+static void
+embers_call_tree_bar_class_init (EmbersCallTreeBarClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->snapshot = embers_call_tree_bar_snapshot;
+  widget_class->measure = embers_call_tree_bar_measure;
+  gtk_widget_class_set_css_name (widget_class, "call-tree-bar");
+}
+
+static void
+embers_call_tree_bar_init (EmbersCallTreeBar *self)
+{
+  /* The row's label says the values */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+}
+
+static void
+bar_set (EmbersCallTreeBar *self,
+         double             total,
+         double             self_share)
+{
+  self->total = CLAMP (total, 0, 1);
+  self->self = CLAMP (self_share, 0, 1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The view */
+
+struct _EmbersCallTreeView
+{
+  GtkWidget           parent_instance;
+
+  /* Template */
+  GtkScrolledWindow  *scroller;
+  GtkColumnView      *column_view;
+
+  GtkTreeListModel   *tree_model;
+  GtkSingleSelection *selection;
+  EmbersCallTree     *tree;
+  EmbersProfile      *profile;
+  guint               sample_type;
+  gboolean            inverted;
+  gint64              root_total;
+  char               *unit;
+  EmbersSearch       *search;
+  GPtrArray          *bound_names;   /* GtkListItem of the name cells */
+
+  guint32             selected_node;
+  EmbersCallTreeRow  *selected_row;
+
+  /* A walk down the tree: opening the heaviest path, or a path to a node,
+   * one list at a time, waiting for lists computed on a thread */
+  GtkTreeListRow     *walk_row;
+  GArray             *walk_path;     /* guint32 nodes, top-down */
+  guint               walk_index;
+  gboolean            walk_heaviest;
+  GListModel         *walk_wait;
+  gulong              walk_wait_id;
+
+  gboolean            expanding;
+  /* The column view let go of the model while a new tree opens its
+   * heaviest path (it would build rows for every step) */
+  gboolean            detached;
+};
+
+enum {
+  PROP_0,
+  PROP_INVERTED,
+  PROP_SELECTED_NODE,
+  PROP_SELECTED_NAME,
+  PROP_SETTLED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (EmbersCallTreeView, embers_call_tree_view, GTK_TYPE_WIDGET)
+
+static void start_walk (EmbersCallTreeView *self,
+                        GtkTreeListRow     *from,
+                        const guint32      *path,
+                        guint               n_path,
+                        gboolean            heaviest);
+
+static void on_row_expanded (GtkTreeListRow     *row,
+                             GParamSpec         *pspec,
+                             EmbersCallTreeView *self);
+
+static EmbersCallTreeRow *
+row_item (GtkTreeListRow *row)
+{
+  /* gtk_tree_list_row_get_item() is transfer full; the row keeps it */
+  GObject *item = gtk_tree_list_row_get_item (row);
+
+  if (item != NULL)
+    g_object_unref (item);
+  return EMBERS_CALL_TREE_ROW (item);
+}
+
+static double
+share (EmbersCallTreeView *self,
+       gint64              value)
+{
+  return self->root_total > 0 ? (double)value / self->root_total : 0;
+}
+
+/* Search marks */
+
+static void
+update_name_marks (EmbersCallTreeView *self,
+                   GtkListItem        *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  EmbersCallTreeRow *item;
+  gboolean match = FALSE;
+  gboolean below = FALSE;
+
+  if (row != NULL && self->search != NULL && embers_search_is_active (self->search) &&
+      embers_search_get_profile (self->search) == self->profile)
+    {
+      guint32 node;
+
+      item = row_item (row);
+      node = embers_call_tree_row_get_node (item);
+      if (self->inverted || node == EMBERS_NODE_NONE)
+        match = embers_search_name_matches (self->search, embers_call_tree_row_get_name_id (item));
+      else
+        {
+          match = embers_search_node_matches (self->search, node);
+          below = !match && !gtk_tree_list_row_get_expanded (row) &&
+                  embers_search_range_has_match (self->search, node + 1,
+                                                 embers_profile_node_end (self->profile, node));
+        }
+    }
+  if (match)
+    gtk_widget_add_css_class (label, "search-match");
+  else
+    gtk_widget_remove_css_class (label, "search-match");
+  if (below)
+    gtk_widget_add_css_class (label, "search-below");
+  else
+    gtk_widget_remove_css_class (label, "search-below");
+}
+
+/* Cells */
+
+static void
+setup_name (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            EmbersCallTreeView       *self)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *label = embers_name_label_new ();
+
+  gtk_tree_expander_set_indent_for_icon (GTK_TREE_EXPANDER (expander), TRUE);
+  /* Deep rows are indented: their names are cut to fit, never clipped */
+  embers_name_label_set_min_chars (EMBERS_NAME_LABEL (label), 6);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+update_expander_state (GtkTreeListRow *row,
+                       GParamSpec     *pspec,
+                       GtkWidget      *expander)
+{
+  if (gtk_tree_list_row_is_expandable (row))
+    gtk_accessible_update_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED,
+                                 gtk_tree_list_row_get_expanded (row), -1);
+  else
+    gtk_accessible_reset_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED);
+}
+
+static void
+bind_name (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           EmbersCallTreeView       *self)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  EmbersCallTreeRow *item = row_item (row);
+  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  embers_name_label_set_text (EMBERS_NAME_LABEL (label), embers_call_tree_row_get_name (item));
+  /* A screen reader's level is 1-based */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LEVEL,
+                                  (int) embers_call_tree_row_get_depth (item) + 1, -1);
+  update_expander_state (row, NULL, expander);
+  g_signal_connect_object (row, "notify::expanded", G_CALLBACK (update_expander_state), expander, 0);
+  g_signal_connect_object (row, "notify::expanded", G_CALLBACK (on_row_expanded), self, 0);
+  g_ptr_array_add (self->bound_names, list_item);
+  update_name_marks (self, list_item);
+}
+
+static void
+unbind_name (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             EmbersCallTreeView       *self)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+
+  if (row != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (row, update_expander_state, expander);
+      g_signal_handlers_disconnect_by_func (row, on_row_expanded, self);
+    }
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
+  g_ptr_array_remove_fast (self->bound_names, list_item);
+}
+
+static void
+setup_value (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             EmbersCallTreeView       *self)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static EmbersCallTreeRow *
+cell_item (GtkListItem *list_item)
+{
+  return row_item (gtk_list_item_get_item (list_item));
+}
+
+static void
+set_value (GtkListItem        *list_item,
+           EmbersCallTreeView *self,
+           gint64              value)
+{
+  g_autofree char *text = embers_format_value (value, self->unit);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+}
+
+static void
+set_percent (GtkListItem        *list_item,
+             EmbersCallTreeView *self,
+             gint64              value)
+{
+  g_autofree char *text = embers_format_percent (share (self, value));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+}
+
+static void
+bind_self (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           EmbersCallTreeView       *self)
+{
+  set_value (list_item, self, embers_call_tree_row_get_self (cell_item (list_item)));
+}
+
+static void
+bind_self_percent (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   EmbersCallTreeView       *self)
+{
+  set_percent (list_item, self, embers_call_tree_row_get_self (cell_item (list_item)));
+}
+
+static void
+bind_total (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            EmbersCallTreeView       *self)
+{
+  set_value (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
+}
+
+static void
+bind_total_percent (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    EmbersCallTreeView       *self)
+{
+  set_percent (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
+}
+
+static void
+setup_bar (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           EmbersCallTreeView       *self)
+{
+  gtk_list_item_set_child (list_item, g_object_new (EMBERS_TYPE_CALL_TREE_BAR, NULL));
+}
+
+static void
+bind_bar (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          EmbersCallTreeView       *self)
+{
+  EmbersCallTreeRow *item = cell_item (list_item);
+
+  bar_set (EMBERS_CALL_TREE_BAR (gtk_list_item_get_child (list_item)),
+           share (self, embers_call_tree_row_get_total (item)),
+           share (self, embers_call_tree_row_get_self (item)));
+}
+
+/* What a screen reader says for a row (the row factory's bind; the level
+ * and the expanded state are on the expander, the tree's focusable part) */
+static void
+bind_row (GtkSignalListItemFactory *factory,
+          GObject                  *object,
+          EmbersCallTreeView       *self)
+{
+  GtkColumnViewRow *row = GTK_COLUMN_VIEW_ROW (object);
+  GtkTreeListRow *tree_row = gtk_column_view_row_get_item (row);
+  EmbersCallTreeRow *item;
+  g_autofree char *self_value = NULL;
+  g_autofree char *self_percent = NULL;
+  g_autofree char *total_value = NULL;
+  g_autofree char *total_percent = NULL;
+  g_autofree char *text = NULL;
+
+  if (tree_row == NULL)
+    return;
+  item = row_item (tree_row);
+  self_value = embers_format_value (embers_call_tree_row_get_self (item), self->unit);
+  total_value = embers_format_value (embers_call_tree_row_get_total (item), self->unit);
+  self_percent = embers_format_percent (share (self, embers_call_tree_row_get_self (item)));
+  total_percent = embers_format_percent (share (self, embers_call_tree_row_get_total (item)));
+  /* Translators: what a screen reader says for a row of the call tree:
+   * the function, its level in the tree (1 for the root), its total and
+   * share of all, its self value and share, e.g. "runtime.mallocgc,
+   * level 4, total 300 ms (10.0%), self 120 ms (4.00%)" */
+  text = g_strdup_printf (_("%s, level %u, total %s (%s), self %s (%s)"),
+                          embers_call_tree_row_get_name (item),
+                          embers_call_tree_row_get_depth (item) + 1,
+                          total_value, total_percent, self_value, self_percent);
+  gtk_column_view_row_set_accessible_label (row, text);
+}
+
+/* Selection */
+
+static void
+on_selection_changed (EmbersCallTreeView *self)
+{
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->selection);
+  EmbersCallTreeRow *item = row != NULL ? row_item (row) : NULL;
+  guint32 node = item != NULL ? embers_call_tree_row_get_node (item) : EMBERS_NODE_NONE;
+
+  if (item == self->selected_row)
+    return;
+
+  g_set_object (&self->selected_row, item);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NAME]);
+  if (node != self->selected_node)
+    {
+      self->selected_node = node;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+    }
+}
+
+static void
+select_position (EmbersCallTreeView *self,
+                 guint               position)
+{
+  gtk_column_view_scroll_to (self->column_view, position, NULL,
+                             GTK_LIST_SCROLL_FOCUS | GTK_LIST_SCROLL_SELECT, NULL);
+}
+
+/* Walks */
+
+static void
+attach (EmbersCallTreeView *self)
+{
+  if (!self->detached)
+    return;
+  self->detached = FALSE;
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+}
+
+static void
+walk_stop (EmbersCallTreeView *self)
+{
+  gboolean was_walking = self->walk_row != NULL;
+
+  attach (self);
+
+  if (self->walk_wait != NULL)
+    {
+      g_clear_signal_handler (&self->walk_wait_id, self->walk_wait);
+      g_clear_object (&self->walk_wait);
+    }
+  g_clear_object (&self->walk_row);
+  g_array_set_size (self->walk_path, 0);
+  self->walk_index = 0;
+  if (was_walking)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTLED]);
+}
+
+static void
+expand (EmbersCallTreeView *self,
+        GtkTreeListRow     *row)
+{
+  self->expanding = TRUE;
+  gtk_tree_list_row_set_expanded (row, TRUE);
+  self->expanding = FALSE;
+}
+
+static void walk_continue (EmbersCallTreeView *self);
+
+static void
+on_walk_list_ready (EmbersCallTreeView *self)
+{
+  g_clear_signal_handler (&self->walk_wait_id, self->walk_wait);
+  g_clear_object (&self->walk_wait);
+  walk_continue (self);
+}
+
+static void
+walk_continue (EmbersCallTreeView *self)
+{
+  while (self->walk_row != NULL)
+    {
+      GtkTreeListRow *row = self->walk_row;
+      GListModel *kids;
+      GtkTreeListRow *child;
+      guint index;
+
+      if (!gtk_tree_list_row_is_expandable (row))
+        break;
+      expand (self, row);
+      kids = gtk_tree_list_row_get_children (row);
+      if (kids == NULL)
+        break;
+      if (EMBERS_IS_CALL_TREE_LIST (kids) && !embers_call_tree_list_is_ready (EMBERS_CALL_TREE_LIST (kids)))
+        {
+          /* Computed on a thread: go on when it is there */
+          self->walk_wait = g_object_ref (kids);
+          self->walk_wait_id = g_signal_connect_swapped (kids, "notify::ready",
+                                                         G_CALLBACK (on_walk_list_ready), self);
+          return;
+        }
+
+      if (self->walk_heaviest)
+        {
+          if (g_list_model_get_n_items (kids) == 0)
+            break;
+          index = 0;
+        }
+      else
+        {
+          if (self->walk_index >= self->walk_path->len)
+            break;
+          index = embers_call_tree_list_find_node (EMBERS_CALL_TREE_LIST (kids),
+                                                  g_array_index (self->walk_path, guint32, self->walk_index++));
+          if (index == G_MAXUINT)
+            break;
+          /* Further down than the rows announced yet */
+          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
+        }
+
+      child = gtk_tree_list_row_get_child_row (row, index);
+      if (child == NULL)
+        break;
+      g_set_object (&self->walk_row, child);
+      g_object_unref (child);
+
+      if (!self->walk_heaviest && self->walk_index == self->walk_path->len)
+        {
+          attach (self);
+          select_position (self, gtk_tree_list_row_get_position (child));
+          break;
+        }
+      if (self->walk_heaviest && !embers_call_tree_row_has_children (row_item (child)))
+        break;
+    }
+  walk_stop (self);
+}
+
+static void
+start_walk (EmbersCallTreeView *self,
+            GtkTreeListRow     *from,
+            const guint32      *path,
+            guint               n_path,
+            gboolean            heaviest)
+{
+  gboolean was_settled = self->walk_row == NULL;
+  gboolean detached = self->detached;
+
+  /* A tree still opening stays detached until this walk ends */
+  self->detached = FALSE;
+  walk_stop (self);
+  self->detached = detached;
+  self->walk_row = g_object_ref (from);
+  self->walk_heaviest = heaviest;
+  if (path != NULL)
+    g_array_append_vals (self->walk_path, path, n_path);
+  if (was_settled)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTLED]);
+  walk_continue (self);
+}
+
+/* Opening a row by its expander (or by any other hand) opens its heaviest
+ * path too */
+static void
+on_row_expanded (GtkTreeListRow     *row,
+                 GParamSpec         *pspec,
+                 EmbersCallTreeView *self)
+{
+  if (self->expanding || !gtk_tree_list_row_get_expanded (row))
+    return;
+  start_walk (self, row, NULL, 0, TRUE);
+}
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  EmbersCallTreeView *self = user_data;
+  GListModel *kids = embers_call_tree_row_create_children (EMBERS_CALL_TREE_ROW (item));
+
+  (void) self;
+  return kids;
+}
+
+static void
+rebuild (EmbersCallTreeView *self)
+{
+  g_autoptr(GtkTreeListModel) model = NULL;
+  GtkTreeListRow *root;
+
+  walk_stop (self);
+  g_clear_pointer (&self->tree, embers_call_tree_unref);
+  g_clear_object (&self->selected_row);
+  self->selected_node = EMBERS_NODE_NONE;
+
+  if (self->profile != NULL)
+    {
+      self->tree = embers_call_tree_new (self->profile, self->sample_type, self->inverted);
+      model = gtk_tree_list_model_new (embers_call_tree_create_roots (self->tree), FALSE, FALSE,
+                                       create_children, self, NULL);
+    }
+  else
+    {
+      model = gtk_tree_list_model_new (G_LIST_MODEL (g_list_store_new (EMBERS_TYPE_CALL_TREE_ROW)), FALSE, FALSE,
+                                       create_children, self, NULL);
+    }
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
+  g_set_object (&self->tree_model, model);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NAME]);
+
+  root = gtk_tree_list_model_get_row (model, 0);
+  if (root != NULL)
+    {
+      gtk_single_selection_set_selected (self->selection, 0);
+      /* The path opens with nothing shown; the rows in sight are built
+       * once, at the end */
+      gtk_column_view_set_model (self->column_view, NULL);
+      self->detached = TRUE;
+      start_walk (self, root, NULL, 0, TRUE);
+      g_object_unref (root);
+    }
+}
+
+/* Keys */
+
+static GtkTreeListRow *
+selected_tree_row (EmbersCallTreeView *self)
+{
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+/* The tree's keys: a shortcut controller in the capture phase of the
+ * column view, ahead of its own use of the arrows. A key that does
+ * nothing here (Right on a leaf) goes on to the column view. */
+static gboolean
+tree_key (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   user_data)
+{
+  EmbersCallTreeView *self = user_data;
+  GtkTreeListRow *row = selected_tree_row (self);
+  const char *what = g_variant_get_string (args, NULL);
+
+  if (row == NULL)
+    return FALSE;
+
+  if (g_str_equal (what, "open") || g_str_equal (what, "open-or-child"))
+    {
+      if (!gtk_tree_list_row_is_expandable (row))
+        return FALSE;
+      if (!gtk_tree_list_row_get_expanded (row))
+        embers_call_tree_view_expand_selected (self);
+      else if (g_str_equal (what, "open-or-child"))
+        {
+          g_autoptr(GtkTreeListRow) child = gtk_tree_list_row_get_child_row (row, 0);
+
+          if (child != NULL)
+            select_position (self, gtk_tree_list_row_get_position (child));
+        }
+      return TRUE;
+    }
+  if (g_str_equal (what, "close") || g_str_equal (what, "close-or-parent"))
+    {
+      if (gtk_tree_list_row_get_expanded (row))
+        {
+          walk_stop (self);
+          gtk_tree_list_row_set_expanded (row, FALSE);
+        }
+      else if (g_str_equal (what, "close-or-parent"))
+        {
+          g_autoptr(GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
+
+          if (parent == NULL)
+            return FALSE;
+          select_position (self, gtk_tree_list_row_get_position (parent));
+        }
+      return TRUE;
+    }
+  if (g_str_equal (what, "all"))
+    {
+      embers_call_tree_view_expand_all_selected (self);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+add_tree_key (GtkShortcutController *controller,
+              guint                  keyval,
+              const char            *what,
+              EmbersCallTreeView    *self)
+{
+  GtkShortcut *shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (keyval, 0),
+                                            gtk_callback_action_new (tree_key, self, NULL));
+
+  gtk_shortcut_set_arguments (shortcut, g_variant_new_string (what));
+  gtk_shortcut_controller_add_shortcut (controller, shortcut);
+}
+
+static void
+on_activate (GtkColumnView      *column_view,
+             guint               position,
+             EmbersCallTreeView *self)
+{
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+
+  if (row == NULL || !gtk_tree_list_row_is_expandable (row))
+    return;
+  if (gtk_tree_list_row_get_expanded (row))
+    {
+      walk_stop (self);
+      gtk_tree_list_row_set_expanded (row, FALSE);
+    }
+  else
+    start_walk (self, row, NULL, 0, TRUE);
+}
+
+/* The flame graph's single keys act on the selected row's function */
+static gboolean
+name_key (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   user_data)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (widget);
+  const char *name = embers_call_tree_view_get_selected_name (self);
+
+  if (name == NULL)
+    return FALSE;
+  return gtk_widget_activate_action (widget, g_variant_get_string (args, NULL), "s", name);
+}
+
+/* API */
+
+GtkWidget *
+embers_call_tree_view_new (void)
+{
+  return g_object_new (EMBERS_TYPE_CALL_TREE_VIEW, NULL);
+}
+
+void
+embers_call_tree_view_set_profile (EmbersCallTreeView *self,
+                                   EmbersProfile      *profile,
+                                   guint               sample_type)
+{
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+  g_return_if_fail (profile == NULL || EMBERS_IS_PROFILE (profile));
+
+  if (profile != NULL && sample_type >= embers_profile_get_n_sample_types (profile))
+    sample_type = 0;
+  if (profile == self->profile && sample_type == self->sample_type && self->tree != NULL)
+    return;
+
+  g_set_object (&self->profile, profile);
+  self->sample_type = sample_type;
+  g_clear_pointer (&self->unit, g_free);
+  self->root_total = 0;
+  if (profile != NULL && embers_profile_get_n_nodes (profile) > 0)
+    {
+      self->unit = g_strdup (embers_profile_get_sample_unit (profile, sample_type));
+      self->root_total = embers_profile_node_total (profile, sample_type, 0);
+    }
+  rebuild (self);
+}
+
+EmbersProfile *
+embers_call_tree_view_get_profile (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), NULL);
+  return self->profile;
+}
+
+gboolean
+embers_call_tree_view_get_inverted (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), FALSE);
+  return self->inverted;
+}
+
+void
+embers_call_tree_view_set_inverted (EmbersCallTreeView *self,
+                                    gboolean            inverted)
+{
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+
+  inverted = !!inverted;
+  if (inverted == self->inverted)
+    return;
+  self->inverted = inverted;
+  rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INVERTED]);
+}
+
+void
+embers_call_tree_view_set_search (EmbersCallTreeView *self,
+                                  EmbersSearch       *search)
+{
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+
+  if (search == self->search)
+    return;
+  g_clear_pointer (&self->search, embers_search_unref);
+  if (search != NULL)
+    self->search = embers_search_ref (search);
+  for (guint i = 0; i < self->bound_names->len; i++)
+    update_name_marks (self, g_ptr_array_index (self->bound_names, i));
+}
+
+guint32
+embers_call_tree_view_get_selected_node (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), EMBERS_NODE_NONE);
+  return self->selected_node;
+}
+
+const char *
+embers_call_tree_view_get_selected_name (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), NULL);
+  if (self->selected_row == NULL)
+    return NULL;
+  /* The root row is no function */
+  if (embers_call_tree_row_get_depth (self->selected_row) == 0)
+    return NULL;
+  return embers_call_tree_row_get_name (self->selected_row);
+}
+
+void
+embers_call_tree_view_reveal_node (EmbersCallTreeView *self,
+                                   guint32             node)
+{
+  g_autoptr(GtkTreeListRow) root = NULL;
+  g_autoptr(GArray) path = NULL;
+
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+
+  if (self->profile == NULL || node >= embers_profile_get_n_nodes (self->profile) ||
+      node == self->selected_node)
+    return;
+  root = gtk_tree_list_model_get_row (self->tree_model, 0);
+  if (root == NULL)
+    return;
+  if (node == 0)
+    {
+      walk_stop (self);
+      select_position (self, 0);
+      return;
+    }
+
+  if (self->inverted)
+    {
+      /* The function's row among the roots' children */
+      GListModel *kids;
+      guint index;
+
+      expand (self, root);
+      kids = gtk_tree_list_row_get_children (root);
+      if (kids == NULL || !embers_call_tree_list_is_ready (EMBERS_CALL_TREE_LIST (kids)))
+        return;
+      index = embers_call_tree_list_find_name (EMBERS_CALL_TREE_LIST (kids),
+                                               embers_profile_node_name (self->profile, node));
+      if (index != G_MAXUINT)
+        {
+          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
+          g_autoptr(GtkTreeListRow) child = gtk_tree_list_row_get_child_row (root, index);
+
+          if (child != NULL)
+            select_position (self, gtk_tree_list_row_get_position (child));
+        }
+      return;
+    }
+
+  path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 n = node; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (self->profile, n))
+    g_array_prepend_val (path, n);
+  start_walk (self, root, (const guint32 *) path->data, path->len, FALSE);
+}
+
+void
+embers_call_tree_view_expand_selected (EmbersCallTreeView *self)
+{
+  GtkTreeListRow *row;
+
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+
+  row = selected_tree_row (self);
+  if (row != NULL && gtk_tree_list_row_is_expandable (row))
+    start_walk (self, row, NULL, 0, TRUE);
+}
+
+void
+embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self)
+{
+  GtkTreeListRow *row;
+  GQueue queue = G_QUEUE_INIT;
+  guint added = 0;
+  guint position;
+
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+
+  row = selected_tree_row (self);
+  if (row == NULL)
+    return;
+  walk_stop (self);
+  position = gtk_tree_list_row_get_position (row);
+
+  /* The column view takes each expansion on its own, at a cost that grows
+   * with the rows it has: it lets go of the model while thousands of rows
+   * open, and takes it back once (building the rows in sight only) */
+  gtk_column_view_set_model (self->column_view, NULL);
+
+  /* Breadth first, so that a limit cuts the deepest rows; lists not ready
+   * yet open when they are, without their children */
+  g_queue_push_tail (&queue, g_object_ref (row));
+  while (!g_queue_is_empty (&queue))
+    {
+      g_autoptr(GtkTreeListRow) r = g_queue_pop_head (&queue);
+      GListModel *kids;
+      guint n;
+
+      if (added >= EMBERS_CALL_TREE_VIEW_EXPAND_ALL_ROWS || !gtk_tree_list_row_is_expandable (r))
+        continue;
+      expand (self, r);
+      kids = gtk_tree_list_row_get_children (r);
+      if (kids == NULL)
+        continue;
+      n = g_list_model_get_n_items (kids);
+      added += n;
+      for (guint i = 0; i < n; i++)
+        {
+          GtkTreeListRow *child = gtk_tree_list_row_get_child_row (r, i);
+
+          if (child != NULL)
+            g_queue_push_tail (&queue, child);
+        }
+    }
+
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_single_selection_set_selected (self->selection, position);
+  gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_FOCUS, NULL);
+}
+
+guint
+embers_call_tree_view_get_n_rows (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+}
+
+gboolean
+embers_call_tree_view_is_settled (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), TRUE);
+  return self->walk_row == NULL;
+}
+
+GtkSelectionModel *
+embers_call_tree_view_get_model (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), NULL);
+  return GTK_SELECTION_MODEL (self->selection);
+}
+
+/* GObject */
+
+static void
+embers_call_tree_view_dispose (GObject *object)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
+
+  walk_stop (self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_CALL_TREE_VIEW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->tree_model);
+  g_clear_object (&self->selected_row);
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->tree, embers_call_tree_unref);
+  g_clear_pointer (&self->search, embers_search_unref);
+
+  G_OBJECT_CLASS (embers_call_tree_view_parent_class)->dispose (object);
+}
+
+static void
+embers_call_tree_view_finalize (GObject *object)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
+
+  g_ptr_array_unref (self->bound_names);
+  g_array_unref (self->walk_path);
+  g_free (self->unit);
+
+  G_OBJECT_CLASS (embers_call_tree_view_parent_class)->finalize (object);
+}
+
+static void
+embers_call_tree_view_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_INVERTED:
+      g_value_set_boolean (value, self->inverted);
+      break;
+    case PROP_SELECTED_NODE:
+      g_value_set_uint (value, self->selected_node);
+      break;
+    case PROP_SELECTED_NAME:
+      g_value_set_string (value, embers_call_tree_view_get_selected_name (self));
+      break;
+    case PROP_SETTLED:
+      g_value_set_boolean (value, embers_call_tree_view_is_settled (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_call_tree_view_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_INVERTED:
+      embers_call_tree_view_set_inverted (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = embers_call_tree_view_dispose;
+  object_class->finalize = embers_call_tree_view_finalize;
+  object_class->get_property = embers_call_tree_view_get_property;
+  object_class->set_property = embers_call_tree_view_set_property;
+
+  properties[PROP_INVERTED] =
+    g_param_spec_boolean ("inverted", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_NODE] =
+    g_param_spec_uint ("selected-node", NULL, NULL, 0, G_MAXUINT32, EMBERS_NODE_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_NAME] =
+    g_param_spec_string ("selected-name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SETTLED] =
+    g_param_spec_boolean ("settled", NULL, NULL, TRUE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  embers_table_add_key_bindings (widget_class, name_key);
+
+  embers_widgets_ensure_resources ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-call-tree-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, setup_name);
+  gtk_widget_class_bind_template_callback (widget_class, bind_name);
+  gtk_widget_class_bind_template_callback (widget_class, unbind_name);
+  gtk_widget_class_bind_template_callback (widget_class, setup_value);
+  gtk_widget_class_bind_template_callback (widget_class, bind_self);
+  gtk_widget_class_bind_template_callback (widget_class, bind_self_percent);
+  gtk_widget_class_bind_template_callback (widget_class, bind_total);
+  gtk_widget_class_bind_template_callback (widget_class, bind_total_percent);
+  gtk_widget_class_bind_template_callback (widget_class, setup_bar);
+  gtk_widget_class_bind_template_callback (widget_class, bind_bar);
+  gtk_widget_class_bind_template_callback (widget_class, bind_row);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
+  gtk_widget_class_set_css_name (widget_class, "call-tree-view");
+}
+
+static void
+embers_call_tree_view_init (EmbersCallTreeView *self)
+{
+  GtkEventController *keys;
+
+  self->bound_names = g_ptr_array_new ();
+  self->walk_path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->selected_node = EMBERS_NODE_NONE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (on_selection_changed), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+
+  keys = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_Right, "open-or-child", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Right, "open-or-child", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_plus, "open", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Add, "open", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_Left, "close-or-parent", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Left, "close-or-parent", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_minus, "close", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Subtract, "close", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_asterisk, "all", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Multiply, "all", self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+
+  rebuild (self);
+}

@@ -1,0 +1,252 @@
+/* test-call-tree.c: the call tree view in a window: the heaviest path
+ * opened, rows and bars drawn, the keys, the screen reader's tree, the
+ * link with the flame graph and the search, the inverted tree
+ * (issue 18.1)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <gtk/gtk.h>
+
+#include "embers-call-tree-view.h"
+#include "embers-flame-graph.h"
+#include "embers-window.h"
+#include "embers-test-gtk-utils.h"
+
+static void
+wait_page (EmbersProfilePage *page)
+{
+  embers_test_wait_while (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_LOADING ||
+                          embers_profile_page_get_busy (page) ||
+                          embers_profile_page_get_search_pending (page));
+  embers_test_settle ();
+}
+
+static void
+wait_tree (EmbersCallTreeView *tree)
+{
+  embers_test_wait_while (!embers_call_tree_view_is_settled (tree));
+  embers_test_settle ();
+}
+
+/* The row at @position of the tree */
+static EmbersCallTreeRow *
+row_at (EmbersCallTreeView *tree,
+        guint               position)
+{
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (embers_call_tree_view_get_model (tree)),
+                                                          position);
+
+  GObject *item;
+
+  g_assert_nonnull (row);
+  /* The tree list row keeps its item */
+  item = gtk_tree_list_row_get_item (row);
+  g_object_unref (item);
+  return EMBERS_CALL_TREE_ROW (item);
+}
+
+static guint
+selected_position (EmbersCallTreeView *tree)
+{
+  return gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)));
+}
+
+/* The name cell (a GtkTreeExpander) showing @name, or NULL */
+static GtkWidget *
+find_expander (GtkWidget  *root,
+               const char *name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_TREE_EXPANDER (child))
+        {
+          GtkTreeListRow *row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (child));
+          g_autoptr(GObject) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+          if (item != NULL && g_str_equal (embers_call_tree_row_get_name (EMBERS_CALL_TREE_ROW (item)), name))
+            return child;
+          continue;
+        }
+      found = find_expander (child, name);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_call_tree (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-labels.pb.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersProfilePage *page;
+  EmbersCallTreeView *tree;
+  EmbersFlameGraph *graph;
+  GtkWidget *column_view, *expander, *bar, *label;
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  graphene_rect_t area;
+  EmbersProfile *profile;
+  guint n_open, n_all;
+  guint32 node;
+  int y;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (GTK_WIDGET (window));
+  page = embers_window_open_file (window, file);
+  wait_page (page);
+  graph = embers_profile_page_get_flame_graph (page);
+  profile = embers_flame_graph_get_profile (graph);
+
+  /* Ctrl+5 shows it, with the heaviest path open: total, then the
+   * heaviest child at each level down to a leaf */
+  g_assert_true (embers_test_press_key (GTK_WIDGET (page), GDK_KEY_5, GDK_CONTROL_MASK));
+  wait_page (page);
+  g_assert_cmpint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_CALL_TREE);
+  tree = EMBERS_CALL_TREE_VIEW (embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_CALL_TREE_VIEW, NULL));
+  embers_test_wait_mapped (GTK_WIDGET (tree));
+  wait_tree (tree);
+  g_assert_cmpstr (embers_call_tree_row_get_name (row_at (tree, 0)), ==, "total");
+  g_assert_cmpstr (embers_call_tree_row_get_name (row_at (tree, 1)), ==, "main.writeCPULabels.func1.1");
+  for (guint i = 1; i < 7; i++)
+    g_assert_cmpuint (embers_call_tree_row_get_depth (row_at (tree, i)), ==, i);
+  n_open = embers_call_tree_view_get_n_rows (tree);
+  g_assert_cmpuint (n_open, >, 10);
+  /* Within a level, heaviest first */
+  {
+    EmbersCallTreeRow *a = row_at (tree, 1);
+    guint i = 2;
+
+    while (embers_call_tree_row_get_depth (row_at (tree, i)) != 1)
+      i++;
+    g_assert_cmpint (embers_call_tree_row_get_total (a), >=, embers_call_tree_row_get_total (row_at (tree, i)));
+  }
+
+  /* What is drawn: the names, and a bar per row as long as its share */
+  column_view = embers_test_find_widget (GTK_WIDGET (tree), GTK_TYPE_COLUMN_VIEW, NULL);
+  embers_test_wait_frame (GTK_WIDGET (tree));
+  pixels = embers_test_render_frame (GTK_WIDGET (tree));
+  expander = find_expander (GTK_WIDGET (tree), "main.writeCPULabels.func2");
+  g_assert_nonnull (expander);
+  area = embers_test_bounds (expander, GTK_WIDGET (tree));
+  embers_test_assert_not_blank (pixels, &area, 3, "call-tree-name");
+  bar = embers_test_find_widget (gtk_widget_get_parent (gtk_widget_get_parent (expander)),
+                                 GTK_TYPE_WIDGET, "call-tree-bar");
+  g_assert_nonnull (bar);
+  area = embers_test_bounds (bar, GTK_WIDGET (tree));
+  g_assert_cmpfloat (area.size.width, >, 40);
+  y = area.origin.y + area.size.height / 2;
+  /* func2 holds about 20% of the total: filled on the left, the trough
+   * on the right, and the two differ from the row's background above */
+  g_assert_cmpuint (embers_test_pixels_get (pixels, area.origin.x + 2, y), !=,
+                    embers_test_pixels_get (pixels, area.origin.x + area.size.width - 3, y));
+  g_assert_cmpuint (embers_test_pixels_get (pixels, area.origin.x + area.size.width - 3, y), !=,
+                    embers_test_pixels_get (pixels, area.origin.x + area.size.width - 3, area.origin.y));
+
+  /* A screen reader reads a tree: the role, each row's level and state */
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (column_view), GTK_ACCESSIBLE_ROLE_TREE_GRID);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LEVEL, 6);
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED, TRUE);
+  expander = find_expander (GTK_WIDGET (tree), "main.writeCPULabels.func3");
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED, FALSE);
+
+  /* Keys: on the root, Left closes, Right opens the heaviest path again,
+   * * opens everything */
+  gtk_widget_grab_focus (GTK_WIDGET (tree));
+  g_assert_cmpuint (selected_position (tree), ==, 0);
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_Left, 0));
+  g_assert_cmpuint (embers_call_tree_view_get_n_rows (tree), ==, 1);
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_Right, 0));
+  wait_tree (tree);
+  g_assert_cmpuint (embers_call_tree_view_get_n_rows (tree), ==, n_open);
+  /* Right on an open row goes to its first child, Left back */
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_Right, 0));
+  g_assert_cmpuint (selected_position (tree), ==, 1);
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_Left, 0));
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_Left, 0));
+  g_assert_cmpuint (selected_position (tree), ==, 0);
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_asterisk, 0));
+  n_all = embers_call_tree_view_get_n_rows (tree);
+  {
+    guint visible = 0;
+
+    for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
+      if (embers_profile_node_total (profile, 0, i) > 0)
+        visible++;
+    g_assert_cmpuint (n_all, ==, visible);
+  }
+
+  /* Linked with the graph: a row picked here is the graph's selection */
+  embers_call_tree_view_reveal_node (tree, embers_flame_graph_get_selected_node (graph) == 5 ? 6 : 5);
+  wait_tree (tree);
+  node = embers_call_tree_view_get_selected_node (tree);
+  g_assert_true (node == 5 || node == 6);
+  g_assert_cmpuint (embers_flame_graph_get_selected_node (graph), ==, node);
+  /* ... and the graph's selection opens here when the tree comes back */
+  embers_profile_page_set_view (page, EMBERS_VIEW_ICICLE);
+  wait_page (page);
+  node = embers_profile_get_n_nodes (profile) - 1;
+  embers_flame_graph_set_selected_node (graph, node);
+  embers_profile_page_set_view (page, EMBERS_VIEW_CALL_TREE);
+  wait_page (page);
+  wait_tree (tree);
+  g_assert_cmpuint (embers_call_tree_view_get_selected_node (tree), ==, node);
+
+  /* The search: matches marked, Ctrl+G goes from one to the next */
+  embers_profile_page_set_search (page, "main.burn", FALSE, TRUE);
+  wait_page (page);
+  g_assert_true (embers_test_press_key (GTK_WIDGET (page), GDK_KEY_g, GDK_CONTROL_MASK));
+  wait_tree (tree);
+  g_assert_cmpstr (embers_call_tree_view_get_selected_name (tree), ==, "main.burn");
+  node = embers_call_tree_view_get_selected_node (tree);
+  g_assert_true (embers_test_press_key (GTK_WIDGET (page), GDK_KEY_g, GDK_CONTROL_MASK));
+  wait_tree (tree);
+  g_assert_cmpstr (embers_call_tree_view_get_selected_name (tree), ==, "main.burn");
+  g_assert_cmpuint (embers_call_tree_view_get_selected_node (tree), !=, node);
+  embers_test_wait_frame (GTK_WIDGET (tree));
+  expander = find_expander (GTK_WIDGET (tree), "main.burn");
+  g_assert_nonnull (expander);
+  label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  g_assert_true (gtk_widget_has_css_class (label, "search-match"));
+
+  /* i turns the tree over: the functions with self time first */
+  embers_profile_page_set_search (page, NULL, FALSE, FALSE);
+  wait_page (page);
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_i, 0));
+  g_assert_true (embers_call_tree_view_get_inverted (tree));
+  g_assert_cmpint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_CALL_TREE);
+  wait_tree (tree);
+  g_assert_cmpstr (embers_call_tree_row_get_name (row_at (tree, 1)), ==, "main.compress");
+  {
+    guint type = embers_call_tree_get_sample_type (embers_call_tree_row_get_tree (row_at (tree, 1)));
+    gint64 self_time = 0;
+
+    for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
+      if (g_str_equal (embers_profile_node_name_str (profile, i), "main.compress"))
+        self_time += embers_profile_node_self (profile, type, i);
+    g_assert_cmpint (embers_call_tree_row_get_total (row_at (tree, 1)), ==, self_time);
+  }
+
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  embers_test_gtk_init (&argc, &argv);
+
+  g_test_add_func ("/embers/call-tree/window", test_call_tree);
+
+  return g_test_run ();
+}
