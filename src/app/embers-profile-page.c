@@ -2301,8 +2301,8 @@ update_view_menu_button (EmbersProfilePage *self)
 }
 
 /* The split beside a diff leaves room for every column of the diff table
- * (measured once its rows exist), as long as the graph keeps a third of
- * the page */
+ * (measured once its rows exist), as long as the graph keeps half of the
+ * page: the diff is the answer; the table scrolls sideways for the rest */
 static gboolean
 fit_diff_table (GtkWidget     *paned,
                 GdkFrameClock *clock,
@@ -2314,12 +2314,13 @@ fit_diff_table (GtkWidget     *paned,
 
   gtk_widget_measure (GTK_WIDGET (embers_diff_table_get_column_view (self->diff_table)),
                       GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-  limit = gtk_widget_get_width (paned) * 2 / 3;
+  limit = gtk_widget_get_width (paned) / 2;
   if (limit > 0)
     min = MIN (min, limit);
   if (is_stacked (self))
-    self->wide_position = MAX (self->wide_position, min);
-  else if (gtk_paned_get_position (self->paned) < min)
+    self->wide_position = limit > 0 ? CLAMP (self->wide_position, min, limit) : MAX (self->wide_position, min);
+  else if (gtk_paned_get_position (self->paned) < min ||
+           (limit > 0 && gtk_paned_get_position (self->paned) > limit))
     gtk_paned_set_position (self->paned, min);
 
   return --self->fit_diff_frames > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
@@ -2338,11 +2339,19 @@ place_split (GtkWidget     *paned,
   int height = gtk_widget_get_height (paned);
 
   /* Stacked, the graph keeps most of the height: a diff's table (its
-   * rows are the same functions as the graph's) an eighth, a profile's a
-   * quarter; the handle drags either */
-  if (is_stacked (self))
-    gtk_paned_set_position (self->paned, height <= 0 ? 100
-                                         : is_diff (self) ? MAX (height / 8, 40) : height / 4);
+   * rows are the same functions as the graph's) a fifth but at least its
+   * least height (its header and rows, not cut), a profile's a quarter;
+   * the handle drags either */
+  if (is_stacked (self) && is_diff (self))
+    {
+      int least = 0;
+
+      gtk_widget_measure (GTK_WIDGET (self->diff_table), GTK_ORIENTATION_VERTICAL, -1,
+                          &least, NULL, NULL, NULL);
+      gtk_paned_set_position (self->paned, height <= 0 ? 100 : MAX (height / 5, least));
+    }
+  else if (is_stacked (self))
+    gtk_paned_set_position (self->paned, height <= 0 ? 100 : height / 4);
   else if (self->wide_position > 0)
     gtk_paned_set_position (self->paned, self->wide_position);
   return G_SOURCE_REMOVE;

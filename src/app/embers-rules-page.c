@@ -9,7 +9,6 @@
 
 #include <glib/gi18n.h>
 
-#include "embers-accessible.h"
 #include "embers-pyroscope-source.h"
 #include "embers-rule-dialog.h"
 #include "embers-rules-page.h"
@@ -35,6 +34,7 @@ struct _EmbersRulesPage
   AdwStatusPage       *empty_page;
   AdwStatusPage       *disabled_page;
   GtkLabel            *disabled_details;
+  GtkLabel            *flag_label;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersRulesPage, embers_rules_page, GTK_TYPE_WIDGET)
@@ -372,7 +372,7 @@ embers_rules_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_RULES_PAGE);
   g_clear_object (&self->source);
   g_clear_pointer (&self->rules, g_ptr_array_unref);
   g_clear_pointer (&self->error, g_free);
@@ -383,121 +383,30 @@ embers_rules_page_dispose (GObject *object)
 static void
 embers_rules_page_class_init (EmbersRulesPageClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = embers_rules_page_dispose;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-rules-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, box);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, list);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, disabled_page);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, disabled_details);
+  gtk_widget_class_bind_template_child (widget_class, EmbersRulesPage, flag_label);
+  gtk_widget_class_bind_template_callback (widget_class, embers_rules_page_new_rule);
+  gtk_widget_class_bind_template_callback (widget_class, embers_rules_page_reload);
 }
 
 static void
 embers_rules_page_init (EmbersRulesPage *self)
 {
-  GtkWidget *toolbar, *button, *scrolled, *clamp, *spinner, *retry;
-
   self->cancellable = g_cancellable_new ();
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_add_css_class (toolbar, "toolbar");
-  button = gtk_button_new_with_mnemonic (_("_New Rule…"));
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_rules_page_new_rule), self);
-  gtk_box_append (GTK_BOX (toolbar), button);
-  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
-  /* Translators: a button: load the server's list of recording rules again */
-  gtk_widget_set_tooltip_text (button, C_("recording rules", "Reload"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  C_("recording rules", "Reload"), -1);
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (embers_rules_page_reload), self);
-  gtk_box_append (GTK_BOX (toolbar), button);
-  gtk_box_append (GTK_BOX (self->box), toolbar);
-
-  self->stack = GTK_STACK (gtk_stack_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
-
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
-  gtk_widget_set_valign (GTK_WIDGET (self->list), GTK_ALIGN_START);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Recording rules"), -1);
-  clamp = adw_clamp_new ();
-  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 900);
-  gtk_widget_set_margin_top (clamp, 12);
-  gtk_widget_set_margin_bottom (clamp, 12);
-  adw_clamp_set_child (ADW_CLAMP (clamp), GTK_WIDGET (self->list));
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
-  gtk_stack_add_named (self->stack, scrolled, "list");
-
-  spinner = adw_spinner_new ();
-  gtk_widget_set_size_request (spinner, 32, 32);
-  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
-  gtk_stack_add_named (self->stack, spinner, "loading");
-
-  self->empty_page = ADW_STATUS_PAGE (adw_status_page_new ());
-  adw_status_page_set_icon_name (self->empty_page, "view-list-symbolic");
-  adw_status_page_set_title (self->empty_page, _("No Recording Rules"));
-  adw_status_page_set_description (self->empty_page,
-                                   _("Create one with New Rule…, or right-click a frame of a flame graph."));
-  gtk_stack_add_named (self->stack, GTK_WIDGET (self->empty_page), "empty");
-
-  self->error_page = ADW_STATUS_PAGE (adw_status_page_new ());
-  adw_status_page_set_icon_name (self->error_page, "dialog-warning-symbolic");
-  adw_status_page_set_title (self->error_page, _("Recording Rules Unavailable"));
-  retry = gtk_button_new_with_mnemonic (_("_Try Again"));
-  gtk_widget_set_halign (retry, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (retry, "pill");
-  g_signal_connect_swapped (retry, "clicked", G_CALLBACK (embers_rules_page_reload), self);
-  adw_status_page_set_child (self->error_page, retry);
-  gtk_stack_add_named (self->stack, GTK_WIDGET (self->error_page), "error");
-
-  /* The rules API is off: what turns it on, as text to select and copy;
-   * no "Try Again", which would only fail the same way */
-  self->disabled_page = ADW_STATUS_PAGE (adw_status_page_new ());
-  adw_status_page_set_icon_name (self->disabled_page, "action-unavailable-symbolic");
-  adw_status_page_set_title (self->disabled_page, _("Recording Rules Are Off"));
-  {
-    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-    GtkWidget *intro = gtk_label_new (_("This server does not serve the recording rules API. It is an "
-                                        "experimental part of Pyroscope, off unless the server starts with:"));
-    GtkWidget *flag = gtk_label_new (RULES_FLAG);
-    GtkWidget *after = gtk_label_new (_("Meanwhile, New Rule… and the flame graph’s Create Recording Rule… "
-                                        "still build a rule and copy it as server configuration."));
-    GtkWidget *flag_card = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-    gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
-    gtk_label_set_justify (GTK_LABEL (intro), GTK_JUSTIFY_CENTER);
-    gtk_label_set_selectable (GTK_LABEL (intro), TRUE);
-    /* The flag whole on one line, never broken at its dashes */
-    gtk_label_set_selectable (GTK_LABEL (flag), TRUE);
-    gtk_widget_add_css_class (flag, "monospace");
-    gtk_widget_set_margin_top (flag, 8);
-    gtk_widget_set_margin_bottom (flag, 8);
-    gtk_widget_set_margin_start (flag, 12);
-    gtk_widget_set_margin_end (flag, 12);
-    gtk_widget_add_css_class (flag_card, "card");
-    gtk_widget_set_halign (flag_card, GTK_ALIGN_CENTER);
-    gtk_box_append (GTK_BOX (flag_card), flag);
-    gtk_label_set_wrap (GTK_LABEL (after), TRUE);
-    gtk_label_set_justify (GTK_LABEL (after), GTK_JUSTIFY_CENTER);
-    gtk_label_set_selectable (GTK_LABEL (after), TRUE);
-    gtk_widget_add_css_class (after, "dim-label");
-    self->disabled_details = GTK_LABEL (gtk_label_new (NULL));
-    gtk_label_set_wrap (self->disabled_details, TRUE);
-    gtk_label_set_justify (self->disabled_details, GTK_JUSTIFY_CENTER);
-    gtk_label_set_selectable (self->disabled_details, TRUE);
-    gtk_widget_add_css_class (GTK_WIDGET (self->disabled_details), "dim-label");
-    gtk_widget_add_css_class (GTK_WIDGET (self->disabled_details), "caption");
-    gtk_box_append (GTK_BOX (box), intro);
-    gtk_box_append (GTK_BOX (box), flag_card);
-    gtk_box_append (GTK_BOX (box), after);
-    gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->disabled_details));
-    adw_status_page_set_child (self->disabled_page, box);
-  }
-  gtk_stack_add_named (self->stack, GTK_WIDGET (self->disabled_page), "disabled");
-
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->stack));
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_label_set_text (self->flag_label, RULES_FLAG);
 }
 
 EmbersRulesPage *

@@ -17,6 +17,10 @@ struct _EmbersWindow
   AdwToastOverlay      *toast_overlay;
   AdwHeaderBar         *header_bar;
   AdwWindowTitle       *window_title;
+  GtkStack             *title_stack;
+  AdwInlineViewSwitcher *header_switcher;
+  GtkWidget            *view_back_button;
+  GtkWidget            *view_forward_button;
   GtkMenuButton        *menu_button;
   AdwTabBar            *tab_bar;
   AdwTabView           *tab_view;
@@ -29,6 +33,7 @@ struct _EmbersWindow
   GSettings            *settings;
   AdwTabPage           *titled_tab;  /* weak: the tab whose title the header shows */
   GCancellable         *file_cancellable;  /* the file dialogs', until the window closes */
+  GBindingGroup        *workspace_bindings; /* the selected workspace's back and forward */
 };
 
 /* At most this many recent files are remembered */

@@ -120,10 +120,64 @@ update_title (EmbersWindow *self)
     }
 }
 
+/* A compact workspace (narrow: its own bar hidden) has its back, forward
+ * and views in the header, in place of the title; the header follows the
+ * selected workspace through a binding group */
+static EmbersWorkspace *
+selected_workspace (EmbersWindow *self)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+  return EMBERS_IS_WORKSPACE (child) ? EMBERS_WORKSPACE (child) : NULL;
+}
+
+static gboolean
+compact_to_title (GBinding     *binding,
+                  const GValue *from,
+                  GValue       *to,
+                  gpointer      user_data)
+{
+  g_value_set_string (to, g_value_get_boolean (from) ? "views" : "title");
+  return TRUE;
+}
+
+static void
+update_header (EmbersWindow *self)
+{
+  EmbersWorkspace *workspace = selected_workspace (self);
+
+  adw_inline_view_switcher_set_stack (self->header_switcher,
+                                      workspace != NULL ? embers_workspace_get_stack (workspace) : NULL);
+  g_binding_group_set_source (self->workspace_bindings, workspace);
+  if (workspace == NULL)
+    gtk_stack_set_visible_child_name (self->title_stack, "title");
+}
+
+static void
+view_back_clicked (EmbersWindow *self)
+{
+  EmbersWorkspace *workspace = selected_workspace (self);
+
+  if (workspace != NULL)
+    embers_workspace_go_back (workspace);
+}
+
+static void
+view_forward_clicked (EmbersWindow *self)
+{
+  EmbersWorkspace *workspace = selected_workspace (self);
+
+  if (workspace != NULL)
+    embers_workspace_go_forward (workspace);
+}
+
 static void
 on_selected_page_changed (EmbersWindow *self)
 {
   AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+  update_header (self);
 
   /* Follow the selected tab's title (a service picked, a comparison run) */
   if (self->titled_tab != NULL)
@@ -826,6 +880,9 @@ embers_window_dispose (GObject *object)
   if (self->titled_tab != NULL)
     g_signal_handlers_disconnect_by_func (self->titled_tab, update_title, self);
   g_clear_weak_pointer (&self->titled_tab);
+  if (self->workspace_bindings != NULL)
+    g_binding_group_set_source (self->workspace_bindings, NULL);
+  g_clear_object (&self->workspace_bindings);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_WINDOW);
   g_clear_object (&self->settings);
 
@@ -848,6 +905,12 @@ embers_window_class_init (EmbersWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, title_stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, header_switcher);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, view_back_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWindow, view_forward_button);
+  gtk_widget_class_bind_template_callback (widget_class, view_back_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, view_forward_clicked);
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, tab_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersWindow, tab_view);
@@ -882,6 +945,13 @@ embers_window_init (EmbersWindow *self)
 
   self->file_cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->workspace_bindings = g_binding_group_new ();
+  g_binding_group_bind (self->workspace_bindings, "can-go-back", self->view_back_button, "sensitive",
+                        G_BINDING_SYNC_CREATE);
+  g_binding_group_bind (self->workspace_bindings, "can-go-forward", self->view_forward_button, "sensitive",
+                        G_BINDING_SYNC_CREATE);
+  g_binding_group_bind_full (self->workspace_bindings, "compact", self->title_stack, "visible-child-name",
+                             G_BINDING_SYNC_CREATE, compact_to_title, NULL, NULL, NULL);
 
   builder = gtk_builder_new_from_resource ("/io/github/emberslab/Embers/gtk/menus.ui");
   gtk_menu_button_set_menu_model (self->menu_button,
@@ -910,6 +980,7 @@ embers_window_init (EmbersWindow *self)
   update_recent (self);
   on_n_pages_changed (self);
   update_title (self);
+  update_header (self);
 }
 
 EmbersWindow *

@@ -38,6 +38,7 @@ struct _EmbersWorkspace
   AdwViewStack      *stack;
   GtkLabel          *server_label;
   AdwBreakpoint     *narrow;
+  AdwBreakpoint     *compact;
 
   /* The views */
   EmbersServicesPage *services;
@@ -64,6 +65,7 @@ enum
   PROP_LOADING,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
+  PROP_COMPACT,
   N_PROPS
 };
 
@@ -499,6 +501,7 @@ embers_workspace_constructed (GObject *object)
      * (short for Flame Graph) */
     g_value_set_string (&short_title, C_("workspace view", "Graph"));
     adw_breakpoint_add_setter (self->narrow, G_OBJECT (page), "title", &short_title);
+    adw_breakpoint_add_setter (self->compact, G_OBJECT (page), "title", &short_title);
   }
 
   self->labels_bin = ADW_BIN (adw_bin_new ());
@@ -531,6 +534,7 @@ embers_workspace_constructed (GObject *object)
        * (short for Recording Rules) */
       g_value_set_string (&short_title, C_("workspace view", "Rules"));
       adw_breakpoint_add_setter (self->narrow, G_OBJECT (page), "title", &short_title);
+      adw_breakpoint_add_setter (self->compact, G_OBJECT (page), "title", &short_title);
     }
 
   adw_view_stack_set_visible_child_name (self->stack, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
@@ -609,6 +613,9 @@ embers_workspace_get_property (GObject    *object,
     case PROP_CAN_GO_FORWARD:
       g_value_set_boolean (value, embers_workspace_get_can_go_forward (self));
       break;
+    case PROP_COMPACT:
+      g_value_set_boolean (value, adw_breakpoint_bin_get_current_breakpoint (ADW_BREAKPOINT_BIN (self)) == self->compact);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -636,6 +643,12 @@ embers_workspace_set_property (GObject      *object,
 }
 
 static void
+on_compact_changed (EmbersWorkspace *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPACT]);
+}
+
+static void
 embers_workspace_class_init (EmbersWorkspaceClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -659,6 +672,9 @@ embers_workspace_class_init (EmbersWorkspaceClass *klass)
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
+  /* Narrow: the bar (back, forward, the views) is hidden, for the window
+   * to show them in its header (embers_workspace_get_stack()) */
+  properties[PROP_COMPACT] = g_param_spec_boolean ("compact", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-workspace.ui");
@@ -666,7 +682,9 @@ embers_workspace_class_init (EmbersWorkspaceClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, server_label);
   gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, narrow);
+  gtk_widget_class_bind_template_child (widget_class, EmbersWorkspace, compact);
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_compact_changed);
 
   gtk_widget_class_install_action (widget_class, "workspace.view", "s", view_action);
   gtk_widget_class_install_action (widget_class, "workspace.back", NULL, back_action);
@@ -740,6 +758,13 @@ embers_workspace_get_explore_page (EmbersWorkspace *self)
 {
   g_return_val_if_fail (EMBERS_IS_WORKSPACE (self), NULL);
   return self->explore;
+}
+
+AdwViewStack *
+embers_workspace_get_stack (EmbersWorkspace *self)
+{
+  g_return_val_if_fail (EMBERS_IS_WORKSPACE (self), NULL);
+  return self->stack;
 }
 
 EmbersComparePage *

@@ -64,6 +64,9 @@ EmbersExplorePage *embers_workspace_get_explore_page  (EmbersWorkspace   *self);
  * the query changed; NULL before a service and a type are picked */
 EmbersLabelsPage  *embers_workspace_get_labels_page   (EmbersWorkspace   *self);
 EmbersComparePage *embers_workspace_get_compare_page  (EmbersWorkspace   *self);
+/* The views, for a switcher outside the workspace (the window's header,
+ * where the workspace's own bar goes at narrow widths) */
+AdwViewStack      *embers_workspace_get_stack         (EmbersWorkspace   *self);
 /* NULL when the source keeps no recording rules */
 EmbersRulesPage   *embers_workspace_get_rules_page    (EmbersWorkspace   *self);
 /* The profile page of the view shown (the flame graph's, or the diff's) */

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-call-tree-view.h"
+#include "embers-widgets.h"
 #include "embers-name-label.h"
 #include "embers-top-table.h"
 #include "embers-units.h"
@@ -1074,6 +1075,7 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
 
   embers_table_add_key_bindings (widget_class, name_key);
 
+  embers_widgets_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, scroller);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, column_view);

@@ -672,8 +672,10 @@ embers_diff_table_init (EmbersDiffTable *self)
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
 
   self->scroller = gtk_scrolled_window_new ();
+  /* Beside the diff graph the table has half the page: the name and the
+   * shares show, the absolute values scroll into view */
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller),
-                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
   /* The store belongs to the sort model, the sort model to the selection */

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-accessible.h"
 #include "embers-filter-bar.h"
 #include "embers-request.h"
 
@@ -53,21 +54,6 @@ selected_name (EmbersFilterBar *self)
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->name_dropdown);
 
   return item != NULL ? gtk_string_object_get_string (item) : NULL;
-}
-
-/* A control's accessible name; for a drop-down also the toggle button
- * inside it, which takes the focus and which GtkDropDown leaves unnamed
- * (as embers_accessible_set_label() in the app does) */
-static void
-set_accessible_label (GtkWidget  *widget,
-                      const char *label)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-  if (GTK_IS_DROP_DOWN (widget))
-    for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-         child = gtk_widget_get_next_sibling (child))
-      if (GTK_IS_TOGGLE_BUTTON (child))
-        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
 /* The scope fixes this label ({service_name="api"}): not offered */
@@ -504,7 +490,7 @@ build_suggestions (EmbersFilterBar *self)
   gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (view), TRUE);
   gtk_widget_add_css_class (view, "navigation-sidebar");
   /* Translators: accessible name of the list of a label's values under the value entry */
-  set_accessible_label (view, _("Suggested values"));
+  embers_accessible_set_label (view, _("Suggested values"));
   g_signal_connect_object (view, "activate", G_CALLBACK (suggestion_activated), self, 0);
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -609,7 +595,7 @@ embers_filter_bar_init (EmbersFilterBar *self)
   self->name_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->names)), NULL));
   gtk_drop_down_set_enable_search (self->name_dropdown, TRUE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->name_dropdown), _("Label name"));
-  set_accessible_label (GTK_WIDGET (self->name_dropdown), _("Label Name"));
+  embers_accessible_set_label (GTK_WIDGET (self->name_dropdown), _("Label Name"));
   g_signal_connect_swapped (self->name_dropdown, "notify::selected", G_CALLBACK (name_selected), self);
   gtk_box_append (self->controls, GTK_WIDGET (self->name_dropdown));
 
@@ -617,7 +603,7 @@ embers_filter_bar_init (EmbersFilterBar *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->op_dropdown),
                                _("= equals, != differs, =~ matches the regular expression, !~ does not match"));
   /* Translators: accessible name of the drop-down with =, !=, =~ and !~ */
-  set_accessible_label (GTK_WIDGET (self->op_dropdown), _("Operator"));
+  embers_accessible_set_label (GTK_WIDGET (self->op_dropdown), _("Operator"));
   gtk_box_append (self->controls, GTK_WIDGET (self->op_dropdown));
 
   self->value_entry = GTK_ENTRY (gtk_entry_new ());
@@ -632,7 +618,7 @@ embers_filter_bar_init (EmbersFilterBar *self)
 
   button = gtk_button_new_from_icon_name ("list-add-symbolic");
   gtk_widget_set_tooltip_text (button, _("Add filter"));
-  set_accessible_label (button, _("Add Filter"));
+  embers_accessible_set_label (button, _("Add Filter"));
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_clicked), self);
   gtk_box_append (self->controls, button);
 

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-widgets.h"
 #include "embers-flame-graph.h"
 #include "embers-theme.h"
 #include "embers-transforms.h"
@@ -2476,6 +2477,7 @@ embers_flame_graph_class_init (EmbersFlameGraphClass *klass)
   g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
   g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
 
+  embers_widgets_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-flame-graph.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersFlameGraph, context_menu);
   gtk_widget_class_bind_template_callback (widget_class, on_motion);

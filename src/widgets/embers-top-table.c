@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-widgets.h"
 #include "embers-name-label.h"
 #include "embers-top.h"
 #include "embers-top-item.h"
@@ -535,6 +536,7 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
 
   g_type_ensure (EMBERS_TYPE_TOP_ITEM);
 
+  embers_widgets_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-top-table.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, scroller);
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, column_view);

@@ -401,6 +401,60 @@ embers_test_find_widget (GtkWidget  *root,
   return NULL;
 }
 
+void
+embers_test_present_window (GtkWindow *window,
+                            int        width,
+                            int        height)
+{
+  gtk_window_set_default_size (window, width, height);
+  gtk_window_present (window);
+  embers_test_wait_mapped (GTK_WIDGET (window));
+}
+
+void
+embers_test_destroy_window (GtkWindow *window)
+{
+  g_object_ref (window);
+  gtk_window_destroy (window);
+  embers_test_assert_finalize (window);
+}
+
+GtkWidget *
+embers_test_find_actionable (GtkWidget  *root,
+                             const char *action_name)
+{
+  if (GTK_IS_ACTIONABLE (root) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action_name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = embers_test_find_actionable (child, action_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+guint
+embers_test_count_shown_text (GtkWidget  *root,
+                              const char *text)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_mapped (root))
+    return 0;
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), text) != NULL)
+    n++;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += embers_test_count_shown_text (child, text);
+  return n;
+}
+
 /* Pixels */
 
 /* The widget as GTK snapshots it for a frame: the widget and its

@@ -89,7 +89,22 @@ GtkWidget  *embers_test_find_widget         (GtkWidget           *root,
                                              GType                type,
                                              const char          *name);
 
-/* A picture of a widget as GTK draws it */
+/* A window on screen: @width × @height by default, presented, mapped */
+void        embers_test_present_window      (GtkWindow           *window,
+                                             int                  width,
+                                             int                  height);
+/* Destroys @window and asserts that nothing keeps it: once what it left
+ * to run has run, it is finalized (the caller's reference goes) */
+void        embers_test_destroy_window      (GtkWindow           *window);
+/* The first descendant of @root (or @root) whose action is @action_name */
+GtkWidget  *embers_test_find_actionable     (GtkWidget           *root,
+                                             const char          *action_name);
+
+/* How many labels on screen (mapped) in @root show @text (in part):
+ * a message said once, not twice */
+guint       embers_test_count_shown_text    (GtkWidget           *root,
+                                             const char          *text);
+
 /* A picture of a widget as GTK draws it. Coordinates given to the
  * accessors are the widget's own (as gtk_widget_compute_point() gives
  * them); the picture may start left of and above 0, 0 (a window's

@@ -86,21 +86,9 @@ new_window (void)
 {
   EmbersWindow *window = embers_window_new (NULL);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1300, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  embers_test_wait_mapped (GTK_WIDGET (window));
+  embers_test_present_window (GTK_WINDOW (window), 1300, 800);
   return window;
 }
-
-static void
-destroy_window (EmbersWindow *window)
-{
-  /* Nothing keeps it: once what it left to run has run, it is gone */
-  g_object_ref (window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  embers_test_assert_finalize (window);
-}
-
 static GFile *
 fixture (const char *name)
 {
@@ -376,7 +364,7 @@ test_empty (void)
 
   g_assert_cmpuint (count_controls (GTK_WIDGET (window)), >=, 3);
   assert_all_named (GTK_WIDGET (window), "empty window");
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 /* The first widget under @widget whose type is @type */
@@ -482,7 +470,7 @@ test_profile (void)
       }
   }
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static gboolean
@@ -555,7 +543,7 @@ test_top_table (void)
 
   wait_page (page);
   check_table (GTK_WIDGET (window), GTK_WIDGET (embers_profile_page_get_top_table (page)), "top table");
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static guint
@@ -596,7 +584,7 @@ test_narrow (void)
   embers_profile_page_set_search (page, "main", FALSE, FALSE);
   wait_page (page);
   assert_all_named (GTK_WIDGET (window), "narrow search");
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 /* The connect dialog and an empty compare tab */
@@ -617,7 +605,7 @@ test_dialogs (void)
   embers_test_settle ();
   assert_all_named (GTK_WIDGET (window), "new comparison");
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -640,7 +628,7 @@ test_comparison (void)
 
   /* The diff table: named rows, one Tab stop */
   check_table (GTK_WIDGET (window), GTK_WIDGET (embers_profile_page_get_diff_table (page)), "diff table");
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -717,7 +705,7 @@ test_rules_page (void)
   g_assert_true (embers_rules_page_get_disabled (page));
   assert_all_named (GTK_WIDGET (window), "recording rules off");
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
   g_unlink (provisioned);
   g_rmdir (dir);
 }
@@ -796,7 +784,7 @@ test_explore (void)
       }
   }
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autofree char *to = g_build_filename (dir, names[i], NULL);
@@ -1073,7 +1061,7 @@ test_keys (void)
   embers_test_settle ();
   g_assert_false (press (GTK_WIDGET (page), "Escape"));
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 /* Actions without a shortcut of their own, and why. Every other action

@@ -187,15 +187,30 @@ test_compare_files (void)
   diff_text = embers_diff_table_get_cell_text (table, 0, 3);
   g_assert_true (g_str_has_prefix (diff_text, "+"));
 
-  /* Beside the graph, every column of the table is on screen */
+  /* Beside the graph, the table takes at most half of the page: the name
+   * and the shares (the first four columns) are on screen, the rest
+   * scrolls sideways into view */
   {
     GtkWidget *view = GTK_WIDGET (embers_diff_table_get_column_view (table));
     GtkWidget *scroller = gtk_widget_get_parent (view);
+    GtkWidget *diff_graph = embers_compare_page_get_graph (page);
+    GtkWidget *header = gtk_widget_get_first_child (view);
+    GtkWidget *title = gtk_widget_get_first_child (header);
+    GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
     int min = 0;
 
     gtk_widget_measure (view, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
     g_assert_cmpint (min, >, 300);
-    g_assert_cmpint (gtk_widget_get_width (scroller), >=, min);
+    g_assert_cmpint (gtk_widget_get_width (diff_graph) + 2, >=, gtk_widget_get_width (scroller));
+    for (int i = 0; i < 3 && title != NULL; i++)
+      title = gtk_widget_get_next_sibling (title);
+    g_assert_nonnull (title);
+    {
+      graphene_rect_t bounds = embers_test_bounds (title, scroller);
+
+      g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (scroller) + 0.5);
+    }
+    g_assert_cmpfloat (gtk_adjustment_get_upper (h), >=, min);
   }
 
   /* Both ways: what shrank most first */

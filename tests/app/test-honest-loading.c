@@ -457,6 +457,17 @@ test_labels_and_compare (void)
   g_assert_false (gtk_widget_get_mapped (embers_status_get_content (v.diff)));
   /* On screen: the message, not the diff */
   g_assert_cmpfloat (panel_ink (GTK_WIDGET (v.diff)), <, shown_ink * 0.5);
+  /* Said once: in place of the diff, not again on the form's error line */
+  {
+    g_autofree char *form_error = NULL;
+    const char *message = embers_status_get_description (v.diff);
+
+    g_object_get (v.compare, "form-error", &form_error, NULL);
+    g_assert_null (form_error);
+    g_assert_nonnull (message);
+    embers_test_wait_frame (GTK_WIDGET (v.compare));
+    g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (v.compare), message), ==, 1);
+  }
 
   /* And the labels: 1h, an error with Retry in place of the cards */
   g_assert_true (embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_LABELS));

@@ -25,6 +25,7 @@
 #include "embers-test-server-spawn.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
+#include "embers-test-utils.h"
 
 #define CPU_TYPE "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 
@@ -36,24 +37,12 @@ static const char *regions[] = { "eu", "us", "ap" };
  * Per pod: 600 (i + 1) + 150 (+ 500 in ap), so eu (pods 0 3 6 9) 13800,
  * us 16200, ap 18600 + 4 × 500 = 20600. */
 
+/* A profile of main → work (values that are multiples of 20) or wait */
 static EmbersProfile *
 make_profile (gint64 time_ms,
               gint64 value)
 {
-  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
-  g_autoptr(GError) error = NULL;
-  guint32 frames[2];
-  EmbersProfile *p;
-
-  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
-  embers_profile_builder_set_period (b, "cpu", "nanoseconds", 1);
-  embers_profile_builder_set_time (b, time_ms * 1000000, 10000000000);
-  frames[0] = embers_profile_builder_intern (b, "main", -1);
-  frames[1] = embers_profile_builder_intern (b, value % 20 == 0 ? "work" : "wait", -1);
-  embers_profile_builder_add_stack (b, frames, 2, &value, 0);
-  p = embers_profile_builder_finish (b, &error);
-  g_assert_no_error (error);
-  return p;
+  return embers_test_cpu_profile (time_ms, value % 20 == 0 ? "work" : "wait", value);
 }
 
 static EmbersSource *

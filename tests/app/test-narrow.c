@@ -280,21 +280,9 @@ new_window (void)
 {
   EmbersWindow *window = embers_window_new (NULL);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_window_present (GTK_WINDOW (window));
-  embers_test_wait_mapped (GTK_WIDGET (window));
+  embers_test_present_window (GTK_WINDOW (window), 1400, 900);
   return window;
 }
-
-static void
-destroy_window (GtkWindow *window)
-{
-  /* Nothing keeps it: once what it left to run has run, it is gone */
-  g_object_ref (window);
-  gtk_window_destroy (window);
-  embers_test_assert_finalize (window);
-}
-
 /* A widget is on screen with room to use: mapped and some pixels wide
  * and high inside the window */
 static void
@@ -324,27 +312,6 @@ assert_inside (GtkWidget *widget)
   g_assert_cmpfloat (bounds.origin.x, >=, area.origin.x - 0.5);
   g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, area.origin.x + area.size.width + 0.5);
 }
-
-static GtkWidget *
-find_actionable (GtkWidget  *widget,
-                 const char *action_name)
-{
-  if (GTK_IS_ACTIONABLE (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_actionable (child, action_name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static GtkWidget *
 find_type (GtkWidget *widget,
            GType      type)
@@ -436,9 +403,9 @@ test_empty (void)
 
   assert_fits (GTK_WINDOW (window), "empty");
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
-  assert_inside (find_actionable (GTK_WIDGET (window), "win.open-sample"));
-  assert_inside (find_actionable (GTK_WIDGET (window), "win.connect"));
-  destroy_window (GTK_WINDOW (window));
+  assert_inside (embers_test_find_actionable (GTK_WIDGET (window), "win.open-sample"));
+  assert_inside (embers_test_find_actionable (GTK_WIDGET (window), "win.connect"));
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -457,7 +424,7 @@ test_loaded (void)
   graph = embers_profile_page_get_flame_graph (page);
   assert_usable (GTK_WIDGET (graph), 300, 150);
   assert_usable (GTK_WIDGET (embers_profile_page_get_top_table (page)), 200, 80);
-  assert_inside (find_actionable (GTK_WIDGET (page), "page.reset"));
+  assert_inside (embers_test_find_actionable (GTK_WIDGET (page), "page.reset"));
 
   /* The view switch stays reachable by its keys and its action */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.view", "s", "flame"));
@@ -479,7 +446,7 @@ test_loaded (void)
   resize (GTK_WINDOW (window), 1400, 900);
   assert_usable (GTK_WIDGET (graph), 700, 300);
   assert_usable (GTK_WIDGET (embers_profile_page_get_top_table (page)), 400, 300);
-  destroy_window (GTK_WINDOW (window));
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -504,7 +471,7 @@ test_diff (void)
   assert_usable (GTK_WIDGET (embers_compare_page_get_legend (EMBERS_COMPARE_PAGE (compare))), 150, 10);
   assert_inside (GTK_WIDGET (embers_compare_page_get_legend (EMBERS_COMPARE_PAGE (compare))));
   assert_search_reachable (window, page);
-  destroy_window (GTK_WINDOW (window));
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -515,8 +482,8 @@ test_compare_empty (void)
 
   assert_fits (GTK_WINDOW (window), "empty comparison");
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
-  assert_inside (find_actionable (compare, "compare.run"));
-  destroy_window (GTK_WINDOW (window));
+  assert_inside (embers_test_find_actionable (compare, "compare.run"));
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 /* Both sides as queries: type, typed selector, filter bar, chart and
@@ -561,9 +528,9 @@ test_compare_queries (void)
       assert_inside (GTK_WIDGET (embers_compare_page_get_to_entry (compare, i)));
       assert_inside (GTK_WIDGET (embers_compare_page_get_selector_entry (compare, i)));
     }
-  assert_inside (find_actionable (GTK_WIDGET (compare), "compare.run"));
+  assert_inside (embers_test_find_actionable (GTK_WIDGET (compare), "compare.run"));
   assert_usable (embers_compare_page_get_graph (compare), 300, 100);
-  destroy_window (GTK_WINDOW (window));
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -600,7 +567,7 @@ test_explore_folder (void)
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   assert_explore_narrow (explore);
 
-  destroy_window (GTK_WINDOW (window));
+  embers_test_destroy_window (GTK_WINDOW (window));
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autofree char *to = g_build_filename (dir, names[i], NULL);
@@ -660,7 +627,7 @@ test_server (void)
   g_assert_cmpuint (embers_labels_page_get_n_cards (labels), >, 0);
   resize (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   /* Its refresh, Compare and the views (a list when narrow) are on screen */
-  assert_inside (find_actionable (GTK_WIDGET (labels), "labels.refresh"));
+  assert_inside (embers_test_find_actionable (GTK_WIDGET (labels), "labels.refresh"));
   {
     GtkWidget *views = find_visible_type (GTK_WIDGET (labels), GTK_TYPE_DROP_DOWN);
 
@@ -717,7 +684,7 @@ test_server (void)
   g_assert_null (embers_rules_page_get_error (rules));
   assert_fits (GTK_WINDOW (window), "rules");
   sweep_widths (GTK_WINDOW (window), "rules");
-  destroy_window (GTK_WINDOW (window));
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 int

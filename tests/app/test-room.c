@@ -118,6 +118,79 @@ graph_share (EmbersWindow      *window,
   return share;
 }
 
+/* How many rows of a table (a GtkColumnView in a scrolled window) show
+ * whole under its header, the header itself whole */
+static guint
+visible_rows (GtkWidget *table)
+{
+  GtkWidget *scroller = embers_test_find_widget (table, GTK_TYPE_SCROLLED_WINDOW, NULL);
+  GtkWidget *view = scroller != NULL ? embers_test_find_widget (scroller, GTK_TYPE_COLUMN_VIEW, NULL) : NULL;
+  GtkWidget *header, *list;
+  graphene_rect_t header_bounds;
+  double top, bottom;
+  guint n = 0;
+
+  g_assert_nonnull (view);
+  header = gtk_widget_get_first_child (view);
+  list = gtk_widget_get_next_sibling (header);
+  g_assert_nonnull (list);
+  header_bounds = embers_test_bounds (header, scroller);
+  if (header_bounds.origin.y < -0.5 || !gtk_widget_get_mapped (header))
+    return 0;
+  top = header_bounds.origin.y + header_bounds.size.height;
+  bottom = gtk_widget_get_height (scroller);
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_rect_t b;
+
+      if (!gtk_widget_get_mapped (row) || gtk_widget_get_height (row) <= 0)
+        continue;
+      b = embers_test_bounds (row, scroller);
+      if (b.origin.y >= top - 0.5 && b.origin.y + b.size.height <= bottom + 0.5)
+        n++;
+    }
+  return n;
+}
+
+/* The graph has painted what it shows (it paints on a worker thread) */
+static gboolean
+graph_painted (gpointer data)
+{
+  EmbersFlameGraph *graph = data;
+
+  return embers_flame_graph_get_layout (graph) != NULL && embers_flame_graph_has_paint_cache (graph);
+}
+
+/* The explore view's flame graph: its share of the window's height, and
+ * that it draws */
+static double
+explore_graph_share (GtkWidget         *window,
+                     EmbersExplorePage *explore)
+{
+  GtkWidget *graph = GTK_WIDGET (embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (explore)));
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  graphene_rect_t bounds;
+  int height = gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window)));
+
+  g_assert_true (gtk_widget_get_mapped (graph));
+  /* Whatever the view's return asked for, answered, laid out and painted
+   * (on the graph's worker), then a frame of it */
+  embers_test_wait_until (explore_idle, explore, "the explore page");
+  embers_test_wait_frame (graph);
+  embers_test_wait_until (graph_painted, graph, "the explore flame graph's paint");
+  embers_test_wait_frame (graph);
+  bounds = embers_test_bounds (graph, window);
+  g_test_message ("600 × 500: the explore flame graph is %.0f × %.0f (%.0f%% of the height)",
+                  bounds.size.width, bounds.size.height, 100 * bounds.size.height / height);
+  pixels = embers_test_render_frame (graph);
+  {
+    graphene_rect_t area = GRAPHENE_RECT_INIT (0, 0, pixels->width, MIN (pixels->height, 100));
+
+    embers_test_assert_not_blank (pixels, &area, 3, "explore-600x500");
+  }
+  return bounds.size.height / height;
+}
+
 static void
 export_done (GObject      *source,
              GAsyncResult *result,
@@ -174,9 +247,51 @@ test_room_for_the_diff (void)
   g_assert_true (embers_compare_page_get_folded (compare));
   resize (GTK_WINDOW (window), 1200, 800);
   g_assert_cmpfloat (graph_share (window, compare, "1200 × 800"), >=, 0.60);
+  /* Beside the diff table, the graph keeps half of the width (the table
+   * scrolls sideways for its last columns) */
+  {
+    graphene_rect_t bounds = embers_test_bounds (embers_compare_page_get_graph (compare), GTK_WIDGET (window));
+
+    g_assert_cmpfloat (bounds.size.width, >=, 1200 * 0.45);
+  }
 
   resize (GTK_WINDOW (window), 600, 500);
   g_assert_cmpfloat (graph_share (window, compare, "600 × 500"), >=, 0.50);
+  /* The diff table above it keeps its header and two rows whole, and the
+   * views are in the header bar (the workspace's own bar is gone) */
+  {
+    guint rows = visible_rows (GTK_WIDGET (embers_compare_page_get_table (compare)));
+    GtkWidget *header = embers_test_find_widget (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR, NULL);
+    GtkWidget *header_views = embers_test_find_widget (header, ADW_TYPE_INLINE_VIEW_SWITCHER, NULL);
+
+    g_test_message ("600 × 500: the diff table shows %u rows", rows);
+    g_assert_cmpuint (rows, >=, 2);
+    g_assert_nonnull (header_views);
+    g_assert_true (gtk_widget_get_mapped (header_views));
+    g_assert_false (gtk_widget_get_mapped (embers_test_find_widget (GTK_WIDGET (workspace), GTK_TYPE_CENTER_BOX, NULL)));
+    /* Icons there, each named by its tooltip */
+    {
+      guint n = 0;
+
+      for (GtkWidget *w = embers_test_find_widget (header_views, GTK_TYPE_TOGGLE_BUTTON, NULL);
+           w != NULL; w = gtk_widget_get_next_sibling (w))
+        if (GTK_IS_TOGGLE_BUTTON (w) && gtk_widget_get_visible (w))
+          {
+            g_test_message ("header view: %s", gtk_widget_get_tooltip_text (w));
+            g_assert_nonnull (gtk_widget_get_tooltip_text (w));
+            n++;
+          }
+      g_assert_cmpuint (n, >=, 4);
+    }
+  }
+  /* The explore view: the filters and the chart fold away, the flame
+   * graph keeps half of the height */
+  g_assert_true (embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH));
+  embers_test_wait_frame (GTK_WIDGET (window));
+  g_assert_cmpfloat (explore_graph_share (GTK_WIDGET (window), explore), >=, 0.50);
+  g_assert_false (gtk_widget_get_mapped (embers_test_find_widget (GTK_WIDGET (explore), EMBERS_TYPE_FILTER_BAR, NULL)));
+  g_assert_true (embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_COMPARE));
+  embers_test_wait_frame (GTK_WIDGET (window));
 
   /* A click on the line opens the form again, and Compare folds it */
   {

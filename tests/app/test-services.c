@@ -20,6 +20,7 @@
 #include "embers-sparkline.h"
 #include "embers-status.h"
 #include "embers-test-gtk-utils.h"
+#include "embers-test-utils.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window-private.h"
 #include "embers-workspace.h"
@@ -253,26 +254,6 @@ test_error (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static EmbersProfile *
-make_profile (gint64 time_ms,
-              gint64 value)
-{
-  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
-  g_autoptr(GError) error = NULL;
-  guint32 frames[2];
-  EmbersProfile *p;
-
-  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
-  embers_profile_builder_set_period (b, "cpu", "nanoseconds", 1);
-  embers_profile_builder_set_time (b, time_ms * 1000000, 10000000000);
-  frames[0] = embers_profile_builder_intern (b, "main", -1);
-  frames[1] = embers_profile_builder_intern (b, "work", -1);
-  embers_profile_builder_add_stack (b, frames, 2, &value, 0);
-  p = embers_profile_builder_finish (b, &error);
-  g_assert_no_error (error);
-  return p;
-}
-
 /* Local services: shop-2 and shop-10 (sorted as people sort), web the
  * largest, batch the smallest */
 static EmbersSource *
@@ -286,7 +267,7 @@ make_local (void)
   for (guint s = 0; s < G_N_ELEMENTS (services); s++)
     for (int k = 0; k < 3; k++)
       {
-        g_autoptr(EmbersProfile) p = make_profile (now_ms - (40 - k * 10) * 60000, values[s]);
+        g_autoptr(EmbersProfile) p = embers_test_cpu_profile (now_ms - (40 - k * 10) * 60000, "work", values[s]);
         const char *labels[] = { "service_name", services[s], NULL };
 
         embers_local_source_add_profile (local, services[s], p, 0, labels);

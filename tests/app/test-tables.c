@@ -37,20 +37,9 @@ new_window (void)
 {
   EmbersWindow *window = embers_window_new (NULL);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  embers_test_wait_mapped (GTK_WIDGET (window));
+  embers_test_present_window (GTK_WINDOW (window), 1200, 800);
   return window;
 }
-
-static void
-destroy_window (EmbersWindow *window)
-{
-  g_object_ref (window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  embers_test_assert_finalize (window);
-}
-
 static GFile *
 fixture (const char *name)
 {
@@ -180,7 +169,7 @@ test_names_whole (void)
   diff = embers_compare_page_get_table (EMBERS_COMPARE_PAGE (compare));
   assert_shown_whole (wait_name_label (GTK_WIDGET (diff), REGEXP_NAME), REGEXP_NAME);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 typedef struct
@@ -248,7 +237,7 @@ test_widths_remembered (void)
 
     g_assert_true (g_variant_lookup (got, "self", "i", &width));
     g_assert_cmpint (width, ==, 250);
-    destroy_window (other);
+    embers_test_destroy_window (GTK_WINDOW (other));
   }
 
   /* Hostile settings: widths no one could drag are clamped */
@@ -280,7 +269,7 @@ test_widths_remembered (void)
 
   g_settings_reset (settings, "top-table-columns");
   g_settings_reset (settings, "diff-table-columns");
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static guint32
@@ -363,7 +352,7 @@ test_calm_hover (void)
   embers_test_wait_until (scrolled_down, vadj, "the table scrolled to the row");
   g_assert_cmpstr (embers_top_table_get_selected_name (top), ==, "main.worker");
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static GtkWidget *
@@ -479,7 +468,7 @@ test_table_keys (void)
   g_assert_true (embers_test_press_key (row, GDK_KEY_r, 0));
   wait_page (page);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static gboolean
@@ -588,7 +577,111 @@ test_no_reserved_shortcuts (void)
           }
       }
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
+}
+
+static void
+subprocess_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait_check_finish (G_SUBPROCESS (object), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Dragging a header's edge with the real pointer (xdotool, through the X
+ * server the test runs on, so GTK's own gestures see a press, a motion
+ * and a release) resizes that column and never sorts the table */
+static void
+test_header_drag (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  EmbersWindow *window;
+  EmbersProfilePage *page;
+  GtkColumnView *view;
+  GtkColumnViewSorter *sorter;
+  GtkColumnViewColumn *sort_column;
+  GtkSortType sort_order;
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  GtkWidget *title;
+  graphene_point_t point;
+  double sx, sy;
+  int width;
+  gboolean done = FALSE;
+  g_autoptr(GSubprocess) drag = NULL;
+  g_autofree char *title_pattern = NULL, *x0 = NULL, *x1 = NULL, *xm = NULL, *y = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* X's pointer (GDK's X11 calls are deprecated: the window is found by
+   * its title, as xdotool finds it) */
+  if (xdotool == NULL || !g_str_equal (G_OBJECT_TYPE_NAME (gdk_display_get_default ()), "GdkX11Display"))
+    {
+      g_test_skip ("needs xdotool and an X11 display");
+      return;
+    }
+  window = new_window ();
+  page = open_names (window);
+  view = GTK_COLUMN_VIEW (embers_test_find_widget (GTK_WIDGET (embers_profile_page_get_top_table (page)),
+                                                   GTK_TYPE_COLUMN_VIEW, NULL));
+  g_assert_nonnull (view);
+  embers_test_wait_frame (GTK_WIDGET (window));
+  sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (view));
+  sort_column = gtk_column_view_sorter_get_primary_sort_column (sorter);
+  sort_order = gtk_column_view_sorter_get_primary_sort_order (sorter);
+  g_assert_nonnull (sort_column);
+
+  /* The first column's title; the resize handle is the column's right
+   * edge, between its title and the next one's */
+  column = g_list_model_get_item (gtk_column_view_get_columns (view), 0);
+  g_assert_true (column != sort_column);
+  title = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (view)));
+  g_assert_nonnull (title);
+  g_assert_nonnull (gtk_widget_get_next_sibling (title));
+  width = gtk_widget_get_width (title);
+  {
+    graphene_rect_t next = embers_test_bounds (gtk_widget_get_next_sibling (title), title);
+
+    g_assert_true (gtk_widget_compute_point (title, GTK_WIDGET (window),
+                                             &GRAPHENE_POINT_INIT ((width + next.origin.x) / 2,
+                                                                   gtk_widget_get_height (title) / 2),
+                                             &point));
+  }
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  title_pattern = g_strdup_printf ("^%s$", gtk_window_get_title (GTK_WINDOW (window)));
+  x0 = g_strdup_printf ("%d", (int) (point.x + sx));
+  x1 = g_strdup_printf ("%d", (int) (point.x + sx) + 90);
+  xm = g_strdup_printf ("%d", (int) (point.x + sx) + 30);
+  y = g_strdup_printf ("%d", (int) (point.y + sy));
+  g_test_message ("dragging the edge of a %d px column at %s,%s by 90 px", width, x0, y);
+
+  /* At a hand's pace (xdotool's sleeps pace the pointer, the test waits
+   * for conditions): press on the edge, move in two steps, release */
+  drag = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, xdotool,
+                           "search", "--sync", "--name", title_pattern,
+                           "mousemove", "--window", "%1", x0, y, "sleep", "0.2", "mousedown", "1", "sleep", "0.2",
+                           "mousemove", "--window", "%1", xm, y, "sleep", "0.2",
+                           "mousemove", "--window", "%1", x1, y, "sleep", "0.2", "mouseup", "1", NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check_async (drag, NULL, subprocess_done, &done);
+  embers_test_wait_flag (&done, "xdotool's drag");
+  /* The column took the drag ... */
+  embers_test_wait_while (gtk_widget_get_width (title) < width + 45);
+  g_test_message ("the column is %d px now", gtk_widget_get_width (title));
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (column), >, width);
+  /* ... and the table is sorted as it was */
+  embers_test_settle ();
+  g_assert_true (gtk_column_view_sorter_get_primary_sort_column (sorter) == sort_column);
+  g_assert_cmpint (gtk_column_view_sorter_get_primary_sort_order (sorter), ==, sort_order);
+
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+    g_settings_reset (settings, "top-table-columns");
+  }
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 int
@@ -602,6 +695,7 @@ main (int   argc,
   g_test_add_func ("/embers/tables/calm-hover", test_calm_hover);
   g_test_add_func ("/embers/tables/keys", test_table_keys);
   g_test_add_func ("/embers/tables/no-reserved-shortcuts", test_no_reserved_shortcuts);
+  g_test_add_func ("/embers/tables/header-drag", test_header_drag);
 
   return g_test_run ();
 }

@@ -34,21 +34,9 @@ new_window (void)
 {
   EmbersWindow *window = embers_window_new (NULL);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 700);
-  gtk_window_present (GTK_WINDOW (window));
-  embers_test_wait_mapped (GTK_WIDGET (window));
+  embers_test_present_window (GTK_WINDOW (window), 1200, 700);
   return window;
 }
-
-static void
-destroy_window (EmbersWindow *window)
-{
-  /* Nothing keeps it: once what it left to run has run, it is gone */
-  g_object_ref (window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  embers_test_assert_finalize (window);
-}
-
 static EmbersProfilePage *
 open_fixture (EmbersWindow *window,
               const char   *name)
@@ -71,34 +59,13 @@ find_node (EmbersProfile *profile,
       return i;
   g_assert_not_reached ();
 }
-
-static GtkWidget *
-find_actionable (GtkWidget  *widget,
-                 const char *action_name)
-{
-  if (GTK_IS_ACTIONABLE (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_actionable (child, action_name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Whether the button for an action is sensitive: what the user sees of
  * the action's enabled state */
 static gboolean
 action_enabled (GtkWidget  *widget,
                 const char *name)
 {
-  GtkWidget *button = find_actionable (widget, name);
+  GtkWidget *button = embers_test_find_actionable (widget, name);
 
   g_assert_nonnull (button);
   return gtk_widget_get_sensitive (button);
@@ -113,7 +80,7 @@ test_empty (void)
   g_assert_null (embers_window_get_current_page (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Embers");
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -160,7 +127,7 @@ test_open_fixture (void)
     g_assert_cmpstr (recent[0], ==, uri);
   }
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -201,7 +168,7 @@ test_click_and_keyboard (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.back", NULL));
   g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, 0);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -246,7 +213,7 @@ test_search (void)
   g_assert_cmpstr (embers_profile_page_get_search_summary (page), ==, "");
   g_assert_cmpuint (embers_top_table_get_n_rows (table), >=, 10);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 
@@ -344,7 +311,7 @@ test_views (void)
   g_assert_true (embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page))
                  == embers_profile_page_get_profile (page));
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -361,7 +328,7 @@ test_sample_types (void)
   wait_page (page);
   g_assert_cmpuint (embers_flame_graph_get_sample_type (embers_profile_page_get_flame_graph (page)), ==, other);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -451,7 +418,7 @@ test_export (void)
   g_unlink (sandwich);
   g_unlink (pprof);
   g_rmdir (dir);
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static GtkWidget *
@@ -657,7 +624,7 @@ test_compare_files (void)
     g_assert_cmpuint (embers_diff_legend_get_palette (legend), ==, EMBERS_DIFF_PALETTE_RED_BLUE);
   }
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -723,7 +690,7 @@ test_compare_keyboard_and_table (void)
   g_assert_true (embers_profile_is_diff (embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page))));
   g_assert_cmpuint (embers_diff_table_get_n_rows (table), >, 0);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -764,7 +731,7 @@ test_compare_export (void)
   g_unlink (svg);
   g_unlink (json);
   g_rmdir (dir);
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -846,7 +813,7 @@ test_compare_from_explore (void)
   g_assert_cmpstr (embers_diff_table_get_row_name (embers_compare_page_get_table (compare), 0), ==,
                    "main.checksum");
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -866,7 +833,7 @@ test_new_comparison (void)
   embers_compare_page_compare (EMBERS_COMPARE_PAGE (child));
   g_assert_cmpstr (embers_compare_page_get_error (EMBERS_COMPARE_PAGE (child)), ==, "Choose a baseline profile");
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -900,7 +867,7 @@ test_errors (void)
   g_assert_null (page);
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -926,7 +893,7 @@ test_close_while_busy (void)
   embers_test_wait_while (page != NULL || loading != NULL);
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void
@@ -957,7 +924,7 @@ test_sample (void)
   embers_test_settle ();
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
 
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 /* The window's drop target, wherever it sits */
@@ -1030,7 +997,7 @@ test_drop (void)
     }
 
   g_slist_free (two);
-  destroy_window (window);
+  embers_test_destroy_window (GTK_WINDOW (window));
 }
 
 static void open_urls (EmbersApplication *app);

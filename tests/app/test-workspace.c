@@ -15,6 +15,7 @@
 #include "embers-profile-builder.h"
 #include "embers-pyroscope-source.h"
 #include "embers-test-gtk-utils.h"
+#include "embers-test-utils.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window-private.h"
 #include "embers-workspace.h"
@@ -22,26 +23,6 @@
 #define CPU_TYPE "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
 
 static const char *regions[] = { "eu", "us", "ap" };
-
-static EmbersProfile *
-make_profile (gint64 time_ms,
-              gint64 value)
-{
-  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
-  g_autoptr(GError) error = NULL;
-  guint32 frames[2];
-  EmbersProfile *p;
-
-  embers_profile_builder_add_sample_type (b, "cpu", "nanoseconds");
-  embers_profile_builder_set_period (b, "cpu", "nanoseconds", 1);
-  embers_profile_builder_set_time (b, time_ms * 1000000, 10000000000);
-  frames[0] = embers_profile_builder_intern (b, "main", -1);
-  frames[1] = embers_profile_builder_intern (b, "regexp/syntax.(*compiler).compile", -1);
-  embers_profile_builder_add_stack (b, frames, 2, &value, 0);
-  p = embers_profile_builder_finish (b, &error);
-  g_assert_no_error (error);
-  return p;
-}
 
 static EmbersSource *
 make_source (void)
@@ -56,13 +37,13 @@ make_source (void)
 
       for (int k = 0; k < 4; k++)
         {
-          g_autoptr(EmbersProfile) p = make_profile (now_ms - (50 - k * 10) * 60000, 100 * (i + 1) + k);
+          g_autoptr(EmbersProfile) p = embers_test_cpu_profile (now_ms - (50 - k * 10) * 60000, "regexp/syntax.(*compiler).compile", 100 * (i + 1) + k);
 
           embers_local_source_add_profile (local, pod, p, 0, labels);
         }
     }
   {
-    g_autoptr(EmbersProfile) p = make_profile (now_ms - 10 * 60000, 5);
+    g_autoptr(EmbersProfile) p = embers_test_cpu_profile (now_ms - 10 * 60000, "regexp/syntax.(*compiler).compile", 5);
     const char *labels[] = { "service_name", "web", "region", "eu", NULL };
 
     embers_local_source_add_profile (local, "web", p, 0, labels);

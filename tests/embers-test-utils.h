@@ -1,0 +1,19 @@
+/* embers-test-utils.h: shared helpers for the tests on core (no display)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-profile.h"
+#include "embers-test-wait.h"
+
+G_BEGIN_DECLS
+
+/* A CPU profile (nanoseconds, period 1) taken at @time_ms over 10 s, of
+ * one stack main → @leaf worth @value */
+EmbersProfile *embers_test_cpu_profile (gint64      time_ms,
+                                        const char *leaf,
+                                        gint64      value);
+
+G_END_DECLS
