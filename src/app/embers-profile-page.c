@@ -2344,10 +2344,8 @@ place_split (GtkWidget     *paned,
    * the handle drags either */
   if (is_stacked (self) && is_diff (self))
     {
-      int least = 0;
+      int least = embers_diff_table_get_least_height (self->diff_table, 2);
 
-      gtk_widget_measure (GTK_WIDGET (self->diff_table), GTK_ORIENTATION_VERTICAL, -1,
-                          &least, NULL, NULL, NULL);
       gtk_paned_set_position (self->paned, height <= 0 ? 100 : MAX (height / 5, least));
     }
   else if (is_stacked (self))

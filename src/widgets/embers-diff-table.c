@@ -931,3 +931,45 @@ embers_diff_table_select_name (EmbersDiffTable *self,
 {
   embers_diff_table_mark_name (self, name, TRUE);
 }
+
+/* The first descendant of @widget whose CSS name is @name */
+static GtkWidget *
+find_css_name (GtkWidget  *widget,
+               const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (g_strcmp0 (gtk_widget_get_css_name (c), name) == 0)
+        return c;
+      found = find_css_name (c, name);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+int
+embers_diff_table_get_least_height (EmbersDiffTable *self,
+                                    guint            n_rows)
+{
+  GtkWidget *header, *row;
+  int header_height = 0, row_height = 0, least = 0;
+
+  g_return_val_if_fail (EMBERS_IS_DIFF_TABLE (self), 0);
+
+  /* The header and @n_rows rows, measured on the column view itself: the
+   * scrolled window's own minimum also holds its scrollbars', which grow
+   * while the pointer is over them */
+  header = find_css_name (GTK_WIDGET (self->column_view), "header");
+  row = find_css_name (GTK_WIDGET (self->column_view), "row");
+  if (header == NULL || row == NULL)
+    {
+      gtk_widget_measure (GTK_WIDGET (self), GTK_ORIENTATION_VERTICAL, -1, &least, NULL, NULL, NULL);
+      return least;
+    }
+  gtk_widget_measure (header, GTK_ORIENTATION_VERTICAL, -1, NULL, &header_height, NULL, NULL);
+  gtk_widget_measure (row, GTK_ORIENTATION_VERTICAL, -1, NULL, &row_height, NULL, NULL);
+  return header_height + (int)n_rows * row_height;
+}

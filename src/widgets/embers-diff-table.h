@@ -86,4 +86,9 @@ EmbersDiffStats *embers_diff_table_get_noise     (EmbersDiffTable *self);
 gboolean         embers_diff_table_row_is_noise  (EmbersDiffTable *self,
                                                   guint            position);
 
+/* The height of the header and @n_rows rows, whatever the scrollbars
+ * (0 before the table is shown) */
+int          embers_diff_table_get_least_height (EmbersDiffTable *self,
+                                                 guint            n_rows);
+
 G_END_DECLS
