@@ -23,6 +23,9 @@ label_series (const char *service,
   const char *names[] = { EMBERS_SERVICE_LABEL, EMBERS_PROFILE_TYPE_LABEL, NULL };
   const char *values[] = { service, type, NULL };
 
+  /* A new series has empty label lists of its own */
+  g_strfreev (s->label_names);
+  g_strfreev (s->label_values);
   s->label_names = g_strdupv ((GStrv)names);
   s->label_values = g_strdupv ((GStrv)values);
   return s;
@@ -38,6 +41,9 @@ points (const char   *service,
   const char *names[] = { EMBERS_SERVICE_LABEL, NULL };
   const char *values[] = { service, NULL };
 
+  /* A new series has empty label lists of its own */
+  g_strfreev (s->label_names);
+  g_strfreev (s->label_values);
   s->label_names = g_strdupv ((GStrv)names);
   s->label_values = g_strdupv ((GStrv)values);
   s->n_points = n;

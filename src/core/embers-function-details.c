@@ -282,6 +282,10 @@ typedef struct
   gsize        bad_at;      /* offset of corrupt data, or G_MAXSIZE */
 } Tables;
 
+static gboolean table_varint (const guint8 **p,
+                              const guint8  *end,
+                              guint64       *out);
+
 static gboolean
 skip_field (const guint8 **p,
             const guint8  *end,
@@ -292,7 +296,7 @@ skip_field (const guint8 **p,
   switch (wire)
     {
     case 0:
-      return embers_pprof_varint (p, end, &v);
+      return table_varint (p, end, &v);
     case 1:
       if (end - *p < 8)
         return FALSE;
@@ -304,7 +308,7 @@ skip_field (const guint8 **p,
       *p += 4;
       return TRUE;
     case 2:
-      if (!embers_pprof_varint (p, end, &v) || v > (guint64)(end - *p))
+      if (!table_varint (p, end, &v) || v > (guint64)(end - *p))
         return FALSE;
       *p += v;
       return TRUE;
@@ -315,6 +319,37 @@ skip_field (const guint8 **p,
 
 /* The next field at *p: its number, wire type, and for wire type 2 its
  * body; for wire type 0 its value */
+/* A varint of the tables (mappings, locations, functions, strings) as
+ * the main reader reads them, through protobuf-c: up to ten bytes, the
+ * bits past 64 dropped (embers_pprof_varint() refuses them, as the
+ * samples' reader does) */
+static gboolean
+table_varint (const guint8 **p,
+              const guint8  *end,
+              guint64       *out)
+{
+  const guint8 *q = *p;
+  guint64 v = 0;
+
+  for (guint shift = 0; shift < 70; shift += 7)
+    {
+      guint8 byte;
+
+      if (q >= end)
+        return FALSE;
+      byte = *q++;
+      if (shift < 64)
+        v |= (guint64)(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        {
+          *out = v;
+          *p = q;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static gboolean
 next_field (const guint8 **p,
             const guint8  *end,
@@ -325,17 +360,17 @@ next_field (const guint8 **p,
 {
   guint64 tag;
 
-  if (!embers_pprof_varint (p, end, &tag))
+  if (!table_varint (p, end, &tag))
     return FALSE;
   *field = tag >> 3;
   *wire = tag & 7;
   if (*wire == 0)
-    return embers_pprof_varint (p, end, value);
+    return table_varint (p, end, value);
   if (*wire == 2)
     {
       guint64 n;
 
-      if (!embers_pprof_varint (p, end, &n) || n > (guint64)(end - *p))
+      if (!table_varint (p, end, &n) || n > (guint64)(end - *p))
         return FALSE;
       body->data = *p;
       body->len = n;
