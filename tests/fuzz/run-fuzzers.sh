@@ -33,13 +33,14 @@ mkdir -p "$artifacts"
 work=$(mktemp -d "${TMPDIR:-/tmp}/embers-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-failed=0
-for name in "${targets[@]}"; do
+# One target: its report (ok / not ok and the error) in $work/NAME/report
+fuzz_one() {
+  local name=$1 bin corpus args log status execs crashes kept c
+  exec >"$work/$name/report" 2>&1
   bin="$build_dir/tests/fuzz/fuzz-$name"
   if [[ ! -x "$bin" ]]; then
     echo "not ok fuzz-$name (not built: $bin)"
-    failed=1
-    continue
+    return 1
   fi
 
   corpus="$work/$name/corpus"
@@ -87,10 +88,9 @@ for name in "${targets[@]}"; do
   crashes=("$work/$name/artifacts/"*)
   if [[ $status -eq 0 && ! -e "${crashes[0]}" ]]; then
     echo "ok fuzz-$name (${execs:-0} execs)"
-    continue
+    return 0
   fi
 
-  failed=1
   kept=()
   for c in "${crashes[@]}"; do
     [[ -e "$c" ]] || continue
@@ -109,6 +109,27 @@ for name in "${targets[@]}"; do
     started { print "# " $0; n++ }
     started && (/^SUMMARY:/ || n >= 60) { exit }
   ' "$log"
+  return 1
+}
+
+# As many at once as there are processors (each target is one process):
+# the same time per target, the whole run in a fraction of the time
+jobs_max=$(nproc 2>/dev/null || echo 1)
+failed=0
+running=0
+for name in "${targets[@]}"; do
+  mkdir -p "$work/$name"
+  fuzz_one "$name" &
+  running=$((running + 1))
+  if (( running >= jobs_max )); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+for name in "${targets[@]}"; do
+  cat "$work/$name/report"
+  grep -q '^ok ' "$work/$name/report" || failed=1
 done
 
 exit $failed
