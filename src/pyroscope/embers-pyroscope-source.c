@@ -966,6 +966,48 @@ fill_merge_request (EmbersPyroscopeSource                     *self,
   req->profile_id_selector = query->profile_ids;
 }
 
+/* A stack-trace selector for a call site (frame names, root first; the
+ * stacks through it, api/types/v1/types.proto), as SelectSeries,
+ * SelectMergeStacktraces and SelectMergeProfile take it */
+typedef struct
+{
+  Types__V1__StackTraceSelector   selector;
+  Types__V1__Location            *locations;
+  Types__V1__Location           **pointers;
+} CallSiteSelector;
+
+/* NULL without a call site */
+static Types__V1__StackTraceSelector *
+call_site_selector_init (CallSiteSelector   *site,
+                         const char * const *call_site)
+{
+  guint n = call_site != NULL ? g_strv_length ((char **) call_site) : 0;
+
+  types__v1__stack_trace_selector__init (&site->selector);
+  if (n == 0)
+    return NULL;
+  site->locations = g_new (Types__V1__Location, n);
+  site->pointers = g_new (Types__V1__Location *, n);
+  for (guint i = 0; i < n; i++)
+    {
+      types__v1__location__init (&site->locations[i]);
+      site->locations[i].name = (char *) call_site[i];
+      site->pointers[i] = &site->locations[i];
+    }
+  site->selector.n_call_site = n;
+  site->selector.call_site = site->pointers;
+  return &site->selector;
+}
+
+static void
+call_site_selector_clear (CallSiteSelector *site)
+{
+  g_clear_pointer (&site->locations, g_free);
+  g_clear_pointer (&site->pointers, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CallSiteSelector, call_site_selector_clear)
+
 /* SelectSeries, with a stack_trace_selector when @call_site is given */
 static void
 select_series (EmbersPyroscopeSource *self,
@@ -982,9 +1024,7 @@ select_series (EmbersPyroscopeSource *self,
                gpointer               user_data)
 {
   Querier__V1__SelectSeriesRequest req = QUERIER__V1__SELECT_SERIES_REQUEST__INIT;
-  Types__V1__StackTraceSelector selector = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
-  g_autofree Types__V1__Location *locations = NULL;
-  g_autofree Types__V1__Location **location_ptrs = NULL;
+  g_auto(CallSiteSelector) site = { 0 };
   GTask *task = new_task (self, tag, cancellable, callback, user_data);
   /* A v1 querier answers exemplars with unimplemented (pkg/querier/
    * querier.go, SelectSeries): that turns off profile ids, not series */
@@ -1028,24 +1068,7 @@ select_series (EmbersPyroscopeSource *self,
       req.has_exemplar_type = TRUE;
       req.exemplar_type = TYPES__V1__EXEMPLAR_TYPE__EXEMPLAR_TYPE_INDIVIDUAL;
     }
-  if (call_site != NULL && call_site[0] != NULL)
-    {
-      guint n = g_strv_length ((char **) call_site);
-
-      /* Root first: keeps the stacks with this prefix, and the series is
-       * the total of that call site (api/types/v1/types.proto) */
-      locations = g_new (Types__V1__Location, n);
-      location_ptrs = g_new (Types__V1__Location *, n);
-      for (guint i = 0; i < n; i++)
-        {
-          types__v1__location__init (&locations[i]);
-          locations[i].name = (char *) call_site[i];
-          location_ptrs[i] = &locations[i];
-        }
-      selector.n_call_site = n;
-      selector.call_site = location_ptrs;
-      req.stack_trace_selector = &selector;
-    }
+  req.stack_trace_selector = call_site_selector_init (&site, call_site);
 
   start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
 }
@@ -1186,9 +1209,7 @@ pyroscope_merge_call_site (EmbersSource        *source,
 {
   EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
   Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
-  Types__V1__StackTraceSelector selector = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
-  g_autofree Types__V1__Location *locations = NULL;
-  g_autofree Types__V1__Location **location_ptrs = NULL;
+  g_auto(CallSiteSelector) site = { 0 };
   GTask *task = new_task (self, pyroscope_merge_call_site, cancellable, callback, user_data);
   RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE,
                                "SelectMergeStacktraces",
@@ -1205,22 +1226,7 @@ pyroscope_merge_call_site (EmbersSource        *source,
     }
 
   fill_merge_request (self, query, &req);
-  if (call_site != NULL && call_site[0] != NULL)
-    {
-      guint n = g_strv_length ((char **) call_site);
-
-      locations = g_new (Types__V1__Location, n);
-      location_ptrs = g_new (Types__V1__Location *, n);
-      for (guint i = 0; i < n; i++)
-        {
-          types__v1__location__init (&locations[i]);
-          locations[i].name = (char *) call_site[i];
-          location_ptrs[i] = &locations[i];
-        }
-      selector.n_call_site = n;
-      selector.call_site = location_ptrs;
-      req.stack_trace_selector = &selector;
-    }
+  req.stack_trace_selector = call_site_selector_init (&site, call_site);
   start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
 }
 
@@ -1512,9 +1518,7 @@ fetch_pprof (EmbersPyroscopeSource *self,
              gpointer               user_data)
 {
   Querier__V1__SelectMergeProfileRequest req = QUERIER__V1__SELECT_MERGE_PROFILE_REQUEST__INIT;
-  Types__V1__StackTraceSelector selector = TYPES__V1__STACK_TRACE_SELECTOR__INIT;
-  g_autofree Types__V1__Location *locations = NULL;
-  g_autofree Types__V1__Location **location_ptrs = NULL;
+  g_auto(CallSiteSelector) site = { 0 };
   GTask *task = new_task (self, source_tag, cancellable, callback, user_data);
   RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE,
                                "SelectMergeProfile", &google__v1__profile__descriptor,
@@ -1546,22 +1550,7 @@ fetch_pprof (EmbersPyroscopeSource *self,
   req.n_profile_id_selector = query->profile_ids != NULL ? g_strv_length (query->profile_ids) : 0;
   req.profile_id_selector = query->profile_ids;
   /* Only the stacks through a call site (root first), as SelectSeries */
-  if (call_site != NULL && call_site[0] != NULL)
-    {
-      guint n = g_strv_length ((char **) call_site);
-
-      locations = g_new (Types__V1__Location, n);
-      location_ptrs = g_new (Types__V1__Location *, n);
-      for (guint i = 0; i < n; i++)
-        {
-          types__v1__location__init (&locations[i]);
-          locations[i].name = (char *) call_site[i];
-          location_ptrs[i] = &locations[i];
-        }
-      selector.n_call_site = n;
-      selector.call_site = location_ptrs;
-      req.stack_trace_selector = &selector;
-    }
+  req.stack_trace_selector = call_site_selector_init (&site, call_site);
 
   start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
 }
