@@ -64,5 +64,5 @@ embers_test_packages=(
 )
 
 # Fedora and Arch names of the build packages, for hosts without apt
-embers_fedora_packages="meson ninja-build gcc gettext glib2-devel gtk4-devel libadwaita-devel protobuf-c-devel protobuf-c-compiler libsoup3-devel json-glib-devel libsecret-devel zlib-devel cairo-devel pango-devel desktop-file-utils appstream"
-embers_arch_packages="meson ninja gcc gettext glib2 gtk4 libadwaita protobuf-c libsoup3 json-glib libsecret zlib cairo pango desktop-file-utils appstream"
+embers_fedora_packages="meson ninja-build gcc gettext glib2-devel gtk4-devel libadwaita-devel gtksourceview5-devel protobuf-c-devel protobuf-c-compiler libsoup3-devel json-glib-devel libsecret-devel zlib-devel cairo-devel pango-devel desktop-file-utils appstream"
+embers_arch_packages="meson ninja gcc gettext glib2 gtk4 libadwaita gtksourceview5 protobuf-c libsoup3 json-glib libsecret zlib cairo pango desktop-file-utils appstream"
