@@ -72,29 +72,18 @@ widget_pixel (GtkWidget *widget,
               int        y,
               guint8     rgb[3])
 {
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree guint32 *pixels = NULL;
+  /* The next frame, as the window draws it (a widget paintable taken
+   * between frames, while a newer paint has queued a draw, is empty) */
+  g_autoptr(EmbersTestPixels) pixels = NULL;
   guint32 pixel;
 
-  g_assert_cmpint (width, >, x);
-  g_assert_cmpint (height, >, y);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  pixels = g_new (guint32, (gsize) width * height);
-  gdk_texture_download (texture, (guchar *) pixels, width * 4);
-  pixel = pixels[y * width + x];  /* ARGB32 premultiplied, native endian */
+  g_assert_cmpint (gtk_widget_get_width (widget), >, x);
+  g_assert_cmpint (gtk_widget_get_height (widget), >, y);
+  pixels = embers_test_render_frame (widget);
+  pixel = embers_test_pixels_get (pixels, x, y);
   rgb[0] = (pixel >> 16) & 0xff;
   rgb[1] = (pixel >> 8) & 0xff;
   rgb[2] = pixel & 0xff;
-  g_object_unref (paintable);
 }
 
 /* The flame graph paints on a worker thread: its paint for what it
