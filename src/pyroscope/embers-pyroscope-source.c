@@ -1157,60 +1157,24 @@ pyroscope_select_series_finish (EmbersSource  *source,
   return propagate (source, result, pyroscope_select_series, error);
 }
 
+/* SelectMergeStacktraces of @query, with @call_site (NULL: every stack)
+ * the stacks under one call site: the stack_trace_selector's call_site
+ * keeps the stacks with that root-first prefix of function names
+ * (upstream pkg/phlaredb/symdb/resolver_tree.go, funcNamesMatchSelection),
+ * and max_nodes cuts the answer as a whole (pkg/model/tree.go): the
+ * prefix frames come back too, each with the call site's total. */
 static void
-pyroscope_merge_profile (EmbersSource        *source,
-                         const EmbersQuery   *query,
-                         GCancellable        *cancellable,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
+merge_stacks (EmbersPyroscopeSource *self,
+              const EmbersQuery     *query,
+              const char * const    *call_site,
+              gpointer               source_tag,
+              GCancellable          *cancellable,
+              GAsyncReadyCallback    callback,
+              gpointer               user_data)
 {
-  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
-  Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
-  GTask *task = new_task (self, pyroscope_merge_profile, cancellable, callback, user_data);
-  RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE,
-                               "SelectMergeStacktraces",
-                               &querier__v1__select_merge_stacktraces_response__descriptor,
-                               decode_merge, g_object_unref);
-  GError *error = NULL;
-
-  if (!check_query (query, rpc, &error))
-    {
-      rpc_data_free (rpc);
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-
-  fill_merge_request (self, query, &req);
-  start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
-}
-
-static EmbersProfile *
-pyroscope_merge_profile_finish (EmbersSource  *source,
-                                GAsyncResult  *result,
-                                GError       **error)
-{
-  return propagate (source, result, pyroscope_merge_profile, error);
-}
-
-/* SelectMergeStacktraces of the stacks under one call site: the
- * stack_trace_selector's call_site keeps the stacks with that root-first
- * prefix of function names (upstream pkg/phlaredb/symdb/resolver_tree.go,
- * funcNamesMatchSelection), and max_nodes cuts the answer as a whole
- * (pkg/model/tree.go): the prefix frames come back too, each with the
- * call site's total. */
-static void
-pyroscope_merge_call_site (EmbersSource        *source,
-                           const EmbersQuery   *query,
-                           const char * const  *call_site,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  EmbersPyroscopeSource *self = EMBERS_PYROSCOPE_SOURCE (source);
   Querier__V1__SelectMergeStacktracesRequest req = QUERIER__V1__SELECT_MERGE_STACKTRACES_REQUEST__INIT;
   g_auto(CallSiteSelector) site = { 0 };
-  GTask *task = new_task (self, pyroscope_merge_call_site, cancellable, callback, user_data);
+  GTask *task = new_task (self, source_tag, cancellable, callback, user_data);
   RpcData *rpc = rpc_data_new (EMBERS_SOURCE_CAN_MERGE, EMBERS_PYROSCOPE_QUERIER_SERVICE,
                                "SelectMergeStacktraces",
                                &querier__v1__select_merge_stacktraces_response__descriptor,
@@ -1228,6 +1192,37 @@ pyroscope_merge_call_site (EmbersSource        *source,
   fill_merge_request (self, query, &req);
   req.stack_trace_selector = call_site_selector_init (&site, call_site);
   start_rpc (self, task, rpc, &req.base, EMBERS_CONNECT_CALL_NONE);
+}
+
+static void
+pyroscope_merge_profile (EmbersSource        *source,
+                         const EmbersQuery   *query,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  merge_stacks (EMBERS_PYROSCOPE_SOURCE (source), query, NULL, pyroscope_merge_profile,
+                cancellable, callback, user_data);
+}
+
+static EmbersProfile *
+pyroscope_merge_profile_finish (EmbersSource  *source,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  return propagate (source, result, pyroscope_merge_profile, error);
+}
+
+static void
+pyroscope_merge_call_site (EmbersSource        *source,
+                           const EmbersQuery   *query,
+                           const char * const  *call_site,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  merge_stacks (EMBERS_PYROSCOPE_SOURCE (source), query, call_site, pyroscope_merge_call_site,
+                cancellable, callback, user_data);
 }
 
 static EmbersProfile *
