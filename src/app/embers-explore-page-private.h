@@ -28,6 +28,7 @@
 #include "embers-query-url.h"
 #include "embers-status.h"
 #include "embers-request.h"
+#include "embers-widgets.h"
 
 G_BEGIN_DECLS
 
@@ -108,8 +109,6 @@ struct _EmbersExplorePage
 
   /* Refresh keeps the focused frame: its name path from the root */
   GPtrArray         *restore_path;
-
-  gboolean           syncing;
 };
 
 enum

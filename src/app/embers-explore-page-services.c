@@ -15,45 +15,47 @@ describe_type (const char *id)
   return embers_profile_type_describe (id);
 }
 
+/* The service's profile types in the drop-down, the page's own picked
+ * (else a CPU one, else the first). While the list changes, type_ids is
+ * empty, so that embers_explore_type_selected() passes over the
+ * selection's moves; the one picked is the page's already. */
 void
 embers_explore_fill_types (EmbersExplorePage *self)
 {
   const char * const *ids = NULL;
   g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) new_ids = g_ptr_array_new_with_free_func (g_free);
   guint pick = GTK_INVALID_LIST_POSITION;
 
   if (self->service != NULL)
     ids = g_hash_table_lookup (self->service_types, self->service);
 
-  g_ptr_array_set_size (self->type_ids, 0);
   for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
     {
-      g_ptr_array_add (self->type_ids, g_strdup (ids[i]));
+      g_ptr_array_add (new_ids, g_strdup (ids[i]));
       g_ptr_array_add (shown, describe_type (ids[i]));
       if (g_strcmp0 (ids[i], self->profile_type) == 0)
         pick = i;
     }
   if (pick == GTK_INVALID_LIST_POSITION)
-    for (guint i = 0; i < self->type_ids->len; i++)
-      if (strstr (g_ptr_array_index (self->type_ids, i), ":cpu:") != NULL)
+    for (guint i = 0; i < new_ids->len; i++)
+      if (strstr (g_ptr_array_index (new_ids, i), ":cpu:") != NULL)
         {
           pick = i;
           break;
         }
-  if (pick == GTK_INVALID_LIST_POSITION && self->type_ids->len > 0)
+  if (pick == GTK_INVALID_LIST_POSITION && new_ids->len > 0)
     pick = 0;
   g_ptr_array_add (shown, NULL);
 
-  self->syncing = TRUE;
-  gtk_string_list_splice (self->type_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->type_names)),
-                          (const char * const *)shown->pdata);
-  gtk_drop_down_set_selected (self->type_dropdown, pick);
-  self->syncing = FALSE;
-
   g_free (self->profile_type);
   self->profile_type = pick != GTK_INVALID_LIST_POSITION
-                       ? g_strdup (g_ptr_array_index (self->type_ids, pick)) : NULL;
+                       ? g_strdup (g_ptr_array_index (new_ids, pick)) : NULL;
+  g_ptr_array_set_size (self->type_ids, 0);
+  embers_drop_down_replace_strings (self->type_dropdown, self->type_names,
+                                    (const char * const *)shown->pdata, pick);
+  for (guint i = 0; i < new_ids->len; i++)
+    g_ptr_array_add (self->type_ids, g_strdup (g_ptr_array_index (new_ids, i)));
   gtk_widget_set_sensitive (GTK_WIDGET (self->type_dropdown), self->type_ids->len > 0);
 }
 
@@ -158,12 +160,12 @@ services_done (GObject      *object,
       position = i;
   g_ptr_array_add (names, NULL);
 
-  self->syncing = TRUE;
+  /* The list lets go of its selection (nothing selected: the page keeps
+   * its service) and selects the page's service again, if it is there */
   gtk_string_list_splice (self->services, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->services)),
                           (const char * const *)names->pdata);
   gtk_single_selection_set_selected (self->selection, position);
-  self->syncing = FALSE;
 
   if (names->len == 1)
     {
@@ -209,19 +211,16 @@ embers_explore_load_services (EmbersExplorePage *self)
 void
 embers_explore_service_selected (EmbersExplorePage *self)
 {
-  GtkStringObject *item;
+  GtkStringObject *item = gtk_single_selection_get_selected_item (self->selection);
 
-  if (self->syncing)
-    return;
-  item = gtk_single_selection_get_selected_item (self->selection);
-  if (item == NULL)
+  /* Nothing selected (the list is refilled), or the page's service
+   * (selected to show it): nothing changes */
+  if (item == NULL || g_strcmp0 (self->service, gtk_string_object_get_string (item)) == 0)
     return;
   /* A narrow page shows the services over the content: picking one shows
    * its data */
   if (adw_overlay_split_view_get_collapsed (self->split_view))
     adw_overlay_split_view_set_show_sidebar (self->split_view, FALSE);
-  if (g_strcmp0 (self->service, gtk_string_object_get_string (item)) == 0)
-    return;
 
   g_free (self->service);
   self->service = g_strdup (gtk_string_object_get_string (item));
@@ -234,12 +233,12 @@ embers_explore_service_selected (EmbersExplorePage *self)
 void
 embers_explore_type_selected (EmbersExplorePage *self)
 {
-  guint pick;
+  guint pick = gtk_drop_down_get_selected (self->type_dropdown);
 
-  if (self->syncing)
-    return;
-  pick = gtk_drop_down_get_selected (self->type_dropdown);
-  if (pick >= self->type_ids->len)
+  /* The list being refilled (no ids yet), or the page's type: nothing
+   * changes */
+  if (pick >= self->type_ids->len ||
+      g_strcmp0 (g_ptr_array_index (self->type_ids, pick), self->profile_type) == 0)
     return;
   g_free (self->profile_type);
   self->profile_type = g_strdup (g_ptr_array_index (self->type_ids, pick));

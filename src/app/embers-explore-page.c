@@ -119,13 +119,13 @@ show_range (EmbersExplorePage *self)
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *zone = g_date_time_format (now, "%Z (UTC%:z)");
 
-  self->syncing = TRUE;
+  /* The entries act on Enter only; the buttons' toggles find the preset
+   * theirs already (preset_toggled) */
   gtk_editable_set_text (GTK_EDITABLE (self->from_entry), from);
   gtk_editable_set_text (GTK_EDITABLE (self->to_entry), to);
   gtk_label_set_text (self->zone_label, zone);
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     gtk_toggle_button_set_active (self->preset_buttons[i], presets[i].seconds == self->preset_s);
-  self->syncing = FALSE;
 }
 
 /* Services */
@@ -217,11 +217,7 @@ apply_model (EmbersExplorePage *self)
       /* The list shows the service picked elsewhere */
       for (guint i = 0; service_changed && i < g_list_model_get_n_items (G_LIST_MODEL (self->services)); i++)
         if (g_str_equal (gtk_string_list_get_string (self->services, i), self->service))
-          {
-            self->syncing = TRUE;
-            gtk_single_selection_set_selected (self->selection, i);
-            self->syncing = FALSE;
-          }
+          gtk_single_selection_set_selected (self->selection, i);
       embers_explore_fill_types (self);
       embers_explore_reload_queries (self);
     }
@@ -462,19 +458,11 @@ preset_toggled (GtkToggleButton   *button,
 {
   gint64 seconds = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "seconds"));
 
-  if (self->syncing)
+  /* A button let go (GTK keeps a grouped button on when clicked again:
+   * only another one's turning on, or the range's, lets it go), or the
+   * page's preset already (show_range): nothing changes */
+  if (!gtk_toggle_button_get_active (button) || self->preset_s == seconds)
     return;
-  if (!gtk_toggle_button_get_active (button))
-    {
-      /* Clicking the active preset again keeps it */
-      if (self->preset_s == seconds)
-        {
-          self->syncing = TRUE;
-          gtk_toggle_button_set_active (button, TRUE);
-          self->syncing = FALSE;
-        }
-      return;
-    }
   embers_explore_page_set_preset (self, seconds);
 }
 

@@ -177,7 +177,6 @@ names_done (GObject      *object,
   list = g_strv_builder_end (shown);
   n = g_strv_length (list);
 
-  self->syncing = TRUE;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->names_list))) != NULL)
     gtk_list_box_remove (self->names_list, child);
   gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)),
@@ -185,7 +184,6 @@ names_done (GObject      *object,
   g_hash_table_remove_all (self->cardinality);
   for (guint i = 0; i < n; i++)
     gtk_list_box_append (self->names_list, name_row (list[i]));
-  self->syncing = FALSE;
   mark_current_name (self);
 
   if (n == 0)
@@ -242,53 +240,18 @@ embers_labels_load_names (EmbersLabelsPage *self)
 
 /* Signals from widgets */
 
-static void
-name_activated (EmbersLabelsPage *self,
-                GtkListBoxRow    *row,
-                GtkListBox       *list)
+/* A click or Enter on a name (rows come and go without it) */
+void
+embers_labels_name_activated (EmbersLabelsPage *self,
+                              GtkListBoxRow    *row,
+                              GtkListBox       *list)
 {
-  if (self->syncing || row == NULL)
+  if (row == NULL)
     return;
   /* On a narrow page the names lie over the values: show the values */
   if (adw_overlay_split_view_get_collapsed (self->split_view))
     adw_overlay_split_view_set_show_sidebar (self->split_view, FALSE);
   embers_labels_page_select_label (self, g_object_get_data (G_OBJECT (row), "name"));
-}
-
-GtkWidget *
-embers_labels_build_names (EmbersLabelsPage *self)
-{
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkWidget *heading = gtk_label_new (_("Labels"));
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-  gtk_widget_add_css_class (heading, "heading");
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_set_margin_start (heading, 12);
-  gtk_widget_set_margin_top (heading, 6);
-  gtk_widget_set_margin_bottom (heading, 6);
-  gtk_box_append (GTK_BOX (box), heading);
-
-  self->names_list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_widget_add_css_class (GTK_WIDGET (self->names_list), "navigation-sidebar");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->names_list), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Label names and their number of values"), -1);
-  /* A click or Enter shows a label; arrows only move through the list,
-   * and Tab leaves it (embers_labels_page_focus) */
-  gtk_list_box_set_selection_mode (self->names_list, GTK_SELECTION_NONE);
-  g_signal_connect_swapped (self->names_list, "row-activated", G_CALLBACK (name_activated), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->names_list));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-
-  self->names_stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_named (self->names_stack, scrolled, "list");
-  gtk_stack_add_named (self->names_stack, embers_labels_centered_spinner (), "loading");
-  gtk_stack_add_named (self->names_stack, embers_labels_retry_status (&self->names_status, NULL, self), "message");
-  gtk_widget_set_vexpand (GTK_WIDGET (self->names_stack), TRUE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->names_stack));
-  gtk_widget_set_size_request (box, 200, -1);
-  return box;
 }
 
 GListModel *

@@ -128,7 +128,6 @@ struct _EmbersLabelsPage
 
   GCancellable      *cancellables[N_REQ];
   char              *errors[N_REQ];
-  gboolean           syncing;
 };
 
 enum
@@ -137,6 +136,9 @@ enum
   EMBERS_LABELS_PAGE_PROP_TITLE,
   EMBERS_LABELS_PAGE_PROP_LOADING,
   EMBERS_LABELS_PAGE_PROP_CAN_COMPARE,
+  EMBERS_LABELS_PAGE_PROP_VIEW,
+  EMBERS_LABELS_PAGE_PROP_SHOW_ALL,
+  EMBERS_LABELS_PAGE_PROP_SAME_SCALE,
   EMBERS_LABELS_PAGE_N_PROPS
 };
 
@@ -175,8 +177,6 @@ void embers_labels_show_status (EmbersLabelsPage *self, const char *title, const
 void embers_labels_show_values_loading (EmbersLabelsPage *self);
 void embers_labels_load_values (EmbersLabelsPage *self);
 gboolean embers_labels_page_focus (GtkWidget *widget, GtkDirectionType direction);
-GtkWidget * embers_labels_centered_spinner (void);
-GtkWidget * embers_labels_retry_status (AdwStatusPage **out, GtkButton **out_button, EmbersLabelsPage *self);
 gboolean embers_labels_is_baseline (EmbersLabelsPage *self, const char *value);
 void embers_labels_refresh_table_marks (EmbersLabelsPage *self);
 void embers_labels_update_marks (EmbersLabelsPage *self, gboolean changed);
@@ -189,9 +189,9 @@ void embers_labels_update_heading (EmbersLabelsPage *self);
 void embers_labels_show_values_view (EmbersLabelsPage *self);
 void embers_labels_rebuild_values (EmbersLabelsPage *self);
 EmbersLabelValueRow * embers_label_value_row_new (GPtrArray *all, guint index);
-void embers_labels_build_table (EmbersLabelsPage *self, GtkWidget *scrolled);
+void embers_labels_build_table (EmbersLabelsPage *self);
 GtkListBoxRow * embers_labels_find_name_row (EmbersLabelsPage *self, const char *name);
 void embers_labels_load_names (EmbersLabelsPage *self);
-GtkWidget * embers_labels_build_names (EmbersLabelsPage *self);
+void embers_labels_name_activated (EmbersLabelsPage *self, GtkListBoxRow *row, GtkListBox *list);
 
 G_END_DECLS

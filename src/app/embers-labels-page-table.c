@@ -199,63 +199,36 @@ table_sorted (EmbersLabelsPage *self)
   embers_labels_update_heading (self);
 }
 
+/* The template has the columns (in Column order) with their titles; here
+ * their cells, sorters and the sorted model */
 void
-embers_labels_build_table (EmbersLabelsPage *self,
-             GtkWidget        *scrolled)
+embers_labels_build_table (EmbersLabelsPage *self)
 {
-  static const struct
-  {
-    const char *title;
-    const char *tooltip;
-    gboolean    sortable;
-  } columns[] = {
-    { N_("Value"), NULL, TRUE },
-    { N_("Total"), N_("Sum over the time range"), TRUE },
-    { N_("Share"), N_("Share of all values' total"), TRUE },
-    { N_("Average per Step with Data"), N_("The mean of the chart steps that have data; steps without data are left out (Steps with Data says how many count)"), TRUE },
-    { N_("Std. Deviation"), N_("Standard deviation of the steps that have data"), TRUE },
-    { N_("Maximum"), N_("The largest per-step value"), TRUE },
-    { N_("Steps with Data"), N_("Chart steps that have data, of the steps in the range"), TRUE },
-    { N_("Mark"), NULL, FALSE },
-    { "", NULL, FALSE },
-  };
+  GListModel *columns = gtk_column_view_get_columns (self->table);
   g_autoptr(GtkSortListModel) sorted = NULL;
-  GtkColumnViewColumn *total_column = NULL;
+  g_autoptr(GtkColumnViewColumn) total_column = NULL;
 
+  g_assert (g_list_model_get_n_items (columns) == COL_ACTIONS + 1);
   self->table_store = g_list_store_new (EMBERS_TYPE_LABEL_VALUE_ROW);
-  self->table = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  gtk_column_view_set_show_column_separators (self->table, FALSE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->table), "data-table");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->table), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Label values and their statistics"), -1);
-
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
       g_object_set_data (G_OBJECT (factory), "page", self);
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
-      column = gtk_column_view_column_new (columns[i].title[0] ? _(columns[i].title) : "", factory);
-      if (columns[i].sortable)
+      gtk_column_view_column_set_factory (column, factory);
+      if (i != COL_MARK && i != COL_ACTIONS)
         {
           SortKey *key = g_new0 (SortKey, 1);
-          GtkCustomSorter *sorter;
+          g_autoptr(GtkCustomSorter) sorter = NULL;
 
           key->page = self;
           key->column = i;
           sorter = gtk_custom_sorter_new (compare_rows, key, g_free);
-
           gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
-          g_object_unref (sorter);
         }
-      gtk_column_view_column_set_expand (column, i == COL_VALUE);
-      gtk_column_view_column_set_resizable (column, i != COL_ACTIONS);
-      gtk_column_view_append_column (self->table, column);
-      if (i == COL_TOTAL)
-        total_column = column;
-      g_object_unref (column);
     }
 
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->table_store)),
@@ -268,9 +241,9 @@ embers_labels_build_table (EmbersLabelsPage *self,
     gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (selection));
     g_object_unref (selection);
   }
+  total_column = g_list_model_get_item (columns, COL_TOTAL);
   gtk_column_view_sort_by_column (self->table, total_column, GTK_SORT_DESCENDING);
   self->sort_column = COL_TOTAL;
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->table));
 }
 
 GtkColumnView *

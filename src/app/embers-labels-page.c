@@ -239,39 +239,41 @@ embers_labels_page_focus (GtkWidget        *widget,
   return GTK_WIDGET_CLASS (embers_labels_page_parent_class)->focus (widget, direction);
 }
 
-static void
-view_toggled (GtkToggleButton  *button,
-              EmbersLabelsPage *self)
+/* The view buttons: each one is on while its view is shown; turned on, it
+ * shows its view (turned off, another one is turned on) */
+static gboolean
+view_to_active (GBinding     *binding,
+                const GValue *from,
+                GValue       *to,
+                gpointer      user_data)
 {
-  if (self->syncing || !gtk_toggle_button_get_active (button))
-    return;
-  embers_labels_page_set_view (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "view")));
+  g_value_set_boolean (to, g_value_get_uint (from) == GPOINTER_TO_UINT (user_data));
+  return TRUE;
 }
 
-static void
-view_dropdown_selected (EmbersLabelsPage *self)
+static gboolean
+active_to_view (GBinding     *binding,
+                const GValue *from,
+                GValue       *to,
+                gpointer      user_data)
 {
-  guint view = gtk_drop_down_get_selected (self->view_dropdown);
-
-  if (self->syncing || view > EMBERS_LABELS_VIEW_TABLE)
-    return;
-  embers_labels_page_set_view (self, view);
+  if (!g_value_get_boolean (from))
+    return FALSE;
+  g_value_set_uint (to, GPOINTER_TO_UINT (user_data));
+  return TRUE;
 }
 
-static void
-same_scale_toggled (EmbersLabelsPage *self)
+/* The list shows the view; a pick in it (never "nothing") shows another */
+static gboolean
+selected_to_view (GBinding     *binding,
+                  const GValue *from,
+                  GValue       *to,
+                  gpointer      user_data)
 {
-  if (self->syncing)
-    return;
-  embers_labels_page_set_same_scale (self, gtk_check_button_get_active (self->same_scale_check));
-}
-
-static void
-show_all_toggled (EmbersLabelsPage *self)
-{
-  if (self->syncing)
-    return;
-  embers_labels_page_set_show_all (self, gtk_toggle_button_get_active (self->show_all_button));
+  if (g_value_get_uint (from) > EMBERS_LABELS_VIEW_TABLE)
+    return FALSE;
+  g_value_set_uint (to, g_value_get_uint (from));
+  return TRUE;
 }
 
 static void
@@ -342,294 +344,6 @@ refresh_action (GtkWidget  *widget,
   embers_labels_page_refresh (EMBERS_LABELS_PAGE (widget));
 }
 
-/* Building */
-
-GtkWidget *
-embers_labels_centered_spinner (void)
-{
-  GtkWidget *spinner = adw_spinner_new ();
-
-  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
-  gtk_widget_set_size_request (spinner, 32, 32);
-  return spinner;
-}
-
-GtkWidget *
-embers_labels_retry_status (AdwStatusPage   **out,
-              GtkButton       **out_button,
-              EmbersLabelsPage *self)
-{
-  GtkWidget *status = adw_status_page_new ();
-  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Retry"));
-
-  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "pill");
-  g_signal_connect_object (button, "clicked", G_CALLBACK (embers_labels_page_retry), self, G_CONNECT_SWAPPED);
-  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-error-symbolic");
-  gtk_widget_add_css_class (status, "compact");
-  *out = ADW_STATUS_PAGE (status);
-  if (out_button != NULL)
-    *out_button = GTK_BUTTON (button);
-  return status;
-}
-
-static GtkWidget *
-build_toolbar (EmbersLabelsPage *self)
-{
-  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *views = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  g_autoptr(GtkStringList) view_list = gtk_string_list_new (NULL);
-  GtkWidget *button;
-  GtkToggleButton *group = NULL;
-
-  gtk_widget_add_css_class (toolbar, "toolbar");
-  self->toolbar = toolbar;
-
-  /* The label names, over the values on a narrow page */
-  button = gtk_toggle_button_new ();
-  gtk_button_set_icon_name (GTK_BUTTON (button), "sidebar-show-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Show Label Names (F9)"));
-  embers_accessible_set_label (button, _("Show Label Names"));
-  g_object_bind_property (self->split_view, "show-sidebar", button, "active",
-                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  gtk_box_append (GTK_BOX (toolbar), button);
-
-  self->title_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
-  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (self->title_label, 0);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->title_label), TRUE);
-  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->title_label));
-
-  gtk_widget_add_css_class (views, "linked");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (views), GTK_ACCESSIBLE_PROPERTY_LABEL, _("View"), -1);
-  for (guint i = 0; i < G_N_ELEMENTS (embers_labels_view_names); i++)
-    {
-      button = gtk_toggle_button_new_with_mnemonic (_(embers_labels_view_names[i].label));
-      gtk_widget_set_tooltip_text (button, _(embers_labels_view_names[i].tooltip));
-      g_object_set_data (G_OBJECT (button), "view", GUINT_TO_POINTER (i));
-      if (group != NULL)
-        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), group);
-      else
-        group = GTK_TOGGLE_BUTTON (button);
-      g_signal_connect (button, "toggled", G_CALLBACK (view_toggled), self);
-      self->view_buttons[i] = GTK_TOGGLE_BUTTON (button);
-      gtk_box_append (GTK_BOX (views), button);
-      {
-        /* The same names without their mnemonics, for the narrow list */
-        g_auto(GStrv) parts = g_strsplit (_(embers_labels_view_names[i].label), "_", -1);
-        g_autofree char *plain = g_strjoinv ("", parts);
-
-        gtk_string_list_append (view_list, plain);
-      }
-    }
-  gtk_toggle_button_set_active (self->view_buttons[0], TRUE);
-  self->view_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&view_list)), NULL));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->view_dropdown), _("View"));
-  embers_accessible_set_label (GTK_WIDGET (self->view_dropdown), _("View"));
-  gtk_widget_set_halign (GTK_WIDGET (self->view_dropdown), GTK_ALIGN_END);
-  g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (view_dropdown_selected), self);
-  /* The buttons, or where the toolbar has no room for them the list
-   * (a breakpoint switches, see embers_labels_page_init) */
-  self->view_switch = GTK_STACK (gtk_stack_new ());
-  gtk_stack_set_hhomogeneous (self->view_switch, FALSE);
-  gtk_widget_set_halign (GTK_WIDGET (self->view_switch), GTK_ALIGN_END);
-  gtk_stack_add_named (self->view_switch, views, "buttons");
-  gtk_stack_add_named (self->view_switch, GTK_WIDGET (self->view_dropdown), "list");
-  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->view_switch));
-
-  self->show_all_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Show A_ll")));
-  {
-    g_autofree char *tip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                         "Show every value, not only the top %u by total",
-                                                         "Show every value, not only the top %u by total",
-                                                         EMBERS_LABEL_STATS_DEFAULT_TOP),
-                                            EMBERS_LABEL_STATS_DEFAULT_TOP);
-
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->show_all_button), tip);
-  }
-  g_signal_connect_swapped (self->show_all_button, "toggled", G_CALLBACK (show_all_toggled), self);
-  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->show_all_button));
-
-  self->spinner = adw_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
-  gtk_box_append (GTK_BOX (toolbar), self->spinner);
-
-  button = gtk_button_new_from_icon_name ("view-refresh-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Refresh (Ctrl+R)"));
-  embers_accessible_set_label (button, _("Refresh"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "labels.refresh");
-  gtk_box_append (GTK_BOX (toolbar), button);
-
-  self->compare_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Compare")));
-  gtk_widget_add_css_class (GTK_WIDGET (self->compare_button), "suggested-action");
-  g_signal_connect_object (self->compare_button, "clicked", G_CALLBACK (embers_labels_page_compare),
-                           self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->compare_button));
-  return toolbar;
-}
-
-static GtkWidget *
-build_marks_bar (EmbersLabelsPage *self)
-{
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
-  GtkWidget *hint = gtk_label_new (_("Pick a value's ⋮ menu to filter by it, to mark it or to compare it"));
-
-  gtk_widget_set_margin_start (bar, 12);
-  gtk_widget_set_margin_end (bar, 12);
-  gtk_widget_set_margin_bottom (bar, 6);
-  self->baseline_label = GTK_LABEL (gtk_label_new (NULL));
-  self->comparison_label = GTK_LABEL (gtk_label_new (NULL));
-  /* On a narrow page the marks wrap rather than lose their middle */
-  for (GtkLabel *label = self->baseline_label; label != NULL;
-       label = label == self->baseline_label ? self->comparison_label : NULL)
-    {
-      gtk_label_set_wrap (label, TRUE);
-      gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_xalign (label, 0);
-      gtk_label_set_max_width_chars (label, 40);
-      gtk_widget_set_valign (GTK_WIDGET (label), GTK_ALIGN_START);
-    }
-  gtk_widget_add_css_class (GTK_WIDGET (self->baseline_label), "labels-baseline-text");
-  gtk_widget_add_css_class (GTK_WIDGET (self->comparison_label), "labels-comparison-text");
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->baseline_label));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->comparison_label));
-  gtk_widget_add_css_class (hint, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (hint), 1);
-  gtk_widget_set_valign (hint, GTK_ALIGN_START);
-  /* The hint whole, or not at all on a narrow page (half of it said
-   * nothing): shown with values, hidden by the narrow breakpoint */
-  {
-    GtkWidget *wrapper = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-    gtk_widget_set_hexpand (wrapper, TRUE);
-    gtk_widget_set_halign (hint, GTK_ALIGN_END);
-    gtk_widget_set_hexpand (hint, TRUE);
-    gtk_box_append (GTK_BOX (wrapper), hint);
-    gtk_widget_set_visible (wrapper, FALSE);
-    self->hint_label = wrapper;
-    g_object_set_data (G_OBJECT (self), "hint", hint);
-    gtk_box_append (GTK_BOX (bar), wrapper);
-  }
-  return bar;
-}
-
-static GtkWidget *
-build_values (EmbersLabelsPage *self)
-{
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *table_scrolled = gtk_scrolled_window_new ();
-  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-  self->values_box = outer;
-  {
-    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-    self->values_heading = GTK_LABEL (gtk_label_new (NULL));
-    gtk_widget_add_css_class (GTK_WIDGET (self->values_heading), "heading");
-    gtk_label_set_xalign (self->values_heading, 0);
-    gtk_label_set_ellipsize (self->values_heading, PANGO_ELLIPSIZE_END);
-    gtk_widget_set_hexpand (GTK_WIDGET (self->values_heading), TRUE);
-    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->values_heading));
-
-    /* One scale for all values, so that sizes and shapes compare at a
-     * glance; off, each chart fills its card */
-    self->same_scale_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("Same _Scale")));
-    gtk_check_button_set_active (self->same_scale_check, TRUE);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->same_scale_check),
-                                 _("Draw every value on one scale, so that their sizes compare; off, each chart uses its own"));
-    g_signal_connect_swapped (self->same_scale_check, "toggled", G_CALLBACK (same_scale_toggled), self);
-    /* In a stack of its size, so that the heading keeps its height when
-     * the check is not there (views without a scale to share) */
-    {
-      GtkWidget *keep = gtk_stack_new ();
-
-      gtk_stack_set_vhomogeneous (GTK_STACK (keep), TRUE);
-      gtk_stack_set_hhomogeneous (GTK_STACK (keep), FALSE);
-      gtk_stack_add_child (GTK_STACK (keep), GTK_WIDGET (self->same_scale_check));
-      gtk_stack_add_child (GTK_STACK (keep), gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0));
-      gtk_stack_set_visible_child (GTK_STACK (keep), gtk_widget_get_last_child (keep));
-      gtk_stack_set_interpolate_size (GTK_STACK (keep), FALSE);
-      gtk_box_append (GTK_BOX (row), keep);
-    }
-    /* Regressions across many (embers-window-regressions.c): by the
-     * values' heading, which gives way (the toolbar has no room left) */
-    {
-      g_autoptr(GMenu) across = g_menu_new ();
-      GtkWidget *button = gtk_menu_button_new ();
-
-      g_menu_append (across, _("The Label’s _Values, in Order"), "win.compare-across::values");
-      g_menu_append (across, _("_Time Ranges"), "win.compare-across::time");
-      gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Line _Up"));
-      gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (button), TRUE);
-      embers_accessible_set_label (button, _("Line Up"));
-      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (across));
-      gtk_widget_set_tooltip_text (button, _("Line Up: the values or time ranges in order, and where a function jumps"));
-      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-      gtk_box_append (GTK_BOX (row), button);
-    }
-
-    gtk_widget_set_margin_start (row, 12);
-    gtk_widget_set_margin_end (row, 12);
-    gtk_widget_set_margin_top (row, 6);
-    gtk_box_append (GTK_BOX (outer), row);
-  }
-
-  self->no_time_label = GTK_LABEL (gtk_label_new (_("Every profile here has the same time, so there is no time series, histogram or average over time")));
-  gtk_widget_add_css_class (GTK_WIDGET (self->no_time_label), "dim-label");
-  gtk_label_set_wrap (self->no_time_label, TRUE);
-  gtk_label_set_xalign (self->no_time_label, 0);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->no_time_label), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->no_time_label), 12);
-  gtk_widget_set_visible (GTK_WIDGET (self->no_time_label), FALSE);
-  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->no_time_label));
-
-  self->cards = GTK_FLOW_BOX (gtk_flow_box_new ());
-  gtk_flow_box_set_selection_mode (self->cards, GTK_SELECTION_NONE);
-  gtk_flow_box_set_homogeneous (self->cards, TRUE);
-  gtk_flow_box_set_min_children_per_line (self->cards, 1);
-  gtk_flow_box_set_max_children_per_line (self->cards, 4);
-  gtk_flow_box_set_column_spacing (self->cards, 12);
-  gtk_flow_box_set_row_spacing (self->cards, 12);
-  gtk_widget_set_valign (GTK_WIDGET (self->cards), GTK_ALIGN_START);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cards), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Label values by total"), -1);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->cards));
-
-  self->rest_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->rest_label), "dim-label");
-  gtk_label_set_xalign (self->rest_label, 0);
-  gtk_label_set_wrap (self->rest_label, TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->rest_label), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->rest_label));
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 6);
-  gtk_widget_set_margin_bottom (box, 12);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-
-  embers_labels_build_table (self, table_scrolled);
-
-  self->values_stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_named (self->values_stack, scrolled, "cards");
-  gtk_stack_add_named (self->values_stack, table_scrolled, "table");
-  gtk_widget_set_vexpand (GTK_WIDGET (self->values_stack), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->values_stack), TRUE);
-  self->values_panel = EMBERS_STATUS (embers_status_new ());
-  embers_status_set_content (self->values_panel, GTK_WIDGET (self->values_stack));
-  g_signal_connect_object (self->values_panel, "retry", G_CALLBACK (embers_labels_page_retry), self,
-                           G_CONNECT_SWAPPED);
-  gtk_widget_set_vexpand (GTK_WIDGET (self->values_panel), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->values_panel), TRUE);
-  gtk_box_append (GTK_BOX (outer), GTK_WIDGET (self->values_panel));
-  return outer;
-}
-
 /* GObject */
 
 static void
@@ -643,8 +357,9 @@ embers_labels_page_dispose (GObject *object)
     }
   embers_labels_stop_building (self);
   g_clear_pointer (&self->top, g_ptr_array_unref);
+  /* The bin lets go of its child before the template does */
   adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), NULL);
-  self->root = NULL;
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_LABELS_PAGE);
   g_clear_pointer (&self->charts, g_ptr_array_unref);
   G_OBJECT_CLASS (embers_labels_page_parent_class)->dispose (object);
 }
@@ -697,6 +412,39 @@ embers_labels_page_get_property (GObject    *object,
     case EMBERS_LABELS_PAGE_PROP_CAN_COMPARE:
       g_value_set_boolean (value, embers_labels_page_get_can_compare (self));
       break;
+    case EMBERS_LABELS_PAGE_PROP_VIEW:
+      g_value_set_uint (value, self->view);
+      break;
+    case EMBERS_LABELS_PAGE_PROP_SHOW_ALL:
+      g_value_set_boolean (value, self->show_all);
+      break;
+    case EMBERS_LABELS_PAGE_PROP_SAME_SCALE:
+      g_value_set_boolean (value, self->same_scale);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_labels_page_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  EmbersLabelsPage *self = EMBERS_LABELS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case EMBERS_LABELS_PAGE_PROP_VIEW:
+      embers_labels_page_set_view (self, g_value_get_uint (value));
+      break;
+    case EMBERS_LABELS_PAGE_PROP_SHOW_ALL:
+      embers_labels_page_set_show_all (self, g_value_get_boolean (value));
+      break;
+    case EMBERS_LABELS_PAGE_PROP_SAME_SCALE:
+      embers_labels_page_set_same_scale (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -711,6 +459,7 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   object_class->dispose = embers_labels_page_dispose;
   object_class->finalize = embers_labels_page_finalize;
   object_class->get_property = embers_labels_page_get_property;
+  object_class->set_property = embers_labels_page_set_property;
   widget_class->focus = embers_labels_page_focus;
 
   embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_TITLE] =
@@ -722,6 +471,18 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_CAN_COMPARE] =
     g_param_spec_boolean ("can-compare", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The view (an EmbersLabelsView), Show All and Same Scale: the toolbar's
+   * buttons, the list and the check are bound to them in both ways */
+  embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_VIEW] =
+    g_param_spec_uint ("view", NULL, NULL, EMBERS_LABELS_VIEW_SERIES, EMBERS_LABELS_VIEW_TABLE,
+                       EMBERS_LABELS_VIEW_SERIES,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_SHOW_ALL] =
+    g_param_spec_boolean ("show-all", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_SAME_SCALE] =
+    g_param_spec_boolean ("same-scale", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, EMBERS_LABELS_PAGE_N_PROPS, embers_labels_page_properties);
 
   /**
@@ -761,6 +522,47 @@ embers_labels_page_class_init (EmbersLabelsPageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "labels.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "labels.compare", NULL);
 
+  g_type_ensure (EMBERS_TYPE_STATUS);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-labels-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, root);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, view_switch);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, view_dropdown);
+  gtk_widget_class_bind_template_child_full (widget_class, "view_series", FALSE,
+                                             G_STRUCT_OFFSET (EmbersLabelsPage, view_buttons[EMBERS_LABELS_VIEW_SERIES]));
+  gtk_widget_class_bind_template_child_full (widget_class, "view_total", FALSE,
+                                             G_STRUCT_OFFSET (EmbersLabelsPage, view_buttons[EMBERS_LABELS_VIEW_TOTAL]));
+  gtk_widget_class_bind_template_child_full (widget_class, "view_maximum", FALSE,
+                                             G_STRUCT_OFFSET (EmbersLabelsPage, view_buttons[EMBERS_LABELS_VIEW_MAXIMUM]));
+  gtk_widget_class_bind_template_child_full (widget_class, "view_histogram", FALSE,
+                                             G_STRUCT_OFFSET (EmbersLabelsPage, view_buttons[EMBERS_LABELS_VIEW_HISTOGRAM]));
+  gtk_widget_class_bind_template_child_full (widget_class, "view_table", FALSE,
+                                             G_STRUCT_OFFSET (EmbersLabelsPage, view_buttons[EMBERS_LABELS_VIEW_TABLE]));
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, views_breakpoint);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, show_all_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, baseline_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, comparison_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, split_view);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, names_stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, names_list);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, names_status);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, values_box);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, values_heading);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, same_scale_check);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, no_time_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, values_panel);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, values_stack);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, cards);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, rest_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersLabelsPage, table);
+  gtk_widget_class_bind_template_callback (widget_class, embers_labels_page_compare);
+  gtk_widget_class_bind_template_callback (widget_class, embers_labels_page_retry);
+  gtk_widget_class_bind_template_callback (widget_class, embers_labels_name_activated);
+
   /* Marked values and the shown label are styled in ui/style.css */
   gtk_widget_class_set_css_name (widget_class, "labelspage");
 }
@@ -778,22 +580,9 @@ dark_changed (EmbersLabelsPage *self,
 }
 
 static void
-set_string_setter (AdwBreakpoint *breakpoint,
-                   gpointer       object,
-                   const char    *property,
-                   const char    *value)
-{
-  g_auto(GValue) v = G_VALUE_INIT;
-
-  g_value_init (&v, G_TYPE_STRING);
-  g_value_set_string (&v, value);
-  adw_breakpoint_add_setter (breakpoint, G_OBJECT (object), property, &v);
-}
-
-static void
 embers_labels_page_init (EmbersLabelsPage *self)
 {
-  GtkWidget *names;
+  g_autoptr(GtkStringList) view_list = gtk_string_list_new (NULL);
 
   g_weak_ref_init (&self->explore, NULL);
   g_weak_ref_init (&self->model, NULL);
@@ -803,45 +592,36 @@ embers_labels_page_init (EmbersLabelsPage *self)
   self->same_scale = TRUE;
   self->has_time = TRUE;
 
-  self->root = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  adw_breakpoint_bin_set_child (ADW_BREAKPOINT_BIN (self), self->root);
-  /* The least room the narrowest layout needs */
-  gtk_widget_set_size_request (GTK_WIDGET (self), 360, 240);
-  /* Names beside the values; over them (F9) when both do not fit */
-  self->split_view = ADW_OVERLAY_SPLIT_VIEW (adw_overlay_split_view_new ());
-  adw_overlay_split_view_set_min_sidebar_width (self->split_view, 200);
-  adw_overlay_split_view_set_max_sidebar_width (self->split_view, 240);
-  gtk_box_append (GTK_BOX (self->root), build_toolbar (self));
-  gtk_box_append (GTK_BOX (self->root), build_marks_bar (self));
-  gtk_box_append (GTK_BOX (self->root), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  names = embers_labels_build_names (self);
-  adw_overlay_split_view_set_sidebar (self->split_view, names);
-  adw_overlay_split_view_set_content (self->split_view, build_values (self));
-  gtk_widget_set_vexpand (GTK_WIDGET (self->split_view), TRUE);
-  gtk_box_append (GTK_BOX (self->root), GTK_WIDGET (self->split_view));
-
-  /* Narrower than the toolbar with the view buttons: the views as a list */
-  self->views_breakpoint = adw_breakpoint_new (adw_breakpoint_condition_parse ("max-width: 900sp"));
-  set_string_setter (self->views_breakpoint, self->view_switch, "visible-child-name", "list");
-  adw_breakpoint_bin_add_breakpoint (ADW_BREAKPOINT_BIN (self), self->views_breakpoint);
-  embers_adaptive_follow_width (self->views_breakpoint, self->toolbar, self->view_switch, "buttons");
-  /* Narrower still: the names over the values (F9), no hint */
   {
-    AdwBreakpoint *narrow = adw_breakpoint_new (adw_breakpoint_condition_parse ("max-width: 760sp"));
-    g_auto(GValue) yes = G_VALUE_INIT;
-    g_auto(GValue) no = G_VALUE_INIT;
+    g_autofree char *tip = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                         "Show every value, not only the top %u by total",
+                                                         "Show every value, not only the top %u by total",
+                                                         EMBERS_LABEL_STATS_DEFAULT_TOP),
+                                            EMBERS_LABEL_STATS_DEFAULT_TOP);
 
-    g_value_init (&yes, G_TYPE_BOOLEAN);
-    g_value_set_boolean (&yes, TRUE);
-    g_value_init (&no, G_TYPE_BOOLEAN);
-    g_value_set_boolean (&no, FALSE);
-    set_string_setter (narrow, self->view_switch, "visible-child-name", "list");
-    adw_breakpoint_add_setter (narrow, G_OBJECT (self->split_view), "collapsed", &yes);
-    adw_breakpoint_add_setter (narrow, g_object_get_data (G_OBJECT (self), "hint"), "visible", &no);
-    adw_breakpoint_bin_add_breakpoint (ADW_BREAKPOINT_BIN (self), narrow);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->show_all_button), tip);
   }
+  /* The view: each button, and the list of the same names without their
+   * mnemonics (where the toolbar has no room for the buttons) */
+  for (guint i = 0; i < G_N_ELEMENTS (embers_labels_view_names); i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (_(embers_labels_view_names[i].label), "_", -1);
+      g_autofree char *plain = g_strjoinv ("", parts);
 
+      gtk_string_list_append (view_list, plain);
+      g_object_bind_property_full (self, "view", self->view_buttons[i], "active",
+                                   G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL,
+                                   view_to_active, active_to_view, GUINT_TO_POINTER (i), NULL);
+    }
+  gtk_drop_down_set_model (self->view_dropdown, G_LIST_MODEL (view_list));
+  g_object_bind_property_full (self, "view", self->view_dropdown, "selected",
+                               G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL,
+                               NULL, selected_to_view, NULL, NULL);
+  embers_adaptive_follow_width (self->views_breakpoint, self->toolbar, self->view_switch, "buttons");
+
+  embers_labels_build_table (self);
   embers_labels_update_marks (self, FALSE);
 
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
@@ -992,10 +772,8 @@ embers_labels_page_set_show_all (EmbersLabelsPage *self,
   if (self->show_all == show_all)
     return;
   self->show_all = show_all;
-  self->syncing = TRUE;
-  gtk_toggle_button_set_active (self->show_all_button, show_all);
-  self->syncing = FALSE;
   embers_labels_rebuild_values (self);
+  g_object_notify_by_pspec (G_OBJECT (self), embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_SHOW_ALL]);
 }
 
 gboolean
@@ -1012,18 +790,16 @@ embers_labels_page_set_view (EmbersLabelsPage *self,
   g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
   g_return_if_fail (view <= EMBERS_LABELS_VIEW_TABLE);
 
+  if (self->view == view)
+    return;
   self->view = view;
-  self->syncing = TRUE;
-  gtk_toggle_button_set_active (self->view_buttons[view], TRUE);
-  if (self->view_dropdown != NULL)
-    gtk_drop_down_set_selected (self->view_dropdown, view);
-  self->syncing = FALSE;
   if (view != EMBERS_LABELS_VIEW_TABLE)
     for (guint i = 0; i < self->charts->len; i++)
       embers_label_chart_set_view (g_ptr_array_index (self->charts, i), embers_labels_chart_view (self));
   else if (self->table_marks_stale)
     embers_labels_refresh_table_marks (self);
   embers_labels_show_values_view (self);
+  g_object_notify_by_pspec (G_OBJECT (self), embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_VIEW]);
 }
 
 void
@@ -1036,11 +812,9 @@ embers_labels_page_set_same_scale (EmbersLabelsPage *self,
   if (self->same_scale == same_scale)
     return;
   self->same_scale = same_scale;
-  self->syncing = TRUE;
-  gtk_check_button_set_active (self->same_scale_check, same_scale);
-  self->syncing = FALSE;
   for (guint i = 0; i < self->charts->len; i++)
     embers_labels_apply_scale (self, g_ptr_array_index (self->charts, i));
+  g_object_notify_by_pspec (G_OBJECT (self), embers_labels_page_properties[EMBERS_LABELS_PAGE_PROP_SAME_SCALE]);
 }
 
 gboolean

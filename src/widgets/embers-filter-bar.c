@@ -10,6 +10,7 @@
 #include "embers-accessible.h"
 #include "embers-filter-bar.h"
 #include "embers-request.h"
+#include "embers-widgets.h"
 
 struct _EmbersFilterBar
 {
@@ -34,7 +35,7 @@ struct _EmbersFilterBar
 
   GCancellable   *names_cancellable;
   GCancellable   *values_cancellable;
-  gboolean        syncing;
+  char           *values_key;      /* what the values are (being) loaded for */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersFilterBar, embers_filter_bar, GTK_TYPE_BOX)
@@ -110,6 +111,7 @@ values_done (GObject      *object,
     {
       /* Only suggestions: the bar works without them */
       g_debug ("Label values: %s", error->message);
+      g_clear_pointer (&self->values_key, g_free);
       gtk_string_list_splice (self->values, 0, g_list_model_get_n_items (G_LIST_MODEL (self->values)), NULL);
       return;
     }
@@ -122,15 +124,28 @@ load_values (EmbersFilterBar *self)
 {
   const char *name = selected_name (self);
   g_autofree char *text = NULL;
+  g_autofree char *key = NULL;
   const char *matchers[2] = { NULL, NULL };
   EmbersRequest *req;
 
+  if (name != NULL && self->source != NULL)
+    {
+      text = matcher_text (self, name);
+      key = g_strdup_printf ("%s\n%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT,
+                             name, text, self->start_ms, self->end_ms);
+    }
+  /* Asked for already (the same name, filters and range): nothing to do,
+   * so that every path here may call it as often as it likes */
+  if (key != NULL && g_strcmp0 (key, self->values_key) == 0)
+    return;
+  g_free (self->values_key);
+  self->values_key = g_steal_pointer (&key);
+
   embers_request_cancel (&self->values_cancellable);
   gtk_string_list_splice (self->values, 0, g_list_model_get_n_items (G_LIST_MODEL (self->values)), NULL);
-  if (name == NULL || self->source == NULL)
+  if (self->values_key == NULL)
     return;
 
-  text = matcher_text (self, name);
   matchers[0] = text;
   req = embers_request_start (self, &self->values_cancellable, 0);
   embers_source_list_label_values (self->source, name, matchers, self->start_ms, self->end_ms,
@@ -172,11 +187,10 @@ names_done (GObject      *object,
     }
   g_ptr_array_add (shown, NULL);
 
-  self->syncing = TRUE;
-  gtk_string_list_splice (self->names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->names)),
-                          (const char * const *) shown->pdata);
-  gtk_drop_down_set_selected (self->name_dropdown, shown->len > 1 ? pick : GTK_INVALID_LIST_POSITION);
-  self->syncing = FALSE;
+  /* The selected name changes at most once, to the one kept or picked
+   * (the values follow it, see name_selected) */
+  embers_drop_down_replace_strings (self->name_dropdown, self->names,
+                                    (const char * const *) shown->pdata, pick);
   gtk_widget_set_sensitive (GTK_WIDGET (self->controls), shown->len > 1);
   load_values (self);
 }
@@ -206,11 +220,12 @@ load_names (EmbersFilterBar *self)
                                   req->cancellable, names_done, req);
 }
 
+/* The values follow the name (load_values does nothing when they are
+ * asked for already) */
 static void
 name_selected (EmbersFilterBar *self)
 {
-  if (!self->syncing)
-    load_values (self);
+  load_values (self);
 }
 
 /* Chips */
@@ -538,7 +553,6 @@ embers_filter_bar_dispose (GObject *object)
   embers_request_cancel (&self->names_cancellable);
   embers_request_cancel (&self->values_cancellable);
   g_clear_object (&self->source);
-  g_clear_object (&self->names);
   g_clear_object (&self->values);
   g_clear_object (&self->value_filter);
   g_clear_object (&self->suggestions);
@@ -547,6 +561,8 @@ embers_filter_bar_dispose (GObject *object)
   self->suggestions_popover = NULL;
   g_clear_pointer (&self->scope, embers_selector_unref);
   g_clear_pointer (&self->filters, embers_selector_unref);
+  g_clear_pointer (&self->values_key, g_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_FILTER_BAR);
 
   G_OBJECT_CLASS (embers_filter_bar_parent_class)->dispose (object);
 }
@@ -571,62 +587,26 @@ embers_filter_bar_class_init (EmbersFilterBarClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
+  embers_widgets_ensure_resources ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-filter-bar.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersFilterBar, controls);
+  gtk_widget_class_bind_template_child (widget_class, EmbersFilterBar, name_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, EmbersFilterBar, names);
+  gtk_widget_class_bind_template_child (widget_class, EmbersFilterBar, op_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, EmbersFilterBar, value_entry);
+  gtk_widget_class_bind_template_child (widget_class, EmbersFilterBar, chips);
+  gtk_widget_class_bind_template_callback (widget_class, name_selected);
+  gtk_widget_class_bind_template_callback (widget_class, add_clicked);
+
   gtk_widget_class_set_css_name (widget_class, "filterbar");
 }
 
 static void
 embers_filter_bar_init (EmbersFilterBar *self)
 {
-  static const char * const ops[] = { "=", "!=", "=~", "!~", NULL };
-  GtkWidget *button;
-  /* Translators: a label before the label filters (a noun: the filter bar) */
-  GtkWidget *label = gtk_label_new (C_("label filters", "Filter"));
-
   self->filters = embers_selector_new ();
-  gtk_box_set_spacing (GTK_BOX (self), 6);
-
-  self->controls = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
-  gtk_widget_set_sensitive (GTK_WIDGET (self->controls), FALSE);
-  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->controls));
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (self->controls, label);
-
-  self->names = gtk_string_list_new (NULL);
-  self->name_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->names)), NULL));
-  gtk_drop_down_set_enable_search (self->name_dropdown, TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->name_dropdown), _("Label name"));
-  embers_accessible_set_label (GTK_WIDGET (self->name_dropdown), _("Label Name"));
-  g_signal_connect_swapped (self->name_dropdown, "notify::selected", G_CALLBACK (name_selected), self);
-  gtk_box_append (self->controls, GTK_WIDGET (self->name_dropdown));
-
-  self->op_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (ops));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->op_dropdown),
-                               _("= equals, != differs, =~ matches the regular expression, !~ does not match"));
-  /* Translators: accessible name of the drop-down with =, !=, =~ and !~ */
-  embers_accessible_set_label (GTK_WIDGET (self->op_dropdown), _("Operator"));
-  gtk_box_append (self->controls, GTK_WIDGET (self->op_dropdown));
-
-  self->value_entry = GTK_ENTRY (gtk_entry_new ());
-  /* Translators: placeholder of the entry for a label's value in a filter */
-  gtk_entry_set_placeholder_text (self->value_entry, _("value"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->value_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Label value"), -1);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->value_entry), 8);
-  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->value_entry), 16);
+  gtk_widget_init_template (GTK_WIDGET (self));
   build_suggestions (self);
-  g_signal_connect_swapped (self->value_entry, "activate", G_CALLBACK (add_clicked), self);
-  gtk_box_append (self->controls, GTK_WIDGET (self->value_entry));
-
-  button = gtk_button_new_from_icon_name ("list-add-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Add filter"));
-  embers_accessible_set_label (button, _("Add Filter"));
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_clicked), self);
-  gtk_box_append (self->controls, button);
-
-  self->chips = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->chips), 8);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->chips), TRUE);
-  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->chips));
-  rebuild_chips (self);
 }
 
 GtkWidget *

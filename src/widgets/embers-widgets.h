@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
@@ -13,5 +13,10 @@ G_BEGIN_DECLS
  * class with a template calls it before setting the template, so that the
  * library needs nothing of the program that links it */
 void embers_widgets_ensure_resources (void);
+
+void embers_drop_down_replace_strings (GtkDropDown        *drop_down,
+                                       GtkStringList      *list,
+                                       const char * const *strings,
+                                       guint               pick);
 
 G_END_DECLS
