@@ -66,6 +66,7 @@ struct _EmbersExplorePage
   GtkButton         *compare_button;
   GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
   GtkMenuButton     *more_button;     /* narrow: refresh and this menu instead */
+  AdwBreakpoint     *small_breakpoint; /* 600 × 500: one row, filters folded */
 
   /* Built in code */
   GtkDropDown       *type_dropdown;
@@ -77,7 +78,9 @@ struct _EmbersExplorePage
   GtkLabel          *zone_label;
   GtkAdjustment     *max_nodes;
   GtkBox            *chips;
-  GtkBox            *time_box;
+  GtkBox            *time_box;       /* in the range button's popover */
+  GtkMenuButton     *range_button;
+  GtkLabel          *range_label;
   GtkDrawingArea    *chart_area;
   EmbersProfilePage *profile_page;
   EmbersFiller      *filler;          /* Load More: `other` filled in */

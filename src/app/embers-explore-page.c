@@ -124,6 +124,24 @@ show_range (EmbersExplorePage *self)
   gtk_editable_set_text (GTK_EDITABLE (self->from_entry), from);
   gtk_editable_set_text (GTK_EDITABLE (self->to_entry), to);
   gtk_label_set_text (self->zone_label, zone);
+  {
+    g_autoptr(GDateTime) a = g_date_time_new_from_unix_local (self->start_ms / 1000);
+    g_autoptr(GDateTime) b = g_date_time_new_from_unix_local (self->end_ms / 1000);
+    /* The time alone within today, else the day too */
+    gboolean today = a != NULL && b != NULL &&
+                     g_date_time_get_year (a) == g_date_time_get_year (now) &&
+                     g_date_time_get_day_of_year (a) == g_date_time_get_day_of_year (now) &&
+                     g_date_time_get_year (b) == g_date_time_get_year (now) &&
+                     g_date_time_get_day_of_year (b) == g_date_time_get_day_of_year (now);
+    const char *format = today ? "%H:%M" : "%m-%d %H:%M";
+    g_autofree char *short_a = a != NULL ? g_date_time_format (a, format) : g_strdup ("?");
+    g_autofree char *short_b = b != NULL ? g_date_time_format (b, format) : g_strdup ("?");
+    g_autofree char *label = g_strdup_printf ("%s – %s", short_a, short_b);
+    g_autofree char *tip = g_strdup_printf ("%s – %s %s", from, to, zone);
+
+    gtk_label_set_text (self->range_label, label);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_button), tip);
+  }
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     gtk_toggle_button_set_active (self->preset_buttons[i], presets[i].seconds == self->preset_s);
 }
@@ -491,6 +509,7 @@ range_entry_activated (EmbersExplorePage *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->to_entry), "error");
   if (!ok_from || !ok_to || from >= to)
     return;
+  gtk_menu_button_popdown (self->range_button);
   embers_explore_page_set_time_range (self, from, to);
 }
 
@@ -558,13 +577,32 @@ build_toolbar (EmbersExplorePage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->zone_label), "dim-label");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->zone_label), _("Times are in this time zone"));
   gtk_box_append (self->time_box, GTK_WIDGET (self->zone_label));
+
+  /* The range, short, on a button beside the presets; its popover has the
+   * entries (Enter in either applies them) */
+  {
+    GtkWidget *popover = gtk_popover_new ();
+
+    gtk_widget_set_margin_start (GTK_WIDGET (self->time_box), 0);
+    gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->time_box));
+    self->range_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+    /* Shortened where the row has no room (the tooltip has it whole) */
+    self->range_label = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_ellipsize (self->range_label, PANGO_ELLIPSIZE_END);
+    gtk_label_set_width_chars (self->range_label, 6);
+    gtk_menu_button_set_child (self->range_button, GTK_WIDGET (self->range_label));
+    gtk_menu_button_set_popover (self->range_button, popover);
+    gtk_menu_button_set_always_show_arrow (self->range_button, TRUE);
+    /* Translators: the button with the time range (from – to) on the explore page's toolbar */
+    embers_accessible_set_label (GTK_WIDGET (self->range_button), _("Time Range"));
+    gtk_box_append (self->toolbar_start, GTK_WIDGET (self->range_button));
+  }
 }
 
 static void
 build_filter_bar (EmbersExplorePage *self)
 {
   g_signal_connect_object (self->filter_bar, "changed", G_CALLBACK (filters_changed), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (self->filter_bar), GTK_WIDGET (self->time_box));
 }
 
 /* ---- Function details: lines from the server ---- */
@@ -848,6 +886,7 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_status);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_retry);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, small_breakpoint);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, filter_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, chart_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, profile_stack);
@@ -883,6 +922,12 @@ embers_explore_page_init (EmbersExplorePage *self)
   g_signal_connect_swapped (self->services_retry, "clicked", G_CALLBACK (embers_explore_load_services), self);
 
   build_toolbar (self);
+  {
+    g_auto(GValue) no = G_VALUE_INIT;
+
+    g_value_init (&no, G_TYPE_BOOLEAN);
+    adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_label), "visible", &no);
+  }
   build_filter_bar (self);
   embers_explore_build_chart (self);
   build_profile (self);

@@ -601,11 +601,50 @@ embers_filter_bar_class_init (EmbersFilterBarClass *klass)
   gtk_widget_class_set_css_name (widget_class, "filterbar");
 }
 
+/* The label names: shortened on the button where the row has no room
+ * (the list has them whole) */
+static void
+setup_name (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  shorten)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (shorten != NULL)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 4);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_name (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (string));
+}
+
 static void
 embers_filter_bar_init (EmbersFilterBar *self)
 {
   self->filters = embers_selector_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_name), i == 0 ? self : NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_name), NULL);
+      if (i == 0)
+        gtk_drop_down_set_factory (self->name_dropdown, factory);
+      else
+        gtk_drop_down_set_list_factory (self->name_dropdown, factory);
+    }
   build_suggestions (self);
 }
 
