@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-diff-table.h"
+#include "embers-widgets.h"
 #include "embers-name-label.h"
 #include "embers-top-table.h"
 #include "embers-units.h"
@@ -531,7 +532,7 @@ embers_diff_table_dispose (GObject *object)
 {
   EmbersDiffTable *self = EMBERS_DIFF_TABLE (object);
 
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_DIFF_TABLE);
   g_clear_object (&self->selection);
   g_clear_object (&self->profile);
   g_clear_object (&self->noise);
@@ -580,7 +581,12 @@ embers_diff_table_class_init (EmbersDiffTableClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  embers_widgets_ensure_resources ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-diff-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, EmbersDiffTable, scroller);
+  gtk_widget_class_bind_template_child (widget_class, EmbersDiffTable, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, bind_row);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
   gtk_widget_class_set_css_name (widget_class, "embers-diff-table");
 }
 
@@ -598,87 +604,50 @@ change_title (EmbersDiffMode mode)
 static void
 embers_diff_table_init (EmbersDiffTable *self)
 {
-  static const char *titles[N_COLUMNS] = {
-    N_("Function"),
-    N_("Baseline %"),
-    N_("Comparison %"),
-    NULL,  /* change_title () */
-    N_("Baseline"),
-    N_("Comparison"),
-    /* Translators: a diff table column: comparison value minus baseline value, e.g. "+550 ms" */
-    N_("Change"),
-    /* Translators: a diff table column: the change of share with its 95 % interval, "+12% ± 3%" */
-    N_("Change ± Noise"),
-    /* Translators: a diff table column: the steps of the baseline and of the comparison, "10 | 12" */
-    N_("Steps"),
-  };
+  GListModel *columns;
   GtkSorter *sorter;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->store = g_list_store_new (EMBERS_TYPE_DIFF_ITEM);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (self->store), NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->sorted));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (g_object_ref (GTK_SELECTION_MODEL (self->selection))));
-  gtk_column_view_set_show_column_separators (self->column_view, FALSE);
-  /* One Tab stop, as the top table is: Tab leaves it from a row; the
-   * arrows, Home, End and Page Up/Down move between rows */
-  gtk_column_view_set_tab_behavior (self->column_view, GTK_LIST_TAB_ITEM);
-  {
-    GtkListItemFactory *rows = gtk_signal_list_item_factory_new ();
-
-    g_signal_connect (rows, "bind", G_CALLBACK (bind_row), self);
-    gtk_column_view_set_row_factory (self->column_view, rows);
-    g_object_unref (rows);
-  }
-  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Functions, baseline vs comparison"),
-                                  -1);
-
+  /* The template's columns, in Column order: their cells and sorters */
+  columns = gtk_column_view_get_columns (self->column_view);
+  g_assert (g_list_model_get_n_items (columns) == N_COLUMNS);
   for (guint i = 0; i < N_COLUMNS; i++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
+      g_assert (g_str_equal (gtk_column_view_column_get_id (column), column_ids[i]));
       self->sort_contexts[i].table = self;
       self->sort_contexts[i].column = i;
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), &self->sort_contexts[i]);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), &self->sort_contexts[i]);
-      column = gtk_column_view_column_new (i == COLUMN_CHANGE ? change_title (self->mode) : _(titles[i]), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_id (column, column_ids[i]);
+      gtk_column_view_column_set_factory (column, factory);
       g_signal_connect_object (column, "notify::fixed-width",
                                G_CALLBACK (on_column_width), self, G_CONNECT_SWAPPED);
       if (i < COLUMN_NOISE)
-        gtk_column_view_column_set_sorter (column,
-                                           GTK_SORTER (gtk_custom_sorter_new (compare_items, &self->sort_contexts[i], NULL)));
-      else
-        gtk_column_view_column_set_visible (column, FALSE);
-      if (i == COLUMN_NAME)
-        gtk_column_view_column_set_expand (column, TRUE);
-      gtk_column_view_append_column (self->column_view, column);
+        {
+          g_autoptr(GtkCustomSorter) custom = gtk_custom_sorter_new (compare_items, &self->sort_contexts[i], NULL);
+
+          gtk_column_view_column_set_sorter (column, GTK_SORTER (custom));
+        }
       self->columns[i] = column;
-      g_object_unref (column);
     }
+  gtk_column_view_column_set_title (self->columns[COLUMN_CHANGE], change_title (self->mode));
 
   sorter = gtk_column_view_get_sorter (self->column_view);
   gtk_sort_list_model_set_sorter (self->sorted, sorter);
   gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_CHANGE], GTK_SORT_DESCENDING);
 
-  g_signal_connect_object (self->column_view, "activate", G_CALLBACK (on_activate), self, 0);
   g_signal_connect_object (self->selection, "notify::selected",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
-
-  self->scroller = gtk_scrolled_window_new ();
-  /* Beside the diff graph the table has half the page: the name and the
-   * shares show, the absolute values scroll into view */
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller),
-                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
-  /* The store belongs to the sort model, the sort model to the selection */
 }
 
 GtkWidget *
