@@ -110,8 +110,8 @@ values_done (GObject      *object,
   if (values == NULL)
     {
       /* Only suggestions: the bar works without them */
+      /* Not asked again for the same name, filters and range */
       g_debug ("Label values: %s", error->message);
-      g_clear_pointer (&self->values_key, g_free);
       gtk_string_list_splice (self->values, 0, g_list_model_get_n_items (G_LIST_MODEL (self->values)), NULL);
       return;
     }
