@@ -616,6 +616,8 @@ embers_labels_page_init (EmbersLabelsPage *self)
                                    view_to_active, active_to_view, GUINT_TO_POINTER (i), NULL);
     }
   gtk_drop_down_set_model (self->view_dropdown, G_LIST_MODEL (view_list));
+  /* its button named too (the template names the drop-down only) */
+  embers_accessible_set_label (GTK_WIDGET (self->view_dropdown), _("View"));
   g_object_bind_property_full (self, "view", self->view_dropdown, "selected",
                                G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL,
                                NULL, selected_to_view, NULL, NULL);

@@ -634,6 +634,11 @@ embers_filter_bar_init (EmbersFilterBar *self)
 {
   self->filters = embers_selector_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The drop-downs' buttons are named too (the template names the
+   * drop-downs only) */
+  embers_accessible_set_label (GTK_WIDGET (self->name_dropdown), _("Label Name"));
+  /* Translators: accessible name of the drop-down with =, !=, =~ and !~ */
+  embers_accessible_set_label (GTK_WIDGET (self->op_dropdown), _("Operator"));
   for (guint i = 0; i < 2; i++)
     {
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
