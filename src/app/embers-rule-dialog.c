@@ -7,12 +7,12 @@
 
 #include <glib/gi18n.h>
 
-#include "embers-drop-down.h"
 #include "embers-recording-rules.h"
 #include "embers-rule-dialog.h"
 #include "embers-rule-group-by.h"
 #include "embers-rule-preview.h"
 #include "embers-rule-rows.h"
+#include "embers-rule-type-chooser.h"
 #include "embers-selector.h"
 #include "embers-source.h"
 
@@ -43,10 +43,7 @@ struct _EmbersRuleDialog
   EmbersRuleGroupBy   *group_by_chips;    /* the service's label names as toggles */
   EmbersRuleRows      *label_rows;        /* name = value per external label */
   GtkEntry            *function_entry;
-  GtkWidget           *type_label;        /* New Rule…: the profile type */
-  GtkDropDown         *type_drop_down;
-  GtkStringList       *type_ids;
-  gboolean             types_loaded;      /* type_ids holds the source's types */
+  EmbersRuleTypeChooser *type_chooser;   /* New Rule…: the profile type */
   GtkLabel            *metric_message;
   GtkLabel            *matchers_message;
   GtkLabel            *group_by_message;
@@ -635,117 +632,46 @@ apply_profile_type (EmbersRuleDialog *self,
   on_edited (self);
 }
 
+/* A type chosen (by a person, or when the list loaded) */
 static void
-on_type_selected (EmbersRuleDialog *self)
+on_type_chosen (EmbersRuleDialog *self)
 {
-  guint position = gtk_drop_down_get_selected (self->type_drop_down);
-  const char *type;
+  const char *type = embers_rule_type_chooser_get_profile_type (self->type_chooser);
+  GtkWidget *focus = adw_dialog_get_focus (ADW_DIALOG (self));
+  GtkWidget *first = (GtkWidget *)embers_rule_rows_get_entry (self->matcher_rows, 0);
+  gboolean blank = first != NULL && is_blank (gtk_editable_get_text (GTK_EDITABLE (first)));
 
-  /* While the list fills, the selection passes positions nobody chose */
-  if (!self->types_loaded || position == GTK_INVALID_LIST_POSITION)
+  if (type == NULL)
     return;
-  type = gtk_string_list_get_string (self->type_ids, position);
-  if (type != NULL)
-    apply_profile_type (self, type);
-}
-
-static guint
-type_position (EmbersRuleDialog *self,
-               const char       *type)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->type_ids));
-
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (self->type_ids, i), type) == 0)
-      return i;
-  return GTK_INVALID_LIST_POSITION;
-}
-
-static void
-profile_types_done (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(EmbersRuleDialog) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) types = embers_source_list_profile_types_finish (EMBERS_SOURCE (object), result, &error);
-  g_autoptr(EmbersRecordingRule) rule = NULL;
-  g_autofree char *current = NULL;
-  guint position;
-
-  if (disposed (self))
-    return;
-  if (types == NULL)
-    {
-      /* Only a convenience: the matchers still take any type */
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("No profile types for the rule dialog: %s", error->message);
-      return;
-    }
-
-  rule = embers_rule_dialog_dup_rule (self);
-  current = embers_recording_rule_derive_profile_type (rule);
-
-  self->types_loaded = FALSE;
-  gtk_string_list_splice (self->type_ids, 0, g_list_model_get_n_items (G_LIST_MODEL (self->type_ids)), NULL);
-  for (guint i = 0; i < types->len; i++)
-    gtk_string_list_append (self->type_ids, ((EmbersProfileTypeInfo *)g_ptr_array_index (types, i))->id);
-  if (!g_str_equal (current, "unknown") && type_position (self, current) == GTK_INVALID_LIST_POSITION)
-    gtk_string_list_append (self->type_ids, current);
-  gtk_widget_set_visible (self->type_label, TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->type_drop_down), TRUE);
-
-  /* From here a selection is a choice; the rule's own type is no change */
-  self->types_loaded = TRUE;
-  position = type_position (self, current);
-  if (position == GTK_INVALID_LIST_POSITION)
-    {
-      /* None yet (New Rule…): CPU when the server has it, else the first,
-       * so that the rule starts out valid */
-      position = type_position (self, "process_cpu:cpu:nanoseconds:cpu:nanoseconds");
-      if (position == GTK_INVALID_LIST_POSITION && types->len > 0)
-        position = 0;
-      if (position != GTK_INVALID_LIST_POSITION)
-        {
-          GtkWidget *focus = adw_dialog_get_focus (ADW_DIALOG (self));
-          GtkWidget *first = (GtkWidget *)embers_rule_rows_get_entry (self->matcher_rows, 0);
-
-          gtk_drop_down_set_selected (self->type_drop_down, position);
-          apply_profile_type (self, gtk_string_list_get_string (self->type_ids, position));
-          /* The empty matcher had the focus only for want of a type: the
-           * name comes first now that the rule is valid */
-          if (focus != NULL && first != NULL && (focus == first || gtk_widget_is_ancestor (focus, first)))
-            adw_dialog_set_focus (ADW_DIALOG (self), GTK_WIDGET (self->metric_entry));
-          return;
-        }
-    }
-  gtk_drop_down_set_selected (self->type_drop_down, position);
+  apply_profile_type (self, type);
+  /* An empty matcher had the focus only for want of a type: the name
+   * comes first now that the rule is valid */
+  if (blank && focus != NULL && (focus == first || gtk_widget_is_ancestor (focus, first)))
+    adw_dialog_set_focus (ADW_DIALOG (self), GTK_WIDGET (self->metric_entry));
 }
 
 static void
 load_profile_types (EmbersRuleDialog *self)
 {
-  gint64 end = g_get_real_time () / 1000;
+  g_autoptr(EmbersRecordingRule) rule = NULL;
+  g_autofree char *current = NULL;
 
   if (self->source == NULL || self->id != NULL)
     return;
-  embers_source_list_profile_types (self->source, end - 24 * 3600 * 1000, end, self->cancellable,
-                                    profile_types_done, g_object_ref (self));
+  rule = embers_rule_dialog_dup_rule (self);
+  current = embers_recording_rule_derive_profile_type (rule);
+  embers_rule_type_chooser_load (self->type_chooser, self->source, current, self->cancellable);
 }
 
 gboolean
 embers_rule_dialog_set_profile_type (EmbersRuleDialog *self,
                                      const char       *type)
 {
-  guint position;
-
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
 
-  position = type_position (self, type);
-  if (!self->types_loaded || position == GTK_INVALID_LIST_POSITION)
+  if (!embers_rule_type_chooser_set_profile_type (self->type_chooser, type))
     return FALSE;
-  /* The drop-down shows it; apply_profile_type does nothing twice */
-  gtk_drop_down_set_selected (self->type_drop_down, position);
+  /* Chosen before, with other matchers typed since: the type again */
   apply_profile_type (self, type);
   return TRUE;
 }
@@ -754,7 +680,7 @@ guint
 embers_rule_dialog_get_n_profile_types (EmbersRuleDialog *self)
 {
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
-  return self->types_loaded ? g_list_model_get_n_items (G_LIST_MODEL (self->type_ids)) : 0;
+  return embers_rule_type_chooser_get_n_types (self->type_chooser);
 }
 
 /* ---- reload after a conflict ------------------------------------------------ */
@@ -1068,6 +994,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
   g_type_ensure (EMBERS_TYPE_RULE_GROUP_BY);
   g_type_ensure (EMBERS_TYPE_RULE_PREVIEW);
   g_type_ensure (EMBERS_TYPE_RULE_ROWS);
+  g_type_ensure (EMBERS_TYPE_RULE_TYPE_CHOOSER);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-rule-dialog.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, EmbersRuleDialog, name)
   CHILD (metric_entry);
@@ -1076,9 +1003,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
   CHILD (group_by_chips);
   CHILD (label_rows);
   CHILD (function_entry);
-  CHILD (type_label);
-  CHILD (type_drop_down);
-  CHILD (type_ids);
+  CHILD (type_chooser);
   CHILD (metric_message);
   CHILD (matchers_message);
   CHILD (group_by_message);
@@ -1103,7 +1028,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_edited);
   gtk_widget_class_bind_template_callback (widget_class, on_add_matcher);
   gtk_widget_class_bind_template_callback (widget_class, on_add_label);
-  gtk_widget_class_bind_template_callback (widget_class, on_type_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_type_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_load_current);
   gtk_widget_class_bind_template_callback (widget_class, on_keep_mine);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_copy_override", G_CALLBACK (copy_override));
@@ -1125,7 +1050,6 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
   self->messages[EMBERS_RULE_FIELD_EXTERNAL_LABELS] = self->labels_message;
   self->messages[EMBERS_RULE_FIELD_FUNCTION] = self->function_message;
 
-  embers_drop_down_shorten_on_button (self->type_drop_down);
   /* The toggles and the entry show one group-by: each setter does
    * nothing when the value is already there, so the two never loop */
   g_object_bind_property (self->group_by_entry, "text", self->group_by_chips, "text",
