@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-recording-rules.h"
+#include "embers-rule-copies.h"
 #include "embers-rule-dialog.h"
 #include "embers-rule-group-by.h"
 #include "embers-rule-preview.h"
@@ -62,7 +63,6 @@ struct _EmbersRuleDialog
   GtkLabel            *notice_flag;
   GtkLabel            *notice_details;
   char                *notice_text;
-  char                *tenant;
   char                *disabled_reason;
 
   /* Template: the state, the buttons, the preview */
@@ -71,9 +71,7 @@ struct _EmbersRuleDialog
   gboolean             conflict;
   GtkButton           *cancel_button;
   GtkButton           *create_button;
-  GtkButton           *copy_override_button;
-  GtkButton           *copy_og_button;
-  GtkLabel            *override_note;
+  EmbersRuleCopies    *copies;            /* the rule as server configuration */
   AdwWindowTitle      *title;
   GtkWidget           *spinner;
   EmbersRulePreview   *preview;           /* what the rule would record */
@@ -297,6 +295,8 @@ validate (EmbersRuleDialog *self)
   mark_rows (self);
 
   update_buttons (self);
+  /* Copies of an invalid rule would only be refused later */
+  embers_rule_copies_set_rule (self->copies, self->valid ? rule : NULL);
   /* The preview asks again only when the query changed */
   embers_rule_preview_set_rule (self->preview, self->valid ? rule : NULL);
 }
@@ -321,22 +321,15 @@ update_buttons (EmbersRuleDialog *self)
 {
   gboolean can_create = self->server != NULL && self->disabled_reason == NULL;
   GtkWidget *default_widget = can_create ? GTK_WIDGET (self->create_button)
-                                         : GTK_WIDGET (self->copy_override_button);
+                                         : embers_rule_copies_get_first (self->copies);
 
   gtk_widget_set_visible (GTK_WIDGET (self->create_button), self->server != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->create_button), can_create && self->valid && !self->busy);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->create_button),
                                self->disabled_reason != NULL ? self->disabled_reason : NULL);
 
-  /* Copies of an invalid rule would only be refused later */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_override_button), self->valid);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_og_button), self->valid);
-
   /* Without the rules API, copying is the way forward: it is the default */
-  if (can_create)
-    gtk_widget_remove_css_class (GTK_WIDGET (self->copy_override_button), "suggested-action");
-  else
-    gtk_widget_add_css_class (GTK_WIDGET (self->copy_override_button), "suggested-action");
+  embers_rule_copies_set_suggested (self->copies, !can_create);
   if (adw_dialog_get_default_widget (ADW_DIALOG (self)) != default_widget)
     adw_dialog_set_default_widget (ADW_DIALOG (self), default_widget);
 }
@@ -397,57 +390,12 @@ on_capabilities (EmbersRuleDialog *self)
 
 /* ---- copies ---------------------------------------------------------------- */
 
-static const char *
-tenant (EmbersRuleDialog *self)
-{
-  g_free (self->tenant);
-  self->tenant = self->server != NULL ? embers_source_dup_tenant (self->server) : NULL;
-  return self->tenant != NULL ? self->tenant : EMBERS_RECORDING_RULE_DEFAULT_TENANT;
-}
-
 static void
-copy_text (EmbersRuleDialog *self,
-           char             *text)
+on_copied (EmbersRuleDialog *self,
+           const char       *text,
+           gboolean          warning)
 {
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
-  g_free (text);
-}
-
-static void
-copy_override (EmbersRuleDialog *self)
-{
-  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
-  g_autofree char *text = NULL;
-
-  if (!self->valid)
-    return;
-  copy_text (self, embers_recording_rule_to_tenant_override (rule, tenant (self)));
-  /* Translators: %s is a tenant id, e.g. anonymous */
-  text = g_strdup_printf (_("Copied as a per-tenant “recording_rules” override for tenant “%s”"), tenant (self));
-  set_status (self, text, STATUS_INFO);
-}
-
-static void
-copy_og (EmbersRuleDialog *self)
-{
-  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
-  g_autofree char *warning = NULL;
-  char *config;
-
-  if (!self->valid)
-    return;
-  config = embers_recording_rule_to_og_config (rule, &warning);
-  copy_text (self, config);
-  if (warning != NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("Copied as a “metrics-export-rules” entry for the original "
-                                                 "Pyroscope’s configuration. Before you use it: %s"), warning);
-
-      set_status (self, text, STATUS_WARNING);
-    }
-  else
-    set_status (self, _("Copied as a “metrics-export-rules” entry for the original Pyroscope’s configuration"),
-                STATUS_INFO);
+  set_status (self, text, warning ? STATUS_WARNING : STATUS_INFO);
 }
 
 /* ---- create / save ----------------------------------------------------------- */
@@ -942,7 +890,6 @@ embers_rule_dialog_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->server);
-  g_clear_pointer (&self->tenant, g_free);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->service, g_free);
   g_clear_pointer (&self->suggested_metric, g_free);
@@ -991,6 +938,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
                                           EMBERS_TYPE_RECORDING_RULE | G_SIGNAL_TYPE_STATIC_SCOPE);
   /* (Escape closes it, as Cancel does: AdwDialog's own key) */
 
+  g_type_ensure (EMBERS_TYPE_RULE_COPIES);
   g_type_ensure (EMBERS_TYPE_RULE_GROUP_BY);
   g_type_ensure (EMBERS_TYPE_RULE_PREVIEW);
   g_type_ensure (EMBERS_TYPE_RULE_ROWS);
@@ -1018,9 +966,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
   CHILD (conflict_box);
   CHILD (cancel_button);
   CHILD (create_button);
-  CHILD (copy_override_button);
-  CHILD (copy_og_button);
-  CHILD (override_note);
+  CHILD (copies);
   CHILD (title);
   CHILD (spinner);
   CHILD (preview);
@@ -1031,8 +977,7 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_type_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_load_current);
   gtk_widget_class_bind_template_callback (widget_class, on_keep_mine);
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_copy_override", G_CALLBACK (copy_override));
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_copy_og", G_CALLBACK (copy_og));
+  gtk_widget_class_bind_template_callback (widget_class, on_copied);
   gtk_widget_class_bind_template_callback (widget_class, adw_dialog_close);
   gtk_widget_class_bind_template_callback (widget_class, embers_rule_dialog_create);
 }
@@ -1056,18 +1001,6 @@ embers_rule_dialog_init (EmbersRuleDialog *self)
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }
 
-/* Where the tenant override goes: said once the server is known */
-static void
-update_override_note (EmbersRuleDialog *self)
-{
-  /* Translators: %s is a tenant id, e.g. anonymous */
-  g_autofree char *note = g_strdup_printf (_("A tenant override goes into Pyroscope’s runtime configuration "
-                                             "file (-runtime-config.file), under overrides for tenant “%s”."),
-                                           tenant (self));
-
-  gtk_label_set_text (self->override_note, note);
-}
-
 static EmbersRuleDialog *
 dialog_new (EmbersSource *source)
 {
@@ -1075,7 +1008,13 @@ dialog_new (EmbersSource *source)
 
   if (source != NULL && embers_source_offers_recording_rules (source))
     self->server = g_object_ref (source);
-  update_override_note (self);
+  /* Where the tenant override goes: said once the server is known */
+  if (self->server != NULL)
+    {
+      g_autofree char *tenant = embers_source_dup_tenant (self->server);
+
+      embers_rule_copies_set_tenant (self->copies, tenant);
+    }
   if (self->server == NULL)
     show_notice (self, _("Not From a Pyroscope Server"),
                  _("This profile does not come from a Pyroscope server: copy the rule as server configuration."),
