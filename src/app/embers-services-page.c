@@ -680,8 +680,10 @@ embers_services_page_set_filter (EmbersServicesPage *self,
     text = "";
   if (g_strcmp0 (self->filter_text, text) == 0 && self->filter_regex == !!regex)
     return;
+  /* (text may be filter_text itself: on_regex_toggled passes it) */
+  text = g_strdup (text);
   g_free (self->filter_text);
-  self->filter_text = g_strdup (text);
+  self->filter_text = (char *)text;
   self->filter_regex = !!regex;
 
   /* The entry and the button show it; their handlers find it set */
@@ -887,6 +889,7 @@ embers_services_page_init (EmbersServicesPage *self)
 
   self->type_ids = g_ptr_array_new_with_free_func (g_free);
   self->shown_rows = g_ptr_array_new ();
+  self->filter_text = g_strdup ("");
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
