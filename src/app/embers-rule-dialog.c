@@ -524,6 +524,9 @@ apply_profile_type (EmbersRuleDialog *self,
   if (g_strcmp0 (current, type) == 0)
     return;
 
+  /* One edit of the rule (on_edited below), not one per field */
+  self->changing = TRUE;
+
   for (guint r = 0; r < embers_rule_rows_get_n (self->matcher_rows) && !replaced; r++)
     {
       GtkEditable *entry = embers_rule_rows_get_entry (self->matcher_rows, r);
@@ -577,6 +580,7 @@ apply_profile_type (EmbersRuleDialog *self,
                                                                           function[0] ? function : NULL);
       gtk_editable_set_text (GTK_EDITABLE (self->metric_entry), self->suggested_metric);
     }
+  self->changing = FALSE;
   on_edited (self);
 }
 
@@ -1176,7 +1180,12 @@ embers_rule_dialog_set_field (EmbersRuleDialog *self,
     case EMBERS_RULE_FIELD_METRIC_NAME:
     case EMBERS_RULE_FIELD_GROUP_BY:
     case EMBERS_RULE_FIELD_FUNCTION:
+      /* One edit, as typing it over would be: not through an empty (and
+       * so invalid) text first, which would clear the preview */
+      self->changing = TRUE;
       gtk_editable_set_text (GTK_EDITABLE (field_widget (self, field)), text ? text : "");
+      self->changing = FALSE;
+      on_edited (self);
       break;
     case EMBERS_RULE_FIELD_ID:
     case EMBERS_RULE_FIELD_GENERATION:

@@ -355,6 +355,13 @@ embers_rule_preview_get_n_requests (EmbersRulePreview *self)
   return self->n_requests;
 }
 
+gboolean
+embers_rule_preview_get_pending (EmbersRulePreview *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_PREVIEW (self), FALSE);
+  return self->timeout != 0 || self->cancellable != NULL;
+}
+
 guint
 embers_rule_preview_get_n_series (EmbersRulePreview *self)
 {

@@ -42,6 +42,8 @@ void        embers_rule_preview_set_call_site  (EmbersRulePreview         *self,
 /* How many requests went out (for tests: a form's edits that do not
  * change the query send none) */
 guint       embers_rule_preview_get_n_requests (EmbersRulePreview         *self);
+/* TRUE while a request is scheduled or under way */
+gboolean    embers_rule_preview_get_pending    (EmbersRulePreview         *self);
 guint       embers_rule_preview_get_n_series   (EmbersRulePreview         *self);
 const char *embers_rule_preview_get_text       (EmbersRulePreview         *self);
 void        embers_rule_preview_get_range      (EmbersRulePreview         *self,
