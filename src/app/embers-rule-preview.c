@@ -58,6 +58,14 @@ set_text (EmbersRulePreview *self,
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
+/* While a request is scheduled or under way, the chart shown is of the
+ * query before: dimmed, under "Previewing…" */
+static void
+show_pending (EmbersRulePreview *self)
+{
+  gtk_widget_set_opacity (GTK_WIDGET (self->area), embers_rule_preview_get_pending (self) ? 0.5 : 1.0);
+}
+
 static void
 cancel (EmbersRulePreview *self)
 {
@@ -65,6 +73,7 @@ cancel (EmbersRulePreview *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  show_pending (self);
 }
 
 /* No chart of a rule that is not the one in the fields */
@@ -132,6 +141,7 @@ preview_done (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->rule == NULL)
     return;
   g_clear_object (&self->cancellable);
+  show_pending (self);
   self->shows_call_site = call_site && series != NULL;
   self->sum = 0;
   for (guint i = 0; series != NULL && i < series->len; i++)
@@ -259,6 +269,8 @@ schedule (EmbersRulePreview *self)
   if (self->source == NULL || self->rule == NULL)
     return;
   self->timeout = g_timeout_add (PREVIEW_DELAY_MS, run, self);
+  set_text (self, _("Previewing…"));
+  show_pending (self);
 }
 
 static gboolean
