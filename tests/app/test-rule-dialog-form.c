@@ -341,6 +341,16 @@ test_preview_requests (void)
   g_assert_cmpuint (embers_rule_preview_get_n_requests (preview), ==, 1);
   g_assert_cmpuint (embers_rule_dialog_get_n_preview_series (dialog), ==, 1);
   g_assert_cmpfloat (embers_rule_dialog_get_preview_sum (dialog), >, 0);
+  /* What a person sees: the text, and a chart drawn, not dimmed */
+  g_assert_true (g_str_has_prefix (embers_rule_dialog_get_preview_text (dialog), "Over the last hour"));
+  {
+    GtkWidget *area = embers_test_find_widget (GTK_WIDGET (preview), GTK_TYPE_DRAWING_AREA, NULL);
+    g_autoptr(EmbersTestPixels) pixels = embers_test_render_frame (GTK_WIDGET (preview));
+    graphene_rect_t bounds = embers_test_bounds (area, GTK_WIDGET (preview));
+
+    g_assert_cmpfloat (gtk_widget_get_opacity (area), ==, 1.0);
+    embers_test_assert_not_blank (pixels, &bounds, 3, "rule-preview");
+  }
 
   /* What the preview does not chart: no request */
   embers_rule_dialog_set_field (dialog, EMBERS_RULE_FIELD_METRIC_NAME, "profiles_recorded_api_work");
@@ -355,9 +365,13 @@ test_preview_requests (void)
   g_assert_false (embers_rule_preview_get_pending (preview));
   g_assert_cmpuint (embers_rule_preview_get_n_requests (preview), ==, 1);
 
-  /* A new range: one request; the same range again: none */
+  /* A new range: one request; the same range again: none. Until the
+   * answer, the chart of the range before is dimmed, under Previewing… */
   n = embers_rule_preview_get_n_requests (preview);
   embers_rule_dialog_set_time_range (dialog, now_ms - 3 * 3600 * 1000, now_ms);
+  g_assert_cmpstr (embers_rule_dialog_get_preview_text (dialog), ==, "Previewing…");
+  g_assert_cmpfloat (gtk_widget_get_opacity (embers_test_find_widget (GTK_WIDGET (preview), GTK_TYPE_DRAWING_AREA,
+                                                                      NULL)), <, 1.0);
   embers_test_wait_until (preview_done, preview, "the preview over 3 hours");
   g_assert_cmpuint (embers_rule_preview_get_n_requests (preview), ==, n + 1);
   embers_rule_dialog_set_time_range (dialog, now_ms - 3 * 3600 * 1000, now_ms);
