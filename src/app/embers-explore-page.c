@@ -515,88 +515,26 @@ range_entry_activated (EmbersExplorePage *self)
 
 /* Building the widgets */
 
+/* What the template leaves to code: the presets' tooltips and seconds,
+ * the type drop-down's shortened button, and names for the drop-down's
+ * button and the range button's label where the page is small */
 static void
 build_toolbar (EmbersExplorePage *self)
 {
-  GtkWidget *presets_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *button;
-  GtkToggleButton *group = NULL;
+  g_auto(GValue) no = G_VALUE_INIT;
 
-  self->type_names = gtk_string_list_new (NULL);
-  self->type_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->type_names)), NULL));
-  /* Long type names shorten on the button (not in its list) on a narrow page */
   embers_drop_down_shorten_on_button (self->type_dropdown);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_dropdown), _("Profile type"));
   embers_accessible_set_label (GTK_WIDGET (self->type_dropdown), _("Profile Type"));
-  g_signal_connect_swapped (self->type_dropdown, "notify::selected", G_CALLBACK (embers_explore_type_selected), self);
-  gtk_box_append (self->toolbar_start, GTK_WIDGET (self->type_dropdown));
-
-  gtk_widget_add_css_class (presets_box, "linked");
-  gtk_widget_add_css_class (presets_box, "presets");
-  gtk_widget_set_margin_start (presets_box, 6);
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {
       g_autofree char *tip = g_strdup_printf (_("The last %s"), _(presets[i].label));
 
-      button = gtk_toggle_button_new_with_label (_(presets[i].label));
-      gtk_widget_set_tooltip_text (button, tip);
-      g_object_set_data (G_OBJECT (button), "seconds", GINT_TO_POINTER ((int)presets[i].seconds));
-      if (group != NULL)
-        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), group);
-      else
-        group = GTK_TOGGLE_BUTTON (button);
-      g_signal_connect (button, "toggled", G_CALLBACK (preset_toggled), self);
-      self->preset_buttons[i] = GTK_TOGGLE_BUTTON (button);
-      gtk_box_append (GTK_BOX (presets_box), button);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_buttons[i]), tip);
+      g_object_set_data (G_OBJECT (self->preset_buttons[i]), "seconds", GINT_TO_POINTER ((int)presets[i].seconds));
     }
-  gtk_box_append (self->toolbar_start, presets_box);
-
-  self->from_entry = GTK_ENTRY (gtk_entry_new ());
-  self->to_entry = GTK_ENTRY (gtk_entry_new ());
-  /* Room for "YYYY-MM-DD HH:MM:SS"; less when the page is narrow */
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->from_entry), 12);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->to_entry), 12);
-  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->from_entry), 19);
-  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->to_entry), 19);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->from_entry),
-                               _("From: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now-2h"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->to_entry),
-                               _("To: YYYY-MM-DD HH:MM:SS local time, RFC 3339, or now"));
-  /* Translators: accessible names of the start and end of the time range */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->from_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, C_("time range", "From"), -1);
-  /* Translators: the accessible name of the end of the time range */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->to_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, C_("time range", "To"), -1);
-  g_signal_connect_swapped (self->from_entry, "activate", G_CALLBACK (range_entry_activated), self);
-  g_signal_connect_swapped (self->to_entry, "activate", G_CALLBACK (range_entry_activated), self);
-  self->time_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->time_box), 12);
-  gtk_box_append (self->time_box, GTK_WIDGET (self->from_entry));
-  gtk_box_append (self->time_box, gtk_label_new ("–"));
-  gtk_box_append (self->time_box, GTK_WIDGET (self->to_entry));
-  self->zone_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->zone_label), "dim-label");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->zone_label), _("Times are in this time zone"));
-  gtk_box_append (self->time_box, GTK_WIDGET (self->zone_label));
-
-  /* The range, short, on a button beside the presets; its popover has the
-   * entries (Enter in either applies them) */
-  {
-    GtkWidget *popover = gtk_popover_new ();
-
-    gtk_widget_set_margin_start (GTK_WIDGET (self->time_box), 0);
-    gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->time_box));
-    self->range_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
-    /* Shortened where the row has no room (the tooltip has it whole) */
-    self->range_label = GTK_LABEL (gtk_label_new (NULL));
-    gtk_label_set_ellipsize (self->range_label, PANGO_ELLIPSIZE_END);
-    gtk_label_set_width_chars (self->range_label, 6);
-    gtk_menu_button_set_child (self->range_button, GTK_WIDGET (self->range_label));
-    gtk_menu_button_set_popover (self->range_button, popover);
-    gtk_menu_button_set_always_show_arrow (self->range_button, TRUE);
-    /* Translators: the button with the time range (from – to) on the explore page's toolbar */
-    embers_accessible_set_label (GTK_WIDGET (self->range_button), _("Time Range"));
-    gtk_box_append (self->toolbar_start, GTK_WIDGET (self->range_button));
-  }
+  /* 600 x 500: the range button's arrow alone */
+  g_value_init (&no, G_TYPE_BOOLEAN);
+  adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_label), "visible", &no);
 }
 
 static void
@@ -716,7 +654,6 @@ embers_explore_page_dispose (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->services);
   g_clear_object (&self->selection);
-  g_clear_object (&self->type_names);
   g_clear_pointer (&self->service_types, g_hash_table_unref);
   g_clear_pointer (&self->type_ids, g_ptr_array_unref);
   g_clear_pointer (&self->chart, embers_chart_unref);
@@ -887,6 +824,27 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_retry);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, small_breakpoint);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, type_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, type_names);
+  gtk_widget_class_bind_template_child_full (widget_class, "preset_15m", FALSE,
+                                             G_STRUCT_OFFSET (EmbersExplorePage, preset_buttons[0]));
+  gtk_widget_class_bind_template_child_full (widget_class, "preset_1h", FALSE,
+                                             G_STRUCT_OFFSET (EmbersExplorePage, preset_buttons[1]));
+  gtk_widget_class_bind_template_child_full (widget_class, "preset_6h", FALSE,
+                                             G_STRUCT_OFFSET (EmbersExplorePage, preset_buttons[2]));
+  gtk_widget_class_bind_template_child_full (widget_class, "preset_24h", FALSE,
+                                             G_STRUCT_OFFSET (EmbersExplorePage, preset_buttons[3]));
+  gtk_widget_class_bind_template_child_full (widget_class, "preset_7d", FALSE,
+                                             G_STRUCT_OFFSET (EmbersExplorePage, preset_buttons[4]));
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, range_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, range_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, time_box);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, from_entry);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, to_entry);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, zone_label);
+  gtk_widget_class_bind_template_callback (widget_class, embers_explore_type_selected);
+  gtk_widget_class_bind_template_callback (widget_class, preset_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, range_entry_activated);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, filter_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, chart_stack);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, profile_stack);
@@ -922,12 +880,6 @@ embers_explore_page_init (EmbersExplorePage *self)
   g_signal_connect_swapped (self->services_retry, "clicked", G_CALLBACK (embers_explore_load_services), self);
 
   build_toolbar (self);
-  {
-    g_auto(GValue) no = G_VALUE_INIT;
-
-    g_value_init (&no, G_TYPE_BOOLEAN);
-    adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_label), "visible", &no);
-  }
   build_filter_bar (self);
   embers_explore_build_chart (self);
   build_profile (self);

@@ -36,6 +36,7 @@ struct _EmbersFilterBar
   GCancellable   *names_cancellable;
   GCancellable   *values_cancellable;
   char           *values_key;      /* what the values are (being) loaded for */
+  gboolean        show_label;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersFilterBar, embers_filter_bar, GTK_TYPE_BOX)
@@ -46,6 +47,14 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+enum {
+  PROP_0,
+  PROP_SHOW_LABEL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void load_values (EmbersFilterBar *self);
 
@@ -568,12 +577,65 @@ embers_filter_bar_dispose (GObject *object)
 }
 
 static void
+embers_filter_bar_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  EmbersFilterBar *self = EMBERS_FILTER_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_LABEL:
+      g_value_set_boolean (value, self->show_label);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+embers_filter_bar_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  EmbersFilterBar *self = EMBERS_FILTER_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_LABEL:
+      if (self->show_label != g_value_get_boolean (value))
+        {
+          self->show_label = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 embers_filter_bar_class_init (EmbersFilterBarClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = embers_filter_bar_dispose;
+  object_class->get_property = embers_filter_bar_get_property;
+  object_class->set_property = embers_filter_bar_set_property;
+
+  /**
+   * EmbersFilterBar:show-label:
+   *
+   * Whether the "Filter" label leads the controls (off where a row has
+   * no room for it: the controls have their own names).
+   */
+  properties[PROP_SHOW_LABEL] =
+    g_param_spec_boolean ("show-label", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * EmbersFilterBar::changed:
@@ -633,6 +695,7 @@ static void
 embers_filter_bar_init (EmbersFilterBar *self)
 {
   self->filters = embers_selector_new ();
+  self->show_label = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   /* The drop-downs' buttons are named too (the template names the
    * drop-downs only) */

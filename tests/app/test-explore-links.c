@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <adwaita.h>
@@ -223,6 +224,28 @@ test_links (void)
    * of the name it shows once */
   g_assert_cmpint (requests_new (&requests, RPC_NAMES), ==, 1);
   g_assert_cmpint (requests_new (&requests, RPC_VALUES), ==, 1);
+
+  /* At 1200 px the toolbar is one row: the type, the presets, the filter
+   * controls and Refresh side by side */
+  {
+    GtkWidget *entry = GTK_WIDGET (embers_filter_bar_get_value_entry (bar));
+    /* below 1500 sp Refresh is the narrow box's (the rest in its menu) */
+    GtkWidget *narrow = embers_test_find_widget (GTK_WIDGET (explore), GTK_TYPE_BOX, "narrow_box");
+    GtkWidget *refresh = narrow != NULL ? embers_test_find_actionable (narrow, "explore.refresh") : NULL;
+    graphene_rect_t a, b, c, d;
+
+    g_assert_nonnull (refresh);
+    g_assert_true (gtk_widget_is_drawable (refresh));
+    a = embers_test_bounds (GTK_WIDGET (types), GTK_WIDGET (explore));
+    b = embers_test_bounds (GTK_WIDGET (six_hours), GTK_WIDGET (explore));
+    c = embers_test_bounds (entry, GTK_WIDGET (explore));
+    d = embers_test_bounds (refresh, GTK_WIDGET (explore));
+    g_test_message ("toolbar at 1200 px: type at y %g, presets %g, value %g, refresh %g",
+                    a.origin.y, b.origin.y, c.origin.y, d.origin.y);
+    g_assert_cmpfloat (fabs ((a.origin.y + a.size.height / 2) - (c.origin.y + c.size.height / 2)), <, 4);
+    g_assert_cmpfloat (fabs ((a.origin.y + a.size.height / 2) - (b.origin.y + b.size.height / 2)), <, 4);
+    g_assert_cmpfloat (fabs ((a.origin.y + a.size.height / 2) - (d.origin.y + d.size.height / 2)), <, 4);
+  }
 
   /* The model: another type reaches the drop-down (its selection moves
    * once) and the page asks once, the list of services not again */
