@@ -81,6 +81,7 @@ struct _EmbersExplorePage
   GtkBox            *time_box;       /* in the range button's popover */
   GtkMenuButton     *range_button;
   GtkLabel          *range_label;
+  GtkImage          *range_icon;      /* instead of the range at 600 × 500 */
   GtkDrawingArea    *chart_area;
   EmbersProfilePage *profile_page;
   EmbersFiller      *filler;          /* Load More: `other` filled in */

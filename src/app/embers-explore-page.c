@@ -522,6 +522,7 @@ static void
 build_toolbar (EmbersExplorePage *self)
 {
   g_auto(GValue) no = G_VALUE_INIT;
+  g_auto(GValue) yes = G_VALUE_INIT;
 
   embers_drop_down_shorten_on_button (self->type_dropdown);
   embers_accessible_set_label (GTK_WIDGET (self->type_dropdown), _("Profile Type"));
@@ -532,9 +533,12 @@ build_toolbar (EmbersExplorePage *self)
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_buttons[i]), tip);
       g_object_set_data (G_OBJECT (self->preset_buttons[i]), "seconds", GINT_TO_POINTER ((int)presets[i].seconds));
     }
-  /* 600 x 500: the range button's arrow alone */
+  /* 600 x 500: a calendar on the range button, not the range */
   g_value_init (&no, G_TYPE_BOOLEAN);
+  g_value_init (&yes, G_TYPE_BOOLEAN);
+  g_value_set_boolean (&yes, TRUE);
   adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_label), "visible", &no);
+  adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_icon), "visible", &yes);
 }
 
 static void
@@ -838,6 +842,7 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
                                              G_STRUCT_OFFSET (EmbersExplorePage, preset_buttons[4]));
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, range_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, range_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, range_icon);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, time_box);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, from_entry);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, to_entry);
