@@ -40,14 +40,22 @@ describe_mark (const char *name,
 
 /* Marks */
 
+/* The rows again, as new rows of the same values in one splice: the table
+ * binds them again (an items-changed of the same items keeps the rows'
+ * cells as they were bound) and re-sorts once */
 void
 embers_labels_refresh_table_marks (EmbersLabelsPage *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->table_store));
+  g_autoptr(GPtrArray) rows = NULL;
 
   self->table_marks_stale = FALSE;
-  if (n > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self->table_store), 0, n, n);
+  if (n == 0 || self->table_stats == NULL)
+    return;
+  rows = g_ptr_array_new_full (self->table_stats->len, g_object_unref);
+  for (guint i = 0; i < self->table_stats->len; i++)
+    g_ptr_array_add (rows, embers_label_value_row_new (self->table_stats, i));
+  g_list_store_splice (self->table_store, 0, n, rows->pdata, rows->len);
 }
 
 /* What a screen reader says on a card (the focusable flow box child):

@@ -373,6 +373,25 @@ test_links (void)
   for (guint i = 0; i < G_N_ELEMENTS (rpcs); i++)
     g_assert_cmpint (requests_new (&requests, rpcs[i]), ==, 0);
 
+  /* Marks made while the cards show are in the table's Mark column once
+   * the table shows (its rows are bound again) */
+  g_assert_true (embers_labels_page_select_label (labels, "span_name"));
+  embers_test_wait_while (embers_workspace_get_loading (workspace) ||
+                          embers_labels_page_get_stats (labels) == NULL);
+  embers_labels_page_set_view (labels, EMBERS_LABELS_VIEW_SERIES);
+  embers_labels_page_mark_baseline (labels, "GET /users");
+  embers_labels_page_mark_comparison (labels, "POST /orders");
+  embers_labels_page_set_view (labels, EMBERS_LABELS_VIEW_TABLE);
+  embers_test_wait_frame (GTK_WIDGET (labels));
+  {
+    GtkWidget *table = GTK_WIDGET (embers_labels_page_get_table (labels));
+
+    embers_test_wait_while (embers_test_count_shown_text (table, "Baseline") == 0 ||
+                            embers_test_count_shown_text (table, "Comparison") == 0);
+    g_assert_cmpuint (embers_test_count_shown_text (table, "Baseline"), ==, 1);
+    g_assert_cmpuint (embers_test_count_shown_text (table, "Comparison"), ==, 1);
+  }
+
   g_test_message ("%.1f s", (g_get_monotonic_time () - start) / 1e6);
   g_free (type_shown.shown);
   embers_test_destroy_window (GTK_WINDOW (window));
