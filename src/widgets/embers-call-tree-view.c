@@ -8,92 +8,10 @@
 #include <glib/gi18n.h>
 
 #include "embers-call-tree-view.h"
+#include "embers-call-tree-cells.h"
 #include "embers-widgets.h"
-#include "embers-name-label.h"
 #include "embers-top-table.h"
 #include "embers-units.h"
-
-/* The bar of a row: its total as a share of the root's, self darker */
-
-#define EMBERS_TYPE_CALL_TREE_BAR (embers_call_tree_bar_get_type ())
-G_DECLARE_FINAL_TYPE (EmbersCallTreeBar, embers_call_tree_bar, EMBERS, CALL_TREE_BAR, GtkWidget)
-
-struct _EmbersCallTreeBar
-{
-  GtkWidget parent_instance;
-  double    total;
-  double    self;
-};
-
-G_DEFINE_FINAL_TYPE (EmbersCallTreeBar, embers_call_tree_bar, GTK_TYPE_WIDGET)
-
-static void
-embers_call_tree_bar_snapshot (GtkWidget   *widget,
-                               GtkSnapshot *snapshot)
-{
-  EmbersCallTreeBar *self = EMBERS_CALL_TREE_BAR (widget);
-  double w = gtk_widget_get_width (widget);
-  double h = gtk_widget_get_height (widget);
-  double bar_h = MIN (h, 10);
-  double y = floor ((h - bar_h) / 2);
-  GdkRGBA color, faint;
-
-  gtk_widget_get_color (widget, &color);
-  faint = color;
-  faint.alpha *= 0.12f;
-  gtk_snapshot_append_color (snapshot, &faint, &GRAPHENE_RECT_INIT (0, y, w, bar_h));
-  if (self->total > 0)
-    {
-      GdkRGBA mid = color;
-
-      mid.alpha *= 0.5f;
-      gtk_snapshot_append_color (snapshot, &mid,
-                                 &GRAPHENE_RECT_INIT (0, y, MAX (1, round (w * self->total)), bar_h));
-    }
-  if (self->self > 0)
-    gtk_snapshot_append_color (snapshot, &color,
-                               &GRAPHENE_RECT_INIT (0, y, MAX (1, round (w * self->self)), bar_h));
-}
-
-static void
-embers_call_tree_bar_measure (GtkWidget      *widget,
-                              GtkOrientation  orientation,
-                              int             for_size,
-                              int            *minimum,
-                              int            *natural,
-                              int            *minimum_baseline,
-                              int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 24 : 12;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 120 : 12;
-}
-
-static void
-embers_call_tree_bar_class_init (EmbersCallTreeBarClass *klass)
-{
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-
-  widget_class->snapshot = embers_call_tree_bar_snapshot;
-  widget_class->measure = embers_call_tree_bar_measure;
-  gtk_widget_class_set_css_name (widget_class, "call-tree-bar");
-}
-
-static void
-embers_call_tree_bar_init (EmbersCallTreeBar *self)
-{
-  /* The row's label says the values */
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
-}
-
-static void
-bar_set (EmbersCallTreeBar *self,
-         double             total,
-         double             self_share)
-{
-  self->total = CLAMP (total, 0, 1);
-  self->self = CLAMP (self_share, 0, 1);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
 
 /* The view */
 
@@ -223,11 +141,10 @@ setup_name (GtkSignalListItemFactory *factory,
             EmbersCallTreeView       *self)
 {
   GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *label = embers_name_label_new ();
+  /* Deep rows are indented: their names are cut to fit, never clipped */
+  GtkWidget *label = embers_call_tree_text_new (TRUE);
 
   gtk_tree_expander_set_indent_for_icon (GTK_TREE_EXPANDER (expander), TRUE);
-  /* Deep rows are indented: their names are cut to fit, never clipped */
-  embers_name_label_set_min_chars (EMBERS_NAME_LABEL (label), 6);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
 }
@@ -255,7 +172,7 @@ bind_name (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
-  embers_name_label_set_text (EMBERS_NAME_LABEL (label), embers_call_tree_row_get_name (item));
+  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (label), embers_call_tree_row_get_name (item));
   /* A screen reader's level is 1-based */
   gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LEVEL,
                                   (int) embers_call_tree_row_get_depth (item) + 1, -1);
@@ -288,11 +205,7 @@ setup_value (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              EmbersCallTreeView       *self)
 {
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
+  gtk_list_item_set_child (list_item, embers_call_tree_text_new (FALSE));
 }
 
 static EmbersCallTreeRow *
@@ -308,7 +221,7 @@ set_value (GtkListItem        *list_item,
 {
   g_autofree char *text = embers_format_value (value, self->unit);
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (gtk_list_item_get_child (list_item)), text);
 }
 
 static void
@@ -318,7 +231,7 @@ set_percent (GtkListItem        *list_item,
 {
   g_autofree char *text = embers_format_percent (share (self, value));
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (gtk_list_item_get_child (list_item)), text);
 }
 
 static void
@@ -368,7 +281,7 @@ bind_bar (GtkSignalListItemFactory *factory,
 {
   EmbersCallTreeRow *item = cell_item (list_item);
 
-  bar_set (EMBERS_CALL_TREE_BAR (gtk_list_item_get_child (list_item)),
+  embers_call_tree_bar_set (EMBERS_CALL_TREE_BAR (gtk_list_item_get_child (list_item)),
            share (self, embers_call_tree_row_get_total (item)),
            share (self, embers_call_tree_row_get_self (item)));
 }
