@@ -393,3 +393,309 @@ embers_call_tree_bar_set_diff (EmbersCallTreeBar *self,
   self->diff_color = *(const GdkRGBA *) color;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
+
+/* The expander */
+
+#define ICON_SIZE 16
+#define ICON_GAP  4
+
+struct _EmbersCallTreeExpander
+{
+  GtkWidget       parent_instance;
+
+  GtkWidget      *child;
+  GtkTreeListRow *row;
+  guint           depth;
+  PangoLayout    *level_layout;   /* the level of a row past the widest indent */
+};
+
+G_DEFINE_FINAL_TYPE (EmbersCallTreeExpander, embers_call_tree_expander, GTK_TYPE_WIDGET)
+
+/* The indent of a row at @depth in a cell @width wide: a level per
+ * EMBERS_CALL_TREE_INDENT pixels, up to half the width (the name keeps
+ * the rest) */
+static int
+indent_for (EmbersCallTreeExpander *self,
+            int                     width)
+{
+  int most = MAX (0, (width - ICON_SIZE - ICON_GAP) / 2);
+  int levels = (int) MIN (self->depth, 100000u);
+
+  return MIN (levels * EMBERS_CALL_TREE_INDENT, most / EMBERS_CALL_TREE_INDENT * EMBERS_CALL_TREE_INDENT);
+}
+
+static gboolean
+expander_is_clamped (EmbersCallTreeExpander *self,
+                     int                     width)
+{
+  return self->depth > 0 && indent_for (self, width) < (int) MIN (self->depth, 100000u) * EMBERS_CALL_TREE_INDENT;
+}
+
+static void
+embers_call_tree_expander_measure (GtkWidget      *widget,
+                                   GtkOrientation  orientation,
+                                   int             for_size,
+                                   int            *minimum,
+                                   int            *natural,
+                                   int            *minimum_baseline,
+                                   int            *natural_baseline)
+{
+  EmbersCallTreeExpander *self = EMBERS_CALL_TREE_EXPANDER (widget);
+  int child_min = 0, child_nat = 0, child_min_base = -1, child_nat_base = -1;
+
+  if (self->child != NULL)
+    gtk_widget_measure (self->child, orientation, -1, &child_min, &child_nat, &child_min_base, &child_nat_base);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int indent = (int) MIN (self->depth, 100000u) * EMBERS_CALL_TREE_INDENT;
+
+      /* At least the name's minimum; naturally the whole indent too */
+      *minimum = ICON_SIZE + ICON_GAP + child_min;
+      *natural = indent + ICON_SIZE + ICON_GAP + child_nat;
+    }
+  else
+    {
+      *minimum = MAX (ICON_SIZE, child_min);
+      *natural = MAX (ICON_SIZE, child_nat);
+      if (child_min_base >= 0)
+        {
+          *minimum_baseline = child_min_base + (*minimum - child_min) / 2;
+          *natural_baseline = child_nat_base + (*natural - child_nat) / 2;
+        }
+    }
+}
+
+static void
+embers_call_tree_expander_size_allocate (GtkWidget *widget,
+                                         int        width,
+                                         int        height,
+                                         int        baseline)
+{
+  EmbersCallTreeExpander *self = EMBERS_CALL_TREE_EXPANDER (widget);
+  int x = indent_for (self, width) + ICON_SIZE + ICON_GAP;
+
+  if (self->child != NULL)
+    gtk_widget_size_allocate (self->child,
+                              &(GtkAllocation) { x, 0, MAX (0, width - x), height },
+                              baseline);
+}
+
+static void
+embers_call_tree_expander_snapshot (GtkWidget   *widget,
+                                    GtkSnapshot *snapshot)
+{
+  EmbersCallTreeExpander *self = EMBERS_CALL_TREE_EXPANDER (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  int x = indent_for (self, width);
+  double cy = height / 2.0;
+  GdkRGBA color;
+
+  gtk_widget_get_color (widget, &color);
+
+  if (expander_is_clamped (self, width))
+    {
+      /* Deeper than the indent shows: the level, dimmed, where the
+       * indent stops */
+      g_autofree char *level = g_strdup_printf ("%u", self->depth + 1);
+      GdkRGBA dim = color;
+      int w, h;
+
+      if (self->level_layout == NULL)
+        {
+          self->level_layout = gtk_widget_create_pango_layout (widget, NULL);
+          pango_layout_set_attributes (self->level_layout, NULL);
+        }
+      pango_layout_set_text (self->level_layout, level, -1);
+      pango_layout_get_pixel_size (self->level_layout, &w, &h);
+      dim.alpha *= 0.55f;
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MAX (0, x - w - 2), (height - h) / 2));
+      gtk_snapshot_append_layout (snapshot, self->level_layout, &dim);
+      gtk_snapshot_restore (snapshot);
+    }
+
+  if (self->row != NULL && gtk_tree_list_row_is_expandable (self->row))
+    {
+      g_autoptr(GskPathBuilder) builder = gsk_path_builder_new ();
+      g_autoptr(GskPath) path = NULL;
+      double cx = x + ICON_SIZE / 2.0;
+      double r = 4;
+
+      if (gtk_tree_list_row_get_expanded (self->row))
+        {
+          /* Pointing down */
+          gsk_path_builder_move_to (builder, cx - r, cy - r / 2);
+          gsk_path_builder_line_to (builder, cx + r, cy - r / 2);
+          gsk_path_builder_line_to (builder, cx, cy + r / 2 + 1);
+        }
+      else if (gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL)
+        {
+          gsk_path_builder_move_to (builder, cx + r / 2, cy - r);
+          gsk_path_builder_line_to (builder, cx + r / 2, cy + r);
+          gsk_path_builder_line_to (builder, cx - r / 2 - 1, cy);
+        }
+      else
+        {
+          /* Pointing to the end */
+          gsk_path_builder_move_to (builder, cx - r / 2, cy - r);
+          gsk_path_builder_line_to (builder, cx - r / 2, cy + r);
+          gsk_path_builder_line_to (builder, cx + r / 2 + 1, cy);
+        }
+      gsk_path_builder_close (builder);
+      path = gsk_path_builder_to_path (builder);
+      color.alpha *= 0.8f;
+      gtk_snapshot_append_fill (snapshot, path, GSK_FILL_RULE_WINDING, &color);
+    }
+
+  if (self->child != NULL)
+    gtk_widget_snapshot_child (widget, self->child, snapshot);
+}
+
+static void
+expander_update_state (EmbersCallTreeExpander *self)
+{
+  if (self->row != NULL && gtk_tree_list_row_is_expandable (self->row))
+    gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_EXPANDED,
+                                 gtk_tree_list_row_get_expanded (self->row), -1);
+  else
+    gtk_accessible_reset_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_EXPANDED);
+}
+
+static void
+on_expanded (EmbersCallTreeExpander *self)
+{
+  expander_update_state (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_click (GtkGestureClick        *gesture,
+          int                     n_press,
+          double                  x,
+          double                  y,
+          EmbersCallTreeExpander *self)
+{
+  int indent = indent_for (self, gtk_widget_get_width (GTK_WIDGET (self)));
+
+  if (self->row == NULL || !gtk_tree_list_row_is_expandable (self->row) ||
+      x < indent || x >= indent + ICON_SIZE + ICON_GAP)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  gtk_tree_list_row_set_expanded (self->row, !gtk_tree_list_row_get_expanded (self->row));
+}
+
+static void
+embers_call_tree_expander_css_changed (GtkWidget         *widget,
+                                       GtkCssStyleChange *change)
+{
+  EmbersCallTreeExpander *self = EMBERS_CALL_TREE_EXPANDER (widget);
+
+  GTK_WIDGET_CLASS (embers_call_tree_expander_parent_class)->css_changed (widget, change);
+  g_clear_object (&self->level_layout);
+}
+
+static void
+embers_call_tree_expander_dispose (GObject *object)
+{
+  EmbersCallTreeExpander *self = EMBERS_CALL_TREE_EXPANDER (object);
+
+  embers_call_tree_expander_set_list_row (self, NULL);
+  g_clear_pointer (&self->child, gtk_widget_unparent);
+  g_clear_object (&self->level_layout);
+
+  G_OBJECT_CLASS (embers_call_tree_expander_parent_class)->dispose (object);
+}
+
+static void
+embers_call_tree_expander_class_init (EmbersCallTreeExpanderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = embers_call_tree_expander_dispose;
+  widget_class->measure = embers_call_tree_expander_measure;
+  widget_class->size_allocate = embers_call_tree_expander_size_allocate;
+  widget_class->snapshot = embers_call_tree_expander_snapshot;
+  widget_class->css_changed = embers_call_tree_expander_css_changed;
+
+  gtk_widget_class_set_css_name (widget_class, "call-tree-expander");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+embers_call_tree_expander_init (EmbersCallTreeExpander *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+}
+
+GtkWidget *
+embers_call_tree_expander_new (GtkWidget *child)
+{
+  EmbersCallTreeExpander *self = g_object_new (EMBERS_TYPE_CALL_TREE_EXPANDER, NULL);
+
+  self->child = child;
+  gtk_widget_set_parent (child, GTK_WIDGET (self));
+  return GTK_WIDGET (self);
+}
+
+GtkWidget *
+embers_call_tree_expander_get_child (EmbersCallTreeExpander *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_EXPANDER (self), NULL);
+  return self->child;
+}
+
+void
+embers_call_tree_expander_set_list_row (EmbersCallTreeExpander *self,
+                                        GtkTreeListRow         *row)
+{
+  guint depth;
+
+  g_return_if_fail (EMBERS_IS_CALL_TREE_EXPANDER (self));
+
+  if (row == self->row)
+    return;
+  if (self->row != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (self->row, on_expanded, self);
+      g_clear_object (&self->row);
+    }
+  depth = row != NULL ? gtk_tree_list_row_get_depth (row) : 0;
+  if (row != NULL)
+    {
+      self->row = g_object_ref (row);
+      g_signal_connect_swapped (row, "notify::expanded", G_CALLBACK (on_expanded), self);
+      /* A screen reader's level is 1-based */
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LEVEL,
+                                      (int) depth + 1, -1);
+    }
+  expander_update_state (self);
+  if (depth != self->depth)
+    {
+      self->depth = depth;
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+GtkTreeListRow *
+embers_call_tree_expander_get_list_row (EmbersCallTreeExpander *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_EXPANDER (self), NULL);
+  return self->row;
+}
+
+int
+embers_call_tree_expander_get_indent (EmbersCallTreeExpander *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_EXPANDER (self), 0);
+  return indent_for (self, gtk_widget_get_width (GTK_WIDGET (self)));
+}

@@ -46,3 +46,30 @@ void embers_call_tree_bar_set_diff (EmbersCallTreeBar  *self,
                                     const EmbersColor  *color);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+/*
+ * EmbersCallTreeExpander: the name cell of a row: its indent, a triangle
+ * that opens and closes it (a click), and its child (the name). Unlike
+ * GtkTreeExpander, which makes a widget per level of indent (hundreds on
+ * a deep stack, each time a row is bound), it draws the indent: one
+ * widget at any depth. Deep rows stop moving right at a share of the
+ * cell's width and show their level there instead. A screen reader gets
+ * the row's level and its expanded state here.
+ */
+#define EMBERS_TYPE_CALL_TREE_EXPANDER (embers_call_tree_expander_get_type ())
+G_DECLARE_FINAL_TYPE (EmbersCallTreeExpander, embers_call_tree_expander, EMBERS, CALL_TREE_EXPANDER, GtkWidget)
+
+/* Pixels of indent per level */
+#define EMBERS_CALL_TREE_INDENT 12
+
+GtkWidget      *embers_call_tree_expander_new          (GtkWidget              *child);
+GtkWidget      *embers_call_tree_expander_get_child    (EmbersCallTreeExpander *self);
+void            embers_call_tree_expander_set_list_row (EmbersCallTreeExpander *self,
+                                                        GtkTreeListRow         *row);
+GtkTreeListRow *embers_call_tree_expander_get_list_row (EmbersCallTreeExpander *self);
+/* The indent drawn now, in pixels (for tests) */
+int             embers_call_tree_expander_get_indent   (EmbersCallTreeExpander *self);
+
+G_END_DECLS

@@ -101,7 +101,7 @@ update_name_marks (EmbersCallTreeView *self,
 {
   GtkTreeListRow *row = gtk_list_item_get_item (list_item);
   GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *label = embers_call_tree_expander_get_child (EMBERS_CALL_TREE_EXPANDER (expander));
   EmbersCallTreeRow *item;
   gboolean match = FALSE;
   gboolean below = FALSE;
@@ -140,25 +140,8 @@ setup_name (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             EmbersCallTreeView       *self)
 {
-  GtkWidget *expander = gtk_tree_expander_new ();
   /* Deep rows are indented: their names are cut to fit, never clipped */
-  GtkWidget *label = embers_call_tree_text_new (TRUE);
-
-  gtk_tree_expander_set_indent_for_icon (GTK_TREE_EXPANDER (expander), TRUE);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-  gtk_list_item_set_child (list_item, expander);
-}
-
-static void
-update_expander_state (GtkTreeListRow *row,
-                       GParamSpec     *pspec,
-                       GtkWidget      *expander)
-{
-  if (gtk_tree_list_row_is_expandable (row))
-    gtk_accessible_update_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED,
-                                 gtk_tree_list_row_get_expanded (row), -1);
-  else
-    gtk_accessible_reset_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED);
+  gtk_list_item_set_child (list_item, embers_call_tree_expander_new (embers_call_tree_text_new (TRUE)));
 }
 
 static void
@@ -167,17 +150,12 @@ bind_name (GtkSignalListItemFactory *factory,
            EmbersCallTreeView       *self)
 {
   GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  EmbersCallTreeExpander *expander = EMBERS_CALL_TREE_EXPANDER (gtk_list_item_get_child (list_item));
   EmbersCallTreeRow *item = row_item (row);
-  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
 
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
-  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (label), embers_call_tree_row_get_name (item));
-  /* A screen reader's level is 1-based */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LEVEL,
-                                  (int) embers_call_tree_row_get_depth (item) + 1, -1);
-  update_expander_state (row, NULL, expander);
-  g_signal_connect_object (row, "notify::expanded", G_CALLBACK (update_expander_state), expander, 0);
+  embers_call_tree_expander_set_list_row (expander, row);
+  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (embers_call_tree_expander_get_child (expander)),
+                                  embers_call_tree_row_get_name (item));
   g_signal_connect_object (row, "notify::expanded", G_CALLBACK (on_row_expanded), self, 0);
   g_ptr_array_add (self->bound_names, list_item);
   update_name_marks (self, list_item);
@@ -189,14 +167,10 @@ unbind_name (GtkSignalListItemFactory *factory,
              EmbersCallTreeView       *self)
 {
   GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
 
   if (row != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (row, update_expander_state, expander);
-      g_signal_handlers_disconnect_by_func (row, on_row_expanded, self);
-    }
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
+    g_signal_handlers_disconnect_by_func (row, on_row_expanded, self);
+  embers_call_tree_expander_set_list_row (EMBERS_CALL_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
   g_ptr_array_remove_fast (self->bound_names, list_item);
 }
 

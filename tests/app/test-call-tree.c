@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <gtk/gtk.h>
 
+#include "embers-call-tree-cells.h"
 #include "embers-call-tree-view.h"
 #include "embers-flame-graph.h"
 #include "embers-window.h"
@@ -55,7 +56,7 @@ selected_position (EmbersCallTreeView *tree)
   return gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)));
 }
 
-/* The name cell (a GtkTreeExpander) showing @name, or NULL */
+/* The name cell (an EmbersCallTreeExpander) showing @name, or NULL */
 static GtkWidget *
 find_expander (GtkWidget  *root,
                const char *name)
@@ -65,9 +66,9 @@ find_expander (GtkWidget  *root,
     {
       GtkWidget *found;
 
-      if (GTK_IS_TREE_EXPANDER (child))
+      if (EMBERS_IS_CALL_TREE_EXPANDER (child))
         {
-          GtkTreeListRow *row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (child));
+          GtkTreeListRow *row = embers_call_tree_expander_get_list_row (EMBERS_CALL_TREE_EXPANDER (child));
           g_autoptr(GObject) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 
           if (item != NULL && g_str_equal (embers_call_tree_row_get_name (EMBERS_CALL_TREE_ROW (item)), name))
@@ -214,7 +215,7 @@ test_call_tree (void)
   embers_test_wait_frame (GTK_WIDGET (tree));
   expander = find_expander (GTK_WIDGET (tree), "main.burn");
   g_assert_nonnull (expander);
-  label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  label = embers_call_tree_expander_get_child (EMBERS_CALL_TREE_EXPANDER (expander));
   g_assert_true (gtk_widget_has_css_class (label, "search-match"));
 
   /* i turns the tree over: the functions with self time first */
