@@ -398,6 +398,7 @@ embers_call_tree_bar_set_diff (EmbersCallTreeBar *self,
 
 #define ICON_SIZE 16
 #define ICON_GAP  4
+#define MARK_ROOM 6
 
 struct _EmbersCallTreeExpander
 {
@@ -407,28 +408,45 @@ struct _EmbersCallTreeExpander
   GtkTreeListRow *row;
   guint           depth;
   PangoLayout    *level_layout;   /* the level of a row past the widest indent */
+  gboolean        has_mark;
+  GdkRGBA         mark;           /* a diff row's colour, a strip at the start */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersCallTreeExpander, embers_call_tree_expander, GTK_TYPE_WIDGET)
 
+static int indent_levels (EmbersCallTreeExpander *self,
+                          int                     most);
+
 /* The indent of a row at @depth in a cell @width wide: a level per
  * EMBERS_CALL_TREE_INDENT pixels, up to half the width (the name keeps
- * the rest) */
+ * the rest); room for a diff's strip first */
 static int
 indent_for (EmbersCallTreeExpander *self,
             int                     width)
 {
   int most = MAX (0, (width - ICON_SIZE - ICON_GAP) / 2);
+
+  if (self->has_mark)
+    return MARK_ROOM + indent_levels (self, most - MARK_ROOM);
+  return indent_levels (self, most);
+}
+
+static int
+indent_levels (EmbersCallTreeExpander *self,
+               int                     most)
+{
   int levels = (int) MIN (self->depth, 100000u);
 
-  return MIN (levels * EMBERS_CALL_TREE_INDENT, most / EMBERS_CALL_TREE_INDENT * EMBERS_CALL_TREE_INDENT);
+  return MIN (levels * EMBERS_CALL_TREE_INDENT, MAX (0, most) / EMBERS_CALL_TREE_INDENT * EMBERS_CALL_TREE_INDENT);
 }
 
 static gboolean
 expander_is_clamped (EmbersCallTreeExpander *self,
                      int                     width)
 {
-  return self->depth > 0 && indent_for (self, width) < (int) MIN (self->depth, 100000u) * EMBERS_CALL_TREE_INDENT;
+  int indent = indent_for (self, width) - (self->has_mark ? MARK_ROOM : 0);
+
+  return self->depth > 0 && indent < (int) MIN (self->depth, 100000u) * EMBERS_CALL_TREE_INDENT;
 }
 
 static void
@@ -452,6 +470,11 @@ embers_call_tree_expander_measure (GtkWidget      *widget,
       /* At least the name's minimum; naturally the whole indent too */
       *minimum = ICON_SIZE + ICON_GAP + child_min;
       *natural = indent + ICON_SIZE + ICON_GAP + child_nat;
+      if (self->has_mark)
+        {
+          *minimum += MARK_ROOM;
+          *natural += MARK_ROOM;
+        }
     }
   else
     {
@@ -492,6 +515,16 @@ embers_call_tree_expander_snapshot (GtkWidget   *widget,
   GdkRGBA color;
 
   gtk_widget_get_color (widget, &color);
+
+  if (self->has_mark)
+    {
+      GskRoundedRect strip;
+
+      gsk_rounded_rect_init_from_rect (&strip, &GRAPHENE_RECT_INIT (0, 1, 4, MAX (0, height - 2)), 2);
+      gtk_snapshot_push_rounded_clip (snapshot, &strip);
+      gtk_snapshot_append_color (snapshot, &self->mark, &strip.bounds);
+      gtk_snapshot_pop (snapshot);
+    }
 
   if (expander_is_clamped (self, width))
     {
@@ -698,4 +731,22 @@ embers_call_tree_expander_get_indent (EmbersCallTreeExpander *self)
 {
   g_return_val_if_fail (EMBERS_IS_CALL_TREE_EXPANDER (self), 0);
   return indent_for (self, gtk_widget_get_width (GTK_WIDGET (self)));
+}
+
+void
+embers_call_tree_expander_set_mark (EmbersCallTreeExpander *self,
+                                    const GdkRGBA          *color)
+{
+  gboolean has_mark = color != NULL;
+
+  g_return_if_fail (EMBERS_IS_CALL_TREE_EXPANDER (self));
+
+  if (has_mark == self->has_mark && (!has_mark || gdk_rgba_equal (color, &self->mark)))
+    return;
+  if (has_mark != self->has_mark)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  self->has_mark = has_mark;
+  if (has_mark)
+    self->mark = *color;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

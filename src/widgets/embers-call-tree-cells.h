@@ -69,6 +69,9 @@ GtkWidget      *embers_call_tree_expander_get_child    (EmbersCallTreeExpander *
 void            embers_call_tree_expander_set_list_row (EmbersCallTreeExpander *self,
                                                         GtkTreeListRow         *row);
 GtkTreeListRow *embers_call_tree_expander_get_list_row (EmbersCallTreeExpander *self);
+/* A diff row's colour, a strip at the cell's start; NULL: none */
+void            embers_call_tree_expander_set_mark     (EmbersCallTreeExpander *self,
+                                                        const GdkRGBA          *color);
 /* The indent drawn now, in pixels (for tests) */
 int             embers_call_tree_expander_get_indent   (EmbersCallTreeExpander *self);
 

@@ -22,6 +22,15 @@ struct _EmbersCallTreeView
   /* Template */
   GtkScrolledWindow  *scroller;
   GtkColumnView      *column_view;
+  GtkColumnViewColumn *name_column;
+  GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *self_percent_column;
+  GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *total_percent_column;
+  GtkColumnViewColumn *baseline_column;
+  GtkColumnViewColumn *comparison_column;
+  GtkColumnViewColumn *change_column;
+  GtkColumnViewColumn *change_percent_column;
 
   GtkTreeListModel   *tree_model;
   GtkSingleSelection *selection;
@@ -30,9 +39,16 @@ struct _EmbersCallTreeView
   guint               sample_type;
   gboolean            inverted;
   gint64              root_total;
+  gint64              base_root_total;   /* a diff's baseline */
+  gboolean            diff;
+  EmbersDiffPalette   diff_palette;
+  EmbersCallTreeSort  sort;
+  gboolean            descending;
+  GtkColumnViewColumn *sort_column;
   char               *unit;
   EmbersSearch       *search;
   GPtrArray          *bound_names;   /* GtkListItem of the name cells */
+  GPtrArray          *bound_bars;    /* GtkListItem of the bars */
 
   guint32             selected_node;
   EmbersCallTreeRow  *selected_row;
@@ -65,6 +81,8 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (EmbersCallTreeView, embers_call_tree_view, GTK_TYPE_WIDGET)
 
+static void reveal_name_id (EmbersCallTreeView *self,
+                            guint32             name_id);
 static void start_walk (EmbersCallTreeView *self,
                         GtkTreeListRow     *from,
                         const guint32      *path,
@@ -91,6 +109,28 @@ share (EmbersCallTreeView *self,
        gint64              value)
 {
   return self->root_total > 0 ? (double)value / self->root_total : 0;
+}
+
+static double
+base_share (EmbersCallTreeView *self,
+            gint64              value)
+{
+  return self->base_root_total > 0 ? (double)value / self->base_root_total : 0;
+}
+
+/* A diff row's change of share as said and shown: "new", "removed" or a
+ * signed percentage */
+static char *
+change_text (EmbersCallTreeRow *item)
+{
+  EmbersDiffKind kind;
+  double change = embers_call_tree_row_get_change (item, &kind);
+
+  if (kind == EMBERS_DIFF_KIND_NEW)
+    return g_strdup (C_("diff", "new"));
+  if (kind == EMBERS_DIFF_KIND_REMOVED)
+    return g_strdup (C_("diff", "removed"));
+  return embers_diff_format_percent (change, TRUE);
 }
 
 /* Search marks */
@@ -154,6 +194,18 @@ bind_name (GtkSignalListItemFactory *factory,
   EmbersCallTreeRow *item = row_item (row);
 
   embers_call_tree_expander_set_list_row (expander, row);
+  if (self->diff)
+    {
+      EmbersColor color;
+
+      /* The diff flame graph's colour of the row's change */
+      embers_palette_diff_color (base_share (self, embers_call_tree_row_get_baseline_total (item)),
+                                 share (self, embers_call_tree_row_get_total (item)),
+                                 self->diff_palette, &color);
+      embers_call_tree_expander_set_mark (expander, (const GdkRGBA *) &color);
+    }
+  else
+    embers_call_tree_expander_set_mark (expander, NULL);
   embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (embers_call_tree_expander_get_child (expander)),
                                   embers_call_tree_row_get_name (item));
   g_signal_connect_object (row, "notify::expanded", G_CALLBACK (on_row_expanded), self, 0);
@@ -241,6 +293,52 @@ bind_total_percent (GtkSignalListItemFactory *factory,
 }
 
 static void
+unbind_bar (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            EmbersCallTreeView       *self)
+{
+  g_ptr_array_remove_fast (self->bound_bars, list_item);
+}
+
+static void
+bind_baseline (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               EmbersCallTreeView       *self)
+{
+  set_value (list_item, self, embers_call_tree_row_get_baseline_total (cell_item (list_item)));
+}
+
+static void
+bind_comparison (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 EmbersCallTreeView       *self)
+{
+  set_value (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
+}
+
+static void
+bind_change (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             EmbersCallTreeView       *self)
+{
+  EmbersCallTreeRow *item = cell_item (list_item);
+  g_autofree char *text = embers_diff_format_delta (embers_call_tree_row_get_baseline_total (item),
+                                                    embers_call_tree_row_get_total (item), self->unit);
+
+  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (gtk_list_item_get_child (list_item)), text);
+}
+
+static void
+bind_change_percent (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     EmbersCallTreeView       *self)
+{
+  g_autofree char *text = change_text (cell_item (list_item));
+
+  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (gtk_list_item_get_child (list_item)), text);
+}
+
+static void
 setup_bar (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            EmbersCallTreeView       *self)
@@ -254,10 +352,26 @@ bind_bar (GtkSignalListItemFactory *factory,
           EmbersCallTreeView       *self)
 {
   EmbersCallTreeRow *item = cell_item (list_item);
+  EmbersCallTreeBar *bar = EMBERS_CALL_TREE_BAR (gtk_list_item_get_child (list_item));
 
-  embers_call_tree_bar_set (EMBERS_CALL_TREE_BAR (gtk_list_item_get_child (list_item)),
-           share (self, embers_call_tree_row_get_total (item)),
-           share (self, embers_call_tree_row_get_self (item)));
+  if (factory != NULL)
+    g_ptr_array_add (self->bound_bars, list_item);
+
+  if (self->diff)
+    {
+      /* The diff flame graph's colour for the change, over the larger
+       * share */
+      double left = base_share (self, embers_call_tree_row_get_baseline_total (item));
+      double right = share (self, embers_call_tree_row_get_total (item));
+      EmbersColor color;
+
+      embers_palette_diff_color (left, right, self->diff_palette, &color);
+      embers_call_tree_bar_set_diff (bar, MAX (left, right), &color);
+      return;
+    }
+  embers_call_tree_bar_set (bar,
+                            share (self, embers_call_tree_row_get_total (item)),
+                            share (self, embers_call_tree_row_get_self (item)));
 }
 
 /* What a screen reader says for a row (the row factory's bind; the level
@@ -279,6 +393,27 @@ bind_row (GtkSignalListItemFactory *factory,
   if (tree_row == NULL)
     return;
   item = row_item (tree_row);
+  if (self->diff)
+    {
+      g_autofree char *base = embers_format_value (embers_call_tree_row_get_baseline_total (item), self->unit);
+      g_autofree char *comp = embers_format_value (embers_call_tree_row_get_total (item), self->unit);
+      g_autofree char *delta = embers_diff_format_delta (embers_call_tree_row_get_baseline_total (item),
+                                                         embers_call_tree_row_get_total (item), self->unit);
+      g_autofree char *change = change_text (item);
+
+      /* Translators: what a screen reader says for a row of the call tree
+       * of a comparison: the function, its level (1 for the root), its
+       * total in the baseline and in the comparison, the difference and
+       * the change of its share, e.g. "runtime.mallocgc, level 4,
+       * baseline 300 ms, comparison 450 ms, change +150 ms (+42.0%)"; the
+       * change may be "new" or "removed" */
+      text = g_strdup_printf (_("%s, level %u, baseline %s, comparison %s, change %s (%s)"),
+                              embers_call_tree_row_get_name (item),
+                              embers_call_tree_row_get_depth (item) + 1,
+                              base, comp, delta, change);
+      gtk_column_view_row_set_accessible_label (row, text);
+      return;
+    }
   self_value = embers_format_value (embers_call_tree_row_get_self (item), self->unit);
   total_value = embers_format_value (embers_call_tree_row_get_total (item), self->unit);
   self_percent = embers_format_percent (share (self, embers_call_tree_row_get_self (item)));
@@ -399,9 +534,12 @@ walk_continue (EmbersCallTreeView *self)
 
       if (self->walk_heaviest)
         {
-          if (g_list_model_get_n_items (kids) == 0)
+          if (!EMBERS_IS_CALL_TREE_LIST (kids))
             break;
-          index = 0;
+          index = embers_call_tree_list_find_heaviest (EMBERS_CALL_TREE_LIST (kids));
+          if (index == G_MAXUINT)
+            break;
+          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
         }
       else
         {
@@ -479,6 +617,27 @@ create_children (gpointer item,
   return kids;
 }
 
+/* A comparison shows both sides and the change instead of self and total */
+static void
+update_columns (EmbersCallTreeView *self)
+{
+  gboolean diff = self->tree != NULL && embers_call_tree_is_diff (self->tree);
+
+  self->diff = diff;
+  self->root_total = self->tree != NULL ? embers_call_tree_get_total (self->tree) : 0;
+  self->base_root_total = self->tree != NULL ? embers_call_tree_get_baseline_total (self->tree) : 0;
+  gtk_column_view_column_set_visible (self->self_column, !diff);
+  gtk_column_view_column_set_visible (self->self_percent_column, !diff);
+  gtk_column_view_column_set_visible (self->total_column, !diff);
+  gtk_column_view_column_set_visible (self->total_percent_column, !diff);
+  gtk_column_view_column_set_visible (self->baseline_column, diff);
+  gtk_column_view_column_set_visible (self->comparison_column, diff);
+  gtk_column_view_column_set_visible (self->change_column, diff);
+  gtk_column_view_column_set_visible (self->change_percent_column, diff);
+  /* Four columns of values: the names give way */
+  gtk_column_view_column_set_fixed_width (self->name_column, diff ? 200 : 270);
+}
+
 static void
 rebuild (EmbersCallTreeView *self)
 {
@@ -493,6 +652,7 @@ rebuild (EmbersCallTreeView *self)
   if (self->profile != NULL)
     {
       self->tree = embers_call_tree_new (self->profile, self->sample_type, self->inverted);
+      embers_call_tree_set_sort (self->tree, self->sort, self->descending);
       model = gtk_tree_list_model_new (embers_call_tree_create_roots (self->tree), FALSE, FALSE,
                                        create_children, self, NULL);
     }
@@ -503,6 +663,7 @@ rebuild (EmbersCallTreeView *self)
     }
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
   g_set_object (&self->tree_model, model);
+  update_columns (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NAME]);
@@ -518,6 +679,91 @@ rebuild (EmbersCallTreeView *self)
       start_walk (self, root, NULL, 0, TRUE);
       g_object_unref (root);
     }
+}
+
+/* Inverted: selects the function's row among the roots' children */
+static void
+reveal_name_id (EmbersCallTreeView *self,
+                guint32             name_id)
+{
+  g_autoptr(GtkTreeListRow) root = gtk_tree_list_model_get_row (self->tree_model, 0);
+  GListModel *kids;
+  guint index;
+
+  if (root == NULL)
+    return;
+  expand (self, root);
+  kids = gtk_tree_list_row_get_children (root);
+  if (kids == NULL || !embers_call_tree_list_is_ready (EMBERS_CALL_TREE_LIST (kids)))
+    return;
+  index = embers_call_tree_list_find_name (EMBERS_CALL_TREE_LIST (kids), name_id);
+  if (index != G_MAXUINT)
+    {
+      g_autoptr(GtkTreeListRow) child = NULL;
+
+      embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
+      child = gtk_tree_list_row_get_child_row (root, index);
+      if (child != NULL)
+        {
+          walk_stop (self);
+          select_position (self, gtk_tree_list_row_get_position (child));
+        }
+    }
+}
+
+/* Sorting: a header's click orders every level by its column (a new
+ * tree, the selected row opened again) */
+
+static EmbersCallTreeSort
+column_sort (EmbersCallTreeView  *self,
+             GtkColumnViewColumn *column)
+{
+  if (column == self->name_column)
+    return EMBERS_CALL_TREE_SORT_NAME;
+  if (column == self->self_column || column == self->self_percent_column)
+    return EMBERS_CALL_TREE_SORT_SELF;
+  if (column == self->total_column || column == self->total_percent_column ||
+      column == self->comparison_column)
+    return EMBERS_CALL_TREE_SORT_TOTAL;
+  if (column == self->baseline_column)
+    return EMBERS_CALL_TREE_SORT_BASELINE;
+  if (column == self->change_column)
+    return EMBERS_CALL_TREE_SORT_CHANGE;
+  if (column == self->change_percent_column)
+    return EMBERS_CALL_TREE_SORT_CHANGE_PERCENT;
+  return EMBERS_CALL_TREE_SORT_HEAVIEST;
+}
+
+static void
+on_sorter_changed (EmbersCallTreeView *self)
+{
+  GtkColumnViewSorter *sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (self->column_view));
+  GtkColumnViewColumn *column = gtk_column_view_sorter_get_primary_sort_column (sorter);
+  EmbersCallTreeSort sort = column_sort (self, column);
+  gboolean descending = gtk_column_view_sorter_get_primary_sort_order (sorter) == GTK_SORT_DESCENDING;
+  guint32 node = self->selected_node;
+  guint32 name_id = G_MAXUINT32;
+
+  if (column != NULL && column != self->sort_column && column != self->name_column && !descending)
+    {
+      /* A number's column sorts largest first at its first click (GTK
+       * starts with ascending); the next click turns it */
+      self->sort_column = column;
+      gtk_column_view_sort_by_column (self->column_view, column, GTK_SORT_DESCENDING);
+      return;
+    }
+  self->sort_column = column;
+  if (sort == self->sort && (descending == self->descending || sort == EMBERS_CALL_TREE_SORT_HEAVIEST))
+    return;
+  self->sort = sort;
+  self->descending = descending;
+  if (self->selected_row != NULL && embers_call_tree_row_get_depth (self->selected_row) > 0)
+    name_id = embers_call_tree_row_get_name_id (self->selected_row);
+  rebuild (self);
+  if (!self->inverted && node != EMBERS_NODE_NONE && node != 0)
+    embers_call_tree_view_reveal_node (self, node);
+  else if (self->inverted && name_id != G_MAXUINT32)
+    reveal_name_id (self, name_id);
 }
 
 /* Keys */
@@ -704,6 +950,41 @@ embers_call_tree_view_set_search (EmbersCallTreeView *self,
     update_name_marks (self, g_ptr_array_index (self->bound_names, i));
 }
 
+void
+embers_call_tree_view_set_diff_palette (EmbersCallTreeView *self,
+                                        EmbersDiffPalette   palette)
+{
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+
+  if (palette == self->diff_palette)
+    return;
+  self->diff_palette = palette;
+  if (!self->diff)
+    return;
+  /* The rows in sight take the new colours */
+  for (guint i = 0; i < self->bound_bars->len; i++)
+    bind_bar (NULL, g_ptr_array_index (self->bound_bars, i), self);
+  for (guint i = 0; i < self->bound_names->len; i++)
+    {
+      GtkListItem *list_item = g_ptr_array_index (self->bound_names, i);
+      EmbersCallTreeRow *item = cell_item (list_item);
+      EmbersColor color;
+
+      embers_palette_diff_color (base_share (self, embers_call_tree_row_get_baseline_total (item)),
+                                 share (self, embers_call_tree_row_get_total (item)),
+                                 self->diff_palette, &color);
+      embers_call_tree_expander_set_mark (EMBERS_CALL_TREE_EXPANDER (gtk_list_item_get_child (list_item)),
+                                          (const GdkRGBA *) &color);
+    }
+}
+
+EmbersDiffPalette
+embers_call_tree_view_get_diff_palette (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), EMBERS_DIFF_PALETTE_RED_BLUE);
+  return self->diff_palette;
+}
+
 guint32
 embers_call_tree_view_get_selected_node (EmbersCallTreeView *self)
 {
@@ -747,24 +1028,7 @@ embers_call_tree_view_reveal_node (EmbersCallTreeView *self,
 
   if (self->inverted)
     {
-      /* The function's row among the roots' children */
-      GListModel *kids;
-      guint index;
-
-      expand (self, root);
-      kids = gtk_tree_list_row_get_children (root);
-      if (kids == NULL || !embers_call_tree_list_is_ready (EMBERS_CALL_TREE_LIST (kids)))
-        return;
-      index = embers_call_tree_list_find_name (EMBERS_CALL_TREE_LIST (kids),
-                                               embers_profile_node_name (self->profile, node));
-      if (index != G_MAXUINT)
-        {
-          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
-          g_autoptr(GtkTreeListRow) child = gtk_tree_list_row_get_child_row (root, index);
-
-          if (child != NULL)
-            select_position (self, gtk_tree_list_row_get_position (child));
-        }
+      reveal_name_id (self, embers_profile_node_name (self->profile, node));
       return;
     }
 
@@ -884,6 +1148,7 @@ embers_call_tree_view_finalize (GObject *object)
   EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
 
   g_ptr_array_unref (self->bound_names);
+  g_ptr_array_unref (self->bound_bars);
   g_array_unref (self->walk_path);
   g_free (self->unit);
 
@@ -966,6 +1231,15 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, scroller);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, name_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, self_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, self_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, total_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, total_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, baseline_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, comparison_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_percent_column);
   gtk_widget_class_bind_template_callback (widget_class, setup_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_name);
   gtk_widget_class_bind_template_callback (widget_class, unbind_name);
@@ -976,6 +1250,11 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, bind_total_percent);
   gtk_widget_class_bind_template_callback (widget_class, setup_bar);
   gtk_widget_class_bind_template_callback (widget_class, bind_bar);
+  gtk_widget_class_bind_template_callback (widget_class, unbind_bar);
+  gtk_widget_class_bind_template_callback (widget_class, bind_baseline);
+  gtk_widget_class_bind_template_callback (widget_class, bind_comparison);
+  gtk_widget_class_bind_template_callback (widget_class, bind_change);
+  gtk_widget_class_bind_template_callback (widget_class, bind_change_percent);
   gtk_widget_class_bind_template_callback (widget_class, bind_row);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
   gtk_widget_class_set_css_name (widget_class, "call-tree-view");
@@ -987,6 +1266,7 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
   GtkEventController *keys;
 
   self->bound_names = g_ptr_array_new ();
+  self->bound_bars = g_ptr_array_new ();
   self->walk_path = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->selected_node = EMBERS_NODE_NONE;
 
@@ -997,6 +1277,9 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (on_selection_changed), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  self->descending = TRUE;
+  g_signal_connect_swapped (gtk_column_view_get_sorter (self->column_view), "changed",
+                            G_CALLBACK (on_sorter_changed), self);
 
   keys = gtk_shortcut_controller_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
