@@ -1131,6 +1131,8 @@ embers_call_tree_view_dispose (GObject *object)
   EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
 
   walk_stop (self);
+  if (self->column_view != NULL)
+    g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view), on_sorter_changed, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_CALL_TREE_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->tree_model);
