@@ -27,7 +27,12 @@ struct _EmbersCallTreeText
   char        *text;
   char        *shown;        /* a name cut to shown_width, or NULL */
   int          shown_width;
-  PangoLayout *layout;
+  PangoLayout *layout;       /* holds the whole text, shaped once */
+  PangoLayout *cut_layout;   /* a name cut to fit: the candidates, then shown */
+  PangoFontDescription *font;
+  char        *second;       /* a number's share, drawn at the end */
+  PangoLayout *second_layout;
+  int          second_room;  /* the widest share's width ("100.0%"), -1 unknown */
   int          text_width;   /* of the whole text, -1 unknown */
   int          text_height;
   int          baseline;
@@ -87,13 +92,43 @@ text_shown_for (EmbersCallTreeText *self,
     return self->text;
   if (self->shown == NULL || self->shown_width != width)
     {
-      Fits fits = { text_layout (self), width };
+      Fits fits;
 
+      if (self->cut_layout == NULL)
+        self->cut_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+      fits.layout = self->cut_layout;
+      fits.width = width;
       g_free (self->shown);
       self->shown = embers_text_shorten_name (self->text, fits_width, &fits);
       self->shown_width = width;
+      /* The last candidate tried is the one that fit, unless none did */
+      if (g_strcmp0 (pango_layout_get_text (self->cut_layout), self->shown) != 0)
+        pango_layout_set_text (self->cut_layout, self->shown, -1);
     }
   return self->shown;
+}
+
+/* Room for the share at the end: the width of "100.00%" and a gap */
+static int
+text_second_room (EmbersCallTreeText *self)
+{
+  if (self->second == NULL)
+    return 0;
+  if (self->second_layout == NULL)
+    {
+      self->second_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+      pango_layout_set_text (self->second_layout, self->second, -1);
+    }
+  if (self->second_room < 0)
+    {
+      PangoLayout *probe = gtk_widget_create_pango_layout (GTK_WIDGET (self), "100.00%");
+      int w;
+
+      pango_layout_get_pixel_size (probe, &w, NULL);
+      g_object_unref (probe);
+      self->second_room = w + 12;
+    }
+  return self->second_room;
 }
 
 static void
@@ -110,8 +145,8 @@ embers_call_tree_text_measure (GtkWidget      *widget,
   text_ensure_size (self);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *natural = self->text_width;
-      *minimum = self->text_width;
+      *natural = self->text_width + text_second_room (self);
+      *minimum = self->text_width + text_second_room (self);
       if (self->is_name)
         {
           if (self->char_width < 0)
@@ -148,17 +183,31 @@ embers_call_tree_text_snapshot (GtkWidget   *widget,
   if (self->text == NULL || self->text[0] == '\0' || width <= 0)
     return;
 
+  /* The whole text's layout as measured, or the cut one: no text is
+   * shaped again to be drawn */
   shown = text_shown_for (self, width);
-  layout = text_layout (self);
-  pango_layout_set_text (layout, shown, -1);
+  layout = shown == self->text ? text_layout (self) : self->cut_layout;
   pango_layout_get_pixel_size (layout, &w, &h);
   gtk_widget_get_color (widget, &color);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot,
-                          &GRAPHENE_POINT_INIT (self->is_name ? 0 : width - w,
+                          &GRAPHENE_POINT_INIT (self->is_name ? 0 : width - text_second_room (self) - w,
                                                 (gtk_widget_get_height (widget) - h) / 2));
   gtk_snapshot_append_layout (snapshot, layout, &color);
   gtk_snapshot_restore (snapshot);
+
+  if (self->second != NULL)
+    {
+      /* The share, right-aligned at the end, a little dimmer */
+      int sw, sh;
+
+      pango_layout_get_pixel_size (self->second_layout, &sw, &sh);
+      color.alpha *= 0.75f;
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (width - sw, (gtk_widget_get_height (widget) - sh) / 2));
+      gtk_snapshot_append_layout (snapshot, self->second_layout, &color);
+      gtk_snapshot_restore (snapshot);
+    }
 }
 
 static gboolean
@@ -182,12 +231,24 @@ embers_call_tree_text_css_changed (GtkWidget         *widget,
 {
   EmbersCallTreeText *self = EMBERS_CALL_TREE_TEXT (widget);
 
+  const PangoFontDescription *font;
+
   GTK_WIDGET_CLASS (embers_call_tree_text_parent_class)->css_changed (widget, change);
-  /* Another font (a search match is bold) measures differently */
+  /* Another font (a search match is bold) measures differently; a row's
+   * hover or selection changes colours only */
+  font = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
+  if (self->font != NULL && font != NULL && pango_font_description_equal (font, self->font))
+    return;
+  g_clear_pointer (&self->font, pango_font_description_free);
+  if (font != NULL)
+    self->font = pango_font_description_copy (font);
   g_clear_object (&self->layout);
+  g_clear_object (&self->cut_layout);
+  g_clear_object (&self->second_layout);
   g_clear_pointer (&self->shown, g_free);
   self->text_width = -1;
   self->char_width = -1;
+  self->second_room = -1;
   gtk_widget_queue_resize (widget);
 }
 
@@ -199,6 +260,10 @@ embers_call_tree_text_finalize (GObject *object)
   g_free (self->text);
   g_free (self->shown);
   g_clear_object (&self->layout);
+  g_clear_object (&self->cut_layout);
+  g_clear_object (&self->second_layout);
+  g_free (self->second);
+  g_clear_pointer (&self->font, pango_font_description_free);
 
   G_OBJECT_CLASS (embers_call_tree_text_parent_class)->finalize (object);
 }
@@ -224,6 +289,7 @@ embers_call_tree_text_init (EmbersCallTreeText *self)
 {
   self->text_width = -1;
   self->char_width = -1;
+  self->second_room = -1;
 }
 
 GtkWidget *
@@ -749,4 +815,30 @@ embers_call_tree_expander_set_mark (EmbersCallTreeExpander *self,
   if (has_mark)
     self->mark = *color;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+embers_call_tree_text_set_second (EmbersCallTreeText *self,
+                                  const char         *second)
+{
+  g_return_if_fail (EMBERS_IS_CALL_TREE_TEXT (self));
+
+  if (g_strcmp0 (second, self->second) == 0)
+    return;
+  if ((second == NULL) != (self->second == NULL))
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_free (self->second);
+  self->second = g_strdup (second);
+  if (self->second_layout != NULL && second != NULL)
+    pango_layout_set_text (self->second_layout, second, -1);
+  else
+    g_clear_object (&self->second_layout);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const char *
+embers_call_tree_text_get_second (EmbersCallTreeText *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_TEXT (self), NULL);
+  return self->second;
 }

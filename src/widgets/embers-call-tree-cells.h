@@ -26,6 +26,11 @@ GtkWidget  *embers_call_tree_text_new      (gboolean            is_name);
 void        embers_call_tree_text_set_text (EmbersCallTreeText *self,
                                             const char         *text);
 const char *embers_call_tree_text_get_text (EmbersCallTreeText *self);
+/* A number's share, drawn right-aligned at the end of the cell (the
+ * number ends where the widest share would start); NULL: none */
+void        embers_call_tree_text_set_second (EmbersCallTreeText *self,
+                                              const char         *second);
+const char *embers_call_tree_text_get_second (EmbersCallTreeText *self);
 /* What is drawn at the current width */
 const char *embers_call_tree_text_get_shown_text (EmbersCallTreeText *self);
 

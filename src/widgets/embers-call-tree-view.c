@@ -24,9 +24,7 @@ struct _EmbersCallTreeView
   GtkColumnView      *column_view;
   GtkColumnViewColumn *name_column;
   GtkColumnViewColumn *self_column;
-  GtkColumnViewColumn *self_percent_column;
   GtkColumnViewColumn *total_column;
-  GtkColumnViewColumn *total_percent_column;
   GtkColumnViewColumn *baseline_column;
   GtkColumnViewColumn *comparison_column;
   GtkColumnViewColumn *change_column;
@@ -250,14 +248,18 @@ set_value (GtkListItem        *list_item,
   embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (gtk_list_item_get_child (list_item)), text);
 }
 
+/* A value and its share of the root's, in one cell */
 static void
-set_percent (GtkListItem        *list_item,
-             EmbersCallTreeView *self,
-             gint64              value)
+set_value_share (GtkListItem        *list_item,
+                 EmbersCallTreeView *self,
+                 gint64              value)
 {
-  g_autofree char *text = embers_format_percent (share (self, value));
+  EmbersCallTreeText *cell = EMBERS_CALL_TREE_TEXT (gtk_list_item_get_child (list_item));
+  g_autofree char *text = embers_format_value (value, self->unit);
+  g_autofree char *percent = embers_format_percent (share (self, value));
 
-  embers_call_tree_text_set_text (EMBERS_CALL_TREE_TEXT (gtk_list_item_get_child (list_item)), text);
+  embers_call_tree_text_set_text (cell, text);
+  embers_call_tree_text_set_second (cell, percent);
 }
 
 static void
@@ -265,15 +267,7 @@ bind_self (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            EmbersCallTreeView       *self)
 {
-  set_value (list_item, self, embers_call_tree_row_get_self (cell_item (list_item)));
-}
-
-static void
-bind_self_percent (GtkSignalListItemFactory *factory,
-                   GtkListItem              *list_item,
-                   EmbersCallTreeView       *self)
-{
-  set_percent (list_item, self, embers_call_tree_row_get_self (cell_item (list_item)));
+  set_value_share (list_item, self, embers_call_tree_row_get_self (cell_item (list_item)));
 }
 
 static void
@@ -281,15 +275,7 @@ bind_total (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             EmbersCallTreeView       *self)
 {
-  set_value (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
-}
-
-static void
-bind_total_percent (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    EmbersCallTreeView       *self)
-{
-  set_percent (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
+  set_value_share (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
 }
 
 static void
@@ -627,9 +613,7 @@ update_columns (EmbersCallTreeView *self)
   self->root_total = self->tree != NULL ? embers_call_tree_get_total (self->tree) : 0;
   self->base_root_total = self->tree != NULL ? embers_call_tree_get_baseline_total (self->tree) : 0;
   gtk_column_view_column_set_visible (self->self_column, !diff);
-  gtk_column_view_column_set_visible (self->self_percent_column, !diff);
   gtk_column_view_column_set_visible (self->total_column, !diff);
-  gtk_column_view_column_set_visible (self->total_percent_column, !diff);
   gtk_column_view_column_set_visible (self->baseline_column, diff);
   gtk_column_view_column_set_visible (self->comparison_column, diff);
   gtk_column_view_column_set_visible (self->change_column, diff);
@@ -720,10 +704,9 @@ column_sort (EmbersCallTreeView  *self,
 {
   if (column == self->name_column)
     return EMBERS_CALL_TREE_SORT_NAME;
-  if (column == self->self_column || column == self->self_percent_column)
+  if (column == self->self_column)
     return EMBERS_CALL_TREE_SORT_SELF;
-  if (column == self->total_column || column == self->total_percent_column ||
-      column == self->comparison_column)
+  if (column == self->total_column || column == self->comparison_column)
     return EMBERS_CALL_TREE_SORT_TOTAL;
   if (column == self->baseline_column)
     return EMBERS_CALL_TREE_SORT_BASELINE;
@@ -1235,9 +1218,7 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, column_view);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, name_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, self_column);
-  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, self_percent_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, total_column);
-  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, total_percent_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, baseline_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, comparison_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_column);
@@ -1247,9 +1228,7 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, unbind_name);
   gtk_widget_class_bind_template_callback (widget_class, setup_value);
   gtk_widget_class_bind_template_callback (widget_class, bind_self);
-  gtk_widget_class_bind_template_callback (widget_class, bind_self_percent);
   gtk_widget_class_bind_template_callback (widget_class, bind_total);
-  gtk_widget_class_bind_template_callback (widget_class, bind_total_percent);
   gtk_widget_class_bind_template_callback (widget_class, setup_bar);
   gtk_widget_class_bind_template_callback (widget_class, bind_bar);
   gtk_widget_class_bind_template_callback (widget_class, unbind_bar);
