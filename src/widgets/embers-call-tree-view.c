@@ -239,7 +239,7 @@ update_columns (EmbersCallTreeView *self)
   gtk_column_view_column_set_visible (self->change_column, diff);
   gtk_column_view_column_set_visible (self->change_percent_column, diff);
   /* Four columns of values: the names give way */
-  gtk_column_view_column_set_fixed_width (self->name_column, diff ? 200 : 270);
+  gtk_column_view_column_set_fixed_width (self->name_column, diff ? 230 : 270);
 }
 
 static void
