@@ -131,6 +131,40 @@ text_second_room (EmbersCallTreeText *self)
   return self->second_room;
 }
 
+/* A line's height and baseline in the widget's font, without shaping its
+ * text: the same for every line of a font (names and numbers), kept per
+ * font for all cells. A row measured for its height (the list view keeps
+ * about 200 rows, most of them out of sight) shapes nothing. */
+static void
+text_line_size (EmbersCallTreeText *self,
+                int                *height,
+                int                *baseline)
+{
+  static GHashTable *sizes = NULL;
+  const PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (GTK_WIDGET (self)));
+  gpointer packed;
+
+  if (sizes == NULL)
+    sizes = g_hash_table_new_full ((GHashFunc) pango_font_description_hash,
+                                   (GEqualFunc) pango_font_description_equal,
+                                   (GDestroyNotify) pango_font_description_free, NULL);
+  packed = font != NULL ? g_hash_table_lookup (sizes, font) : NULL;
+  if (packed == NULL)
+    {
+      PangoLayout *probe = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Xg");
+      int h, b;
+
+      pango_layout_get_pixel_size (probe, NULL, &h);
+      b = pango_layout_get_baseline (probe) / PANGO_SCALE;
+      g_object_unref (probe);
+      packed = GUINT_TO_POINTER (((guint) MIN (h, 0xffff) << 16) | (guint) MIN (b, 0xffff) | 0);
+      if (font != NULL)
+        g_hash_table_insert (sizes, pango_font_description_copy (font), packed);
+    }
+  *height = GPOINTER_TO_UINT (packed) >> 16;
+  *baseline = GPOINTER_TO_UINT (packed) & 0xffff;
+}
+
 static void
 embers_call_tree_text_measure (GtkWidget      *widget,
                                GtkOrientation  orientation,
@@ -142,9 +176,9 @@ embers_call_tree_text_measure (GtkWidget      *widget,
 {
   EmbersCallTreeText *self = EMBERS_CALL_TREE_TEXT (widget);
 
-  text_ensure_size (self);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
+      text_ensure_size (self);
       *natural = self->text_width + text_second_room (self);
       *minimum = self->text_width + text_second_room (self);
       if (self->is_name)
@@ -164,8 +198,11 @@ embers_call_tree_text_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = *natural = self->text_height;
-      *minimum_baseline = *natural_baseline = self->baseline;
+      int height, baseline;
+
+      text_line_size (self, &height, &baseline);
+      *minimum = *natural = height;
+      *minimum_baseline = *natural_baseline = baseline;
     }
 }
 
@@ -309,31 +346,21 @@ void
 embers_call_tree_text_set_text (EmbersCallTreeText *self,
                                 const char         *text)
 {
-  int old_width;
-
   g_return_if_fail (EMBERS_IS_CALL_TREE_TEXT (self));
 
   if (g_strcmp0 (text, self->text) == 0)
     return;
-  old_width = self->text_width;
   g_free (self->text);
   self->text = g_strdup (text);
   g_clear_pointer (&self->shown, g_free);
+  /* Shaped when drawn (or measured across): a row bound out of sight
+   * costs nothing more */
   self->text_width = -1;
   /* The row's label tells a screen reader the values; the name is said
    * by the tree's expander cell too */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   text != NULL ? text : "", -1);
-  if (old_width < 0)
-    {
-      gtk_widget_queue_resize (GTK_WIDGET (self));
-      return;
-    }
-  text_ensure_size (self);
-  if (self->text_width != old_width)
-    gtk_widget_queue_resize (GTK_WIDGET (self));
-  else
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 const char *
