@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "embers-call-tree-cells.h"
 #include "embers-text.h"
 
@@ -32,14 +34,74 @@ struct _EmbersCallTreeText
   PangoFontDescription *font;
   char        *second;       /* a number's share, drawn at the end */
   PangoLayout *second_layout;
-  int          second_room;  /* the widest share's width ("100.0%"), -1 unknown */
   int          text_width;   /* of the whole text, -1 unknown */
   int          text_height;
   int          baseline;
-  int          char_width;   /* approximate, -1 unknown */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersCallTreeText, embers_call_tree_text, GTK_TYPE_WIDGET)
+
+/* What a font's cells need without shaping their texts: a line's height
+ * and baseline (the same for every line of names and numbers), an
+ * approximate character's width, and the room of the widest share
+ * ("100.00%"); kept per font for all cells. A row measured (the list view
+ * keeps about 200 rows, most of them out of sight) shapes nothing. */
+typedef struct
+{
+  int height;
+  int baseline;
+  int char_width;
+  int share_room;
+  int ellipsis;      /* "…", in Pango units */
+} FontSizes;
+
+static const FontSizes *
+font_sizes (GtkWidget *widget)
+{
+  static GHashTable *sizes = NULL;
+  const PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
+  FontSizes *fs;
+
+  if (sizes == NULL)
+    sizes = g_hash_table_new_full ((GHashFunc) pango_font_description_hash,
+                                   (GEqualFunc) pango_font_description_equal,
+                                   (GDestroyNotify) pango_font_description_free, g_free);
+  fs = font != NULL ? g_hash_table_lookup (sizes, font) : NULL;
+  if (fs == NULL)
+    {
+      PangoLayout *probe = gtk_widget_create_pango_layout (widget, "Xg");
+      PangoFontMetrics *metrics;
+      int w;
+
+      fs = g_new0 (FontSizes, 1);
+      pango_layout_get_pixel_size (probe, NULL, &fs->height);
+      fs->baseline = pango_layout_get_baseline (probe) / PANGO_SCALE;
+      metrics = pango_context_get_metrics (pango_layout_get_context (probe),
+                                           pango_context_get_font_description (pango_layout_get_context (probe)),
+                                           NULL);
+      fs->char_width = MAX (1, pango_font_metrics_get_approximate_char_width (metrics) / PANGO_SCALE);
+      pango_font_metrics_unref (metrics);
+      pango_layout_set_text (probe, "100.00%", -1);
+      pango_layout_get_pixel_size (probe, &w, NULL);
+      fs->share_room = w + 12;
+      pango_layout_set_text (probe, "\xe2\x80\xa6", -1);
+      pango_layout_get_size (probe, &fs->ellipsis, NULL);
+      g_object_unref (probe);
+      if (font != NULL)
+        g_hash_table_insert (sizes, pango_font_description_copy (font), fs);
+      else
+        {
+          /* No font to key it by (never in practice): kept for the
+           * next call only */
+          static FontSizes last;
+
+          last = *fs;
+          g_free (fs);
+          fs = &last;
+        }
+    }
+  return fs;
+}
 
 static PangoLayout *
 text_layout (EmbersCallTreeText *self)
@@ -63,21 +125,62 @@ text_ensure_size (EmbersCallTreeText *self)
   self->baseline = pango_layout_get_baseline (layout) / PANGO_SCALE;
 }
 
+#define ELLIPSIS "\xe2\x80\xa6"   /* U+2026, as the core's cuts */
+
 typedef struct
 {
-  PangoLayout *layout;
-  int          width;
+  PangoLayout *full;      /* the whole text, shaped */
+  const char  *text;
+  gsize        len;
+  int          full_width; /* Pango units */
+  int          ellipsis;   /* Pango units */
+  PangoLayout *scratch;
+  int          width;      /* pixels */
 } Fits;
 
+/* Where the glyph at byte @index starts in the whole text, Pango units */
+static int
+fits_x_at (Fits *fits,
+           gsize index)
+{
+  PangoRectangle pos;
+
+  if (index >= fits->len)
+    return fits->full_width;
+  pango_layout_index_to_pos (fits->full, (int) index, &pos);
+  return pos.x;
+}
+
+/* A candidate's width from the whole text's glyphs when it is "…" and an
+ * end of the text, or a start of it and "…" (the cuts the core makes):
+ * no text is shaped per candidate. Others are shaped. */
 static gboolean
-fits_width (const char *text,
+fits_width (const char *candidate,
             gpointer    user_data)
 {
   Fits *fits = user_data;
+  gsize clen = strlen (candidate);
+  gsize elen = strlen (ELLIPSIS);
   int w;
 
-  pango_layout_set_text (fits->layout, text, -1);
-  pango_layout_get_pixel_size (fits->layout, &w, NULL);
+  if (clen == fits->len && memcmp (candidate, fits->text, clen) == 0)
+    return PANGO_PIXELS_CEIL (fits->full_width) <= fits->width;
+  if (clen >= elen && memcmp (candidate, ELLIPSIS, elen) == 0 && clen - elen <= fits->len &&
+      memcmp (fits->text + fits->len - (clen - elen), candidate + elen, clen - elen) == 0 &&
+      strstr (candidate + elen, ELLIPSIS) == NULL)
+    {
+      w = fits->ellipsis + fits->full_width - fits_x_at (fits, fits->len - (clen - elen));
+      return PANGO_PIXELS_CEIL (w) + 1 <= fits->width;
+    }
+  if (clen >= elen && memcmp (candidate + clen - elen, ELLIPSIS, elen) == 0 && clen - elen <= fits->len &&
+      memcmp (fits->text, candidate, clen - elen) == 0 &&
+      g_strstr_len (candidate, clen - elen, ELLIPSIS) == NULL)
+    {
+      w = fits_x_at (fits, clen - elen) + fits->ellipsis;
+      return PANGO_PIXELS_CEIL (w) + 1 <= fits->width;
+    }
+  pango_layout_set_text (fits->scratch, candidate, -1);
+  pango_layout_get_pixel_size (fits->scratch, &w, NULL);
   return w <= fits->width;
 }
 
@@ -96,12 +199,16 @@ text_shown_for (EmbersCallTreeText *self,
 
       if (self->cut_layout == NULL)
         self->cut_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-      fits.layout = self->cut_layout;
+      fits.full = text_layout (self);
+      fits.text = self->text;
+      fits.len = strlen (self->text);
+      pango_layout_get_size (fits.full, &fits.full_width, NULL);
+      fits.ellipsis = font_sizes (GTK_WIDGET (self))->ellipsis;
+      fits.scratch = self->cut_layout;
       fits.width = width;
       g_free (self->shown);
       self->shown = embers_text_shorten_name (self->text, fits_width, &fits);
       self->shown_width = width;
-      /* The last candidate tried is the one that fit, unless none did */
       if (g_strcmp0 (pango_layout_get_text (self->cut_layout), self->shown) != 0)
         pango_layout_set_text (self->cut_layout, self->shown, -1);
     }
@@ -119,50 +226,7 @@ text_second_room (EmbersCallTreeText *self)
       self->second_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
       pango_layout_set_text (self->second_layout, self->second, -1);
     }
-  if (self->second_room < 0)
-    {
-      PangoLayout *probe = gtk_widget_create_pango_layout (GTK_WIDGET (self), "100.00%");
-      int w;
-
-      pango_layout_get_pixel_size (probe, &w, NULL);
-      g_object_unref (probe);
-      self->second_room = w + 12;
-    }
-  return self->second_room;
-}
-
-/* A line's height and baseline in the widget's font, without shaping its
- * text: the same for every line of a font (names and numbers), kept per
- * font for all cells. A row measured for its height (the list view keeps
- * about 200 rows, most of them out of sight) shapes nothing. */
-static void
-text_line_size (EmbersCallTreeText *self,
-                int                *height,
-                int                *baseline)
-{
-  static GHashTable *sizes = NULL;
-  const PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (GTK_WIDGET (self)));
-  gpointer packed;
-
-  if (sizes == NULL)
-    sizes = g_hash_table_new_full ((GHashFunc) pango_font_description_hash,
-                                   (GEqualFunc) pango_font_description_equal,
-                                   (GDestroyNotify) pango_font_description_free, NULL);
-  packed = font != NULL ? g_hash_table_lookup (sizes, font) : NULL;
-  if (packed == NULL)
-    {
-      PangoLayout *probe = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Xg");
-      int h, b;
-
-      pango_layout_get_pixel_size (probe, NULL, &h);
-      b = pango_layout_get_baseline (probe) / PANGO_SCALE;
-      g_object_unref (probe);
-      packed = GUINT_TO_POINTER (((guint) MIN (h, 0xffff) << 16) | (guint) MIN (b, 0xffff) | 0);
-      if (font != NULL)
-        g_hash_table_insert (sizes, pango_font_description_copy (font), packed);
-    }
-  *height = GPOINTER_TO_UINT (packed) >> 16;
-  *baseline = GPOINTER_TO_UINT (packed) & 0xffff;
+  return font_sizes (GTK_WIDGET (self))->share_room;
 }
 
 static void
@@ -178,31 +242,21 @@ embers_call_tree_text_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      text_ensure_size (self);
-      *natural = self->text_width + text_second_room (self);
-      *minimum = self->text_width + text_second_room (self);
-      if (self->is_name)
-        {
-          if (self->char_width < 0)
-            {
-              PangoContext *context = pango_layout_get_context (text_layout (self));
-              PangoFontMetrics *metrics = pango_context_get_metrics (context,
-                                                                     pango_context_get_font_description (context),
-                                                                     NULL);
+      /* Estimated from the characters: the columns have fixed widths,
+       * and a name is cut to its width when drawn, so nothing is shaped
+       * to be measured */
+      const FontSizes *fs = font_sizes (widget);
+      int chars = self->text != NULL ? (int) MIN (g_utf8_strlen (self->text, -1), 4096) : 0;
 
-              self->char_width = pango_font_metrics_get_approximate_char_width (metrics) / PANGO_SCALE;
-              pango_font_metrics_unref (metrics);
-            }
-          *minimum = MIN (self->text_width, NAME_MIN_CHARS * self->char_width);
-        }
+      *natural = chars * fs->char_width + text_second_room (self);
+      *minimum = self->is_name ? MIN (chars, NAME_MIN_CHARS) * fs->char_width : *natural;
     }
   else
     {
-      int height, baseline;
+      const FontSizes *fs = font_sizes (widget);
 
-      text_line_size (self, &height, &baseline);
-      *minimum = *natural = height;
-      *minimum_baseline = *natural_baseline = baseline;
+      *minimum = *natural = fs->height;
+      *minimum_baseline = *natural_baseline = fs->baseline;
     }
 }
 
@@ -284,8 +338,6 @@ embers_call_tree_text_css_changed (GtkWidget         *widget,
   g_clear_object (&self->second_layout);
   g_clear_pointer (&self->shown, g_free);
   self->text_width = -1;
-  self->char_width = -1;
-  self->second_room = -1;
   gtk_widget_queue_resize (widget);
 }
 
@@ -325,8 +377,6 @@ static void
 embers_call_tree_text_init (EmbersCallTreeText *self)
 {
   self->text_width = -1;
-  self->char_width = -1;
-  self->second_room = -1;
 }
 
 GtkWidget *
