@@ -129,22 +129,39 @@ on_drag_end (GtkGestureDrag   *gesture,
 }
 
 static void
+on_popover_closed (EmbersFlameGraph *self)
+{
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+}
+
+/* The context menu, from the template's model, made when first opened:
+ * a popover menu builds a button per item up front, which cost each new
+ * flame graph (each page opened) several milliseconds of the main loop */
+static void
+ensure_popover (EmbersFlameGraph *self)
+{
+  if (self->popover != NULL)
+    return;
+  self->popover = gtk_popover_menu_new_from_model (self->context_menu);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->popover), FALSE);
+  gtk_widget_set_halign (self->popover, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->popover, GTK_WIDGET (self));
+  g_signal_connect_object (self->popover, "closed",
+                           G_CALLBACK (on_popover_closed), self, G_CONNECT_SWAPPED);
+}
+
+static void
 popup_menu_at (EmbersFlameGraph *self,
                double            x,
                double            y)
 {
   GdkRectangle rect = { (int)x, (int)y, 1, 1 };
 
+  ensure_popover (self);
   gtk_popover_set_pointing_to (GTK_POPOVER (self->popover), &rect);
   /* No tooltip over the menu */
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), FALSE);
   gtk_popover_popup (GTK_POPOVER (self->popover));
-}
-
-static void
-on_popover_closed (EmbersFlameGraph *self)
-{
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 }
 
 static void
@@ -434,16 +451,4 @@ embers_flame_graph_class_init_input (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding (widget_class, GDK_KEY_slash, 0, forward_binding, "s", "page.search");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Divide, 0, forward_binding, "s", "page.search");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, forward_binding, "s", "page.search");
-}
-
-/* The context menu, from the template's model */
-void
-embers_flame_graph_init_input (EmbersFlameGraph *self)
-{
-  self->popover = gtk_popover_menu_new_from_model (self->context_menu);
-  gtk_popover_set_has_arrow (GTK_POPOVER (self->popover), FALSE);
-  gtk_widget_set_halign (self->popover, GTK_ALIGN_START);
-  gtk_widget_set_parent (self->popover, GTK_WIDGET (self));
-  g_signal_connect_object (self->popover, "closed",
-                           G_CALLBACK (on_popover_closed), self, G_CONNECT_SWAPPED);
 }

@@ -49,7 +49,7 @@ struct _EmbersFlameGraph
   GtkAdjustment         *vadjustment;
 
   GMenuModel            *context_menu;
-  GtkWidget             *popover;
+  GtkWidget             *popover;      /* made when first opened */
 
   EmbersRenderStyle      style;
   char                  *font;
@@ -213,6 +213,5 @@ gboolean embers_flame_graph_query_tooltip           (GtkWidget        *widget,
 
 /* embers-flame-graph-input.c */
 void     embers_flame_graph_class_init_input        (GtkWidgetClass   *widget_class);
-void     embers_flame_graph_init_input              (EmbersFlameGraph *self);
 
 G_END_DECLS

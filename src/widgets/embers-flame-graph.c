@@ -941,8 +941,6 @@ embers_flame_graph_init (EmbersFlameGraph *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  embers_flame_graph_init_input (self);
-
   embers_flame_graph_set_adjustment (self, &self->hadjustment, NULL, G_CALLBACK (embers_flame_graph_on_hadjustment_changed));
   embers_flame_graph_set_adjustment (self, &self->vadjustment, NULL, G_CALLBACK (embers_flame_graph_on_vadjustment_changed));
 
