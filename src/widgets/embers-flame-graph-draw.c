@@ -336,7 +336,8 @@ append_shown (EmbersFlameGraph *self,
       gtk_snapshot_append_scaled_texture (snapshot, paint->texture, filter, &bounds);
       return;
     }
-  gtk_snapshot_append_scaled_texture (snapshot, paint->texture, GSK_SCALING_FILTER_LINEAR, &bounds);
+  /* Other frames: the last paint where it was, until the new one is there */
+  append_texture (snapshot, paint->texture, filter, &bounds);
 }
 
 void
