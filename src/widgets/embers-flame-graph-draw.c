@@ -392,6 +392,8 @@ embers_flame_graph_snapshot (GtkWidget   *widget,
   gtk_snapshot_pop (snapshot);
 }
 
+/* Tooltips */
+
 static gboolean
 set_diff_tooltip (EmbersFlameGraph *self,
                   GtkTooltip       *tooltip,

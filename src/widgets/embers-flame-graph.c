@@ -18,14 +18,15 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE_WITH_CODE (EmbersFlameGraph, embers_flame_graph, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
 
-/* Invalidation */
-
+/* A property's notification, for the other files of the widget */
 void
 embers_flame_graph_notify (EmbersFlameGraph *self,
                            guint             prop_id)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
+
+/* Invalidation */
 
 void
 embers_flame_graph_clear_paint (EmbersFlameGraph *self)
