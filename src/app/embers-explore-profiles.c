@@ -25,6 +25,7 @@ struct _EmbersProfilesBar
   EmbersExemplar *picked;          /* or NULL */
   char           *picked_text;     /* its description */
   gboolean        available;
+  gboolean        restoring;       /* a saved pick, kept until its chart has come */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersProfilesBar, embers_profiles_bar, GTK_TYPE_BOX)
@@ -36,6 +37,9 @@ enum
 };
 
 static guint signals[N_SIGNALS];
+
+static char *describe_saved (EmbersProfilesBar    *self,
+                             const EmbersExemplar *exemplar);
 
 static void
 redraw (EmbersProfilesBar *self)
@@ -59,6 +63,8 @@ chip_clicked (EmbersProfilesBar *self)
 {
   gboolean had_focus = self->chip != NULL && gtk_widget_has_focus (self->chip);
 
+  /* The user's own choice, even while a saved pick is restored */
+  self->restoring = FALSE;
   embers_profiles_bar_clear (self);
   /* The chip is gone: the keyboard goes on from the menu */
   if (had_focus)
@@ -389,6 +395,19 @@ embers_profiles_bar_set_series (EmbersProfilesBar *self,
   top = embers_source_top_exemplars (series, EMBERS_PROFILES_BAR_MAX);
   embers_chart_set_markers (self->chart, top);
   embers_chart_set_marker_selected (self->chart, picked_marker (self));
+  if (series != NULL && self->restoring)
+    {
+      int marker = picked_marker (self);
+
+      /* The restored query's chart: from now on the pick is the user's;
+       * its marker, when it is one, names it with its labels */
+      self->restoring = FALSE;
+      g_free (self->picked_text);
+      self->picked_text = marker >= 0 ? embers_chart_describe_marker (self->chart, (guint) marker)
+                                      : describe_saved (self, self->picked);
+      /* Its value in the chart's unit, now that the chart has one */
+      update_chip (self);
+    }
   rebuild_list (self);
   redraw (self);
 }
@@ -447,9 +466,56 @@ embers_profiles_bar_clear (EmbersProfilesBar *self)
 
   if (self->picked == NULL)
     return FALSE;
+  /* A saved pick belongs to the query being restored: the change to that
+   * query does not take it away */
+  if (self->restoring)
+    return FALSE;
   set_picked (self, NULL, NULL);
   embers_profiles_bar_set_available (self, self->available);
   return TRUE;
+}
+
+/* "A profile: 250 ms at 14:05:00" for a pick that is no marker */
+static char *
+describe_saved (EmbersProfilesBar    *self,
+                const EmbersExemplar *exemplar)
+{
+  g_autofree char *value = embers_chart_format_value (self->chart, (double) exemplar->value);
+  g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (exemplar->timestamp_ms / 1000);
+  g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+  g_autofree char *when = local != NULL ? embers_time_format_date_time (local, TRUE) : g_strdup ("?");
+
+  /* Translators: an individual profile: its value and time */
+  return g_strdup_printf (C_("individual profile", "%s at %s"), value, when);
+}
+
+void
+embers_profiles_bar_restore_pick (EmbersProfilesBar    *self,
+                                  const EmbersExemplar *exemplar)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (EMBERS_IS_PROFILES_BAR (self));
+  g_return_if_fail (exemplar != NULL && exemplar->profile_id != NULL);
+
+  g_clear_pointer (&self->picked, embers_exemplar_free);
+  g_clear_pointer (&self->picked_text, g_free);
+  self->picked = embers_exemplar_copy (exemplar);
+  self->picked_text = describe_saved (self, exemplar);
+  self->restoring = TRUE;
+  embers_chart_set_marker_selected (self->chart, picked_marker (self));
+  update_chip (self);
+  update_checks (self);
+  embers_profiles_bar_set_available (self, self->available);
+  redraw (self);
+}
+
+const EmbersExemplar *
+embers_profiles_bar_get_picked (EmbersProfilesBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), NULL);
+
+  return self->picked;
 }
 
 const char *

@@ -53,6 +53,13 @@ gboolean           embers_profiles_bar_click          (EmbersProfilesBar *self,
                                                        double             y);
 /* Back to every profile (the chip removed); FALSE if none was picked */
 gboolean           embers_profiles_bar_clear          (EmbersProfilesBar *self);
+/* The picked profile, or NULL */
+const EmbersExemplar *embers_profiles_bar_get_picked  (EmbersProfilesBar *self);
+/* Picks a profile saved in a view file, before its query is set: shown
+ * as the chip at once (emits nothing), and kept while the query changes
+ * to the saved one, until that query's chart has come */
+void               embers_profiles_bar_restore_pick   (EmbersProfilesBar    *self,
+                                                       const EmbersExemplar *exemplar);
 /* The picked profile's id, or NULL */
 const char        *embers_profiles_bar_get_picked_id  (EmbersProfilesBar *self);
 /* The chip (a button that removes it), or NULL when none is picked */
