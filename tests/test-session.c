@@ -175,6 +175,22 @@ test_relative_and_missing (void)
   g_assert_nonnull (strstr (error->message, "/nowhere/gone-b.pb.gz"));
   g_clear_error (&error);
 
+  /* A workspace's comparison of files: each missing one named too */
+  {
+    const char *text3 = "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h:4040\"},"
+                        " \"workspace\": {\"view\": \"compare\", \"compare\": {\"baseline\": {\"file\": \"there.pb.gz\"},"
+                        " \"comparison\": {\"file\": \"gone-c.pb.gz\"}}}}";
+    g_autoptr(EmbersSession) side_missing = NULL;
+
+    g_assert_true (g_file_replace_contents (view, text3, strlen (text3), NULL, FALSE, 0, NULL, NULL, NULL));
+    side_missing = embers_session_load (view, NULL, &error);
+    g_assert_null (side_missing);
+    g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_MISSING_FILE);
+    g_assert_nonnull (strstr (error->message, "gone-c.pb.gz"));
+    g_assert_null (strstr (error->message, "there.pb.gz"));
+    g_clear_error (&error);
+  }
+
   g_file_delete (view, NULL, NULL);
   g_file_delete (there, NULL, NULL);
   g_rmdir (dir_path);

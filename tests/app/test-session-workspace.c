@@ -333,6 +333,59 @@ test_picked_profile (void)
   g_rmdir (dir);
 }
 
+/* A compare tab of two queries on one server (the regressions page's
+ * Open Diff, two query URLs): saved as that server's workspace, reopened
+ * on its Compare view with both sides and the same diff */
+static void
+test_compare_tab (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersConnectClient) client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "tab.embers", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gint64 now = now_minute ();
+  g_autoptr(EmbersQuery) baseline = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - 2 * HOUR_MS, now - HOUR_MS);
+  g_autoptr(EmbersQuery) comparison = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - HOUR_MS, now);
+  g_autoptr(EmbersQuery) c2 = NULL;
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersComparePage *compare, *compare2;
+  EmbersWorkspace *again;
+  gint64 total;
+
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, EMBERS_SOURCE (source), baseline,
+                                                                      comparison, TRUE));
+  embers_test_wait_for (compare_idle (compare));
+  total = embers_profile_get_total (embers_compare_page_get_diff (compare), 1);
+
+  embers_window_save_view_to (window, file);
+  embers_test_wait_for (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"view\" : \"compare\""));
+  g_assert_null (strstr (text, "\"tenant\""));
+
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((again = shown_workspace (window, NULL)) != NULL);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
+  g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (again)), ==, "api");
+  compare2 = embers_workspace_get_compare_page (again);
+  embers_test_wait_for (compare_idle (compare2));
+  c2 = embers_compare_page_dup_query (compare2, TRUE);
+  g_assert_cmpint (c2->start_ms, ==, comparison->start_ms);
+  g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), 1), ==, total);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -346,6 +399,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/session/workspace/compare-ranges", test_compare_ranges);
   g_test_add_func ("/embers/session/workspace/picked-profile", test_picked_profile);
+  g_test_add_func ("/embers/session/workspace/compare-tab", test_compare_tab);
 
   status = g_test_run ();
   embers_test_server_stop (server);
