@@ -25,7 +25,10 @@ struct _EmbersProfilesBar
   EmbersExemplar *picked;          /* or NULL */
   char           *picked_text;     /* its description */
   gboolean        available;
-  gboolean        restoring;       /* a saved pick, kept until its chart has come */
+  /* A saved pick, kept through the change to its query (one clear) until
+   * that query's chart has come; a later change drops it as any would */
+  gboolean        restoring;
+  gboolean        restoring_text;  /* its chip says it as saved, until the chart comes */
   char           *announcement;    /* what the keyboard's last move said */
 };
 
@@ -561,13 +564,14 @@ embers_profiles_bar_set_series (EmbersProfilesBar *self,
   top = embers_source_top_exemplars (series, EMBERS_PROFILES_BAR_MAX);
   embers_chart_set_markers (self->chart, top);
   embers_chart_set_marker_selected (self->chart, picked_marker (self));
-  if (series != NULL && self->restoring)
+  if (series != NULL && self->picked != NULL && self->picked_text != NULL && self->restoring_text)
     {
       int marker = picked_marker (self);
 
       /* The restored query's chart: from now on the pick is the user's;
        * its marker, when it is one, names it with its labels */
       self->restoring = FALSE;
+      self->restoring_text = FALSE;
       g_free (self->picked_text);
       self->picked_text = marker >= 0 ? embers_chart_describe_marker (self->chart, (guint) marker)
                                       : describe_saved (self, self->picked);
@@ -633,9 +637,12 @@ embers_profiles_bar_clear (EmbersProfilesBar *self)
   if (self->picked == NULL)
     return FALSE;
   /* A saved pick belongs to the query being restored: the change to that
-   * query does not take it away */
+   * query does not take it away (once; a later one does) */
   if (self->restoring)
-    return FALSE;
+    {
+      self->restoring = FALSE;
+      return FALSE;
+    }
   set_picked (self, NULL, NULL);
   embers_profiles_bar_set_available (self, self->available);
   return TRUE;
@@ -669,6 +676,7 @@ embers_profiles_bar_restore_pick (EmbersProfilesBar    *self,
   self->picked = embers_exemplar_copy (exemplar);
   self->picked_text = describe_saved (self, exemplar);
   self->restoring = TRUE;
+  self->restoring_text = TRUE;
   embers_chart_set_marker_selected (self->chart, picked_marker (self));
   update_chip (self);
   update_checks (self);

@@ -527,6 +527,7 @@ probe_done (GObject      *object,
   EmbersWindow *self = open->window;
   AdwTabPage *tab;
   GtkWidget *explore;
+  int position;
 
   if (!embers_pyroscope_source_probe_finish (EMBERS_PYROSCOPE_SOURCE (object), result, &error))
     {
@@ -544,8 +545,13 @@ probe_done (GObject      *object,
     }
 
   /* One workspace tab in the saved state, where the placeholder was */
+  position = adw_tab_view_get_page_position (self->tab_view, tab);
   explore = embers_window_open_explore (self, EMBERS_SOURCE (open->source), NULL);
   adw_tab_view_close_page (self->tab_view, tab);
+  adw_tab_view_reorder_page (self->tab_view,
+                             adw_tab_view_get_page (self->tab_view,
+                                                    gtk_widget_get_ancestor (explore, EMBERS_TYPE_WORKSPACE)),
+                             position);
   restore_workspace (EMBERS_WORKSPACE (gtk_widget_get_ancestor (explore, EMBERS_TYPE_WORKSPACE)), open->session);
   open_free (open);
 }
