@@ -556,6 +556,27 @@ probe_done (GObject      *object,
   open_free (open);
 }
 
+/* The timeout Connect to Server keeps for @url (GSettings, by the
+ * normalised URL), else the default */
+static guint
+saved_timeout (const char *url)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GVariant) saved = NULL;
+  g_autofree char *key = embers_connect_normalize_base_url (url, NULL);
+  guint seconds = EMBERS_CONNECT_DEFAULT_TIMEOUT_S;
+
+  if (schema == NULL || key == NULL || !g_settings_schema_has_key (schema, "server-timeouts"))
+    return seconds;
+  settings = g_settings_new (APP_ID);
+  saved = g_settings_get_value (settings, "server-timeouts");
+  if (!g_variant_lookup (saved, key, "u", &seconds))
+    seconds = EMBERS_CONNECT_DEFAULT_TIMEOUT_S;
+  return seconds;
+}
+
 /* The server's credentials: as a query URL takes them, from the
  * environment, else from the keyring entry saved for that server */
 static void
@@ -587,6 +608,10 @@ lookup_done (GObject      *object,
   /* The file's tenant is the one the view was saved in */
   if (open->session->tenant != NULL)
     embers_connect_client_set_tenant (client, open->session->tenant);
+  /* The timeout as Connect to Server keeps it for this server */
+  embers_connect_client_set_timeout (client, saved_timeout (open->session->server));
+  /* Translators: names the setting in “… raise the timeout (%s)” */
+  embers_connect_client_set_timeout_setting (client, _("Timeout in Connect to Server"));
   open->source = embers_pyroscope_source_new (client);
   embers_pyroscope_source_probe_async (open->source, open->cancellable, probe_done, open);
 }
