@@ -414,6 +414,25 @@ focus_left (GtkEventControllerFocus *controller,
   redraw (self);
 }
 
+/* Coming to the chart: how many profiles, and the keys */
+static void
+focus_entered (GtkEventControllerFocus *controller,
+               EmbersProfilesBar       *self)
+{
+  guint n = embers_chart_get_n_markers (self->chart);
+  g_autofree char *text = NULL;
+
+  if (n == 0)
+    return;
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       /* Translators: said to a screen reader when the chart gets the
+                                        * keyboard focus; [ and ] are the keys */
+                                       "%u individual profile on the chart: [ and ] move to it",
+                                       "%u individual profiles on the chart: [ and ] move between them", n),
+                          n);
+  announce (self, text);
+}
+
 static void
 add_keys (EmbersProfilesBar *self,
           GtkWidget         *area)
@@ -437,6 +456,8 @@ add_keys (EmbersProfilesBar *self,
                                                             gtk_callback_action_new (bindings[i].func, self, NULL)));
   gtk_widget_add_controller (area, keys);
   g_signal_connect_object (focus, "leave", G_CALLBACK (focus_left), self, 0);
+  g_signal_connect_object (focus, "enter", G_CALLBACK (focus_entered), self, 0);
+  gtk_widget_add_css_class (area, "profiles-chart");
   gtk_widget_add_controller (area, focus);
   /* The chart takes the keyboard focus, for its markers */
   gtk_widget_set_focusable (area, TRUE);

@@ -332,6 +332,9 @@ test_keyboard (void)
   gtk_widget_grab_focus (area);
   embers_test_wait_for (gtk_widget_has_focus (area));
   g_assert_cmpint (embers_profiles_bar_get_focused_marker (bar), ==, -1);
+  /* Coming to the chart says how many there are and the keys */
+  g_assert_cmpstr (embers_profiles_bar_get_announcement (bar), ==,
+                   "6 individual profiles on the chart: [ and ] move between them");
 
   /* ]: the earliest profile, api-0 (the lightest: the last marker) */
   g_assert_true (embers_test_press_key (area, GDK_KEY_bracketright, 0));
