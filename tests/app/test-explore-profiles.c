@@ -427,6 +427,7 @@ run_shot (const char *state)
     {
       /* The keyboard on the chart: the second profile in time ringed */
       gtk_widget_grab_focus (chart_area (page));
+      gtk_window_set_focus_visible (window, TRUE);
       embers_profiles_bar_move_focus (embers_explore_page_get_profiles_bar (page), +1);
       embers_profiles_bar_move_focus (embers_explore_page_get_profiles_bar (page), +1);
     }
