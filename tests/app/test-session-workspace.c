@@ -386,6 +386,46 @@ test_compare_tab (void)
   g_rmdir (dir);
 }
 
+/* A view file of version 1 (a server's query): opened as that server's
+ * workspace on the Flame Graph view, its selector as service and filters */
+static void
+test_version_1 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "old.embers", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gint64 now = now_minute ();
+  g_autofree char *text = g_strdup_printf ("{\"format\": \"embers-view\", \"version\": 1,"
+                                           " \"source\": {\"server\": \"%s\"},"
+                                           " \"query\": {\"profile-type\": \"" CPU_TYPE "\","
+                                           " \"selector\": \"{service_name=\\\"api\\\"}\","
+                                           " \"from\": %" G_GINT64_FORMAT ", \"until\": %" G_GINT64_FORMAT "},"
+                                           " \"view\": {\"mode\": \"flame\"}}",
+                                           embers_test_server_get_url (server), now - HOUR_MS, now);
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWorkspace *again;
+  EmbersExplorePage *explore;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((again = shown_workspace (window, NULL)) != NULL);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (again)), ==, "api");
+  g_assert_cmpint (embers_query_model_get_start_ms (embers_workspace_get_query (again)), ==, now - HOUR_MS);
+  explore = embers_workspace_get_explore_page (again);
+  embers_test_wait_for (explore_idle (explore) &&
+                        embers_profile_page_get_profile (embers_explore_page_get_profile_page (explore)) != NULL);
+  g_assert_null (embers_explore_page_get_error (explore));
+  g_assert_cmpint (embers_profile_page_get_view (embers_explore_page_get_profile_page (explore)), ==, EMBERS_VIEW_FLAME);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -400,6 +440,7 @@ main (int   argc,
   g_test_add_func ("/embers/session/workspace/compare-ranges", test_compare_ranges);
   g_test_add_func ("/embers/session/workspace/picked-profile", test_picked_profile);
   g_test_add_func ("/embers/session/workspace/compare-tab", test_compare_tab);
+  g_test_add_func ("/embers/session/workspace/version-1", test_version_1);
 
   status = g_test_run ();
   embers_test_server_stop (server);
