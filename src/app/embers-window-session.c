@@ -515,6 +515,8 @@ restore_workspace (EmbersWorkspace     *workspace,
   if (!embers_workspace_show_view (workspace, session->workspace_view != NULL
                                               ? session->workspace_view : EMBERS_WORKSPACE_VIEW_FLAME_GRAPH))
     embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  /* Back does not go to the empty tab the view was restored in */
+  embers_workspace_restart_history (workspace);
 }
 
 static void

@@ -218,6 +218,8 @@ test_compare_ranges (void)
   g_assert_nonnull (strstr (text, "\"diff-mode\" : \"absolute\""));
   g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
   assert_same_query (workspace, again);
+  /* Its history starts at the restored state */
+  g_assert_false (embers_workspace_get_can_go_back (again));
   compare2 = embers_workspace_get_compare_page (again);
   embers_test_wait_for (compare_idle (compare2));
   g_assert_null (embers_compare_page_get_error (compare2));
