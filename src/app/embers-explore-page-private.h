@@ -67,6 +67,7 @@ struct _EmbersExplorePage
   GtkBox            *actions_box;     /* wide: Nodes, refresh, Compare…, Labels, Rules */
   GtkMenuButton     *more_button;     /* narrow: refresh and this menu instead */
   AdwBreakpoint     *small_breakpoint; /* 600 × 500: one row, filters folded */
+  AdwBreakpoint     *narrow_breakpoint; /* 600 px: two rows */
 
   /* Built in code */
   GtkDropDown       *type_dropdown;

@@ -533,12 +533,16 @@ build_toolbar (EmbersExplorePage *self)
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_buttons[i]), tip);
       g_object_set_data (G_OBJECT (self->preset_buttons[i]), "seconds", GINT_TO_POINTER ((int)presets[i].seconds));
     }
-  /* 600 x 500: a calendar on the range button, not the range */
+  /* 600 px and narrower: a calendar on the range button, not the range */
   g_value_init (&no, G_TYPE_BOOLEAN);
   g_value_init (&yes, G_TYPE_BOOLEAN);
   g_value_set_boolean (&yes, TRUE);
+  adw_breakpoint_add_setter (self->narrow_breakpoint, G_OBJECT (self->range_label), "visible", &no);
+  adw_breakpoint_add_setter (self->narrow_breakpoint, G_OBJECT (self->range_icon), "visible", &yes);
   adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_label), "visible", &no);
   adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_icon), "visible", &yes);
+  /* 600 x 500, one row: the calendar alone, no arrow */
+  adw_breakpoint_add_setter (self->small_breakpoint, G_OBJECT (self->range_button), "always-show-arrow", &no);
 }
 
 static void
@@ -828,6 +832,7 @@ embers_explore_page_class_init (EmbersExplorePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, services_retry);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, small_breakpoint);
+  gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, narrow_breakpoint);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, type_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersExplorePage, type_names);
   gtk_widget_class_bind_template_child_full (widget_class, "preset_15m", FALSE,
