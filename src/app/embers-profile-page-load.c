@@ -103,19 +103,32 @@ show_profile (EmbersProfilePage *self,
 }
 
 /* A load's progress: written by the loading thread, read by the page
- * every 100 ms (the thread may outlive the page: both hold a reference) */
+ * every 100 ms (the thread may outlive the page: both hold a reference).
+ * A long load's coarse profile waits here for the page to take it. */
 typedef struct _LoadProgress
 {
-  GMutex  lock;
-  guint   stage;   /* 0: reading the file (bytes), 1: building (stacks) */
-  guint64 done;
-  guint64 total;
+  GMutex         lock;
+  guint          stage;   /* 0: reading the file (bytes), 1: building (stacks) */
+  guint64        done;
+  guint64        total;
+  EmbersProfile *interim;           /* the newest coarse profile, not yet shown */
+  double         interim_fraction;  /* of the samples */
+  /* Tests (interim_every): the loading thread waits until the page has
+   * shown each coarse profile, or the load is cancelled */
+  gboolean       lockstep;
+  GCond          taken;
+  GCancellable  *cancellable;
 } LoadProgress;
 
 static void
 load_progress_clear (gpointer data)
 {
-  g_mutex_clear (&((LoadProgress *)data)->lock);
+  LoadProgress *progress = data;
+
+  g_clear_object (&progress->interim);
+  g_clear_object (&progress->cancellable);
+  g_cond_clear (&progress->taken);
+  g_mutex_clear (&progress->lock);
 }
 
 static void
@@ -153,12 +166,98 @@ on_build_progress (guint64  done,
   load_progress_set (data, 1, done, total);
 }
 
+/* On the loading thread: a coarse profile of the samples so far */
+static void
+on_interim (EmbersProfile *profile,
+            double         fraction,
+            gpointer       data)
+{
+  LoadProgress *progress = data;
+
+  g_mutex_lock (&progress->lock);
+  g_set_object (&progress->interim, profile);
+  progress->interim_fraction = fraction;
+  while (progress->lockstep && progress->interim != NULL &&
+         !g_cancellable_is_cancelled (progress->cancellable))
+    g_cond_wait_until (&progress->taken, &progress->lock,
+                       g_get_monotonic_time () + 10 * G_TIME_SPAN_MILLISECOND);
+  g_mutex_unlock (&progress->lock);
+}
+
+/* The coarse profile in the graph, dimmed under the banner that says how
+ * much of the profile it holds; nothing acts on it (the page's actions
+ * wait for the state to be ready, and the page has no profile yet) */
+static void
+show_partial (EmbersProfilePage *self,
+              EmbersProfile     *profile,
+              double             fraction)
+{
+  g_autofree char *title = NULL;
+
+  if (fraction >= 1.0)
+    /* Translators: a long load shows a coarse flame graph before the whole one */
+    title = g_strdup (_("Partial: every sample read, coarse. The whole flame graph follows…"));
+  else
+    /* Translators: a long load shows a coarse flame graph before the whole
+     * one; %d is the share of the profile's samples it holds */
+    title = g_strdup_printf (_("Partial: %d %% of the samples read, coarse"), (int)(fraction * 100));
+  adw_banner_set_title (self->partial_banner, title);
+  adw_banner_set_revealed (self->partial_banner, TRUE);
+
+  g_set_object (&self->partial_profile, profile);
+  embers_flame_graph_set_search (self->graph, NULL);
+  embers_flame_graph_set_profile (self->graph, profile);
+  embers_flame_graph_set_sample_type (self->graph, embers_profile_get_default_sample_type (profile));
+  embers_flame_graph_set_direction (self->graph, self->view == EMBERS_VIEW_FLAME
+                                                 ? EMBERS_LAYOUT_FLAME : EMBERS_LAYOUT_ICICLE);
+  gtk_stack_set_visible_child_name (self->view_stack, "graph");
+  gtk_widget_add_css_class (GTK_WIDGET (self->view_stack), "dimmed");
+  /* The tables are of the whole profile only */
+  gtk_widget_set_visible (GTK_WIDGET (self->table_stack), FALSE);
+  gtk_stack_set_visible_child_name (self->stack, "content");
+  embers_profile_page_notify (self, PAGE_PROP_PARTIAL);
+}
+
+void
+embers_profile_page_end_partial (EmbersProfilePage *self)
+{
+  if (self->partial_profile == NULL)
+    return;
+
+  if (embers_flame_graph_get_profile (self->graph) == self->partial_profile)
+    embers_flame_graph_set_profile (self->graph, self->view_profile);
+  g_clear_object (&self->partial_profile);
+  adw_banner_set_revealed (self->partial_banner, FALSE);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->view_stack), "dimmed");
+  gtk_widget_set_visible (GTK_WIDGET (self->table_stack), TRUE);
+  if (self->state == EMBERS_PAGE_STATE_LOADING)
+    gtk_stack_set_visible_child_name (self->stack, "loading");
+  embers_profile_page_notify (self, PAGE_PROP_PARTIAL);
+}
+
+gboolean
+embers_profile_page_get_partial (EmbersProfilePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), FALSE);
+  return self->partial_profile != NULL;
+}
+
+void
+embers_profile_page_set_interim_every (EmbersProfilePage *self,
+                                       guint              n_stacks)
+{
+  g_return_if_fail (EMBERS_IS_PROFILE_PAGE (self));
+  self->interim_every = n_stacks;
+}
+
 static gboolean
 show_load_progress (gpointer data)
 {
   EmbersProfilePage *self = data;
   LoadProgress *progress = self->progress;
   g_autofree char *text = NULL;
+  g_autoptr(EmbersProfile) interim = NULL;
+  double fraction;
   guint stage;
   guint64 done, total;
 
@@ -169,7 +268,13 @@ show_load_progress (gpointer data)
   stage = progress->stage;
   done = progress->done;
   total = progress->total;
+  interim = g_steal_pointer (&progress->interim);
+  fraction = progress->interim_fraction;
+  g_cond_broadcast (&progress->taken);
   g_mutex_unlock (&progress->lock);
+
+  if (interim != NULL)
+    show_partial (self, interim, fraction);
 
   if (stage == 0 && done == 0)
     return G_SOURCE_CONTINUE;   /* nothing read yet: the spinner above says enough */
@@ -237,6 +342,10 @@ load_done (GObject      *source,
       g_clear_object (&self->load_cancellable);
       embers_profile_page_stop_load (self);
 
+      /* The whole profile replaces the coarse one in the graph when its
+       * view is computed (apply_compute); else it goes now */
+      if (profile == NULL)
+        embers_profile_page_end_partial (self);
       if (profile != NULL)
         {
           show_profile (self, profile);
@@ -290,6 +399,7 @@ embers_profile_page_load (EmbersProfilePage *self,
   self->load_cancellable = g_cancellable_new ();
 
   embers_profile_page_set_state (self, EMBERS_PAGE_STATE_LOADING);
+  embers_profile_page_end_partial (self);
   embers_profile_page_update_actions (self);
 
   load = g_new0 (Load, 1);
@@ -313,12 +423,17 @@ embers_profile_page_load (EmbersProfilePage *self,
     embers_profile_page_stop_load (self);
     self->progress = g_atomic_rc_box_new0 (LoadProgress);
     g_mutex_init (&self->progress->lock);
+    g_cond_init (&self->progress->taken);
+    self->progress->cancellable = g_object_ref (self->load_cancellable);
+    self->progress->lockstep = self->interim_every > 0;
     gtk_progress_bar_set_fraction (self->load_progress, 0);
     self->progress_id = g_timeout_add (100, show_load_progress, self);
 
     embers_input_options_init (&options);
     options.progress = on_read_progress;
     options.building = on_build_progress;
+    options.interim = on_interim;
+    options.interim_every = self->interim_every;
     options.user_data = g_atomic_rc_box_acquire (self->progress);
     embers_profile_load_file_full_async (file, &options, load_progress_unref,
                                          self->load_cancellable, load_done, load);
@@ -450,7 +565,7 @@ embers_profile_page_export_async (EmbersProfilePage   *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, embers_profile_page_export_async);
 
-  if (self->view_profile == NULL)
+  if (self->view_profile == NULL || self->state != EMBERS_PAGE_STATE_READY)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                                _("There is no profile to export yet"));

@@ -38,6 +38,7 @@ struct _EmbersProfilePage
   AdwStatusPage     *loading_page;
   AdwStatusPage     *error_page;
   GtkProgressBar    *load_progress;
+  AdwBanner         *partial_banner;
   EmbersTransformBar *transform_bar;
   GtkDropDown       *sample_type_dropdown;
   GtkLabel          *view_menu_label;
@@ -89,6 +90,10 @@ struct _EmbersProfilePage
   guint              pulse_id;
   struct _LoadProgress *progress;    /* of the running load */
   guint              progress_id;
+  /* A long load's coarse profile, shown in the graph until the whole one
+   * is (embers-profile-page-load.c); tests: one every this many stacks */
+  EmbersProfile     *partial_profile;
+  guint              interim_every;
 
   /* The loaded profile and what the user did to it */
   EmbersProfile     *profile;
@@ -140,6 +145,7 @@ enum {
   PAGE_PROP_0,
   PAGE_PROP_SEARCH_REGEX,
   PAGE_PROP_SEARCH_CASE_SENSITIVE,
+  PAGE_PROP_PARTIAL,
   PAGE_PROP_TITLE,
   PAGE_PROP_STATE,
   PAGE_PROP_BUSY,
@@ -216,6 +222,9 @@ void              embers_profile_page_transforms_changed (EmbersProfilePage   *s
 
 /* embers-profile-page-load.c */
 void              embers_profile_page_stop_load          (EmbersProfilePage   *self);
+/* The coarse profile leaves the graph (the whole one takes its place,
+ * or the load ended without one) */
+void              embers_profile_page_end_partial        (EmbersProfilePage   *self);
 
 /* embers-profile-page-details.c */
 void              embers_profile_page_setup_details      (EmbersProfilePage   *self);

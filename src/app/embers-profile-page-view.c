@@ -74,6 +74,8 @@ apply_compute (EmbersProfilePage    *self,
   g_set_object (&self->view_profile, c->view_profile);
   g_set_object (&self->callers_profile, c->callers);
   g_set_object (&self->callees_profile, c->callees);
+  /* A long load's coarse profile gives the graph to the whole one */
+  embers_profile_page_end_partial (self);
   g_free (self->hottest_function);
   self->hottest_function = g_strdup (c->hottest_function);
 

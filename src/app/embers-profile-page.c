@@ -492,6 +492,7 @@ embers_profile_page_dispose (GObject *object)
 
   g_clear_pointer (&self->table_search, embers_search_unref);
   g_clear_object (&self->profile);
+  g_clear_object (&self->partial_profile);
   g_clear_object (&self->table_profile);
   g_clear_object (&self->view_profile);
   g_clear_object (&self->callers_profile);
@@ -560,6 +561,9 @@ embers_profile_page_get_property (GObject    *object,
       break;
     case PAGE_PROP_SEARCH_REGEX:
       g_value_set_boolean (value, self->search_regex);
+      break;
+    case PAGE_PROP_PARTIAL:
+      g_value_set_boolean (value, self->partial_profile != NULL);
       break;
     case PAGE_PROP_SEARCH_CASE_SENSITIVE:
       g_value_set_boolean (value, self->search_case_sensitive);
@@ -660,6 +664,10 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
     g_param_spec_boolean ("search-case-sensitive", NULL, NULL,
                           FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  embers_profile_page_properties[PAGE_PROP_PARTIAL] =
+    g_param_spec_boolean ("partial", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PAGE_PROPS, embers_profile_page_properties);
 
   g_type_ensure (EMBERS_TYPE_FLAME_GRAPH);
@@ -674,6 +682,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, error_page);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, load_progress);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, partial_banner);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, transform_bar);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_type_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, sample_types);

@@ -668,12 +668,13 @@ static const char *raw_string (Reader *r,
 /*
  * Interim profiles of a long load (embers-input.h): while the stacks are
  * resolved, each also goes into a small tree of at most COARSE_MAX_NODES
- * nodes (a probe per frame into a map that stays in cache, down to where
- * the tree has no room left: there the rest of the stack's value stays,
- * so every total is whole). Now and then that tree becomes a profile.
+ * nodes and COARSE_MAX_DEPTH levels (a probe per frame into a map that
+ * stays in cache, down to where the tree has no room left: there the rest
+ * of the stack's value stays, so every total is whole). Now and then that tree becomes a profile.
  */
 
 #define COARSE_MAX_NODES    16384u
+#define COARSE_MAX_DEPTH    24u      /* the budget goes to breadth first */
 #define INTERIM_FIRST       (G_USEC_PER_SEC / 4)   /* after the tables */
 #define INTERIM_INTERVAL    G_USEC_PER_SEC
 #define INTERIM_MIN_STACKS  200000u
@@ -766,7 +767,7 @@ coarse_add (Coarse        *c,
   guint32 node = 0;
   gint64 *at;
 
-  for (gsize i = 0; i < n_names; i++)
+  for (gsize i = 0; i < MIN (n_names, COARSE_MAX_DEPTH); i++)
     {
       guint32 child = coarse_child (c, node, names[i]);
 
