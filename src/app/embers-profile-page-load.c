@@ -212,8 +212,10 @@ show_partial (EmbersProfilePage *self,
                                                  ? EMBERS_LAYOUT_FLAME : EMBERS_LAYOUT_ICICLE);
   gtk_stack_set_visible_child_name (self->view_stack, "graph");
   gtk_widget_add_css_class (GTK_WIDGET (self->view_stack), "dimmed");
-  /* The tables are of the whole profile only */
-  gtk_widget_set_visible (GTK_WIDGET (self->table_stack), FALSE);
+  /* The tables are of a whole profile only: empty until it is there
+   * (hidden, a paned would give their room away for good) */
+  embers_top_table_set_data (self->top_table, NULL, 0, NULL);
+  embers_diff_table_set_data (self->diff_table, NULL, NULL);
   gtk_stack_set_visible_child_name (self->stack, "content");
   embers_profile_page_notify (self, PAGE_PROP_PARTIAL);
 }
@@ -229,7 +231,6 @@ embers_profile_page_end_partial (EmbersProfilePage *self)
   g_clear_object (&self->partial_profile);
   adw_banner_set_revealed (self->partial_banner, FALSE);
   gtk_widget_remove_css_class (GTK_WIDGET (self->view_stack), "dimmed");
-  gtk_widget_set_visible (GTK_WIDGET (self->table_stack), TRUE);
   if (self->state == EMBERS_PAGE_STATE_LOADING)
     gtk_stack_set_visible_child_name (self->stack, "loading");
   embers_profile_page_notify (self, PAGE_PROP_PARTIAL);

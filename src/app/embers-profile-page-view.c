@@ -170,6 +170,8 @@ compute_done (GObject      *source,
     {
       if (serial == self->compute_serial)
         {
+          /* No view of the whole profile to replace a coarse one with */
+          embers_profile_page_end_partial (self);
           stop_busy (self);
           embers_profile_page_notify (self, PAGE_PROP_BUSY);
         }

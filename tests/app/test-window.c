@@ -996,6 +996,8 @@ test_partial (void)
   g_assert_false (action_enabled (GTK_WIDGET (page), "page.view"));
   g_assert_false (action_enabled (GTK_WIDGET (page), "page.reset"));
   g_assert_true (action_enabled (GTK_WIDGET (page), "page.cancel"));
+  /* The table is of a whole profile only */
+  g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, 0);
   gtk_widget_activate_action (GTK_WIDGET (page), "page.transform", "(s^as)", "merge-function",
                               (const char *[]) { embers_profile_node_name_str (coarse, 1), NULL });
   gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", embers_profile_node_name_str (coarse, 1));
@@ -1030,6 +1032,8 @@ test_partial (void)
   g_assert_cmpuint (embers_profile_get_n_nodes (embers_flame_graph_get_profile (graph)), ==,
                     embers_profile_get_n_nodes (plain));
   embers_test_wait_while (embers_test_count_shown_text (GTK_WIDGET (window), "Partial:") > 0);
+  g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), >, 10);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (embers_profile_page_get_top_table (page))), >, 200);
   g_assert_true (action_enabled (GTK_WIDGET (page), "page.collapse-recursion"));
 
   /* Cancelled while partial: the load stops, the tab goes */
