@@ -782,10 +782,12 @@ coarse_add (Coarse        *c,
   c->since++;
 }
 
-/* The tree so far as a profile, to the interim callback */
+/* The tree so far as a profile, to the interim callback (none once the
+ * load is cancelled: it stops within milliseconds) */
 static void
-coarse_offer (Reader *r,
-              Coarse *c)
+coarse_offer (Reader       *r,
+              Coarse       *c,
+              GCancellable *cancellable)
 {
   g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
   g_autofree guint32 *ids = g_new (guint32, c->parents->len);
@@ -803,6 +805,8 @@ coarse_offer (Reader *r,
   ids[0] = 0;
   for (guint i = 0; i < c->parents->len; i++)
     {
+      if G_UNLIKELY (i % 4096 == 4095 && g_cancellable_is_cancelled (cancellable))
+        return;
       if (i > 0)
         ids[i] = embers_profile_builder_get_child (b, ids[parents[i]],
                                                    embers_profile_builder_intern (b, embers_profile_builder_get_string (r->b, names[i]), -1));
@@ -811,8 +815,8 @@ coarse_offer (Reader *r,
           embers_profile_builder_add_self (b, ids[i], t, values[(gsize)i * c->n_types + t]);
     }
 
-  profile = embers_profile_builder_finish (b, NULL);
-  if (profile != NULL)
+  profile = embers_profile_builder_finish_cancellable (b, cancellable, NULL);
+  if (profile != NULL && !g_cancellable_is_cancelled (cancellable))
     r->interim (profile, c->total > 0 ? CLAMP ((double)c->added / c->total, 0.0, 1.0) : 1.0,
                 r->user_data);
   g_debug ("pprof: an interim profile of %u nodes, %.0f%% of the samples, in %.1f ms",
@@ -1366,7 +1370,7 @@ resolve_samples (Reader                   *r,
           if (r->interim_every > 0 ? coarse.since >= r->interim_every
                                    : ((st & 4095) == 4095 &&
                                       g_get_monotonic_time () - coarse.last >= INTERIM_INTERVAL))
-            coarse_offer (r, &coarse);
+            coarse_offer (r, &coarse, cancellable);
         }
     }
 
@@ -1385,7 +1389,7 @@ resolve_samples (Reader                   *r,
 
   /* Every sample, coarse, while the whole tree is laid out */
   if (interim && s->error == EMBERS_PPROF_SAMPLE_OK)
-    coarse_offer (r, &coarse);
+    coarse_offer (r, &coarse, cancellable);
 
   /* The labelled parts, in the builder's ids, all at once */
   if (n_entries > 0)
