@@ -22,7 +22,7 @@ embers_profile_page_update_details (EmbersProfilePage *self)
   const char *name;
 
   if (self->details_split == NULL || !adw_overlay_split_view_get_show_sidebar (self->details_split)
-      || self->profile == NULL)
+      || self->profile == NULL || self->partial_profile != NULL)
     return;
   name = embers_profile_page_default_function (self);
   if (name == NULL || (self->details_profile == (gpointer)self->profile

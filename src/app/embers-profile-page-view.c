@@ -714,8 +714,10 @@ embers_profile_page_dup_selected_call_site (EmbersProfilePage *self)
 
   g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
 
+  /* (a long load's coarse profile in the graph has nodes of its own) */
   profile = self->view_profile;
-  if (profile == NULL || self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH ||
+  if (profile == NULL || self->partial_profile != NULL ||
+      self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH ||
       embers_transform_stack_get_length (self->transforms) > 0)
     return NULL;
   if (self->view == EMBERS_VIEW_CALL_TREE)
