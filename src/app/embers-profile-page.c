@@ -222,6 +222,7 @@ embers_profile_page_set_diff_palette (EmbersProfilePage *self,
   embers_flame_graph_set_diff_palette (self->graph, palette);
   embers_flame_graph_set_diff_palette (self->callers_graph, palette);
   embers_flame_graph_set_diff_palette (self->callees_graph, palette);
+  embers_call_tree_view_set_diff_palette (self->call_tree, palette);
   embers_diff_legend_set_palette (self->diff_legend, palette);
   if (self->settings != NULL && g_settings_get_enum (self->settings, "diff-palette") != (int) palette)
     g_settings_set_enum (self->settings, "diff-palette", palette);
