@@ -468,15 +468,17 @@ on_call_activated (EmbersDetailsPanel *self,
 {
   const char *name = g_object_get_data (G_OBJECT (row), "function");
   g_autofree char *copy = g_strdup (name);
+  g_autoptr(EmbersTransformStack) view = NULL;
 
   if (copy == NULL || self->profile == NULL)
     return;
-  g_autoptr(EmbersTransformStack) view = self->transforms != NULL ? embers_transform_stack_copy (self->transforms) : NULL;
+  view = self->transforms != NULL ? embers_transform_stack_copy (self->transforms) : NULL;
 
-  /* The panel shows it first: a listener (the graph's selection) then
-   * finds the panel at it already */
-  embers_details_panel_show_view_function (self, self->profile, view, self->sample_type, copy, self->file);
+  /* A listener moves the graph's selection to it first, and may show it
+   * here through that (then with the call site chosen) */
   g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, copy);
+  if (g_strcmp0 (self->name, copy) != 0 && self->profile != NULL)
+    embers_details_panel_show_view_function (self, self->profile, view, self->sample_type, copy, self->file);
 }
 
 /* ---- GObject ---- */
