@@ -53,6 +53,8 @@ struct _EmbersFiller
 
   gboolean           busy;
   char              *message;
+  char              *announcement;  /* the last said to screen readers */
+  gboolean           announced;     /* ... and whether the AT context took it */
   guint              n_filled;
 };
 
@@ -64,6 +66,7 @@ enum
   PROP_BUSY,
   PROP_MESSAGE,
   PROP_N_FILLED,
+  PROP_ANNOUNCEMENT,
   N_PROPS
 };
 
@@ -94,6 +97,39 @@ set_busy (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/*
+ * gtk_accessible_announce() hands the message to the widget's AT context
+ * (gtk_at_context_announce in gtk/gtkatcontext.c), which calls its class's
+ * announce vfunc without a check once the context is realized. The base
+ * class gives that vfunc no default (its class_init sets every other one),
+ * and GTK's test context, GtkTestATContext (GTK_A11Y=test,
+ * gtk/gtktestatcontext.c), does not set it: the call jumps to NULL. It
+ * crashes so on GTK 4.18 and still on 4.24 (tests/app/test-fill.c shows
+ * it in a subprocess). The AT-SPI context implements it; a context that
+ * is not realized ignores the call. So announce unless the widget's
+ * context is the test one.
+ */
+gboolean
+embers_filler_announce (GtkWidget  *widget,
+                        const char *message)
+{
+  g_autoptr(GtkATContext) context = NULL;
+  GType test_type;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  if (message == NULL || message[0] == '\0')
+    return FALSE;
+  context = gtk_accessible_get_at_context (GTK_ACCESSIBLE (widget));
+  if (context == NULL)
+    return FALSE;
+  test_type = g_type_from_name ("GtkTestATContext");
+  if (test_type != 0 && g_type_is_a (G_OBJECT_TYPE (context), test_type))
+    return FALSE;
+  gtk_accessible_announce (GTK_ACCESSIBLE (widget), message, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+  return TRUE;
+}
+
 static void
 say (EmbersFiller *self,
      const char   *message,
@@ -104,7 +140,14 @@ say (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
   if (toast && self->page != NULL)
     gtk_widget_activate_action (GTK_WIDGET (self->page), "win.show-toast", "s", message);
-
+  else if (self->graph != NULL)
+    {
+      /* What came in, for a screen reader (a toast is read out already) */
+      g_free (self->announcement);
+      self->announcement = g_strdup (message);
+      self->announced = embers_filler_announce (GTK_WIDGET (self->graph), message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOUNCEMENT]);
+    }
 }
 
 /* The view's path of names from the root to @node (root not included) */
@@ -560,6 +603,7 @@ embers_filler_finalize (GObject *object)
   g_clear_pointer (&self->focus_path, g_strfreev);
   g_clear_pointer (&self->selected_path, g_strfreev);
   g_free (self->message);
+  g_free (self->announcement);
 
   G_OBJECT_CLASS (embers_filler_parent_class)->finalize (object);
 }
@@ -582,6 +626,9 @@ embers_filler_get_property (GObject    *object,
       break;
     case PROP_N_FILLED:
       g_value_set_uint (value, self->n_filled);
+      break;
+    case PROP_ANNOUNCEMENT:
+      g_value_set_string (value, self->announcement);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -606,6 +653,9 @@ embers_filler_class_init (EmbersFillerClass *klass)
   properties[PROP_N_FILLED] =
     g_param_spec_uint ("n-filled", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_ANNOUNCEMENT] =
+    g_param_spec_string ("announcement", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -809,4 +859,14 @@ embers_filler_get_n_filled (EmbersFiller *self)
 {
   g_return_val_if_fail (EMBERS_IS_FILLER (self), 0);
   return self->n_filled;
+}
+
+const char *
+embers_filler_get_announcement (EmbersFiller *self,
+                                gboolean     *delivered)
+{
+  g_return_val_if_fail (EMBERS_IS_FILLER (self), NULL);
+  if (delivered != NULL)
+    *delivered = self->announced;
+  return self->announcement;
 }

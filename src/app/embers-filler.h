@@ -35,8 +35,9 @@ G_DECLARE_FINAL_TYPE (EmbersFiller, embers_filler, EMBERS, FILLER, GObject)
  * focus, selection and zoom are kept. Nothing changes on an error (a
  * toast says why).
  *
- * Properties: busy, message (the last thing said, for tests and screen
- * readers), n-filled (frames brought in since the last reset).
+ * Properties: busy, message (the last thing said, for tests), n-filled
+ * (frames brought in since the last reset), announcement (what came in,
+ * said to screen readers: a toast is read out by itself).
  */
 
 /* Wide enough to fill in after a zoom, in pixels; and how many at once */
@@ -67,5 +68,14 @@ void          embers_filler_cancel          (EmbersFiller       *self);
 gboolean      embers_filler_get_busy        (EmbersFiller       *self);
 const char   *embers_filler_get_message     (EmbersFiller       *self);
 guint         embers_filler_get_n_filled    (EmbersFiller       *self);
+/* The last announcement, and whether the AT context took it */
+const char   *embers_filler_get_announcement (EmbersFiller      *self,
+                                              gboolean          *delivered);
+
+/* gtk_accessible_announce() where the widget's AT context implements it:
+ * GTK's test context (GTK_A11Y=test) does not, and crashes on it (GTK 4.18
+ * to 4.24 at least). FALSE when nothing was announced. */
+gboolean      embers_filler_announce        (GtkWidget          *widget,
+                                             const char         *message);
 
 G_END_DECLS

@@ -258,6 +258,14 @@ test_load_more (void)
   g_assert_cmpint (view_total (graph, "main;hot"), ==, hot_total);
   g_assert_cmpint (view_total (graph, "main;parse"), ==, parse_total);
   g_assert_cmpstr (embers_filler_get_message (filler), ==, "1 more frame under “main”");
+  /* Said to screen readers: here (GTK_A11Y=test) the AT context cannot
+   * take it, and nothing crashes */
+  {
+    gboolean delivered = TRUE;
+
+    g_assert_cmpstr (embers_filler_get_announcement (filler, &delivered), ==, "1 more frame under “main”");
+    g_assert_false (delivered);
+  }
   /* The selection stays on what is left of `other` */
   g_assert_cmpstr (embers_profile_node_name_str (embers_flame_graph_get_profile (graph),
                                                  embers_flame_graph_get_selected_node (graph)), ==, "other");
@@ -377,6 +385,82 @@ test_load_more (void)
   embers_test_drain ();
 }
 
+/* A window with a focused button: its AT context is realized */
+static GtkWidget *
+realized_button (GtkWidget **window_out)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *button = gtk_button_new_with_label ("Load More");
+
+  gtk_window_set_child (GTK_WINDOW (window), button);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (button);
+  gtk_widget_grab_focus (button);
+  embers_test_drain ();
+  *window_out = window;
+  return button;
+}
+
+/* Why the fill-in is not announced under GTK_A11Y=test: GTK's test AT
+ * context has no announce (a NULL vfunc, gtk/gtkatcontext.c), and
+ * gtk_accessible_announce() on it crashes. The filler asks first. */
+static void
+test_announce (void)
+{
+  GtkWidget *window = NULL;
+  GtkWidget *button;
+
+  if (g_test_subprocess ())
+    {
+      const char *mode = g_getenv ("EMBERS_ANNOUNCE_MODE");
+
+      button = realized_button (&window);
+      if (g_strcmp0 (mode, "raw") == 0)
+        gtk_accessible_announce (GTK_ACCESSIBLE (button), "1 more frame", GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+      else
+        /* AT-SPI (no bus here): announced, ignored by a context that
+         * could not realize, no crash */
+        g_assert_true (embers_filler_announce (button, "1 more frame"));
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+
+  button = realized_button (&window);
+  {
+    g_autoptr(GtkATContext) context = gtk_accessible_get_at_context (GTK_ACCESSIBLE (button));
+
+    g_assert_cmpstr (G_OBJECT_TYPE_NAME (context), ==, "GtkTestATContext");
+  }
+  /* The filler's way: nothing announced, no crash */
+  g_assert_false (embers_filler_announce (button, "1 more frame"));
+  g_assert_false (embers_filler_announce (button, ""));
+
+  /* GTK's own call on the same context */
+  {
+    g_auto(GStrv) envp = g_get_environ ();
+
+    envp = g_environ_setenv (envp, "EMBERS_ANNOUNCE_MODE", "raw", TRUE);
+    g_test_trap_subprocess_with_envp (NULL, (const char * const *) envp, 0, G_TEST_SUBPROCESS_DEFAULT);
+    if (g_test_trap_has_passed ())
+      g_test_message ("this GTK announces on its test context: the check is no longer needed");
+    else
+      g_test_message ("GTK %u.%u crashes announcing on its test AT context, as expected",
+                      gtk_get_major_version (), gtk_get_minor_version ());
+  }
+  /* With AT-SPI, the filler announces */
+  {
+    g_auto(GStrv) envp = g_get_environ ();
+
+    envp = g_environ_setenv (envp, "GTK_A11Y", "atspi", TRUE);
+    envp = g_environ_setenv (envp, "EMBERS_ANNOUNCE_MODE", "atspi", TRUE);
+    envp = g_environ_unsetenv (envp, "NO_AT_BRIDGE");
+    g_test_trap_subprocess_with_envp (NULL, (const char * const *) envp, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed ();
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_drain ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -384,6 +468,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/fill/load-more", test_load_more);
+  g_test_add_func ("/embers/fill/announce", test_announce);
 
   return g_test_run ();
 }
