@@ -27,6 +27,7 @@ struct _EmbersFiller
   GtkAdjustment     *hadjustment;
 
   EmbersQuery       *query;
+  EmbersQuery       *comparison;  /* a diff's other side (query is its baseline) */
   gint64             max_nodes;
   GHashTable        *asked;    /* call site key -> times asked */
 
@@ -434,6 +435,71 @@ site_done (GObject      *object,
   embers_fill_merge_async (self->working, sub, cancellable, merged_done, g_steal_pointer (&step));
 }
 
+/* A comparison's step: both sides' answers, then one merge */
+typedef struct
+{
+  EmbersFiller  *self;
+  GCancellable  *cancellable;
+  EmbersProfile *subs[2];
+  GError        *error;
+  guint          waiting;
+} Pair;
+
+static void
+pair_done (GObject      *object,
+           GAsyncResult *result,
+           Pair         *pair,
+           guint         side)
+{
+  EmbersFiller *self = pair->self;
+  GError *error = NULL;
+
+  pair->subs[side] = embers_source_merge_call_site_finish (EMBERS_SOURCE (object), result, &error);
+  if (pair->subs[side] == NULL && pair->error == NULL)
+    pair->error = error;
+  else
+    g_clear_error (&error);
+  if (--pair->waiting > 0)
+    return;
+
+  if (pair->cancellable == self->cancellable && !g_cancellable_is_cancelled (pair->cancellable))
+    {
+      if (pair->error != NULL)
+        fail_run (self, pair->error->message);
+      else
+        {
+          Step *step = g_new0 (Step, 1);
+
+          step->self = g_object_ref (self);
+          step->cancellable = g_object_ref (pair->cancellable);
+          embers_fill_merge_diff_async (self->working, pair->subs[0], pair->subs[1], pair->cancellable,
+                                        merged_done, step);
+        }
+    }
+  g_clear_error (&pair->error);
+  g_clear_object (&pair->subs[0]);
+  g_clear_object (&pair->subs[1]);
+  g_object_unref (pair->cancellable);
+  g_object_unref (pair->self);
+  g_free (pair);
+}
+
+static void
+pair_baseline_done (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  pair_done (object, result, user_data, 0);
+}
+
+static void
+pair_comparison_done (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  pair_done (object, result, user_data, 1);
+}
+
 static gint64
 budget_for (EmbersFiller       *self,
             const char * const *site,
@@ -469,6 +535,21 @@ run_step (EmbersFiller *self)
   query = embers_query_copy (self->query);
   query->max_nodes = budget_for (self, site, times);
   g_hash_table_replace (self->asked, g_steal_pointer (&key), GUINT_TO_POINTER (times + 1));
+
+  if (self->comparison != NULL)
+    {
+      /* A comparison: the call site on both sides */
+      g_autoptr(EmbersQuery) other = embers_query_copy (self->comparison);
+      Pair *pair = g_new0 (Pair, 1);
+
+      other->max_nodes = query->max_nodes;
+      pair->self = g_object_ref (self);
+      pair->cancellable = g_object_ref (self->cancellable);
+      pair->waiting = 2;
+      embers_source_merge_call_site (self->source, query, site, self->cancellable, pair_baseline_done, pair);
+      embers_source_merge_call_site (self->source, other, site, self->cancellable, pair_comparison_done, pair);
+      return;
+    }
 
   step = g_new0 (Step, 1);
   step->self = g_object_ref (self);
@@ -599,6 +680,7 @@ embers_filler_finalize (GObject *object)
 
   g_clear_object (&self->source);
   g_clear_pointer (&self->query, embers_query_free);
+  g_clear_pointer (&self->comparison, embers_query_free);
   g_clear_pointer (&self->asked, g_hash_table_unref);
   g_clear_pointer (&self->focus_path, g_strfreev);
   g_clear_pointer (&self->selected_path, g_strfreev);
@@ -705,6 +787,7 @@ embers_filler_reset (EmbersFiller      *self,
   cancel_run (self, FALSE);
   g_clear_handle_id (&self->auto_id, g_source_remove);
   g_clear_pointer (&self->query, embers_query_free);
+  g_clear_pointer (&self->comparison, embers_query_free);
   self->query = query != NULL ? embers_query_copy (query) : NULL;
   self->max_nodes = max_nodes;
   g_hash_table_remove_all (self->asked);
@@ -716,6 +799,19 @@ embers_filler_reset (EmbersFiller      *self,
       self->n_filled = 0;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_FILLED]);
     }
+}
+
+void
+embers_filler_reset_diff (EmbersFiller      *self,
+                          const EmbersQuery *baseline,
+                          const EmbersQuery *comparison,
+                          gint64             max_nodes)
+{
+  g_return_if_fail (EMBERS_IS_FILLER (self));
+  g_return_if_fail ((baseline == NULL) == (comparison == NULL));
+
+  embers_filler_reset (self, baseline, max_nodes);
+  self->comparison = comparison != NULL ? embers_query_copy (comparison) : NULL;
 }
 
 gboolean

@@ -28,6 +28,9 @@ G_DECLARE_FINAL_TYPE (EmbersFiller, embers_filler, EMBERS, FILLER, GObject)
  *   wide enough are filled in the same way, at most a few, each call site
  *   once per answer.
  *
+ * A comparison (embers_filler_reset_diff) is filled in the same way, each
+ * call site asked for on both sides.
+ *
  * One run at a time: a newer one cancels the older (newest wins), and so
  * does a new base query (reset). While it runs the page's EmbersStatus
  * shows the old graph dimmed under what is being loaded; the profile is
@@ -52,6 +55,13 @@ EmbersFiller *embers_filler_new             (EmbersSource       *source,
  * what was filled */
 void          embers_filler_reset           (EmbersFiller       *self,
                                              const EmbersQuery  *query,
+                                             gint64              max_nodes);
+/* The same for a comparison (the page shows a diff): each fill-in asks
+ * for the call site on both sides, and merges both answers into the
+ * diff's columns (embers_fill_merge_diff_async) */
+void          embers_filler_reset_diff      (EmbersFiller       *self,
+                                             const EmbersQuery  *baseline,
+                                             const EmbersQuery  *comparison,
                                              gint64              max_nodes);
 /* The frame of the page's flame graph whose `other` would be filled in:
  * the frame itself when it is an `other` frame or has one. FALSE and why
