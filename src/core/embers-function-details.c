@@ -1232,9 +1232,6 @@ embers_function_details_new_from_pprof_view (const guint8               *data,
   if (view != NULL && embers_transform_stack_get_length (view) > 0)
     acc.view = view_new (&t, view);
 
-  if (view != NULL && embers_transform_stack_get_length (view) > 0)
-    acc.view = view_new (&t, view);
-
   while (p < end)
     {
       const guint8 *start = p;
