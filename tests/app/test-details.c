@@ -307,6 +307,7 @@ check_transformed (EmbersProfilePage *page,
   g_assert_nonnull (embers_details_panel_get_view_note (panel));
   embers_test_settle ();
   g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (panel), "Counted over the view"), ==, 1);
+  save_shot (gtk_widget_get_ancestor (GTK_WIDGET (panel), GTK_TYPE_WINDOW), "details-transformed.png");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.clear-transforms", NULL));
   wait_page (page);
