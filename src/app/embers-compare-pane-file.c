@@ -9,6 +9,8 @@
 #include <glib/gi18n.h>
 
 #include "embers-compare-pane-private.h"
+#include "embers-file-filters.h"
+#include "embers-format.h"
 
 /* A Pyroscope query URL for people: "process_cpu:cpu {service_name="api"}
  * on host:port"; the URL itself when it does not parse */
@@ -270,7 +272,7 @@ embers_compare_pane_choose_file_clicked (GtkButton         *button,
   gtk_file_dialog_set_title (dialog, self->comparison ? _("Choose the Comparison Profile")
                                                       : _("Choose the Baseline Profile"));
   gtk_file_dialog_set_accept_label (dialog, _("_Choose"));
-  gtk_file_dialog_set_filters (dialog, embers_window_profile_filters ());
+  gtk_file_dialog_set_filters (dialog, embers_file_filters_profiles ());
   gtk_file_dialog_open (dialog, GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
                         self->dialog_cancellable, file_chosen, g_object_ref (self));
 }

@@ -20,7 +20,6 @@
 #include "embers-status.h"
 #include "embers-text.h"
 #include "embers-time.h"
-#include "embers-window.h"
 
 G_BEGIN_DECLS
 

@@ -43,7 +43,6 @@ struct _EmbersConnectDialog
   GCancellable      *cancellable;  /* the test or connection under way */
   GCancellable      *lookup_cancellable;
   char              *status;
-  gboolean           syncing;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersConnectDialog, embers_connect_dialog, ADW_TYPE_DIALOG)
@@ -161,7 +160,7 @@ recent_selected (EmbersConnectDialog *self)
   guint position = adw_combo_row_get_selected (self->recent_row);
   const char *url;
 
-  if (self->syncing || self->recent == NULL ||
+  if (self->recent == NULL ||
       position >= g_list_model_get_n_items (G_LIST_MODEL (self->recent)))
     return;
 
@@ -239,9 +238,7 @@ load_recent (EmbersConnectDialog *self)
 
   urls = g_settings_get_strv (self->settings, RECENT_SERVERS_KEY);
   self->recent = gtk_string_list_new ((const char * const *)urls);
-  self->syncing = TRUE;
   adw_combo_row_set_model (self->recent_row, G_LIST_MODEL (self->recent));
-  self->syncing = FALSE;
   gtk_widget_set_visible (GTK_WIDGET (self->recent_row), urls[0] != NULL);
   if (urls[0] != NULL)
     {
@@ -603,7 +600,6 @@ embers_connect_dialog_init (EmbersConnectDialog *self)
   g_signal_connect_swapped (self->url_row, "entry-activated",
                             G_CALLBACK (embers_connect_dialog_connect), self);
   g_signal_connect_swapped (self->auth_row, "notify::selected", G_CALLBACK (auth_changed), self);
-  g_signal_connect_swapped (self->recent_row, "notify::selected", G_CALLBACK (recent_selected), self);
   g_signal_connect_swapped (self->test_button, "clicked",
                             G_CALLBACK (embers_connect_dialog_test_connection), self);
   g_signal_connect_swapped (self->connect_button, "clicked",
@@ -612,6 +608,9 @@ embers_connect_dialog_init (EmbersConnectDialog *self)
 
   settings_init (self);
   load_recent (self);
+  /* A person's choice from here on: filling the list above selected its
+   * first server, whose address load_recent put in the field itself */
+  g_signal_connect_swapped (self->recent_row, "notify::selected", G_CALLBACK (recent_selected), self);
   auth_changed (self);
   url_changed (self);
 }

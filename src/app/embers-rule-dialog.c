@@ -7,12 +7,13 @@
 
 #include <glib/gi18n.h>
 
-#include "embers-accessible.h"
-#include "embers-chart.h"
-#include "embers-drop-down.h"
 #include "embers-recording-rules.h"
+#include "embers-rule-copies.h"
 #include "embers-rule-dialog.h"
-#include "embers-theme.h"
+#include "embers-rule-group-by.h"
+#include "embers-rule-preview.h"
+#include "embers-rule-rows.h"
+#include "embers-rule-type-chooser.h"
 #include "embers-selector.h"
 #include "embers-source.h"
 
@@ -31,74 +32,54 @@ struct _EmbersRuleDialog
   AdwDialog            parent_instance;
 
   EmbersSource        *server;            /* where the rule goes, or NULL */
+  EmbersSource        *source;            /* the preview's, label names', types' */
   GCancellable        *cancellable;
   char                *service;           /* for suggestions */
   char                *suggested_metric;  /* replaced while untouched */
 
-  /* The fields */
+  /* Template: the fields */
   GtkEntry            *metric_entry;
-  GtkBox              *matcher_rows;      /* one GtkEntry per matcher string */
-  GtkLabel            *matchers_label;
+  EmbersRuleRows      *matcher_rows;      /* one entry per matcher string */
   GtkEntry            *group_by_entry;
-  GtkFlowBox          *group_by_chips;    /* the service's label names as toggles */
-  gboolean             syncing_chips;
-  GtkBox              *label_rows;        /* name = value per external label */
-  GtkLabel            *labels_label;
+  EmbersRuleGroupBy   *group_by_chips;    /* the service's label names as toggles */
+  EmbersRuleRows      *label_rows;        /* name = value per external label */
   GtkEntry            *function_entry;
-  GtkWidget           *type_label;        /* New Rule…: the profile type */
-  GtkDropDown         *type_drop_down;
-  GtkStringList       *type_ids;
-  gboolean             syncing_type;
-  gboolean             types_loaded;
+  EmbersRuleTypeChooser *type_chooser;   /* New Rule…: the profile type */
+  GtkLabel            *metric_message;
+  GtkLabel            *matchers_message;
+  GtkLabel            *group_by_message;
+  GtkLabel            *labels_message;
+  GtkLabel            *function_message;
 
   GtkLabel            *messages[EMBERS_RULE_N_FIELDS];
   char                *message_text[EMBERS_RULE_N_FIELDS];  /* ours, else the server's */
   char                *server_text[EMBERS_RULE_N_FIELDS];   /* until the next edit */
   char                *field_text[EMBERS_RULE_N_FIELDS];    /* get_field's answer */
 
-  /* Why the rule cannot be created here (no server, rules off) */
+  /* Template: why the rule cannot be created here (no server, rules off) */
   GtkWidget           *notice;
   GtkLabel            *notice_title;
   GtkLabel            *notice_body;
   GtkLabel            *notice_flag;
   GtkLabel            *notice_details;
   char                *notice_text;
-  char                *tenant;
   char                *disabled_reason;
 
+  /* Template: the state, the buttons, the preview */
   GtkLabel            *status;
   GtkWidget           *conflict_box;      /* Load Current Version / Keep My Changes */
   gboolean             conflict;
   GtkButton           *cancel_button;
   GtkButton           *create_button;
-  GtkButton           *copy_override_button;
-  GtkButton           *copy_og_button;
-  GtkLabel            *override_note;
+  EmbersRuleCopies    *copies;            /* the rule as server configuration */
   AdwWindowTitle      *title;
   GtkWidget           *spinner;
+  EmbersRulePreview   *preview;           /* what the rule would record */
   gboolean             valid;
   gboolean             busy;
-  gboolean             changing;          /* filling fields: not a person's edit */
+  gboolean             changing;          /* filling fields: one edit, not one per field */
   char                *id;                /* editing: the rule's id and the */
   gint64               generation;        /* generation it was read with */
-
-  /* Preview: what the rule would record over the last hour */
-  EmbersSource        *source;
-  GCancellable        *preview_cancellable;
-  guint                preview_timeout;
-  EmbersChart         *chart;
-  gint64               preview_start;    /* the tab's time range (0, 0: the last hour) */
-  gint64               preview_end;
-  gint64               shown_start;      /* what the preview asked for */
-  gint64               shown_end;
-  GtkDrawingArea      *chart_area;
-  GtkLabel            *preview_label;
-  guint                n_preview_series;
-  /* The frame the dialog was opened from, root first (or NULL): while the
-   * function is that frame's, the preview charts its call site */
-  GStrv                call_site;
-  gboolean             preview_call_site;  /* the chart shown is of it */
-  double               preview_sum;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersRuleDialog, embers_rule_dialog, ADW_TYPE_DIALOG)
@@ -112,10 +93,6 @@ static guint signals[N_SIGNALS];
 
 static void validate         (EmbersRuleDialog *self);
 static void on_edited        (EmbersRuleDialog *self);
-static void schedule_preview (EmbersRuleDialog *self);
-static void clear_preview    (EmbersRuleDialog *self,
-                              const char       *text);
-static void sync_chips       (EmbersRuleDialog *self);
 static void update_buttons   (EmbersRuleDialog *self);
 
 /* An answer that arrives after the dialog was destroyed finds nothing
@@ -135,211 +112,32 @@ is_blank (const char *text)
   return TRUE;
 }
 
-static GStrv
-split_list (const char *text)
-{
-  g_auto(GStrv) parts = g_strsplit (text ? text : "", ",", -1);
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-  for (guint i = 0; parts[i]; i++)
-    {
-      char *item = g_strstrip (parts[i]);
-
-      if (item[0] != '\0')
-        g_strv_builder_add (builder, item);
-    }
-
-  return g_strv_builder_end (builder);
-}
-
 /* ---- matcher and label rows ---------------------------------------------- */
-
-static GtkEditable *
-matcher_entry_of (GtkWidget *row)
-{
-  return GTK_EDITABLE (gtk_widget_get_first_child (row));
-}
-
-static void
-update_row_names (EmbersRuleDialog *self)
-{
-  GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
-  guint n = 0;
-
-  /* Alt+A goes to the first matcher */
-  if (first != NULL)
-    gtk_label_set_mnemonic_widget (self->matchers_label, GTK_WIDGET (matcher_entry_of (first)));
-
-  for (GtkWidget *row = first; row != NULL; row = gtk_widget_get_next_sibling (row))
-    {
-      GtkWidget *remove = gtk_widget_get_last_child (row);
-      /* Translators: the accessible name of a rule's nth matcher string */
-      g_autofree char *name = g_strdup_printf (_("Matcher %u"), ++n);
-      /* Translators: the accessible name of the button that removes the rule's nth matcher string */
-      g_autofree char *remove_name = g_strdup_printf (_("Remove matcher %u"), n);
-
-      gtk_accessible_update_property (GTK_ACCESSIBLE (matcher_entry_of (row)),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
-    }
-
-  n = 0;
-  first = gtk_widget_get_first_child (GTK_WIDGET (self->label_rows));
-  if (first != NULL)
-    gtk_label_set_mnemonic_widget (self->labels_label, gtk_widget_get_first_child (first));
-  for (GtkWidget *row = first; row != NULL; row = gtk_widget_get_next_sibling (row))
-    {
-      GtkWidget *name_entry = gtk_widget_get_first_child (row);
-      GtkWidget *value_entry = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (name_entry));
-      GtkWidget *remove = gtk_widget_get_last_child (row);
-      /* Translators: accessible names of the parts of the nth external label (name=value) */
-      g_autofree char *name = g_strdup_printf (_("Name of external label %u"), ++n);
-      g_autofree char *value = g_strdup_printf (_("Value of external label %u"), n);
-      g_autofree char *remove_name = g_strdup_printf (_("Remove external label %u"), n);
-
-      gtk_accessible_update_property (GTK_ACCESSIBLE (name_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (value_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, value, -1);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
-    }
-}
-
-static void
-remove_row (GtkButton *button,
-            gpointer   user_data)
-{
-  EmbersRuleDialog *self = EMBERS_RULE_DIALOG (gtk_widget_get_ancestor (GTK_WIDGET (button), EMBERS_TYPE_RULE_DIALOG));
-  GtkWidget *row = gtk_widget_get_parent (GTK_WIDGET (button));
-  GtkWidget *box = gtk_widget_get_parent (row);
-  GtkWidget *next = gtk_widget_get_next_sibling (row) ? gtk_widget_get_next_sibling (row)
-                                                      : gtk_widget_get_prev_sibling (row);
-
-  /* Focus moves to the neighbour, not to the window */
-  if (next != NULL)
-    gtk_widget_grab_focus (gtk_widget_get_first_child (next));
-  gtk_box_remove (GTK_BOX (box), row);
-  update_row_names (self);
-  on_edited (self);
-}
-
-static GtkWidget *
-new_row_entry (EmbersRuleDialog *self,
-               const char       *text,
-               const char       *placeholder)
-{
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_editable_set_text (GTK_EDITABLE (entry), text ? text : "");
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  g_signal_connect_object (entry, "changed", G_CALLBACK (on_edited), self, G_CONNECT_SWAPPED);
-  return entry;
-}
-
-static GtkWidget *
-new_remove_button (const char *tooltip)
-{
-  GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
-
-  gtk_widget_add_css_class (remove, "flat");
-  gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (remove, tooltip);
-  g_signal_connect (remove, "clicked", G_CALLBACK (remove_row), NULL);
-  return remove;
-}
-
-static GtkWidget *
-add_matcher_row (EmbersRuleDialog *self,
-                 const char       *text,
-                 gboolean          first)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *entry = new_row_entry (self, text, _("{service_name=\"…\"}"));
-
-  gtk_widget_set_hexpand (entry, TRUE);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
-                                  self->messages[EMBERS_RULE_FIELD_MATCHERS], NULL, -1);
-  gtk_box_append (GTK_BOX (row), entry);
-  gtk_box_append (GTK_BOX (row), new_remove_button (_("Remove this matcher")));
-  if (first)
-    gtk_box_insert_child_after (self->matcher_rows, row, NULL);
-  else
-    gtk_box_append (self->matcher_rows, row);
-  update_row_names (self);
-  return entry;
-}
-
-static GtkWidget *
-add_label_row (EmbersRuleDialog *self,
-               const char       *name,
-               const char       *value)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  /* Translators: placeholders of an external label's name and value */
-  GtkWidget *name_entry = new_row_entry (self, name, C_("external label", "name"));
-  GtkWidget *value_entry = new_row_entry (self, value, C_("external label", "value"));
-  GtkWidget *equals = gtk_label_new ("=");
-
-  gtk_editable_set_width_chars (GTK_EDITABLE (name_entry), 10);
-  gtk_widget_set_hexpand (name_entry, TRUE);
-  gtk_widget_set_hexpand (value_entry, TRUE);
-  gtk_widget_add_css_class (equals, "dim-label");
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (name_entry), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
-                                  self->messages[EMBERS_RULE_FIELD_EXTERNAL_LABELS], NULL, -1);
-  gtk_box_append (GTK_BOX (row), name_entry);
-  gtk_box_append (GTK_BOX (row), equals);
-  gtk_box_append (GTK_BOX (row), value_entry);
-  gtk_box_append (GTK_BOX (row), new_remove_button (_("Remove this label")));
-  gtk_box_append (self->label_rows, row);
-  update_row_names (self);
-  return name_entry;
-}
-
-static void
-clear_rows (GtkBox *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
-    gtk_box_remove (box, child);
-}
 
 static void
 on_add_matcher (EmbersRuleDialog *self)
 {
-  gtk_widget_grab_focus (add_matcher_row (self, "", FALSE));
+  gtk_widget_grab_focus (embers_rule_rows_insert (self->matcher_rows, -1, "", NULL));
   on_edited (self);
 }
 
 static void
 on_add_label (EmbersRuleDialog *self)
 {
-  gtk_widget_grab_focus (add_label_row (self, "", ""));
+  gtk_widget_grab_focus (embers_rule_rows_insert (self->label_rows, -1, "", ""));
   on_edited (self);
 }
 
 /* Fills the rows from a rule's lists, one row per string or label, so
- * that a stored rule comes back unchanged */
+ * that a stored rule comes back unchanged; there is always a matcher
+ * row to type in */
 static void
 set_matchers (EmbersRuleDialog  *self,
               const char * const *matchers)
 {
-  clear_rows (self->matcher_rows);
-  for (guint i = 0; matchers && matchers[i]; i++)
-    add_matcher_row (self, matchers[i], FALSE);
-  if (gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows)) == NULL)
-    add_matcher_row (self, "", FALSE);
-  update_row_names (self);
-}
-
-static void
-set_labels (EmbersRuleDialog   *self,
-            const char * const *names,
-            const char * const *values)
-{
-  clear_rows (self->label_rows);
-  for (guint i = 0; names && names[i]; i++)
-    add_label_row (self, names[i], values && values[i] ? values[i] : "");
-  update_row_names (self);
+  embers_rule_rows_set (self->matcher_rows, matchers, NULL);
+  if (embers_rule_rows_get_n (self->matcher_rows) == 0)
+    embers_rule_rows_insert (self->matcher_rows, -1, "", NULL);
 }
 
 /* ---- the rule -------------------------------------------------------------- */
@@ -359,11 +157,9 @@ embers_rule_dialog_dup_rule (EmbersRuleDialog *self)
   rule->metric_name = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->metric_entry)));
 
   /* Each row as typed; a row left empty is no matcher */
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
-       row != NULL;
-       row = gtk_widget_get_next_sibling (row))
+  for (guint i = 0; i < embers_rule_rows_get_n (self->matcher_rows); i++)
     {
-      const char *text = gtk_editable_get_text (matcher_entry_of (row));
+      const char *text = gtk_editable_get_text (embers_rule_rows_get_entry (self->matcher_rows, i));
 
       if (!is_blank (text))
         g_strv_builder_add (matchers, text);
@@ -372,18 +168,14 @@ embers_rule_dialog_dup_rule (EmbersRuleDialog *self)
   rule->matchers = g_strv_builder_end (matchers);
 
   g_strfreev (rule->group_by);
-  rule->group_by = split_list (gtk_editable_get_text (GTK_EDITABLE (self->group_by_entry)));
+  rule->group_by = embers_rule_group_by_split (gtk_editable_get_text (GTK_EDITABLE (self->group_by_entry)));
 
   /* Names as typed but trimmed (a valid one has no spaces); values exactly
    * as typed: commas, "=" and spaces are part of them */
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->label_rows));
-       row != NULL;
-       row = gtk_widget_get_next_sibling (row))
+  for (guint i = 0; i < embers_rule_rows_get_n (self->label_rows); i++)
     {
-      GtkWidget *name_entry = gtk_widget_get_first_child (row);
-      GtkWidget *value_entry = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (name_entry));
-      g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (name_entry))));
-      const char *value = gtk_editable_get_text (GTK_EDITABLE (value_entry));
+      g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (embers_rule_rows_get_entry (self->label_rows, i))));
+      const char *value = gtk_editable_get_text (embers_rule_rows_get_value (self->label_rows, i));
 
       if (name[0] == '\0' && value[0] == '\0')
         continue;
@@ -432,18 +224,8 @@ field_widget (EmbersRuleDialog *self,
     case EMBERS_RULE_FIELD_METRIC_NAME:     return GTK_WIDGET (self->metric_entry);
     case EMBERS_RULE_FIELD_GROUP_BY:        return GTK_WIDGET (self->group_by_entry);
     case EMBERS_RULE_FIELD_FUNCTION:        return GTK_WIDGET (self->function_entry);
-    case EMBERS_RULE_FIELD_MATCHERS:
-      {
-        GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
-
-        return row ? GTK_WIDGET (matcher_entry_of (row)) : NULL;
-      }
-    case EMBERS_RULE_FIELD_EXTERNAL_LABELS:
-      {
-        GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->label_rows));
-
-        return row ? gtk_widget_get_first_child (row) : NULL;
-      }
+    case EMBERS_RULE_FIELD_MATCHERS:        return (GtkWidget *)embers_rule_rows_get_entry (self->matcher_rows, 0);
+    case EMBERS_RULE_FIELD_EXTERNAL_LABELS: return (GtkWidget *)embers_rule_rows_get_entry (self->label_rows, 0);
     case EMBERS_RULE_FIELD_ID:
     case EMBERS_RULE_FIELD_GENERATION:
     case EMBERS_RULE_N_FIELDS:
@@ -466,26 +248,22 @@ set_error_class (GtkWidget *widget,
 static void
 mark_rows (EmbersRuleDialog *self)
 {
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
-       row != NULL;
-       row = gtk_widget_get_next_sibling (row))
+  for (guint i = 0; i < embers_rule_rows_get_n (self->matcher_rows); i++)
     {
-      const char *text = gtk_editable_get_text (matcher_entry_of (row));
+      GtkEditable *entry = embers_rule_rows_get_entry (self->matcher_rows, i);
+      const char *text = gtk_editable_get_text (entry);
       g_autoptr(EmbersSelector) sel = is_blank (text) ? NULL : embers_selector_parse_metric_selector (text, NULL);
 
-      set_error_class (GTK_WIDGET (matcher_entry_of (row)), !is_blank (text) && sel == NULL);
+      set_error_class (GTK_WIDGET (entry), !is_blank (text) && sel == NULL);
     }
 
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->label_rows));
-       row != NULL;
-       row = gtk_widget_get_next_sibling (row))
+  for (guint i = 0; i < embers_rule_rows_get_n (self->label_rows); i++)
     {
-      GtkWidget *name_entry = gtk_widget_get_first_child (row);
-      GtkWidget *value_entry = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (name_entry));
-      g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (name_entry))));
-      gboolean empty = name[0] == '\0' && gtk_editable_get_text (GTK_EDITABLE (value_entry))[0] == '\0';
+      GtkEditable *name_entry = embers_rule_rows_get_entry (self->label_rows, i);
+      g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (name_entry)));
+      gboolean empty = name[0] == '\0' && gtk_editable_get_text (embers_rule_rows_get_value (self->label_rows, i))[0] == '\0';
 
-      set_error_class (name_entry, !empty && !embers_label_name_is_valid (name));
+      set_error_class (GTK_WIDGET (name_entry), !empty && !embers_label_name_is_valid (name));
     }
 }
 
@@ -495,7 +273,6 @@ validate (EmbersRuleDialog *self)
 {
   g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
   char *messages[EMBERS_RULE_N_FIELDS] = { NULL, };
-  gboolean was_valid = self->valid;
 
   self->valid = embers_recording_rule_check (rule, messages);
   for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
@@ -518,12 +295,10 @@ validate (EmbersRuleDialog *self)
   mark_rows (self);
 
   update_buttons (self);
-  if (self->valid)
-    schedule_preview (self);
-  else if (was_valid || self->n_preview_series > 0 || self->preview_cancellable != NULL)
-    clear_preview (self, _("The preview follows once the rule is valid"));
-  else if (self->source != NULL)
-    gtk_label_set_text (self->preview_label, _("The preview follows once the rule is valid"));
+  /* Copies of an invalid rule would only be refused later */
+  embers_rule_copies_set_rule (self->copies, self->valid ? rule : NULL);
+  /* The preview asks again only when the query changed */
+  embers_rule_preview_set_rule (self->preview, self->valid ? rule : NULL);
 }
 
 /* A person changed a field: what the server said about the old rule no
@@ -546,22 +321,15 @@ update_buttons (EmbersRuleDialog *self)
 {
   gboolean can_create = self->server != NULL && self->disabled_reason == NULL;
   GtkWidget *default_widget = can_create ? GTK_WIDGET (self->create_button)
-                                         : GTK_WIDGET (self->copy_override_button);
+                                         : embers_rule_copies_get_first (self->copies);
 
   gtk_widget_set_visible (GTK_WIDGET (self->create_button), self->server != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->create_button), can_create && self->valid && !self->busy);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->create_button),
                                self->disabled_reason != NULL ? self->disabled_reason : NULL);
 
-  /* Copies of an invalid rule would only be refused later */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_override_button), self->valid);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_og_button), self->valid);
-
   /* Without the rules API, copying is the way forward: it is the default */
-  if (can_create)
-    gtk_widget_remove_css_class (GTK_WIDGET (self->copy_override_button), "suggested-action");
-  else
-    gtk_widget_add_css_class (GTK_WIDGET (self->copy_override_button), "suggested-action");
+  embers_rule_copies_set_suggested (self->copies, !can_create);
   if (adw_dialog_get_default_widget (ADW_DIALOG (self)) != default_widget)
     adw_dialog_set_default_widget (ADW_DIALOG (self), default_widget);
 }
@@ -622,57 +390,12 @@ on_capabilities (EmbersRuleDialog *self)
 
 /* ---- copies ---------------------------------------------------------------- */
 
-static const char *
-tenant (EmbersRuleDialog *self)
-{
-  g_free (self->tenant);
-  self->tenant = self->server != NULL ? embers_source_dup_tenant (self->server) : NULL;
-  return self->tenant != NULL ? self->tenant : EMBERS_RECORDING_RULE_DEFAULT_TENANT;
-}
-
 static void
-copy_text (EmbersRuleDialog *self,
-           char             *text)
+on_copied (EmbersRuleDialog *self,
+           const char       *text,
+           gboolean          warning)
 {
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
-  g_free (text);
-}
-
-static void
-copy_override (EmbersRuleDialog *self)
-{
-  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
-  g_autofree char *text = NULL;
-
-  if (!self->valid)
-    return;
-  copy_text (self, embers_recording_rule_to_tenant_override (rule, tenant (self)));
-  /* Translators: %s is a tenant id, e.g. anonymous */
-  text = g_strdup_printf (_("Copied as a per-tenant “recording_rules” override for tenant “%s”"), tenant (self));
-  set_status (self, text, STATUS_INFO);
-}
-
-static void
-copy_og (EmbersRuleDialog *self)
-{
-  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
-  g_autofree char *warning = NULL;
-  char *config;
-
-  if (!self->valid)
-    return;
-  config = embers_recording_rule_to_og_config (rule, &warning);
-  copy_text (self, config);
-  if (warning != NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("Copied as a “metrics-export-rules” entry for the original "
-                                                 "Pyroscope’s configuration. Before you use it: %s"), warning);
-
-      set_status (self, text, STATUS_WARNING);
-    }
-  else
-    set_status (self, _("Copied as a “metrics-export-rules” entry for the original Pyroscope’s configuration"),
-                STATUS_INFO);
+  set_status (self, text, warning ? STATUS_WARNING : STATUS_INFO);
 }
 
 /* ---- create / save ----------------------------------------------------------- */
@@ -765,215 +488,25 @@ embers_rule_dialog_create (EmbersRuleDialog *self)
 
 /* ---- preview ----------------------------------------------------------------- */
 
-static void
-preview_draw (GtkDrawingArea *area,
-              cairo_t        *cr,
-              int             width,
-              int             height,
-              gpointer        user_data)
-{
-  EmbersRuleDialog *self = user_data;
-  EmbersChartStyle style;
-
-  /* Text, axes and accent from the chart's CSS */
-  embers_theme_chart_style (GTK_WIDGET (area), &style);
-  embers_chart_set_size (self->chart, width, height);
-  embers_chart_paint (self->chart, cr, &style);
-}
-
-/* No chart of a rule that is not the one in the fields */
-static void
-clear_preview (EmbersRuleDialog *self,
-               const char       *text)
-{
-  g_clear_handle_id (&self->preview_timeout, g_source_remove);
-  if (self->preview_cancellable != NULL)
-    g_cancellable_cancel (self->preview_cancellable);
-  g_clear_object (&self->preview_cancellable);
-  self->n_preview_series = 0;
-  embers_chart_set_series (self->chart, NULL, NULL);
-  gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
-  if (self->source != NULL)
-    gtk_label_set_text (self->preview_label, text ? text : "");
-}
-
-/* One preview request: whose, and whether of the call site */
-typedef struct
-{
-  EmbersRuleDialog *self;
-  gboolean          call_site;
-} Preview;
-
-static void
-preview_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Preview *preview = user_data;
-  g_autoptr(EmbersRuleDialog) self = preview->self;
-  gboolean call_site = preview->call_site;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) series = NULL;
-
-  g_free (preview);
-  series = call_site ? embers_source_select_call_site_series_finish (EMBERS_SOURCE (object), result, &error)
-                     : embers_source_select_series_finish (EMBERS_SOURCE (object), result, &error);
-  if (disposed (self) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_clear_object (&self->preview_cancellable);
-  self->preview_call_site = call_site && series != NULL;
-  self->preview_sum = 0;
-  for (guint i = 0; series != NULL && i < series->len; i++)
-    {
-      EmbersSeries *one = g_ptr_array_index (series, i);
-
-      for (guint k = 0; k < one->n_points; k++)
-        self->preview_sum += one->values[k];
-    }
-
-  if (series == NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("No preview: %s"), error->message);
-
-      self->n_preview_series = 0;
-      gtk_label_set_text (self->preview_label, text);
-      embers_chart_set_series (self->chart, NULL, NULL);
-    }
-  else
-    {
-      const char *function = gtk_editable_get_text (GTK_EDITABLE (self->function_entry));
-      g_autofree char *text = NULL;
-
-      self->n_preview_series = series->len;
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                           "Over the last hour this rule would record %u series",
-                                           "Over the last hour this rule would record %u series",
-                                           series->len),
-                              series->len);
-      if (function[0] != '\0' && call_site)
-        {
-          /* Translators: the separator of a stack's frames, root first */
-          g_autofree char *path = g_strjoinv (_(" › "), self->call_site);
-          /* The chart is of the frame's call site (a stack-trace
-           * selector); the rule counts the function under any caller */
-          g_autofree char *note = g_strdup_printf (_("%s. The chart shows the stacks through this frame (%s); "
-                                                     "when it records, the server counts only stacks through "
-                                                     "“%s”, from any caller."),
-                                                   text, path, function);
-
-          gtk_label_set_text (self->preview_label, note);
-        }
-      else if (function[0] != '\0')
-        {
-          /* SelectSeries cannot filter by a function anywhere in the stack,
-           * so the chart shows whole profiles: say so rather than pretend */
-          g_autofree char *note = g_strdup_printf (_("%s. The chart shows all stacks of the matched profiles; "
-                                                     "the server counts only stacks through “%s” when it records."),
-                                                   text, function);
-
-          gtk_label_set_text (self->preview_label, note);
-        }
-      else
-        gtk_label_set_text (self->preview_label, text);
-      embers_chart_set_series (self->chart, series, NULL);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self->chart_area));
-}
-
-/* SelectSeries with the rule's matchers and group-by over the last hour.
- * (The function filter is applied by the server when it records; the
- * preview shows the whole stacks of the matched profiles.) */
-static gboolean
-run_preview (gpointer user_data)
-{
-  EmbersRuleDialog *self = user_data;
-  g_autoptr(EmbersRecordingRule) rule = NULL;
-  g_autoptr(EmbersSelector) all = NULL;
-  g_autoptr(EmbersSelector) rest = embers_selector_new ();
-  g_autoptr(EmbersQuery) query = NULL;
-  g_autofree char *selector = NULL;
-  g_autofree char *type = NULL;
-  gint64 end = g_get_real_time () / 1000;
-  gint64 start = end - 3600 * 1000;
-
-  /* The range the tab shows, when it gave one */
-  if (self->preview_end > self->preview_start)
-    {
-      start = self->preview_start;
-      end = self->preview_end;
-    }
-  self->preview_timeout = 0;
-  if (self->source == NULL || !self->valid)
-    return G_SOURCE_REMOVE;
-
-  if (self->preview_cancellable != NULL)
-    g_cancellable_cancel (self->preview_cancellable);
-  g_clear_object (&self->preview_cancellable);
-
-  rule = embers_rule_dialog_dup_rule (self);
-  all = embers_selector_parse_matchers ((const char * const *)rule->matchers, NULL);
-  type = embers_recording_rule_derive_profile_type (rule);
-  for (guint i = 0; all && i < embers_selector_get_n_matchers (all); i++)
-    {
-      const EmbersMatcher *m = embers_selector_get_matcher (all, i);
-
-      if (!g_str_equal (m->name, "__profile_type__"))
-        embers_selector_add_matcher (rest, m);
-    }
-  selector = embers_selector_to_string (rest);
-  query = embers_query_new (type, selector, start, end);
-  {
-    g_autoptr(EmbersProfileTypeInfo) info = embers_profile_type_info_new (type);
-
-    embers_chart_set_unit (self->chart, info ? info->sample_unit : NULL);
-  }
-  embers_chart_set_time_range (self->chart, start, end);
-  self->shown_start = start;
-  self->shown_end = end;
-
-  self->preview_cancellable = g_cancellable_new ();
-  gtk_label_set_text (self->preview_label, _("Previewing…"));
-  {
-    Preview *preview = g_new0 (Preview, 1);
-    guint n = self->call_site != NULL ? g_strv_length (self->call_site) : 0;
-
-    preview->self = g_object_ref (self);
-    /* The function is the frame's: chart that frame's call site */
-    preview->call_site = n > 0 && rule->function_name != NULL &&
-                         g_str_equal (rule->function_name, self->call_site[n - 1]);
-    if (preview->call_site)
-      embers_source_select_call_site_series (self->source, query, (const char * const *)self->call_site,
-                                             (const char * const *)rule->group_by,
-                                             self->preview_cancellable, preview_done, preview);
-    else
-      embers_source_select_chart_series (self->source, query, (const char * const *)rule->group_by,
-                                         EMBERS_AGGREGATION_SUM, 0,
-                                         self->preview_cancellable, preview_done, preview);
-  }
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_preview (EmbersRuleDialog *self)
-{
-  if (self->source == NULL)
-    return;
-  g_clear_handle_id (&self->preview_timeout, g_source_remove);
-  self->preview_timeout = g_timeout_add (400, run_preview, self);
-}
-
 guint
 embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self)
 {
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
-  return self->n_preview_series;
+  return embers_rule_preview_get_n_series (self->preview);
 }
 
 const char *
 embers_rule_dialog_get_preview_text (EmbersRuleDialog *self)
 {
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
-  return gtk_label_get_text (self->preview_label);
+  return embers_rule_preview_get_text (self->preview);
+}
+
+EmbersRulePreview *
+embers_rule_dialog_get_preview (EmbersRuleDialog *self)
+{
+  g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
+  return self->preview;
 }
 
 /* ---- profile type (New Rule…) --------------------------------------------- */
@@ -983,13 +516,20 @@ static void
 apply_profile_type (EmbersRuleDialog *self,
                     const char       *type)
 {
+  g_autoptr(EmbersRecordingRule) rule = embers_rule_dialog_dup_rule (self);
+  g_autofree char *current = embers_recording_rule_derive_profile_type (rule);
   gboolean replaced = FALSE;
 
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
-       row != NULL && !replaced;
-       row = gtk_widget_get_next_sibling (row))
+  /* Choosing the type the matchers have changes nothing */
+  if (g_strcmp0 (current, type) == 0)
+    return;
+
+  /* One edit of the rule (on_edited below), not one per field */
+  self->changing = TRUE;
+
+  for (guint r = 0; r < embers_rule_rows_get_n (self->matcher_rows) && !replaced; r++)
     {
-      GtkEditable *entry = matcher_entry_of (row);
+      GtkEditable *entry = embers_rule_rows_get_entry (self->matcher_rows, r);
       g_autoptr(EmbersSelector) sel = embers_selector_parse_metric_selector (gtk_editable_get_text (entry), NULL);
       g_autoptr(EmbersSelector) rebuilt = embers_selector_new ();
       g_autofree char *text = NULL;
@@ -1018,15 +558,15 @@ apply_profile_type (EmbersRuleDialog *self,
 
   if (!replaced)
     {
-      GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
+      GtkEditable *first = embers_rule_rows_get_entry (self->matcher_rows, 0);
       g_autofree char *quoted = embers_selector_quote (type);
       g_autofree char *text = g_strdup_printf ("{__profile_type__=%s}", quoted);
 
       /* An empty first row takes it, else a row in front */
-      if (first != NULL && is_blank (gtk_editable_get_text (matcher_entry_of (first))))
-        gtk_editable_set_text (matcher_entry_of (first), text);
+      if (first != NULL && is_blank (gtk_editable_get_text (first)))
+        gtk_editable_set_text (first, text);
       else
-        add_matcher_row (self, text, TRUE);
+        embers_rule_rows_insert (self->matcher_rows, 0, text, NULL);
     }
 
   /* A suggested name follows the type until someone edits it */
@@ -1040,122 +580,51 @@ apply_profile_type (EmbersRuleDialog *self,
                                                                           function[0] ? function : NULL);
       gtk_editable_set_text (GTK_EDITABLE (self->metric_entry), self->suggested_metric);
     }
+  self->changing = FALSE;
   on_edited (self);
 }
 
+/* A type chosen (by a person, or when the list loaded) */
 static void
-on_type_selected (EmbersRuleDialog *self)
+on_type_chosen (EmbersRuleDialog *self)
 {
-  guint position = gtk_drop_down_get_selected (self->type_drop_down);
-  const char *type;
+  const char *type = embers_rule_type_chooser_get_profile_type (self->type_chooser);
+  GtkWidget *focus = adw_dialog_get_focus (ADW_DIALOG (self));
+  GtkWidget *first = (GtkWidget *)embers_rule_rows_get_entry (self->matcher_rows, 0);
+  gboolean blank = first != NULL && is_blank (gtk_editable_get_text (GTK_EDITABLE (first)));
 
-  if (self->syncing_type || position == GTK_INVALID_LIST_POSITION)
+  if (type == NULL)
     return;
-  type = gtk_string_list_get_string (self->type_ids, position);
-  if (type != NULL)
-    apply_profile_type (self, type);
-}
-
-static guint
-type_position (EmbersRuleDialog *self,
-               const char       *type)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->type_ids));
-
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (self->type_ids, i), type) == 0)
-      return i;
-  return GTK_INVALID_LIST_POSITION;
-}
-
-static void
-profile_types_done (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(EmbersRuleDialog) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) types = embers_source_list_profile_types_finish (EMBERS_SOURCE (object), result, &error);
-  g_autoptr(EmbersRecordingRule) rule = NULL;
-  g_autofree char *current = NULL;
-  guint position;
-
-  if (disposed (self))
-    return;
-  if (types == NULL)
-    {
-      /* Only a convenience: the matchers still take any type */
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("No profile types for the rule dialog: %s", error->message);
-      return;
-    }
-
-  rule = embers_rule_dialog_dup_rule (self);
-  current = embers_recording_rule_derive_profile_type (rule);
-
-  self->syncing_type = TRUE;
-  gtk_string_list_splice (self->type_ids, 0, g_list_model_get_n_items (G_LIST_MODEL (self->type_ids)), NULL);
-  for (guint i = 0; i < types->len; i++)
-    gtk_string_list_append (self->type_ids, ((EmbersProfileTypeInfo *)g_ptr_array_index (types, i))->id);
-  if (!g_str_equal (current, "unknown") && type_position (self, current) == GTK_INVALID_LIST_POSITION)
-    gtk_string_list_append (self->type_ids, current);
-  self->types_loaded = TRUE;
-  gtk_widget_set_visible (self->type_label, TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->type_drop_down), TRUE);
-
-  position = type_position (self, current);
-  if (position == GTK_INVALID_LIST_POSITION)
-    {
-      /* None yet (New Rule…): CPU when the server has it, else the first,
-       * so that the rule starts out valid */
-      position = type_position (self, "process_cpu:cpu:nanoseconds:cpu:nanoseconds");
-      if (position == GTK_INVALID_LIST_POSITION && types->len > 0)
-        position = 0;
-      if (position != GTK_INVALID_LIST_POSITION)
-        {
-          GtkWidget *focus = adw_dialog_get_focus (ADW_DIALOG (self));
-          GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
-
-          gtk_drop_down_set_selected (self->type_drop_down, position);
-          self->syncing_type = FALSE;
-          apply_profile_type (self, gtk_string_list_get_string (self->type_ids, position));
-          /* The empty matcher had the focus only for want of a type: the
-           * name comes first now that the rule is valid */
-          if (focus != NULL && first != NULL && gtk_widget_is_ancestor (focus, first))
-            adw_dialog_set_focus (ADW_DIALOG (self), GTK_WIDGET (self->metric_entry));
-          return;
-        }
-    }
-  gtk_drop_down_set_selected (self->type_drop_down, position);
-  self->syncing_type = FALSE;
+  apply_profile_type (self, type);
+  /* An empty matcher had the focus only for want of a type: the name
+   * comes first now that the rule is valid */
+  if (blank && focus != NULL && (focus == first || gtk_widget_is_ancestor (focus, first)))
+    adw_dialog_set_focus (ADW_DIALOG (self), GTK_WIDGET (self->metric_entry));
 }
 
 static void
 load_profile_types (EmbersRuleDialog *self)
 {
-  gint64 end = g_get_real_time () / 1000;
+  g_autoptr(EmbersRecordingRule) rule = NULL;
+  g_autofree char *current = NULL;
 
   if (self->source == NULL || self->id != NULL)
     return;
-  embers_source_list_profile_types (self->source, end - 24 * 3600 * 1000, end, self->cancellable,
-                                    profile_types_done, g_object_ref (self));
+  rule = embers_rule_dialog_dup_rule (self);
+  current = embers_recording_rule_derive_profile_type (rule);
+  embers_rule_type_chooser_load (self->type_chooser, self->source, current, self->cancellable);
 }
 
 gboolean
 embers_rule_dialog_set_profile_type (EmbersRuleDialog *self,
                                      const char       *type)
 {
-  guint position;
-
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
 
-  position = type_position (self, type);
-  if (!self->types_loaded || position == GTK_INVALID_LIST_POSITION)
+  if (!embers_rule_type_chooser_set_profile_type (self->type_chooser, type))
     return FALSE;
-  if (gtk_drop_down_get_selected (self->type_drop_down) == position)
-    apply_profile_type (self, type);
-  else
-    gtk_drop_down_set_selected (self->type_drop_down, position);
+  /* Chosen before, with other matchers typed since: the type again */
+  apply_profile_type (self, type);
   return TRUE;
 }
 
@@ -1163,7 +632,7 @@ guint
 embers_rule_dialog_get_n_profile_types (EmbersRuleDialog *self)
 {
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
-  return self->types_loaded ? g_list_model_get_n_items (G_LIST_MODEL (self->type_ids)) : 0;
+  return embers_rule_type_chooser_get_n_types (self->type_chooser);
 }
 
 /* ---- reload after a conflict ------------------------------------------------ */
@@ -1181,8 +650,8 @@ fill_fields (EmbersRuleDialog          *self,
   gtk_editable_set_text (GTK_EDITABLE (self->metric_entry), rule->metric_name ? rule->metric_name : "");
   set_matchers (self, (const char * const *)rule->matchers);
   gtk_editable_set_text (GTK_EDITABLE (self->group_by_entry), group_by);
-  set_labels (self, (const char * const *)rule->external_label_names,
-              (const char * const *)rule->external_label_values);
+  embers_rule_rows_set (self->label_rows, (const char * const *)rule->external_label_names,
+                        (const char * const *)rule->external_label_values);
   gtk_editable_set_text (GTK_EDITABLE (self->function_entry), rule->function_name ? rule->function_name : "");
   self->changing = FALSE;
   for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
@@ -1255,65 +724,7 @@ embers_rule_dialog_get_conflict (EmbersRuleDialog *self)
   return self->conflict;
 }
 
-static void
-load_current (EmbersRuleDialog *self)
-{
-  embers_rule_dialog_reload (self, FALSE);
-}
-
-static void
-keep_mine (EmbersRuleDialog *self)
-{
-  embers_rule_dialog_reload (self, TRUE);
-}
-
 /* ---- group by --------------------------------------------------------------- */
-
-/* The service's label names as toggles that edit the entry, so that
- * nobody has to remember or type them */
-static void
-sync_chips (EmbersRuleDialog *self)
-{
-  g_auto(GStrv) names = split_list (gtk_editable_get_text (GTK_EDITABLE (self->group_by_entry)));
-  GtkWidget *child;
-
-  self->syncing_chips = TRUE;
-  for (child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *toggle = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
-      const char *name = g_object_get_data (G_OBJECT (toggle), "label-name");
-
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), g_strv_contains ((const char * const *)names, name));
-    }
-  self->syncing_chips = FALSE;
-}
-
-static void
-chip_toggled (GtkToggleButton  *toggle,
-              EmbersRuleDialog *self)
-{
-  GtkEditable *entry = GTK_EDITABLE (self->group_by_entry);
-  g_auto(GStrv) names = split_list (gtk_editable_get_text (entry));
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) result = NULL;
-  g_autofree char *text = NULL;
-  const char *name = g_object_get_data (G_OBJECT (toggle), "label-name");
-  gboolean active = gtk_toggle_button_get_active (toggle);
-
-  if (self->syncing_chips)
-    return;
-
-  for (guint i = 0; names[i]; i++)
-    if (!g_str_equal (names[i], name))
-      g_strv_builder_add (builder, names[i]);
-  if (active)
-    g_strv_builder_add (builder, name);
-  result = g_strv_builder_end (builder);
-  text = g_strjoinv (", ", result);
-  gtk_editable_set_text (entry, text);
-}
 
 static void
 label_names_done (GObject      *object,
@@ -1323,7 +734,6 @@ label_names_done (GObject      *object,
   g_autoptr(EmbersRuleDialog) self = user_data;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) names = embers_source_list_label_names_finish (EMBERS_SOURCE (object), result, &error);
-  guint shown = 0;
 
   if (disposed (self))
     return;
@@ -1334,27 +744,7 @@ label_names_done (GObject      *object,
         g_debug ("No label names for the group-by toggles: %s", error->message);
       return;
     }
-
-  for (guint i = 0; names[i]; i++)
-    {
-      GtkWidget *toggle;
-
-      /* Internals (__name__, __profile_type__…) cannot be grouped by */
-      if (g_str_has_prefix (names[i], "__"))
-        continue;
-      toggle = gtk_toggle_button_new_with_label (names[i]);
-      gtk_widget_add_css_class (toggle, "caption");
-      /* A flow box's columns are equally wide: chips fill them, as a grid,
-       * rather than leave gaps of different widths after short names */
-      gtk_widget_set_halign (toggle, GTK_ALIGN_FILL);
-      g_object_set_data_full (G_OBJECT (toggle), "label-name", g_strdup (names[i]), g_free);
-      gtk_widget_set_tooltip_text (toggle, _("Record one series per value of this label"));
-      g_signal_connect (toggle, "toggled", G_CALLBACK (chip_toggled), self);
-      gtk_flow_box_append (self->group_by_chips, toggle);
-      shown++;
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->group_by_chips), shown > 0);
-  sync_chips (self);
+  embers_rule_group_by_set_choices (self->group_by_chips, (const char * const *)names);
 }
 
 static void
@@ -1364,11 +754,8 @@ load_label_names (EmbersRuleDialog *self)
   g_autoptr(GStrvBuilder) parsable = g_strv_builder_new ();
   g_auto(GStrv) matchers = NULL;
   gint64 end = g_get_real_time () / 1000;
-  GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips))) != NULL)
-    gtk_flow_box_remove (self->group_by_chips, child);
-  gtk_widget_set_visible (GTK_WIDGET (self->group_by_chips), FALSE);
+  embers_rule_group_by_set_choices (self->group_by_chips, NULL);
   if (self->source == NULL)
     return;
 
@@ -1404,10 +791,7 @@ embers_rule_dialog_set_time_range (EmbersRuleDialog *self,
                                    gint64            end_ms)
 {
   g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
-
-  self->preview_start = start_ms;
-  self->preview_end = end_ms;
-  schedule_preview (self);
+  embers_rule_preview_set_time_range (self->preview, start_ms, end_ms);
 }
 
 void
@@ -1415,24 +799,21 @@ embers_rule_dialog_set_call_site (EmbersRuleDialog   *self,
                                   const char * const *call_site)
 {
   g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
-
-  g_strfreev (self->call_site);
-  self->call_site = call_site != NULL && call_site[0] != NULL ? g_strdupv ((char **) call_site) : NULL;
-  schedule_preview (self);
+  embers_rule_preview_set_call_site (self->preview, call_site);
 }
 
 gboolean
 embers_rule_dialog_get_preview_call_site (EmbersRuleDialog *self)
 {
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
-  return self->preview_call_site;
+  return embers_rule_preview_get_call_site (self->preview);
 }
 
 double
 embers_rule_dialog_get_preview_sum (EmbersRuleDialog *self)
 {
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
-  return self->preview_sum;
+  return embers_rule_preview_get_sum (self->preview);
 }
 
 void
@@ -1441,25 +822,14 @@ embers_rule_dialog_get_preview_range (EmbersRuleDialog *self,
                                       gint64           *end_ms)
 {
   g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
-
-  if (start_ms != NULL)
-    *start_ms = self->shown_start;
-  if (end_ms != NULL)
-    *end_ms = self->shown_end;
+  embers_rule_preview_get_range (self->preview, start_ms, end_ms);
 }
 
 guint
 embers_rule_dialog_get_n_group_by_choices (EmbersRuleDialog *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), 0);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    n++;
-  return n;
+  return embers_rule_group_by_get_n_choices (self->group_by_chips);
 }
 
 gboolean
@@ -1467,21 +837,7 @@ embers_rule_dialog_toggle_group_by (EmbersRuleDialog *self,
                                     const char       *name)
 {
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), FALSE);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->group_by_chips));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *toggle = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
-
-      if (g_strcmp0 (g_object_get_data (G_OBJECT (toggle), "label-name"), name) == 0)
-        {
-          gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle),
-                                        !gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return embers_rule_group_by_toggle (self->group_by_chips, name);
 }
 
 /* ---- source ------------------------------------------------------------------ */
@@ -1492,14 +848,15 @@ embers_rule_dialog_set_source (EmbersRuleDialog *self,
 {
   g_return_if_fail (EMBERS_IS_RULE_DIALOG (self));
 
+  if (self->source == source)
+    return;
   if (self->source != NULL)
     g_signal_handlers_disconnect_by_func (self->source, on_capabilities, self);
   g_set_object (&self->source, source);
   if (source != NULL)
     g_signal_connect_object (source, "notify::capabilities", G_CALLBACK (on_capabilities), self,
                              G_CONNECT_SWAPPED);
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_area), source != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->preview_label), source != NULL);
+  embers_rule_preview_set_source (self->preview, source);
   on_capabilities (self);
   load_label_names (self);
   load_profile_types (self);
@@ -1537,36 +894,42 @@ embers_rule_dialog_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->server);
-  g_clear_pointer (&self->tenant, g_free);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->service, g_free);
   g_clear_pointer (&self->suggested_metric, g_free);
   g_clear_pointer (&self->disabled_reason, g_free);
   g_clear_pointer (&self->notice_text, g_free);
-  g_clear_pointer (&self->call_site, g_strfreev);
-  g_clear_handle_id (&self->preview_timeout, g_source_remove);
-  if (self->preview_cancellable != NULL)
-    g_cancellable_cancel (self->preview_cancellable);
-  g_clear_object (&self->preview_cancellable);
   if (self->source != NULL)
     g_signal_handlers_disconnect_by_func (self->source, on_capabilities, self);
   g_clear_object (&self->source);
-  g_clear_pointer (&self->chart, embers_chart_unref);
-  g_clear_object (&self->type_ids);
   for (guint f = 0; f < EMBERS_RULE_N_FIELDS; f++)
     {
       g_clear_pointer (&self->message_text[f], g_free);
       g_clear_pointer (&self->server_text[f], g_free);
       g_clear_pointer (&self->field_text[f], g_free);
     }
+  gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_RULE_DIALOG);
 
   G_OBJECT_CLASS (embers_rule_dialog_parent_class)->dispose (object);
+}
+
+static void
+on_load_current (EmbersRuleDialog *self)
+{
+  embers_rule_dialog_reload (self, FALSE);
+}
+
+static void
+on_keep_mine (EmbersRuleDialog *self)
+{
+  embers_rule_dialog_reload (self, TRUE);
 }
 
 static void
 embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = embers_rule_dialog_dispose;
 
@@ -1578,314 +941,68 @@ embers_rule_dialog_class_init (EmbersRuleDialogClass *klass)
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                                           EMBERS_TYPE_RECORDING_RULE | G_SIGNAL_TYPE_STATIC_SCOPE);
   /* (Escape closes it, as Cancel does: AdwDialog's own key) */
-}
 
-/* A field's label in the first column, its message under the widget */
-static GtkLabel *
-attach_field (EmbersRuleDialog *self,
-              GtkGrid          *grid,
-              int              *row,
-              const char       *label_text,
-              GtkWidget        *widget,
-              GtkWidget        *mnemonic,
-              EmbersRuleField   field)
-{
-  GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  gtk_widget_set_valign (label, GTK_ALIGN_START);
-  gtk_widget_set_margin_top (label, 7);
-  if (mnemonic != NULL)
-    gtk_label_set_mnemonic_widget (GTK_LABEL (label), mnemonic);
-  gtk_grid_attach (grid, label, 0, *row, 1, 1);
-  gtk_grid_attach (grid, widget, 1, *row, 1, 1);
-  (*row)++;
-
-  if (field != EMBERS_RULE_N_FIELDS)
-    {
-      GtkWidget *message = gtk_label_new (NULL);
-
-      gtk_label_set_xalign (GTK_LABEL (message), 0);
-      gtk_label_set_wrap (GTK_LABEL (message), TRUE);
-      gtk_label_set_selectable (GTK_LABEL (message), TRUE);
-      gtk_widget_add_css_class (message, "error");
-      gtk_widget_add_css_class (message, "caption");
-      gtk_widget_set_visible (message, FALSE);
-      gtk_grid_attach (grid, message, 1, *row, 1, 1);
-      (*row)++;
-      self->messages[field] = GTK_LABEL (message);
-      if (GTK_IS_ENTRY (widget))
-        gtk_accessible_update_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
-                                        message, NULL, -1);
-    }
-  return GTK_LABEL (label);
-}
-
-static GtkWidget *
-new_entry (EmbersRuleDialog *self,
-           const char       *placeholder)
-{
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
-  gtk_widget_set_hexpand (entry, TRUE);
-  /* Enter creates (or saves) once the rule is valid */
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  g_signal_connect_object (entry, "changed", G_CALLBACK (on_edited), self, G_CONNECT_SWAPPED);
-  return entry;
-}
-
-static GtkWidget *
-new_add_button (const char *label,
-                GCallback   callback,
-                gpointer    self)
-{
-  GtkWidget *button = gtk_button_new ();
-  GtkWidget *content = adw_button_content_new ();
-
-  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (content), "list-add-symbolic");
-  adw_button_content_set_label (ADW_BUTTON_CONTENT (content), label);
-  gtk_button_set_child (GTK_BUTTON (button), content);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  g_signal_connect_swapped (button, "clicked", callback, self);
-  return button;
+  g_type_ensure (EMBERS_TYPE_RULE_COPIES);
+  g_type_ensure (EMBERS_TYPE_RULE_GROUP_BY);
+  g_type_ensure (EMBERS_TYPE_RULE_PREVIEW);
+  g_type_ensure (EMBERS_TYPE_RULE_ROWS);
+  g_type_ensure (EMBERS_TYPE_RULE_TYPE_CHOOSER);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-rule-dialog.ui");
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, EmbersRuleDialog, name)
+  CHILD (metric_entry);
+  CHILD (matcher_rows);
+  CHILD (group_by_entry);
+  CHILD (group_by_chips);
+  CHILD (label_rows);
+  CHILD (function_entry);
+  CHILD (type_chooser);
+  CHILD (metric_message);
+  CHILD (matchers_message);
+  CHILD (group_by_message);
+  CHILD (labels_message);
+  CHILD (function_message);
+  CHILD (notice);
+  CHILD (notice_title);
+  CHILD (notice_body);
+  CHILD (notice_flag);
+  CHILD (notice_details);
+  CHILD (status);
+  CHILD (conflict_box);
+  CHILD (cancel_button);
+  CHILD (create_button);
+  CHILD (copies);
+  CHILD (title);
+  CHILD (spinner);
+  CHILD (preview);
+#undef CHILD
+  gtk_widget_class_bind_template_callback (widget_class, on_edited);
+  gtk_widget_class_bind_template_callback (widget_class, on_add_matcher);
+  gtk_widget_class_bind_template_callback (widget_class, on_add_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_type_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_load_current);
+  gtk_widget_class_bind_template_callback (widget_class, on_keep_mine);
+  gtk_widget_class_bind_template_callback (widget_class, on_copied);
+  gtk_widget_class_bind_template_callback (widget_class, adw_dialog_close);
+  gtk_widget_class_bind_template_callback (widget_class, embers_rule_dialog_create);
 }
 
 static void
 embers_rule_dialog_init (EmbersRuleDialog *self)
 {
-  GtkWidget *toolbar, *header, *scrolled, *box, *grid, *buttons, *column, *widget;
-  GtkWidget *notice_text;
-  int row = 0;
-
   self->cancellable = g_cancellable_new ();
-  self->type_ids = gtk_string_list_new (NULL);
 
-  adw_dialog_set_title (ADW_DIALOG (self), _("Create Recording Rule"));
-  adw_dialog_set_content_width (ADW_DIALOG (self), 700);
-  adw_dialog_set_content_height (ADW_DIALOG (self), 800);
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  toolbar = adw_toolbar_view_new ();
-  header = adw_header_bar_new ();
-  self->title = ADW_WINDOW_TITLE (adw_window_title_new (_("Create Recording Rule"),
-                                                        _("A Prometheus metric from profiles")));
-  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), GTK_WIDGET (self->title));
-  adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
-  adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
-  self->cancel_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Cancel")));
-  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (adw_dialog_close), self);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), GTK_WIDGET (self->cancel_button));
-  self->create_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("C_reate")));
-  gtk_widget_add_css_class (GTK_WIDGET (self->create_button), "suggested-action");
-  g_signal_connect_swapped (self->create_button, "clicked", G_CALLBACK (embers_rule_dialog_create), self);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->create_button));
-  self->spinner = adw_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->spinner);
-  adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (toolbar), header);
+  self->messages[EMBERS_RULE_FIELD_METRIC_NAME] = self->metric_message;
+  self->messages[EMBERS_RULE_FIELD_MATCHERS] = self->matchers_message;
+  self->messages[EMBERS_RULE_FIELD_GROUP_BY] = self->group_by_message;
+  self->messages[EMBERS_RULE_FIELD_EXTERNAL_LABELS] = self->labels_message;
+  self->messages[EMBERS_RULE_FIELD_FUNCTION] = self->function_message;
 
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  gtk_widget_set_margin_top (box, 18);
-  gtk_widget_set_margin_bottom (box, 18);
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-
-  /* Why the rule can only be copied here (no server, or rules off) */
-  self->notice = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_add_css_class (self->notice, "card");
-  widget = gtk_image_new_from_icon_name ("dialog-information-symbolic");
-  gtk_widget_set_valign (widget, GTK_ALIGN_START);
-  gtk_widget_set_margin_start (widget, 12);
-  gtk_widget_set_margin_top (widget, 12);
-  gtk_widget_add_css_class (widget, "dim-label");
-  gtk_box_append (GTK_BOX (self->notice), widget);
-  notice_text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_top (notice_text, 12);
-  gtk_widget_set_margin_bottom (notice_text, 12);
-  gtk_widget_set_margin_end (notice_text, 12);
-  gtk_widget_set_hexpand (notice_text, TRUE);
-  self->notice_title = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->notice_title), "heading");
-  self->notice_body = GTK_LABEL (gtk_label_new (NULL));
-  /* The flag whole on its own line: never broken at its dashes */
-  self->notice_flag = GTK_LABEL (gtk_label_new (RULES_FLAG));
-  gtk_widget_add_css_class (GTK_WIDGET (self->notice_flag), "monospace");
-  self->notice_details = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->notice_details), "dim-label");
-  gtk_widget_add_css_class (GTK_WIDGET (self->notice_details), "caption");
-  for (GtkLabel *l = self->notice_title; l != NULL;
-       l = l == self->notice_title ? self->notice_body
-         : l == self->notice_body ? self->notice_flag
-         : l == self->notice_flag ? self->notice_details : NULL)
-    {
-      gtk_label_set_xalign (l, 0);
-      gtk_label_set_selectable (l, TRUE);
-      gtk_label_set_wrap (l, l != self->notice_flag);
-      gtk_box_append (GTK_BOX (notice_text), GTK_WIDGET (l));
-    }
-  gtk_box_append (GTK_BOX (self->notice), notice_text);
-  gtk_widget_set_visible (self->notice, FALSE);
-  gtk_box_append (GTK_BOX (box), self->notice);
-
-  grid = gtk_grid_new ();
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-
-  /* New Rule…: the profile type, from the source's types */
-  self->type_drop_down = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->type_ids)), NULL));
-  embers_drop_down_shorten_on_button (self->type_drop_down);
-  embers_accessible_set_label (GTK_WIDGET (self->type_drop_down), _("Profile Type"));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->type_drop_down), TRUE);
-  g_signal_connect_object (self->type_drop_down, "notify::selected", G_CALLBACK (on_type_selected), self,
-                           G_CONNECT_SWAPPED);
-  self->type_label = GTK_WIDGET (attach_field (self, GTK_GRID (grid), &row, _("_Profile type"),
-                                               GTK_WIDGET (self->type_drop_down),
-                                               GTK_WIDGET (self->type_drop_down), EMBERS_RULE_N_FIELDS));
-  gtk_widget_set_margin_top (self->type_label, 0);
-  gtk_widget_set_valign (self->type_label, GTK_ALIGN_CENTER);
-  gtk_widget_set_visible (self->type_label, FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->type_drop_down), FALSE);
-
-  self->metric_entry = GTK_ENTRY (new_entry (self, _("profiles_recorded_…")));
-  attach_field (self, GTK_GRID (grid), &row, _("_Metric name"), GTK_WIDGET (self->metric_entry),
-                GTK_WIDGET (self->metric_entry), EMBERS_RULE_FIELD_METRIC_NAME);
-
-  /* One row per matcher string, as the server keeps them */
-  column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  self->matcher_rows = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 4));
-  gtk_box_append (GTK_BOX (column), GTK_WIDGET (self->matcher_rows));
-  gtk_box_append (GTK_BOX (column), new_add_button (_("Add Matcher"), G_CALLBACK (on_add_matcher), self));
-  self->matchers_label = attach_field (self, GTK_GRID (grid), &row, _("M_atchers"), column, NULL,
-                                       EMBERS_RULE_FIELD_MATCHERS);
-
-  self->group_by_entry = GTK_ENTRY (new_entry (self, _("Label names, separated by commas")));
-  attach_field (self, GTK_GRID (grid), &row, _("_Group by"), GTK_WIDGET (self->group_by_entry),
-                GTK_WIDGET (self->group_by_entry), EMBERS_RULE_FIELD_GROUP_BY);
-  self->group_by_chips = GTK_FLOW_BOX (gtk_flow_box_new ());
-  gtk_flow_box_set_selection_mode (self->group_by_chips, GTK_SELECTION_NONE);
-  gtk_flow_box_set_min_children_per_line (self->group_by_chips, 2);
-  gtk_flow_box_set_max_children_per_line (self->group_by_chips, 32);
-  gtk_flow_box_set_column_spacing (self->group_by_chips, 4);
-  gtk_flow_box_set_row_spacing (self->group_by_chips, 4);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->group_by_chips), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Label names to group by"), -1);
-  gtk_widget_set_visible (GTK_WIDGET (self->group_by_chips), FALSE);
-  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (self->group_by_chips), 1, row++, 1, 1);
-  g_signal_connect_object (self->group_by_entry, "changed", G_CALLBACK (sync_chips), self, G_CONNECT_SWAPPED);
-
-  /* name = value rows: a value may hold commas, "=" and spaces */
-  column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  self->label_rows = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 4));
-  gtk_box_append (GTK_BOX (column), GTK_WIDGET (self->label_rows));
-  widget = new_add_button (_("Add Label"), G_CALLBACK (on_add_label), self);
-  gtk_widget_set_tooltip_text (widget, _("A label with a fixed value on every recorded series"));
-  gtk_box_append (GTK_BOX (column), widget);
-  self->labels_label = attach_field (self, GTK_GRID (grid), &row, _("_External labels"), column, widget,
-                                     EMBERS_RULE_FIELD_EXTERNAL_LABELS);
-
-  self->function_entry = GTK_ENTRY (new_entry (self, _("Only stacks through this function (empty: all)")));
-  attach_field (self, GTK_GRID (grid), &row, _("_Function"), GTK_WIDGET (self->function_entry),
-                GTK_WIDGET (self->function_entry), EMBERS_RULE_FIELD_FUNCTION);
-  gtk_box_append (GTK_BOX (box), grid);
-
-  /* What happened; errors are read out with their text */
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->status, TRUE);
-  gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_selectable (self->status, TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->status), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
-
-  /* After a conflicting update: start again from the server's version,
-   * or keep what was typed and save it over that version */
-  self->conflict_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  {
-    GtkWidget *load = gtk_button_new_with_mnemonic (_("_Load Current Version"));
-    GtkWidget *keep = gtk_button_new_with_mnemonic (_("_Keep My Changes"));
-
-    gtk_widget_set_tooltip_text (load, _("Replace the fields with the rule as it is on the server now"));
-    gtk_widget_set_tooltip_text (keep, _("Keep the fields as they are; saving then overwrites the server’s version"));
-    g_signal_connect_swapped (load, "clicked", G_CALLBACK (load_current), self);
-    g_signal_connect_swapped (keep, "clicked", G_CALLBACK (keep_mine), self);
-    gtk_box_append (GTK_BOX (self->conflict_box), load);
-    gtk_box_append (GTK_BOX (self->conflict_box), keep);
-  }
-  gtk_widget_set_visible (self->conflict_box, FALSE);
-  gtk_box_append (GTK_BOX (box), self->conflict_box);
-
-  self->preview_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->preview_label, 0);
-  gtk_label_set_wrap (self->preview_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->preview_label), "dim-label");
-  gtk_widget_set_visible (GTK_WIDGET (self->preview_label), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->preview_label));
-  self->chart = embers_chart_new (EMBERS_CHART_KIND_LINES);
-  self->chart_area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
-  gtk_drawing_area_set_content_height (self->chart_area, 140);
-  gtk_drawing_area_set_draw_func (self->chart_area, preview_draw, self, NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart_area), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Preview of the recorded series"), -1);
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_area), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chart_area));
-
-  /* For servers without the rules API: the rule as configuration */
-  /* One above the other when they do not fit side by side (a narrow
-   * window, longer words) */
-  buttons = adw_wrap_box_new ();
-  adw_wrap_box_set_child_spacing (ADW_WRAP_BOX (buttons), 6);
-  adw_wrap_box_set_line_spacing (ADW_WRAP_BOX (buttons), 6);
-  self->copy_override_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Copy as _Tenant Override")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->copy_override_button),
-                               _("The rule as a per-tenant “recording_rules” override (YAML)"));
-  g_signal_connect_swapped (self->copy_override_button, "clicked", G_CALLBACK (copy_override), self);
-  self->copy_og_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Copy for _Original Pyroscope")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->copy_og_button),
-                               _("The rule as a “metrics-export-rules” entry of Pyroscope 0.x (FlameQL)"));
-  g_signal_connect_swapped (self->copy_og_button, "clicked", G_CALLBACK (copy_og), self);
-  adw_wrap_box_append (ADW_WRAP_BOX (buttons), GTK_WIDGET (self->copy_override_button));
-  adw_wrap_box_append (ADW_WRAP_BOX (buttons), GTK_WIDGET (self->copy_og_button));
-  self->override_note = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->override_note, 0);
-  gtk_label_set_wrap (self->override_note, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->override_note), "dim-label");
-  gtk_widget_add_css_class (GTK_WIDGET (self->override_note), "caption");
-
-  /* The form scrolls when the window is smaller than it */
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 700);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
-  adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (toolbar), scrolled);
-
-  /* The copies stay in sight below it: without the rules API they are
-   * the way forward */
-  adw_toolbar_view_set_bottom_bar_style (ADW_TOOLBAR_VIEW (toolbar), ADW_TOOLBAR_RAISED_BORDER);
-  column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_top (column, 12);
-  gtk_widget_set_margin_bottom (column, 12);
-  gtk_widget_set_margin_start (column, 18);
-  gtk_widget_set_margin_end (column, 18);
-  gtk_box_append (GTK_BOX (column), buttons);
-  gtk_box_append (GTK_BOX (column), GTK_WIDGET (self->override_note));
-  adw_toolbar_view_add_bottom_bar (ADW_TOOLBAR_VIEW (toolbar), column);
-  adw_dialog_set_child (ADW_DIALOG (self), toolbar);
-
-  set_labels (self, NULL, NULL);
-}
-
-/* Where the tenant override goes: said once the server is known */
-static void
-update_override_note (EmbersRuleDialog *self)
-{
-  /* Translators: %s is a tenant id, e.g. anonymous */
-  g_autofree char *note = g_strdup_printf (_("A tenant override goes into Pyroscope’s runtime configuration "
-                                             "file (-runtime-config.file), under overrides for tenant “%s”."),
-                                           tenant (self));
-
-  gtk_label_set_text (self->override_note, note);
+  /* The toggles and the entry show one group-by: each setter does
+   * nothing when the value is already there, so the two never loop */
+  g_object_bind_property (self->group_by_entry, "text", self->group_by_chips, "text",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }
 
 static EmbersRuleDialog *
@@ -1895,7 +1012,13 @@ dialog_new (EmbersSource *source)
 
   if (source != NULL && embers_source_offers_recording_rules (source))
     self->server = g_object_ref (source);
-  update_override_note (self);
+  /* Where the tenant override goes: said once the server is known */
+  if (self->server != NULL)
+    {
+      g_autofree char *tenant = embers_source_dup_tenant (self->server);
+
+      embers_rule_copies_set_tenant (self->copies, tenant);
+    }
   if (self->server == NULL)
     show_notice (self, _("Not From a Pyroscope Server"),
                  _("This profile does not come from a Pyroscope server: copy the rule as server configuration."),
@@ -2041,7 +1164,7 @@ embers_rule_dialog_set_field (EmbersRuleDialog *self,
       {
         g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
 
-        clear_rows (self->label_rows);
+        embers_rule_rows_set (self->label_rows, NULL, NULL);
         for (guint i = 0; lines[i]; i++)
           {
             g_auto(GStrv) kv = NULL;
@@ -2049,7 +1172,7 @@ embers_rule_dialog_set_field (EmbersRuleDialog *self,
             if (lines[i][0] == '\0')
               continue;
             kv = g_strsplit (lines[i], "=", 2);
-            add_label_row (self, kv[0], kv[1] ? kv[1] : "");
+            embers_rule_rows_insert (self->label_rows, -1, kv[0], kv[1] ? kv[1] : "");
           }
         on_edited (self);
       }
@@ -2057,7 +1180,12 @@ embers_rule_dialog_set_field (EmbersRuleDialog *self,
     case EMBERS_RULE_FIELD_METRIC_NAME:
     case EMBERS_RULE_FIELD_GROUP_BY:
     case EMBERS_RULE_FIELD_FUNCTION:
+      /* One edit, as typing it over would be: not through an empty (and
+       * so invalid) text first, which would clear the preview */
+      self->changing = TRUE;
       gtk_editable_set_text (GTK_EDITABLE (field_widget (self, field)), text ? text : "");
+      self->changing = FALSE;
+      on_edited (self);
       break;
     case EMBERS_RULE_FIELD_ID:
     case EMBERS_RULE_FIELD_GENERATION:
@@ -2071,36 +1199,16 @@ const char *
 embers_rule_dialog_get_field (EmbersRuleDialog *self,
                               EmbersRuleField   field)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
-
   g_return_val_if_fail (EMBERS_IS_RULE_DIALOG (self), NULL);
 
   switch (field)
     {
     case EMBERS_RULE_FIELD_MATCHERS:
-      for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->matcher_rows));
-           row != NULL;
-           row = gtk_widget_get_next_sibling (row))
-        {
-          if (text->len > 0)
-            g_string_append_c (text, '\n');
-          g_string_append (text, gtk_editable_get_text (matcher_entry_of (row)));
-        }
-      break;
     case EMBERS_RULE_FIELD_EXTERNAL_LABELS:
-      for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->label_rows));
-           row != NULL;
-           row = gtk_widget_get_next_sibling (row))
-        {
-          GtkWidget *name_entry = gtk_widget_get_first_child (row);
-          GtkWidget *value_entry = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (name_entry));
-
-          if (text->len > 0)
-            g_string_append_c (text, '\n');
-          g_string_append_printf (text, "%s=%s", gtk_editable_get_text (GTK_EDITABLE (name_entry)),
-                                  gtk_editable_get_text (GTK_EDITABLE (value_entry)));
-        }
-      break;
+      g_free (self->field_text[field]);
+      self->field_text[field] = embers_rule_rows_dup_text (field == EMBERS_RULE_FIELD_MATCHERS ? self->matcher_rows
+                                                                                           : self->label_rows);
+      return self->field_text[field];
     case EMBERS_RULE_FIELD_METRIC_NAME:
     case EMBERS_RULE_FIELD_GROUP_BY:
     case EMBERS_RULE_FIELD_FUNCTION:
@@ -2111,10 +1219,6 @@ embers_rule_dialog_get_field (EmbersRuleDialog *self,
     default:
       g_return_val_if_reached (NULL);
     }
-
-  g_free (self->field_text[field]);
-  self->field_text[field] = g_string_free (g_steal_pointer (&text), FALSE);
-  return self->field_text[field];
 }
 
 gboolean

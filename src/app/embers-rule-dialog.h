@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "embers-recording-rule.h"
+#include "embers-rule-preview.h"
 #include "embers-source.h"
 
 G_BEGIN_DECLS
@@ -66,6 +67,8 @@ guint                embers_rule_dialog_get_n_profile_types (EmbersRuleDialog *s
 gboolean             embers_rule_dialog_set_profile_type (EmbersRuleDialog *self,
                                                           const char       *type);
 guint                embers_rule_dialog_get_n_preview_series (EmbersRuleDialog *self);
+/* The preview widget (its request count, for tests) */
+EmbersRulePreview   *embers_rule_dialog_get_preview  (EmbersRuleDialog    *self);
 /* What the preview says (series count, or why there is none) */
 const char          *embers_rule_dialog_get_preview_text (EmbersRuleDialog *self);
 /* The preview over the tab's time range (the workspace's query) rather

@@ -60,7 +60,8 @@ struct _EmbersServicesPage
   gint64             end_ms;
   gboolean           loaded;         /* an answer (or an error) for that range */
   gboolean           loading;
-  gboolean           syncing;
+  char              *filter_text;    /* what the filter shows and the cards pass */
+  gboolean           filter_regex;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersServicesPage, embers_services_page, GTK_TYPE_WIDGET)
@@ -215,9 +216,20 @@ on_star_toggled (GtkToggleButton    *star,
 {
   const char *name = g_object_get_data (G_OBJECT (star), "service");
 
-  if (self->syncing || name == NULL)
+  /* Binding a card sets the star to what is saved: no change then */
+  if (name == NULL)
     return;
   embers_services_page_set_favourite (self, name, gtk_toggle_button_get_active (star));
+}
+
+static gboolean
+star_icon (GBinding     *binding,
+           const GValue *from,
+           GValue       *to,
+           gpointer      user_data)
+{
+  g_value_set_string (to, g_value_get_boolean (from) ? "starred-symbolic" : "non-starred-symbolic");
+  return TRUE;
 }
 
 static void
@@ -249,6 +261,8 @@ setup_card (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (GTK_WIDGET (card->star), _("Favourite: Show First"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (card->star),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Favourite"), -1);
+  g_object_bind_property_full (card->star, "active", card->star, "icon-name", G_BINDING_SYNC_CREATE,
+                               star_icon, NULL, NULL, NULL);
   g_signal_connect_object (card->star, "toggled", G_CALLBACK (on_star_toggled), self, 0);
   gtk_box_append (GTK_BOX (head), GTK_WIDGET (card->star));
   gtk_box_append (GTK_BOX (box), head);
@@ -306,11 +320,8 @@ bind_card (GtkSignalListItemFactory *factory,
   embers_sparkline_set_values (card->chart, row->values, row->n_values);
   gtk_widget_set_visible (GTK_WIDGET (card->chart), row->has_type);
 
-  self->syncing = TRUE;
   g_object_set_data_full (G_OBJECT (card->star), "service", g_strdup (row->name), g_free);
   gtk_toggle_button_set_active (card->star, row->favourite);
-  gtk_button_set_icon_name (GTK_BUTTON (card->star), row->favourite ? "starred-symbolic" : "non-starred-symbolic");
-  self->syncing = FALSE;
 
   accessible = row->favourite
     /* Translators: what a screen reader says of a service's card */
@@ -356,25 +367,28 @@ fill_types (EmbersServicesPage *self)
   g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
   guint position = GTK_INVALID_LIST_POSITION;
 
-  g_ptr_array_set_size (self->type_ids, 0);
   for (guint i = 0; ids[i] != NULL; i++)
     {
-      g_ptr_array_add (self->type_ids, g_strdup (ids[i]));
       g_ptr_array_add (shown, embers_profile_type_describe (ids[i]));
       if (g_strcmp0 (ids[i], pick) == 0)
         position = i;
     }
   g_ptr_array_add (shown, NULL);
 
-  self->syncing = TRUE;
+  /* While the drop-down's list changes, its selection moves through
+   * positions that map to no type (type_ids is empty): on_type_selected
+   * takes none of them as a choice */
+  g_ptr_array_set_size (self->type_ids, 0);
   gtk_string_list_splice (self->type_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->type_names)),
                           (const char * const *)shown->pdata);
-  gtk_drop_down_set_selected (self->type_dropdown, position);
-  self->syncing = FALSE;
-  gtk_widget_set_sensitive (GTK_WIDGET (self->type_dropdown), self->type_ids->len > 0);
+  for (guint i = 0; ids[i] != NULL; i++)
+    g_ptr_array_add (self->type_ids, g_strdup (ids[i]));
 
+  /* The type first, then the drop-down: selecting it is no change */
   g_free (self->profile_type);
   self->profile_type = g_steal_pointer (&pick);
+  gtk_drop_down_set_selected (self->type_dropdown, position);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->type_dropdown), self->type_ids->len > 0);
 }
 
 static void
@@ -494,9 +508,8 @@ on_model_changed (EmbersServicesPage *self)
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     if (presets[i] == preset)
       position = i;
-  self->syncing = TRUE;
+  /* on_range_selected finds the model at that preset already */
   gtk_drop_down_set_selected (self->range_dropdown, position);
-  self->syncing = FALSE;
 
   if (embers_query_model_get_start_ms (self->model) == self->start_ms &&
       embers_query_model_get_end_ms (self->model) == self->end_ms && self->loaded)
@@ -516,12 +529,19 @@ on_map (EmbersServicesPage *self)
 
 /* Template callbacks */
 
+/* Each control changes its own half of the filter: a setter that shows
+ * a filter in both finds each half already there */
 static void
-on_filter_changed (EmbersServicesPage *self)
+on_filter_text_changed (EmbersServicesPage *self)
 {
-  if (self->syncing)
-    return;
   embers_services_page_set_filter (self, gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)),
+                                   self->filter_regex);
+}
+
+static void
+on_regex_toggled (EmbersServicesPage *self)
+{
+  embers_services_page_set_filter (self, self->filter_text,
                                    gtk_toggle_button_get_active (self->regex_button));
 }
 
@@ -530,7 +550,7 @@ on_type_selected (EmbersServicesPage *self)
 {
   guint position = gtk_drop_down_get_selected (self->type_dropdown);
 
-  if (self->syncing || position >= self->type_ids->len)
+  if (position >= self->type_ids->len)
     return;
   embers_services_page_set_profile_type (self, g_ptr_array_index (self->type_ids, position));
 }
@@ -538,8 +558,6 @@ on_type_selected (EmbersServicesPage *self)
 static void
 on_sort_selected (EmbersServicesPage *self)
 {
-  if (self->syncing)
-    return;
   embers_services_page_set_sort (self, gtk_drop_down_get_selected (self->sort_dropdown) == 1
                                        ? EMBERS_SERVICE_SORT_TOTAL : EMBERS_SERVICE_SORT_NAME);
 }
@@ -549,7 +567,8 @@ on_range_selected (EmbersServicesPage *self)
 {
   guint position = gtk_drop_down_get_selected (self->range_dropdown);
 
-  if (self->syncing || position >= G_N_ELEMENTS (presets))
+  /* Choosing the preset the model follows would only move it to now */
+  if (position >= G_N_ELEMENTS (presets) || embers_query_model_get_preset (self->model) == presets[position])
     return;
   embers_query_model_set_preset (self->model, presets[position]);
 }
@@ -598,9 +617,8 @@ embers_services_page_set_profile_type (EmbersServicesPage *self,
           {
             g_free (self->profile_type);
             self->profile_type = g_strdup (profile_type);
-            self->syncing = TRUE;
+            /* on_type_selected finds this type charted already */
             gtk_drop_down_set_selected (self->type_dropdown, i);
-            self->syncing = FALSE;
             load_series (self);
           }
         return TRUE;
@@ -626,6 +644,28 @@ embers_services_page_get_shown (EmbersServicesPage *self,
   return g_ptr_array_index (self->shown_rows, position);
 }
 
+/* Sets an entry's text without passing through an empty one, as
+ * gtk_editable_set_text does (delete, then insert): a search entry tells
+ * an empty text at once, which would be taken for a person's */
+static void
+replace_text (GtkEditable *editable,
+              const char  *text)
+{
+  int length = g_utf8_strlen (gtk_editable_get_text (editable), -1);
+  int position = 0;
+
+  if (g_strcmp0 (gtk_editable_get_text (editable), text) == 0)
+    return;
+  if (text[0] != '\0')
+    {
+      gtk_editable_insert_text (editable, text, -1, &position);
+      gtk_editable_delete_text (editable, position, position + length);
+    }
+  else
+    gtk_editable_delete_text (editable, 0, -1);
+  gtk_editable_set_position (editable, -1);
+}
+
 void
 embers_services_page_set_filter (EmbersServicesPage *self,
                                  const char         *text,
@@ -636,14 +676,20 @@ embers_services_page_set_filter (EmbersServicesPage *self,
 
   g_return_if_fail (EMBERS_IS_SERVICES_PAGE (self));
 
-  /* The entry and the button show it without asking again (setting the
-   * text passes through an empty one) */
-  self->syncing = TRUE;
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)), text) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text);
-  if (gtk_toggle_button_get_active (self->regex_button) != regex)
-    gtk_toggle_button_set_active (self->regex_button, regex);
-  self->syncing = FALSE;
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (self->filter_text, text) == 0 && self->filter_regex == !!regex)
+    return;
+  /* (text may be filter_text itself: on_regex_toggled passes it) */
+  text = g_strdup (text);
+  g_free (self->filter_text);
+  self->filter_text = (char *)text;
+  self->filter_regex = !!regex;
+
+  /* The entry and the button show it; their handlers find it set */
+  replace_text (GTK_EDITABLE (self->filter_entry), text);
+  if (gtk_toggle_button_get_active (self->regex_button) != self->filter_regex)
+    gtk_toggle_button_set_active (self->regex_button, self->filter_regex);
 
   matcher = embers_name_matcher_new (text, regex ? EMBERS_SEARCH_REGEX : EMBERS_SEARCH_DEFAULT, &error);
   if (matcher == NULL)
@@ -669,10 +715,11 @@ embers_services_page_set_sort (EmbersServicesPage *self,
 {
   g_return_if_fail (EMBERS_IS_SERVICES_PAGE (self));
 
+  if (self->sort == sort)
+    return;
   self->sort = sort;
-  self->syncing = TRUE;
+  /* on_sort_selected finds this order set */
   gtk_drop_down_set_selected (self->sort_dropdown, sort == EMBERS_SERVICE_SORT_TOTAL ? 1 : 0);
-  self->syncing = FALSE;
   if (self->settings != NULL)
     g_settings_set_string (self->settings, SORT_KEY, sort == EMBERS_SERVICE_SORT_TOTAL ? "total" : "name");
   refill (self);
@@ -696,6 +743,9 @@ embers_services_page_set_favourite (EmbersServicesPage *self,
   g_return_if_fail (service != NULL);
 
   before = dup_favourites (self);
+  /* A star set to what is saved (a card bound) changes nothing */
+  if (self->settings == NULL || g_strv_contains ((const char * const *)before, service) == !!favourite)
+    return;
   for (GStrv n = before; *n != NULL; n++)
     if (!g_str_equal (*n, service))
       g_strv_builder_add (names, *n);
@@ -763,6 +813,7 @@ embers_services_page_finalize (GObject *object)
   g_free (self->profile_type);
   g_free (self->unit);
   g_free (self->place);
+  g_free (self->filter_text);
 
   G_OBJECT_CLASS (embers_services_page_parent_class)->finalize (object);
 }
@@ -818,7 +869,8 @@ embers_services_page_class_init (EmbersServicesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersServicesPage, status);
   gtk_widget_class_bind_template_child (widget_class, EmbersServicesPage, grid);
   gtk_widget_class_bind_template_child (widget_class, EmbersServicesPage, shown);
-  gtk_widget_class_bind_template_callback (widget_class, on_filter_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_filter_text_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_regex_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_type_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_sort_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_range_selected);
@@ -837,6 +889,7 @@ embers_services_page_init (EmbersServicesPage *self)
 
   self->type_ids = g_ptr_array_new_with_free_func (g_free);
   self->shown_rows = g_ptr_array_new ();
+  self->filter_text = g_strdup ("");
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
@@ -886,9 +939,8 @@ embers_services_page_new (EmbersQueryModel *model)
       self->settings = g_settings_new (APP_ID);
       sort = g_settings_get_string (self->settings, SORT_KEY);
       self->sort = g_str_equal (sort, "total") ? EMBERS_SERVICE_SORT_TOTAL : EMBERS_SERVICE_SORT_NAME;
-      self->syncing = TRUE;
+      /* on_sort_selected finds this order set */
       gtk_drop_down_set_selected (self->sort_dropdown, self->sort == EMBERS_SERVICE_SORT_TOTAL ? 1 : 0);
-      self->syncing = FALSE;
     }
 
   g_signal_connect_object (model, "changed", G_CALLBACK (on_model_changed), self, G_CONNECT_SWAPPED);

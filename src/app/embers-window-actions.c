@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-file-filters.h"
 #include "embers-location.h"
 #include "embers-shortcuts.h"
 #include "embers-workspace.h"
@@ -69,28 +70,6 @@ new_filter (const char         *name,
   return filter;
 }
 
-GListModel *
-embers_window_profile_filters (void)
-{
-  static GListStore *filters;
-
-  if (filters == NULL)
-    {
-      static const char * const profiles[] = {
-        "*.pb", "*.pb.gz", "*.pprof", "*.pprof.gz", "*.prof", "*.gz",
-        "*.folded", "*.collapsed", "*.txt", "*.json", "*.embers", NULL,
-      };
-      static const char * const all[] = { "*", NULL };
-      g_autoptr(GtkFileFilter) profile_filter = new_filter (_("Profiles"), profiles);
-      g_autoptr(GtkFileFilter) all_filter = new_filter (_("All Files"), all);
-
-      filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
-      g_list_store_append (filters, profile_filter);
-      g_list_store_append (filters, all_filter);
-    }
-  return G_LIST_MODEL (filters);
-}
-
 /* A file dialog's answer: the files, or nothing when dismissed (or when
  * the window closed meanwhile: it cancels its dialogs) */
 static void
@@ -116,7 +95,7 @@ open_dialog (EmbersWindow *self)
 
   gtk_file_dialog_set_title (dialog, _("Open a Profile"));
   gtk_file_dialog_set_accept_label (dialog, _("_Open"));
-  gtk_file_dialog_set_filters (dialog, embers_window_profile_filters ());
+  gtk_file_dialog_set_filters (dialog, embers_file_filters_profiles ());
   gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), self->file_cancellable,
                                  on_open_response, g_object_ref (self));
 }

@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-file-filters.h"
 #include "embers-labels-page.h"
 #include "embers-regressions-page.h"
 #include "embers-workspace.h"
@@ -149,7 +150,7 @@ regressions_action (GtkWidget  *widget,
 
       gtk_file_dialog_set_title (dialog, _("Line Up Profiles, the Baseline First"));
       gtk_file_dialog_set_accept_label (dialog, _("_Line Up"));
-      gtk_file_dialog_set_filters (dialog, embers_window_profile_filters ());
+      gtk_file_dialog_set_filters (dialog, embers_file_filters_profiles ());
       gtk_file_dialog_open_multiple (dialog, GTK_WINDOW (self), self->file_cancellable,
                                      on_files, g_object_ref (self));
     }

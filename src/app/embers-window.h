@@ -58,8 +58,6 @@ GtkWidget         *embers_window_show_rules       (EmbersWindow      *self,
 /* After a rule changed elsewhere: the server's rules tab, if open, reloads */
 void               embers_window_reload_rules     (EmbersWindow      *self,
                                                    EmbersSource      *source);
-/* The file filters of the open dialogs: profiles, all files */
-GListModel        *embers_window_profile_filters  (void);
 /* Shows the connect dialog; with a URL it connects at once */
 EmbersConnectDialog *embers_window_connect        (EmbersWindow      *self,
                                                    const char        *url);

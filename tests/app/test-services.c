@@ -404,6 +404,150 @@ test_range (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+count (guint *counter)
+{
+  (*counter)++;
+}
+
+static void
+count_loads (EmbersServicesPage *page,
+             GParamSpec         *pspec,
+             guint              *loads)
+{
+  if (embers_services_page_get_loading (page))
+    (*loads)++;
+}
+
+/* The controls and the page show one state both ways without loops
+ * (no syncing flags): a setter that finds its value set does nothing,
+ * and a control set by the page changes nothing when its handler runs.
+ * Counted: refills of the grid, loads, the settings written, the
+ * model's changes. */
+static void
+test_links (void)
+{
+  g_autoptr(EmbersSource) source = make_local ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWorkspace *workspace;
+  EmbersServicesPage *page;
+  EmbersQueryModel *model;
+  GtkDropDown *range, *sort, *types;
+  GtkWidget *entry, *regex;
+  GListModel *shown;
+  EmbersTestSignal *searched;
+  guint refills = 0, loads = 0, model_changes = 0, sort_saves = 0, favourite_saves = 0;
+  guint sort_notifies = 0;
+  const char *type;
+
+  g_settings_reset (settings, "favourite-services");
+  g_settings_reset (settings, "services-sort");
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (embers_window_open_explore (window, source, NULL),
+                                                         EMBERS_TYPE_WORKSPACE));
+  model = embers_workspace_get_query (workspace);
+  page = embers_workspace_get_services_page (workspace);
+  embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_SERVICES);
+  embers_test_wait_until (services_idle, page, "the services");
+
+  range = GTK_DROP_DOWN (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN, "range_dropdown"));
+  sort = GTK_DROP_DOWN (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN, "sort_dropdown"));
+  types = GTK_DROP_DOWN (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN, "type_dropdown"));
+  entry = embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY, NULL);
+  regex = embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_TOGGLE_BUTTON, "regex_button");
+  shown = (GListModel *)gtk_grid_view_get_model (GTK_GRID_VIEW (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_GRID_VIEW, NULL)));
+  g_assert_nonnull (range);
+  g_assert_nonnull (sort);
+  g_assert_nonnull (types);
+  g_assert_nonnull (regex);
+  g_signal_connect_swapped (shown, "items-changed", G_CALLBACK (count), &refills);
+  g_signal_connect (page, "notify::loading", G_CALLBACK (count_loads), &loads);
+  g_signal_connect_swapped (model, "changed", G_CALLBACK (count), &model_changes);
+  g_signal_connect_swapped (settings, "changed::services-sort", G_CALLBACK (count), &sort_saves);
+  g_signal_connect_swapped (settings, "changed::favourite-services", G_CALLBACK (count), &favourite_saves);
+  g_signal_connect_swapped (sort, "notify::selected", G_CALLBACK (count), &sort_notifies);
+
+  /* The drop-downs' handlers run with what the page shows: nothing */
+  g_object_notify (G_OBJECT (range), "selected");
+  g_object_notify (G_OBJECT (types), "selected");
+  g_object_notify (G_OBJECT (sort), "selected");
+  type = embers_services_page_get_profile_type (page);
+  g_assert_true (embers_services_page_set_profile_type (page, type));
+  embers_services_page_set_sort (page, EMBERS_SERVICE_SORT_NAME);
+  embers_services_page_set_filter (page, "", FALSE);
+  g_assert_cmpuint (model_changes, ==, 0);
+  g_assert_cmpuint (loads, ==, 0);
+  g_assert_cmpuint (refills, ==, 0);
+  g_assert_cmpuint (sort_saves, ==, 0);
+
+  /* Page to control: one refill, one save, the drop-down moved once */
+  sort_notifies = 0;
+  embers_services_page_set_sort (page, EMBERS_SERVICE_SORT_TOTAL);
+  g_assert_cmpuint (gtk_drop_down_get_selected (sort), ==, 1);
+  g_assert_cmpuint (sort_notifies, ==, 1);
+  g_assert_cmpuint (refills, ==, 1);
+  g_assert_cmpuint (sort_saves, ==, 1);
+  /* Control to page, as a person picks: the same */
+  gtk_drop_down_set_selected (sort, 0);
+  g_assert_cmpuint (refills, ==, 2);
+  g_assert_cmpuint (sort_saves, ==, 2);
+  g_assert_cmpstr (g_settings_get_string (settings, "services-sort"), ==, "name");
+
+  /* The filter set by the page: the entry shows it, and its (delayed)
+   * search-changed finds it set */
+  refills = 0;
+  searched = embers_test_expect_signal (entry, "search-changed");
+  embers_services_page_set_filter (page, "shop", FALSE);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "shop");
+  g_assert_cmpuint (refills, ==, 1);
+  g_assert_cmpuint (embers_services_page_get_n_shown (page), ==, 2);
+  embers_test_wait_signal (searched);
+  g_assert_cmpuint (refills, ==, 1);
+  /* The regex button set by the page: its toggled finds it set */
+  embers_services_page_set_filter (page, "^web$", TRUE);
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (regex)));
+  g_assert_cmpuint (refills, ==, 2);
+  g_assert_cmpuint (embers_services_page_get_n_shown (page), ==, 1);
+  /* Typed (into the emptied entry) and toggled by a person: each once */
+  embers_services_page_set_filter (page, "", TRUE);
+  g_assert_cmpuint (refills, ==, 3);
+  searched = embers_test_expect_signal (entry, "search-changed");
+  {
+    int position = 0;
+
+    gtk_editable_insert_text (GTK_EDITABLE (entry), "^(web|batch)$", -1, &position);
+  }
+  embers_test_wait_signal (searched);
+  g_assert_cmpuint (refills, ==, 4);
+  g_assert_cmpuint (embers_services_page_get_n_shown (page), ==, 2);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), FALSE);
+  g_assert_cmpuint (refills, ==, 5);
+  g_assert_cmpuint (embers_services_page_get_n_shown (page), ==, 0);
+  embers_services_page_set_filter (page, "", FALSE);
+
+  /* A favourite saved once: binding the cards again sets their stars to
+   * what is saved, which changes nothing */
+  embers_services_page_set_favourite (page, "batch", TRUE);
+  embers_test_wait_frame (GTK_WIDGET (window));
+  embers_services_page_set_favourite (page, "batch", TRUE);
+  g_assert_cmpuint (favourite_saves, ==, 1);
+  g_assert_true (shown_named (page, "batch")->favourite);
+
+  /* The range picked by a person: the model once, one load */
+  gtk_drop_down_set_selected (range, 2);
+  g_assert_cmpuint (model_changes, ==, 1);
+  embers_test_wait_until (services_idle, page, "the 6 hours");
+  g_assert_cmpuint (loads, ==, 1);
+
+  g_signal_handlers_disconnect_by_data (settings, &sort_saves);
+  g_signal_handlers_disconnect_by_data (settings, &favourite_saves);
+  g_settings_reset (settings, "favourite-services");
+  g_settings_reset (settings, "services-sort");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -414,6 +558,7 @@ main (int    argc,
   g_test_add_func ("/embers/services/error", test_error);
   g_test_add_func ("/embers/services/filter-sort-favourites", test_filter_sort_favourites);
   g_test_add_func ("/embers/services/range", test_range);
+  g_test_add_func ("/embers/services/links", test_links);
 
   return g_test_run ();
 }
