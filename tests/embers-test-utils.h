@@ -16,4 +16,9 @@ EmbersProfile *embers_test_cpu_profile (gint64      time_ms,
                                         const char *leaf,
                                         gint64      value);
 
+/* A profile of folded stacks, one a line: "main;foo;bar 10" (frames by
+ * ";", the value after the last space), in one sample type "samples"
+ * (count); other lines are skipped */
+EmbersProfile *embers_test_profile_from_lines (const char *text);
+
 G_END_DECLS

@@ -9,45 +9,11 @@
 #include <string.h>
 
 #include "embers-call-tree.h"
+#include "embers-diff.h"
 #include "embers-layout.h"
 #include "embers-profile-builder.h"
 #include "embers-transforms.h"
-
-static EmbersProfile *
-profile_from_lines (const char *text)
-{
-  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  GError *error = NULL;
-  EmbersProfile *profile;
-
-  embers_profile_builder_add_sample_type (b, "samples", "count");
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *space = strrchr (lines[i], ' ');
-      g_auto(GStrv) frames = NULL;
-      guint32 ids[64];
-      gint64 value;
-      guint n;
-
-      if (space == NULL)
-        continue;
-      {
-        g_autofree char *stack = g_strndup (lines[i], space - lines[i]);
-
-        frames = g_strsplit (stack, ";", -1);
-      }
-      n = g_strv_length (frames);
-      for (guint f = 0; f < n; f++)
-        ids[f] = embers_profile_builder_intern (b, frames[f], -1);
-      value = g_ascii_strtoll (space + 1, NULL, 10);
-      embers_profile_builder_add_stack (b, ids, n, &value, 0);
-    }
-
-  profile = embers_profile_builder_finish (b, &error);
-  g_assert_no_error (error);
-  return profile;
-}
+#include "embers-test-utils.h"
 
 /* total 100 */
 static const char *tree_text =
@@ -99,7 +65,7 @@ describe (EmbersCallTreeList *list)
 static void
 test_top_down (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree_text);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree_text);
   g_autoptr(EmbersCallTree) tree = embers_call_tree_new (p, 0, FALSE);
   g_autoptr(GListModel) roots = NULL;
   g_autoptr(EmbersCallTreeList) top = NULL;
@@ -148,7 +114,7 @@ test_top_down (void)
 static void
 test_heaviest_path (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree_text);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree_text);
   guint32 path[16];
   guint n = embers_call_tree_heaviest_path (p, 0, 0, path, G_N_ELEMENTS (path));
   g_autoptr(GString) names = g_string_new (NULL);
@@ -218,7 +184,7 @@ compare_inverted (EmbersProfile     *inverted,
 static void
 test_inverted (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree_text);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree_text);
   g_autoptr(EmbersProfile) oracle = embers_transform_invert (p, NULL);
   g_autoptr(EmbersCallTree) tree = embers_call_tree_new (p, 0, TRUE);
   g_autoptr(GListModel) roots = NULL;
@@ -242,7 +208,7 @@ test_inverted (void)
 static void
 test_inverted_recursive (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (
     "a;b;a;b;c 7\n"
     "a;b;a 3\n"
     "a;c;a;c 4\n"
@@ -353,6 +319,120 @@ test_lazy_big (gconstpointer data)
     }
 }
 
+/* "name baseline comparison; ..." of a diff tree's list */
+static char *
+describe_diff (EmbersCallTreeList *list)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (list)); i++)
+    {
+      EmbersCallTreeRow *row = embers_call_tree_list_get_row (list, i);
+
+      g_string_append_printf (s, "%s%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, i ? "; " : "",
+                              embers_call_tree_row_get_name (row),
+                              embers_call_tree_row_get_baseline_total (row),
+                              embers_call_tree_row_get_total (row));
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A comparison's tree: both sides' values, rows on one side only kept,
+ * heaviest by both sides, top-down and inverted */
+static void
+test_diff (void)
+{
+  g_autoptr(EmbersProfile) base = embers_test_profile_from_lines ("main;foo 30\nmain;bar 10\nmain 10\n");
+  g_autoptr(EmbersProfile) comp = embers_test_profile_from_lines ("main;foo 30\nmain;baz 20\nmain 10\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) diff = embers_diff_profiles (base, 0, comp, 0, &error);
+  g_autoptr(EmbersCallTree) tree = NULL;
+  g_autoptr(EmbersCallTree) inverted = NULL;
+  g_autoptr(GListModel) roots = NULL;
+  g_autoptr(GListModel) inverted_roots = NULL;
+  g_autoptr(EmbersCallTreeList) top = NULL;
+  g_autoptr(EmbersCallTreeList) below_main = NULL;
+  g_autoptr(EmbersCallTreeList) functions = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *inverted_text = NULL;
+  EmbersCallTreeRow *root, *row;
+  EmbersDiffKind kind;
+
+  g_assert_no_error (error);
+  tree = embers_call_tree_new (diff, EMBERS_DIFF_BASELINE, FALSE);
+  g_assert_true (embers_call_tree_is_diff (tree));
+  /* The comparison's column, whatever was asked */
+  g_assert_cmpuint (embers_call_tree_get_sample_type (tree), ==, EMBERS_DIFF_COMPARISON);
+  g_assert_cmpint (embers_call_tree_get_total (tree), ==, 60);
+  g_assert_cmpint (embers_call_tree_get_baseline_total (tree), ==, 50);
+  root = root_row (tree, &roots);
+  g_assert_cmpint (embers_call_tree_row_get_baseline_total (root), ==, 50);
+  g_assert_cmpint (embers_call_tree_row_get_total (root), ==, 60);
+
+  top = children (root);
+  below_main = children (embers_call_tree_list_get_row (top, 0));
+  text = describe_diff (below_main);
+  /* bar only in the baseline, baz only in the comparison: both kept */
+  g_assert_cmpstr (text, ==, "foo 30 30; baz 0 20; bar 10 0");
+  row = embers_call_tree_list_get_row (below_main, 0);
+  /* 30 of 50 to 30 of 60: the share fell by a sixth */
+  g_assert_cmpfloat_with_epsilon (embers_call_tree_row_get_change (row, &kind), -100.0 / 6, 1e-9);
+  g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_CHANGED);
+  embers_call_tree_row_get_change (embers_call_tree_list_get_row (below_main, 1), &kind);
+  g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_NEW);
+  embers_call_tree_row_get_change (embers_call_tree_list_get_row (below_main, 2), &kind);
+  g_assert_cmpint (kind, ==, EMBERS_DIFF_KIND_REMOVED);
+  g_assert_cmpint (embers_call_tree_row_get_baseline_self (embers_call_tree_list_get_row (below_main, 2)), ==, 10);
+
+  /* Inverted: the functions with self time on either side */
+  inverted = embers_call_tree_new (diff, 0, TRUE);
+  functions = children (root_row (inverted, &inverted_roots));
+  inverted_text = describe_diff (functions);
+  g_assert_cmpstr (inverted_text, ==, "foo 30 30; baz 0 20; main 10 10; bar 10 0");
+}
+
+/* Sorted by a column at every level, then heaviest first; the heaviest
+ * row is found in any order */
+static void
+test_sort (void)
+{
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree_text);
+  g_autoptr(EmbersCallTree) by_name = embers_call_tree_new (p, 0, FALSE);
+  g_autoptr(EmbersCallTree) by_self = embers_call_tree_new (p, 0, FALSE);
+  g_autoptr(EmbersCallTree) by_total = embers_call_tree_new (p, 0, FALSE);
+  g_autoptr(GListModel) roots1 = NULL, roots2 = NULL, roots3 = NULL;
+  g_autoptr(EmbersCallTreeList) top1 = NULL, top2 = NULL, top3 = NULL;
+  g_autoptr(EmbersCallTreeList) main1 = NULL, main2 = NULL, main3 = NULL;
+  g_autofree char *text1 = NULL, *text2 = NULL, *text3 = NULL;
+  gboolean descending = TRUE;
+
+  embers_call_tree_set_sort (by_name, EMBERS_CALL_TREE_SORT_NAME, FALSE);
+  g_assert_cmpint (embers_call_tree_get_sort (by_name, &descending), ==, EMBERS_CALL_TREE_SORT_NAME);
+  g_assert_false (descending);
+  top1 = children (root_row (by_name, &roots1));
+  main1 = children (embers_call_tree_list_get_row (top1, 0));
+  text1 = describe (main1);
+  g_assert_cmpstr (text1, ==, "alpha 10 10; foo 20 5; qux 20 0");
+  /* foo and qux tie at 20: the first of them */
+  g_assert_cmpuint (embers_call_tree_list_find_heaviest (main1), ==, 1);
+
+  embers_call_tree_set_sort (by_self, EMBERS_CALL_TREE_SORT_SELF, TRUE);
+  top2 = children (root_row (by_self, &roots2));
+  /* main (self 30) above other (0) */
+  main2 = children (embers_call_tree_list_get_row (top2, 0));
+  text2 = describe (main2);
+  g_assert_cmpstr (text2, ==, "alpha 10 10; foo 20 5; qux 20 0");
+
+  embers_call_tree_set_sort (by_total, EMBERS_CALL_TREE_SORT_TOTAL, FALSE);
+  top3 = children (root_row (by_total, &roots3));
+  g_assert_cmpstr (embers_call_tree_row_get_name (embers_call_tree_list_get_row (top3, 0)), ==, "other");
+  main3 = children (embers_call_tree_list_get_row (top3, 1));
+  text3 = describe (main3);
+  g_assert_cmpstr (text3, ==, "alpha 10 10; foo 20 5; qux 20 0");
+  g_assert_cmpuint (embers_call_tree_list_find_heaviest (main3), ==, 1);
+}
+
+
 int
 main (int   argc,
       char *argv[])
@@ -362,6 +442,8 @@ main (int   argc,
   g_test_add_func ("/embers/call-tree/top-down", test_top_down);
   g_test_add_func ("/embers/call-tree/heaviest-path", test_heaviest_path);
   g_test_add_func ("/embers/call-tree/inverted", test_inverted);
+  g_test_add_func ("/embers/call-tree/diff", test_diff);
+  g_test_add_func ("/embers/call-tree/sort", test_sort);
   g_test_add_func ("/embers/call-tree/inverted-recursive", test_inverted_recursive);
   g_test_add_data_func ("/embers/call-tree/lazy-big", GINT_TO_POINTER (FALSE), test_lazy_big);
   g_test_add_data_func ("/embers/call-tree/lazy-big-inverted", GINT_TO_POINTER (TRUE), test_lazy_big);

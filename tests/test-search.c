@@ -10,42 +10,7 @@
 #include "embers-profile-builder.h"
 #include "embers-diff.h"
 #include "embers-search.h"
-
-static EmbersProfile *
-profile_from_lines (const char *text)
-{
-  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  GError *error = NULL;
-  EmbersProfile *profile;
-
-  embers_profile_builder_add_sample_type (b, "samples", "count");
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *space = strrchr (lines[i], ' ');
-      g_auto(GStrv) frames = NULL;
-      guint32 ids[64];
-      gint64 value;
-      guint n;
-
-      if (space == NULL)
-        continue;
-      {
-        g_autofree char *stack = g_strndup (lines[i], space - lines[i]);
-
-        frames = g_strsplit (stack, ";", -1);
-      }
-      n = g_strv_length (frames);
-      for (guint f = 0; f < n; f++)
-        ids[f] = embers_profile_builder_intern (b, frames[f], -1);
-      value = g_ascii_strtoll (space + 1, NULL, 10);
-      embers_profile_builder_add_stack (b, ids, n, &value, 0);
-    }
-
-  profile = embers_profile_builder_finish (b, &error);
-  g_assert_no_error (error);
-  return profile;
-}
+#include "embers-test-utils.h"
 
 static guint32
 find_path (EmbersProfile *profile,
@@ -95,7 +60,7 @@ search (EmbersProfile     *p,
 static void
 test_plain_caseless (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree);
   g_autoptr(EmbersSearch) s = search (p, "foo", EMBERS_SEARCH_DEFAULT);
   g_autofree char *summary = NULL;
 
@@ -122,7 +87,7 @@ test_plain_caseless (void)
 static void
 test_case_sensitive (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree);
   g_autoptr(EmbersSearch) s = search (p, "foo", EMBERS_SEARCH_CASE_SENSITIVE);
   g_autoptr(EmbersSearch) upper = search (p, "FOO", EMBERS_SEARCH_CASE_SENSITIVE);
 
@@ -138,7 +103,7 @@ test_case_sensitive (void)
 static void
 test_regex (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree);
   g_autoptr(EmbersSearch) exact = search (p, "^foo$", EMBERS_SEARCH_REGEX);
   g_autoptr(EmbersSearch) exact_cs = search (p, "^foo$", EMBERS_SEARCH_REGEX | EMBERS_SEARCH_CASE_SENSITIVE);
   g_autoptr(EmbersSearch) alt = search (p, "^(bar|baz)$", EMBERS_SEARCH_REGEX);
@@ -176,7 +141,7 @@ static void
 test_nested_not_double_counted (void)
 {
   /* Pure recursion: a;a;a 10, a 5 -> a matches three times, total once */
-  g_autoptr(EmbersProfile) p = profile_from_lines ("a;a;a 10\na 5\nb;a 5\n");
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines ("a;a;a 10\na 5\nb;a 5\n");
   g_autoptr(EmbersSearch) s = search (p, "a", EMBERS_SEARCH_DEFAULT);
 
   g_assert_cmpuint (embers_search_get_n_matches (s), ==, 4);
@@ -189,7 +154,7 @@ test_nested_not_double_counted (void)
 static void
 test_focus_fraction (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree);
   g_autoptr(EmbersSearch) s = search (p, "baz", EMBERS_SEARCH_DEFAULT);
   g_autoptr(EmbersSearch) none = search (p, "nothing", EMBERS_SEARCH_DEFAULT);
   g_autofree char *summary = NULL;
@@ -209,7 +174,7 @@ test_focus_fraction (void)
 static void
 test_range (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree);
   g_autoptr(EmbersSearch) s = search (p, "baz", EMBERS_SEARCH_DEFAULT);
   guint32 foo = find_path (p, "main;foo");
   guint32 qux = find_path (p, "main;qux");
@@ -223,7 +188,7 @@ test_range (void)
 static void
 test_next_previous (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree);
   g_autoptr(EmbersSearch) s = search (p, "foo", EMBERS_SEARCH_CASE_SENSITIVE);
   g_autoptr(EmbersSearch) none = search (p, "zzz", EMBERS_SEARCH_DEFAULT);
   guint32 f1 = find_path (p, "main;foo");
@@ -281,7 +246,7 @@ test_next_skips_zero (void)
 static void
 test_empty_pattern (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines (tree);
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines (tree);
   g_autoptr(EmbersSearch) s = search (p, "", EMBERS_SEARCH_REGEX);
   g_autoptr(EmbersSearch) n = search (p, NULL, EMBERS_SEARCH_DEFAULT);
 
@@ -295,7 +260,7 @@ test_empty_pattern (void)
 static void
 test_unicode_caseless (void)
 {
-  g_autoptr(EmbersProfile) p = profile_from_lines ("Ärger;x 3\närger 2\nplain 5\n");
+  g_autoptr(EmbersProfile) p = embers_test_profile_from_lines ("Ärger;x 3\närger 2\nplain 5\n");
   g_autoptr(EmbersSearch) s = search (p, "ärg", EMBERS_SEARCH_DEFAULT);
   g_autoptr(EmbersSearch) cs = search (p, "ärg", EMBERS_SEARCH_CASE_SENSITIVE);
 
@@ -309,8 +274,8 @@ test_diff (void)
 {
   /* Baseline 100: main;foo 40 (of which main;foo;bar 10), main;old;foo 20,
    * main 40. Comparison 200: main;foo 120, main;new;foo 30, main 50 */
-  g_autoptr(EmbersProfile) base = profile_from_lines ("main;foo;bar 10\nmain;foo 30\nmain;old;foo 20\nmain 40\n");
-  g_autoptr(EmbersProfile) comp = profile_from_lines ("main;foo 120\nmain;new;foo 30\nmain 50\n");
+  g_autoptr(EmbersProfile) base = embers_test_profile_from_lines ("main;foo;bar 10\nmain;foo 30\nmain;old;foo 20\nmain 40\n");
+  g_autoptr(EmbersProfile) comp = embers_test_profile_from_lines ("main;foo 120\nmain;new;foo 30\nmain 50\n");
   g_autoptr(EmbersProfile) d = NULL;
   g_autoptr(EmbersSearch) s = NULL;
   g_autofree char *summary = NULL;

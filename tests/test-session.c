@@ -63,6 +63,18 @@ assert_same (const EmbersSession *a,
   if (a->focus != NULL)
     g_assert_true (g_strv_equal ((const char * const *)a->focus, (const char * const *)b->focus));
   g_assert_true (embers_transform_stack_equal (a->transforms, b->transforms));
+  g_assert_cmpstr (a->tenant, ==, b->tenant);
+  g_assert_cmpstr (a->service, ==, b->service);
+  g_assert_cmpstr (a->filters, ==, b->filters);
+  g_assert_cmpstr (a->workspace_view, ==, b->workspace_view);
+  g_assert_cmpstr (a->profile_id, ==, b->profile_id);
+  g_assert_cmpint (a->profile_time_ms, ==, b->profile_time_ms);
+  g_assert_cmpint (a->profile_value, ==, b->profile_value);
+  g_assert_cmpstr (a->diff_mode, ==, b->diff_mode);
+  g_assert_true ((a->compare_baseline == NULL) == (b->compare_baseline == NULL));
+  g_assert_true ((a->diff == NULL) == (b->diff == NULL));
+  if (a->diff != NULL)
+    assert_same (a->diff, b->diff);
 }
 
 static void
@@ -79,7 +91,7 @@ test_round_trip (void)
   g_assert_cmpuint (length, ==, strlen (data));
   g_assert_true (g_str_has_suffix (data, "\n"));
   g_assert_nonnull (strstr (data, "\"format\" : \"embers-view\""));
-  g_assert_nonnull (strstr (data, "\"version\" : 1"));
+  g_assert_nonnull (strstr (data, "\"version\" : 2"));
   back = embers_session_parse (data, length, NULL, &error);
   g_assert_no_error (error);
   assert_same (s, back);
@@ -163,9 +175,215 @@ test_relative_and_missing (void)
   g_assert_nonnull (strstr (error->message, "/nowhere/gone-b.pb.gz"));
   g_clear_error (&error);
 
+  /* A workspace's comparison of files: each missing one named too */
+  {
+    const char *text3 = "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h:4040\"},"
+                        " \"workspace\": {\"view\": \"compare\", \"compare\": {\"baseline\": {\"file\": \"there.pb.gz\"},"
+                        " \"comparison\": {\"file\": \"gone-c.pb.gz\"}}}}";
+    g_autoptr(EmbersSession) side_missing = NULL;
+
+    g_assert_true (g_file_replace_contents (view, text3, strlen (text3), NULL, FALSE, 0, NULL, NULL, NULL));
+    side_missing = embers_session_load (view, NULL, &error);
+    g_assert_null (side_missing);
+    g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_MISSING_FILE);
+    g_assert_nonnull (strstr (error->message, "gone-c.pb.gz"));
+    g_assert_null (strstr (error->message, "there.pb.gz"));
+    g_clear_error (&error);
+  }
+
   g_file_delete (view, NULL, NULL);
   g_file_delete (there, NULL, NULL);
   g_rmdir (dir_path);
+}
+
+/* A server's whole workspace (version 2): written, read, written again
+ * byte for byte; the text is the one docs/session-format.md shows */
+static const char workspace_text[] =
+  "{\n"
+  "  \"format\" : \"embers-view\",\n"
+  "  \"version\" : 2,\n"
+  "  \"source\" : {\n"
+  "    \"server\" : \"https://pyro.example:4040/\",\n"
+  "    \"tenant\" : \"team-a\"\n"
+  "  },\n"
+  "  \"query\" : {\n"
+  "    \"service\" : \"checkout\",\n"
+  "    \"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\",\n"
+  "    \"filters\" : \"{region=\\\"eu\\\",pod=~\\\"web-.*\\\"}\",\n"
+  "    \"from\" : 1700000000000,\n"
+  "    \"until\" : 1700003600000\n"
+  "  },\n"
+  "  \"workspace\" : {\n"
+  "    \"view\" : \"compare\",\n"
+  "    \"profile\" : {\n"
+  "      \"id\" : \"8c1f0b7e-5d2a-4c3b-9e61-2f4a7d9b0c15\",\n"
+  "      \"time\" : 1700000123000,\n"
+  "      \"value\" : 250000000\n"
+  "    },\n"
+  "    \"compare\" : {\n"
+  "      \"baseline\" : {\n"
+  "        \"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\",\n"
+  "        \"selector\" : \"{service_name=\\\"checkout\\\"}\",\n"
+  "        \"from\" : 1699996400000,\n"
+  "        \"until\" : 1700000000000\n"
+  "      },\n"
+  "      \"comparison\" : {\n"
+  "        \"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\",\n"
+  "        \"selector\" : \"{service_name=\\\"checkout\\\"}\",\n"
+  "        \"from\" : 1700000000000,\n"
+  "        \"until\" : 1700003600000\n"
+  "      },\n"
+  "      \"diff-mode\" : \"absolute\",\n"
+  "      \"view\" : {\n"
+  "        \"mode\" : \"icicle\",\n"
+  "        \"transforms\" : [\n"
+  "          {\n"
+  "            \"kind\" : \"drop-function\",\n"
+  "            \"args\" : [\n"
+  "              \"runtime.gcBgMarkWorker\"\n"
+  "            ]\n"
+  "          }\n"
+  "        ],\n"
+  "        \"focus\" : [\n"
+  "          \"main.main\"\n"
+  "        ]\n"
+  "      }\n"
+  "    }\n"
+  "  },\n"
+  "  \"view\" : {\n"
+  "    \"mode\" : \"flame\",\n"
+  "    \"transforms\" : [],\n"
+  "    \"search\" : \"json\",\n"
+  "    \"search-regex\" : false,\n"
+  "    \"search-case-sensitive\" : true\n"
+  "  }\n"
+  "}\n";
+
+static void
+test_workspace_round_trip (void)
+{
+  g_autoptr(EmbersSession) s = NULL;
+  g_autoptr(EmbersSession) back = NULL;
+  g_autoptr(EmbersSession) built = embers_session_new ();
+  g_autofree char *data = NULL;
+  g_autofree char *from_built = NULL;
+  GError *error = NULL;
+
+  s = embers_session_parse (workspace_text, strlen (workspace_text), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (s->server, ==, "https://pyro.example:4040/");
+  g_assert_cmpstr (s->tenant, ==, "team-a");
+  g_assert_cmpstr (s->service, ==, "checkout");
+  g_assert_cmpstr (s->filters, ==, "{region=\"eu\",pod=~\"web-.*\"}");
+  g_assert_cmpstr (s->selector, ==, "{service_name=\"checkout\",region=\"eu\",pod=~\"web-.*\"}");
+  g_assert_cmpstr (s->workspace_view, ==, "compare");
+  g_assert_cmpstr (s->profile_id, ==, "8c1f0b7e-5d2a-4c3b-9e61-2f4a7d9b0c15");
+  g_assert_cmpint (s->profile_time_ms, ==, 1700000123000);
+  g_assert_cmpint (s->profile_value, ==, 250000000);
+  g_assert_nonnull (s->compare_baseline);
+  g_assert_null (s->compare_baseline->file);
+  g_assert_cmpint (s->compare_baseline->until_ms, ==, 1700000000000);
+  g_assert_cmpstr (s->compare_comparison->selector, ==, "{service_name=\"checkout\"}");
+  g_assert_cmpstr (s->diff_mode, ==, "absolute");
+  g_assert_nonnull (s->diff);
+  g_assert_cmpstr (s->diff->view, ==, "icicle");
+  g_assert_cmpuint (embers_transform_stack_get_length (s->diff->transforms), ==, 1);
+  g_assert_cmpstr (s->diff->focus[0], ==, "main.main");
+  g_assert_cmpstr (s->search, ==, "json");
+  g_assert_true (s->search_case_sensitive);
+
+  /* Written again: byte for byte the text read */
+  data = embers_session_to_data (s, NULL);
+  g_assert_cmpstr (data, ==, workspace_text);
+  back = embers_session_parse (data, strlen (data), NULL, &error);
+  g_assert_no_error (error);
+  assert_same (s, back);
+
+  /* Built field by field (as the window does, with a whole selector and
+   * a URL that carries credentials), the same text */
+  built->server = g_strdup ("https://bob:hunter2@pyro.example:4040/?token=abc");
+  built->tenant = g_strdup ("team-a");
+  built->profile_type = g_strdup (s->profile_type);
+  built->selector = g_strdup (s->selector);
+  built->from_ms = s->from_ms;
+  built->until_ms = s->until_ms;
+  built->workspace_view = g_strdup ("compare");
+  built->profile_id = g_strdup (s->profile_id);
+  built->profile_time_ms = s->profile_time_ms;
+  built->profile_value = s->profile_value;
+  built->compare_baseline = embers_session_side_new ();
+  built->compare_baseline->profile_type = g_strdup (s->profile_type);
+  built->compare_baseline->selector = g_strdup ("{service_name=\"checkout\"}");
+  built->compare_baseline->from_ms = 1699996400000;
+  built->compare_baseline->until_ms = 1700000000000;
+  built->compare_comparison = embers_session_side_new ();
+  built->compare_comparison->profile_type = g_strdup (s->profile_type);
+  built->compare_comparison->selector = g_strdup ("{service_name=\"checkout\"}");
+  built->compare_comparison->from_ms = 1700000000000;
+  built->compare_comparison->until_ms = 1700003600000;
+  built->diff_mode = g_strdup ("absolute");
+  built->diff = embers_session_new ();
+  built->diff->view = g_strdup ("icicle");
+  built->diff->focus = g_strdupv ((char *[]) { (char *) "main.main", NULL });
+  g_assert_true (embers_transform_stack_push (built->diff->transforms, EMBERS_TRANSFORM_DROP_FUNCTION,
+                                              (const char *[]) { "runtime.gcBgMarkWorker", NULL }, NULL));
+  built->view = g_strdup ("flame");
+  built->search = g_strdup ("json");
+  built->search_case_sensitive = TRUE;
+  from_built = embers_session_to_data (built, NULL);
+  g_assert_cmpstr (from_built, ==, workspace_text);
+  g_assert_null (strstr (from_built, "bob"));
+  g_assert_null (strstr (from_built, "hunter2"));
+  g_assert_null (strstr (from_built, "abc"));
+}
+
+/* Files of version 1 are read: a server's query becomes the workspace's
+ * (service and filters apart), shown on the Flame Graph view */
+static void
+test_version_1 (void)
+{
+  const char *v1 = "{\"format\": \"embers-view\", \"version\": 1,"
+                   " \"source\": {\"server\": \"http://pyro.example:4040/\"},"
+                   " \"query\": {\"profile-type\": \"memory:alloc_space:bytes:space:bytes\","
+                   " \"selector\": \"{region=\\\"eu\\\", service_name=\\\"api\\\"}\", \"from\": 10, \"until\": 20},"
+                   " \"view\": {\"mode\": \"bottom-up\"}}";
+  const char *services = "{\"format\": \"embers-view\", \"version\": 2,"
+                         " \"source\": {\"server\": \"http://pyro.example:4040/\"},"
+                         " \"workspace\": {\"view\": \"services\"}}";
+  g_autoptr(EmbersSession) s = NULL;
+  g_autoptr(EmbersSession) back = NULL;
+  g_autoptr(EmbersSession) overview = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *again = NULL;
+  GError *error = NULL;
+
+  s = embers_session_parse (v1, strlen (v1), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (s->service, ==, "api");
+  g_assert_cmpstr (s->filters, ==, "{region=\"eu\"}");
+  g_assert_cmpstr (s->selector, ==, "{service_name=\"api\",region=\"eu\"}");
+  g_assert_null (s->workspace_view);
+  g_assert_null (s->tenant);
+  g_assert_cmpstr (s->view, ==, "bottom-up");
+
+  /* Written as version 2, on the Flame Graph view; stable from then on */
+  data = embers_session_to_data (s, NULL);
+  g_assert_nonnull (strstr (data, "\"version\" : 2"));
+  g_assert_nonnull (strstr (data, "\"view\" : \"flame-graph\""));
+  back = embers_session_parse (data, strlen (data), NULL, &error);
+  g_assert_no_error (error);
+  again = embers_session_to_data (back, NULL);
+  g_assert_cmpstr (data, ==, again);
+
+  /* A workspace before any service is picked: no query */
+  overview = embers_session_parse (services, strlen (services), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (overview->workspace_view, ==, "services");
+  g_assert_null (overview->profile_type);
+  g_assert_null (overview->selector);
+  g_clear_pointer (&data, g_free);
+  data = embers_session_to_data (overview, NULL);
+  g_assert_null (strstr (data, "\"query\""));
 }
 
 static void
@@ -192,10 +410,46 @@ test_hostile (void)
     "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}, \"view\": {\"focus\": [1]}}",
     "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}, \"view\": {\"transforms\": [{\"kind\": \"x\"}]}}",
     "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}, \"view\": []}",
+    /* Version 2: a server's workspace */
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\", \"tenant\": 7}, \"workspace\": {}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"}, \"workspace\": {\"view\": \"attic\"}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"}, \"workspace\": [1]}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"}, \"workspace\": {},"
+    " \"query\": {\"service\": \"a\", \"filters\": \"{broken\", \"from\": 1, \"until\": 2}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"}, \"workspace\": {},"
+    " \"query\": {\"service\": \"a\", \"from\": 3, \"until\": 2}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"}, \"workspace\": {},"
+    " \"query\": {\"service\": \"a\", \"from\": -3, \"until\": 2}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"profile\": {\"id\": \"\", \"time\": 1, \"value\": 2}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"profile\": {\"id\": \"x\", \"time\": 1}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"profile\": {\"id\": \"x\", \"time\": 1.5, \"value\": 2}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"compare\": {\"baseline\": {\"file\": \"/a\"}}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"compare\": {\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"file\": \"\"}}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"compare\": {\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"profile-type\": \"t\","
+    " \"from\": 9, \"until\": 2}}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"compare\": {\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"selector\": \"{}\","
+    " \"from\": 1, \"until\": 2}}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"compare\": {\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"file\": \"/b\"},"
+    " \"diff-mode\": \"loud\"}}}",
+    "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+    " \"workspace\": {\"compare\": {\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"file\": \"/b\"},"
+    " \"view\": {\"mode\": \"spiral\"}}}}",
+    /* A version 1 selector that is no selector */
+    "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"server\": \"http://h/\"},"
+    " \"query\": {\"profile-type\": \"t\", \"selector\": \"{a=\", \"from\": 1, \"until\": 2}}",
     /* json-glib's immutable parser aborted on a number before the object */
     "2{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}}",
   };
-  g_autofree char *newer = g_strdup ("{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"file\": \"/a\"}}");
+  g_autofree char *newer = g_strdup ("{\"format\": \"embers-view\", \"version\": 3, \"source\": {\"file\": \"/a\"}}");
   g_autoptr(EmbersSession) none = NULL;
   g_autoptr(EmbersSession) minimal = NULL;
   const char *ok = "{\"format\": \"embers-view\", \"version\": 1, \"source\": {\"file\": \"/a\"}, \"future\": [1, 2]}";
@@ -239,6 +493,8 @@ main (int   argc,
   g_test_add_func ("/embers/session/round-trip", test_round_trip);
   g_test_add_func ("/embers/session/server-no-credentials", test_server_no_credentials);
   g_test_add_func ("/embers/session/relative-and-missing", test_relative_and_missing);
+  g_test_add_func ("/embers/session/workspace-round-trip", test_workspace_round_trip);
+  g_test_add_func ("/embers/session/version-1", test_version_1);
   g_test_add_func ("/embers/session/hostile", test_hostile);
 
   return g_test_run ();

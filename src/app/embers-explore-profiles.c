@@ -25,6 +25,11 @@ struct _EmbersProfilesBar
   EmbersExemplar *picked;          /* or NULL */
   char           *picked_text;     /* its description */
   gboolean        available;
+  /* A saved pick, kept through the change to its query (one clear) until
+   * that query's chart has come; a later change drops it as any would */
+  gboolean        restoring;
+  gboolean        restoring_text;  /* its chip says it as saved, until the chart comes */
+  char           *announcement;    /* what the keyboard's last move said */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersProfilesBar, embers_profiles_bar, GTK_TYPE_BOX)
@@ -36,6 +41,9 @@ enum
 };
 
 static guint signals[N_SIGNALS];
+
+static char *describe_saved (EmbersProfilesBar    *self,
+                             const EmbersExemplar *exemplar);
 
 static void
 redraw (EmbersProfilesBar *self)
@@ -59,6 +67,8 @@ chip_clicked (EmbersProfilesBar *self)
 {
   gboolean had_focus = self->chip != NULL && gtk_widget_has_focus (self->chip);
 
+  /* The user's own choice, even while a saved pick is restored */
+  self->restoring = FALSE;
   embers_profiles_bar_clear (self);
   /* The chip is gone: the keyboard goes on from the menu */
   if (had_focus)
@@ -269,6 +279,190 @@ leave (GtkEventControllerMotion *controller,
   redraw (self);
 }
 
+/* The keyboard on the chart: [ and ] move between the markers in time
+ * order, the marker drawn with a focus ring and said to screen readers;
+ * Enter (or Space) picks it */
+
+/* The markers' indices (heaviest first) by time, earliest first */
+static GArray *
+markers_by_time (EmbersProfilesBar *self)
+{
+  guint n = embers_chart_get_n_markers (self->chart);
+  GArray *order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t = embers_chart_get_marker (self->chart, i)->timestamp_ms;
+      guint at = order->len;
+
+      while (at > 0 && embers_chart_get_marker (self->chart, g_array_index (order, guint, at - 1))->timestamp_ms > t)
+        at--;
+      g_array_insert_val (order, at, i);
+    }
+  return order;
+}
+
+static void
+announce (EmbersProfilesBar *self,
+          const char        *text)
+{
+  g_autoptr(GtkATContext) context = NULL;
+
+  g_free (self->announcement);
+  self->announcement = g_strdup (text);
+  if (self->area == NULL)
+    return;
+  /* GTK 4.18's test context (GTK_A11Y=test or none: no screen reader)
+   * has no announce () and would crash in it */
+  context = gtk_accessible_get_at_context (GTK_ACCESSIBLE (self->area));
+  if (context != NULL && g_strcmp0 (G_OBJECT_TYPE_NAME (context), "GtkTestATContext") != 0)
+    gtk_accessible_announce (GTK_ACCESSIBLE (self->area), text, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+}
+
+gboolean
+embers_profiles_bar_move_focus (EmbersProfilesBar *self,
+                                int                direction)
+{
+  g_autoptr(GArray) order = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *said = NULL;
+  int current, pos = -1;
+  guint n;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), FALSE);
+
+  n = embers_chart_get_n_markers (self->chart);
+  if (n == 0)
+    {
+      announce (self, _("No individual profiles in this range"));
+      return FALSE;
+    }
+  order = markers_by_time (self);
+  current = embers_chart_get_marker_focus (self->chart);
+  for (guint i = 0; current >= 0 && i < n; i++)
+    if (g_array_index (order, guint, i) == (guint) current)
+      pos = (int) i;
+  if (pos < 0)
+    pos = direction >= 0 ? 0 : (int) n - 1;
+  else
+    pos = CLAMP (pos + direction, 0, (int) n - 1);
+
+  current = (int) g_array_index (order, guint, pos);
+  embers_chart_set_marker_focus (self->chart, current);
+  redraw (self);
+  text = embers_chart_describe_marker (self->chart, (guint) current);
+  /* Translators: said to a screen reader as the keyboard moves between
+   * the individual profiles on the chart: which one of how many (in time
+   * order), the profile (its value, time and labels), what Enter does */
+  said = g_strdup_printf (_("Profile %d of %u: %s. Enter shows it alone."), pos + 1, n, text);
+  announce (self, said);
+  return TRUE;
+}
+
+int
+embers_profiles_bar_get_focused_marker (EmbersProfilesBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), -1);
+
+  return embers_chart_get_marker_focus (self->chart);
+}
+
+const char *
+embers_profiles_bar_get_announcement (EmbersProfilesBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), NULL);
+
+  return self->announcement;
+}
+
+static gboolean
+next_marker (GtkWidget *widget,
+             GVariant  *args,
+             gpointer   user_data)
+{
+  return embers_profiles_bar_move_focus (user_data, +1);
+}
+
+static gboolean
+previous_marker (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  return embers_profiles_bar_move_focus (user_data, -1);
+}
+
+static gboolean
+pick_focused (GtkWidget *widget,
+              GVariant  *args,
+              gpointer   user_data)
+{
+  EmbersProfilesBar *self = user_data;
+  int focus = embers_chart_get_marker_focus (self->chart);
+
+  if (focus < 0)
+    return FALSE;
+  self->restoring = FALSE;
+  return embers_profiles_bar_pick (self, (guint) focus);
+}
+
+/* The ring goes with the keyboard focus */
+static void
+focus_left (GtkEventControllerFocus *controller,
+            EmbersProfilesBar       *self)
+{
+  embers_chart_set_marker_focus (self->chart, -1);
+  redraw (self);
+}
+
+/* Coming to the chart: how many profiles, and the keys */
+static void
+focus_entered (GtkEventControllerFocus *controller,
+               EmbersProfilesBar       *self)
+{
+  guint n = embers_chart_get_n_markers (self->chart);
+  g_autofree char *text = NULL;
+
+  if (n == 0)
+    return;
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       /* Translators: said to a screen reader when the chart gets the
+                                        * keyboard focus; [ and ] are the keys */
+                                       "%u individual profile on the chart: [ and ] move to it",
+                                       "%u individual profiles on the chart: [ and ] move between them", n),
+                          n);
+  announce (self, text);
+}
+
+static void
+add_keys (EmbersProfilesBar *self,
+          GtkWidget         *area)
+{
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  GtkEventController *focus = gtk_event_controller_focus_new ();
+  static const struct {
+    const char       *trigger;
+    GtkShortcutFunc   func;
+  } bindings[] = {
+    { "bracketright", next_marker },
+    { "bracketleft", previous_marker },
+    { "Return", pick_focused },
+    { "KP_Enter", pick_focused },
+    { "space", pick_focused },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (bindings[i].trigger),
+                                                            gtk_callback_action_new (bindings[i].func, self, NULL)));
+  gtk_widget_add_controller (area, keys);
+  g_signal_connect_object (focus, "leave", G_CALLBACK (focus_left), self, 0);
+  g_signal_connect_object (focus, "enter", G_CALLBACK (focus_entered), self, 0);
+  gtk_widget_add_css_class (area, "profiles-chart");
+  gtk_widget_add_controller (area, focus);
+  /* The chart takes the keyboard focus, for its markers */
+  gtk_widget_set_focusable (area, TRUE);
+}
+
 static void
 embers_profiles_bar_dispose (GObject *object)
 {
@@ -286,6 +480,7 @@ embers_profiles_bar_finalize (GObject *object)
   g_clear_pointer (&self->chart, embers_chart_unref);
   g_clear_pointer (&self->picked, embers_exemplar_free);
   g_free (self->picked_text);
+  g_free (self->announcement);
   G_OBJECT_CLASS (embers_profiles_bar_parent_class)->finalize (object);
 }
 
@@ -372,6 +567,7 @@ embers_profiles_bar_new (EmbersChart *chart,
   g_signal_connect_object (motion_controller, "motion", G_CALLBACK (motion), self, 0);
   g_signal_connect_object (motion_controller, "leave", G_CALLBACK (leave), self, 0);
   gtk_widget_add_controller (area, motion_controller);
+  add_keys (self, area);
 
   rebuild_list (self);
   embers_profiles_bar_set_available (self, FALSE);
@@ -389,6 +585,20 @@ embers_profiles_bar_set_series (EmbersProfilesBar *self,
   top = embers_source_top_exemplars (series, EMBERS_PROFILES_BAR_MAX);
   embers_chart_set_markers (self->chart, top);
   embers_chart_set_marker_selected (self->chart, picked_marker (self));
+  if (series != NULL && self->picked != NULL && self->picked_text != NULL && self->restoring_text)
+    {
+      int marker = picked_marker (self);
+
+      /* The restored query's chart: from now on the pick is the user's;
+       * its marker, when it is one, names it with its labels */
+      self->restoring = FALSE;
+      self->restoring_text = FALSE;
+      g_free (self->picked_text);
+      self->picked_text = marker >= 0 ? embers_chart_describe_marker (self->chart, (guint) marker)
+                                      : describe_saved (self, self->picked);
+      /* Its value in the chart's unit, now that the chart has one */
+      update_chip (self);
+    }
   rebuild_list (self);
   redraw (self);
 }
@@ -447,9 +657,60 @@ embers_profiles_bar_clear (EmbersProfilesBar *self)
 
   if (self->picked == NULL)
     return FALSE;
+  /* A saved pick belongs to the query being restored: the change to that
+   * query does not take it away (once; a later one does) */
+  if (self->restoring)
+    {
+      self->restoring = FALSE;
+      return FALSE;
+    }
   set_picked (self, NULL, NULL);
   embers_profiles_bar_set_available (self, self->available);
   return TRUE;
+}
+
+/* "A profile: 250 ms at 14:05:00" for a pick that is no marker */
+static char *
+describe_saved (EmbersProfilesBar    *self,
+                const EmbersExemplar *exemplar)
+{
+  g_autofree char *value = embers_chart_format_value (self->chart, (double) exemplar->value);
+  g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (exemplar->timestamp_ms / 1000);
+  g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+  g_autofree char *when = local != NULL ? embers_time_format_date_time (local, TRUE) : g_strdup ("?");
+
+  /* Translators: an individual profile: its value and time */
+  return g_strdup_printf (C_("individual profile", "%s at %s"), value, when);
+}
+
+void
+embers_profiles_bar_restore_pick (EmbersProfilesBar    *self,
+                                  const EmbersExemplar *exemplar)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (EMBERS_IS_PROFILES_BAR (self));
+  g_return_if_fail (exemplar != NULL && exemplar->profile_id != NULL);
+
+  g_clear_pointer (&self->picked, embers_exemplar_free);
+  g_clear_pointer (&self->picked_text, g_free);
+  self->picked = embers_exemplar_copy (exemplar);
+  self->picked_text = describe_saved (self, exemplar);
+  self->restoring = TRUE;
+  self->restoring_text = TRUE;
+  embers_chart_set_marker_selected (self->chart, picked_marker (self));
+  update_chip (self);
+  update_checks (self);
+  embers_profiles_bar_set_available (self, self->available);
+  redraw (self);
+}
+
+const EmbersExemplar *
+embers_profiles_bar_get_picked (EmbersProfilesBar *self)
+{
+  g_return_val_if_fail (EMBERS_IS_PROFILES_BAR (self), NULL);
+
+  return self->picked;
 }
 
 const char *

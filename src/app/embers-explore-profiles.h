@@ -21,7 +21,10 @@ G_DECLARE_FINAL_TYPE (EmbersProfilesBar, embers_profiles_bar, EMBERS, PROFILES_B
  * folder's files), and, once one is picked, a chip naming it; removing
  * the chip goes back to the merged view. The same profiles are markers
  * on the chart: hovering one says its time, value and labels, clicking
- * one picks it. The bar draws nothing itself: it sets the chart's
+ * one picks it. With the chart focused (the bar makes @area focusable),
+ * [ and ] move between the markers in time order, the marker drawn
+ * with a focus ring and announced to screen readers, and Enter (or
+ * Space) picks it. The bar draws nothing itself: it sets the chart's
  * markers and redraws @area.
  *
  * Signals:
@@ -51,8 +54,24 @@ gboolean           embers_profiles_bar_pick           (EmbersProfilesBar *self,
 gboolean           embers_profiles_bar_click          (EmbersProfilesBar *self,
                                                        double             x,
                                                        double             y);
+/* The keyboard's move to the next (@direction > 0) or previous marker in
+ * time order (the first or last when none has the ring); FALSE when
+ * there are none. Says the profile to screen readers. */
+gboolean           embers_profiles_bar_move_focus     (EmbersProfilesBar *self,
+                                                       int                direction);
+/* The marker with the keyboard's ring (heaviest-first index), or -1 */
+int                embers_profiles_bar_get_focused_marker (EmbersProfilesBar *self);
+/* What the last move said to screen readers, or NULL */
+const char        *embers_profiles_bar_get_announcement (EmbersProfilesBar *self);
 /* Back to every profile (the chip removed); FALSE if none was picked */
 gboolean           embers_profiles_bar_clear          (EmbersProfilesBar *self);
+/* The picked profile, or NULL */
+const EmbersExemplar *embers_profiles_bar_get_picked  (EmbersProfilesBar *self);
+/* Picks a profile saved in a view file, before its query is set: shown
+ * as the chip at once (emits nothing), and kept while the query changes
+ * to the saved one, until that query's chart has come */
+void               embers_profiles_bar_restore_pick   (EmbersProfilesBar    *self,
+                                                       const EmbersExemplar *exemplar);
 /* The picked profile's id, or NULL */
 const char        *embers_profiles_bar_get_picked_id  (EmbersProfilesBar *self);
 /* The chip (a button that removes it), or NULL when none is picked */

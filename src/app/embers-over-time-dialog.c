@@ -103,7 +103,7 @@ fetch_done (GObject      *object,
       /* An error in place of the old charts: never an old answer under
        * the new range */
       embers_series_chart_set_series (self->value_chart, NULL, NULL, NULL);
-      embers_series_chart_set_series (self->share_chart, NULL, NULL, NULL);
+      embers_series_chart_set_series (self->share_chart, NULL, NULL, EMBERS_CHART_UNIT_PERCENT);
       set_summary (self, text);
       gtk_widget_set_visible (self->retry_button, TRUE);
     }
@@ -112,7 +112,8 @@ fetch_done (GObject      *object,
       g_autofree char *text = describe (self, over);
 
       embers_series_chart_set_series (self->value_chart, over->value, NULL, self->unit);
-      embers_series_chart_set_series (self->share_chart, over->share, NULL, NULL);
+      /* The share is a percentage: its axis and hover say so */
+      embers_series_chart_set_series (self->share_chart, over->share, NULL, EMBERS_CHART_UNIT_PERCENT);
       set_summary (self, text);
       g_clear_pointer (&self->result, embers_over_time_free);
       self->result = g_steal_pointer (&over);
@@ -322,4 +323,6 @@ static void
 embers_over_time_dialog_init (EmbersOverTimeDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* One time axis: a time is at the same x in both charts */
+  embers_series_chart_align_with (self->value_chart, self->share_chart);
 }

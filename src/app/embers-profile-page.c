@@ -864,8 +864,12 @@ on_graph_selected (EmbersProfilePage *self,
   update_details (self);
 }
 
+static void set_highlight_name (EmbersProfilePage *self,
+                                const char        *name);
+
 /* A row picked in the call tree is the graph's selection too (one node
- * space, see apply_compute), and the table's row */
+ * space, see apply_compute), and the table's row. An inverted row is a
+ * function, not a node: its frames are highlighted, as a table's row's. */
 static void
 on_call_tree_selected (EmbersProfilePage *self)
 {
@@ -876,6 +880,11 @@ on_call_tree_selected (EmbersProfilePage *self)
     return;
   if (node != EMBERS_NODE_NONE && embers_flame_graph_get_profile (self->graph) == self->table_profile)
     embers_flame_graph_set_selected_node (self->graph, node);
+  if (node == EMBERS_NODE_NONE && name != NULL)
+    {
+      embers_flame_graph_set_selected_node (self->graph, EMBERS_NODE_NONE);
+      set_highlight_name (self, name);
+    }
   if (name != NULL)
     table_select_name (self, name);
 }
@@ -1131,6 +1140,7 @@ embers_profile_page_set_diff_palette (EmbersProfilePage *self,
   embers_flame_graph_set_diff_palette (self->graph, palette);
   embers_flame_graph_set_diff_palette (self->callers_graph, palette);
   embers_flame_graph_set_diff_palette (self->callees_graph, palette);
+  embers_call_tree_view_set_diff_palette (self->call_tree, palette);
   embers_diff_legend_set_palette (self->diff_legend, palette);
   if (self->settings != NULL && g_settings_get_enum (self->settings, "diff-palette") != (int) palette)
     g_settings_set_enum (self->settings, "diff-palette", palette);

@@ -102,6 +102,11 @@ static const EmbersShortcut range[] = {
   { "Escape", NC_("shortcut window", "Back to the Applied Range") },
 };
 
+static const EmbersShortcut profiles[] = {
+  { "bracketleft bracketright", NC_("shortcut window", "Previous or Next Individual Profile") },
+  { "Return space", NC_("shortcut window", "See That Profile Alone") },
+};
+
 static const EmbersShortcut labels[] = {
   { "<ctrl>Return", NC_("shortcut window", "Compare the Baseline and Comparison Values") },
 };
@@ -117,6 +122,7 @@ static const EmbersShortcutGroup groups[] = {
   GROUP (NC_("shortcut window", "Call Tree"), call_tree),
   GROUP (NC_("shortcut window", "Servers and Folders"), servers),
   GROUP (NC_("shortcut window", "Time Range Chart"), range),
+  GROUP (NC_("shortcut window", "Individual Profiles on the Chart"), profiles),
   GROUP (NC_("shortcut window", "Label Explorer"), labels),
 };
 

@@ -3,11 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A view file (.embers, docs/session-format.md) names where the profile
- * comes from (a file, two files compared, or a server's query) and what
- * the person did to it (embers-session.h). Saving writes one for the tab
- * shown; opening one (the Open dialog, `embers FILE.embers`, a drop)
+ * comes from (a file, two files compared, or a server's workspace) and
+ * what the person did to it (embers-session.h). Saving writes one for the
+ * tab shown; opening one (the Open dialog, `embers FILE.embers`, a drop)
  * reads it off the main thread and opens its source in a tab with that
- * view restored.
+ * view restored. A server's workspace reopens whole: one workspace tab
+ * on the saved query and view, its flame graph's view, picked profile
+ * and comparison, connected with the credentials saved in the keyring
+ * for that server.
  */
 
 #include "config.h"
@@ -17,22 +20,161 @@
 
 #include "embers-compare-page.h"
 #include "embers-connect-client.h"
+#include "embers-credentials.h"
+#include "embers-explore-profiles.h"
 #include "embers-location.h"
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
+#include "embers-selector.h"
 #include "embers-session.h"
 #include "embers-window-private.h"
 #include "embers-workspace.h"
 
 /* Saving */
 
-/* The tab shown as a view file, with the page whose view it keeps and a
- * name for the file; NULL (and @error) when the tab cannot be saved */
+/* A server's query into @session: its service and filters apart */
+static void
+session_set_query (EmbersSession     *session,
+                   const EmbersQuery *query)
+{
+  g_clear_pointer (&session->profile_type, g_free);
+  g_clear_pointer (&session->selector, g_free);
+  g_clear_pointer (&session->service, g_free);
+  g_clear_pointer (&session->filters, g_free);
+  session->profile_type = g_strdup (query->profile_type);
+  session->selector = g_strdup (query->label_selector != NULL && query->label_selector[0] != '\0'
+                                ? query->label_selector : "{}");
+  if (!embers_session_split_selector (session->selector, &session->service, &session->filters, NULL))
+    session->filters = g_strdup ("{}");
+  session->from_ms = query->start_ms;
+  session->until_ms = query->end_ms;
+}
+
+static EmbersSessionSide *
+side_for_query (const EmbersQuery *query)
+{
+  EmbersSessionSide *side = embers_session_side_new ();
+
+  side->profile_type = g_strdup (query->profile_type);
+  side->selector = g_strdup (query->label_selector != NULL && query->label_selector[0] != '\0'
+                             ? query->label_selector : "{}");
+  side->from_ms = query->start_ms;
+  side->until_ms = query->end_ms;
+  return side;
+}
+
+static EmbersSessionSide *
+side_for_file (GFile *file)
+{
+  EmbersSessionSide *side = embers_session_side_new ();
+
+  side->file = g_strdup (g_file_peek_path (file));
+  return side;
+}
+
+/* The comparison a compare page shows, both sides and its diff's view;
+ * FALSE when it has compared nothing it can name (a side that is no
+ * query on its source and no local file) */
+static gboolean
+save_compare (EmbersComparePage *compare,
+              EmbersSession     *session)
+{
+  g_autoptr(EmbersQuery) baseline = NULL;
+  g_autoptr(EmbersQuery) comparison = NULL;
+  GFile *baseline_file = NULL, *comparison_file = NULL;
+  EmbersProfilePage *page = embers_compare_page_get_profile_page (compare);
+
+  if (embers_compare_page_get_diff (compare) == NULL)
+    return FALSE;
+  baseline = embers_compare_page_dup_query (compare, FALSE);
+  comparison = embers_compare_page_dup_query (compare, TRUE);
+  if (baseline != NULL && comparison != NULL)
+    {
+      session->compare_baseline = side_for_query (baseline);
+      session->compare_comparison = side_for_query (comparison);
+    }
+  else if (embers_compare_page_get_files (compare, &baseline_file, &comparison_file) &&
+           g_file_peek_path (baseline_file) != NULL && g_file_peek_path (comparison_file) != NULL)
+    {
+      session->compare_baseline = side_for_file (baseline_file);
+      session->compare_comparison = side_for_file (comparison_file);
+    }
+  else
+    return FALSE;
+
+  session->diff_mode = g_strdup (embers_compare_page_get_mode (compare) == EMBERS_DIFF_MODE_ABSOLUTE
+                                 ? "absolute" : "share");
+  session->diff = embers_session_new ();
+  if (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY)
+    embers_profile_page_save_view (page, session->diff);
+  return TRUE;
+}
+
+/* The server of a source, without credentials; FALSE for another source */
+static gboolean
+save_server (EmbersSource  *source,
+             EmbersSession *session)
+{
+  EmbersConnectClient *client;
+  const char *tenant;
+
+  if (!EMBERS_IS_PYROSCOPE_SOURCE (source))
+    return FALSE;
+  client = embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (source));
+  session->server = embers_session_clean_url (embers_connect_client_get_base_url (client));
+  tenant = embers_connect_client_get_tenant (client);
+  session->tenant = tenant != NULL && tenant[0] != '\0' ? g_strdup (tenant) : NULL;
+  return session->server != NULL;
+}
+
+/* A server's workspace: the query, the view shown, the flame graph's
+ * view and picked profile, the comparison */
+static gboolean
+save_workspace (EmbersWorkspace *workspace,
+                EmbersSession   *session,
+                char           **stem)
+{
+  EmbersQueryModel *model = embers_workspace_get_query (workspace);
+  EmbersExplorePage *explore = embers_workspace_get_explore_page (workspace);
+  EmbersProfilePage *page = embers_explore_page_get_profile_page (explore);
+  EmbersProfilesBar *bar = embers_explore_page_get_profiles_bar (explore);
+  const EmbersExemplar *picked = bar != NULL ? embers_profiles_bar_get_picked (bar) : NULL;
+
+  if (!save_server (embers_workspace_get_source (workspace), session))
+    return FALSE;
+
+  session->workspace_view = g_strdup (embers_workspace_get_view (workspace));
+  session->service = g_strdup (embers_query_model_get_service (model));
+  session->profile_type = g_strdup (embers_query_model_get_profile_type (model));
+  session->filters = embers_selector_to_string (embers_query_model_get_filters (model));
+  session->selector = embers_query_model_dup_selector (model);
+  session->from_ms = embers_query_model_get_start_ms (model);
+  session->until_ms = embers_query_model_get_end_ms (model);
+  if (session->from_ms < 0 || session->until_ms <= session->from_ms)
+    session->from_ms = session->until_ms = 0;
+
+  if (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY)
+    embers_profile_page_save_view (page, session);
+  if (picked != NULL)
+    {
+      session->profile_id = g_strdup (picked->profile_id);
+      session->profile_time_ms = MAX (picked->timestamp_ms, 0);
+      session->profile_value = picked->value;
+    }
+  save_compare (embers_workspace_get_compare_page (workspace), session);
+
+  *stem = embers_query_model_dup_file_stem (model);
+  if (*stem == NULL)
+    *stem = embers_file_name_make_safe (embers_workspace_get_title (workspace));
+  return TRUE;
+}
+
+/* The tab shown as a view file, and a name for the file; NULL (and
+ * @error) when the tab cannot be saved */
 static EmbersSession *
-session_for_tab (EmbersWindow       *self,
-                 EmbersProfilePage **page_out,
-                 char              **stem_out,
-                 GError            **error)
+session_for_tab (EmbersWindow  *self,
+                 char         **stem_out,
+                 GError       **error)
 {
   AdwTabView *tab_view = self->tab_view;
   AdwTabPage *tab = adw_tab_view_get_selected_page (tab_view);
@@ -40,49 +182,53 @@ session_for_tab (EmbersWindow       *self,
   g_autoptr(EmbersSession) session = embers_session_new ();
   EmbersProfilePage *page = NULL;
   g_autofree char *stem = NULL;
+  gboolean ok = FALSE;
 
   if (EMBERS_IS_WORKSPACE (child))
-    {
-      EmbersWorkspace *workspace = EMBERS_WORKSPACE (child);
-      EmbersSource *source = embers_workspace_get_source (workspace);
-      g_autoptr(EmbersQuery) query = embers_query_model_dup_query (embers_workspace_get_query (workspace));
-
-      if (EMBERS_IS_PYROSCOPE_SOURCE (source) && query != NULL && query->profile_type != NULL)
-        {
-          EmbersConnectClient *client = embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (source));
-
-          session->server = embers_session_clean_url (embers_connect_client_get_base_url (client));
-          session->profile_type = g_strdup (query->profile_type);
-          session->selector = g_strdup (query->label_selector != NULL && query->label_selector[0] != '\0'
-                                        ? query->label_selector : "{}");
-          session->from_ms = query->start_ms;
-          session->until_ms = query->end_ms;
-          page = embers_explore_page_get_profile_page (embers_workspace_get_explore_page (workspace));
-          stem = embers_query_model_dup_file_stem (embers_workspace_get_query (workspace));
-        }
-    }
+    ok = save_workspace (EMBERS_WORKSPACE (child), session, &stem);
   else if (EMBERS_IS_COMPARE_PAGE (child))
     {
+      EmbersComparePage *compare = EMBERS_COMPARE_PAGE (child);
       GFile *baseline = NULL, *comparison = NULL;
 
-      if (embers_compare_page_get_files (EMBERS_COMPARE_PAGE (child), &baseline, &comparison) &&
+      page = embers_compare_page_get_profile_page (compare);
+      if (embers_compare_page_get_files (compare, &baseline, &comparison) &&
           g_file_peek_path (baseline) != NULL && g_file_peek_path (comparison) != NULL)
         {
+          /* Two files compared (version 1's comparison) */
           session->baseline_file = g_strdup (g_file_peek_path (baseline));
           session->file = g_strdup (g_file_peek_path (comparison));
-          page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (child));
           stem = g_file_get_basename (comparison);
+          ok = embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY;
+          if (ok)
+            embers_profile_page_save_view (page, session);
+        }
+      else if (save_server (embers_compare_page_get_source (compare), session) &&
+               save_compare (compare, session))
+        {
+          /* Two queries on one server: that server's workspace, on its
+           * Compare view, the comparison's query the workspace's */
+          g_autoptr(EmbersQuery) query = embers_compare_page_dup_query (compare, TRUE);
+
+          session_set_query (session, query);
+          session->workspace_view = g_strdup (EMBERS_WORKSPACE_VIEW_COMPARE);
+          stem = g_strdup (session->service != NULL ? session->service : "comparison");
+          ok = TRUE;
         }
     }
   else if (EMBERS_IS_PROFILE_PAGE (child))
     {
       GFile *file = embers_profile_page_get_file (EMBERS_PROFILE_PAGE (child));
 
-      if (file != NULL && g_file_peek_path (file) != NULL)
+      page = EMBERS_PROFILE_PAGE (child);
+      if (embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY)
+        ok = FALSE;
+      else if (file != NULL && g_file_peek_path (file) != NULL)
         {
           session->file = g_strdup (g_file_peek_path (file));
-          page = EMBERS_PROFILE_PAGE (child);
           stem = g_file_get_basename (file);
+          embers_profile_page_save_view (page, session);
+          ok = TRUE;
         }
       else if (file != NULL)
         {
@@ -92,29 +238,26 @@ session_for_tab (EmbersWindow       *self,
 
           if (url != NULL && url->span_ids == NULL && url->trace_ids == NULL)
             {
-              /* The base URL only: the user and password stay behind */
+              /* A query URL: its server's workspace on the Flame Graph
+               * view. The base URL only: the user and password stay
+               * behind. */
               session->server = embers_session_clean_url (url->base_url);
-              session->profile_type = g_strdup (url->query->profile_type);
-              session->selector = g_strdup (url->query->label_selector != NULL ? url->query->label_selector : "{}");
-              session->from_ms = url->query->start_ms;
-              session->until_ms = url->query->end_ms;
-              page = EMBERS_PROFILE_PAGE (child);
+              session_set_query (session, url->query);
+              session->workspace_view = g_strdup (EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
               stem = g_strdup (embers_profile_page_get_title (page));
+              embers_profile_page_save_view (page, session);
+              ok = session->server != NULL;
             }
         }
     }
 
-  if (page == NULL || (session->file == NULL && session->server == NULL) ||
-      embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY)
+  if (!ok)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("Only a loaded profile file, a comparison of two files or a server’s query can be "
-                             "saved as a view"));
+                           _("Only a loaded profile file, a comparison or a server’s tab can be saved as a view"));
       return NULL;
     }
 
-  embers_profile_page_save_view (page, session);
-  *page_out = page;
   *stem_out = g_steal_pointer (&stem);
   return g_steal_pointer (&session);
 }
@@ -169,13 +312,12 @@ embers_window_save_view_to (EmbersWindow *self,
   g_autoptr(GFile) named = NULL;
   g_autofree char *stem = NULL;
   g_autofree char *name = NULL;
-  EmbersProfilePage *page = NULL;
   EmbersSession *session;
 
   g_return_if_fail (EMBERS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  session = session_for_tab (self, &page, &stem, &error);
+  session = session_for_tab (self, &stem, &error);
   if (session == NULL)
     {
       embers_window_add_toast (self, error->message);
@@ -224,10 +366,9 @@ embers_window_save_view (EmbersWindow *self)
   g_autoptr(GError) error = NULL;
   g_autofree char *stem = NULL;
   g_autofree char *suggestion = NULL;
-  EmbersProfilePage *page = NULL;
 
   /* Say at once when this tab cannot be saved, before any dialog */
-  session = session_for_tab (self, &page, &stem, &error);
+  session = session_for_tab (self, &stem, &error);
   if (session == NULL)
     {
       embers_window_add_toast (self, error->message);
@@ -264,9 +405,12 @@ embers_window_save_view (EmbersWindow *self)
 
 typedef struct
 {
-  EmbersWindow      *window;
-  EmbersProfilePage *page;   /* the tab that shows it, or its error */
-  GFile             *file;
+  EmbersWindow          *window;
+  EmbersProfilePage     *page;     /* the tab that shows it, or its error */
+  GFile                 *file;
+  EmbersSession         *session;  /* once read */
+  EmbersPyroscopeSource *source;   /* a server's, while it is probed */
+  GCancellable          *cancellable;
 } Open;
 
 static void
@@ -275,6 +419,9 @@ open_free (Open *open)
   g_clear_object (&open->window);
   g_clear_object (&open->page);
   g_clear_object (&open->file);
+  g_clear_pointer (&open->session, embers_session_free);
+  g_clear_object (&open->source);
+  g_clear_object (&open->cancellable);
   g_free (open);
 }
 
@@ -294,29 +441,217 @@ load_thread (GTask        *task,
     g_task_return_pointer (task, session, (GDestroyNotify)embers_session_free);
 }
 
+/* The placeholder tab says why the view could not open */
+static void
+open_failed (Open       *open,
+             const char *message)
+{
+  g_autofree char *name = g_file_get_basename (open->file);
+
+  if (gtk_widget_get_parent (GTK_WIDGET (open->page)) != NULL)
+    embers_profile_page_show_error (open->page, name, message);
+}
+
+static EmbersQuery *
+query_for_side (const EmbersSessionSide *side)
+{
+  return embers_query_new (side->profile_type, side->selector, side->from_ms, side->until_ms);
+}
+
+/* A server's workspace in the saved state: the query as one change,
+ * the flame graph's view and picked profile (applied once loaded), the
+ * comparison (run again), then the view that was shown */
+static void
+restore_workspace (EmbersWorkspace     *workspace,
+                   const EmbersSession *session)
+{
+  EmbersQueryModel *model = embers_workspace_get_query (workspace);
+  EmbersExplorePage *explore = embers_workspace_get_explore_page (workspace);
+  EmbersComparePage *compare = embers_workspace_get_compare_page (workspace);
+  g_autoptr(EmbersSelector) filters = NULL;
+
+  filters = session->filters != NULL ? embers_selector_parse (session->filters, NULL, NULL) : NULL;
+  embers_query_model_begin_update (model);
+  if (session->service != NULL)
+    embers_query_model_set_service (model, session->service);
+  if (session->profile_type != NULL)
+    embers_query_model_set_profile_type (model, session->profile_type);
+  embers_query_model_set_filters (model, filters);
+  if (session->until_ms > session->from_ms)
+    embers_query_model_set_time_range (model, session->from_ms, session->until_ms);
+  embers_query_model_end_update (model);
+
+  embers_profile_page_restore_view (embers_explore_page_get_profile_page (explore), session);
+  if (session->profile_id != NULL)
+    {
+      g_autoptr(EmbersExemplar) picked = embers_exemplar_new (0, session->profile_time_ms, session->profile_id,
+                                                              session->profile_value);
+
+      embers_profiles_bar_restore_pick (embers_explore_page_get_profiles_bar (explore), picked);
+    }
+
+  if (session->compare_baseline != NULL && session->compare_comparison != NULL)
+    {
+      embers_compare_page_set_mode (compare, g_strcmp0 (session->diff_mode, "absolute") == 0
+                                             ? EMBERS_DIFF_MODE_ABSOLUTE : EMBERS_DIFF_MODE_SHARE);
+      if (session->diff != NULL)
+        embers_profile_page_restore_view (embers_compare_page_get_profile_page (compare), session->diff);
+      if (session->compare_baseline->file != NULL && session->compare_comparison->file != NULL)
+        {
+          g_autoptr(GFile) baseline = g_file_new_for_path (session->compare_baseline->file);
+          g_autoptr(GFile) comparison = g_file_new_for_path (session->compare_comparison->file);
+
+          embers_compare_page_set_files (compare, baseline, comparison);
+        }
+      else if (session->compare_baseline->file == NULL && session->compare_comparison->file == NULL)
+        {
+          g_autoptr(EmbersQuery) baseline = query_for_side (session->compare_baseline);
+          g_autoptr(EmbersQuery) comparison = query_for_side (session->compare_comparison);
+
+          embers_workspace_compare (workspace, baseline, comparison, TRUE);
+        }
+    }
+
+  if (!embers_workspace_show_view (workspace, session->workspace_view != NULL
+                                              ? session->workspace_view : EMBERS_WORKSPACE_VIEW_FLAME_GRAPH))
+    embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  /* Back does not go to the empty tab the view was restored in */
+  embers_workspace_restart_history (workspace);
+}
+
+static void
+probe_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Open *open = user_data;
+  g_autoptr(GError) error = NULL;
+  EmbersWindow *self = open->window;
+  AdwTabPage *tab;
+  GtkWidget *explore;
+  int position;
+
+  if (!embers_pyroscope_source_probe_finish (EMBERS_PYROSCOPE_SOURCE (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        open_failed (open, error->message);
+      open_free (open);
+      return;
+    }
+  tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (open->page));
+  if (tab == NULL)
+    {
+      /* Closed meanwhile */
+      open_free (open);
+      return;
+    }
+
+  /* One workspace tab in the saved state, where the placeholder was */
+  position = adw_tab_view_get_page_position (self->tab_view, tab);
+  explore = embers_window_open_explore (self, EMBERS_SOURCE (open->source), NULL);
+  adw_tab_view_close_page (self->tab_view, tab);
+  adw_tab_view_reorder_page (self->tab_view,
+                             adw_tab_view_get_page (self->tab_view,
+                                                    gtk_widget_get_ancestor (explore, EMBERS_TYPE_WORKSPACE)),
+                             position);
+  restore_workspace (EMBERS_WORKSPACE (gtk_widget_get_ancestor (explore, EMBERS_TYPE_WORKSPACE)), open->session);
+  open_free (open);
+}
+
+/* The timeout Connect to Server keeps for @url (GSettings, by the
+ * normalised URL), else the default */
+static guint
+saved_timeout (const char *url)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GVariant) saved = NULL;
+  g_autofree char *key = embers_connect_normalize_base_url (url, NULL);
+  guint seconds = EMBERS_CONNECT_DEFAULT_TIMEOUT_S;
+
+  if (schema == NULL || key == NULL || !g_settings_schema_has_key (schema, "server-timeouts"))
+    return seconds;
+  settings = g_settings_new (APP_ID);
+  saved = g_settings_get_value (settings, "server-timeouts");
+  if (!g_variant_lookup (saved, key, "u", &seconds))
+    seconds = EMBERS_CONNECT_DEFAULT_TIMEOUT_S;
+  return seconds;
+}
+
+/* The server's credentials: as a query URL takes them, from the
+ * environment, else from the keyring entry saved for that server */
+static void
+lookup_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Open *open = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersCredentials) credentials = embers_credentials_lookup_finish (result, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      open_free (open);
+      return;
+    }
+  client = embers_connect_client_new (open->session->server, &error);
+  if (client == NULL)
+    {
+      open_failed (open, error->message);
+      open_free (open);
+      return;
+    }
+  if (credentials == NULL)
+    credentials = embers_credentials_from_environment ();
+  if (credentials != NULL)
+    embers_credentials_apply (credentials, client);
+  /* The file's tenant is the one the view was saved in */
+  if (open->session->tenant != NULL)
+    embers_connect_client_set_tenant (client, open->session->tenant);
+  /* The timeout as Connect to Server keeps it for this server */
+  embers_connect_client_set_timeout (client, saved_timeout (open->session->server));
+  /* Translators: names the setting in “… raise the timeout (%s)” */
+  embers_connect_client_set_timeout_setting (client, _("Timeout in Connect to Server"));
+  open->source = embers_pyroscope_source_new (client);
+  embers_pyroscope_source_probe_async (open->source, open->cancellable, probe_done, open);
+}
+
 static void
 load_done (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  Open *open = g_task_get_task_data (G_TASK (result));
+  Open *open = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersSession) session = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autofree char *name = g_file_get_basename (open->file);
   EmbersWindow *self = open->window;
   AdwTabPage *tab;
 
   if (session == NULL)
     {
-      if (gtk_widget_get_parent (GTK_WIDGET (open->page)) != NULL &&
-          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        embers_profile_page_show_error (open->page, name, error != NULL ? error->message : "");
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        open_failed (open, error != NULL ? error->message : "");
+      open_free (open);
       return;
     }
 
   tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (open->page));
   if (tab == NULL)
-    return;  /* closed meanwhile */
+    {
+      open_free (open);
+      return;  /* closed meanwhile */
+    }
+
+  if (session->server != NULL)
+    {
+      /* A server's workspace: connect (credentials from the keyring),
+       * then one workspace tab in this one's place */
+      open->session = g_steal_pointer (&session);
+      embers_credentials_lookup_async (open->session->server, NULL, open->cancellable, lookup_done, open);
+      return;
+    }
 
   if (session->baseline_file != NULL)
     {
@@ -328,26 +663,17 @@ load_done (GObject      *source,
       embers_profile_page_restore_view (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)),
                                         session);
       adw_tab_view_close_page (self->tab_view, tab);
+      open_free (open);
       return;
     }
 
-  embers_profile_page_restore_view (open->page, session);
-  if (session->file != NULL)
-    {
-      g_autoptr(GFile) file = g_file_new_for_path (session->file);
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (session->file);
 
-      embers_profile_page_load (open->page, file, NULL);
-    }
-  else
-    {
-      /* A server's query: a query URL, its credentials from the keyring */
-      g_autoptr(EmbersQuery) query = embers_query_new (session->profile_type, session->selector,
-                                                      session->from_ms, session->until_ms);
-      g_autofree char *url = embers_query_url_build (session->server, query);
-      g_autoptr(GFile) location = embers_location_new_for_arg (url);
-
-      embers_profile_page_load (open->page, location, NULL);
-    }
+    embers_profile_page_restore_view (open->page, session);
+    embers_profile_page_load (open->page, file, NULL);
+  }
+  open_free (open);
 }
 
 void
@@ -366,8 +692,9 @@ embers_window_load_session (EmbersWindow      *self,
   open->window = g_object_ref (self);
   open->page = g_object_ref (page);
   open->file = g_object_ref (file);
-  task = g_task_new (self, self->file_cancellable, load_done, NULL);
+  open->cancellable = g_object_ref (self->file_cancellable);
+  task = g_task_new (self, self->file_cancellable, load_done, open);
   g_task_set_source_tag (task, embers_window_load_session);
-  g_task_set_task_data (task, open, (GDestroyNotify)open_free);
+  g_task_set_task_data (task, open, NULL);
   g_task_run_in_thread (task, load_thread);
 }

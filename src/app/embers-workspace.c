@@ -187,6 +187,18 @@ apply_step (EmbersWorkspace *self,
   update_history_actions (self);
 }
 
+/* A saved view restored: what is shown now is where the history starts */
+void
+embers_workspace_restart_history (EmbersWorkspace *self)
+{
+  g_return_if_fail (EMBERS_IS_WORKSPACE (self));
+
+  g_ptr_array_set_size (self->history, 0);
+  self->history_index = 0;
+  record_step (self);
+  update_history_actions (self);
+}
+
 gboolean
 embers_workspace_get_can_go_back (EmbersWorkspace *self)
 {

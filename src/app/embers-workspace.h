@@ -79,6 +79,9 @@ void               embers_workspace_compare           (EmbersWorkspace   *self,
                                                        const EmbersQuery *comparison,
                                                        gboolean           start);
 
+/* Forgets the steps so far: the state shown is the first (a saved view
+ * restored) */
+void               embers_workspace_restart_history   (EmbersWorkspace   *self);
 gboolean           embers_workspace_go_back           (EmbersWorkspace   *self);
 gboolean           embers_workspace_go_forward        (EmbersWorkspace   *self);
 gboolean           embers_workspace_get_can_go_back   (EmbersWorkspace   *self);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "embers-call-tree.h"
+#include "embers-diff.h"
 #include "embers-profile-private.h"
 
 /* The stacks an inverted row stands for: for each, the frame reached so
@@ -18,10 +19,12 @@ typedef struct
   guint           n;
   guint32        *nodes;
   gint64         *weights;
+  gint64         *base_weights;   /* a diff's baseline, or NULL */
 } Stacks;
 
 static Stacks *
-stacks_new (guint n)
+stacks_new (guint    n,
+            gboolean diff)
 {
   Stacks *s = g_new0 (Stacks, 1);
 
@@ -29,6 +32,8 @@ stacks_new (guint n)
   s->n = n;
   s->nodes = g_new (guint32, MAX (n, 1));
   s->weights = g_new (gint64, MAX (n, 1));
+  if (diff)
+    s->base_weights = g_new (gint64, MAX (n, 1));
   return s;
 }
 
@@ -46,6 +51,7 @@ stacks_unref (Stacks *s)
     {
       g_free (s->nodes);
       g_free (s->weights);
+      g_free (s->base_weights);
       g_free (s);
     }
 }
@@ -57,6 +63,10 @@ struct _EmbersCallTree
   guint            sample_type;
   gboolean         inverted;
   gint64           total;
+  gboolean         diff;
+  gint64           base_total;
+  EmbersCallTreeSort sort;
+  gboolean         descending;
 };
 
 G_DEFINE_BOXED_TYPE (EmbersCallTree, embers_call_tree, embers_call_tree_ref, embers_call_tree_unref)
@@ -70,6 +80,8 @@ typedef struct
   gint64   self;
   gint64   total;
   Stacks  *stacks;      /* inverted */
+  gint64   base_self;   /* a diff's baseline */
+  gint64   base_total;
 } Entry;
 
 struct _EmbersCallTreeRow
@@ -131,8 +143,15 @@ embers_call_tree_new (EmbersProfile *profile,
   self->profile = g_object_ref (profile);
   self->sample_type = sample_type;
   self->inverted = !!inverted;
+  self->diff = embers_profile_is_diff (profile) && embers_profile_get_n_sample_types (profile) >= 2;
+  if (self->diff)
+    self->sample_type = EMBERS_DIFF_COMPARISON;
   self->total = embers_profile_get_n_nodes (profile) > 0
-                ? embers_profile_node_total (profile, sample_type, 0) : 0;
+                ? embers_profile_node_total (profile, self->sample_type, 0) : 0;
+  if (self->diff && embers_profile_get_n_nodes (profile) > 0)
+    self->base_total = embers_profile_node_total (profile, EMBERS_DIFF_BASELINE, 0);
+  self->sort = EMBERS_CALL_TREE_SORT_HEAVIEST;
+  self->descending = TRUE;
   return self;
 }
 
@@ -183,6 +202,40 @@ embers_call_tree_get_total (EmbersCallTree *self)
   return self->total;
 }
 
+gboolean
+embers_call_tree_is_diff (EmbersCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->diff;
+}
+
+gint64
+embers_call_tree_get_baseline_total (EmbersCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->base_total;
+}
+
+void
+embers_call_tree_set_sort (EmbersCallTree     *self,
+                           EmbersCallTreeSort  sort,
+                           gboolean            descending)
+{
+  g_return_if_fail (self != NULL);
+  self->sort = sort;
+  self->descending = !!descending;
+}
+
+EmbersCallTreeSort
+embers_call_tree_get_sort (EmbersCallTree *self,
+                           gboolean       *descending)
+{
+  g_return_val_if_fail (self != NULL, EMBERS_CALL_TREE_SORT_HEAVIEST);
+  if (descending != NULL)
+    *descending = self->descending;
+  return self->sort;
+}
+
 static EmbersCallTreeList *
 list_new (EmbersCallTree    *tree,
           EmbersCallTreeRow *parent)
@@ -217,6 +270,11 @@ embers_call_tree_create_roots (EmbersCallTree *self)
       e->name_id = embers_profile_node_name (p, 0);
       e->total = self->total;
       e->self = embers_profile_node_self (p, self->sample_type, 0);
+      if (self->diff)
+        {
+          e->base_total = self->base_total;
+          e->base_self = embers_profile_node_self (p, EMBERS_DIFF_BASELINE, 0);
+        }
       e->expandable = embers_profile_get_n_nodes (p) > 1;
       g_ptr_array_set_size (list->rows, 1);
     }
@@ -307,6 +365,57 @@ job_free (gpointer data)
   g_free (job);
 }
 
+/* How heavy a row is: its total, in a diff both sides' */
+static inline gint64
+entry_weight (const Entry *e)
+{
+  return e->total + e->base_total;
+}
+
+static int
+cmp_gint64 (gint64 a,
+            gint64 b)
+{
+  return a < b ? -1 : a > b;
+}
+
+static int
+cmp_double (double a,
+            double b)
+{
+  return a < b ? -1 : a > b;
+}
+
+static double
+entry_change (EmbersCallTree *tree,
+              const Entry    *e)
+{
+  EmbersDiffKind kind;
+  double change = embers_diff_share_change (e->base_total, tree->base_total, e->total, tree->total, &kind);
+
+  /* New above everything, removed below */
+  if (kind == EMBERS_DIFF_KIND_NEW)
+    return G_MAXDOUBLE;
+  if (kind == EMBERS_DIFF_KIND_REMOVED)
+    return -G_MAXDOUBLE;
+  return change;
+}
+
+static int
+compare_names (EmbersProfile *profile,
+               const Entry   *x,
+               const Entry   *y)
+{
+  int c = strcmp (embers_profile_get_string (profile, x->name_id),
+                  embers_profile_get_string (profile, y->name_id));
+
+  if (c != 0)
+    return c;
+  return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* By the tree's sort key, then heaviest first, then in the profile's
+ * order (top-down) or by name (inverted) */
 static int
 compare_entries (gconstpointer a,
                  gconstpointer b,
@@ -314,19 +423,45 @@ compare_entries (gconstpointer a,
 {
   const Entry *x = a;
   const Entry *y = b;
-  EmbersProfile *profile = user_data;
-  int c;
+  EmbersCallTree *tree = user_data;
+  EmbersProfile *profile = tree->profile;
+  int c = 0;
 
-  if (x->total != y->total)
-    return x->total > y->total ? -1 : 1;
+  switch (tree->sort)
+    {
+    case EMBERS_CALL_TREE_SORT_HEAVIEST:
+      break;
+    case EMBERS_CALL_TREE_SORT_NAME:
+      /* Ascending is A to Z */
+      c = compare_names (profile, x, y);
+      break;
+    case EMBERS_CALL_TREE_SORT_SELF:
+      c = cmp_gint64 (x->self, y->self);
+      break;
+    case EMBERS_CALL_TREE_SORT_TOTAL:
+      c = cmp_gint64 (x->total, y->total);
+      break;
+    case EMBERS_CALL_TREE_SORT_BASELINE:
+      c = cmp_gint64 (x->base_total, y->base_total);
+      break;
+    case EMBERS_CALL_TREE_SORT_CHANGE:
+      c = cmp_gint64 (x->total - x->base_total, y->total - y->base_total);
+      break;
+    case EMBERS_CALL_TREE_SORT_CHANGE_PERCENT:
+      c = cmp_double (entry_change (tree, x), entry_change (tree, y));
+      break;
+    default:
+      break;
+    }
+  if (c != 0)
+    return tree->descending ? -c : c;
+
+  if (entry_weight (x) != entry_weight (y))
+    return entry_weight (x) > entry_weight (y) ? -1 : 1;
   if (x->node != y->node)
     return x->node < y->node ? -1 : 1;
   /* Inverted rows: by name */
-  c = strcmp (embers_profile_get_string (profile, x->name_id),
-              embers_profile_get_string (profile, y->name_id));
-  if (c != 0)
-    return c;
-  return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+  return compare_names (profile, x, y);
 }
 
 static void
@@ -336,6 +471,8 @@ compute_top_down (Job *job)
   guint type = job->tree->sample_type;
   const gint64 *totals = embers_profile_get_total_column (p, type);
   const gint64 *selfs = embers_profile_get_self_column (p, type);
+  const gint64 *base_totals = job->tree->diff ? embers_profile_get_total_column (p, EMBERS_DIFF_BASELINE) : NULL;
+  const gint64 *base_selfs = job->tree->diff ? embers_profile_get_self_column (p, EMBERS_DIFF_BASELINE) : NULL;
   const guint32 *ends = embers_profile_get_end_column (p);
   const guint32 *names = embers_profile_get_name_column (p);
   const guint32 *kids = _embers_profile_get_kids (p, job->node);
@@ -343,9 +480,10 @@ compute_top_down (Job *job)
   guint32 node = job->node;
 
 #define ADD_CHILD(c) G_STMT_START { \
-    if (totals[c] > 0) \
+    if (totals[c] > 0 || (base_totals != NULL && base_totals[c] > 0)) \
       { \
-        Entry e = { (c), names[c], ends[c] > (c) + 1, selfs[c], totals[c], NULL }; \
+        Entry e = { (c), names[c], ends[c] > (c) + 1, selfs[c], totals[c], NULL, \
+                    base_selfs != NULL ? base_selfs[c] : 0, base_totals != NULL ? base_totals[c] : 0 }; \
         g_array_append_val (entries, e); \
       } \
   } G_STMT_END
@@ -362,7 +500,7 @@ compute_top_down (Job *job)
     }
 #undef ADD_CHILD
 
-  g_array_sort_with_data (entries, compare_entries, p);
+  g_array_sort_with_data (entries, compare_entries, job->tree);
   job->n_entries = entries->len;
   job->entries = (Entry *) g_array_free (entries, FALSE);
 }
@@ -377,7 +515,9 @@ compute_inverted (Job *job)
   const guint32 *parents = embers_profile_get_parent_column (p);
   const guint32 *names = embers_profile_get_name_column (p);
   guint n_in = job->stacks != NULL ? job->stacks->n : embers_profile_get_n_nodes (p);
+  gboolean diff = job->tree->diff;
   const gint64 *selfs = job->stacks == NULL ? embers_profile_get_self_column (p, type) : NULL;
+  const gint64 *base_selfs = job->stacks == NULL && diff ? embers_profile_get_self_column (p, EMBERS_DIFF_BASELINE) : NULL;
   g_autoptr(GHashTable) groups = g_hash_table_new (NULL, NULL);
   g_autofree guint32 *group_of = g_new (guint32, MAX (n_in, 1));
   g_autofree guint32 *frame_of = g_new (guint32, MAX (n_in, 1));
@@ -387,7 +527,7 @@ compute_inverted (Job *job)
   for (guint i = 0; i < n_in; i++)
     {
       guint32 frame;
-      gint64 w;
+      gint64 w, bw = 0;
       gpointer slot;
       Entry *e;
 
@@ -395,15 +535,19 @@ compute_inverted (Job *job)
       if (job->stacks == NULL)
         {
           /* The root node's own value has no frame to stand under */
-          if (i == 0 || selfs[i] <= 0)
+          if (i == 0 || (selfs[i] <= 0 && (base_selfs == NULL || base_selfs[i] <= 0)))
             continue;
           frame = i;
           w = selfs[i];
+          if (base_selfs != NULL)
+            bw = base_selfs[i];
         }
       else
         {
           frame = parents[job->stacks->nodes[i]];
           w = job->stacks->weights[i];
+          if (diff)
+            bw = job->stacks->base_weights[i];
           if (frame == 0 || frame == EMBERS_NODE_NONE)
             continue;
         }
@@ -415,7 +559,7 @@ compute_inverted (Job *job)
         }
       else
         {
-          Entry fresh = { EMBERS_NODE_NONE, names[frame], FALSE, 0, 0, NULL };
+          Entry fresh = { EMBERS_NODE_NONE, names[frame], FALSE, 0, 0, NULL, 0, 0 };
 
           group_of[i] = entries->len;
           g_array_append_val (entries, fresh);
@@ -423,8 +567,12 @@ compute_inverted (Job *job)
         }
       e = &g_array_index (entries, Entry, group_of[i]);
       e->total += w;
+      e->base_total += bw;
       if (parents[frame] == 0)
-        e->self += w;
+        {
+          e->self += w;
+          e->base_self += bw;
+        }
       else
         e->expandable = TRUE;
       /* The count of stacks, kept in stacks until they are made */
@@ -436,7 +584,7 @@ compute_inverted (Job *job)
     {
       Entry *e = &g_array_index (entries, Entry, g);
 
-      e->stacks = stacks_new (GPOINTER_TO_UINT (e->stacks));
+      e->stacks = stacks_new (GPOINTER_TO_UINT (e->stacks), diff);
     }
   for (guint i = 0; i < n_in; i++)
     {
@@ -449,6 +597,8 @@ compute_inverted (Job *job)
       at = fill[group_of[i]]++;
       e->stacks->nodes[at] = frame_of[i];
       e->stacks->weights[at] = job->stacks != NULL ? job->stacks->weights[i] : selfs[i];
+      if (diff)
+        e->stacks->base_weights[at] = job->stacks != NULL ? job->stacks->base_weights[i] : base_selfs[i];
     }
 
   /* Zero totals (negative or cancelling values) are left out, as top-down */
@@ -456,14 +606,14 @@ compute_inverted (Job *job)
     {
       Entry *e = &g_array_index (entries, Entry, g - 1);
 
-      if (e->total <= 0)
+      if (e->total <= 0 && (!diff || e->base_total <= 0))
         {
           stacks_unref (e->stacks);
           g_array_remove_index_fast (entries, g - 1);
         }
     }
 
-  g_array_sort_with_data (entries, compare_entries, p);
+  g_array_sort_with_data (entries, compare_entries, job->tree);
   job->n_entries = entries->len;
   job->entries = (Entry *) g_array_free (entries, FALSE);
 }
@@ -708,6 +858,23 @@ embers_call_tree_list_find_node (EmbersCallTreeList *self,
 }
 
 guint
+embers_call_tree_list_find_heaviest (EmbersCallTreeList *self)
+{
+  guint best = G_MAXUINT;
+
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_LIST (self), G_MAXUINT);
+
+  embers_call_tree_list_load (self);
+  /* Heaviest first unless sorted otherwise */
+  if (self->tree->sort == EMBERS_CALL_TREE_SORT_HEAVIEST)
+    return self->n_entries > 0 ? 0 : G_MAXUINT;
+  for (guint i = 0; i < self->n_entries; i++)
+    if (best == G_MAXUINT || entry_weight (&self->entries[i]) > entry_weight (&self->entries[best]))
+      best = i;
+  return best;
+}
+
+guint
 embers_call_tree_list_find_name (EmbersCallTreeList *self,
                                  guint32             name_id)
 {
@@ -870,6 +1037,29 @@ embers_call_tree_row_get_total (EmbersCallTreeRow *self)
 {
   g_return_val_if_fail (EMBERS_IS_CALL_TREE_ROW (self), 0);
   return self->entry.total;
+}
+
+gint64
+embers_call_tree_row_get_baseline_self (EmbersCallTreeRow *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_ROW (self), 0);
+  return self->entry.base_self;
+}
+
+gint64
+embers_call_tree_row_get_baseline_total (EmbersCallTreeRow *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_ROW (self), 0);
+  return self->entry.base_total;
+}
+
+double
+embers_call_tree_row_get_change (EmbersCallTreeRow *self,
+                                 EmbersDiffKind    *kind)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_ROW (self), 0);
+  return embers_diff_share_change (self->entry.base_total, self->tree->base_total,
+                                   self->entry.total, self->tree->total, kind);
 }
 
 EmbersCallTreeRow *

@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "embers-diff.h"
 #include "embers-profile.h"
 
 G_BEGIN_DECLS
@@ -53,6 +54,38 @@ guint           embers_call_tree_get_sample_type (EmbersCallTree *self);
 gboolean        embers_call_tree_get_inverted    (EmbersCallTree *self);
 /* The root's total (100%) */
 gint64          embers_call_tree_get_total       (EmbersCallTree *self);
+
+/*
+ * A diff profile (embers_profile_is_diff()) makes a diff tree: its sample
+ * type is the comparison (EMBERS_DIFF_COMPARISON) whatever was asked, and
+ * its rows carry the baseline's self and total too. A row is kept when
+ * either side has a total above zero; "heaviest" weighs both sides'
+ * totals together. Inverted, the baseline's stacks are grouped alike.
+ */
+gboolean        embers_call_tree_is_diff         (EmbersCallTree *self);
+/* The baseline root's total (0 unless a diff) */
+gint64          embers_call_tree_get_baseline_total (EmbersCallTree *self);
+
+/* The order of every child list: by a column, then heaviest first, then
+ * in the profile's order (inverted: by name). Set it before the first
+ * list is made. The change is embers_diff_share_change() of the totals,
+ * new above everything and removed below. */
+typedef enum
+{
+  EMBERS_CALL_TREE_SORT_HEAVIEST,
+  EMBERS_CALL_TREE_SORT_NAME,
+  EMBERS_CALL_TREE_SORT_SELF,
+  EMBERS_CALL_TREE_SORT_TOTAL,          /* a diff's comparison */
+  EMBERS_CALL_TREE_SORT_BASELINE,       /* a diff's baseline total */
+  EMBERS_CALL_TREE_SORT_CHANGE,         /* comparison - baseline */
+  EMBERS_CALL_TREE_SORT_CHANGE_PERCENT, /* the change of share */
+} EmbersCallTreeSort;
+
+void               embers_call_tree_set_sort     (EmbersCallTree     *self,
+                                                  EmbersCallTreeSort  sort,
+                                                  gboolean            descending);
+EmbersCallTreeSort embers_call_tree_get_sort     (EmbersCallTree     *self,
+                                                  gboolean           *descending);
 /* A new list holding the one root row, "total" (ready at once) */
 GListModel     *embers_call_tree_create_roots    (EmbersCallTree *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EmbersCallTree, embers_call_tree_unref)
@@ -77,6 +110,12 @@ const char     *embers_call_tree_row_get_name     (EmbersCallTreeRow *self);
 guint           embers_call_tree_row_get_depth    (EmbersCallTreeRow *self);
 gint64          embers_call_tree_row_get_self     (EmbersCallTreeRow *self);
 gint64          embers_call_tree_row_get_total    (EmbersCallTreeRow *self);
+/* A diff tree's baseline values (0 otherwise) */
+gint64          embers_call_tree_row_get_baseline_self  (EmbersCallTreeRow *self);
+gint64          embers_call_tree_row_get_baseline_total (EmbersCallTreeRow *self);
+/* The change of the row's share (embers_diff_share_change()), in % */
+double          embers_call_tree_row_get_change   (EmbersCallTreeRow *self,
+                                                   EmbersDiffKind    *kind);
 /* The row's parent row (NULL for the root) */
 EmbersCallTreeRow *embers_call_tree_row_get_parent (EmbersCallTreeRow *self);
 gboolean        embers_call_tree_row_has_children (EmbersCallTreeRow *self);
@@ -106,6 +145,9 @@ EmbersCallTreeRow *embers_call_tree_list_get_row   (EmbersCallTreeList *self,
 /* The position of the row of profile node @node (top-down), or G_MAXUINT */
 guint              embers_call_tree_list_find_node (EmbersCallTreeList *self,
                                                     guint32             node);
+/* The position of the heaviest row (the first unless sorted by another
+ * column), or G_MAXUINT when empty */
+guint              embers_call_tree_list_find_heaviest (EmbersCallTreeList *self);
 /* The position of the row named @name_id, or G_MAXUINT */
 guint              embers_call_tree_list_find_name (EmbersCallTreeList *self,
                                                     guint32             name_id);

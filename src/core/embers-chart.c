@@ -49,6 +49,7 @@ struct _EmbersChart
   GArray          *marker_points; /* gint64: the stamp of each one's point, 0: unknown */
   int              marker_selected;
   int              marker_hover;
+  int              marker_focus;   /* the keyboard's, or -1 */
 
   int              highlight;
   guint            hover_series;
@@ -61,6 +62,8 @@ struct _EmbersChart
   double           width;
   double           height;
   double           px, py, pw, ph;
+  double           natural_px;     /* px for this chart's own labels */
+  double           min_px;         /* px at least this (charts lined up) */
   double           y_max;
   GArray          *x_ticks;     /* EmbersChartTick */
   GArray          *y_ticks;
@@ -137,6 +140,7 @@ embers_chart_new (EmbersChartKind kind)
   self->highlight = -1;
   self->marker_selected = -1;
   self->marker_hover = -1;
+  self->marker_focus = -1;
   self->hover_series = G_MAXUINT;
   self->dirty = TRUE;
 
@@ -592,10 +596,19 @@ embers_chart_nice_time_step (gint64 range_ms,
   return steps[G_N_ELEMENTS (steps) - 1] * ((range_ms / max_ticks) / steps[G_N_ELEMENTS (steps) - 1] + 1);
 }
 
+static gboolean
+is_percent (EmbersChart *self)
+{
+  return g_strcmp0 (self->unit, EMBERS_CHART_UNIT_PERCENT) == 0;
+}
+
 static char *
 format_number (EmbersChart *self,
                double       value)
 {
+  /* Shares, 0 to 100: "12.3%", "2.50%" */
+  if (is_percent (self))
+    return embers_format_percent (value / 100.0);
   return embers_format_value ((gint64)llround (value), self->unit);
 }
 
@@ -619,12 +632,15 @@ format_axis_number (EmbersChart *self,
   char *sep = NULL;
   char *last;
 
-  /* Zero needs no unit (and "0 ns" under "5 s" reads oddly) */
-  if (llround (value) == 0)
+  /* Zero needs no unit (and "0 ns" under "5 s" reads oddly), but a
+   * share says it is one all the way down */
+  if (llround (value) == 0 && !is_percent (self))
     return g_strdup ("0");
+  if (is_percent (self) && fabs (value) < 1e-9)
+    return g_strdup ("0%");
   text = format_number (self, value);
   /* Counts carry thousands separators, not decimals */
-  if (embers_unit_kind (self->unit, NULL) == EMBERS_UNIT_KIND_COUNT)
+  if (!is_percent (self) && embers_unit_kind (self->unit, NULL) == EMBERS_UNIT_KIND_COUNT)
     return text;
 
   /* The number ends at the first character that is no digit or separator */
@@ -754,7 +770,8 @@ ensure_layout (EmbersChart *self)
         label_chars = MAX (label_chars, MIN (18, g_utf8_strlen (self->bar_labels[i], -1)));
     }
 
-  self->px = 6 + label_chars * CHAR_WIDTH + 6;
+  self->natural_px = 6 + label_chars * CHAR_WIDTH + 6;
+  self->px = MAX (self->natural_px, self->min_px);
   self->py = 6;
   self->pw = MAX (1.0, self->width - self->px - 10);
   self->ph = MAX (1.0, self->height - self->py - (self->kind == EMBERS_CHART_KIND_BARS ? 6 : LABEL_HEIGHT + 6));
@@ -1202,6 +1219,7 @@ embers_chart_set_markers (EmbersChart *self,
   g_clear_pointer (&self->marker_points, g_array_unref);
   self->marker_selected = -1;
   self->marker_hover = -1;
+  self->marker_focus = -1;
   if (exemplars == NULL || exemplars->len == 0)
     return;
   self->markers = g_ptr_array_new_with_free_func ((GDestroyNotify) embers_exemplar_free);
@@ -1318,6 +1336,45 @@ embers_chart_set_marker_hover (EmbersChart *self,
   g_return_if_fail (self != NULL);
 
   self->marker_hover = index >= 0 && (guint) index < embers_chart_get_n_markers (self) ? index : -1;
+}
+
+void
+embers_chart_set_marker_focus (EmbersChart *self,
+                               int          index)
+{
+  g_return_if_fail (self != NULL);
+
+  self->marker_focus = index >= 0 && (guint) index < embers_chart_get_n_markers (self) ? index : -1;
+}
+
+int
+embers_chart_get_marker_focus (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  return self->marker_focus;
+}
+
+void
+embers_chart_set_min_plot_left (EmbersChart *self,
+                                double       left)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->min_px != left)
+    {
+      self->min_px = left;
+      self->dirty = TRUE;
+    }
+}
+
+double
+embers_chart_get_natural_plot_left (EmbersChart *self)
+{
+  g_return_val_if_fail (self != NULL, 0.0);
+
+  ensure_layout (self);
+  return self->natural_px;
 }
 
 /* "A profile: 12.3 ms at 2026-11-24 07:43:05 (pod=a, region=eu)": its
@@ -1582,6 +1639,19 @@ embers_chart_paint (EmbersChart            *self,
               cairo_set_line_width (cr, 2.0);
               cairo_arc (cr, x, y, r + 3, 0, 2 * G_PI);
               cairo_stroke (cr);
+            }
+          /* The keyboard's marker: a dashed ring in the text colour
+           * around it, as GTK draws focus */
+          if ((int) m == self->marker_focus)
+            {
+              static const double dash[] = { 3.0, 2.0 };
+
+              set_rgba (cr, style->fg, 1.0);
+              cairo_set_line_width (cr, 2.0);
+              cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+              cairo_arc (cr, x, y, r + 6, 0, 2 * G_PI);
+              cairo_stroke (cr);
+              cairo_set_dash (cr, NULL, 0, 0);
             }
         }
 

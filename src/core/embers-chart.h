@@ -62,6 +62,9 @@ double embers_chart_contrast_ratio  (const double  a[3],
 
 typedef struct _EmbersChart EmbersChart;
 
+/* The unit of values that are shares in percent (0 to 100): "12.5%" */
+#define EMBERS_CHART_UNIT_PERCENT "percent"
+
 EmbersChart *embers_chart_new               (EmbersChartKind   kind);
 EmbersChart *embers_chart_ref               (EmbersChart      *self);
 void         embers_chart_unref             (EmbersChart      *self);
@@ -105,6 +108,13 @@ void         embers_chart_set_highlight     (EmbersChart      *self,
 void         embers_chart_set_size          (EmbersChart      *self,
                                              double            width,
                                              double            height);
+/* The plot area starts at least @left px from the left edge: charts
+ * stacked over one time axis line up (0: only as far as the value labels
+ * need) */
+void         embers_chart_set_min_plot_left (EmbersChart      *self,
+                                             double            left);
+/* Where the plot area would start for this chart's value labels alone */
+double       embers_chart_get_natural_plot_left (EmbersChart  *self);
 void         embers_chart_get_plot_area     (EmbersChart      *self,
                                              double           *x,
                                              double           *y,
@@ -199,6 +209,10 @@ gboolean     embers_chart_marker_hit        (EmbersChart      *self,
 /* The picked one drawn larger with a ring; -1 for none */
 void         embers_chart_set_marker_selected (EmbersChart    *self,
                                              int               index);
+/* The marker the keyboard is on (a dashed ring), or -1 */
+void         embers_chart_set_marker_focus  (EmbersChart      *self,
+                                             int               index);
+int          embers_chart_get_marker_focus  (EmbersChart      *self);
 void         embers_chart_set_marker_hover  (EmbersChart      *self,
                                              int               index);
 /* Its value, time and labels, for a tooltip and screen readers */

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "embers-selector.h"
 #include "embers-session.h"
 
 /* Names in the file (docs/session-format.md) */
@@ -26,6 +27,23 @@ embers_session_new (void)
   return session;
 }
 
+EmbersSessionSide *
+embers_session_side_new (void)
+{
+  return g_new0 (EmbersSessionSide, 1);
+}
+
+void
+embers_session_side_free (EmbersSessionSide *side)
+{
+  if (side == NULL)
+    return;
+  g_free (side->file);
+  g_free (side->profile_type);
+  g_free (side->selector);
+  g_free (side);
+}
+
 void
 embers_session_free (EmbersSession *session)
 {
@@ -34,8 +52,17 @@ embers_session_free (EmbersSession *session)
   g_free (session->file);
   g_free (session->baseline_file);
   g_free (session->server);
+  g_free (session->tenant);
   g_free (session->profile_type);
   g_free (session->selector);
+  g_free (session->service);
+  g_free (session->filters);
+  g_free (session->workspace_view);
+  g_free (session->profile_id);
+  embers_session_side_free (session->compare_baseline);
+  embers_session_side_free (session->compare_comparison);
+  g_free (session->diff_mode);
+  embers_session_free (session->diff);
   g_free (session->view);
   g_free (session->sample_type);
   g_free (session->sandwich);
@@ -82,6 +109,57 @@ embers_session_clean_url (const char *url)
   return g_steal_pointer (&joined);
 }
 
+/* Selectors */
+
+gboolean
+embers_session_split_selector (const char  *selector,
+                               char       **service,
+                               char       **filters,
+                               GError     **error)
+{
+  g_autoptr(EmbersSelector) parsed = NULL;
+  g_autoptr(EmbersSelector) rest = embers_selector_new ();
+  g_autofree char *found = NULL;
+
+  parsed = embers_selector_parse (selector != NULL ? selector : "{}", NULL, error);
+  if (parsed == NULL)
+    return FALSE;
+  for (guint i = 0; i < embers_selector_get_n_matchers (parsed); i++)
+    {
+      const EmbersMatcher *m = embers_selector_get_matcher (parsed, i);
+
+      if (found == NULL && m->op == EMBERS_MATCH_EQUAL && g_strcmp0 (m->name, "service_name") == 0 &&
+          m->value != NULL && m->value[0] != '\0')
+        found = g_strdup (m->value);
+      else
+        embers_selector_add_matcher (rest, m);
+    }
+  *service = g_steal_pointer (&found);
+  *filters = embers_selector_to_string (rest);
+  return TRUE;
+}
+
+char *
+embers_session_join_selector (const char  *service,
+                              const char  *filters,
+                              GError     **error)
+{
+  g_autoptr(EmbersSelector) parsed = embers_selector_parse (filters != NULL ? filters : "{}", NULL, error);
+  g_autoptr(EmbersSelector) all = NULL;
+
+  if (parsed == NULL)
+    return NULL;
+  all = embers_selector_new ();
+  /* The service first, as the query model writes it */
+  if (service != NULL && !embers_selector_add (all, "service_name", EMBERS_MATCH_EQUAL, service, error))
+    return NULL;
+  for (guint i = 0; i < embers_selector_get_n_matchers (parsed); i++)
+    embers_selector_add_matcher (all, embers_selector_get_matcher (parsed, i));
+  return embers_selector_to_string (all);
+}
+
+/* Writing */
+
 static void
 add_string (JsonBuilder *b,
             const char  *name,
@@ -93,46 +171,20 @@ add_string (JsonBuilder *b,
   json_builder_add_string_value (b, value);
 }
 
-char *
-embers_session_to_data (const EmbersSession *session,
-                        gsize               *length)
+static void
+add_int (JsonBuilder *b,
+         const char  *name,
+         gint64       value)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *server = NULL;
-  g_autofree char *text = NULL;
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
 
-  g_return_val_if_fail (session != NULL, NULL);
-
-  json_builder_begin_object (b);
-  add_string (b, "format", FORMAT_NAME);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, EMBERS_SESSION_VERSION);
-
-  json_builder_set_member_name (b, "source");
-  json_builder_begin_object (b);
-  add_string (b, "file", session->file);
-  add_string (b, "baseline-file", session->baseline_file);
-  /* Never a credential: only scheme, host, port and path go in */
-  server = embers_session_clean_url (session->server);
-  add_string (b, "server", server);
-  json_builder_end_object (b);
-
-  if (server != NULL && session->profile_type != NULL)
-    {
-      json_builder_set_member_name (b, "query");
-      json_builder_begin_object (b);
-      add_string (b, "profile-type", session->profile_type);
-      add_string (b, "selector", session->selector != NULL ? session->selector : "{}");
-      json_builder_set_member_name (b, "from");
-      json_builder_add_int_value (b, session->from_ms);
-      json_builder_set_member_name (b, "until");
-      json_builder_add_int_value (b, session->until_ms);
-      json_builder_end_object (b);
-    }
-
-  json_builder_set_member_name (b, "view");
+/* The members of a "view" object */
+static void
+write_view (JsonBuilder         *b,
+            const EmbersSession *session)
+{
   json_builder_begin_object (b);
   add_string (b, "mode", session->view);
   add_string (b, "sample-type", session->sample_type);
@@ -156,6 +208,115 @@ embers_session_to_data (const EmbersSession *session,
       json_builder_add_boolean_value (b, session->search_case_sensitive);
     }
   json_builder_end_object (b);
+}
+
+static void
+write_side (JsonBuilder             *b,
+            const char              *name,
+            const EmbersSessionSide *side)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  if (side->file != NULL)
+    add_string (b, "file", side->file);
+  else
+    {
+      add_string (b, "profile-type", side->profile_type);
+      add_string (b, "selector", side->selector != NULL ? side->selector : "{}");
+      add_int (b, "from", side->from_ms);
+      add_int (b, "until", side->until_ms);
+    }
+  json_builder_end_object (b);
+}
+
+char *
+embers_session_to_data (const EmbersSession *session,
+                        gsize               *length)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *server = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *service = NULL;
+  g_autofree char *filters = NULL;
+
+  g_return_val_if_fail (session != NULL, NULL);
+
+  json_builder_begin_object (b);
+  add_string (b, "format", FORMAT_NAME);
+  add_int (b, "version", EMBERS_SESSION_VERSION);
+
+  json_builder_set_member_name (b, "source");
+  json_builder_begin_object (b);
+  /* Never a credential: only scheme, host, port and path go in */
+  server = embers_session_clean_url (session->server);
+  if (server != NULL)
+    {
+      add_string (b, "server", server);
+      add_string (b, "tenant", session->tenant);
+    }
+  else
+    {
+      add_string (b, "file", session->file);
+      add_string (b, "baseline-file", session->baseline_file);
+    }
+  json_builder_end_object (b);
+
+  if (server != NULL)
+    {
+      /* The service and the filters as given, else from the selector */
+      if (session->service != NULL || session->filters != NULL)
+        {
+          service = g_strdup (session->service);
+          filters = g_strdup (session->filters != NULL ? session->filters : "{}");
+        }
+      else if (!embers_session_split_selector (session->selector, &service, &filters, NULL))
+        filters = g_strdup ("{}");
+
+      if (session->until_ms > session->from_ms)
+        {
+          json_builder_set_member_name (b, "query");
+          json_builder_begin_object (b);
+          add_string (b, "service", service);
+          add_string (b, "profile-type", session->profile_type);
+          add_string (b, "filters", filters);
+          add_int (b, "from", session->from_ms);
+          add_int (b, "until", session->until_ms);
+          json_builder_end_object (b);
+        }
+
+      json_builder_set_member_name (b, "workspace");
+      json_builder_begin_object (b);
+      add_string (b, "view", session->workspace_view != NULL ? session->workspace_view : "flame-graph");
+      if (session->profile_id != NULL)
+        {
+          json_builder_set_member_name (b, "profile");
+          json_builder_begin_object (b);
+          add_string (b, "id", session->profile_id);
+          add_int (b, "time", session->profile_time_ms);
+          add_int (b, "value", session->profile_value);
+          json_builder_end_object (b);
+        }
+      if (session->compare_baseline != NULL && session->compare_comparison != NULL)
+        {
+          json_builder_set_member_name (b, "compare");
+          json_builder_begin_object (b);
+          write_side (b, "baseline", session->compare_baseline);
+          write_side (b, "comparison", session->compare_comparison);
+          add_string (b, "diff-mode", session->diff_mode);
+          if (session->diff != NULL)
+            {
+              json_builder_set_member_name (b, "view");
+              write_view (b, session->diff);
+            }
+          json_builder_end_object (b);
+        }
+      json_builder_end_object (b);
+    }
+
+  json_builder_set_member_name (b, "view");
+  write_view (b, session);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -172,6 +333,8 @@ embers_session_to_data (const EmbersSession *session,
     return out;
   }
 }
+
+/* Reading */
 
 static gboolean
 fail (GError    **error,
@@ -207,6 +370,7 @@ get_string (JsonObject  *object,
                    _("The view file’s “%s” is too long"), name);
       return FALSE;
     }
+  g_free (*out);
   *out = g_strdup (value);
   return TRUE;
 }
@@ -238,7 +402,7 @@ get_object (JsonObject  *parent,
             JsonObject **out,
             GError     **error)
 {
-  JsonNode *node = json_object_get_member (parent, name);
+  JsonNode *node = parent != NULL ? json_object_get_member (parent, name) : NULL;
 
   *out = NULL;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
@@ -254,6 +418,7 @@ get_object (JsonObject  *parent,
   return TRUE;
 }
 
+/* A whole number of at least 0 (times: Unix milliseconds) */
 static gboolean
 get_time (JsonObject  *object,
           const char  *name,
@@ -266,8 +431,8 @@ get_time (JsonObject  *object,
       json_node_get_int (node) < 0)
     {
       g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
-                   /* Translators: %s is "from" or "until" */
-                   _("The view file’s query has no time “%s” in milliseconds"), name);
+                   /* Translators: %s is "from", "until" or "time" */
+                   _("The view file has no time “%s” in milliseconds"), name);
       return FALSE;
     }
   *out = json_node_get_int (node);
@@ -291,6 +456,210 @@ resolve_path (char  *path,
   return g_file_get_path (file);
 }
 
+static gboolean
+is_view_mode (const char *mode)
+{
+  static const char * const modes[] = { "icicle", "flame", "bottom-up", "sandwich", "call-tree" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (g_str_equal (mode, modes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+is_workspace_view (const char *view)
+{
+  static const char * const views[] = { "services", "flame-graph", "labels", "compare", "rules" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (g_str_equal (view, views[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* A selector the query can use: parsed and written back canonical */
+static gboolean
+get_selector (JsonObject  *object,
+              const char  *name,
+              char       **out,
+              GError     **error)
+{
+  g_autoptr(EmbersSelector) parsed = NULL;
+  g_autofree char *text = NULL;
+
+  if (!get_string (object, name, &text, error))
+    return FALSE;
+  parsed = embers_selector_parse (text != NULL ? text : "{}", NULL, NULL);
+  if (parsed == NULL)
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is a field's name in a view file, e.g. "filters" */
+                   _("The view file’s “%s” is not a label selector"), name);
+      return FALSE;
+    }
+  g_free (*out);
+  *out = embers_selector_to_string (parsed);
+  return TRUE;
+}
+
+/* The members of a "view" object into @session */
+static gboolean
+parse_view (JsonObject     *view,
+            EmbersSession  *session,
+            GError        **error)
+{
+  JsonNode *node, *focus;
+
+  if (!get_string (view, "mode", &session->view, error) ||
+      !get_string (view, "sample-type", &session->sample_type, error) ||
+      !get_string (view, "sandwich", &session->sandwich, error) ||
+      !get_string (view, "search", &session->search, error))
+    return FALSE;
+  if (session->view != NULL && !is_view_mode (session->view))
+    return fail (error, _("The view file’s view is none of icicle, flame, bottom-up, sandwich or call tree"));
+
+  if (!get_boolean (view, "search-regex", &session->search_regex, error) ||
+      !get_boolean (view, "search-case-sensitive", &session->search_case_sensitive, error))
+    return FALSE;
+
+  node = json_object_get_member (view, "transforms");
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      g_autoptr(GError) why = NULL;
+      EmbersTransformStack *stack = embers_transform_stack_from_json (node, &why);
+
+      if (stack == NULL)
+        {
+          g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                       /* Translators: %s says what is wrong, e.g. "Unknown frame action" */
+                       _("The view file’s frame actions cannot be used: %s"), why->message);
+          return FALSE;
+        }
+      embers_transform_stack_free (session->transforms);
+      session->transforms = stack;
+    }
+
+  focus = json_object_get_member (view, "focus");
+  if (focus != NULL && !JSON_NODE_HOLDS_NULL (focus))
+    {
+      JsonArray *array;
+      guint n;
+
+      if (!JSON_NODE_HOLDS_ARRAY (focus) ||
+          (n = json_array_get_length (array = json_node_get_array (focus))) > EMBERS_TRANSFORM_STACK_MAX_PATH)
+        return fail (error, _("The view file’s focus is not a list of frames"));
+      g_strfreev (session->focus);
+      session->focus = g_new0 (char *, n + 1);
+      for (guint i = 0; i < n; i++)
+        {
+          JsonNode *e = json_array_get_element (array, i);
+
+          if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_STRING ||
+              strlen (json_node_get_string (e)) > MAX_STRING ||
+              !g_utf8_validate (json_node_get_string (e), -1, NULL))
+            return fail (error, _("The view file’s focus is not a list of frames"));
+          session->focus[i] = g_strdup (json_node_get_string (e));
+        }
+    }
+  return TRUE;
+}
+
+/* One side of the Compare view */
+static EmbersSessionSide *
+parse_side (JsonObject  *compare,
+            const char  *name,
+            GFile       *dir,
+            GError     **error)
+{
+  g_autoptr(EmbersSessionSide) side = embers_session_side_new ();
+  JsonObject *object;
+
+  if (!get_object (compare, name, &object, error))
+    return NULL;
+  if (object == NULL)
+    return fail (error, _("The view file’s comparison lacks a side")), NULL;
+  if (!get_string (object, "file", &side->file, error))
+    return NULL;
+  if (side->file != NULL)
+    {
+      if (side->file[0] == '\0')
+        return fail (error, _("The view file names an empty file name")), NULL;
+      side->file = resolve_path (side->file, dir);
+      return g_steal_pointer (&side);
+    }
+  if (!get_string (object, "profile-type", &side->profile_type, error) ||
+      !get_selector (object, "selector", &side->selector, error) ||
+      !get_time (object, "from", &side->from_ms, error) ||
+      !get_time (object, "until", &side->until_ms, error))
+    return NULL;
+  if (side->profile_type == NULL || side->profile_type[0] == '\0')
+    return fail (error, _("The view file’s query has no profile type")), NULL;
+  if (side->from_ms >= side->until_ms)
+    return fail (error, _("The view file’s query ends before it starts")), NULL;
+  return g_steal_pointer (&side);
+}
+
+/* A server's workspace (version 2) */
+static gboolean
+parse_workspace (JsonObject     *workspace,
+                 EmbersSession  *session,
+                 GFile          *dir,
+                 GError        **error)
+{
+  JsonObject *profile, *compare, *view;
+
+  if (!get_string (workspace, "view", &session->workspace_view, error))
+    return FALSE;
+  if (session->workspace_view == NULL)
+    session->workspace_view = g_strdup ("flame-graph");
+  if (!is_workspace_view (session->workspace_view))
+    return fail (error, _("The view file’s workspace view is none of services, flame-graph, labels, compare or "
+                          "rules"));
+
+  if (!get_object (workspace, "profile", &profile, error))
+    return FALSE;
+  if (profile != NULL)
+    {
+      JsonNode *value = json_object_get_member (profile, "value");
+
+      if (!get_string (profile, "id", &session->profile_id, error) ||
+          !get_time (profile, "time", &session->profile_time_ms, error))
+        return FALSE;
+      if (session->profile_id == NULL || session->profile_id[0] == '\0')
+        return fail (error, _("The view file’s individual profile has no id"));
+      if (value == NULL || !JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_INT64)
+        return fail (error, _("The view file’s individual profile has no value"));
+      session->profile_value = json_node_get_int (value);
+    }
+
+  if (!get_object (workspace, "compare", &compare, error))
+    return FALSE;
+  if (compare != NULL)
+    {
+      session->compare_baseline = parse_side (compare, "baseline", dir, error);
+      if (session->compare_baseline == NULL)
+        return FALSE;
+      session->compare_comparison = parse_side (compare, "comparison", dir, error);
+      if (session->compare_comparison == NULL)
+        return FALSE;
+      if (!get_string (compare, "diff-mode", &session->diff_mode, error))
+        return FALSE;
+      if (session->diff_mode != NULL && !g_str_equal (session->diff_mode, "share") &&
+          !g_str_equal (session->diff_mode, "absolute"))
+        return fail (error, _("The view file’s diff mode is neither share nor absolute"));
+      if (!get_object (compare, "view", &view, error))
+        return FALSE;
+      if (view != NULL)
+        {
+          session->diff = embers_session_new ();
+          if (!parse_view (view, session->diff, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 EmbersSession *
 embers_session_parse (const char  *data,
                       gsize        length,
@@ -304,7 +673,7 @@ embers_session_parse (const char  *data,
   g_autoptr(GError) local = NULL;
   g_autofree char *format = NULL;
   g_autofree char *server = NULL;
-  JsonObject *root, *source, *query, *view;
+  JsonObject *root, *source, *query, *view, *workspace;
   JsonNode *node;
   gint64 version;
 
@@ -346,6 +715,10 @@ embers_session_parse (const char  *data,
       session->server = embers_session_clean_url (server);
       if (session->server == NULL)
         return fail (error, _("The view file’s server is not an http or https address")), NULL;
+      if (version >= 2 && !get_string (source, "tenant", &session->tenant, error))
+        return NULL;
+      if (session->tenant != NULL && session->tenant[0] == '\0')
+        g_clear_pointer (&session->tenant, g_free);
     }
   if ((session->file == NULL) == (session->server == NULL))
     return fail (error, _("The view file names neither one profile file nor one server")), NULL;
@@ -357,84 +730,63 @@ embers_session_parse (const char  *data,
   session->file = resolve_path (session->file, dir);
   session->baseline_file = resolve_path (session->baseline_file, dir);
 
-  /* The query, with a server */
+  /* The query, with a server: version 1 needs one (a profile type and a
+   * whole selector); version 2's workspace may have none yet (the
+   * Services view), and names the service and the filters apart */
   if (!get_object (root, "query", &query, error))
     return NULL;
-  if (session->server != NULL)
+  if (session->server != NULL && query == NULL && version < 2)
+    return fail (error, _("The view file names a server but no query")), NULL;
+  if (session->server != NULL && query != NULL)
     {
-      if (query == NULL)
-        return fail (error, _("The view file names a server but no query")), NULL;
       if (!get_string (query, "profile-type", &session->profile_type, error) ||
-          !get_string (query, "selector", &session->selector, error) ||
           !get_time (query, "from", &session->from_ms, error) ||
           !get_time (query, "until", &session->until_ms, error))
         return NULL;
-      if (session->profile_type == NULL || session->profile_type[0] == '\0')
+      if (session->profile_type != NULL && session->profile_type[0] == '\0')
+        g_clear_pointer (&session->profile_type, g_free);
+      if (session->profile_type == NULL && version < 2)
         return fail (error, _("The view file’s query has no profile type")), NULL;
       if (session->from_ms >= session->until_ms)
         return fail (error, _("The view file’s query ends before it starts")), NULL;
+
+      if (version < 2)
+        {
+          g_autofree char *selector = NULL;
+
+          if (!get_selector (query, "selector", &selector, error))
+            return NULL;
+          embers_session_split_selector (selector, &session->service, &session->filters, NULL);
+        }
+      else
+        {
+          if (!get_string (query, "service", &session->service, error) ||
+              !get_selector (query, "filters", &session->filters, error))
+            return NULL;
+          if (session->service != NULL && session->service[0] == '\0')
+            g_clear_pointer (&session->service, g_free);
+        }
+      session->selector = embers_session_join_selector (session->service, session->filters, NULL);
+      if (session->selector == NULL)
+        return fail (error, _("The view file’s “filters” is not a label selector")), NULL;
+    }
+
+  /* A server's workspace */
+  if (!get_object (root, "workspace", &workspace, error))
+    return NULL;
+  if (session->server != NULL && version >= 2)
+    {
+      if (workspace == NULL)
+        return fail (error, _("The view file names a server but no workspace")), NULL;
+      if (!parse_workspace (workspace, session, dir, error))
+        return NULL;
     }
 
   /* The view */
   if (!get_object (root, "view", &view, error))
     return NULL;
-  if (view != NULL)
-    {
-      JsonNode *focus;
-
-      if (!get_string (view, "mode", &session->view, error) ||
-          !get_string (view, "sample-type", &session->sample_type, error) ||
-          !get_string (view, "sandwich", &session->sandwich, error) ||
-          !get_string (view, "search", &session->search, error))
-        return NULL;
-      if (session->view != NULL &&
-          !g_str_equal (session->view, "icicle") && !g_str_equal (session->view, "flame") &&
-          !g_str_equal (session->view, "bottom-up") && !g_str_equal (session->view, "sandwich"))
-        return fail (error, _("The view file’s view is none of icicle, flame, bottom-up or sandwich")), NULL;
-
-      if (!get_boolean (view, "search-regex", &session->search_regex, error) ||
-          !get_boolean (view, "search-case-sensitive", &session->search_case_sensitive, error))
-        return NULL;
-
-      node = json_object_get_member (view, "transforms");
-      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-        {
-          g_autoptr(GError) why = NULL;
-          EmbersTransformStack *stack = embers_transform_stack_from_json (node, &why);
-
-          if (stack == NULL)
-            {
-              g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
-                           /* Translators: %s says what is wrong, e.g. "Unknown frame action" */
-                           _("The view file’s frame actions cannot be used: %s"), why->message);
-              return NULL;
-            }
-          embers_transform_stack_free (session->transforms);
-          session->transforms = stack;
-        }
-
-      focus = json_object_get_member (view, "focus");
-      if (focus != NULL && !JSON_NODE_HOLDS_NULL (focus))
-        {
-          JsonArray *array;
-          guint n;
-
-          if (!JSON_NODE_HOLDS_ARRAY (focus) ||
-              (n = json_array_get_length (array = json_node_get_array (focus))) > EMBERS_TRANSFORM_STACK_MAX_PATH)
-            return fail (error, _("The view file’s focus is not a list of frames")), NULL;
-          session->focus = g_new0 (char *, n + 1);
-          for (guint i = 0; i < n; i++)
-            {
-              JsonNode *e = json_array_get_element (array, i);
-
-              if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_STRING ||
-                  strlen (json_node_get_string (e)) > MAX_STRING ||
-                  !g_utf8_validate (json_node_get_string (e), -1, NULL))
-                return fail (error, _("The view file’s focus is not a list of frames")), NULL;
-              session->focus[i] = g_strdup (json_node_get_string (e));
-            }
-        }
-    }
+  if (view != NULL && !parse_view (view, session, error))
+    return NULL;
 
   return g_steal_pointer (&session);
 }
@@ -451,7 +803,7 @@ embers_session_load (GFile         *file,
   g_autoptr(GString) missing = NULL;
   guint n_missing = 0;
   gsize length = 0;
-  const char *paths[2];
+  const char *paths[4];
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -472,6 +824,8 @@ embers_session_load (GFile         *file,
   /* Every missing profile by name */
   paths[0] = session->file;
   paths[1] = session->baseline_file;
+  paths[2] = session->compare_baseline != NULL ? session->compare_baseline->file : NULL;
+  paths[3] = session->compare_comparison != NULL ? session->compare_comparison->file : NULL;
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
       if (paths[i] == NULL || g_file_test (paths[i], G_FILE_TEST_IS_REGULAR))

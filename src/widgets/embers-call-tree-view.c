@@ -5,134 +5,14 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
-#include "embers-call-tree-view.h"
+#include "embers-call-tree-view-private.h"
+#include "embers-call-tree-cells.h"
 #include "embers-widgets.h"
-#include "embers-name-label.h"
 #include "embers-top-table.h"
 #include "embers-units.h"
 
-/* The bar of a row: its total as a share of the root's, self darker */
-
-#define EMBERS_TYPE_CALL_TREE_BAR (embers_call_tree_bar_get_type ())
-G_DECLARE_FINAL_TYPE (EmbersCallTreeBar, embers_call_tree_bar, EMBERS, CALL_TREE_BAR, GtkWidget)
-
-struct _EmbersCallTreeBar
-{
-  GtkWidget parent_instance;
-  double    total;
-  double    self;
-};
-
-G_DEFINE_FINAL_TYPE (EmbersCallTreeBar, embers_call_tree_bar, GTK_TYPE_WIDGET)
-
-static void
-embers_call_tree_bar_snapshot (GtkWidget   *widget,
-                               GtkSnapshot *snapshot)
-{
-  EmbersCallTreeBar *self = EMBERS_CALL_TREE_BAR (widget);
-  double w = gtk_widget_get_width (widget);
-  double h = gtk_widget_get_height (widget);
-  double bar_h = MIN (h, 10);
-  double y = floor ((h - bar_h) / 2);
-  GdkRGBA color, faint;
-
-  gtk_widget_get_color (widget, &color);
-  faint = color;
-  faint.alpha *= 0.12f;
-  gtk_snapshot_append_color (snapshot, &faint, &GRAPHENE_RECT_INIT (0, y, w, bar_h));
-  if (self->total > 0)
-    {
-      GdkRGBA mid = color;
-
-      mid.alpha *= 0.5f;
-      gtk_snapshot_append_color (snapshot, &mid,
-                                 &GRAPHENE_RECT_INIT (0, y, MAX (1, round (w * self->total)), bar_h));
-    }
-  if (self->self > 0)
-    gtk_snapshot_append_color (snapshot, &color,
-                               &GRAPHENE_RECT_INIT (0, y, MAX (1, round (w * self->self)), bar_h));
-}
-
-static void
-embers_call_tree_bar_measure (GtkWidget      *widget,
-                              GtkOrientation  orientation,
-                              int             for_size,
-                              int            *minimum,
-                              int            *natural,
-                              int            *minimum_baseline,
-                              int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 24 : 12;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 120 : 12;
-}
-
-static void
-embers_call_tree_bar_class_init (EmbersCallTreeBarClass *klass)
-{
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-
-  widget_class->snapshot = embers_call_tree_bar_snapshot;
-  widget_class->measure = embers_call_tree_bar_measure;
-  gtk_widget_class_set_css_name (widget_class, "call-tree-bar");
-}
-
-static void
-embers_call_tree_bar_init (EmbersCallTreeBar *self)
-{
-  /* The row's label says the values */
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
-}
-
-static void
-bar_set (EmbersCallTreeBar *self,
-         double             total,
-         double             self_share)
-{
-  self->total = CLAMP (total, 0, 1);
-  self->self = CLAMP (self_share, 0, 1);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
 /* The view */
 
-struct _EmbersCallTreeView
-{
-  GtkWidget           parent_instance;
-
-  /* Template */
-  GtkScrolledWindow  *scroller;
-  GtkColumnView      *column_view;
-
-  GtkTreeListModel   *tree_model;
-  GtkSingleSelection *selection;
-  EmbersCallTree     *tree;
-  EmbersProfile      *profile;
-  guint               sample_type;
-  gboolean            inverted;
-  gint64              root_total;
-  char               *unit;
-  EmbersSearch       *search;
-  GPtrArray          *bound_names;   /* GtkListItem of the name cells */
-
-  guint32             selected_node;
-  EmbersCallTreeRow  *selected_row;
-
-  /* A walk down the tree: opening the heaviest path, or a path to a node,
-   * one list at a time, waiting for lists computed on a thread */
-  GtkTreeListRow     *walk_row;
-  GArray             *walk_path;     /* guint32 nodes, top-down */
-  guint               walk_index;
-  gboolean            walk_heaviest;
-  GListModel         *walk_wait;
-  gulong              walk_wait_id;
-
-  gboolean            expanding;
-  /* The column view let go of the model while a new tree opens its
-   * heaviest path (it would build rows for every step) */
-  gboolean            detached;
-};
 
 enum {
   PROP_0,
@@ -147,265 +27,13 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (EmbersCallTreeView, embers_call_tree_view, GTK_TYPE_WIDGET)
 
+static void reveal_name_id (EmbersCallTreeView *self,
+                            guint32             name_id);
 static void start_walk (EmbersCallTreeView *self,
                         GtkTreeListRow     *from,
                         const guint32      *path,
                         guint               n_path,
                         gboolean            heaviest);
-
-static void on_row_expanded (GtkTreeListRow     *row,
-                             GParamSpec         *pspec,
-                             EmbersCallTreeView *self);
-
-static EmbersCallTreeRow *
-row_item (GtkTreeListRow *row)
-{
-  /* gtk_tree_list_row_get_item() is transfer full; the row keeps it */
-  GObject *item = gtk_tree_list_row_get_item (row);
-
-  if (item != NULL)
-    g_object_unref (item);
-  return EMBERS_CALL_TREE_ROW (item);
-}
-
-static double
-share (EmbersCallTreeView *self,
-       gint64              value)
-{
-  return self->root_total > 0 ? (double)value / self->root_total : 0;
-}
-
-/* Search marks */
-
-static void
-update_name_marks (EmbersCallTreeView *self,
-                   GtkListItem        *list_item)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-  EmbersCallTreeRow *item;
-  gboolean match = FALSE;
-  gboolean below = FALSE;
-
-  if (row != NULL && self->search != NULL && embers_search_is_active (self->search) &&
-      embers_search_get_profile (self->search) == self->profile)
-    {
-      guint32 node;
-
-      item = row_item (row);
-      node = embers_call_tree_row_get_node (item);
-      if (self->inverted || node == EMBERS_NODE_NONE)
-        match = embers_search_name_matches (self->search, embers_call_tree_row_get_name_id (item));
-      else
-        {
-          match = embers_search_node_matches (self->search, node);
-          below = !match && !gtk_tree_list_row_get_expanded (row) &&
-                  embers_search_range_has_match (self->search, node + 1,
-                                                 embers_profile_node_end (self->profile, node));
-        }
-    }
-  if (match)
-    gtk_widget_add_css_class (label, "search-match");
-  else
-    gtk_widget_remove_css_class (label, "search-match");
-  if (below)
-    gtk_widget_add_css_class (label, "search-below");
-  else
-    gtk_widget_remove_css_class (label, "search-below");
-}
-
-/* Cells */
-
-static void
-setup_name (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            EmbersCallTreeView       *self)
-{
-  GtkWidget *expander = gtk_tree_expander_new ();
-  GtkWidget *label = embers_name_label_new ();
-
-  gtk_tree_expander_set_indent_for_icon (GTK_TREE_EXPANDER (expander), TRUE);
-  /* Deep rows are indented: their names are cut to fit, never clipped */
-  embers_name_label_set_min_chars (EMBERS_NAME_LABEL (label), 6);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-  gtk_list_item_set_child (list_item, expander);
-}
-
-static void
-update_expander_state (GtkTreeListRow *row,
-                       GParamSpec     *pspec,
-                       GtkWidget      *expander)
-{
-  if (gtk_tree_list_row_is_expandable (row))
-    gtk_accessible_update_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED,
-                                 gtk_tree_list_row_get_expanded (row), -1);
-  else
-    gtk_accessible_reset_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED);
-}
-
-static void
-bind_name (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           EmbersCallTreeView       *self)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
-  EmbersCallTreeRow *item = row_item (row);
-  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
-  embers_name_label_set_text (EMBERS_NAME_LABEL (label), embers_call_tree_row_get_name (item));
-  /* A screen reader's level is 1-based */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LEVEL,
-                                  (int) embers_call_tree_row_get_depth (item) + 1, -1);
-  update_expander_state (row, NULL, expander);
-  g_signal_connect_object (row, "notify::expanded", G_CALLBACK (update_expander_state), expander, 0);
-  g_signal_connect_object (row, "notify::expanded", G_CALLBACK (on_row_expanded), self, 0);
-  g_ptr_array_add (self->bound_names, list_item);
-  update_name_marks (self, list_item);
-}
-
-static void
-unbind_name (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             EmbersCallTreeView       *self)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
-
-  if (row != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (row, update_expander_state, expander);
-      g_signal_handlers_disconnect_by_func (row, on_row_expanded, self);
-    }
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
-  g_ptr_array_remove_fast (self->bound_names, list_item);
-}
-
-static void
-setup_value (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             EmbersCallTreeView       *self)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
-
-static EmbersCallTreeRow *
-cell_item (GtkListItem *list_item)
-{
-  return row_item (gtk_list_item_get_item (list_item));
-}
-
-static void
-set_value (GtkListItem        *list_item,
-           EmbersCallTreeView *self,
-           gint64              value)
-{
-  g_autofree char *text = embers_format_value (value, self->unit);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
-}
-
-static void
-set_percent (GtkListItem        *list_item,
-             EmbersCallTreeView *self,
-             gint64              value)
-{
-  g_autofree char *text = embers_format_percent (share (self, value));
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
-}
-
-static void
-bind_self (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           EmbersCallTreeView       *self)
-{
-  set_value (list_item, self, embers_call_tree_row_get_self (cell_item (list_item)));
-}
-
-static void
-bind_self_percent (GtkSignalListItemFactory *factory,
-                   GtkListItem              *list_item,
-                   EmbersCallTreeView       *self)
-{
-  set_percent (list_item, self, embers_call_tree_row_get_self (cell_item (list_item)));
-}
-
-static void
-bind_total (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            EmbersCallTreeView       *self)
-{
-  set_value (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
-}
-
-static void
-bind_total_percent (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    EmbersCallTreeView       *self)
-{
-  set_percent (list_item, self, embers_call_tree_row_get_total (cell_item (list_item)));
-}
-
-static void
-setup_bar (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           EmbersCallTreeView       *self)
-{
-  gtk_list_item_set_child (list_item, g_object_new (EMBERS_TYPE_CALL_TREE_BAR, NULL));
-}
-
-static void
-bind_bar (GtkSignalListItemFactory *factory,
-          GtkListItem              *list_item,
-          EmbersCallTreeView       *self)
-{
-  EmbersCallTreeRow *item = cell_item (list_item);
-
-  bar_set (EMBERS_CALL_TREE_BAR (gtk_list_item_get_child (list_item)),
-           share (self, embers_call_tree_row_get_total (item)),
-           share (self, embers_call_tree_row_get_self (item)));
-}
-
-/* What a screen reader says for a row (the row factory's bind; the level
- * and the expanded state are on the expander, the tree's focusable part) */
-static void
-bind_row (GtkSignalListItemFactory *factory,
-          GObject                  *object,
-          EmbersCallTreeView       *self)
-{
-  GtkColumnViewRow *row = GTK_COLUMN_VIEW_ROW (object);
-  GtkTreeListRow *tree_row = gtk_column_view_row_get_item (row);
-  EmbersCallTreeRow *item;
-  g_autofree char *self_value = NULL;
-  g_autofree char *self_percent = NULL;
-  g_autofree char *total_value = NULL;
-  g_autofree char *total_percent = NULL;
-  g_autofree char *text = NULL;
-
-  if (tree_row == NULL)
-    return;
-  item = row_item (tree_row);
-  self_value = embers_format_value (embers_call_tree_row_get_self (item), self->unit);
-  total_value = embers_format_value (embers_call_tree_row_get_total (item), self->unit);
-  self_percent = embers_format_percent (share (self, embers_call_tree_row_get_self (item)));
-  total_percent = embers_format_percent (share (self, embers_call_tree_row_get_total (item)));
-  /* Translators: what a screen reader says for a row of the call tree:
-   * the function, its level in the tree (1 for the root), its total and
-   * share of all, its self value and share, e.g. "runtime.mallocgc,
-   * level 4, total 300 ms (10.0%), self 120 ms (4.00%)" */
-  text = g_strdup_printf (_("%s, level %u, total %s (%s), self %s (%s)"),
-                          embers_call_tree_row_get_name (item),
-                          embers_call_tree_row_get_depth (item) + 1,
-                          total_value, total_percent, self_value, self_percent);
-  gtk_column_view_row_set_accessible_label (row, text);
-}
 
 /* Selection */
 
@@ -413,7 +41,7 @@ static void
 on_selection_changed (EmbersCallTreeView *self)
 {
   GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->selection);
-  EmbersCallTreeRow *item = row != NULL ? row_item (row) : NULL;
+  EmbersCallTreeRow *item = row != NULL ? _embers_call_tree_view_row_item (row) : NULL;
   guint32 node = item != NULL ? embers_call_tree_row_get_node (item) : EMBERS_NODE_NONE;
 
   if (item == self->selected_row)
@@ -512,9 +140,12 @@ walk_continue (EmbersCallTreeView *self)
 
       if (self->walk_heaviest)
         {
-          if (g_list_model_get_n_items (kids) == 0)
+          if (!EMBERS_IS_CALL_TREE_LIST (kids))
             break;
-          index = 0;
+          index = embers_call_tree_list_find_heaviest (EMBERS_CALL_TREE_LIST (kids));
+          if (index == G_MAXUINT)
+            break;
+          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
         }
       else
         {
@@ -540,7 +171,7 @@ walk_continue (EmbersCallTreeView *self)
           select_position (self, gtk_tree_list_row_get_position (child));
           break;
         }
-      if (self->walk_heaviest && !embers_call_tree_row_has_children (row_item (child)))
+      if (self->walk_heaviest && !embers_call_tree_row_has_children (_embers_call_tree_view_row_item (child)))
         break;
     }
   walk_stop (self);
@@ -571,8 +202,8 @@ start_walk (EmbersCallTreeView *self,
 
 /* Opening a row by its expander (or by any other hand) opens its heaviest
  * path too */
-static void
-on_row_expanded (GtkTreeListRow     *row,
+void
+_embers_call_tree_view_on_row_expanded (GtkTreeListRow     *row,
                  GParamSpec         *pspec,
                  EmbersCallTreeView *self)
 {
@@ -592,6 +223,25 @@ create_children (gpointer item,
   return kids;
 }
 
+/* A comparison shows both sides and the change instead of self and total */
+static void
+update_columns (EmbersCallTreeView *self)
+{
+  gboolean diff = self->tree != NULL && embers_call_tree_is_diff (self->tree);
+
+  self->diff = diff;
+  self->root_total = self->tree != NULL ? embers_call_tree_get_total (self->tree) : 0;
+  self->base_root_total = self->tree != NULL ? embers_call_tree_get_baseline_total (self->tree) : 0;
+  gtk_column_view_column_set_visible (self->self_column, !diff);
+  gtk_column_view_column_set_visible (self->total_column, !diff);
+  gtk_column_view_column_set_visible (self->baseline_column, diff);
+  gtk_column_view_column_set_visible (self->comparison_column, diff);
+  gtk_column_view_column_set_visible (self->change_column, diff);
+  gtk_column_view_column_set_visible (self->change_percent_column, diff);
+  /* Four columns of values: the names give way */
+  gtk_column_view_column_set_fixed_width (self->name_column, diff ? 230 : 270);
+}
+
 static void
 rebuild (EmbersCallTreeView *self)
 {
@@ -606,6 +256,7 @@ rebuild (EmbersCallTreeView *self)
   if (self->profile != NULL)
     {
       self->tree = embers_call_tree_new (self->profile, self->sample_type, self->inverted);
+      embers_call_tree_set_sort (self->tree, self->sort, self->descending);
       model = gtk_tree_list_model_new (embers_call_tree_create_roots (self->tree), FALSE, FALSE,
                                        create_children, self, NULL);
     }
@@ -616,6 +267,7 @@ rebuild (EmbersCallTreeView *self)
     }
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
   g_set_object (&self->tree_model, model);
+  update_columns (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NAME]);
@@ -631,6 +283,90 @@ rebuild (EmbersCallTreeView *self)
       start_walk (self, root, NULL, 0, TRUE);
       g_object_unref (root);
     }
+}
+
+/* Inverted: selects the function's row among the roots' children */
+static void
+reveal_name_id (EmbersCallTreeView *self,
+                guint32             name_id)
+{
+  g_autoptr(GtkTreeListRow) root = gtk_tree_list_model_get_row (self->tree_model, 0);
+  GListModel *kids;
+  guint index;
+
+  if (root == NULL)
+    return;
+  expand (self, root);
+  kids = gtk_tree_list_row_get_children (root);
+  if (kids == NULL || !embers_call_tree_list_is_ready (EMBERS_CALL_TREE_LIST (kids)))
+    return;
+  index = embers_call_tree_list_find_name (EMBERS_CALL_TREE_LIST (kids), name_id);
+  if (index != G_MAXUINT)
+    {
+      g_autoptr(GtkTreeListRow) child = NULL;
+
+      embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
+      child = gtk_tree_list_row_get_child_row (root, index);
+      if (child != NULL)
+        {
+          walk_stop (self);
+          select_position (self, gtk_tree_list_row_get_position (child));
+        }
+    }
+}
+
+/* Sorting: a header's click orders every level by its column (a new
+ * tree, the selected row opened again) */
+
+static EmbersCallTreeSort
+column_sort (EmbersCallTreeView  *self,
+             GtkColumnViewColumn *column)
+{
+  if (column == self->name_column)
+    return EMBERS_CALL_TREE_SORT_NAME;
+  if (column == self->self_column)
+    return EMBERS_CALL_TREE_SORT_SELF;
+  if (column == self->total_column || column == self->comparison_column)
+    return EMBERS_CALL_TREE_SORT_TOTAL;
+  if (column == self->baseline_column)
+    return EMBERS_CALL_TREE_SORT_BASELINE;
+  if (column == self->change_column)
+    return EMBERS_CALL_TREE_SORT_CHANGE;
+  if (column == self->change_percent_column)
+    return EMBERS_CALL_TREE_SORT_CHANGE_PERCENT;
+  return EMBERS_CALL_TREE_SORT_HEAVIEST;
+}
+
+static void
+on_sorter_changed (EmbersCallTreeView *self)
+{
+  GtkColumnViewSorter *sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (self->column_view));
+  GtkColumnViewColumn *column = gtk_column_view_sorter_get_primary_sort_column (sorter);
+  EmbersCallTreeSort sort = column_sort (self, column);
+  gboolean descending = gtk_column_view_sorter_get_primary_sort_order (sorter) == GTK_SORT_DESCENDING;
+  guint32 node = self->selected_node;
+  guint32 name_id = G_MAXUINT32;
+
+  if (column != NULL && column != self->sort_column && column != self->name_column && !descending)
+    {
+      /* A number's column sorts largest first at its first click (GTK
+       * starts with ascending); the next click turns it */
+      self->sort_column = column;
+      gtk_column_view_sort_by_column (self->column_view, column, GTK_SORT_DESCENDING);
+      return;
+    }
+  self->sort_column = column;
+  if (sort == self->sort && (descending == self->descending || sort == EMBERS_CALL_TREE_SORT_HEAVIEST))
+    return;
+  self->sort = sort;
+  self->descending = descending;
+  if (self->selected_row != NULL && embers_call_tree_row_get_depth (self->selected_row) > 0)
+    name_id = embers_call_tree_row_get_name_id (self->selected_row);
+  rebuild (self);
+  if (!self->inverted && node != EMBERS_NODE_NONE && node != 0)
+    embers_call_tree_view_reveal_node (self, node);
+  else if (self->inverted && name_id != G_MAXUINT32)
+    reveal_name_id (self, name_id);
 }
 
 /* Keys */
@@ -814,7 +550,28 @@ embers_call_tree_view_set_search (EmbersCallTreeView *self,
   if (search != NULL)
     self->search = embers_search_ref (search);
   for (guint i = 0; i < self->bound_names->len; i++)
-    update_name_marks (self, g_ptr_array_index (self->bound_names, i));
+    _embers_call_tree_view_update_name_marks (self, g_ptr_array_index (self->bound_names, i));
+}
+
+void
+embers_call_tree_view_set_diff_palette (EmbersCallTreeView *self,
+                                        EmbersDiffPalette   palette)
+{
+  g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
+
+  if (palette == self->diff_palette)
+    return;
+  self->diff_palette = palette;
+  if (!self->diff)
+    return;
+  _embers_call_tree_view_refresh_colors (self);
+}
+
+EmbersDiffPalette
+embers_call_tree_view_get_diff_palette (EmbersCallTreeView *self)
+{
+  g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), EMBERS_DIFF_PALETTE_RED_BLUE);
+  return self->diff_palette;
 }
 
 guint32
@@ -860,24 +617,7 @@ embers_call_tree_view_reveal_node (EmbersCallTreeView *self,
 
   if (self->inverted)
     {
-      /* The function's row among the roots' children */
-      GListModel *kids;
-      guint index;
-
-      expand (self, root);
-      kids = gtk_tree_list_row_get_children (root);
-      if (kids == NULL || !embers_call_tree_list_is_ready (EMBERS_CALL_TREE_LIST (kids)))
-        return;
-      index = embers_call_tree_list_find_name (EMBERS_CALL_TREE_LIST (kids),
-                                               embers_profile_node_name (self->profile, node));
-      if (index != G_MAXUINT)
-        {
-          embers_call_tree_list_show_upto (EMBERS_CALL_TREE_LIST (kids), index);
-          g_autoptr(GtkTreeListRow) child = gtk_tree_list_row_get_child_row (root, index);
-
-          if (child != NULL)
-            select_position (self, gtk_tree_list_row_get_position (child));
-        }
+      reveal_name_id (self, embers_profile_node_name (self->profile, node));
       return;
     }
 
@@ -980,6 +720,8 @@ embers_call_tree_view_dispose (GObject *object)
   EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
 
   walk_stop (self);
+  if (self->column_view != NULL)
+    g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view), on_sorter_changed, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_CALL_TREE_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->tree_model);
@@ -997,6 +739,7 @@ embers_call_tree_view_finalize (GObject *object)
   EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
 
   g_ptr_array_unref (self->bound_names);
+  g_ptr_array_unref (self->bound_bars);
   g_array_unref (self->walk_path);
   g_free (self->unit);
 
@@ -1079,17 +822,14 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/emberslab/Embers/embers-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, scroller);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, column_view);
-  gtk_widget_class_bind_template_callback (widget_class, setup_name);
-  gtk_widget_class_bind_template_callback (widget_class, bind_name);
-  gtk_widget_class_bind_template_callback (widget_class, unbind_name);
-  gtk_widget_class_bind_template_callback (widget_class, setup_value);
-  gtk_widget_class_bind_template_callback (widget_class, bind_self);
-  gtk_widget_class_bind_template_callback (widget_class, bind_self_percent);
-  gtk_widget_class_bind_template_callback (widget_class, bind_total);
-  gtk_widget_class_bind_template_callback (widget_class, bind_total_percent);
-  gtk_widget_class_bind_template_callback (widget_class, setup_bar);
-  gtk_widget_class_bind_template_callback (widget_class, bind_bar);
-  gtk_widget_class_bind_template_callback (widget_class, bind_row);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, name_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, self_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, total_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, baseline_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, comparison_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_percent_column);
+  _embers_call_tree_view_bind_cell_callbacks (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
   gtk_widget_class_set_css_name (widget_class, "call-tree-view");
 }
@@ -1100,6 +840,7 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
   GtkEventController *keys;
 
   self->bound_names = g_ptr_array_new ();
+  self->bound_bars = g_ptr_array_new ();
   self->walk_path = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->selected_node = EMBERS_NODE_NONE;
 
@@ -1110,6 +851,9 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (on_selection_changed), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  self->descending = TRUE;
+  g_signal_connect_swapped (gtk_column_view_get_sorter (self->column_view), "changed",
+                            G_CALLBACK (on_sorter_changed), self);
 
   keys = gtk_shortcut_controller_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "embers-call-tree.h"
+#include "embers-palette.h"
 #include "embers-search.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,11 @@ void           embers_call_tree_view_set_inverted      (EmbersCallTreeView *self
 /* Marks the rows @search matches (a search over the view's profile) */
 void           embers_call_tree_view_set_search        (EmbersCallTreeView *self,
                                                         EmbersSearch       *search);
+
+/* The colours of a comparison's rows (the diff flame graph's palette) */
+void           embers_call_tree_view_set_diff_palette  (EmbersCallTreeView *self,
+                                                        EmbersDiffPalette   palette);
+EmbersDiffPalette embers_call_tree_view_get_diff_palette (EmbersCallTreeView *self);
 
 /* The selected row's profile node (top-down), 0 for the root, or
  * EMBERS_NODE_NONE (nothing selected, or an inverted row) */

@@ -34,6 +34,10 @@ struct _EmbersSeriesChart
   gboolean     applied;
   gint64       applied_from_ms;
   gint64       applied_to_ms;
+
+  /* A chart over the same time axis (weak): both plots start where the
+   * wider value labels need */
+  EmbersSeriesChart *aligned;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersSeriesChart, embers_series_chart, GTK_TYPE_WIDGET)
@@ -69,6 +73,21 @@ update_accessible (EmbersSeriesChart *self)
                                   -1);
 }
 
+/* The plot starts where this chart's or the aligned one's value labels
+ * need, whichever is wider, so that one time is one x in both */
+static void
+align_plot (EmbersSeriesChart *self)
+{
+  double left;
+
+  embers_chart_set_min_plot_left (self->chart, 0.0);
+  if (self->aligned == NULL)
+    return;
+  left = MAX (embers_chart_get_natural_plot_left (self->chart),
+              embers_chart_get_natural_plot_left (self->aligned->chart));
+  embers_chart_set_min_plot_left (self->chart, left);
+}
+
 static void
 embers_series_chart_snapshot (GtkWidget   *widget,
                               GtkSnapshot *snapshot)
@@ -88,6 +107,7 @@ embers_series_chart_snapshot (GtkWidget   *widget,
   embers_theme_chart_style (widget, &style);
 
   embers_chart_set_size (self->chart, width, height);
+  align_plot (self);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   embers_chart_paint (self->chart, cr, &style);
 
@@ -135,6 +155,10 @@ embers_series_chart_size_allocate (GtkWidget *widget,
   EmbersSeriesChart *self = EMBERS_SERIES_CHART (widget);
 
   embers_chart_set_size (self->chart, width, height);
+  align_plot (self);
+  /* The other chart's plot may start elsewhere now */
+  if (self->aligned != NULL)
+    gtk_widget_queue_draw (GTK_WIDGET (self->aligned));
 }
 
 /* Pointer */
@@ -284,6 +308,7 @@ embers_series_chart_finalize (GObject *object)
 {
   EmbersSeriesChart *self = EMBERS_SERIES_CHART (object);
 
+  g_clear_weak_pointer (&self->aligned);
   g_clear_pointer (&self->chart, embers_chart_unref);
   G_OBJECT_CLASS (embers_series_chart_parent_class)->finalize (object);
 }
@@ -384,7 +409,41 @@ embers_series_chart_set_series (EmbersSeriesChart *self,
   embers_chart_set_series (self->chart, series, label_name);
   if (self->end_ms > self->start_ms)
     embers_chart_set_time_range (self->chart, self->start_ms, self->end_ms);
+  align_plot (self);
   update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* New value labels: the other chart lines up again */
+  if (self->aligned != NULL)
+    {
+      align_plot (self->aligned);
+      gtk_widget_queue_draw (GTK_WIDGET (self->aligned));
+    }
+}
+
+void
+embers_series_chart_align_with (EmbersSeriesChart *self,
+                                EmbersSeriesChart *other)
+{
+  g_return_if_fail (EMBERS_IS_SERIES_CHART (self));
+  g_return_if_fail (other == NULL || EMBERS_IS_SERIES_CHART (other));
+
+  if (self->aligned != NULL)
+    {
+      EmbersSeriesChart *old = self->aligned;
+
+      g_clear_weak_pointer (&self->aligned);
+      g_clear_weak_pointer (&old->aligned);
+      align_plot (old);
+      gtk_widget_queue_draw (GTK_WIDGET (old));
+    }
+  if (other != NULL)
+    {
+      g_set_weak_pointer (&self->aligned, other);
+      g_set_weak_pointer (&other->aligned, self);
+      align_plot (other);
+      gtk_widget_queue_draw (GTK_WIDGET (other));
+    }
+  align_plot (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -67,6 +67,12 @@ gboolean     embers_series_chart_move_selection (EmbersSeriesChart *self,
 /* Enter: emits "range-selected" for the selection; FALSE without one */
 gboolean     embers_series_chart_apply_selection (EmbersSeriesChart *self);
 
+/* Lines up this chart's time axis with @other's (both ways; NULL
+ * undoes it): both plots start where the wider value labels need, so
+ * that a time is at the same x in both when they are as wide */
+void         embers_series_chart_align_with     (EmbersSeriesChart *self,
+                                                 EmbersSeriesChart *other);
+
 EmbersChart *embers_series_chart_get_chart      (EmbersSeriesChart *self);
 
 G_END_DECLS

@@ -226,6 +226,8 @@ main (int   argc,
   wait_frames (2);
 
   g_print ("call tree window: %s\n", file_path);
+  /* Frames include the renderer's work: under Xvfb a software one */
+  g_print ("  renderer: %s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
 
   /* For comparison: the same hand-off to another graph view */
   probe_reset ();

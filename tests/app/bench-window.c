@@ -14,7 +14,9 @@
  * main loop, measures the longest the main loop did not run during the
  * load and the hand-off to the widgets, and the main thread's CPU time in
  * each pause: on a shared machine a long pause with little CPU is the
- * other processes', a pause full of CPU is the app's own work.
+ * other processes', a pause full of CPU is the app's own work. The loads
+ * start once the empty window has drawn its first frame (timed apart:
+ * GTK's GL renderer compiles its shaders for it).
  *
  * Frames: on the loaded profile, each interaction (zoom step, pan, hover)
  * is followed by the frame clock until a frame has painted its result:
@@ -28,6 +30,14 @@
  * frame itself when the worker was done in time). Beside the wall times,
  * each frame's CPU time on the main thread and Mesa's llvmpipe threads:
  * on a shared machine it varies far less.
+ *
+ * The floor (--floor, or --floor-only without loading anything): what the
+ * same renderer needs for a frame that shows nothing but one texture of
+ * the graph's size, in a bare widget of that size in a window of its own,
+ * measured alike: the texture moved by a pixel (as a pan's first frame),
+ * scaled (as a zoom step's first frame), a new texture each frame (upload
+ * and draw, as a sharp frame), and a plain colour fill of the same area
+ * (no texture at all). No widget can draw the graph faster than that.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -208,6 +218,8 @@ static void
 on_after_paint (GdkFrameClock *clock,
                 gpointer       data)
 {
+  if (clock != bench.clock)
+    return;
   bench.last_paint_end = g_get_monotonic_time ();
   bench.last_paint_len = bench.last_paint_end - bench.paint_start;
   bench.last_frame_len = bench.last_paint_end - bench.frame_start;
@@ -428,6 +440,199 @@ print_series (const char *what,
            median (s->layout, n), median (s->paint, n), median (s->cpu, n), median (s->main_cpu, n), n);
 }
 
+/* The floor: a bare widget that shows one texture of the graph's size */
+
+typedef enum
+{
+  FLOOR_MOVED,     /* the same texture, moved by a pixel */
+  FLOOR_MOVED_NEAREST, /* the same, drawn with the nearest filter */
+  FLOOR_SCALED,    /* the same texture, scaled by 1.25 or not */
+  FLOOR_SCALED_NEAREST, /* the same, drawn with the nearest filter */
+  FLOOR_NEW,       /* a new texture of the same pixels each frame */
+  FLOOR_FILL,      /* no texture: a colour fill of the same area */
+} FloorMode;
+
+#define BENCH_TYPE_FLOOR (bench_floor_get_type ())
+G_DECLARE_FINAL_TYPE (BenchFloor, bench_floor, BENCH, FLOOR, GtkWidget)
+
+struct _BenchFloor
+{
+  GtkWidget   parent_instance;
+  GBytes     *pixels;
+  GdkTexture *texture;
+  int         width;
+  int         height;
+  FloorMode   mode;
+  guint       step;
+};
+
+G_DEFINE_FINAL_TYPE (BenchFloor, bench_floor, GTK_TYPE_WIDGET)
+
+static void
+bench_floor_snapshot (GtkWidget   *widget,
+                      GtkSnapshot *snapshot)
+{
+  BenchFloor *self = BENCH_FLOOR (widget);
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, self->width, self->height);
+  gboolean odd = self->step % 2;
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, self->width, self->height));
+  switch (self->mode)
+    {
+    case FLOOR_MOVED:
+      graphene_rect_offset (&bounds, odd ? 1 : 0, 0);
+      gtk_snapshot_append_texture (snapshot, self->texture, &bounds);
+      break;
+    case FLOOR_MOVED_NEAREST:
+      graphene_rect_offset (&bounds, odd ? 1 : 0, 0);
+      gtk_snapshot_append_scaled_texture (snapshot, self->texture, GSK_SCALING_FILTER_NEAREST, &bounds);
+      break;
+    case FLOOR_SCALED:
+      bounds.size.width *= odd ? 1.25 : 1.0;
+      gtk_snapshot_append_scaled_texture (snapshot, self->texture, GSK_SCALING_FILTER_LINEAR, &bounds);
+      break;
+    case FLOOR_SCALED_NEAREST:
+      bounds.size.width *= odd ? 1.25 : 1.0;
+      gtk_snapshot_append_scaled_texture (snapshot, self->texture, GSK_SCALING_FILTER_NEAREST, &bounds);
+      break;
+    case FLOOR_NEW:
+      {
+        g_autoptr(GdkTexture) texture = gdk_memory_texture_new (self->width, self->height,
+                                                                gdk_texture_get_format (self->texture),
+                                                                self->pixels, self->width * 4);
+
+        gtk_snapshot_append_texture (snapshot, texture, &bounds);
+      }
+      break;
+    case FLOOR_FILL:
+    default:
+      gtk_snapshot_append_color (snapshot, &(GdkRGBA) { odd ? 0.9 : 0.8, 0.5, 0.2, 1 }, &bounds);
+      break;
+    }
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+bench_floor_measure (GtkWidget      *widget,
+                     GtkOrientation  orientation,
+                     int             for_size,
+                     int            *minimum,
+                     int            *natural,
+                     int            *minimum_baseline,
+                     int            *natural_baseline)
+{
+  BenchFloor *self = BENCH_FLOOR (widget);
+
+  *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? self->width : self->height;
+}
+
+static void
+bench_floor_finalize (GObject *object)
+{
+  BenchFloor *self = BENCH_FLOOR (object);
+
+  g_clear_object (&self->texture);
+  g_clear_pointer (&self->pixels, g_bytes_unref);
+  G_OBJECT_CLASS (bench_floor_parent_class)->finalize (object);
+}
+
+static void
+bench_floor_class_init (BenchFloorClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = bench_floor_finalize;
+  GTK_WIDGET_CLASS (klass)->snapshot = bench_floor_snapshot;
+  GTK_WIDGET_CLASS (klass)->measure = bench_floor_measure;
+}
+
+static void
+bench_floor_init (BenchFloor *self)
+{
+}
+
+/* Pixels like a flame graph's: rows of frames in a few colours, with
+ * the format the graph's texture has (opaque BGRX, as cairo paints) */
+static BenchFloor *
+bench_floor_new (int width,
+                 int height)
+{
+  BenchFloor *self = g_object_new (BENCH_TYPE_FLOOR, NULL);
+  guint32 *data = g_new (guint32, (gsize)width * height);
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      data[(gsize)y * width + x] = 0xff000000u | (((x / 37) * 0x3a5f1bu + (y / 18) * 0x1f7a3cu) & 0xffffffu);
+  self->width = width;
+  self->height = height;
+  self->pixels = g_bytes_new_take (data, (gsize)width * height * 4);
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  self->texture = gdk_memory_texture_new (width, height, GDK_MEMORY_B8G8R8X8, self->pixels, width * 4);
+#else
+  self->texture = gdk_memory_texture_new (width, height, GDK_MEMORY_X8R8G8B8, self->pixels, width * 4);
+#endif
+  return self;
+}
+
+static void
+measure_floor (int   width,
+               int   height,
+               guint steps)
+{
+  static const struct { FloorMode mode; const char *what; } modes[] = {
+    { FLOOR_MOVED, "floor: texture moved" },
+    { FLOOR_MOVED_NEAREST, "floor: moved, nearest" },
+    { FLOOR_SCALED, "floor: texture scaled" },
+    { FLOOR_SCALED_NEAREST, "floor: scaled, nearest" },
+    { FLOOR_NEW, "floor: new texture" },
+    { FLOOR_FILL, "floor: colour fill" },
+  };
+  GtkWidget *window = gtk_window_new ();
+  BenchFloor *floor_widget = bench_floor_new (width, height);
+  GdkFrameClock *clock_before = bench.clock;
+  Series s;
+
+  gtk_window_set_decorated (GTK_WINDOW (window), FALSE);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (floor_widget));
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (floor_widget)) ||
+         gtk_widget_get_width (GTK_WIDGET (floor_widget)) != width)
+    g_main_context_iteration (NULL, TRUE);
+  bench.clock = gtk_widget_get_frame_clock (window);
+  g_signal_connect_after (bench.clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
+  g_print ("# floor: a bare widget of %d x %d px showing one texture, in a window of its own; GSK renderer %s\n",
+           gtk_widget_get_width (GTK_WIDGET (floor_widget)), gtk_widget_get_height (GTK_WIDGET (floor_widget)),
+           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+
+  series_init (&s, steps);
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      floor_widget->mode = modes[m].mode;
+      /* One frame first: the texture uploaded, the shaders compiled */
+      for (guint i = 0; i < steps + 2; i++)
+        {
+          FrameWait w = { NULL, g_get_monotonic_time (), bench.n_paints, FALSE };
+          guint at = i < 2 ? 0 : i - 2;
+
+          floor_widget->step++;
+          gtk_widget_queue_draw (GTK_WIDGET (floor_widget));
+          iterate_until (frame_painted, &w, 60);
+          s.work[at] = bench.last_frame_len / 1e3;
+          s.layout[at] = bench.last_layout_len / 1e3;
+          s.paint[at] = bench.last_paint_len / 1e3;
+          s.cpu[at] = bench.last_frame_cpu / 1e3;
+          s.main_cpu[at] = bench.last_frame_main_cpu / 1e3;
+          s.latency[at] = (bench.last_paint_end - w.since) / 1e3;
+        }
+      print_series (modes[m].what, &s, steps);
+    }
+  series_clear (&s);
+
+  g_signal_handlers_disconnect_by_func (bench.clock, on_after_paint, NULL);
+  bench.clock = clock_before;
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 static char *
 ensure_input (const char *gen,
               const char *dir)
@@ -454,7 +659,8 @@ main (int    argc,
 {
   g_autofree char *file_path = NULL, *gen = NULL, *embers = NULL;
   gint64 runs = 3, steps = 12, win_width = 1920, win_height = 1080;
-  gboolean no_transforms = FALSE;
+  gboolean no_transforms = FALSE, floor = FALSE, floor_only = FALSE;
+  g_autofree char *floor_size = NULL;
   GOptionEntry entries[] = {
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile (default: big100k, made)", "FILE" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
@@ -464,6 +670,9 @@ main (int    argc,
     { "width", 0, 0, G_OPTION_ARG_INT64, &win_width, "The window's width (1920)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT64, &win_height, "The window's height (1080)", "H" },
     { "no-transforms", 0, 0, G_OPTION_ARG_NONE, &no_transforms, "Skip the transforms", NULL },
+    { "floor", 0, 0, G_OPTION_ARG_NONE, &floor, "Measure the renderer's floor after the graph", NULL },
+    { "floor-only", 0, 0, G_OPTION_ARG_NONE, &floor_only, "Measure the floor only", NULL },
+    { "floor-size", 0, 0, G_OPTION_ARG_STRING, &floor_size, "The floor's size with --floor-only (1369x978)", "WxH" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("- time the window on a big profile");
@@ -520,6 +729,37 @@ main (int    argc,
   bench.ping_id = g_timeout_add (1, ping, NULL);
   bench.gaps = g_string_new (NULL);
 
+  /* The window's own first frame is not the load's: mapped, it has not
+   * drawn yet, and its first frame (for which GTK's GL renderer compiles
+   * its shaders, 60-100 ms of CPU with llvmpipe) would land in the first
+   * load's pauses. Measured apart. */
+  {
+    gint64 t0 = g_get_monotonic_time (), cpu0 = thread_cpu_us ();
+
+    gtk_widget_queue_draw (GTK_WIDGET (window));
+    while (bench.n_paints == 0)
+      g_main_context_iteration (NULL, TRUE);
+    g_print ("# the empty window's first frame: %.1f ms after it was mapped, %.1f ms of the main thread's CPU\n",
+             (g_get_monotonic_time () - t0) / 1e3, (thread_cpu_us () - cpu0) / 1e3);
+  }
+
+  if (floor_only)
+    {
+      int fw = 1369, fh = 978;
+
+      if (floor_size != NULL && sscanf (floor_size, "%dx%d", &fw, &fh) != 2)
+        {
+          g_printerr ("bench-window: --floor-size takes WxH\n");
+          return 2;
+        }
+      measure_floor (CLAMP (fw, 16, 8192), CLAMP (fh, 16, 8192), steps);
+      g_source_remove (bench.ping_id);
+      gtk_window_destroy (GTK_WINDOW (window));
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      return 0;
+    }
+
   /* The command line's load before each of the window's: each pair saw
    * the same load on the shared machine */
   cli = g_new0 (double, runs);
@@ -530,7 +770,7 @@ main (int    argc,
   pauses = g_new (double, runs);
   for (gint64 r = 0; r < runs; r++)
     {
-      gint64 t0;
+      gint64 t0, open_cpu;
 
       if (page != NULL)
         {
@@ -546,9 +786,10 @@ main (int    argc,
       t0 = g_get_monotonic_time ();
       bench.gaps_since = t0;
       g_string_truncate (bench.gaps, 0);
+      open_cpu = thread_cpu_us ();
       page = embers_window_open_file (window, file);
-      g_print ("# load %" G_GINT64_FORMAT ": opening the tab took %.1f ms\n", r + 1,
-               (g_get_monotonic_time () - t0) / 1e3);
+      g_print ("# load %" G_GINT64_FORMAT ": opening the tab took %.1f ms (%.1f ms of the main thread's CPU)\n",
+               r + 1, (g_get_monotonic_time () - t0) / 1e3, (thread_cpu_us () - open_cpu) / 1e3);
       iterate_until (page_ready, page, 600);
       first_paint[r] = (bench.last_paint_end - t0) / 1e6;
       /* The hand-off goes on until the page has settled (search, table) */
@@ -703,6 +944,9 @@ main (int    argc,
     series_clear (&first);
     series_clear (&sharp);
   }
+
+  if (floor)
+    measure_floor (gtk_widget_get_width (GTK_WIDGET (graph)), gtk_widget_get_height (GTK_WIDGET (graph)), steps);
 
   /* The view's transforms: they run off the main thread; the main loop
    * must keep turning while they do and when their result is shown */

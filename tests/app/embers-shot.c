@@ -6,7 +6,7 @@
  *          call-tree, call-tree-inverted (a 4th argument: a search),
  *          demo-over-time (as demo; Show Over Time of EMBERS_SHOT_FRAME),
  *          chips (three frame actions: drop, merge, collapse a package),
- *          compare (FILE is the baseline, then COMP [red-green]),
+ *          compare (FILE is the baseline, then COMP [red-green|red-blue] [call-tree|call-tree-inverted]),
  *          compare-queries (FILE and COMP as one local source's last two hours),
  *          explore, labels, rule (FILE is a folder of profiles, then SERVICE;
  *          labels: EMBERS_SHOT_LABEL and EMBERS_SHOT_VIEW as for demo-labels),
@@ -192,6 +192,21 @@ main (int   argc,
       while (embers_compare_page_get_busy (EMBERS_COMPARE_PAGE (compare)))
         g_main_context_iteration (NULL, TRUE);
       wait_page (embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare)));
+      /* compare [dark] BASE COMP [red-green|red-blue] call-tree: the comparison's call tree */
+      if (argc > 6 && g_str_has_prefix (argv[6], "call-tree"))
+        {
+          EmbersProfilePage *diff_page = embers_compare_page_get_profile_page (EMBERS_COMPARE_PAGE (compare));
+          GtkWidget *tree;
+
+          embers_profile_page_set_view (diff_page, EMBERS_VIEW_CALL_TREE);
+          wait_page (diff_page);
+          tree = embers_test_find_widget (GTK_WIDGET (diff_page), EMBERS_TYPE_CALL_TREE_VIEW, NULL);
+          if (g_str_equal (argv[6], "call-tree-inverted"))
+            gtk_widget_activate_action (GTK_WIDGET (diff_page), "page.invert", NULL);
+          while (!embers_call_tree_view_is_settled (EMBERS_CALL_TREE_VIEW (tree)))
+            g_main_context_iteration (NULL, TRUE);
+          gtk_widget_grab_focus (tree);
+        }
     }
   else if (g_str_equal (state, "regressions"))
     {

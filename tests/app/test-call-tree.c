@@ -11,8 +11,11 @@
 #include <adwaita.h>
 #include <gtk/gtk.h>
 
+#include "embers-call-tree-cells.h"
 #include "embers-call-tree-view.h"
+#include "embers-compare-page.h"
 #include "embers-flame-graph.h"
+#include "embers-transform-stack.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
@@ -55,7 +58,7 @@ selected_position (EmbersCallTreeView *tree)
   return gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)));
 }
 
-/* The name cell (a GtkTreeExpander) showing @name, or NULL */
+/* The name cell (an EmbersCallTreeExpander) showing @name, or NULL */
 static GtkWidget *
 find_expander (GtkWidget  *root,
                const char *name)
@@ -65,9 +68,9 @@ find_expander (GtkWidget  *root,
     {
       GtkWidget *found;
 
-      if (GTK_IS_TREE_EXPANDER (child))
+      if (EMBERS_IS_CALL_TREE_EXPANDER (child))
         {
-          GtkTreeListRow *row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (child));
+          GtkTreeListRow *row = embers_call_tree_expander_get_list_row (EMBERS_CALL_TREE_EXPANDER (child));
           g_autoptr(GObject) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 
           if (item != NULL && g_str_equal (embers_call_tree_row_get_name (EMBERS_CALL_TREE_ROW (item)), name))
@@ -214,7 +217,7 @@ test_call_tree (void)
   embers_test_wait_frame (GTK_WIDGET (tree));
   expander = find_expander (GTK_WIDGET (tree), "main.burn");
   g_assert_nonnull (expander);
-  label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  label = embers_call_tree_expander_get_child (EMBERS_CALL_TREE_EXPANDER (expander));
   g_assert_true (gtk_widget_has_css_class (label, "search-match"));
 
   /* i turns the tree over: the functions with self time first */
@@ -235,6 +238,157 @@ test_call_tree (void)
     g_assert_cmpint (embers_call_tree_row_get_total (row_at (tree, 1)), ==, self_time);
   }
 
+  /* An inverted row is a function, not a node: picking it highlights
+   * that function's frames in the graph, as the search does, and the
+   * frame actions' keys act on it */
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)), 1);
+  g_assert_cmpuint (embers_call_tree_view_get_selected_node (tree), ==, EMBERS_NODE_NONE);
+  g_assert_cmpstr (embers_call_tree_view_get_selected_name (tree), ==, "main.compress");
+  g_assert_cmpstr (embers_flame_graph_get_highlight_name (graph), ==, "main.compress");
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)), 2);
+  {
+    const char *second = embers_call_tree_row_get_name (row_at (tree, 2));
+
+    g_assert_cmpstr (embers_flame_graph_get_highlight_name (graph), ==, second);
+    gtk_widget_grab_focus (column_view);
+    g_assert_true (embers_test_press_key (column_view, GDK_KEY_m, 0));
+    wait_page (page);
+    {
+      const EmbersTransformStack *stack = embers_profile_page_get_transforms (page);
+
+      g_assert_cmpuint (embers_transform_stack_get_length (stack), ==, 1);
+      g_assert_cmpint (embers_transform_stack_get_kind (stack, 0), ==, EMBERS_TRANSFORM_MERGE_FUNCTION);
+      g_assert_cmpstr (embers_transform_stack_get_args (stack, 0)[0], ==, second);
+    }
+  }
+
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+}
+
+/* The first row named @name below @from (in the open rows), or G_MAXUINT */
+static guint
+find_row (EmbersCallTreeView *tree,
+          const char         *name)
+{
+  guint n = embers_call_tree_view_get_n_rows (tree);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (embers_call_tree_row_get_name (row_at (tree, i)), name))
+      return i;
+  return G_MAXUINT;
+}
+
+/* The comparison of two files (tests/fixtures/go/cpu-diff.go made them:
+ * main.checksum grew from 690 ms to 1.37 s, main.encode's share shrank):
+ * both sides and the change as columns, rows marked in the diff palette's
+ * colours, the change in the screen reader's label, sorting by a column */
+static void
+test_call_tree_diff (void)
+{
+  g_autofree char *base_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autofree char *comp_path = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-after.pb.gz", NULL);
+  g_autoptr(GFile) base = g_file_new_for_path (base_path);
+  g_autoptr(GFile) comp = g_file_new_for_path (comp_path);
+  EmbersWindow *window = embers_window_new (NULL);
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  EmbersComparePage *compare;
+  EmbersProfilePage *page;
+  EmbersCallTreeView *tree;
+  GtkWidget *column_view, *expander, *row_widget;
+  GListModel *columns;
+  GtkColumnViewColumn *change_percent = NULL;
+  graphene_rect_t area;
+  EmbersCallTreeRow *row;
+  guint checksum, encode;
+  guint32 grew, shrank;
+  int y;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (GTK_WIDGET (window));
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_comparison (window, base, comp));
+  embers_test_wait_while (embers_compare_page_get_busy (compare));
+  page = embers_compare_page_get_profile_page (compare);
+  wait_page (page);
+  embers_profile_page_set_view (page, EMBERS_VIEW_CALL_TREE);
+  wait_page (page);
+  tree = EMBERS_CALL_TREE_VIEW (embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_CALL_TREE_VIEW, NULL));
+  embers_test_wait_mapped (GTK_WIDGET (tree));
+  wait_tree (tree);
+
+  /* Both sides' totals, and the change */
+  row = row_at (tree, 0);
+  g_assert_true (embers_call_tree_is_diff (embers_call_tree_row_get_tree (row)));
+  g_assert_cmpint (embers_call_tree_row_get_baseline_total (row), ==, 5040000000);
+  g_assert_cmpint (embers_call_tree_row_get_total (row), ==, 5700000000);
+  column_view = embers_test_find_widget (GTK_WIDGET (tree), GTK_TYPE_COLUMN_VIEW, NULL);
+  columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (column_view));
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const char *id = gtk_column_view_column_get_id (column);
+      gboolean diff_column = g_str_equal (id, "baseline") || g_str_equal (id, "comparison") ||
+                             g_str_equal (id, "change") || g_str_equal (id, "change-percent");
+
+      if (g_str_equal (id, "self") || g_str_equal (id, "total"))
+        g_assert_false (gtk_column_view_column_get_visible (column));
+      if (diff_column)
+        g_assert_true (gtk_column_view_column_get_visible (column));
+      if (g_str_equal (id, "change-percent"))
+        change_percent = column;
+    }
+  g_assert_nonnull (change_percent);
+
+  checksum = find_row (tree, "main.checksum");
+  encode = find_row (tree, "main.encode");
+  g_assert_cmpuint (checksum, !=, G_MAXUINT);
+  g_assert_cmpuint (encode, !=, G_MAXUINT);
+  /* Heaviest first: encode (both sides' totals) above checksum */
+  g_assert_cmpuint (encode, <, checksum);
+  g_assert_cmpint (embers_call_tree_row_get_baseline_total (row_at (tree, checksum)), ==, 690000000);
+  g_assert_cmpint (embers_call_tree_row_get_total (row_at (tree, checksum)), ==, 1370000000);
+
+  /* What is drawn: each row's mark in the diff palette's colour, red for
+   * what grew, blue for what shrank (red/blue, the default) */
+  embers_test_wait_frame (GTK_WIDGET (tree));
+  pixels = embers_test_render_frame (GTK_WIDGET (tree));
+  expander = find_expander (GTK_WIDGET (tree), "main.checksum");
+  g_assert_nonnull (expander);
+  area = embers_test_bounds (expander, GTK_WIDGET (tree));
+  y = area.origin.y + area.size.height / 2;
+  grew = embers_test_pixels_get (pixels, area.origin.x + 2, y);
+  g_assert_cmpuint ((grew >> 16) & 0xff, >, (grew & 0xff) + 80);
+  expander = find_expander (GTK_WIDGET (tree), "main.encode");
+  area = embers_test_bounds (expander, GTK_WIDGET (tree));
+  y = area.origin.y + area.size.height / 2;
+  shrank = embers_test_pixels_get (pixels, area.origin.x + 2, y);
+  g_assert_cmpuint (shrank & 0xff, >, ((shrank >> 16) & 0xff) + 10);
+
+  /* A screen reader hears the change */
+  {
+    const char *label = "main.checksum, level 6, baseline 690.00 ms, comparison 1.37 s, "
+                        "change +680.00 ms (+75.6%)";
+
+    row_widget = gtk_widget_get_parent (gtk_widget_get_parent (find_expander (GTK_WIDGET (tree), "main.checksum")));
+    gtk_test_accessible_assert_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+  }
+
+  /* Sorted by the change of share, largest first: checksum grew most */
+  gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (column_view), change_percent, GTK_SORT_DESCENDING);
+  wait_tree (tree);
+  checksum = find_row (tree, "main.checksum");
+  encode = find_row (tree, "main.encode");
+  g_assert_cmpuint (checksum, <, encode);
+  {
+    gboolean descending;
+
+    g_assert_cmpint (embers_call_tree_get_sort (embers_call_tree_row_get_tree (row_at (tree, 0)), &descending), ==,
+                     EMBERS_CALL_TREE_SORT_CHANGE_PERCENT);
+    g_assert_true (descending);
+  }
+
   g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
   embers_test_assert_finalize (window);
@@ -247,6 +401,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/call-tree/window", test_call_tree);
+  g_test_add_func ("/embers/call-tree/diff", test_call_tree_diff);
 
   return g_test_run ();
 }

@@ -18,6 +18,7 @@
 #include "embers-test-server-spawn.h"
 #include "embers-compare-page.h"
 #include "embers-window.h"
+#include "embers-window-private.h"
 #include "embers-workspace.h"
 #include "embers-test-gtk-utils.h"
 
@@ -234,7 +235,8 @@ file_written (gpointer data)
 }
 
 /* A server's view saved (Save View…) holds its address and query but no
- * credential, and opens again with its frame actions */
+ * credential, and opens again as that server's workspace with its frame
+ * actions */
 static void
 test_save_query_view (void)
 {
@@ -285,18 +287,33 @@ test_save_query_view (void)
   if (strstr (text, expected_server) == NULL)
     g_error ("no %s in:\n%s", expected_server, text);
   g_assert_nonnull (strstr (text, "\"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\""));
-  g_assert_nonnull (strstr (text, "service_name"));
+  g_assert_nonnull (strstr (text, "\"service\" : \"api\""));
 
-  /* Opened again: the same query, without the credentials, the action back */
-  again = embers_window_open_file (window, view_file);
-  wait_for (page_done, again);
-  g_assert_cmpint (embers_profile_page_get_state (again), ==, EMBERS_PAGE_STATE_READY);
-  g_assert_true (embers_transform_stack_equal (embers_profile_page_get_transforms (again),
-                                               embers_profile_page_get_transforms (page)));
-  uri = g_file_get_uri (embers_profile_page_get_file (again));
-  g_assert_null (strstr (uri, "s3cr3t"));
-  g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (again), 0), ==,
-                   embers_profile_get_total (embers_profile_page_get_profile (page), 0));
+  /* Opened again: the server's workspace on its Flame Graph view, the
+   * same query without the credentials, the action back */
+  embers_window_open_file (window, view_file);
+  {
+    AdwTabPage *tab;
+    GtkWidget *child;
+    EmbersWorkspace *workspace;
+    EmbersConnectClient *client;
+
+    embers_test_wait_for ((tab = adw_tab_view_get_selected_page (window->tab_view)) != NULL &&
+                          EMBERS_IS_WORKSPACE (child = adw_tab_page_get_child (tab)));
+    workspace = EMBERS_WORKSPACE (child);
+    g_assert_cmpstr (embers_workspace_get_view (workspace), ==, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+    g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (workspace)), ==, "api");
+    client = embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (embers_workspace_get_source (workspace)));
+    uri = g_strdup (embers_connect_client_get_base_url (client));
+    g_assert_null (strstr (uri, "s3cr3t"));
+    again = embers_explore_page_get_profile_page (embers_workspace_get_explore_page (workspace));
+    wait_for (page_idle, embers_workspace_get_explore_page (workspace));
+    embers_test_wait_for (embers_profile_page_get_profile (again) != NULL);
+    g_assert_true (embers_transform_stack_equal (embers_profile_page_get_transforms (again),
+                                                 embers_profile_page_get_transforms (page)));
+    g_assert_cmpint (embers_profile_get_total (embers_profile_page_get_profile (again), 0), ==,
+                     embers_profile_get_total (embers_profile_page_get_profile (page), 0));
+  }
 
   g_unlink (view_path);
   g_rmdir (dir);

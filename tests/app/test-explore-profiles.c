@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <adwaita.h>
@@ -23,6 +24,7 @@
 #include "embers-local-source.h"
 #include "embers-profile-builder.h"
 #include "embers-pyroscope-source.h"
+#include "embers-shortcuts.h"
 #include "embers-test-server-spawn.h"
 #include "embers-theme.h"
 #include "embers-test-gtk-utils.h"
@@ -281,7 +283,112 @@ test_server_profiles (void)
   gtk_window_destroy (window);
 }
 
-/* EMBERS_PROFILES_SHOT=light|dark|light-menu|dark-menu|light-server keeps the page on screen with the
+/* How many pixels on the circle of radius @r around x, y are drawn (the
+ * chart's area has no background of its own: what is not drawn is
+ * transparent) */
+static guint
+ring_pixels (EmbersTestPixels *pixels,
+             double            x,
+             double            y,
+             double            r)
+{
+  guint n = 0;
+
+  for (int a = 0; a < 72; a++)
+    {
+      double t = a * G_PI / 36.0;
+      int px = (int) lround (x + r * cos (t)) - pixels->origin_x;
+      int py = (int) lround (y + r * sin (t)) - pixels->origin_y;
+
+      if (px >= 0 && py >= 0 && px < pixels->width && py < pixels->height &&
+          pixels->data[py * pixels->stride + px * 4 + 3] >= 128)
+        n++;
+    }
+  return n;
+}
+
+/* The keyboard on the chart itself: ] and [ move between the markers in
+ * time order, the one reached drawn with a ring and said to screen
+ * readers; Enter picks it. The keys are in the shortcuts window. */
+static void
+test_keyboard (void)
+{
+  gint64 merged = 0;
+  g_autoptr(EmbersLocalSource) source = make_source (&merged);
+  GtkWindow *window;
+  EmbersExplorePage *page = open_page (source, &window);
+  EmbersProfilesBar *bar = embers_explore_page_get_profiles_bar (page);
+  GtkWidget *area = chart_area (page);
+  EmbersChartStyle style;
+  EmbersTestPixels *pixels;
+  const EmbersShortcutGroup *groups;
+  gboolean listed = FALSE;
+  guint n_groups = 0;
+  double x, y, ox, oy;
+  int focus;
+
+  embers_test_wait_for (embers_profiles_bar_get_n_profiles (bar) == N_FILES);
+  g_assert_true (gtk_widget_get_focusable (area));
+  gtk_widget_grab_focus (area);
+  embers_test_wait_for (gtk_widget_has_focus (area));
+  g_assert_cmpint (embers_profiles_bar_get_focused_marker (bar), ==, -1);
+  /* Coming to the chart says how many there are and the keys */
+  g_assert_cmpstr (embers_profiles_bar_get_announcement (bar), ==,
+                   "6 individual profiles on the chart: [ and ] move between them");
+
+  /* ]: the earliest profile, api-0 (the lightest: the last marker) */
+  g_assert_true (embers_test_press_key (area, GDK_KEY_bracketright, 0));
+  focus = embers_profiles_bar_get_focused_marker (bar);
+  g_assert_cmpint (focus, >=, 0);
+  g_assert_cmpstr (embers_profiles_bar_get_profile (bar, focus)->profile_id, ==, "api-0.pb.gz");
+  g_assert_nonnull (strstr (embers_profiles_bar_get_announcement (bar), "Profile 1 of 6"));
+  g_assert_nonnull (strstr (embers_profiles_bar_get_announcement (bar), "1.00 s"));
+  /* ] ] [: api-1 */
+  g_assert_true (embers_test_press_key (area, GDK_KEY_bracketright, 0));
+  g_assert_true (embers_test_press_key (area, GDK_KEY_bracketright, 0));
+  g_assert_true (embers_test_press_key (area, GDK_KEY_bracketleft, 0));
+  focus = embers_profiles_bar_get_focused_marker (bar);
+  g_assert_cmpstr (embers_profiles_bar_get_profile (bar, focus)->profile_id, ==, "api-1.pb.gz");
+  g_assert_nonnull (strstr (embers_profiles_bar_get_announcement (bar), "Profile 2 of 6"));
+  g_assert_null (embers_profiles_bar_get_picked_id (bar));
+
+  /* What is drawn: a ring in the text colour around that marker, none
+   * around the others */
+  embers_theme_chart_style (area, &style);
+  pixels = embers_test_render_frame (area);
+  g_assert_true (embers_profiles_bar_get_marker_position (bar, (guint) focus, &x, &y));
+  if (ring_pixels (pixels, x, y, 12.0) < 24 || !near_color (embers_test_pixels_get (pixels, (int) x + 12, (int) y), rgb_of (style.fg)))
+    {
+      embers_test_pixels_save (pixels, "pixels-profile-focus.png");
+      g_error ("no focus ring around the marker at %.0f, %.0f", x, y);
+    }
+  g_assert_true (embers_profiles_bar_get_marker_position (bar, (guint) (focus == 0 ? 1 : 0), &ox, &oy));
+  if (ring_pixels (pixels, ox, oy, 12.0) >= 8)
+    {
+      embers_test_pixels_save (pixels, "pixels-profile-focus.png");
+      g_error ("a ring (#%06x) around the marker at %.0f, %.0f too (focused: %.0f, %.0f)", rgb_of (style.fg), ox, oy, x, y);
+    }
+  embers_test_pixels_free (pixels);
+
+  /* Enter: that profile alone */
+  g_assert_true (embers_test_press_key (area, GDK_KEY_Return, 0));
+  wait_idle (page);
+  g_assert_cmpstr (embers_profiles_bar_get_picked_id (bar), ==, "api-1.pb.gz");
+  g_assert_cmpint (flame_total (page), ==, 2000000007);
+  g_assert_nonnull (embers_profiles_bar_get_chip (bar));
+
+  /* Listed in the shortcuts window */
+  groups = embers_shortcuts_get_groups (&n_groups);
+  for (guint g = 0; g < n_groups; g++)
+    for (guint i = 0; i < groups[g].n_shortcuts; i++)
+      if (g_strcmp0 (groups[g].shortcuts[i].accelerators, "bracketleft bracketright") == 0)
+        listed = TRUE;
+  g_assert_true (listed);
+
+  gtk_window_destroy (window);
+}
+
+/* EMBERS_PROFILES_SHOT=light|dark|light-menu|dark-menu|light-server|light-keys keeps the page on screen with the
  * heaviest profile picked, for screenshots (not a test) */
 static int
 run_shot (const char *state)
@@ -316,6 +423,14 @@ run_shot (const char *state)
     if (gtk_widget_compute_point (chart_area (page), GTK_WIDGET (window), &GRAPHENE_POINT_INIT (x, y), &at))
       g_print ("marker %.0f %.0f\n", at.x, at.y);
   }
+  if (strstr (state, "-keys") != NULL)
+    {
+      /* The keyboard on the chart: the second profile in time ringed */
+      gtk_widget_grab_focus (chart_area (page));
+      gtk_window_set_focus_visible (window, TRUE);
+      embers_profiles_bar_move_focus (embers_explore_page_get_profiles_bar (page), +1);
+      embers_profiles_bar_move_focus (embers_explore_page_get_profiles_bar (page), +1);
+    }
   if (g_str_has_suffix (state, "-menu"))
     gtk_menu_button_popup (GTK_MENU_BUTTON (embers_profiles_bar_get_menu_button (embers_explore_page_get_profiles_bar (page))));
   while (TRUE)
@@ -338,6 +453,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/explore/profiles/pick-and-remove", test_pick_and_remove);
   g_test_add_func ("/embers/explore/profiles/server", test_server_profiles);
+  g_test_add_func ("/embers/explore/profiles/keyboard", test_keyboard);
 
   return g_test_run ();
 }

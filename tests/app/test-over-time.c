@@ -18,8 +18,66 @@
 #include "embers-over-time-dialog.h"
 #include "embers-profile-page.h"
 #include "embers-series-chart.h"
+#include "embers-theme.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
+
+/* The leftmost column holding @color (within 24 a channel), or -1 */
+static int
+leftmost_color (const EmbersTestPixels *pixels,
+                guint32                 color)
+{
+  for (int x = 0; x < pixels->width; x++)
+    for (int y = 0; y < pixels->height; y++)
+      {
+        guint32 got = embers_test_pixels_get (pixels, x + pixels->origin_x, y + pixels->origin_y);
+        gboolean near = TRUE;
+
+        for (int shift = 0; shift <= 16; shift += 8)
+          if (ABS ((int) ((got >> shift) & 0xff) - (int) ((color >> shift) & 0xff)) > 24)
+            near = FALSE;
+        if (near)
+          return x + pixels->origin_x;
+      }
+  return -1;
+}
+
+/* Both charts' plots start at the same x, and their first points (the
+ * same time) are drawn at the same x */
+static void
+assert_lined_up (EmbersSeriesChart *value,
+                 EmbersSeriesChart *share)
+{
+  g_autoptr(EmbersTestPixels) value_pixels = embers_test_render_frame (GTK_WIDGET (value));
+  g_autoptr(EmbersTestPixels) share_pixels = embers_test_render_frame (GTK_WIDGET (share));
+  EmbersChartStyle style;
+  double bg[3], rgba[4], vx, sx, unused;
+  guint32 line;
+  int first_value, first_share;
+
+  embers_chart_get_plot_area (embers_series_chart_get_chart (value), &vx, &unused, &unused, &unused);
+  embers_chart_get_plot_area (embers_series_chart_get_chart (share), &sx, &unused, &unused, &unused);
+  g_test_message ("plot left: %.0f px and %.0f px (value labels need %.0f, share labels %.0f)", vx, sx,
+                  embers_chart_get_natural_plot_left (embers_series_chart_get_chart (value)),
+                  embers_chart_get_natural_plot_left (embers_series_chart_get_chart (share)));
+  g_assert_cmpfloat (vx, ==, sx);
+
+  /* What is drawn: the leftmost pixel of the series' colour */
+  embers_theme_chart_style (GTK_WIDGET (share), &style);
+  for (int k = 0; k < 3; k++)
+    bg[k] = style.background[3] > 0 ? style.background[k] : (style.dark ? 0.19 : 1.0);
+  embers_chart_series_color_on (0, bg, rgba);
+  line = ((guint32) lround (rgba[0] * 255) << 16) | ((guint32) lround (rgba[1] * 255) << 8) |
+         (guint32) lround (rgba[2] * 255);
+  first_value = leftmost_color (value_pixels, line);
+  first_share = leftmost_color (share_pixels, line);
+  if (first_value < 0 || first_share < 0 || ABS (first_value - first_share) > 1)
+    {
+      embers_test_pixels_save (value_pixels, "pixels-over-time-value.png");
+      embers_test_pixels_save (share_pixels, "pixels-over-time-share.png");
+      g_error ("the first point is at x %d in the value chart, %d in the share chart", first_value, first_share);
+    }
+}
 
 static gboolean
 page_idle (gpointer data)
@@ -143,6 +201,61 @@ test_over_time (void)
                              gtk_widget_get_width (GTK_WIDGET (chart)) * 0.75,
                              gtk_widget_get_height (GTK_WIDGET (chart)) * 0.8);
   embers_test_assert_not_blank (pixels, &area, 3, "over-time-value");
+
+  /* The share chart: a percentage on its axis, its time axis lined up
+   * with the value chart's (the same first point at the same x) */
+  {
+    GtkWidget *share = NULL;
+    EmbersChart *value_chart = embers_series_chart_get_chart (chart);
+    EmbersChart *share_chart;
+    const EmbersChartTick *ticks;
+    guint n_ticks = 0;
+    double vx, sx, unused;
+
+    for (GtkWidget *w = gtk_widget_get_parent (GTK_WIDGET (chart)); w != NULL && share == NULL; w = gtk_widget_get_parent (w))
+      {
+        g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+        g_ptr_array_add (stack, w);
+        while (stack->len > 0 && share == NULL)
+          {
+            GtkWidget *c = g_ptr_array_steal_index (stack, stack->len - 1);
+
+            if (EMBERS_IS_SERIES_CHART (c) && c != GTK_WIDGET (chart))
+              share = c;
+            for (GtkWidget *k = gtk_widget_get_first_child (c); k != NULL; k = gtk_widget_get_next_sibling (k))
+              g_ptr_array_add (stack, k);
+          }
+      }
+    g_assert_nonnull (share);
+    share_chart = embers_series_chart_get_chart (EMBERS_SERIES_CHART (share));
+    embers_test_wait_frame (share);
+    ticks = embers_chart_get_y_ticks (share_chart, &n_ticks);
+    g_assert_cmpuint (n_ticks, >=, 2);
+    for (guint i = 0; i < n_ticks; i++)
+      if (!g_str_has_suffix (ticks[i].label, "%"))
+        g_error ("share axis label “%s” is not a percentage", ticks[i].label);
+    {
+      g_autofree char *hover = embers_chart_format_value (share_chart, 12.5);
+
+      g_assert_cmpstr (hover, ==, "12.5%");
+    }
+    embers_chart_get_plot_area (value_chart, &vx, &unused, &unused, &unused);
+    embers_chart_get_plot_area (share_chart, &sx, &unused, &unused, &unused);
+    g_assert_cmpfloat (vx, ==, sx);
+    g_assert_cmpint (gtk_widget_get_width (share), ==, gtk_widget_get_width (GTK_WIDGET (chart)));
+
+    assert_lined_up (chart, EMBERS_SERIES_CHART (share));
+
+    /* Wider value labels (a unit that needs them): the share chart's
+     * plot starts where the value chart's does, not at its own labels */
+    embers_series_chart_set_series (chart, over->value, NULL, "bytes");
+    embers_test_wait_frame (GTK_WIDGET (chart));
+    embers_test_wait_frame (share);
+    g_assert_cmpfloat (embers_chart_get_natural_plot_left (value_chart), >, embers_chart_get_natural_plot_left (share_chart));
+    assert_lined_up (chart, EMBERS_SERIES_CHART (share));
+    embers_series_chart_set_series (chart, over->value, NULL, "nanoseconds");
+  }
 
   /* A drag across the chart: the dialog shows that range, and so does
    * the tab */

@@ -1,0 +1,79 @@
+/* embers-call-tree-view-private.h: what the call tree view's files share
+ * (embers-call-tree-view.c: the model, walks, keys and API;
+ * embers-call-tree-view-cells.c: the rows' cells)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "embers-call-tree-view.h"
+
+G_BEGIN_DECLS
+
+struct _EmbersCallTreeView
+{
+  GtkWidget           parent_instance;
+
+  /* Template */
+  GtkScrolledWindow  *scroller;
+  GtkColumnView      *column_view;
+  GtkColumnViewColumn *name_column;
+  GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *baseline_column;
+  GtkColumnViewColumn *comparison_column;
+  GtkColumnViewColumn *change_column;
+  GtkColumnViewColumn *change_percent_column;
+
+  GtkTreeListModel   *tree_model;
+  GtkSingleSelection *selection;
+  EmbersCallTree     *tree;
+  EmbersProfile      *profile;
+  guint               sample_type;
+  gboolean            inverted;
+  gint64              root_total;
+  gint64              base_root_total;   /* a diff's baseline */
+  gboolean            diff;
+  EmbersDiffPalette   diff_palette;
+  EmbersCallTreeSort  sort;
+  gboolean            descending;
+  GtkColumnViewColumn *sort_column;
+  char               *unit;
+  EmbersSearch       *search;
+  GPtrArray          *bound_names;   /* GtkListItem of the name cells */
+  GPtrArray          *bound_bars;    /* GtkListItem of the bars */
+
+  guint32             selected_node;
+  EmbersCallTreeRow  *selected_row;
+
+  /* A walk down the tree: opening the heaviest path, or a path to a node,
+   * one list at a time, waiting for lists computed on a thread */
+  GtkTreeListRow     *walk_row;
+  GArray             *walk_path;     /* guint32 nodes, top-down */
+  guint               walk_index;
+  gboolean            walk_heaviest;
+  GListModel         *walk_wait;
+  gulong              walk_wait_id;
+
+  gboolean            expanding;
+  /* The column view let go of the model while a new tree opens its
+   * heaviest path (it would build rows for every step) */
+  gboolean            detached;
+};
+
+/* The row's EmbersCallTreeRow (the tree list row keeps it) */
+EmbersCallTreeRow *_embers_call_tree_view_row_item          (GtkTreeListRow     *row);
+/* Marks a bound name cell's search match */
+void               _embers_call_tree_view_update_name_marks (EmbersCallTreeView *self,
+                                                             GtkListItem        *list_item);
+/* A comparison's rows in sight take the palette's colours again */
+void               _embers_call_tree_view_refresh_colors    (EmbersCallTreeView *self);
+/* The cells' factory callbacks, for the template */
+void               _embers_call_tree_view_bind_cell_callbacks (GtkWidgetClass   *widget_class);
+/* A row opened by any hand opens its heaviest path */
+void               _embers_call_tree_view_on_row_expanded   (GtkTreeListRow     *row,
+                                                             GParamSpec         *pspec,
+                                                             EmbersCallTreeView *self);
+
+G_END_DECLS

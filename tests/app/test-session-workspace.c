@@ -1,0 +1,450 @@
+/* test-session-workspace.c: a server's workspace saved (Save View…) and
+ * opened again, against the Pyroscope test server (under Xvfb)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What a person sees must come back: the Compare view of two time ranges
+ * with the same diff flame graph, pixel for pixel; a picked individual
+ * profile with its chip, and the flame graph of that profile alone with
+ * its frame action. The file holds no credential.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "embers-compare-page.h"
+#include "embers-explore-page.h"
+#include "embers-explore-profiles.h"
+#include "embers-pyroscope-source.h"
+#include "embers-test-gtk-utils.h"
+#include "embers-test-server-spawn.h"
+#include "embers-window-private.h"
+#include "embers-workspace.h"
+
+#define CPU_TYPE "process_cpu:cpu:nanoseconds:cpu:nanoseconds"
+#define HOUR_MS  (G_GINT64_CONSTANT (3600) * 1000)
+
+static EmbersTestServer *server;
+
+static gboolean
+explore_idle (EmbersExplorePage *page)
+{
+  return !embers_explore_page_get_loading (page) &&
+         !embers_profile_page_get_busy (embers_explore_page_get_profile_page (page));
+}
+
+static gboolean
+compare_idle (EmbersComparePage *page)
+{
+  return !embers_compare_page_get_busy (page) && embers_compare_page_get_diff (page) != NULL &&
+         !embers_profile_page_get_busy (embers_compare_page_get_profile_page (page)) &&
+         embers_profile_page_get_state (embers_compare_page_get_profile_page (page)) == EMBERS_PAGE_STATE_READY;
+}
+
+/* The workspace of the tab shown, when it is one other than @not */
+static EmbersWorkspace *
+shown_workspace (EmbersWindow    *window,
+                 EmbersWorkspace *not)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (window->tab_view);
+  GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+  return EMBERS_IS_WORKSPACE (child) && child != GTK_WIDGET (not) ? EMBERS_WORKSPACE (child) : NULL;
+}
+
+/* A window of 1200 × 800 with a workspace on the test server, on api's
+ * CPU time over the hour before @now_ms (whole minutes) */
+static EmbersWorkspace *
+open_workspace (EmbersWindow **window_out,
+                gint64         now_ms)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersConnectClient) client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWorkspace *workspace;
+  EmbersQueryModel *model;
+
+  g_assert_no_error (error);
+  /* What the user typed may carry a tenant; it is saved, and used again */
+  embers_connect_client_set_tenant (client, "team-a");
+  source = embers_pyroscope_source_new (client);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL),
+                                                         EMBERS_TYPE_WORKSPACE));
+  model = embers_workspace_get_query (workspace);
+  embers_query_model_begin_update (model);
+  embers_query_model_set_service (model, "api");
+  embers_query_model_set_profile_type (model, CPU_TYPE);
+  embers_query_model_set_time_range (model, now_ms - HOUR_MS, now_ms);
+  embers_query_model_end_update (model);
+  embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  embers_test_wait_for (explore_idle (embers_workspace_get_explore_page (workspace)));
+  *window_out = window;
+  return workspace;
+}
+
+static gint64
+now_minute (void)
+{
+  gint64 now = g_get_real_time () / 1000;
+
+  return now - now % 60000;
+}
+
+/* Saves the window's tab to @path and opens it again: the new workspace */
+static EmbersWorkspace *
+save_and_reopen (EmbersWindow    *window,
+                 EmbersWorkspace *workspace,
+                 const char      *path,
+                 char           **text)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  EmbersWorkspace *again;
+
+  g_unlink (path);
+  embers_window_save_view_to (window, file);
+  embers_test_wait_for (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (path, text, NULL, NULL));
+  /* No credential; the tenant is there */
+  g_assert_null (strstr (*text, "@"));
+  g_assert_nonnull (strstr (*text, "\"tenant\" : \"team-a\""));
+
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((again = shown_workspace (window, workspace)) != NULL);
+  /* One tab for it: the placeholder gave its place */
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  g_assert_cmpstr (embers_connect_client_get_tenant (
+                     embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (embers_workspace_get_source (again)))),
+                   ==, "team-a");
+  return again;
+}
+
+/* The saved tab closed: the reopened one alone, as the saved one was (no
+ * tab bar), for its pixels */
+static void
+close_saved (EmbersWindow    *window,
+             EmbersWorkspace *saved)
+{
+  adw_tab_view_close_page (window->tab_view, adw_tab_view_get_page (window->tab_view, GTK_WIDGET (saved)));
+  embers_test_wait_for (embers_window_get_n_pages (window) == 1);
+}
+
+static void
+assert_same_query (EmbersWorkspace *a,
+                   EmbersWorkspace *b)
+{
+  EmbersQueryModel *ma = embers_workspace_get_query (a);
+  EmbersQueryModel *mb = embers_workspace_get_query (b);
+  g_autofree char *sa = embers_query_model_dup_selector (ma);
+  g_autofree char *sb = embers_query_model_dup_selector (mb);
+
+  g_assert_cmpstr (embers_query_model_get_service (ma), ==, embers_query_model_get_service (mb));
+  g_assert_cmpstr (embers_query_model_get_profile_type (ma), ==, embers_query_model_get_profile_type (mb));
+  g_assert_cmpstr (sa, ==, sb);
+  g_assert_cmpint (embers_query_model_get_start_ms (ma), ==, embers_query_model_get_start_ms (mb));
+  g_assert_cmpint (embers_query_model_get_end_ms (ma), ==, embers_query_model_get_end_ms (mb));
+}
+
+/* Two pictures of the same size, pixel for pixel */
+static void
+assert_same_pixels (EmbersTestPixels *a,
+                    EmbersTestPixels *b,
+                    const char       *label)
+{
+  guint differ = 0;
+
+  g_assert_cmpint (a->width, ==, b->width);
+  g_assert_cmpint (a->height, ==, b->height);
+  for (int y = 0; y < a->height; y++)
+    for (int x = 0; x < a->width; x++)
+      if (embers_test_pixels_get (a, x + a->origin_x, y + a->origin_y) !=
+          embers_test_pixels_get (b, x + b->origin_x, y + b->origin_y))
+        differ++;
+  if (differ > 0)
+    {
+      g_autofree char *pa = g_strdup_printf ("pixels-%s-saved.png", label);
+      g_autofree char *pb = g_strdup_printf ("pixels-%s-reopened.png", label);
+
+      embers_test_pixels_save (a, pa);
+      embers_test_pixels_save (b, pb);
+      g_error ("%s: %u of %d pixels differ (see %s, %s)", label, differ, a->width * a->height, pa, pb);
+    }
+}
+
+/* The Compare view of two time ranges: reopened on the Compare view,
+ * both sides' queries the same, the diff flame graph the same pixels */
+static void
+test_compare_ranges (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "compare.embers", NULL);
+  g_autofree char *text = NULL;
+  gint64 now = now_minute ();
+  g_autoptr(EmbersQuery) baseline = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - 2 * HOUR_MS, now - HOUR_MS);
+  g_autoptr(EmbersQuery) comparison = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - HOUR_MS, now);
+  g_autoptr(EmbersQuery) b2 = NULL;
+  g_autoptr(EmbersQuery) c2 = NULL;
+  g_autoptr(EmbersTestPixels) before = NULL;
+  g_autoptr(EmbersTestPixels) after = NULL;
+  EmbersWindow *window;
+  EmbersWorkspace *workspace = open_workspace (&window, now);
+  EmbersWorkspace *again;
+  EmbersComparePage *compare = embers_workspace_get_compare_page (workspace);
+  EmbersComparePage *compare2;
+  GtkWidget *graph;
+  gint64 t0 = g_get_monotonic_time ();
+
+  embers_workspace_compare (workspace, baseline, comparison, TRUE);
+  embers_test_wait_for (compare_idle (compare));
+  g_assert_null (embers_compare_page_get_error (compare));
+  embers_compare_page_set_mode (compare, EMBERS_DIFF_MODE_ABSOLUTE);
+  graph = embers_compare_page_get_graph (compare);
+  embers_test_wait_mapped (graph);
+  before = embers_test_render_frame (graph);
+  {
+    graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (graph), gtk_widget_get_height (graph));
+
+    embers_test_assert_not_blank (before, &all, 4, "session-diff");
+  }
+
+  again = save_and_reopen (window, workspace, path, &text);
+  g_assert_nonnull (strstr (text, "\"view\" : \"compare\""));
+  g_assert_nonnull (strstr (text, "\"diff-mode\" : \"absolute\""));
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
+  assert_same_query (workspace, again);
+  /* Its history starts at the restored state */
+  g_assert_false (embers_workspace_get_can_go_back (again));
+  compare2 = embers_workspace_get_compare_page (again);
+  embers_test_wait_for (compare_idle (compare2));
+  g_assert_null (embers_compare_page_get_error (compare2));
+  g_assert_cmpint (embers_compare_page_get_mode (compare2), ==, EMBERS_DIFF_MODE_ABSOLUTE);
+  b2 = embers_compare_page_dup_query (compare2, FALSE);
+  c2 = embers_compare_page_dup_query (compare2, TRUE);
+  g_assert_cmpint (b2->start_ms, ==, baseline->start_ms);
+  g_assert_cmpint (b2->end_ms, ==, baseline->end_ms);
+  g_assert_cmpint (c2->start_ms, ==, comparison->start_ms);
+  g_assert_cmpint (c2->end_ms, ==, comparison->end_ms);
+
+  /* What a person sees: the same diff */
+  close_saved (window, workspace);
+  graph = embers_compare_page_get_graph (compare2);
+  embers_test_wait_mapped (graph);
+  embers_test_wait_for (compare_idle (compare2));
+  after = embers_test_render_frame (graph);
+  assert_same_pixels (before, after, "session-diff");
+  g_test_message ("compare: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static gint64
+flame_total (EmbersExplorePage *page)
+{
+  EmbersProfile *profile = embers_profile_page_get_profile (embers_explore_page_get_profile_page (page));
+
+  return profile != NULL ? embers_profile_get_total (profile, 0) : -1;
+}
+
+/* A picked individual profile, with a frame action on its flame graph:
+ * reopened with its chip, that profile's flame graph and the action */
+static void
+test_picked_profile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "profile.embers", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *chip_text = NULL;
+  g_autoptr(EmbersTestPixels) before = NULL;
+  g_autoptr(EmbersTestPixels) after = NULL;
+  EmbersWindow *window;
+  EmbersWorkspace *workspace = open_workspace (&window, now_minute ());
+  EmbersExplorePage *explore = embers_workspace_get_explore_page (workspace);
+  EmbersProfilePage *page = embers_explore_page_get_profile_page (explore);
+  EmbersProfilesBar *bar = embers_explore_page_get_profiles_bar (explore);
+  EmbersWorkspace *again;
+  EmbersExplorePage *explore2;
+  EmbersProfilePage *page2;
+  EmbersProfilesBar *bar2;
+  GtkWidget *graph;
+  EmbersProfile *shown;
+  gint64 total;
+  gint64 t0 = g_get_monotonic_time ();
+
+  embers_test_wait_for (embers_profiles_bar_get_n_profiles (bar) > 0);
+  g_assert_true (embers_profiles_bar_pick (bar, 0));
+  id = g_strdup (embers_profiles_bar_get_picked_id (bar));
+  embers_test_wait_for (explore_idle (explore));
+  total = flame_total (explore);
+  g_assert_cmpint (total, ==, embers_profiles_bar_get_picked (bar)->value);
+  /* A frame action on that profile: the first function merged away */
+  shown = embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.merge-function", "s",
+                                             embers_profile_node_name_str (shown, 1)));
+  embers_test_wait_for (explore_idle (explore));
+  g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 1);
+  chip_text = g_strdup (gtk_widget_get_tooltip_text (embers_profiles_bar_get_chip (bar)));
+  graph = GTK_WIDGET (embers_profile_page_get_flame_graph (page));
+  embers_test_wait_mapped (graph);
+  before = embers_test_render_frame (graph);
+
+  again = save_and_reopen (window, workspace, path, &text);
+  g_assert_nonnull (strstr (text, id));
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  assert_same_query (workspace, again);
+  explore2 = embers_workspace_get_explore_page (again);
+  page2 = embers_explore_page_get_profile_page (explore2);
+  bar2 = embers_explore_page_get_profiles_bar (explore2);
+  /* The chip at once, the profile's flame graph once loaded */
+  g_assert_cmpstr (embers_profiles_bar_get_picked_id (bar2), ==, id);
+  g_assert_nonnull (embers_profiles_bar_get_chip (bar2));
+  embers_test_wait_for (explore_idle (explore2) && flame_total (explore2) == total &&
+                        embers_profiles_bar_get_n_profiles (bar2) > 0);
+  g_assert_null (embers_explore_page_get_error (explore2));
+  g_assert_cmpstr (embers_profiles_bar_get_picked_id (bar2), ==, id);
+  g_assert_true (embers_transform_stack_equal (embers_profile_page_get_transforms (page2),
+                                               embers_profile_page_get_transforms (page)));
+  /* The chip names the same profile, its marker ringed, and is on screen */
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (embers_profiles_bar_get_chip (bar2)), ==, chip_text);
+  embers_test_wait_mapped (embers_profiles_bar_get_chip (bar2));
+  {
+    GtkWidget *chip = embers_profiles_bar_get_chip (bar2);
+    g_autoptr(EmbersTestPixels) pixels = embers_test_render_frame (chip);
+    graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (chip), gtk_widget_get_height (chip));
+
+    embers_test_assert_not_blank (pixels, &all, 3, "session-chip");
+  }
+
+  close_saved (window, workspace);
+  graph = GTK_WIDGET (embers_profile_page_get_flame_graph (page2));
+  embers_test_wait_mapped (graph);
+  after = embers_test_render_frame (graph);
+  assert_same_pixels (before, after, "session-profile");
+  g_test_message ("picked profile: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A compare tab of two queries on one server (the regressions page's
+ * Open Diff, two query URLs): saved as that server's workspace, reopened
+ * on its Compare view with both sides and the same diff */
+static void
+test_compare_tab (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersConnectClient) client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "tab.embers", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gint64 now = now_minute ();
+  g_autoptr(EmbersQuery) baseline = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - 2 * HOUR_MS, now - HOUR_MS);
+  g_autoptr(EmbersQuery) comparison = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - HOUR_MS, now);
+  g_autoptr(EmbersQuery) c2 = NULL;
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersComparePage *compare, *compare2;
+  EmbersWorkspace *again;
+  gint64 total;
+
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  compare = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, EMBERS_SOURCE (source), baseline,
+                                                                      comparison, TRUE));
+  embers_test_wait_for (compare_idle (compare));
+  total = embers_profile_get_total (embers_compare_page_get_diff (compare), 1);
+
+  embers_window_save_view_to (window, file);
+  embers_test_wait_for (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"view\" : \"compare\""));
+  g_assert_null (strstr (text, "\"tenant\""));
+
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((again = shown_workspace (window, NULL)) != NULL);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
+  g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (again)), ==, "api");
+  compare2 = embers_workspace_get_compare_page (again);
+  embers_test_wait_for (compare_idle (compare2));
+  c2 = embers_compare_page_dup_query (compare2, TRUE);
+  g_assert_cmpint (c2->start_ms, ==, comparison->start_ms);
+  g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), 1), ==, total);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A view file of version 1 (a server's query): opened as that server's
+ * workspace on the Flame Graph view, its selector as service and filters */
+static void
+test_version_1 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "old.embers", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gint64 now = now_minute ();
+  g_autofree char *text = g_strdup_printf ("{\"format\": \"embers-view\", \"version\": 1,"
+                                           " \"source\": {\"server\": \"%s\"},"
+                                           " \"query\": {\"profile-type\": \"" CPU_TYPE "\","
+                                           " \"selector\": \"{service_name=\\\"api\\\"}\","
+                                           " \"from\": %" G_GINT64_FORMAT ", \"until\": %" G_GINT64_FORMAT "},"
+                                           " \"view\": {\"mode\": \"flame\"}}",
+                                           embers_test_server_get_url (server), now - HOUR_MS, now);
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWorkspace *again;
+  EmbersExplorePage *explore;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((again = shown_workspace (window, NULL)) != NULL);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (again)), ==, "api");
+  g_assert_cmpint (embers_query_model_get_start_ms (embers_workspace_get_query (again)), ==, now - HOUR_MS);
+  explore = embers_workspace_get_explore_page (again);
+  embers_test_wait_for (explore_idle (explore) &&
+                        embers_profile_page_get_profile (embers_explore_page_get_profile_page (explore)) != NULL);
+  g_assert_null (embers_explore_page_get_error (explore));
+  g_assert_cmpint (embers_profile_page_get_view (embers_explore_page_get_profile_page (explore)), ==, EMBERS_VIEW_FLAME);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  embers_test_gtk_init (&argc, &argv);
+  server = embers_test_server_start (NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/embers/session/workspace/compare-ranges", test_compare_ranges);
+  g_test_add_func ("/embers/session/workspace/picked-profile", test_picked_profile);
+  g_test_add_func ("/embers/session/workspace/compare-tab", test_compare_tab);
+  g_test_add_func ("/embers/session/workspace/version-1", test_version_1);
+
+  status = g_test_run ();
+  embers_test_server_stop (server);
+  return status;
+}
