@@ -19,18 +19,43 @@
 void
 embers_profile_page_update_details (EmbersProfilePage *self)
 {
+  EmbersProfile *shown;
   const char *name;
 
   if (self->details_split == NULL || !adw_overlay_split_view_get_show_sidebar (self->details_split)
       || self->profile == NULL || self->partial_profile != NULL)
     return;
   name = embers_profile_page_default_function (self);
-  if (name == NULL || (self->details_profile == (gpointer)self->profile
+  /* The shown view: the transformed profile, its lines counted over the
+   * same stack (the file is read again through it) */
+  shown = self->table_profile != NULL ? self->table_profile : self->profile;
+  if (name == NULL || (self->details_profile == (gpointer)shown
                        && g_strcmp0 (name, embers_details_panel_get_function (self->details)) == 0))
     return;
-  self->details_profile = self->profile;
-  embers_details_panel_show_function (self->details, self->profile, self->sample_type, name,
-                                      embers_profile_is_diff (self->profile) ? NULL : self->file);
+  self->details_profile = shown;
+  embers_details_panel_show_view_function (self->details, shown,
+                                           shown == self->profile ? NULL : self->applied,
+                                           self->sample_type, name,
+                                           embers_profile_is_diff (self->profile) ? NULL : self->file);
+}
+
+/* A caller or callee chosen in the panel's Calls becomes the graph's
+ * selection (which then selects its table row): the selected frame's
+ * parent or child of that name, else its heaviest frame */
+static void
+on_details_function_activated (EmbersProfilePage *self,
+                               const char        *name)
+{
+  EmbersProfile *profile = embers_flame_graph_get_profile (self->graph);
+  guint32 node;
+
+  if (profile == NULL || name == NULL)
+    return;
+  node = embers_function_details_pick_node (profile, embers_flame_graph_get_selected_node (self->graph),
+                                            name, self->sample_type);
+  /* Selected, and in view */
+  if (node != EMBERS_NODE_NONE)
+    embers_flame_graph_reveal_node (self->graph, node);
 }
 
 static void
@@ -77,6 +102,8 @@ embers_profile_page_setup_details (EmbersProfilePage *self)
   g_value_unset (&collapsed);
 
   g_signal_connect_object (self->details, "close", G_CALLBACK (on_details_close), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->details, "function-activated",
+                           G_CALLBACK (on_details_function_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->details_split, "notify::show-sidebar",
                            G_CALLBACK (embers_profile_page_update_details), self, G_CONNECT_SWAPPED);
 

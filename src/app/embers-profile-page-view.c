@@ -189,6 +189,8 @@ compute_done (GObject      *source,
   embers_transform_stack_free (self->applied);
   self->applied = g_steal_pointer (&stack);
   apply_compute (self, answer);
+  /* The details follow the view (a transform changes its figures) */
+  embers_profile_page_update_details (self);
   embers_profile_page_notify (self, PAGE_PROP_BUSY);
 }
 
