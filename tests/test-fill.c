@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "embers-diff.h"
 #include "embers-fill.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
@@ -444,6 +445,104 @@ test_async (void)
   g_assert_cmpstr (kids, ==, "a,b");
 }
 
+static void
+on_merged (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static EmbersProfile *
+merge_diff (EmbersProfile *diff,
+            EmbersProfile *left,
+            EmbersProfile *right,
+            guint         *added)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersProfile *merged;
+
+  embers_fill_merge_diff_async (diff, left, right, NULL, on_merged, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  merged = embers_fill_merge_finish (result, added, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (merged);
+  return merged;
+}
+
+static gint64
+column (EmbersProfile *p,
+        const char    *path,
+        guint          type)
+{
+  g_auto(GStrv) site = g_strsplit (path, ";", -1);
+  guint32 node = embers_fill_find (p, (const char * const *) site);
+
+  g_assert_cmpuint (node, !=, EMBERS_NODE_NONE);
+  return embers_profile_node_total (p, type, node);
+}
+
+/* A comparison of two cut answers: each side's call-site answer fills its
+ * column of `other`; both columns keep every total; a frame cut again on
+ * one side leaves that side's `other` */
+static void
+test_diff (void)
+{
+  g_autoptr(EmbersProfile) left_cut = folded ("main;hot 50\nmain;other 27\n");
+  g_autoptr(EmbersProfile) right_cut = folded ("main;hot 40\nmain;other 30\n");
+  g_autoptr(EmbersProfile) left_site = folded ("main;hot 50\nmain;json 12\nmain;kafka 9\nmain;log 6\n");
+  g_autoptr(EmbersProfile) right_site = folded ("main;hot 40\nmain;json 20\nmain;kafka 6\nmain;log 4\n");
+  g_autoptr(EmbersProfile) right_cut_site = folded ("main;hot 40\nmain;json 20\nmain;other 10\n");
+  g_autoptr(EmbersProfile) diff = NULL, filled = NULL, partly = NULL, again = NULL, refused = NULL;
+  g_autoptr(GError) error = NULL;
+  guint added = 0;
+
+  diff = embers_diff_profiles (left_cut, 0, right_cut, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (embers_profile_is_diff (diff));
+
+  filled = merge_diff (diff, left_site, right_site, &added);
+  g_assert_cmpuint (added, ==, 3);
+  g_assert_true (embers_profile_is_diff (filled));
+  g_autofree char *kids = children (filled, "main");
+  g_assert_true (strstr (kids, "json") != NULL && strstr (kids, "kafka") != NULL && strstr (kids, "log") != NULL);
+  g_assert_null (strstr (kids, "other"));
+  g_assert_cmpint (column (filled, "main;json", EMBERS_DIFF_BASELINE), ==, 12);
+  g_assert_cmpint (column (filled, "main;json", EMBERS_DIFF_COMPARISON), ==, 20);
+  g_assert_cmpint (column (filled, "main;log", EMBERS_DIFF_COMPARISON), ==, 4);
+  for (guint t = 0; t < 2; t++)
+    {
+      g_assert_cmpint (embers_profile_get_total (filled, t), ==, embers_profile_get_total (diff, t));
+      g_assert_cmpint (column (filled, "main", t), ==, column (diff, "main", t));
+      g_assert_cmpint (column (filled, "main;hot", t), ==, column (diff, "main;hot", t));
+    }
+
+  /* The comparison's answer cut again: kafka and log come in with what
+   * the baseline has of them; 10 of the comparison stays `other` */
+  partly = merge_diff (diff, left_site, right_cut_site, &added);
+  g_assert_cmpuint (added, ==, 3);
+  g_assert_cmpint (column (partly, "main;other", EMBERS_DIFF_BASELINE), ==, 0);
+  g_assert_cmpint (column (partly, "main;other", EMBERS_DIFF_COMPARISON), ==, 10);
+  g_assert_cmpint (column (partly, "main;kafka", EMBERS_DIFF_BASELINE), ==, 9);
+  g_assert_cmpint (column (partly, "main;kafka", EMBERS_DIFF_COMPARISON), ==, 0);
+  for (guint t = 0; t < 2; t++)
+    g_assert_cmpint (column (partly, "main", t), ==, column (diff, "main", t));
+
+  /* Idempotent: the same answers again bring nothing */
+  again = merge_diff (filled, left_site, right_site, &added);
+  g_assert_cmpuint (added, ==, 0);
+  g_assert_true (again == filled);
+
+  /* A plain answer is no comparison's */
+  refused = embers_fill_merge (diff, left_site, &added, &error);
+  g_assert_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED);
+  g_assert_null (refused);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -461,6 +560,7 @@ main (int   argc,
   g_test_add_func ("/embers/fill/unlike", test_unlike);
   g_test_add_func ("/embers/fill/random", test_random);
   g_test_add_func ("/embers/fill/async", test_async);
+  g_test_add_func ("/embers/fill/diff", test_diff);
 
   return g_test_run ();
 }

@@ -18,6 +18,7 @@
 #include "embers-input.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
+#include "embers-transform-stack.h"
 #include "profile.pb-c.h"
 
 #define GO_FILE "/work/main/tests/go/main.go"
@@ -409,6 +410,249 @@ test_load_async (void)
   g_assert_cmpint (d->total, ==, 137);
 }
 
+/* ---- Over a view (a transform stack) ---- */
+
+static gint64
+edge_value (GArray     *edges,
+            const char *name)
+{
+  for (guint i = 0; i < edges->len; i++)
+    if (g_str_equal (g_array_index (edges, EmbersFunctionEdge, i).name, name))
+      return g_array_index (edges, EmbersFunctionEdge, i).value;
+  return -1;
+}
+
+static void
+assert_same_edges (GArray *a,
+                   GArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const EmbersFunctionEdge *e = &g_array_index (a, EmbersFunctionEdge, i);
+
+      g_assert_cmpint (edge_value (b, e->name), ==, e->value);
+    }
+}
+
+static EmbersFunctionDetails *
+view_details (GBytes                     *bytes,
+              const char                 *name,
+              guint                       type,
+              const EmbersTransformStack *view)
+{
+  g_autoptr(GError) error = NULL;
+  EmbersFunctionDetails *d;
+
+  d = embers_function_details_new_from_pprof_view (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                                   name, type, view, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (d);
+  return d;
+}
+
+/* The figures over a view are those of the tree the same stack makes
+ * (embers_transform_stack_apply, tested in test-transforms against the
+ * Firefox Profiler's semantics): self, total, the view's total, callers,
+ * callees; and the lines add up to them */
+static void
+test_view_agrees (void)
+{
+  g_autoptr(GBytes) bytes = fixture ("cpu-recursion.pb.gz");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) profile = NULL;
+  const char *names[] = { "main.fib", "main.walkTree", "main.isEven", "main.isOdd", "main.burn", "main.main", "main", NULL };
+  const char *path[3] = { NULL, NULL, NULL };
+  struct { EmbersTransformKind kind; const char *args[3]; gboolean path; gboolean exact; } steps[] = {
+    { EMBERS_TRANSFORM_DROP_FUNCTION, { "main.isOdd" }, FALSE, TRUE },
+    { EMBERS_TRANSFORM_DROP_FUNCTION, { "main.burn" }, FALSE, TRUE },
+    { EMBERS_TRANSFORM_FOCUS_FUNCTION, { "main.isEven" }, FALSE, TRUE },
+    { EMBERS_TRANSFORM_FOCUS_FUNCTION, { "main.walkTree" }, FALSE, TRUE },
+    { EMBERS_TRANSFORM_MERGE_FUNCTION, { "main.isOdd" }, FALSE, TRUE },
+    { EMBERS_TRANSFORM_FOCUS_SUBTREE, { NULL }, TRUE, TRUE },
+    { EMBERS_TRANSFORM_HIDE, { NULL }, TRUE, TRUE },
+    { EMBERS_TRANSFORM_COLLAPSE_RECURSION, { NULL }, FALSE, FALSE },
+    { EMBERS_TRANSFORM_COLLAPSE_RECURSION, { "main.isEven" }, FALSE, FALSE },
+    { EMBERS_TRANSFORM_COLLAPSE_PACKAGE, { "main" }, FALSE, FALSE },
+    { EMBERS_TRANSFORM_FOCUS_FUNCTION, { "no.such.function" }, FALSE, TRUE },
+  };
+
+  profile = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  /* A real call node two deep: the heaviest path's first two frames */
+  path[0] = embers_profile_node_name_str (profile, 1);
+  path[1] = embers_profile_node_name_str (profile, 2);
+  g_assert_cmpuint (embers_profile_node_parent (profile, 2), ==, 1);
+
+  /* Each step alone, then two together */
+  for (guint k = 0; k <= G_N_ELEMENTS (steps); k++)
+    {
+      g_autoptr(EmbersTransformStack) stack = embers_transform_stack_new ();
+      g_autoptr(EmbersProfile) shown = NULL;
+      gboolean exact = TRUE;
+
+      if (k < G_N_ELEMENTS (steps))
+        {
+          g_assert_true (embers_transform_stack_push (stack, steps[k].kind,
+                                                      steps[k].path ? path : (steps[k].args[0] != NULL ? steps[k].args : NULL),
+                                                      NULL));
+          exact = steps[k].exact;
+        }
+      else
+        {
+          g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_FOCUS_FUNCTION,
+                                                      (const char *[]) { "main.writeCPURecursion.func2", NULL }, NULL));
+          g_assert_true (embers_transform_stack_push (stack, EMBERS_TRANSFORM_DROP_FUNCTION,
+                                                      (const char *[]) { "main.isOdd", NULL }, NULL));
+        }
+      shown = embers_transform_stack_apply (stack, profile, NULL, &error);
+      g_assert_no_error (error);
+
+      for (guint type = 0; type < 2; type++)
+        for (guint i = 0; names[i] != NULL; i++)
+          {
+            g_autoptr(EmbersFunctionDetails) v = view_details (bytes, names[i], type, stack);
+            g_autoptr(EmbersFunctionDetails) t = embers_function_details_new_from_profile (shown, names[i], type);
+            gint64 self_sum = 0;
+
+            g_test_message ("step %u, %s, type %u", k, names[i], type);
+            g_assert_cmpint (v->profile_total, ==, embers_profile_get_total (shown, type));
+            g_assert_cmpint (v->self, ==, t->self);
+            g_assert_cmpint (v->total, ==, t->total);
+            assert_same_edges (v->callers, t->callers);
+            assert_same_edges (v->callees, t->callees);
+            if (exact)
+              g_assert_false (v->lines_inexact);
+
+            for (guint l = 0; l < v->lines->len; l++)
+              {
+                const EmbersLineCost *line = &g_array_index (v->lines, EmbersLineCost, l);
+
+                self_sum += line->self;
+                g_assert_cmpint (line->total, <=, v->total);
+                g_assert_cmpint (line->self, <=, line->total);
+              }
+            g_assert_cmpint (self_sum, <=, v->self);
+            if (exact && v->has_lines)
+              g_assert_cmpint (self_sum, ==, v->self);
+          }
+    }
+}
+
+/* Drop and focus: lines counted only over the samples the view keeps */
+static void
+test_view_lines (void)
+{
+  g_autoptr(GBytes) bytes = fixture ("cpu-recursion.pb.gz");
+  g_autoptr(EmbersTransformStack) focus = embers_transform_stack_new ();
+  g_autoptr(EmbersTransformStack) drop = embers_transform_stack_new ();
+  g_autoptr(EmbersTransformStack) collapse = embers_transform_stack_new ();
+  g_autoptr(EmbersFunctionDetails) even = details (bytes, "main.isEven", 1);
+  g_autoptr(EmbersFunctionDetails) focused = NULL, dropped = NULL, outside = NULL, walk = NULL, collapsed = NULL;
+  const gint64 ms = 10000000;
+
+  /* Focus on a function keeps its own lines whole: every sample that has
+   * it is kept, and all its frames are at or below the outermost */
+  embers_transform_stack_push (focus, EMBERS_TRANSFORM_FOCUS_FUNCTION, (const char *[]) { "main.isEven", NULL }, NULL);
+  focused = view_details (bytes, "main.isEven", 1, focus);
+  g_assert_cmpuint (focused->lines->len, ==, even->lines->len);
+  for (guint i = 0; i < even->lines->len; i++)
+    {
+      const EmbersLineCost *a = &g_array_index (even->lines, EmbersLineCost, i);
+      const EmbersLineCost *b = &g_array_index (focused->lines, EmbersLineCost, i);
+
+      g_assert_cmpint (a->line, ==, b->line);
+      g_assert_cmpint (a->self, ==, b->self);
+      g_assert_cmpint (a->total, ==, b->total);
+    }
+  /* ... and the view's total is the function's */
+  g_assert_cmpint (focused->profile_total, ==, 37 * ms);
+  /* A function outside it has no samples left */
+  outside = view_details (bytes, "main.walkTree", 1, focus);
+  g_assert_cmpint (outside->total, ==, 0);
+  g_assert_cmpuint (outside->lines->len, ==, 0);
+
+  /* Dropping what walkTree calls leaves only walkTree's own lines */
+  embers_transform_stack_push (drop, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { "main.burn", NULL }, NULL);
+  walk = view_details (bytes, "main.walkTree", 1, drop);
+  g_assert_cmpint (walk->self, ==, 17 * ms);
+  g_assert_cmpint (walk->total, ==, 17 * ms);
+  /* 272 and 273 whole, 276 (the call to burn) gone, 278 (its recursive
+   * call) only over what is left: at most its self time */
+  g_assert_cmpint (embers_function_details_get_line (walk, 272)->total, ==, 3 * ms);
+  g_assert_cmpint (embers_function_details_get_line (walk, 273)->total, ==, 14 * ms);
+  g_assert_null (embers_function_details_get_line (walk, 276));
+  g_assert_cmpint (embers_function_details_get_line (walk, 278)->total, <=, 17 * ms);
+  g_assert_cmpint (embers_function_details_get_line (walk, 278)->self, ==, 0);
+  g_assert_false (walk->lines_inexact);
+  dropped = view_details (bytes, "main.burn", 1, drop);
+  g_assert_cmpint (dropped->total, ==, 0);
+
+  /* Collapsing the function's own recursion: said to be approximate */
+  embers_transform_stack_push (collapse, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL);
+  collapsed = view_details (bytes, "main.fib", 0, collapse);
+  g_assert_true (collapsed->lines_inexact);
+  g_assert_cmpint (collapsed->total, ==, 150);
+
+  /* Only dropping samples keeps a server's call sites */
+  g_assert_true (embers_function_details_view_keeps_call_sites (NULL));
+  g_assert_true (embers_function_details_view_keeps_call_sites (drop));
+  g_assert_false (embers_function_details_view_keeps_call_sites (focus));
+  g_assert_false (embers_function_details_view_keeps_call_sites (collapse));
+}
+
+/* A caller or callee chosen from a frame: its parent or child, else the
+ * function's heaviest frame */
+static void
+test_pick_node (void)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autoptr(EmbersProfile) p = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *stacks[] = { "main;a;f;g", "main;b;f;h", "main;b;f;g", "main;g" };
+  const gint64 values[] = { 1, 5, 2, 9 };
+  guint32 f_under_a = EMBERS_NODE_NONE, f_under_b = EMBERS_NODE_NONE;
+
+  embers_profile_builder_add_sample_type (b, "samples", "count");
+  for (guint i = 0; i < G_N_ELEMENTS (stacks); i++)
+    {
+      g_auto(GStrv) frames = g_strsplit (stacks[i], ";", -1);
+      guint depth = g_strv_length (frames);
+      g_autofree guint32 *ids = g_new (guint32, depth);
+
+      for (guint k = 0; k < depth; k++)
+        ids[k] = embers_profile_builder_intern (b, frames[k], -1);
+      embers_profile_builder_add_stack (b, ids, depth, &values[i], 0);
+    }
+  p = embers_profile_builder_finish (b, &error);
+  g_assert_no_error (error);
+
+  for (guint32 n = 1; n < embers_profile_get_n_nodes (p); n++)
+    if (g_str_equal (embers_profile_node_name_str (p, n), "f"))
+      {
+        const char *parent = embers_profile_node_name_str (p, embers_profile_node_parent (p, n));
+
+        if (g_str_equal (parent, "a"))
+          f_under_a = n;
+        else
+          f_under_b = n;
+      }
+  g_assert_cmpuint (f_under_a, !=, EMBERS_NODE_NONE);
+
+  /* From f under a: its caller a, its callee g (the one under a) */
+  g_assert_cmpuint (embers_function_details_pick_node (p, f_under_a, "a", 0), ==, embers_profile_node_parent (p, f_under_a));
+  g_assert_cmpuint (embers_profile_node_parent (p, embers_function_details_pick_node (p, f_under_a, "g", 0)), ==, f_under_a);
+  /* A callee f under a lacks: the heaviest h anywhere */
+  g_assert_cmpuint (embers_profile_node_parent (p, embers_function_details_pick_node (p, f_under_a, "h", 0)), ==, f_under_b);
+  /* With no frame: the heaviest g (main;g, 9) */
+  {
+    guint32 g = embers_function_details_pick_node (p, EMBERS_NODE_NONE, "g", 0);
+
+    g_assert_cmpstr (embers_profile_node_name_str (p, embers_profile_node_parent (p, g)), ==, "main");
+  }
+  g_assert_cmpuint (embers_function_details_pick_node (p, f_under_a, "nothing", 0), ==, EMBERS_NODE_NONE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -424,6 +668,9 @@ main (int   argc,
   g_test_add_func ("/embers/function-details/overflow", test_overflow);
   g_test_add_func ("/embers/function-details/load-async", test_load_async);
   g_test_add_func ("/embers/function-details/compute-async", test_compute_async);
+  g_test_add_func ("/embers/function-details/view-agrees", test_view_agrees);
+  g_test_add_func ("/embers/function-details/view-lines", test_view_lines);
+  g_test_add_func ("/embers/function-details/pick-node", test_pick_node);
 
   return g_test_run ();
 }

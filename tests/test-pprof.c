@@ -870,6 +870,116 @@ test_pprof_first_error_split (void)
     }
 }
 
+/* Interim profiles (embers-input.h): each holds the unique stacks read so
+ * far, in the order of their first sample (a prefix of the samples here:
+ * every stack is new), with every total whole; their totals grow; the
+ * last holds every sample; the final profile is the one a load without
+ * them gives */
+typedef struct
+{
+  GPtrArray *profiles;
+  GArray    *fractions;
+} Interims;
+
+static void
+on_interim (EmbersProfile *profile,
+            double         fraction,
+            gpointer       user_data)
+{
+  Interims *in = user_data;
+
+  g_ptr_array_add (in->profiles, g_object_ref (profile));
+  g_array_append_val (in->fractions, fraction);
+}
+
+static PB *
+many_stacks (guint n_samples)
+{
+  PB *pb = pb_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+
+  pb_type (pb, "samples", "count");
+  pb_type (pb, "cpu", "nanoseconds");
+  for (guint f = 1; f <= 300; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("pkg.f%u", f);
+
+      pb_function (pb, f, name, "f.go");
+      pb_location (pb, f, 0x1000 * f, 0, (guint64[]) { f }, 1);
+    }
+  for (guint i = 0; i < n_samples; i++)
+    {
+      guint64 locs[48];
+      guint depth = 2 + (guint)g_rand_int_range (rand, 0, 40);
+
+      /* Root first here, leaf first in the file; the first two frames
+       * make every stack new */
+      for (guint d = 0; d < depth; d++)
+        locs[depth - 1 - d] = d == 0 ? 1 + i % 50 : d == 1 ? 51 + (i / 50) % 50
+                                                       : 101 + (guint)g_rand_int_range (rand, 0, 200);
+      pb_sample (pb, locs, depth, (gint64[]) { 1, i + 1 }, 2, NULL);
+    }
+  return pb;
+}
+
+static void
+test_pprof_interim (void)
+{
+  const guint n = 2500, every = 400;
+  PB *pb = many_stacks (n);
+  g_autoptr(GBytes) bytes = pb_pack (pb);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) plain = embers_pprof_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_autoptr(EmbersProfile) p = NULL;
+  Interims in = { g_ptr_array_new_with_free_func (g_object_unref), g_array_new (FALSE, FALSE, sizeof (double)) };
+  EmbersInputOptions options;
+  EmbersPprofReader *r;
+  gint64 last = 0;
+
+  g_assert_no_error (error);
+  embers_input_options_init (&options);
+  options.interim = on_interim;
+  options.interim_every = every;
+  options.user_data = &in;
+  r = embers_pprof_reader_new (&options, FALSE);
+  g_assert_true (embers_pprof_reader_push (r, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error));
+  p = embers_pprof_reader_finish (r, NULL, &error);
+  embers_pprof_reader_free (r);
+  g_assert_no_error (error);
+
+  /* The final profile is the plain load's */
+  same_tree (plain, p);
+
+  /* One every 400 stacks, and the last with all of them */
+  g_assert_cmpuint (in.profiles->len, ==, n / every + 1);
+  for (guint k = 0; k < in.profiles->len; k++)
+    {
+      EmbersProfile *interim = g_ptr_array_index (in.profiles, k);
+      guint64 m = k + 1 < in.profiles->len ? (guint64)(k + 1) * every : n;
+      gint64 total = embers_profile_node_total (interim, 1, 0);
+      double fraction = g_array_index (in.fractions, double, k);
+
+      /* The first m samples, whole: counts and values */
+      g_assert_cmpint (embers_profile_node_total (interim, 0, 0), ==, (gint64)m);
+      g_assert_cmpint (total, ==, (gint64)(m * (m + 1) / 2));
+      g_assert_cmpfloat_with_epsilon (fraction, (double)total / embers_profile_node_total (p, 1, 0), 1e-9);
+      g_assert_cmpint (total, >=, last);
+      last = total;
+      /* Coarse: a bounded tree, each frame's total at most the whole's */
+      g_assert_cmpuint (embers_profile_get_n_nodes (interim), <=, 16384);
+      g_assert_cmpuint (embers_profile_get_n_nodes (interim), <=, embers_profile_get_n_nodes (p));
+      g_assert_cmpuint (embers_profile_get_n_sample_types (interim), ==, 2);
+      g_assert_cmpstr (embers_profile_get_sample_type (interim, 1), ==, "cpu");
+      g_assert_cmpuint (embers_profile_get_default_sample_type (interim), ==, 1);
+    }
+  g_assert_cmpint (last, ==, embers_profile_node_total (p, 1, 0));
+  g_assert_cmpfloat (g_array_index (in.fractions, double, in.profiles->len - 1), ==, 1.0);
+
+  g_ptr_array_unref (in.profiles);
+  g_array_unref (in.fractions);
+  pb_free (pb);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -887,6 +997,7 @@ main (int   argc,
   g_test_add_func ("/embers/pprof/non-utf8", test_pprof_non_utf8);
   g_test_add_func ("/embers/pprof/streaming", test_pprof_streaming);
   g_test_add_func ("/embers/pprof/first-error-split", test_pprof_first_error_split);
+  g_test_add_func ("/embers/pprof/interim", test_pprof_interim);
 
   return g_test_run ();
 }

@@ -16,7 +16,9 @@
 #include "embers-compare-pane.h"
 #include "embers-comparison.h"
 #include "embers-diff.h"
+#include "embers-filler.h"
 #include "embers-noise-controls.h"
+#include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-status.h"
 
@@ -47,6 +49,7 @@ struct _EmbersComparePage
   GtkStack          *result_stack;
   EmbersStatus      *result_panel;     /* the diff, loading or a message */
   EmbersProfilePage *profile_page;
+  EmbersFiller      *filler;           /* fill-ins of the diff's `other` */
 };
 
 G_DEFINE_FINAL_TYPE (EmbersComparePage, embers_compare_page, ADW_TYPE_BREAKPOINT_BIN)
@@ -347,6 +350,8 @@ job_free (Job *job)
   g_free (job);
 }
 
+static void setup_filler (EmbersComparePage *self);
+
 static void
 comparison_done (GObject      *object,
                  GAsyncResult *result,
@@ -372,6 +377,8 @@ comparison_done (GObject      *object,
       if (diff != NULL)
         {
           set_error (self, NULL);
+          /* The new answer's cut, before the page shows it */
+          setup_filler (self);
           show_diff (self, diff);
           embers_status_show_content (self->result_panel);
           /* Room for the answer: the form folds to one line */
@@ -387,6 +394,56 @@ comparison_done (GObject      *object,
       g_signal_emit (self, signals[SIGNAL_COMPARED], 0);
     }
   job_free (job);
+}
+
+/* ---- Fill-ins of the diff's `other` ----
+ *
+ * Two queries on one server whose answers were cut: Load More (the frame
+ * menu, L) and the fill-in after a zoom ask each side for the call site
+ * and merge both into the diff (embers-filler.h). */
+
+static void
+setup_filler (EmbersComparePage *self)
+{
+  g_autoptr(EmbersQuery) baseline = NULL;
+  g_autoptr(EmbersQuery) comparison = NULL;
+  gint64 max_nodes = 0;
+
+  if (self->filler != NULL)
+    embers_filler_reset_diff (self->filler, NULL, NULL, 0);
+  if (self->source == NULL || !is_query (self->panes[0]) || !is_query (self->panes[1]))
+    return;
+  baseline = embers_compare_page_dup_query (self, FALSE);
+  comparison = embers_compare_page_dup_query (self, TRUE);
+  if (baseline == NULL || comparison == NULL)
+    return;
+  if (EMBERS_IS_PYROSCOPE_SOURCE (self->source))
+    max_nodes = embers_pyroscope_source_get_max_nodes (EMBERS_PYROSCOPE_SOURCE (self->source));
+  if (self->filler == NULL)
+    self->filler = embers_filler_new (self->source, self->profile_page, self->result_panel);
+  embers_filler_reset_diff (self->filler, baseline, comparison, max_nodes);
+}
+
+static void
+load_more_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  EmbersComparePage *self = EMBERS_COMPARE_PAGE (widget);
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (self->profile_page);
+
+  if (self->filler != NULL && graph != NULL)
+    embers_filler_load_more (self->filler, embers_flame_graph_get_selected_node (graph));
+  else
+    gtk_widget_activate_action (widget, "win.show-toast", "s",
+                                _("Load More needs two queries on one server"));
+}
+
+EmbersFiller *
+embers_compare_page_get_filler (EmbersComparePage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return self->filler;
 }
 
 /* The diff asking for the sides on screen: the old one dimmed under what
@@ -440,6 +497,8 @@ embers_compare_page_compare (EmbersComparePage *self)
   else
     {
       embers_compare_page_cancel (self);
+      if (self->filler != NULL)
+        embers_filler_reset_diff (self->filler, NULL, NULL, 0);
       self->cancellable = g_cancellable_new ();
       set_error (self, NULL);
       set_busy (self, TRUE);
@@ -606,6 +665,7 @@ embers_compare_page_dispose (GObject *object)
   g_clear_object (&self->types_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_COMPARE_PAGE);
   self->panes[0] = self->panes[1] = NULL;
+  g_clear_object (&self->filler);
   g_clear_object (&self->source);
   g_clear_object (&self->diff);
 
@@ -715,6 +775,9 @@ embers_compare_page_class_init (EmbersComparePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, pane_samples_loaded);
   gtk_widget_class_bind_template_callback (widget_class, pane_series_loaded);
   gtk_widget_class_bind_template_callback (widget_class, pane_error);
+
+  /* The frame menu's Load More and its key, as in the explore page */
+  gtk_widget_class_install_action (widget_class, "explore.load-more", NULL, load_more_action);
 
   gtk_widget_class_set_css_name (widget_class, "embers-compare-page");
 }

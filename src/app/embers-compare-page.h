@@ -9,6 +9,7 @@
 
 #include "embers-diff-legend.h"
 #include "embers-diff-table.h"
+#include "embers-filler.h"
 #include "embers-filter-bar.h"
 #include "embers-profile-page.h"
 #include "embers-series-chart.h"
@@ -119,6 +120,8 @@ EmbersDiffLegend  *embers_compare_page_get_legend   (EmbersComparePage *self);
 EmbersDiffTable   *embers_compare_page_get_table    (EmbersComparePage *self);
 /* The diff flame graph (an EmbersFlameGraph) */
 GtkWidget         *embers_compare_page_get_graph    (EmbersComparePage *self);
+/* The fill-ins of the diff's `other` (two queries on a server), or NULL */
+EmbersFiller      *embers_compare_page_get_filler   (EmbersComparePage *self);
 EmbersSeriesChart *embers_compare_page_get_chart    (EmbersComparePage *self,
                                                      gboolean           comparison);
 EmbersFilterBar   *embers_compare_page_get_filter_bar (EmbersComparePage *self,

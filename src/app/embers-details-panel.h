@@ -11,6 +11,7 @@
 #include "embers-cost-gutter.h"
 #include "embers-function-details.h"
 #include "embers-profile.h"
+#include "embers-transform-stack.h"
 
 G_BEGIN_DECLS
 
@@ -29,7 +30,24 @@ void                   embers_details_panel_show_function  (EmbersDetailsPanel *
                                                             guint               sample_type,
                                                             const char         *name,
                                                             GFile              *file);
+/* The same over the view @view (a transform stack, copied; NULL: none)
+ * made of the data: @profile is the view's (transformed) profile, and the
+ * lines read from @file, or given by set_pprof(), are counted over the
+ * stacks as the view shows them. Where the view makes per-line figures
+ * approximate, the panel says so (view-note). */
+void                   embers_details_panel_show_view_function (EmbersDetailsPanel         *self,
+                                                                EmbersProfile              *profile,
+                                                                const EmbersTransformStack *view,
+                                                                guint                       sample_type,
+                                                                const char                 *name,
+                                                                GFile                      *file);
 const char            *embers_details_panel_get_function   (EmbersDetailsPanel *self);
+/* Whether a server's call site taken from the shown view is one the
+ * server has (the view only drops samples). When not, the panel says
+ * that the server cannot give lines for it, and FALSE is returned. */
+gboolean               embers_details_panel_can_query_call_site (EmbersDetailsPanel *self);
+/* What the figures are of, when the view is transformed, or NULL */
+const char            *embers_details_panel_get_view_note  (EmbersDetailsPanel *self);
 /* The lines of function @name from pprof bytes that hold its stacks (a
  * server's merged profile through its call site); ignored when the panel
  * shows another function by now */

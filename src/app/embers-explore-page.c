@@ -589,6 +589,10 @@ on_details_function (EmbersExplorePage *self)
   embers_request_cancel (&self->details_cancellable);
   if (!EMBERS_IS_PYROSCOPE_SOURCE (self->source) || profile == NULL || name == NULL)
     return;
+  /* A transformed view's paths are not the server's call sites: the
+   * panel says so rather than show another call site's lines */
+  if (!embers_details_panel_can_query_call_site (panel))
+    return;
 
   node = embers_flame_graph_get_selected_node (graph);
   if (node == EMBERS_NODE_NONE || node == 0 || g_strcmp0 (embers_profile_node_name_str (profile, node), name) != 0)

@@ -27,6 +27,7 @@ struct _EmbersFiller
   GtkAdjustment     *hadjustment;
 
   EmbersQuery       *query;
+  EmbersQuery       *comparison;  /* a diff's other side (query is its baseline) */
   gint64             max_nodes;
   GHashTable        *asked;    /* call site key -> times asked */
 
@@ -53,6 +54,8 @@ struct _EmbersFiller
 
   gboolean           busy;
   char              *message;
+  char              *announcement;  /* the last said to screen readers */
+  gboolean           announced;     /* ... and whether the AT context took it */
   guint              n_filled;
 };
 
@@ -64,6 +67,7 @@ enum
   PROP_BUSY,
   PROP_MESSAGE,
   PROP_N_FILLED,
+  PROP_ANNOUNCEMENT,
   N_PROPS
 };
 
@@ -94,6 +98,39 @@ set_busy (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/*
+ * gtk_accessible_announce() hands the message to the widget's AT context
+ * (gtk_at_context_announce in gtk/gtkatcontext.c), which calls its class's
+ * announce vfunc without a check once the context is realized. The base
+ * class gives that vfunc no default (its class_init sets every other one),
+ * and GTK's test context, GtkTestATContext (GTK_A11Y=test,
+ * gtk/gtktestatcontext.c), does not set it: the call jumps to NULL. It
+ * crashes so on GTK 4.18 and still on 4.24 (tests/app/test-fill.c shows
+ * it in a subprocess). The AT-SPI context implements it; a context that
+ * is not realized ignores the call. So announce unless the widget's
+ * context is the test one.
+ */
+gboolean
+embers_filler_announce (GtkWidget  *widget,
+                        const char *message)
+{
+  g_autoptr(GtkATContext) context = NULL;
+  GType test_type;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  if (message == NULL || message[0] == '\0')
+    return FALSE;
+  context = gtk_accessible_get_at_context (GTK_ACCESSIBLE (widget));
+  if (context == NULL)
+    return FALSE;
+  test_type = g_type_from_name ("GtkTestATContext");
+  if (test_type != 0 && g_type_is_a (G_OBJECT_TYPE (context), test_type))
+    return FALSE;
+  gtk_accessible_announce (GTK_ACCESSIBLE (widget), message, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+  return TRUE;
+}
+
 static void
 say (EmbersFiller *self,
      const char   *message,
@@ -104,7 +141,14 @@ say (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
   if (toast && self->page != NULL)
     gtk_widget_activate_action (GTK_WIDGET (self->page), "win.show-toast", "s", message);
-
+  else if (self->graph != NULL)
+    {
+      /* What came in, for a screen reader (a toast is read out already) */
+      g_free (self->announcement);
+      self->announcement = g_strdup (message);
+      self->announced = embers_filler_announce (GTK_WIDGET (self->graph), message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOUNCEMENT]);
+    }
 }
 
 /* The view's path of names from the root to @node (root not included) */
@@ -391,6 +435,71 @@ site_done (GObject      *object,
   embers_fill_merge_async (self->working, sub, cancellable, merged_done, g_steal_pointer (&step));
 }
 
+/* A comparison's step: both sides' answers, then one merge */
+typedef struct
+{
+  EmbersFiller  *self;
+  GCancellable  *cancellable;
+  EmbersProfile *subs[2];
+  GError        *error;
+  guint          waiting;
+} Pair;
+
+static void
+pair_done (GObject      *object,
+           GAsyncResult *result,
+           Pair         *pair,
+           guint         side)
+{
+  EmbersFiller *self = pair->self;
+  GError *error = NULL;
+
+  pair->subs[side] = embers_source_merge_call_site_finish (EMBERS_SOURCE (object), result, &error);
+  if (pair->subs[side] == NULL && pair->error == NULL)
+    pair->error = error;
+  else
+    g_clear_error (&error);
+  if (--pair->waiting > 0)
+    return;
+
+  if (pair->cancellable == self->cancellable && !g_cancellable_is_cancelled (pair->cancellable))
+    {
+      if (pair->error != NULL)
+        fail_run (self, pair->error->message);
+      else
+        {
+          Step *step = g_new0 (Step, 1);
+
+          step->self = g_object_ref (self);
+          step->cancellable = g_object_ref (pair->cancellable);
+          embers_fill_merge_diff_async (self->working, pair->subs[0], pair->subs[1], pair->cancellable,
+                                        merged_done, step);
+        }
+    }
+  g_clear_error (&pair->error);
+  g_clear_object (&pair->subs[0]);
+  g_clear_object (&pair->subs[1]);
+  g_object_unref (pair->cancellable);
+  g_object_unref (pair->self);
+  g_free (pair);
+}
+
+static void
+pair_baseline_done (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  pair_done (object, result, user_data, 0);
+}
+
+static void
+pair_comparison_done (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  pair_done (object, result, user_data, 1);
+}
+
 static gint64
 budget_for (EmbersFiller       *self,
             const char * const *site,
@@ -426,6 +535,21 @@ run_step (EmbersFiller *self)
   query = embers_query_copy (self->query);
   query->max_nodes = budget_for (self, site, times);
   g_hash_table_replace (self->asked, g_steal_pointer (&key), GUINT_TO_POINTER (times + 1));
+
+  if (self->comparison != NULL)
+    {
+      /* A comparison: the call site on both sides */
+      g_autoptr(EmbersQuery) other = embers_query_copy (self->comparison);
+      Pair *pair = g_new0 (Pair, 1);
+
+      other->max_nodes = query->max_nodes;
+      pair->self = g_object_ref (self);
+      pair->cancellable = g_object_ref (self->cancellable);
+      pair->waiting = 2;
+      embers_source_merge_call_site (self->source, query, site, self->cancellable, pair_baseline_done, pair);
+      embers_source_merge_call_site (self->source, other, site, self->cancellable, pair_comparison_done, pair);
+      return;
+    }
 
   step = g_new0 (Step, 1);
   step->self = g_object_ref (self);
@@ -556,10 +680,12 @@ embers_filler_finalize (GObject *object)
 
   g_clear_object (&self->source);
   g_clear_pointer (&self->query, embers_query_free);
+  g_clear_pointer (&self->comparison, embers_query_free);
   g_clear_pointer (&self->asked, g_hash_table_unref);
   g_clear_pointer (&self->focus_path, g_strfreev);
   g_clear_pointer (&self->selected_path, g_strfreev);
   g_free (self->message);
+  g_free (self->announcement);
 
   G_OBJECT_CLASS (embers_filler_parent_class)->finalize (object);
 }
@@ -582,6 +708,9 @@ embers_filler_get_property (GObject    *object,
       break;
     case PROP_N_FILLED:
       g_value_set_uint (value, self->n_filled);
+      break;
+    case PROP_ANNOUNCEMENT:
+      g_value_set_string (value, self->announcement);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -606,6 +735,9 @@ embers_filler_class_init (EmbersFillerClass *klass)
   properties[PROP_N_FILLED] =
     g_param_spec_uint ("n-filled", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_ANNOUNCEMENT] =
+    g_param_spec_string ("announcement", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -655,6 +787,7 @@ embers_filler_reset (EmbersFiller      *self,
   cancel_run (self, FALSE);
   g_clear_handle_id (&self->auto_id, g_source_remove);
   g_clear_pointer (&self->query, embers_query_free);
+  g_clear_pointer (&self->comparison, embers_query_free);
   self->query = query != NULL ? embers_query_copy (query) : NULL;
   self->max_nodes = max_nodes;
   g_hash_table_remove_all (self->asked);
@@ -666,6 +799,19 @@ embers_filler_reset (EmbersFiller      *self,
       self->n_filled = 0;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_FILLED]);
     }
+}
+
+void
+embers_filler_reset_diff (EmbersFiller      *self,
+                          const EmbersQuery *baseline,
+                          const EmbersQuery *comparison,
+                          gint64             max_nodes)
+{
+  g_return_if_fail (EMBERS_IS_FILLER (self));
+  g_return_if_fail ((baseline == NULL) == (comparison == NULL));
+
+  embers_filler_reset (self, baseline, max_nodes);
+  self->comparison = comparison != NULL ? embers_query_copy (comparison) : NULL;
 }
 
 gboolean
@@ -809,4 +955,14 @@ embers_filler_get_n_filled (EmbersFiller *self)
 {
   g_return_val_if_fail (EMBERS_IS_FILLER (self), 0);
   return self->n_filled;
+}
+
+const char *
+embers_filler_get_announcement (EmbersFiller *self,
+                                gboolean     *delivered)
+{
+  g_return_val_if_fail (EMBERS_IS_FILLER (self), NULL);
+  if (delivered != NULL)
+    *delivered = self->announced;
+  return self->announcement;
 }

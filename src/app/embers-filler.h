@@ -28,6 +28,9 @@ G_DECLARE_FINAL_TYPE (EmbersFiller, embers_filler, EMBERS, FILLER, GObject)
  *   wide enough are filled in the same way, at most a few, each call site
  *   once per answer.
  *
+ * A comparison (embers_filler_reset_diff) is filled in the same way, each
+ * call site asked for on both sides.
+ *
  * One run at a time: a newer one cancels the older (newest wins), and so
  * does a new base query (reset). While it runs the page's EmbersStatus
  * shows the old graph dimmed under what is being loaded; the profile is
@@ -35,8 +38,9 @@ G_DECLARE_FINAL_TYPE (EmbersFiller, embers_filler, EMBERS, FILLER, GObject)
  * focus, selection and zoom are kept. Nothing changes on an error (a
  * toast says why).
  *
- * Properties: busy, message (the last thing said, for tests and screen
- * readers), n-filled (frames brought in since the last reset).
+ * Properties: busy, message (the last thing said, for tests), n-filled
+ * (frames brought in since the last reset), announcement (what came in,
+ * said to screen readers: a toast is read out by itself).
  */
 
 /* Wide enough to fill in after a zoom, in pixels; and how many at once */
@@ -51,6 +55,13 @@ EmbersFiller *embers_filler_new             (EmbersSource       *source,
  * what was filled */
 void          embers_filler_reset           (EmbersFiller       *self,
                                              const EmbersQuery  *query,
+                                             gint64              max_nodes);
+/* The same for a comparison (the page shows a diff): each fill-in asks
+ * for the call site on both sides, and merges both answers into the
+ * diff's columns (embers_fill_merge_diff_async) */
+void          embers_filler_reset_diff      (EmbersFiller       *self,
+                                             const EmbersQuery  *baseline,
+                                             const EmbersQuery  *comparison,
                                              gint64              max_nodes);
 /* The frame of the page's flame graph whose `other` would be filled in:
  * the frame itself when it is an `other` frame or has one. FALSE and why
@@ -67,5 +78,14 @@ void          embers_filler_cancel          (EmbersFiller       *self);
 gboolean      embers_filler_get_busy        (EmbersFiller       *self);
 const char   *embers_filler_get_message     (EmbersFiller       *self);
 guint         embers_filler_get_n_filled    (EmbersFiller       *self);
+/* The last announcement, and whether the AT context took it */
+const char   *embers_filler_get_announcement (EmbersFiller      *self,
+                                              gboolean          *delivered);
+
+/* gtk_accessible_announce() where the widget's AT context implements it:
+ * GTK's test context (GTK_A11Y=test) does not, and crashes on it (GTK 4.18
+ * to 4.24 at least). FALSE when nothing was announced. */
+gboolean      embers_filler_announce        (GtkWidget          *widget,
+                                             const char         *message);
 
 G_END_DECLS

@@ -45,6 +45,14 @@ void               embers_profile_page_set_profile      (EmbersProfilePage   *se
                                                          EmbersProfile       *profile,
                                                          const char          *title);
 void               embers_profile_page_cancel           (EmbersProfilePage   *self);
+/* TRUE while a long load shows a coarse profile of the samples read so
+ * far (dimmed, under a banner); the page has no profile yet */
+gboolean           embers_profile_page_get_partial      (EmbersProfilePage   *self);
+/* Tests: the next loads offer a coarse profile every @n_stacks stacks
+ * however short they are, and wait until the page has shown each (0: as
+ * usual, for long loads, about once a second) */
+void               embers_profile_page_set_interim_every (EmbersProfilePage  *self,
+                                                          guint               n_stacks);
 /* The same answer in more detail (a fill-in): the view's choices stay */
 void               embers_profile_page_replace_profile  (EmbersProfilePage   *self,
                                                          EmbersProfile       *profile);

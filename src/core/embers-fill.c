@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "embers-diff.h"
 #include "embers-fill.h"
 #include "embers-profile-builder.h"
 
@@ -326,10 +327,12 @@ check_alike (EmbersProfile  *profile,
 {
   guint n = embers_profile_get_n_sample_types (profile);
 
-  if (embers_profile_is_diff (profile) || embers_profile_is_diff (sub))
+  /* A comparison is filled in from a comparison of the call site's two
+   * answers (embers_fill_merge_diff_async), column by column */
+  if (embers_profile_is_diff (profile) != embers_profile_is_diff (sub))
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_UNSUPPORTED,
-                   _("A comparison cannot be filled in"));
+                   _("A comparison is filled in only from both of its sides"));
       return FALSE;
     }
   if (embers_profile_get_n_sample_types (sub) != n)
@@ -393,6 +396,7 @@ embers_fill_merge (EmbersProfile  *profile,
       m.sub_total[t] = embers_profile_get_total_column (sub, t);
     }
   embers_profile_builder_set_default_sample_type (b, m.order_type);
+  embers_profile_builder_set_diff (b, embers_profile_is_diff (profile));
   embers_profile_builder_reserve (b, n_nodes + n_sub, 0);
   if (embers_profile_get_period_type (profile) != NULL)
     embers_profile_builder_set_period (b, embers_profile_get_period_type (profile),
@@ -459,6 +463,7 @@ typedef struct
 {
   EmbersProfile *profile;
   EmbersProfile *sub;
+  EmbersProfile *comparison_sub;   /* a diff's: sub is the baseline's */
   guint          added;
 } MergeData;
 
@@ -467,6 +472,7 @@ merge_data_free (MergeData *data)
 {
   g_clear_object (&data->profile);
   g_clear_object (&data->sub);
+  g_clear_object (&data->comparison_sub);
   g_free (data);
 }
 
@@ -482,6 +488,21 @@ merge_thread (GTask        *task,
 
   if (g_task_return_error_if_cancelled (task))
     return;
+  if (data->comparison_sub != NULL)
+    {
+      /* Both sides' answers at the call site, compared as the view is */
+      g_autoptr(EmbersProfile) diff = NULL;
+
+      diff = embers_diff_profiles (data->sub, embers_profile_get_default_sample_type (data->sub),
+                                   data->comparison_sub,
+                                   embers_profile_get_default_sample_type (data->comparison_sub), &error);
+      if (diff == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      g_set_object (&data->sub, diff);
+    }
   merged = embers_fill_merge (data->profile, data->sub, &data->added, &error);
   if (merged == NULL)
     g_task_return_error (task, error);
@@ -507,6 +528,32 @@ embers_fill_merge_async (EmbersProfile       *profile,
   data = g_new0 (MergeData, 1);
   data->profile = g_object_ref (profile);
   data->sub = g_object_ref (sub);
+  g_task_set_task_data (task, data, (GDestroyNotify) merge_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, merge_thread);
+}
+
+void
+embers_fill_merge_diff_async (EmbersProfile       *diff,
+                              EmbersProfile       *baseline_sub,
+                              EmbersProfile       *comparison_sub,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  MergeData *data;
+
+  g_return_if_fail (EMBERS_IS_PROFILE (diff));
+  g_return_if_fail (EMBERS_IS_PROFILE (baseline_sub));
+  g_return_if_fail (EMBERS_IS_PROFILE (comparison_sub));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, embers_fill_merge_async);
+  data = g_new0 (MergeData, 1);
+  data->profile = g_object_ref (diff);
+  data->sub = g_object_ref (baseline_sub);
+  data->comparison_sub = g_object_ref (comparison_sub);
   g_task_set_task_data (task, data, (GDestroyNotify) merge_data_free);
   g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, merge_thread);

@@ -51,7 +51,10 @@ guint          embers_fill_count_other    (EmbersProfile        *profile,
 /* A new profile: @profile with @sub merged into its `other` frames.
  * @out_added: how many frames came in (0: nothing more to show; the
  * result is then a new reference to @profile). Fails when the two are
- * not alike (sample types, a diff). */
+ * not alike (sample types; a diff and not a diff). A diff is filled from
+ * a diff: each column's `other` by that column's answer, a frame coming
+ * in only where it fits in both columns, so no total of either side
+ * changes. */
 EmbersProfile *embers_fill_merge          (EmbersProfile        *profile,
                                            EmbersProfile        *sub,
                                            guint                *out_added,
@@ -63,6 +66,17 @@ void           embers_fill_merge_async    (EmbersProfile        *profile,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,
                                            gpointer              user_data);
+/* A comparison's fill-in: @baseline_sub and @comparison_sub are the two
+ * sides' answers at one call site (plain profiles); they are diffed
+ * (embers_diff_profiles) and merged into @diff's `other` frames as
+ * embers_fill_merge() does, on a worker thread. Finish with
+ * embers_fill_merge_finish(). */
+void           embers_fill_merge_diff_async (EmbersProfile      *diff,
+                                             EmbersProfile      *baseline_sub,
+                                             EmbersProfile      *comparison_sub,
+                                             GCancellable       *cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer            user_data);
 EmbersProfile *embers_fill_merge_finish   (GAsyncResult         *result,
                                            guint                *out_added,
                                            GError              **error);

@@ -10,6 +10,7 @@
 
 #include "embers-function-details.h"
 #include "embers-input.h"
+#include "embers-palette.h"
 #include "embers-pprof-samples.h"
 
 G_DEFINE_BOXED_TYPE (EmbersFunctionDetails, embers_function_details,
@@ -694,7 +695,21 @@ typedef struct
   gint64       all;
   guint64      magnitude;   /* sum of |value|: no partial sum overflows below G_MAXINT64 */
   gboolean     overflow;
+  GArray      *view;        /* ViewStep: the transform stack, or NULL */
+  gboolean     inexact;     /* a step merged frames of the function */
 } Acc;
+
+/* A step of the view's transform stack, its names pooled (NULL: a name
+ * the data lacks, which matches no frame) */
+typedef struct
+{
+  EmbersTransformKind kind;
+  const char        **names;
+  guint               n_names;
+  gboolean            missing;   /* some name is not in the data */
+  const char         *package;   /* collapse-package: its pooled frame name */
+  GHashTable         *in_package; /* name -> 1 in it, 2 not */
+} ViewStep;
 
 typedef struct
 {
@@ -768,6 +783,242 @@ count_line (Acc        *acc,
     }
 }
 
+/* ---- The view: a transform stack applied to one sample's frames ----
+ *
+ * The frames are leaf first; a path (focus-subtree, hide) is root first.
+ * Each step does to the sample what embers-transforms.h says it does to
+ * the tree, so the lines are counted over the stacks the view shows. */
+
+static gboolean
+path_matches (GArray         *frames,
+              const ViewStep *step)
+{
+  guint len = frames->len;
+
+  if (step->missing || step->n_names == 0 || step->n_names > len)
+    return FALSE;
+  for (guint j = 0; j < step->n_names; j++)
+    if (g_array_index (frames, Frame, len - 1 - j).name != step->names[j])
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+in_package (Tables     *t,
+            ViewStep   *step,
+            const char *name)
+{
+  gpointer mark = g_hash_table_lookup (step->in_package, name);
+
+  if (mark == NULL)
+    {
+      gsize len = 0;
+      const char *package = embers_palette_package (name, &len);
+      const char *wanted = step->names[0];
+
+      mark = GINT_TO_POINTER (package != NULL && wanted != NULL && len == strlen (wanted) &&
+                              memcmp (package, wanted, len) == 0 ? 1 : 2);
+      g_hash_table_insert (step->in_package, (gpointer)name, mark);
+    }
+  (void)t;
+  return GPOINTER_TO_INT (mark) == 1;
+}
+
+/* Removes frames [from, to) */
+static void
+remove_frames (Acc   *acc,
+               guint  from,
+               guint  to)
+{
+  for (guint i = from; i < to; i++)
+    if (g_array_index (acc->frames, Frame, i).name == acc->t->target)
+      acc->inexact = TRUE;
+  g_array_remove_range (acc->frames, from, to - from);
+}
+
+/* FALSE: the view drops the sample */
+static gboolean
+view_apply (Acc *acc)
+{
+  GArray *frames = acc->frames;
+  const char *target = acc->t->target;
+
+  for (guint s = 0; s < acc->view->len; s++)
+    {
+      ViewStep *step = &g_array_index (acc->view, ViewStep, s);
+      const char *name = step->n_names > 0 ? step->names[0] : NULL;
+
+      switch (step->kind)
+        {
+        case EMBERS_TRANSFORM_DROP_FUNCTION:
+          for (guint i = 0; name != NULL && i < frames->len; i++)
+            if (g_array_index (frames, Frame, i).name == name)
+              return FALSE;
+          break;
+
+        case EMBERS_TRANSFORM_FOCUS_FUNCTION:
+          {
+            /* Re-rooted at the outermost occurrence */
+            guint i = frames->len;
+
+            if (name == NULL)
+              return FALSE;
+            while (i > 0 && g_array_index (frames, Frame, i - 1).name != name)
+              i--;
+            if (i == 0)
+              return FALSE;
+            g_array_set_size (frames, i);
+          }
+          break;
+
+        case EMBERS_TRANSFORM_FOCUS_SUBTREE:
+          if (!path_matches (frames, step))
+            return FALSE;
+          g_array_set_size (frames, frames->len - step->n_names + 1);
+          break;
+
+        case EMBERS_TRANSFORM_MERGE_FUNCTION:
+          {
+            guint out = 0;
+
+            for (guint i = 0; i < frames->len; i++)
+              if (g_array_index (frames, Frame, i).name != name || name == NULL)
+                g_array_index (frames, Frame, out++) = g_array_index (frames, Frame, i);
+            g_array_set_size (frames, out);
+          }
+          break;
+
+        case EMBERS_TRANSFORM_HIDE:
+          if (path_matches (frames, step))
+            g_array_remove_index (frames, frames->len - step->n_names);
+          break;
+
+        case EMBERS_TRANSFORM_COLLAPSE_PACKAGE:
+          {
+            /* Each run of the package's frames becomes one frame named
+             * by the package, with no line of its own */
+            guint out = 0;
+            gboolean run = FALSE;
+
+            for (guint i = 0; i < frames->len; i++)
+              {
+                Frame f = g_array_index (frames, Frame, i);
+
+                if (step->missing || !in_package (acc->t, step, f.name))
+                  {
+                    g_array_index (frames, Frame, out++) = f;
+                    run = FALSE;
+                    continue;
+                  }
+                if (f.name == target || step->package == target)
+                  acc->inexact = TRUE;
+                if (run)
+                  continue;
+                run = TRUE;
+                {
+                  Frame collapsed = { step->package, "", 0 };
+
+                  g_array_index (frames, Frame, out++) = collapsed;
+                }
+              }
+            g_array_set_size (frames, out);
+          }
+          break;
+
+        case EMBERS_TRANSFORM_COLLAPSE_RECURSION:
+          if (step->n_names == 0)
+            {
+              /* Direct recursion: a run of one name is one frame (the
+               * outermost's kept) */
+              for (guint i = 0; i + 1 < frames->len;)
+                {
+                  if (g_array_index (frames, Frame, i).name == g_array_index (frames, Frame, i + 1).name)
+                    remove_frames (acc, i, i + 1);
+                  else
+                    i++;
+                }
+            }
+          else if (name != NULL)
+            {
+              /* f;g;f;h -> f;h: the innermost occurrence merges into the
+               * outermost, the frames between go */
+              guint inner = G_MAXUINT, outer = G_MAXUINT;
+
+              for (guint i = 0; i < frames->len; i++)
+                if (g_array_index (frames, Frame, i).name == name)
+                  {
+                    if (inner == G_MAXUINT)
+                      inner = i;
+                    outer = i;
+                  }
+              if (inner != G_MAXUINT && inner < outer)
+                {
+                  /* The outer frame stands for the inner one's line: for
+                   * the function itself that is approximate */
+                  if (name == target)
+                    acc->inexact = TRUE;
+                  remove_frames (acc, inner, outer);
+                }
+            }
+          break;
+
+        case EMBERS_TRANSFORM_N_KINDS:
+        default:
+          break;
+        }
+    }
+  return TRUE;
+}
+
+static GArray *
+view_new (Tables                     *t,
+          const EmbersTransformStack *stack)
+{
+  GArray *view = g_array_new (FALSE, TRUE, sizeof (ViewStep));
+  guint n = embers_transform_stack_get_length (stack);
+
+  for (guint s = 0; s < n; s++)
+    {
+      const char * const *args = embers_transform_stack_get_args (stack, s);
+      ViewStep step = { 0 };
+
+      step.kind = embers_transform_stack_get_kind (stack, s);
+      step.n_names = args != NULL ? g_strv_length ((char **)args) : 0;
+      step.names = g_new0 (const char *, step.n_names + 1);
+      for (guint i = 0; i < step.n_names; i++)
+        {
+          step.names[i] = g_hash_table_lookup (t->pooled, args[i]);
+          if (step.names[i] == NULL)
+            step.missing = TRUE;
+        }
+      if (step.kind == EMBERS_TRANSFORM_COLLAPSE_PACKAGE && step.n_names > 0)
+        {
+          /* The package need not be a frame's name: it becomes one */
+          step.package = pool_string (t, args[0], -1);
+          step.names[0] = step.package;
+          step.missing = FALSE;
+          step.in_package = g_hash_table_new (g_direct_hash, g_direct_equal);
+        }
+      g_array_append_val (view, step);
+    }
+  return view;
+}
+
+static void
+view_free (GArray *view)
+{
+  if (view == NULL)
+    return;
+  for (guint s = 0; s < view->len; s++)
+    {
+      ViewStep *step = &g_array_index (view, ViewStep, s);
+
+      g_free (step->names);
+      g_clear_pointer (&step->in_package, g_hash_table_unref);
+    }
+  g_array_unref (view);
+}
+
 /* One Sample message */
 static gboolean
 read_sample (Acc          *acc,
@@ -820,7 +1071,8 @@ read_sample (Acc          *acc,
       acc->overflow = TRUE;
       return FALSE;
     }
-  acc->all += v;
+  if (acc->view == NULL)
+    acc->all += v;
 
   /* Each location once, by index; most stacks do not hold the function */
   for (guint i = 0; i < acc->ids->len; i++)
@@ -837,7 +1089,9 @@ read_sample (Acc          *acc,
       *id = li;
       seen |= g_array_index (t->locations, Location, li - 1).has_target;
     }
-  if (v == 0 || !seen)
+  /* A view may drop the sample or make the function appear (a collapsed
+   * package): every stack is looked at */
+  if (v == 0 || (!seen && acc->view == NULL))
     return TRUE;
   seen = FALSE;
 
@@ -860,6 +1114,13 @@ read_sample (Acc          *acc,
 
           g_array_append_val (acc->frames, f);
         }
+    }
+
+  if (acc->view != NULL)
+    {
+      if (!view_apply (acc))
+        return TRUE;
+      acc->all += v;
     }
 
   for (guint i = 0; i < acc->frames->len; i++)
@@ -903,6 +1164,18 @@ embers_function_details_new_from_pprof (const guint8  *data,
                                         guint          sample_type,
                                         GCancellable  *cancellable,
                                         GError       **error)
+{
+  return embers_function_details_new_from_pprof_view (data, len, name, sample_type, NULL, cancellable, error);
+}
+
+EmbersFunctionDetails *
+embers_function_details_new_from_pprof_view (const guint8               *data,
+                                             gsize                       len,
+                                             const char                 *name,
+                                             guint                       sample_type,
+                                             const EmbersTransformStack *view,
+                                             GCancellable               *cancellable,
+                                             GError                    **error)
 {
   g_autoptr(EmbersFunctionDetails) d = NULL;
   Tables t = { 0 };
@@ -955,6 +1228,9 @@ embers_function_details_new_from_pprof (const guint8  *data,
                    _("pprof: there is no sample type %u"), sample_type);
       goto out;
     }
+
+  if (view != NULL && embers_transform_stack_get_length (view) > 0)
+    acc.view = view_new (&t, view);
 
   while (p < end)
     {
@@ -1038,6 +1314,7 @@ embers_function_details_new_from_pprof (const guint8  *data,
     }
   g_array_sort (d->lines, cmp_line);
   d->has_lines = d->lines->len > 0;
+  d->lines_inexact = acc.inexact;
   edge_set_emit (&acc.callers, d->callers);
   edge_set_emit (&acc.callees, d->callees);
   ok = TRUE;
@@ -1060,6 +1337,7 @@ out:
   g_array_unref (acc.file_acc);
   g_array_unref (acc.frames);
   g_array_unref (acc.ids);
+  view_free (acc.view);
   /* the pool goes last: edges' names are in it until emitted */
   g_string_chunk_free (t.pool);
 
@@ -1200,6 +1478,7 @@ typedef struct
   GBytes *bytes;
   char   *name;
   guint   sample_type;
+  EmbersTransformStack *view;
 } LoadData;
 
 static void
@@ -1210,6 +1489,7 @@ load_data_free (gpointer data)
   g_clear_object (&ld->file);
   g_clear_pointer (&ld->bytes, g_bytes_unref);
   g_free (ld->name);
+  g_clear_pointer (&ld->view, embers_transform_stack_free);
   g_free (ld);
 }
 
@@ -1246,8 +1526,8 @@ load_thread (GTask        *task,
       return;
     }
   data = g_bytes_get_data (bytes, &len);
-  d = embers_function_details_new_from_pprof (data, len, ld->name, ld->sample_type,
-                                              cancellable, &error);
+  d = embers_function_details_new_from_pprof_view (data, len, ld->name, ld->sample_type, ld->view,
+                                                   cancellable, &error);
   if (d == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
@@ -1262,6 +1542,18 @@ embers_function_details_load_async (GFile               *file,
                                     GAsyncReadyCallback  callback,
                                     gpointer             user_data)
 {
+  embers_function_details_load_view_async (file, name, sample_type, NULL, cancellable, callback, user_data);
+}
+
+void
+embers_function_details_load_view_async (GFile                      *file,
+                                         const char                 *name,
+                                         guint                       sample_type,
+                                         const EmbersTransformStack *view,
+                                         GCancellable               *cancellable,
+                                         GAsyncReadyCallback         callback,
+                                         gpointer                    user_data)
+{
   g_autoptr(GTask) task = NULL;
   LoadData *ld;
 
@@ -1272,6 +1564,7 @@ embers_function_details_load_async (GFile               *file,
   ld->file = g_object_ref (file);
   ld->name = g_strdup (name);
   ld->sample_type = sample_type;
+  ld->view = view != NULL ? embers_transform_stack_copy (view) : NULL;
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, embers_function_details_load_async);
@@ -1287,6 +1580,18 @@ embers_function_details_compute_async (GBytes              *pprof,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
 {
+  embers_function_details_compute_view_async (pprof, name, sample_type, NULL, cancellable, callback, user_data);
+}
+
+void
+embers_function_details_compute_view_async (GBytes                     *pprof,
+                                            const char                 *name,
+                                            guint                       sample_type,
+                                            const EmbersTransformStack *view,
+                                            GCancellable               *cancellable,
+                                            GAsyncReadyCallback         callback,
+                                            gpointer                    user_data)
+{
   g_autoptr(GTask) task = NULL;
   LoadData *ld;
 
@@ -1297,6 +1602,7 @@ embers_function_details_compute_async (GBytes              *pprof,
   ld->bytes = g_bytes_ref (pprof);
   ld->name = g_strdup (name);
   ld->sample_type = sample_type;
+  ld->view = view != NULL ? embers_transform_stack_copy (view) : NULL;
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, embers_function_details_load_async);
@@ -1310,4 +1616,65 @@ embers_function_details_load_finish (GAsyncResult  *result,
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+embers_function_details_view_keeps_call_sites (const EmbersTransformStack *view)
+{
+  guint n = view != NULL ? embers_transform_stack_get_length (view) : 0;
+
+  /* Dropping samples keeps every other stack as recorded; every other
+   * step rewrites the paths (re-roots, removes or renames frames) */
+  for (guint i = 0; i < n; i++)
+    if (embers_transform_stack_get_kind (view, i) != EMBERS_TRANSFORM_DROP_FUNCTION)
+      return FALSE;
+  return TRUE;
+}
+
+guint32
+embers_function_details_pick_node (EmbersProfile *profile,
+                                   guint32        from,
+                                   const char    *name,
+                                   guint          sample_type)
+{
+  guint32 n_nodes, best = EMBERS_NODE_NONE;
+  gint64 best_total = G_MININT64;
+
+  g_return_val_if_fail (EMBERS_IS_PROFILE (profile), EMBERS_NODE_NONE);
+  g_return_val_if_fail (name != NULL, EMBERS_NODE_NONE);
+
+  n_nodes = embers_profile_get_n_nodes (profile);
+  if (from != EMBERS_NODE_NONE && from < n_nodes)
+    {
+      guint32 parent = embers_profile_node_parent (profile, from);
+
+      /* A caller: the frame's own parent */
+      if (from != 0 && parent != EMBERS_NODE_NONE && parent != 0 &&
+          g_strcmp0 (embers_profile_node_name_str (profile, parent), name) == 0)
+        return parent;
+      /* A callee: the frame's heaviest child of that name */
+      guint32 end = embers_profile_node_end (profile, from);
+
+      /* Pre-order: the first child follows, each next one at the end of
+       * the one before */
+      for (guint32 c = from + 1; c < end && c < n_nodes; c = embers_profile_node_end (profile, c))
+        if (g_strcmp0 (embers_profile_node_name_str (profile, c), name) == 0 &&
+            embers_profile_node_total (profile, sample_type, c) > best_total)
+          {
+            best = c;
+            best_total = embers_profile_node_total (profile, sample_type, c);
+          }
+      if (best != EMBERS_NODE_NONE)
+        return best;
+    }
+
+  /* Else the function's heaviest frame */
+  for (guint32 i = 1; i < n_nodes; i++)
+    if (g_strcmp0 (embers_profile_node_name_str (profile, i), name) == 0 &&
+        embers_profile_node_total (profile, sample_type, i) > best_total)
+      {
+        best = i;
+        best_total = embers_profile_node_total (profile, sample_type, i);
+      }
+  return best;
 }

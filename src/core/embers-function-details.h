@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "embers-profile.h"
+#include "embers-transform-stack.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +56,10 @@ typedef struct
   GArray *lines;        /* EmbersLineCost, by line, only lines with samples */
   GArray *callers;      /* EmbersFunctionEdge, heaviest first */
   GArray *callees;      /* EmbersFunctionEdge, heaviest first */
+  /* Over a view (a transform stack): a step merged frames of the function
+   * itself (collapsed recursion or package), so which line a merged
+   * frame stands for is not known: the per-line figures are approximate */
+  gboolean lines_inexact;
 } EmbersFunctionDetails;
 
 #define EMBERS_TYPE_FUNCTION_DETAILS (embers_function_details_get_type ())
@@ -71,6 +76,34 @@ EmbersFunctionDetails *embers_function_details_new_from_pprof (const guint8  *da
                                                                guint          sample_type,
                                                                GCancellable  *cancellable,
                                                                GError       **error);
+
+/* The same over the view @view makes of the data (NULL or empty: the data
+ * as it is): lines, callers, callees and totals are counted over the
+ * stacks as the view shows them, as embers-transforms.h defines each
+ * step: samples a drop or a focus leaves out are not counted, a focus's
+ * stacks start at its frame, merged and hidden frames are not there, a
+ * collapsed package is one frame (with no line). Where a step merges
+ * frames of the function itself, lines_inexact is set. */
+EmbersFunctionDetails *embers_function_details_new_from_pprof_view (const guint8               *data,
+                                                                    gsize                       len,
+                                                                    const char                 *name,
+                                                                    guint                       sample_type,
+                                                                    const EmbersTransformStack *view,
+                                                                    GCancellable               *cancellable,
+                                                                    GError                    **error);
+
+/* Whether the stacks of @view are the recorded ones (it only drops
+ * samples): only then is a path in it a call site a server has */
+gboolean               embers_function_details_view_keeps_call_sites (const EmbersTransformStack *view);
+
+/* The frame of function @name to select when it is chosen from @from's
+ * callers or callees: @from's parent or heaviest child of that name, else
+ * (or with @from EMBERS_NODE_NONE) the function's heaviest frame; or
+ * EMBERS_NODE_NONE when @profile has none */
+guint32                embers_function_details_pick_node (EmbersProfile *profile,
+                                                          guint32        from,
+                                                          const char    *name,
+                                                          guint          sample_type);
 
 /* From a profile's tree, for data without lines (has_lines is FALSE) */
 EmbersFunctionDetails *embers_function_details_new_from_profile (EmbersProfile *profile,
@@ -91,6 +124,22 @@ void                   embers_function_details_load_async   (GFile              
                                                              GCancellable          *cancellable,
                                                              GAsyncReadyCallback    callback,
                                                              gpointer               user_data);
+/* The same over a view (see embers_function_details_new_from_pprof_view());
+ * @view is copied */
+void                   embers_function_details_load_view_async (GFile                      *file,
+                                                                const char                 *name,
+                                                                guint                       sample_type,
+                                                                const EmbersTransformStack *view,
+                                                                GCancellable               *cancellable,
+                                                                GAsyncReadyCallback         callback,
+                                                                gpointer                    user_data);
+void                   embers_function_details_compute_view_async (GBytes                     *pprof,
+                                                                   const char                 *name,
+                                                                   guint                       sample_type,
+                                                                   const EmbersTransformStack *view,
+                                                                   GCancellable               *cancellable,
+                                                                   GAsyncReadyCallback         callback,
+                                                                   gpointer                    user_data);
 /* The same from uncompressed pprof bytes (a server's merged profile),
  * off the main thread; finish with embers_function_details_load_finish() */
 void                   embers_function_details_compute_async (GBytes               *pprof,

@@ -40,9 +40,27 @@ typedef void (*EmbersInputProgressFunc) (guint64  n_read,
                                          guint64  size,
                                          gpointer user_data);
 
+/* A long load's coarse profile of the samples read so far (see interim
+ * below), on the loading thread: take a reference to keep it. @fraction:
+ * the share of the profile's samples (by value, of the default sample
+ * type) it holds, 1.0 for all of them. */
+typedef void (*EmbersInputInterimFunc)  (EmbersProfile *profile,
+                                         double         fraction,
+                                         gpointer       user_data);
+
 /* progress, then building: a long load's two stages, for a determinate
  * progress bar. building is called on the loading thread while the call
- * tree is made, with stacks done and their number. */
+ * tree is made, with stacks done and their number.
+ *
+ * interim: a pprof load that takes long (its stacks are many, or reading
+ * took a second) offers coarse profiles before it is done: once the
+ * file's tables are read, about every second, one of the unique stacks
+ * resolved so far (in the order of their first sample), each cut to a
+ * few thousand nodes in all (a cut stack's value stays with the deepest
+ * frame kept: totals are whole); the last holds every sample, before the
+ * whole tree is laid out. The final profile is the same with or without.
+ * interim_every (tests): one every this many stacks, whatever the load's
+ * length (0: by time, for long loads only). */
 typedef struct
 {
   guint64                  max_input;     /* EMBERS_MAX_INPUT_SIZE */
@@ -51,6 +69,8 @@ typedef struct
   EmbersInputProgressFunc  progress;
   gpointer                 user_data;
   EmbersInputProgressFunc  building;
+  EmbersInputInterimFunc   interim;
+  guint                    interim_every;
 } EmbersInputOptions;
 
 void           embers_input_options_init   (EmbersInputOptions        *options);

@@ -174,6 +174,8 @@ struct _EmbersPprofReader
   GMutex              lock;
   GError             *error;         /* the first error, sticky */
   gint                failed;        /* atomic */
+
+  gint64              started;       /* monotonic, when made */
 };
 
 static void
@@ -375,6 +377,7 @@ embers_pprof_reader_new (const EmbersInputOptions *options,
     embers_input_options_init (&r->options);
   if (r->options.max_inflated == 0)
     r->options.max_inflated = EMBERS_MAX_DECOMPRESSED_SIZE;
+  r->started = g_get_monotonic_time ();
   r->carry = g_byte_array_new ();
   r->rest = g_byte_array_new ();
   embers_pprof_samples_init (&r->samples, 0);
@@ -653,7 +656,177 @@ typedef struct
   gsize                 n_samples;    /* in the file (they are read apart) */
   EmbersInputProgressFunc progress;   /* stacks resolved, of all */
   gpointer              user_data;
+  EmbersInputInterimFunc interim;
+  guint                 interim_every;
+  gint64                started;      /* the load's start, monotonic */
+  guint                 default_type;
 } Reader;
+
+static const char *raw_string (Reader *r,
+                               gint64  index);
+
+/*
+ * Interim profiles of a long load (embers-input.h): while the stacks are
+ * resolved, each also goes into a small tree of at most COARSE_MAX_NODES
+ * nodes and COARSE_MAX_DEPTH levels (a probe per frame into a map that
+ * stays in cache, down to where the tree has no room left: there the rest
+ * of the stack's value stays, so every total is whole). Now and then that tree becomes a profile.
+ */
+
+#define COARSE_MAX_NODES    16384u
+#define COARSE_MAX_DEPTH    24u      /* the budget goes to breadth first */
+#define INTERIM_FIRST       (G_USEC_PER_SEC / 4)   /* after the tables */
+#define INTERIM_INTERVAL    G_USEC_PER_SEC
+#define INTERIM_MIN_STACKS  200000u
+#define INTERIM_MIN_LOAD    G_USEC_PER_SEC
+
+typedef struct
+{
+  EmbersU64Map map;        /* parent << 32 | name -> node */
+  GArray      *parents;    /* guint32; node 0 is the root */
+  GArray      *names;      /* guint32, the builder's string ids */
+  GArray      *values;     /* gint64, n_types per node: what stops there */
+  guint        n_types;
+  guint        default_type;
+  gint64       total;      /* of the default type, of every stack */
+  gint64       added;      /* of the default type, of the stacks added */
+  gint64       last;       /* when the last one went (monotonic) */
+  guint        since;      /* stacks added since */
+} Coarse;
+
+static void
+coarse_init (Coarse *c,
+             guint   n_types,
+             guint   default_type)
+{
+  guint32 none = G_MAXUINT32, root = 0;
+
+  embers_u64_map_init (&c->map, COARSE_MAX_NODES * 2);
+  c->parents = g_array_new (FALSE, FALSE, sizeof (guint32));
+  c->names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  c->values = g_array_new (FALSE, TRUE, sizeof (gint64));
+  c->n_types = n_types;
+  c->default_type = default_type;
+  g_array_append_val (c->parents, none);
+  g_array_append_val (c->names, root);
+  g_array_set_size (c->values, n_types);
+}
+
+static void
+coarse_clear (Coarse *c)
+{
+  if (c->parents == NULL)
+    return;
+  embers_u64_map_clear (&c->map);
+  g_clear_pointer (&c->parents, g_array_unref);
+  g_clear_pointer (&c->names, g_array_unref);
+  g_clear_pointer (&c->values, g_array_unref);
+}
+
+/* The child of @node named @name, or G_MAXUINT32 when the tree is full
+ * and has none */
+static guint32
+coarse_child (Coarse  *c,
+              guint32  node,
+              guint32  name)
+{
+  guint64 key = ((guint64)node << 32) | name;
+  gboolean found;
+  guint32 *slot;
+
+  if (c->parents->len >= COARSE_MAX_NODES)
+    {
+      guint64 stored = key + 1;
+
+      for (gsize i = embers_mix64 (key) & c->map.mask;; i = (i + 1) & c->map.mask)
+        {
+          if (c->map.slots[i].key == stored)
+            return c->map.slots[i].value;
+          if (c->map.slots[i].key == 0)
+            return G_MAXUINT32;
+        }
+    }
+
+  slot = embers_u64_map_lookup_or_insert (&c->map, key, &found);
+  if (!found)
+    {
+      *slot = c->parents->len;
+      g_array_append_val (c->parents, node);
+      g_array_append_val (c->names, name);
+      g_array_set_size (c->values, c->values->len + c->n_types);
+    }
+  return *slot;
+}
+
+static void
+coarse_add (Coarse        *c,
+            const guint32 *names,
+            gsize          n_names,
+            const gint64  *values)
+{
+  guint32 node = 0;
+  gint64 *at;
+
+  for (gsize i = 0; i < MIN (n_names, COARSE_MAX_DEPTH); i++)
+    {
+      guint32 child = coarse_child (c, node, names[i]);
+
+      if (child == G_MAXUINT32)
+        break;
+      node = child;
+    }
+  at = &g_array_index (c->values, gint64, (gsize)node * c->n_types);
+  for (guint t = 0; t < c->n_types; t++)
+    at[t] += values[t];
+  c->added += values[c->default_type];
+  c->since++;
+}
+
+/* The tree so far as a profile, to the interim callback (none once the
+ * load is cancelled: it stops within milliseconds) */
+static void
+coarse_offer (Reader       *r,
+              Coarse       *c,
+              GCancellable *cancellable)
+{
+  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
+  g_autofree guint32 *ids = g_new (guint32, c->parents->len);
+  const guint32 *parents = (const guint32 *)(gpointer)c->parents->data;
+  const guint32 *names = (const guint32 *)(gpointer)c->names->data;
+  const gint64 *values = (const gint64 *)(gpointer)c->values->data;
+  g_autoptr(EmbersProfile) profile = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+
+  for (gsize i = 0; i < r->msg->n_sample_type; i++)
+    embers_profile_builder_add_sample_type (b, raw_string (r, r->msg->sample_type[i]->type),
+                                            raw_string (r, r->msg->sample_type[i]->unit));
+  embers_profile_builder_set_default_sample_type (b, c->default_type);
+
+  ids[0] = 0;
+  for (guint i = 0; i < c->parents->len; i++)
+    {
+      if G_UNLIKELY (i % 4096 == 4095 && g_cancellable_is_cancelled (cancellable))
+        return;
+      if (i > 0)
+        ids[i] = embers_profile_builder_get_child (b, ids[parents[i]],
+                                                   embers_profile_builder_intern (b, embers_profile_builder_get_string (r->b, names[i]), -1));
+      for (guint t = 0; t < c->n_types; t++)
+        if (values[(gsize)i * c->n_types + t] != 0)
+          embers_profile_builder_add_self (b, ids[i], t, values[(gsize)i * c->n_types + t]);
+    }
+
+  profile = embers_profile_builder_finish_cancellable (b, cancellable, NULL);
+  if (profile != NULL && !g_cancellable_is_cancelled (cancellable))
+    r->interim (profile, c->total > 0 ? CLAMP ((double)c->added / c->total, 0.0, 1.0) : 1.0,
+                r->user_data);
+  g_debug ("pprof: an interim profile of %u nodes, %.0f%% of the samples, in %.1f ms",
+           c->parents->len, c->total > 0 ? 100.0 * c->added / c->total : 100.0,
+           (g_get_monotonic_time () - t0) / 1e3);
+  c->last = g_get_monotonic_time ();
+  c->since = 0;
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Coarse, coarse_clear)
 
 static gboolean
 string_index_ok (Reader      *r,
@@ -944,6 +1117,7 @@ read_header (Reader  *r,
   if (default_type < 0)
     default_type = (int)msg->n_sample_type - 1;
   embers_profile_builder_set_default_sample_type (r->b, default_type);
+  r->default_type = default_type;
 
   if (msg->period_type != NULL)
     {
@@ -1095,8 +1269,22 @@ resolve_samples (Reader                   *r,
   g_autofree guint32 *names = NULL;
   gsize names_cap = 1024;
   g_autoptr(GError) found = NULL;
+  g_auto(Coarse) coarse = { 0, };
+  gboolean interim = r->interim != NULL && n_types > 0 && n_stacks > 0 &&
+                     (r->interim_every > 0 || n_stacks >= INTERIM_MIN_STACKS ||
+                      g_get_monotonic_time () - r->started >= INTERIM_MIN_LOAD);
 
   names = g_new (guint32, names_cap);
+
+  /* A long load: coarse profiles now and then (embers-input.h) */
+  if (interim)
+    {
+      coarse_init (&coarse, n_types, r->default_type);
+      for (guint st = 0; st < n_stacks; st++)
+        if (first_sample[st] < stop_at)
+          coarse.total += values[(gsize)st * n_types + r->default_type];
+      coarse.last = g_get_monotonic_time () - INTERIM_INTERVAL + INTERIM_FIRST;
+    }
 
   for (guint st = 0; st < n_stacks; st++)
     {
@@ -1175,6 +1363,15 @@ resolve_samples (Reader                   *r,
       /* No value: no stack (G_MAXUINT32), or a limit (the builder tells) */
       builder_stack[st] = embers_profile_builder_add_unique_stack (r->b, names, n_names,
                                                                    values + (gsize)st * n_types);
+
+      if (interim && builder_stack[st] != G_MAXUINT32)
+        {
+          coarse_add (&coarse, names, n_names, values + (gsize)st * n_types);
+          if (r->interim_every > 0 ? coarse.since >= r->interim_every
+                                   : ((st & 4095) == 4095 &&
+                                      g_get_monotonic_time () - coarse.last >= INTERIM_INTERVAL))
+            coarse_offer (r, &coarse, cancellable);
+        }
     }
 
   /* Stacks are in the order of their first sample, but for those the
@@ -1189,6 +1386,10 @@ resolve_samples (Reader                   *r,
         }
       g_clear_error (&found);
     }
+
+  /* Every sample, coarse, while the whole tree is laid out */
+  if (interim && s->error == EMBERS_PPROF_SAMPLE_OK)
+    coarse_offer (r, &coarse, cancellable);
 
   /* The labelled parts, in the builder's ids, all at once */
   if (n_entries > 0)
@@ -1347,6 +1548,9 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
   r.b = b;
   r.progress = pr->options.building;
   r.user_data = pr->options.user_data;
+  r.interim = pr->options.interim;
+  r.interim_every = pr->options.interim_every;
+  r.started = pr->started;
   r.string_ids = g_new (guint32, r.msg->n_string_table);
   memset (r.string_ids, 0xff, sizeof (guint32) * r.msg->n_string_table);
   r.string_ids[0] = 0;

@@ -8,7 +8,9 @@
  * Without --file it makes big100k (gen-pprof --shape big) next to itself.
  *
  * Load: from embers_window_open_file() to the first frame that paints the
- * flame graph, against the command line's load of the same file
+ * flame graph of the whole profile (and, where the page shows a coarse
+ * one of the samples read so far before it, to the first frame that
+ * paints that), against the command line's load of the same file
  * (`embers --top=20 FILE`, as a child, just before each window load: the
  * ratio is the median of the pairs'). A ping probe, a 1 ms timeout on the
  * main loop, measures the longest the main loop did not run during the
@@ -91,6 +93,25 @@ typedef struct
 } Bench;
 
 static Bench bench;
+
+/* A long load's coarse profile: shown since when, painted when */
+static struct
+{
+  guint  paints_at_shown;
+  gint64 painted;
+} coarse;
+
+/* Whether the page shows a long load's coarse profile (asked by name:
+ * the bench also runs against builds without it) */
+static gboolean
+page_partial (EmbersProfilePage *page)
+{
+  gboolean partial = FALSE;
+
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (page), "partial") != NULL)
+    g_object_get (page, "partial", &partial, NULL);
+  return partial;
+}
 
 static double
 now_ms (void)
@@ -252,6 +273,16 @@ page_ready (gpointer data)
 
   if (embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_FAILED)
     g_error ("bench-window: the load failed");
+  if (page_partial (page))
+    {
+      /* The first frame painted once the coarse profile was drawn */
+      if (coarse.paints_at_shown == G_MAXUINT)
+        coarse.paints_at_shown = bench.n_paints;
+      else if (coarse.painted == 0 && embers_flame_graph_has_paint_cache (graph) &&
+               bench.n_paints > coarse.paints_at_shown)
+        coarse.painted = bench.last_paint_end;
+      return FALSE;
+    }
   return embers_profile_page_get_state (page) == EMBERS_PAGE_STATE_READY &&
          embers_flame_graph_get_profile (graph) != NULL &&
          embers_flame_graph_has_paint_cache (graph) &&
@@ -679,7 +710,9 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *here = self ? g_path_get_dirname (self) : g_get_current_dir ();
-  g_autofree double *first_paint = NULL, *pauses = NULL;
+  g_autofree double *first_paint = NULL, *pauses = NULL, *coarse_paint = NULL;
+  guint n_coarse = 0;
+  struct rusage usage;
   g_autoptr(GFile) file = NULL;
   EmbersWindow *window;
   EmbersProfilePage *page = NULL;
@@ -767,6 +800,7 @@ main (int    argc,
   pause_cpu = g_new0 (double, runs);
 
   first_paint = g_new (double, runs);
+  coarse_paint = g_new (double, runs);
   pauses = g_new (double, runs);
   for (gint64 r = 0; r < runs; r++)
     {
@@ -782,6 +816,8 @@ main (int    argc,
       if ((cli[n_cli] = cli_seconds (embers, file_path)) > 0)
         n_cli++;
       bench.n_paints = 0;
+      coarse.paints_at_shown = G_MAXUINT;
+      coarse.painted = 0;
       ping_reset ();
       t0 = g_get_monotonic_time ();
       bench.gaps_since = t0;
@@ -792,6 +828,14 @@ main (int    argc,
                r + 1, (g_get_monotonic_time () - t0) / 1e3, (thread_cpu_us () - open_cpu) / 1e3);
       iterate_until (page_ready, page, 600);
       first_paint[r] = (bench.last_paint_end - t0) / 1e6;
+      if (coarse.painted > 0)
+        {
+          coarse_paint[n_coarse++] = (coarse.painted - t0) / 1e6;
+          g_print ("# load %" G_GINT64_FORMAT ": first coarse (partial) paint %.3f s\n", r + 1,
+                   (coarse.painted - t0) / 1e6);
+        }
+      else
+        g_print ("# load %" G_GINT64_FORMAT ": no coarse (partial) paint before the whole profile's\n", r + 1);
       /* The hand-off goes on until the page has settled (search, table) */
       iterate_until (page_settled, page, 600);
       pauses[r] = bench.max_gap / 1e3;
@@ -815,7 +859,14 @@ main (int    argc,
         pause_max = MAX (pause_max, pauses[r]);
         cpu_max = MAX (cpu_max, pause_cpu[r]);
       }
-    g_print ("first paint:           %.3f s (median of %" G_GINT64_FORMAT " loads)\n", fp, runs);
+    g_print ("first paint:           %.3f s (median of %" G_GINT64_FORMAT " loads; the whole profile)\n", fp, runs);
+    if (n_coarse > 0)
+      g_print ("first coarse paint:    %.3f s (median of %u loads that showed one; the samples read so far, marked partial)\n",
+               median (coarse_paint, n_coarse), n_coarse);
+    else
+      g_print ("first coarse paint:    none (no load showed a partial profile)\n");
+    getrusage (RUSAGE_SELF, &usage);
+    g_print ("peak RSS:              %.0f MB (the process, after the loads)\n", usage.ru_maxrss / 1024.0);
     if (n_cli > 0)
       {
         double c = median (cli, n_cli);

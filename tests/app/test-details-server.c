@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <adwaita.h>
 
 #include "embers-details-panel.h"
@@ -45,6 +47,26 @@ shared_function_node (EmbersProfile *profile)
         g_hash_table_insert (seen, (gpointer)name, GUINT_TO_POINTER (i));
     }
   g_assert_not_reached ();
+}
+
+/* The graph's selection on @name's heaviest frame, unless the panel
+ * shows it already */
+static void
+select_name (EmbersProfilePage *page,
+             const char        *name)
+{
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+  guint32 best = EMBERS_NODE_NONE;
+
+  if (g_strcmp0 (embers_details_panel_get_function (embers_profile_page_get_details_panel (page)), name) == 0)
+    return;
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+    if (g_str_equal (embers_profile_node_name_str (profile, i), name) &&
+        (best == EMBERS_NODE_NONE || embers_profile_node_total (profile, 0, i) > embers_profile_node_total (profile, 0, best)))
+      best = i;
+  g_assert_cmpuint (best, !=, EMBERS_NODE_NONE);
+  embers_flame_graph_set_selected_node (graph, best);
 }
 
 static void
@@ -105,6 +127,73 @@ test_server_lines (void)
   g_assert_cmpstr (d->name, ==, name);
   /* The test server keeps names only, as a server without symbols */
   g_assert_false (d->has_lines);
+
+  /* A view that rewrote the stacks (focus on the function): its paths are
+   * no call site of the server's; the panel says so and asks nothing */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (page), "page.transform",
+                                                     g_variant_new ("(s^as)", "focus-function",
+                                                                    (const char *[]) { name, NULL })));
+  wait_idle (explore);
+  select_name (page, name);
+  embers_test_wait_for (!embers_details_panel_get_busy (panel) &&
+                        embers_details_panel_get_view_note (panel) != NULL &&
+                        strstr (embers_details_panel_get_view_note (panel), "server") != NULL);
+  embers_test_drain ();
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 1);
+  /* The figures are the focused tree's: the function's total in all */
+  g_assert_cmpint (embers_details_panel_get_details (panel)->total, ==, function_total);
+  embers_test_settle ();
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (panel), "not the server's"), ==, 1);
+
+  /* Dropping samples keeps the recorded stacks: the call site is asked
+   * for, and its answer seen through the drop */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.clear-transforms", NULL));
+  wait_idle (explore);
+  {
+    EmbersProfile *now = embers_flame_graph_get_profile (graph);
+    guint32 site = EMBERS_NODE_NONE;
+    const char *other = NULL;
+
+    /* The same call site, and a function elsewhere to drop */
+    for (guint32 i = 1; i < embers_profile_get_n_nodes (now); i++)
+      if (g_str_equal (embers_profile_node_name_str (now, i), name) &&
+          embers_profile_node_total (now, 0, i) == site_total && site == EMBERS_NODE_NONE)
+        site = i;
+    g_assert_cmpuint (site, !=, EMBERS_NODE_NONE);
+    for (guint32 i = 1; i < embers_profile_get_n_nodes (now) && other == NULL; i++)
+      if (i < site || i >= embers_profile_node_end (now, site))
+        {
+          gboolean on_path = FALSE;
+
+          for (guint32 n = site; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (now, n))
+            on_path |= g_str_equal (embers_profile_node_name_str (now, n), embers_profile_node_name_str (now, i));
+          if (!on_path && !g_str_equal (embers_profile_node_name_str (now, i), name))
+            other = embers_profile_node_name_str (now, i);
+        }
+    g_assert_nonnull (other);
+    g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (page), "page.transform",
+                                                       g_variant_new ("(s^as)", "drop-function",
+                                                                      (const char *[]) { other, NULL })));
+  }
+  wait_idle (explore);
+  embers_test_wait_for (!embers_details_panel_get_busy (panel) &&
+                        embers_test_server_stat (server, "requests", MERGE_PATH) >= 2);
+  {
+    EmbersProfile *now = embers_flame_graph_get_profile (graph);
+    gint64 total = embers_details_panel_get_details (panel)->total;
+    gboolean found = FALSE;
+
+    /* The server's answer for the call site, seen through the drop, is
+     * that call site's total in the dropped view */
+    g_test_message ("dropped %s: panel total %" G_GINT64_FORMAT, name, total);
+    for (guint32 i = 1; i < embers_profile_get_n_nodes (now); i++)
+      found |= g_str_equal (embers_profile_node_name_str (now, i), name) &&
+               embers_profile_node_total (now, 0, i) == total;
+    g_assert_true (found);
+    g_assert_cmpint (total, <, function_total);
+  }
+  g_assert_cmpstr (embers_details_panel_get_view_note (panel), !=, NULL);
+  g_assert_null (strstr (embers_details_panel_get_view_note (panel), "server"));
 
   g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));

@@ -15,6 +15,8 @@
 #include "embers-input.h"
 #include "embers-profile-builder.h"
 #include "embers-readers.h"
+#include "embers-theme.h"
+#include "embers-transform-stack.h"
 #include "embers-profile-page.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
@@ -70,6 +72,16 @@ is_heat (guint32 pixel)
 
   /* The gutter's orange over a light or a dark background */
   return r > g && g > b && r - b > 45;
+}
+
+static gboolean
+close_colour (guint32 a,
+              guint32 b)
+{
+  for (int shift = 0; shift <= 16; shift += 8)
+    if (ABS ((int)((a >> shift) & 0xff) - (int)((b >> shift) & 0xff)) > 6)
+      return FALSE;
+  return TRUE;
 }
 
 static void
@@ -132,6 +144,179 @@ check_panel (EmbersWindow      *window,
   save_shot (GTK_WIDGET (window), shot);
 }
 
+/* The selected frame's outline, in the accent colour, along its top edge
+ * and left edge, in @pixels of @window */
+static void
+assert_selected_outline (EmbersTestPixels *pixels,
+                         EmbersFlameGraph *graph,
+                         GtkWidget        *window)
+{
+  graphene_rect_t area;
+  graphene_point_t origin;
+  GdkRGBA accent;
+  guint32 want;
+  guint top = 0, left = 0;
+  int n_top = 0, n_left = 0;
+
+  g_assert_true (embers_flame_graph_get_node_area (graph, embers_flame_graph_get_selected_node (graph), &area));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (graph), window,
+                                           &GRAPHENE_POINT_INIT (area.origin.x, area.origin.y), &origin));
+  embers_theme_get_color (GTK_WIDGET (graph), EMBERS_THEME_ACCENT, &accent);
+  want = (guint32)(accent.red * 255 + 0.5) << 16 | (guint32)(accent.green * 255 + 0.5) << 8 |
+         (guint32)(accent.blue * 255 + 0.5);
+  g_assert_cmpfloat (area.size.width, >, 20);
+  for (int x = (int)origin.x + 4; x < origin.x + area.size.width - 4; x++, n_top++)
+    for (int dy = 0; dy < 2; dy++)
+      if (close_colour (embers_test_pixels_get (pixels, x, (int)origin.y + dy), want))
+        {
+          top++;
+          break;
+        }
+  for (int y = (int)origin.y + 3; y < origin.y + area.size.height - 3; y++, n_left++)
+    for (int dx = 0; dx < 2; dx++)
+      if (close_colour (embers_test_pixels_get (pixels, (int)origin.x + dx, y), want))
+        {
+          left++;
+          break;
+        }
+  /* The whole edge, not a stray pixel */
+  g_assert_cmpint (top, >=, n_top * 9 / 10);
+  g_assert_cmpint (left, >=, n_left * 9 / 10);
+}
+
+/* Choosing a caller or callee in the Calls tab selects its frame in the
+ * graph (outlined), and the graph's selection shows in the panel */
+static void
+check_calls_link (EmbersWindow      *window,
+                  EmbersProfilePage *page)
+{
+  EmbersDetailsPanel *panel = embers_profile_page_get_details_panel (page);
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  EmbersProfile *profile = embers_flame_graph_get_profile (graph);
+  GtkStack *stack = GTK_STACK (embers_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_STACK, "stack"));
+  GtkListBox *callees = GTK_LIST_BOX (embers_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX, "callees_list"));
+  GtkListBox *callers = GTK_LIST_BOX (embers_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX, "callers_list"));
+  guint32 from = embers_flame_graph_get_selected_node (graph), to;
+  g_autofree char *from_name = g_strdup (embers_profile_node_name_str (profile, from));
+  g_autofree char *callee = NULL;
+  EmbersTestPixels *pixels;
+
+  gtk_stack_set_visible_child_name (stack, "calls");
+  embers_test_settle ();
+  callee = g_strdup (g_object_get_data (G_OBJECT (gtk_list_box_get_row_at_index (callees, 0)), "function"));
+  g_assert_nonnull (callee);
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (callees, 0)));
+
+  /* The callee's frame under the selected one */
+  to = embers_flame_graph_get_selected_node (graph);
+  g_assert_cmpuint (to, !=, from);
+  g_assert_cmpstr (embers_profile_node_name_str (profile, to), ==, callee);
+  g_assert_cmpuint (embers_profile_node_parent (profile, to), ==, from);
+  g_assert_cmpstr (embers_details_panel_get_function (panel), ==, callee);
+  embers_test_wait_while (embers_details_panel_get_busy (panel));
+  pixels = embers_test_render_frame (GTK_WIDGET (window));
+  assert_selected_outline (pixels, graph, GTK_WIDGET (window));
+  embers_test_pixels_free (pixels);
+
+  /* And back up through its callers: the very frame it came from */
+  embers_test_wait_for (gtk_list_box_get_row_at_index (callers, 0) != NULL);
+  for (int i = 0; gtk_list_box_get_row_at_index (callers, i) != NULL; i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (callers, i);
+
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (row), "function"), from_name) == 0)
+        {
+          gtk_widget_activate (GTK_WIDGET (row));
+          break;
+        }
+    }
+  g_assert_cmpuint (embers_flame_graph_get_selected_node (graph), ==, from);
+  g_assert_cmpstr (embers_details_panel_get_function (panel), ==, from_name);
+  embers_test_wait_while (embers_details_panel_get_busy (panel));
+  pixels = embers_test_render_frame (GTK_WIDGET (window));
+  assert_selected_outline (pixels, graph, GTK_WIDGET (window));
+  embers_test_pixels_free (pixels);
+
+  /* The other way: the graph's selection is the panel's function */
+  embers_flame_graph_set_selected_node (graph, to);
+  g_assert_cmpstr (embers_details_panel_get_function (panel), ==, callee);
+  embers_flame_graph_set_selected_node (graph, from);
+  g_assert_cmpstr (embers_details_panel_get_function (panel), ==, from_name);
+  embers_test_wait_while (embers_details_panel_get_busy (panel));
+  gtk_stack_set_visible_child_name (stack, "source");
+}
+
+/* The graph's selection on function @name again (a new view may have
+ * reset it) */
+static void
+reselect (EmbersProfilePage *page,
+          const char        *name)
+{
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+
+  if (g_strcmp0 (embers_details_panel_get_function (embers_profile_page_get_details_panel (page)), name) != 0)
+    embers_flame_graph_set_selected_node (graph, find_node (embers_flame_graph_get_profile (graph), name));
+}
+
+/* A transform: the panel's figures are the view's, counted over the
+ * stacks it keeps, and it says so; without it, the file's again */
+static void
+check_transformed (EmbersProfilePage *page,
+                   GFile             *file)
+{
+  EmbersDetailsPanel *panel = embers_profile_page_get_details_panel (page);
+  EmbersFunctionDetails *d = embers_details_panel_get_details (panel);
+  g_autofree char *name = g_strdup (d->name);
+  g_autofree char *dropped = g_strdup (g_array_index (d->callees, EmbersFunctionEdge, 0).name);
+  gint64 whole = d->total;
+  g_autoptr(EmbersTransformStack) stack = embers_transform_stack_new ();
+  g_autoptr(EmbersFunctionDetails) expected = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  embers_transform_stack_push (stack, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { dropped, NULL }, NULL);
+  bytes = embers_input_read_file (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  expected = embers_function_details_new_from_pprof_view (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                                          name, embers_profile_page_get_sample_type (page),
+                                                          stack, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (expected->total, <, whole);
+
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (page), "page.transform",
+                                                     g_variant_new ("(s^as)", "drop-function",
+                                                                    (const char *[]) { dropped, NULL })));
+  wait_page (page);
+  reselect (page, name);
+  embers_test_wait_for (!embers_details_panel_get_busy (panel) &&
+                        g_strcmp0 (embers_details_panel_get_function (panel), name) == 0 &&
+                        embers_details_panel_get_details (panel)->total == expected->total);
+  d = embers_details_panel_get_details (panel);
+  g_assert_true (d->has_lines);
+  g_assert_cmpuint (d->lines->len, ==, expected->lines->len);
+  for (guint i = 0; i < d->lines->len; i++)
+    {
+      g_assert_cmpint (g_array_index (d->lines, EmbersLineCost, i).line, ==,
+                       g_array_index (expected->lines, EmbersLineCost, i).line);
+      g_assert_cmpint (g_array_index (d->lines, EmbersLineCost, i).total, ==,
+                       g_array_index (expected->lines, EmbersLineCost, i).total);
+    }
+  /* The dropped callee is gone from its calls, and the panel says why */
+  for (guint i = 0; i < d->callees->len; i++)
+    g_assert_cmpstr (g_array_index (d->callees, EmbersFunctionEdge, i).name, !=, dropped);
+  g_assert_nonnull (embers_details_panel_get_view_note (panel));
+  embers_test_settle ();
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (panel), "Counted over the view"), ==, 1);
+  save_shot (gtk_widget_get_ancestor (GTK_WIDGET (panel), GTK_TYPE_WINDOW), "details-transformed.png");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.clear-transforms", NULL));
+  wait_page (page);
+  reselect (page, name);
+  embers_test_wait_for (!embers_details_panel_get_busy (panel) &&
+                        embers_details_panel_get_details (panel)->total == whole);
+  g_assert_null (embers_details_panel_get_view_note (panel));
+}
+
 static void
 test_details_panel (void)
 {
@@ -188,6 +373,9 @@ test_details_panel (void)
   embers_test_settle ();
 
   check_panel (window, page, "details-light.png");
+  check_calls_link (window, page);
+  check_transformed (page, file);
+  g_assert_cmpstr (embers_details_panel_get_function (panel), ==, "main.finalize");
 
   /* Dark: the gutter's bar still shows */
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
@@ -265,6 +453,32 @@ git (const char *dir,
   return g_strstrip (g_steal_pointer (&out));
 }
 
+typedef struct
+{
+  const char *ref;
+  gboolean    warns;
+} RefCase;
+
+static void
+check_refs (EmbersDetailsPanel *panel,
+            const char         *source,
+            const RefCase      *cases,
+            guint               n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(EmbersProfile) p = profile_at ("/build/work.c", cases[i].ref);
+
+      embers_details_panel_show_function (panel, p, 0, "work", NULL);
+      embers_test_wait_while (embers_details_panel_get_busy (panel));
+      g_assert_cmpstr (embers_details_panel_get_source_path (panel), ==, source);
+      if (cases[i].warns)
+        g_assert_nonnull (embers_details_panel_get_git_warning (panel));
+      else
+        g_assert_null (embers_details_panel_get_git_warning (panel));
+    }
+}
+
 /* The profile's git ref against the checkout's */
 static void
 test_git_ref (void)
@@ -275,7 +489,7 @@ test_git_ref (void)
   g_autofree char *head = NULL;
   g_autofree char *init = NULL, *add = NULL, *commit = NULL;
   EmbersDetailsPanel *panel = g_object_ref_sink (embers_details_panel_new ());
-  struct { const char *ref; gboolean warns; } cases[] = {
+  RefCase cases[] = {
     { "0123456789abcdef0123", TRUE },   /* another commit */
     { NULL, FALSE },                    /* HEAD itself, set below */
     { "main", FALSE },                  /* a branch at HEAD */
@@ -294,19 +508,16 @@ test_git_ref (void)
 
   embers_details_panel_set_source_key (panel, "test");
   embers_details_panel_add_root (panel, dir);
+  /* As inside Flatpak: no git program to run (the checkout is read) */
+  {
+    g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr(EmbersProfile) p = profile_at ("/build/work.c", cases[i].ref);
+    g_setenv ("PATH", "/nonexistent", TRUE);
+    g_assert_null (g_find_program_in_path ("git"));
+    check_refs (panel, source, cases, G_N_ELEMENTS (cases));
+    g_setenv ("PATH", old_path, TRUE);
+  }
 
-      embers_details_panel_show_function (panel, p, 0, "work", NULL);
-      embers_test_wait_while (embers_details_panel_get_busy (panel));
-      g_assert_cmpstr (embers_details_panel_get_source_path (panel), ==, source);
-      if (cases[i].warns)
-        g_assert_nonnull (embers_details_panel_get_git_warning (panel));
-      else
-        g_assert_null (embers_details_panel_get_git_warning (panel));
-    }
 
   /* Without the root, no source */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "details.remove-root", "s", dir));

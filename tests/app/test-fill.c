@@ -10,6 +10,7 @@
 #include <adwaita.h>
 #include <libsoup/soup.h>
 
+#include "embers-compare-page.h"
 #include "embers-explore-page.h"
 #include "embers-fill.h"
 #include "embers-filler.h"
@@ -129,13 +130,24 @@ shot (GtkWidget  *window,
   embers_test_pixels_free (pixels);
 }
 
+/* The comparison's side: every frame of `stacks` there, in other amounts */
+static const char stacks2[] =
+  "main;hot 40\n"
+  "main;parse;a 12\n"
+  "main;parse;b 6\n"
+  "main;json 20\n"
+  "main;kafka 6\n"
+  "main;log 4\n";
+
 static void
-ingest (EmbersTestServer *server)
+ingest_as (EmbersTestServer *server,
+           const char       *name,
+           const char       *text)
 {
   g_autoptr(SoupSession) session = soup_session_new ();
-  g_autofree char *url = g_strdup_printf ("%singest?name=fill.cpu&from=now", embers_test_server_get_url (server));
+  g_autofree char *url = g_strdup_printf ("%singest?name=%s.cpu&from=now", embers_test_server_get_url (server), name);
   g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
-  g_autoptr(GBytes) body = g_bytes_new_static (stacks, strlen (stacks));
+  g_autoptr(GBytes) body = g_bytes_new_static (text, strlen (text));
   g_autoptr(GBytes) answer = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -143,6 +155,12 @@ ingest (EmbersTestServer *server)
   answer = soup_session_send_and_read (session, msg, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+}
+
+static void
+ingest (EmbersTestServer *server)
+{
+  ingest_as (server, "fill", stacks);
 }
 
 static void
@@ -258,6 +276,14 @@ test_load_more (void)
   g_assert_cmpint (view_total (graph, "main;hot"), ==, hot_total);
   g_assert_cmpint (view_total (graph, "main;parse"), ==, parse_total);
   g_assert_cmpstr (embers_filler_get_message (filler), ==, "1 more frame under “main”");
+  /* Said to screen readers: here (GTK_A11Y=test) the AT context cannot
+   * take it, and nothing crashes */
+  {
+    gboolean delivered = TRUE;
+
+    g_assert_cmpstr (embers_filler_get_announcement (filler, &delivered), ==, "1 more frame under “main”");
+    g_assert_false (delivered);
+  }
   /* The selection stays on what is left of `other` */
   g_assert_cmpstr (embers_profile_node_name_str (embers_flame_graph_get_profile (graph),
                                                  embers_flame_graph_get_selected_node (graph)), ==, "other");
@@ -377,6 +403,219 @@ test_load_more (void)
   embers_test_drain ();
 }
 
+static gboolean
+compare_idle (gpointer data)
+{
+  EmbersComparePage *page = data;
+  EmbersFiller *filler = embers_compare_page_get_filler (page);
+
+  return !embers_compare_page_get_busy (page) &&
+         !embers_profile_page_get_busy (embers_compare_page_get_profile_page (page)) &&
+         (filler == NULL || !embers_filler_get_busy (filler));
+}
+
+static gint64
+diff_total (EmbersFlameGraph *graph,
+            const char       *path,
+            guint             side)
+{
+  guint32 node = view_node (graph, path);
+
+  g_assert_cmpuint (node, !=, EMBERS_NODE_NONE);
+  return embers_profile_node_total (embers_flame_graph_get_profile (graph), side, node);
+}
+
+/*
+ * A comparison of two cut answers ("fill" against "fill2", max_nodes 3):
+ * the server's Diff keeps main, hot and json (ranked by the larger side,
+ * pkg/model/flamegraph_diff.go), so parse, kafka and log are main's
+ * `other` on both sides: 33 of 95 and 28 of 88. Load More asks each side
+ * for main alone and merges both: parse (18 and 18) comes in, kafka and
+ * log stay `other` (15 and 10); no total of either side moves. A focus on
+ * parse then fills its `other` by itself: a and b.
+ */
+static void
+test_compare (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autoptr(EmbersQuery) base = NULL;
+  g_autoptr(EmbersQuery) comp = NULL;
+  GtkWidget *window = gtk_window_new ();
+  EmbersComparePage *page = EMBERS_COMPARE_PAGE (embers_compare_page_new ());
+  EmbersFlameGraph *graph;
+  EmbersFiller *filler;
+  EmbersTestPixels *pixels;
+  graphene_rect_t area;
+  gint64 now = g_get_real_time () / 1000;
+  gint64 totals[2], main_totals[2], hot_totals[2], json_totals[2];
+  gint64 sides[2] = { 95, 88 };
+  guint stacktraces;
+  const char *merges = "/querier.v1.QuerierService/SelectMergeStacktraces";
+
+  g_assert_no_error (error);
+  ingest_as (server, "fill", stacks);
+  ingest_as (server, "fill2", stacks2);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+  embers_pyroscope_source_set_max_nodes (source, 3);
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_compare_page_set_source (page, EMBERS_SOURCE (source));
+  base = embers_query_new (CPU, "{service_name=\"fill\"}", now - 3600 * 1000, now + 60 * 1000);
+  comp = embers_query_new (CPU, "{service_name=\"fill2\"}", now - 3600 * 1000, now + 60 * 1000);
+  embers_compare_page_set_queries (page, base, comp);
+  embers_compare_page_compare (page);
+  wait_for (compare_idle, page);
+  g_assert_null (embers_compare_page_get_error (page));
+  filler = embers_compare_page_get_filler (page);
+  g_assert_nonnull (filler);
+  graph = EMBERS_FLAME_GRAPH (embers_compare_page_get_graph (page));
+  embers_test_wait_mapped (GTK_WIDGET (graph));
+  embers_test_settle ();
+
+  /* The cut diff */
+  g_assert_true (embers_profile_is_diff (embers_flame_graph_get_profile (graph)));
+  g_assert_cmpuint (view_node (graph, "main;parse"), ==, EMBERS_NODE_NONE);
+  for (guint s = 0; s < 2; s++)
+    {
+      totals[s] = embers_profile_get_total (embers_flame_graph_get_profile (graph), s);
+      main_totals[s] = diff_total (graph, "main", s);
+      hot_totals[s] = diff_total (graph, "main;hot", s);
+      json_totals[s] = diff_total (graph, "main;json", s);
+    }
+  g_assert_cmpint (diff_total (graph, "main;other", 0), ==, totals[0] * 33 / sides[0]);
+  g_assert_cmpint (diff_total (graph, "main;other", 1), ==, totals[1] * 28 / sides[1]);
+  shot (window, "fill-compare-before.png");
+
+  /* Load More on main's `other`: the frame menu's action (L) */
+  stacktraces = embers_test_server_stat (server, "requests", merges);
+  n_filled_before = embers_filler_get_n_filled (filler);
+  embers_flame_graph_set_selected_node (graph, view_node (graph, "main;other"));
+  gtk_widget_grab_focus (GTK_WIDGET (graph));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "explore.load-more", NULL));
+  wait_for (filled_more, filler);
+  wait_for (compare_idle, page);
+  /* Both sides asked for the call site */
+  g_assert_cmpuint (embers_test_server_stat (server, "requests", merges), ==, stacktraces + 2);
+  g_assert_cmpstr (embers_filler_get_message (filler), ==, "2 more frames under “main”");
+
+  /* parse came in with both sides; the rest stays `other`; no total moved */
+  g_assert_cmpint (diff_total (graph, "main;parse", 0), ==, totals[0] * 18 / sides[0]);
+  g_assert_cmpint (diff_total (graph, "main;parse", 1), ==, totals[1] * 18 / sides[1]);
+  g_assert_cmpint (diff_total (graph, "main;other", 0), ==, totals[0] * 15 / sides[0]);
+  g_assert_cmpint (diff_total (graph, "main;other", 1), ==, totals[1] * 10 / sides[1]);
+  for (guint s = 0; s < 2; s++)
+    {
+      g_assert_cmpint (embers_profile_get_total (embers_flame_graph_get_profile (graph), s), ==, totals[s]);
+      g_assert_cmpint (diff_total (graph, "main", s), ==, main_totals[s]);
+      g_assert_cmpint (diff_total (graph, "main;hot", s), ==, hot_totals[s]);
+      g_assert_cmpint (diff_total (graph, "main;json", s), ==, json_totals[s]);
+    }
+  /* Drawn: parse is on screen, with its label */
+  embers_test_settle ();
+  g_assert_true (embers_flame_graph_get_node_area (graph, view_node (graph, "main;parse"), &area));
+  pixels = embers_test_render_frame (GTK_WIDGET (graph));
+  embers_test_assert_not_blank (pixels, &area, 2, "parse");
+  embers_test_pixels_free (pixels);
+  shot (window, "fill-compare-after.png");
+
+  /* A focus on parse: its `other` (all of it) is filled in by itself */
+  n_filled_before = embers_filler_get_n_filled (filler);
+  embers_flame_graph_set_focus_node (graph, view_node (graph, "main;parse"));
+  wait_for (filled_more, filler);
+  wait_for (compare_idle, page);
+  g_assert_cmpint (diff_total (graph, "main;parse;a", 0), ==, totals[0] * 10 / sides[0]);
+  g_assert_cmpint (diff_total (graph, "main;parse;a", 1), ==, totals[1] * 12 / sides[1]);
+  g_assert_cmpint (diff_total (graph, "main;parse;b", 1), ==, totals[1] * 6 / sides[1]);
+  g_assert_cmpint (diff_total (graph, "main;parse", 0), ==, totals[0] * 18 / sides[0]);
+  g_assert_cmpuint (embers_flame_graph_get_focus_node (graph), ==, view_node (graph, "main;parse"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_drain ();
+}
+
+/* A window with a focused button: its AT context is realized */
+static GtkWidget *
+realized_button (GtkWidget **window_out)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *button = gtk_button_new_with_label ("Load More");
+
+  gtk_window_set_child (GTK_WINDOW (window), button);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (button);
+  gtk_widget_grab_focus (button);
+  embers_test_drain ();
+  *window_out = window;
+  return button;
+}
+
+/* Why the fill-in is not announced under GTK_A11Y=test: GTK's test AT
+ * context has no announce (a NULL vfunc, gtk/gtkatcontext.c), and
+ * gtk_accessible_announce() on it crashes. The filler asks first. */
+static void
+test_announce (void)
+{
+  GtkWidget *window = NULL;
+  GtkWidget *button;
+
+  if (g_test_subprocess ())
+    {
+      const char *mode = g_getenv ("EMBERS_ANNOUNCE_MODE");
+
+      button = realized_button (&window);
+      if (g_strcmp0 (mode, "raw") == 0)
+        gtk_accessible_announce (GTK_ACCESSIBLE (button), "1 more frame", GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+      else
+        /* AT-SPI (no bus here): announced, ignored by a context that
+         * could not realize, no crash */
+        g_assert_true (embers_filler_announce (button, "1 more frame"));
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+
+  button = realized_button (&window);
+  {
+    g_autoptr(GtkATContext) context = gtk_accessible_get_at_context (GTK_ACCESSIBLE (button));
+
+    g_assert_cmpstr (G_OBJECT_TYPE_NAME (context), ==, "GtkTestATContext");
+  }
+  /* The filler's way: nothing announced, no crash */
+  g_assert_false (embers_filler_announce (button, "1 more frame"));
+  g_assert_false (embers_filler_announce (button, ""));
+
+  /* GTK's own call on the same context */
+  {
+    g_auto(GStrv) envp = g_get_environ ();
+
+    envp = g_environ_setenv (envp, "EMBERS_ANNOUNCE_MODE", "raw", TRUE);
+    g_test_trap_subprocess_with_envp (NULL, (const char * const *) envp, 0, G_TEST_SUBPROCESS_DEFAULT);
+    if (g_test_trap_has_passed ())
+      g_test_message ("this GTK announces on its test context: the check is no longer needed");
+    else
+      g_test_message ("GTK %u.%u crashes announcing on its test AT context, as expected",
+                      gtk_get_major_version (), gtk_get_minor_version ());
+  }
+  /* With AT-SPI, the filler announces */
+  {
+    g_auto(GStrv) envp = g_get_environ ();
+
+    envp = g_environ_setenv (envp, "GTK_A11Y", "atspi", TRUE);
+    envp = g_environ_setenv (envp, "EMBERS_ANNOUNCE_MODE", "atspi", TRUE);
+    envp = g_environ_unsetenv (envp, "NO_AT_BRIDGE");
+    g_test_trap_subprocess_with_envp (NULL, (const char * const *) envp, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_passed ();
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_drain ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -384,6 +623,8 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/fill/load-more", test_load_more);
+  g_test_add_func ("/embers/fill/announce", test_announce);
+  g_test_add_func ("/embers/fill/compare", test_compare);
 
   return g_test_run ();
 }

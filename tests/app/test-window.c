@@ -918,6 +918,137 @@ test_sample (void)
   embers_test_destroy_window (GTK_WINDOW (window));
 }
 
+/* A long load's coarse flame graph (embers_profile_page_set_interim_every
+ * makes any load offer one every n stacks, and wait until it is shown):
+ * drawn dimmed under a banner that says how much of the profile it holds,
+ * updated in place, nothing enabled that would act on it as the whole
+ * profile; then replaced by the whole profile; and a load cancelled while
+ * partial stops and closes its tab */
+static void
+on_partial (EmbersProfilePage *page,
+            GParamSpec        *pspec,
+            guint             *n_shown)
+{
+  if (embers_profile_page_get_partial (page))
+    (*n_shown)++;
+}
+
+static gboolean
+partial_and_painted (gpointer data)
+{
+  EmbersProfilePage *page = data;
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+
+  return embers_profile_page_get_partial (page) && embers_flame_graph_has_paint_cache (graph) &&
+         embers_test_count_shown_text (gtk_widget_get_ancestor (GTK_WIDGET (page), GTK_TYPE_WINDOW), "Partial:") > 0;
+}
+
+static void
+test_partial (void)
+{
+  const char *gen = g_getenv ("EMBERS_GEN_PPROF");
+  g_autofree char *dir = g_dir_make_tmp ("embers-partial-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "random.pb", NULL);
+  g_autofree char *samples = g_strdup ("--samples=20000");
+  char *argv[] = { (char *)gen, (char *)"--shape=random", samples, (char *)"--functions=2000", path, NULL };
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) plain = NULL;
+  EmbersWindow *window;
+  EmbersProfilePage *page;
+  EmbersFlameGraph *graph;
+  EmbersProfile *coarse;
+  EmbersTestPixels *pixels;
+  graphene_rect_t area;
+  guint n_shown = 0;
+  int status = 0;
+
+  if (gen == NULL)
+    {
+      g_test_skip ("EMBERS_GEN_PPROF is not set");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  window = new_window ();
+  page = embers_window_open_file (window, file);
+  wait_page (page);
+  g_assert_false (embers_profile_page_get_partial (page));
+  plain = g_object_ref (embers_profile_page_get_profile (page));
+  g_assert_cmpuint (embers_profile_get_n_nodes (plain), >, 100000);
+
+  /* Loaded again, with a coarse profile every 4000 stacks */
+  embers_profile_page_set_interim_every (page, 4000);
+  g_signal_connect (page, "notify::partial", G_CALLBACK (on_partial), &n_shown);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.reload", NULL));
+  embers_test_wait_until (partial_and_painted, page, "a coarse profile drawn under its banner");
+  g_assert_cmpuint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_LOADING);
+  graph = embers_profile_page_get_flame_graph (page);
+  coarse = embers_flame_graph_get_profile (graph);
+  g_assert_nonnull (coarse);
+  g_assert_true (coarse != plain);
+  g_assert_cmpuint (embers_profile_get_n_nodes (coarse), <=, 16384);
+  g_assert_cmpint (embers_profile_node_total (coarse, 0, 0), <=, embers_profile_node_total (plain, 0, 0));
+  /* Nothing acts on it as if it were whole */
+  g_assert_false (action_enabled (GTK_WIDGET (page), "page.collapse-recursion"));
+  g_assert_false (action_enabled (GTK_WIDGET (page), "page.view"));
+  g_assert_false (action_enabled (GTK_WIDGET (page), "page.reset"));
+  g_assert_true (action_enabled (GTK_WIDGET (page), "page.cancel"));
+  /* The table is of a whole profile only */
+  g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (page), "page.transform", "(s^as)", "merge-function",
+                              (const char *[]) { embers_profile_node_name_str (coarse, 1), NULL });
+  gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", embers_profile_node_name_str (coarse, 1));
+  g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 0);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_ICICLE);
+  {
+    g_autofree char *out = g_build_filename (dir, "partial.folded", NULL);
+    g_autoptr(GFile) out_file = g_file_new_for_path (out);
+    GError *export_error = NULL;
+
+    embers_profile_page_export_async (page, out_file, NULL, export_done, &export_error);
+    embers_test_wait_while (export_error == NULL);
+    g_assert_error (export_error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED);
+    g_error_free (export_error);
+    g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  }
+  /* What a person sees: the coarse frames, drawn */
+  pixels = embers_test_render_frame (GTK_WIDGET (graph));
+  area = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (GTK_WIDGET (graph)), 60);
+  embers_test_assert_not_blank (pixels, &area, 3, "partial");
+  embers_test_pixels_free (pixels);
+
+  /* Updated in place, then the whole profile, the banner gone */
+  embers_test_wait_while (embers_profile_page_get_partial (page) ||
+                          embers_profile_page_get_state (page) != EMBERS_PAGE_STATE_READY);
+  wait_page (page);
+  g_assert_cmpuint (n_shown, >=, 3);
+  g_assert_cmpuint (embers_profile_get_n_nodes (embers_profile_page_get_profile (page)), ==,
+                    embers_profile_get_n_nodes (plain));
+  g_assert_cmpint (embers_profile_node_total (embers_profile_page_get_profile (page), 0, 0), ==,
+                   embers_profile_node_total (plain, 0, 0));
+  g_assert_cmpuint (embers_profile_get_n_nodes (embers_flame_graph_get_profile (graph)), ==,
+                    embers_profile_get_n_nodes (plain));
+  embers_test_wait_while (embers_test_count_shown_text (GTK_WIDGET (window), "Partial:") > 0);
+  g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), >, 10);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (embers_profile_page_get_top_table (page))), >, 200);
+  g_assert_true (action_enabled (GTK_WIDGET (page), "page.collapse-recursion"));
+
+  /* Cancelled while partial: the load stops, the tab goes */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.reload", NULL));
+  embers_test_wait_until (partial_and_painted, page, "a coarse profile drawn under its banner");
+  g_object_add_weak_pointer (G_OBJECT (page), (gpointer *)&page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.cancel", NULL));
+  embers_test_wait_while (page != NULL);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 0);
+
+  embers_test_destroy_window (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* The window's drop target, wherever it sits */
 static GtkDropTarget *
 find_drop_target (GtkWidget *widget)
@@ -1170,6 +1301,7 @@ main (int   argc,
   g_test_add_func ("/embers/window/new-comparison", test_new_comparison);
   g_test_add_func ("/embers/window/close-while-busy", test_close_while_busy);
   g_test_add_func ("/embers/window/sample", test_sample);
+  g_test_add_func ("/embers/window/partial", test_partial);
   g_test_add_func ("/embers/window/drop", test_drop);
   g_test_add_func ("/embers/application/open-files", test_application);
 

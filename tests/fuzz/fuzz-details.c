@@ -52,6 +52,35 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_clear_pointer (&d, embers_function_details_unref);
   g_clear_error (&error);
 
+  /* Over a view: every kind of step the stack knows */
+  {
+    g_autoptr(EmbersTransformStack) view = embers_transform_stack_new ();
+
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_DROP_FUNCTION, (const char *[]) { "drop", NULL }, NULL);
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_MERGE_FUNCTION, (const char *[]) { "merge", NULL }, NULL);
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_HIDE, (const char *[]) { "main", "hide", NULL }, NULL);
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_COLLAPSE_PACKAGE, (const char *[]) { "main", NULL }, NULL);
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_COLLAPSE_RECURSION, NULL, NULL);
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_COLLAPSE_RECURSION, (const char *[]) { "main", NULL }, NULL);
+    d = embers_function_details_new_from_pprof_view (data, size, "main", 0, view, NULL, &error);
+    if (d == NULL)
+      fuzz_check_error ("embers_function_details_new_from_pprof_view", error);
+    else
+      check_details (d);
+    g_clear_pointer (&d, embers_function_details_unref);
+    g_clear_error (&error);
+    embers_transform_stack_clear (view);
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_FOCUS_SUBTREE, (const char *[]) { "main", NULL }, NULL);
+    embers_transform_stack_push (view, EMBERS_TRANSFORM_FOCUS_FUNCTION, (const char *[]) { "main", NULL }, NULL);
+    d = embers_function_details_new_from_pprof_view (data, size, "main", 0, view, NULL, &error);
+    if (d == NULL)
+      fuzz_check_error ("embers_function_details_new_from_pprof_view", error);
+    else
+      check_details (d);
+    g_clear_pointer (&d, embers_function_details_unref);
+    g_clear_error (&error);
+  }
+
   profile = embers_pprof_parse (data, size, NULL);
   if (profile == NULL || embers_profile_is_diff (profile))
     return 0;

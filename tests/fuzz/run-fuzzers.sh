@@ -25,7 +25,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [[ $# -gt 0 ]]; then
   targets=("$@")
 else
-  targets=(pprof details folded flamebearer load selector input server-body perf-script cpuprofile chrome-trace speedscope jfr session)
+  targets=(pprof details folded flamebearer load selector input server-body perf-script cpuprofile chrome-trace speedscope jfr session git-checkout)
 fi
 
 artifacts="$build_dir/fuzz-artifacts"
