@@ -34,6 +34,7 @@ struct _EmbersWindow
   AdwTabPage           *titled_tab;  /* weak: the tab whose title the header shows */
   GCancellable         *file_cancellable;  /* the file dialogs', until the window closes */
   GBindingGroup        *workspace_bindings; /* the selected workspace's back and forward */
+  gboolean              renderer_warm;      /* embers-window-warm.c is done */
 };
 
 /* At most this many recent files are remembered */
@@ -49,6 +50,9 @@ void embers_window_save_view          (EmbersWindow      *self);
 void embers_window_load_session       (EmbersWindow      *self,
                                        EmbersProfilePage *page,
                                        GFile             *file);
+/* embers-window-warm.c: the GPU renderer's shader programs compiled, one
+ * per idle, after the window's first frame */
+void embers_window_warm_renderer      (EmbersWindow   *self);
 void embers_window_add_recent         (EmbersWindow   *self,
                                        const char     *uri);
 

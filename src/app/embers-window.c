@@ -977,6 +977,7 @@ embers_window_init (EmbersWindow *self)
   g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self->toast_overlay), GTK_EVENT_CONTROLLER (drop));
 
+  embers_window_warm_renderer (self);
   update_recent (self);
   on_n_pages_changed (self);
   update_title (self);

@@ -774,6 +774,16 @@ main (int    argc,
       g_main_context_iteration (NULL, TRUE);
     g_print ("# the empty window's first frame: %.1f ms after it was mapped, %.1f ms of the main thread's CPU\n",
              (g_get_monotonic_time () - t0) / 1e3, (thread_cpu_us () - cpu0) / 1e3);
+
+    /* Then the renderer's programs made one per idle (embers-window-warm.c),
+     * as in a window that waits for the person to pick a file */
+    t0 = g_get_monotonic_time ();
+    cpu0 = thread_cpu_us ();
+    ping_reset ();
+    while (!embers_window_get_renderer_warm (EMBERS_WINDOW (window)))
+      g_main_context_iteration (NULL, TRUE);
+    g_print ("# the renderer's programs made: %.1f ms after the first frame, %.1f ms of the main thread's CPU, the longest main-loop pause %.1f ms\n",
+             (g_get_monotonic_time () - t0) / 1e3, (thread_cpu_us () - cpu0) / 1e3, bench.max_gap / 1e3);
   }
 
   if (floor_only)

@@ -83,6 +83,41 @@ test_empty (void)
   embers_test_destroy_window (GTK_WINDOW (window));
 }
 
+/* After its first frame the window has the GPU renderer make its shader
+ * programs off screen (embers-window-warm.c), so that a profile's first
+ * frame need not: it ends, and changes nothing a person sees */
+static void
+test_warm_renderer (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersTestPixels *before = embers_test_render_frame (GTK_WIDGET (window));
+  EmbersTestPixels *after = NULL;
+  EmbersProfilePage *page;
+  EmbersFlameGraph *graph;
+  EmbersTestPixels *drawn;
+
+  embers_test_wait_while (!embers_window_get_renderer_warm (window));
+  after = embers_test_render_frame (GTK_WIDGET (window));
+  g_assert_cmpint (before->width, ==, after->width);
+  g_assert_cmpint (before->height, ==, after->height);
+  for (int y = 0; y < before->height; y++)
+    g_assert_cmpmem (before->data + y * before->stride, before->width * 4,
+                     after->data + y * after->stride, after->width * 4);
+
+  /* and a profile is drawn as ever */
+  page = open_fixture (window, "cpu-recursion.pb.gz");
+  graph = embers_profile_page_get_flame_graph (page);
+  embers_test_wait_while (!embers_flame_graph_has_paint_cache (graph));
+  drawn = embers_test_render_frame (GTK_WIDGET (graph));
+  g_assert_cmpuint (embers_test_pixels_count_colors (drawn, &GRAPHENE_RECT_INIT (0, 0, drawn->width, 60), 64),
+                    >=, 4);
+
+  embers_test_pixels_free (drawn);
+  embers_test_pixels_free (after);
+  embers_test_pixels_free (before);
+  embers_test_destroy_window (GTK_WINDOW (window));
+}
+
 static void
 test_open_fixture (void)
 {
@@ -1287,6 +1322,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/window/empty", test_empty);
+  g_test_add_func ("/embers/window/warm-renderer", test_warm_renderer);
   g_test_add_func ("/embers/window/open-fixture", test_open_fixture);
   g_test_add_func ("/embers/window/click-and-keyboard", test_click_and_keyboard);
   g_test_add_func ("/embers/window/search", test_search);
