@@ -781,6 +781,7 @@ write_deep_pprof (guint n_stacks)
 typedef enum
 {
   CANCEL_READING,     /* at the first block read */
+  CANCEL_TABLES,      /* as the building begins: the tables' unpack */
   CANCEL_RESOLVING,   /* at the first stack resolved (first half of the building) */
   CANCEL_TREE,        /* while the tree is laid out (second half) */
 } CancelAt;
@@ -828,12 +829,30 @@ cancel_on_build (guint64  done,
       job->building_after++;
       job->built_after = MAX (job->built_after, done);
     }
-  else if ((job->at == CANCEL_RESOLVING && done < total / 2) ||
+  else if ((job->at == CANCEL_TABLES && done == 0) ||
+           (job->at == CANCEL_RESOLVING && done > 0 && done < total / 2) ||
            (job->at == CANCEL_TREE && done > total / 2 && done < total))
     {
       g_cancellable_cancel (job->cancellable);
       job->cancelled = TRUE;
     }
+}
+
+/* The pprof reader says (g_debug) when its tables are unpacked: a load
+ * cancelled as the unpack begins must never say it */
+static guint tables_unpacked;
+
+static GLogWriterOutput
+count_unpacks (GLogLevelFlags   level,
+               const GLogField *fields,
+               gsize            n_fields,
+               gpointer         user_data)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0 &&
+        g_str_has_prefix (fields[i].value, "pprof: tables unpacked"))
+      tables_unpacked++;
+  return g_log_writer_default (level, fields, n_fields, user_data);
 }
 
 static gint64
@@ -848,7 +867,7 @@ rss_anon_kb (void)
   return g_ascii_strtoll (line + strlen ("RssAnon:"), NULL, 10);
 }
 
-/* A load cancelled while it reads, while it resolves the samples' stacks
+/* A load cancelled while it reads, as it unpacks its tables, while it resolves the samples' stacks
  * and while it lays out the tree stops there: it fails as cancelled, reads
  * and builds nothing more, and gives its memory back. The cancel comes
  * from the loader's own progress callbacks, at a point of the load chosen
@@ -875,8 +894,10 @@ test_input_cancel_mid_load (void)
     options.building = cancel_on_build;
     options.user_data = &job;
     job.cancellable = g_cancellable_new ();
+    tables_unpacked = 0;
     profile = embers_profile_load_file_full (file, &options, job.cancellable, &error);
     g_assert_no_error (error);
+    g_assert_cmpuint (tables_unpacked, ==, 1);
     g_assert_cmpuint (embers_profile_get_n_nodes (profile), >, 500000);
     g_assert_cmpuint (job.build_total, >, 0);
     whole_kb = rss_anon_kb () - before;
@@ -899,6 +920,7 @@ test_input_cancel_mid_load (void)
       options.building = cancel_on_build;
       options.user_data = &job;
       job.cancellable = g_cancellable_new ();
+      tables_unpacked = 0;
       profile = embers_profile_load_file_full (file, &options, job.cancellable, &error);
       g_assert_null (profile);
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -907,6 +929,12 @@ test_input_cancel_mid_load (void)
       if (at == CANCEL_READING)
         {
           g_assert_cmpuint (job.read_after, <, job.size);
+          g_assert_cmpuint (job.building_after, ==, 0);
+        }
+      else if (at == CANCEL_TABLES)
+        {
+          /* the unpack stopped at its first allocation: no stack resolved */
+          g_assert_cmpuint (tables_unpacked, ==, 0);
           g_assert_cmpuint (job.building_after, ==, 0);
         }
       else
@@ -932,6 +960,7 @@ main (int    argc,
   int ret;
 
   g_test_init (&argc, &argv, NULL);
+  g_log_set_writer_func (count_unpacks, NULL, NULL);
   /* The endless writer meets a closed pipe */
   signal (SIGPIPE, SIG_IGN);
   tmpdir = g_dir_make_tmp ("embers-input-XXXXXX", NULL);

@@ -20,9 +20,10 @@
  * unpack of a large profile several times faster and frees in one go. */
 typedef struct
 {
-  GPtrArray *chunks;
-  guint8    *cur;
-  gsize      left;
+  GPtrArray    *chunks;
+  guint8       *cur;
+  gsize         left;
+  GCancellable *cancellable;  /* a new chunk is refused once it is cancelled */
 } Arena;
 
 #define ARENA_CHUNK (4u * 1024u * 1024u)
@@ -39,6 +40,11 @@ arena_alloc (void   *data,
     {
       gsize chunk = MAX ((gsize)ARENA_CHUNK, size);
 
+      /* A cancelled load stops its unpack within a chunk's worth: the
+       * unpack fails as for memory it could not have (protobuf-c checks
+       * every allocation), and the arena is freed whole */
+      if (arena->cancellable != NULL && g_cancellable_is_cancelled (arena->cancellable))
+        return NULL;
       arena->cur = g_malloc (chunk);
       arena->left = chunk;
       g_ptr_array_add (arena->chunks, arena->cur);
@@ -660,6 +666,7 @@ typedef struct
   guint                 interim_every;
   gint64                started;      /* the load's start, monotonic */
   guint                 default_type;
+  GCancellable         *cancellable;
 } Reader;
 
 static const char *raw_string (Reader *r,
@@ -893,6 +900,9 @@ read_functions (Reader  *r,
       FunctionInfo info;
       char what[64];
 
+      if G_UNLIKELY (i % 4096 == 4095 && g_cancellable_set_error_if_cancelled (r->cancellable, error))
+        return FALSE;
+
       g_snprintf (what, sizeof what, "function %" G_GUINT64_FORMAT, f->id);
       if (f->id == 0)
         {
@@ -978,6 +988,9 @@ read_locations (Reader  *r,
   for (gsize i = 0; i < r->msg->n_location; i++)
     {
       const Google__V1__Location *loc = r->msg->location[i];
+
+      if G_UNLIKELY (i % 4096 == 4095 && g_cancellable_set_error_if_cancelled (r->cancellable, error))
+        return FALSE;
       LocationInfo info;
 
       if (loc->id == 0)
@@ -1479,7 +1492,7 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
                             GError            **error)
 {
   g_autoptr(EmbersProfileBuilder) b = NULL;
-  Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0 };
+  Arena arena = { g_ptr_array_new_with_free_func (g_free), NULL, 0, cancellable };
   ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
   EmbersProfile *profile = NULL;
   Reader r = { 0, };
@@ -1508,7 +1521,12 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
     goto out;
 
   r.n_samples = pr->n_sample_fields;
+  /* The building stage begins with the tables' unpack */
+  if (pr->options.building != NULL)
+    pr->options.building (0, MAX (r.n_samples, 1), pr->options.user_data);
   r.msg = google__v1__profile__unpack (&allocator, pr->rest->len, pr->rest->data);
+  if (r.msg == NULL && g_cancellable_set_error_if_cancelled (cancellable, error))
+    goto out;
   if (r.msg == NULL)
     {
       g_set_error (error, EMBERS_PROFILE_ERROR, EMBERS_PROFILE_ERROR_INVALID,
@@ -1551,6 +1569,7 @@ embers_pprof_reader_finish (EmbersPprofReader  *pr,
   r.interim = pr->options.interim;
   r.interim_every = pr->options.interim_every;
   r.started = pr->started;
+  r.cancellable = cancellable;
   r.string_ids = g_new (guint32, r.msg->n_string_table);
   memset (r.string_ids, 0xff, sizeof (guint32) * r.msg->n_string_table);
   r.string_ids[0] = 0;
