@@ -299,13 +299,27 @@ proc_status_kb (const char *field)
   return -1;
 }
 
+typedef enum
+{
+  CANCEL_READING,     /* half the bytes read */
+  CANCEL_TABLES,      /* as the building begins: the tables' unpack */
+  CANCEL_BUILDING,    /* half the building done */
+} CancelAt;
+
+static const char *cancel_at_names[] = { "half-way through reading", "as the tables are unpacked",
+                                         "half-way through building" };
+
 typedef struct
 {
   GMutex        lock;
   GCond         cond;
   GCancellable *cancellable;
+  CancelAt      at;
   guint64       done;
   guint64       goal;
+  gboolean      building;
+  guint64       built;
+  guint64       build_goal;
   double        cancelled_at;
   gboolean      finished;
   double        finished_at;
@@ -325,6 +339,41 @@ cancel_progress (guint64  done,
   g_mutex_unlock (&probe->lock);
 }
 
+static void
+cancel_building (guint64  done,
+                 guint64  total,
+                 gpointer user_data)
+{
+  CancelProbe *probe = user_data;
+
+  g_mutex_lock (&probe->lock);
+  probe->building = TRUE;
+  probe->built = done;
+  probe->build_goal = total;
+  g_cond_broadcast (&probe->cond);
+  /* Cancelled from the bench's thread: this one waits for it to be sent,
+   * so the phase is the one asked for */
+  if (probe->at == CANCEL_TABLES || (probe->at == CANCEL_BUILDING && done * 2 >= total))
+    while (!g_cancellable_is_cancelled (probe->cancellable))
+      g_cond_wait (&probe->cond, &probe->lock);
+  g_mutex_unlock (&probe->lock);
+}
+
+static gboolean
+cancel_due (CancelProbe *probe)
+{
+  switch (probe->at)
+    {
+    case CANCEL_READING:
+      return probe->goal != 0 && probe->done * 2 >= probe->goal;
+    case CANCEL_TABLES:
+      return probe->building;
+    case CANCEL_BUILDING:
+    default:
+      return probe->building && probe->built * 2 >= probe->build_goal;
+    }
+}
+
 static gpointer
 cancel_thread (gpointer data)
 {
@@ -336,7 +385,8 @@ cancel_thread (gpointer data)
 
   g_object_ref (file);
   embers_input_options_init (&options);
-  options.progress = cancel_progress;   /* bytes read: cancelled half-way */
+  options.progress = cancel_progress;   /* bytes read */
+  options.building = cancel_building;
   options.user_data = probe;
   profile = embers_profile_load_file_full (file, &options, probe->cancellable, &error);
   g_mutex_lock (&probe->lock);
@@ -347,10 +397,11 @@ cancel_thread (gpointer data)
   return profile != NULL ? GINT_TO_POINTER (1) : NULL;
 }
 
-/* Starts a load, cancels it when the progress passes half-way, and prints
- * how long the loader took to stop and what it left in memory. */
+/* Starts a load, cancels it at @at, and prints how long the loader took
+ * to stop and what it left in memory. */
 static void
-bench_cancel (const char *path)
+bench_cancel (const char *path,
+              CancelAt    at)
 {
   CancelProbe probe = { 0 };
   g_autoptr(GFile) file = g_file_new_for_path (path);
@@ -363,16 +414,18 @@ bench_cancel (const char *path)
   g_mutex_init (&probe.lock);
   g_cond_init (&probe.cond);
   probe.cancellable = g_cancellable_new ();
+  probe.at = at;
   g_object_set_data (G_OBJECT (probe.cancellable), "file", file);
   thread = g_thread_new ("bench-cancel", cancel_thread, &probe);
 
   g_mutex_lock (&probe.lock);
-  while (!probe.finished && (probe.goal == 0 || probe.done * 2 < probe.goal))
+  while (!probe.finished && !cancel_due (&probe))
     g_cond_wait (&probe.cond, &probe.lock);
-  g_mutex_unlock (&probe.lock);
   rss_during = proc_status_kb ("VmRSS");
   probe.cancelled_at = now_seconds ();
   g_cancellable_cancel (probe.cancellable);
+  g_cond_broadcast (&probe.cond);
+  g_mutex_unlock (&probe.lock);
   completed = g_thread_join (thread) != NULL;
   malloc_trim (0);
   rss_after = proc_status_kb ("VmRSS");
@@ -380,9 +433,9 @@ bench_cancel (const char *path)
   if (completed)
     g_print ("cancel:         the load finished before it could be cancelled\n");
   else
-    g_print ("cancel:         stopped %.1f ms after the cancel at %.0f%% of the progress; "
+    g_print ("cancel:         %s: stopped %.1f ms after the cancel (%.0f%% of the bytes read); "
              "RSS %.1f MiB before, %.1f MiB at the cancel, %.1f MiB after\n",
-             (probe.finished_at - probe.cancelled_at) * 1e3,
+             cancel_at_names[at], (probe.finished_at - probe.cancelled_at) * 1e3,
              probe.goal ? 100.0 * probe.done / probe.goal : 0.0,
              rss_before / 1024.0, rss_during / 1024.0, rss_after / 1024.0);
 
@@ -431,7 +484,8 @@ run_in_process (const char *path)
   g_print ("load's peak:    %.1f MiB over the %.1f MiB before it: %.1f bytes per node\n",
            (rss_peak - rss_before) / 1024.0, rss_before / 1024.0,
            (rss_peak - rss_before) * 1024.0 / MAX (n_nodes, 1));
-  bench_cancel (path);
+  for (CancelAt at = CANCEL_READING; at <= CANCEL_BUILDING; at++)
+    bench_cancel (path, at);
   return 0;
 }
 
