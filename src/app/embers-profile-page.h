@@ -35,6 +35,8 @@ typedef enum
 G_DECLARE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, EMBERS, PROFILE_PAGE, AdwBreakpointBin)
 
 EmbersProfilePage *embers_profile_page_new              (void);
+/* A new page loading @file, its load started before the page is built */
+EmbersProfilePage *embers_profile_page_new_for_file     (GFile              *file);
 
 /* Loads @file off the main thread; @title (nullable) names the tab */
 void               embers_profile_page_load             (EmbersProfilePage   *self,

@@ -311,10 +311,11 @@ on_page_title_changed (EmbersWindow      *self,
     update_title (self);
 }
 
+/* A new tab for @page */
 static EmbersProfilePage *
-add_page (EmbersWindow *self)
+append_page (EmbersWindow      *self,
+             EmbersProfilePage *page)
 {
-  EmbersProfilePage *page = embers_profile_page_new ();
   AdwTabPage *tab;
 
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
@@ -322,6 +323,12 @@ add_page (EmbersWindow *self)
   g_object_bind_property (page, "busy", tab, "loading", G_BINDING_SYNC_CREATE);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   return page;
+}
+
+static EmbersProfilePage *
+add_page (EmbersWindow *self)
+{
+  return append_page (self, embers_profile_page_new ());
 }
 
 /* A file's name for people: a URL's password masked */
@@ -345,7 +352,11 @@ embers_window_open_file (EmbersWindow *self,
   g_return_val_if_fail (EMBERS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  page = add_page (self);
+  /* A profile starts loading before its page is built */
+  if (embers_session_is_session_file (file))
+    page = add_page (self);
+  else
+    page = append_page (self, embers_profile_page_new_for_file (file));
   tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
   /* A query URL's password is never shown */
   name = mask_parse_name (file);
@@ -355,8 +366,6 @@ embers_window_open_file (EmbersWindow *self,
   /* A saved view: its source opens in this tab (or a comparison's) */
   if (embers_session_is_session_file (file))
     embers_window_load_session (self, page, file);
-  else
-    embers_profile_page_load (page, file, NULL);
   update_title (self);
   return page;
 }
