@@ -53,6 +53,7 @@ struct _EmbersDetailsPanel
   char                  *git_warning;
   GCancellable          *cancellable;
   guint                  pending;
+  guint                  holds;  /* fetches for it by its page (hold / release) */
   gboolean               filling;      /* the candidates list is being refilled */
   GVariant              *roots_map;    /* without settings */
   gint64                 scroll_line;  /* to bring into view */

@@ -37,7 +37,7 @@ embers_details_panel_notify (EmbersDetailsPanel *self,
 void
 embers_details_panel_begin (EmbersDetailsPanel *self)
 {
-  if (self->pending++ == 0)
+  if (self->pending++ == 0 && self->holds == 0)
     g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
 }
 
@@ -55,7 +55,8 @@ embers_details_panel_end (EmbersDetailsPanel *self)
       if (self->pending > 0)
         return;
     }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
+  if (self->holds == 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
 }
 
 /* ---- Header and lists ---- */
@@ -290,7 +291,8 @@ embers_details_panel_show_view_function (EmbersDetailsPanel         *self,
   if (self->pending > 0)
     {
       self->pending = 0;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
+      if (self->holds == 0)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
     }
 
   g_set_object (&self->profile, profile);
@@ -358,6 +360,24 @@ embers_details_panel_set_pprof (EmbersDetailsPanel *self,
                                               on_details_loaded, g_object_ref (self));
 }
 
+/* Kept apart from its own tasks (pending), which a new function resets */
+void
+embers_details_panel_hold (EmbersDetailsPanel *self)
+{
+  g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
+  if (self->holds++ == 0 && self->pending == 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
+}
+
+void
+embers_details_panel_release (EmbersDetailsPanel *self)
+{
+  g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
+  g_return_if_fail (self->holds > 0);
+  if (--self->holds == 0 && self->pending == 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
+}
+
 gboolean
 embers_details_panel_can_query_call_site (EmbersDetailsPanel *self)
 {
@@ -391,7 +411,7 @@ gboolean
 embers_details_panel_get_busy (EmbersDetailsPanel *self)
 {
   g_return_val_if_fail (EMBERS_IS_DETAILS_PANEL (self), FALSE);
-  return self->pending > 0;
+  return self->pending > 0 || self->holds > 0;
 }
 
 EmbersFunctionDetails *
@@ -540,7 +560,7 @@ embers_details_panel_get_property (GObject    *object,
       g_value_set_string (value, self->name);
       break;
     case EMBERS_DETAILS_PANEL_PROP_BUSY:
-      g_value_set_boolean (value, self->pending > 0);
+      g_value_set_boolean (value, self->pending > 0 || self->holds > 0);
       break;
     case EMBERS_DETAILS_PANEL_PROP_SOURCE_PATH:
       g_value_set_string (value, self->source_path);

@@ -46,6 +46,10 @@ const char            *embers_details_panel_get_function   (EmbersDetailsPanel *
  * server has (the view only drops samples). When not, the panel says
  * that the server cannot give lines for it, and FALSE is returned. */
 gboolean               embers_details_panel_can_query_call_site (EmbersDetailsPanel *self);
+/* A source fetching the lines the panel will be given (set_pprof): the
+ * panel is busy from hold to its matching release, whatever the answer */
+void                   embers_details_panel_hold     (EmbersDetailsPanel *self);
+void                   embers_details_panel_release  (EmbersDetailsPanel *self);
 /* What the figures are of, when the view is transformed, or NULL */
 const char            *embers_details_panel_get_view_note  (EmbersDetailsPanel *self);
 /* The lines of function @name from pprof bytes that hold its stacks (a

@@ -560,16 +560,17 @@ details_pprof_done (GObject      *object,
 {
   g_autoptr(EmbersRequest) req = user_data;
   EmbersExplorePage *self = req->owner;
+  EmbersDetailsPanel *panel = embers_profile_page_get_details_panel (self->profile_page);
   g_autoptr(GBytes) pprof = NULL;
   g_autoptr(GError) error = NULL;
 
   pprof = embers_pyroscope_source_fetch_pprof_finish (EMBERS_PYROSCOPE_SOURCE (object), result, &error);
-  if (!embers_request_finish (req) || self->profile_page == NULL)
-    return;
-  /* Without it the panel keeps what the flame graph knows */
-  if (pprof != NULL)
-    embers_details_panel_set_pprof (embers_profile_page_get_details_panel (self->profile_page),
-                                    req->name, pprof, 0);
+
+  /* Without it the panel keeps what the flame graph knows; given it, the
+   * panel is busy with it before it lets go of the fetch */
+  if (embers_request_finish (req) && pprof != NULL)
+    embers_details_panel_set_pprof (panel, req->name, pprof, 0);
+  embers_details_panel_release (panel);
 }
 
 /* The panel shows a function: the merged pprof of the stacks through its
@@ -619,6 +620,7 @@ on_details_function (EmbersExplorePage *self)
   query = embers_explore_page_dup_query (self);
   req = embers_request_start (self, &self->details_cancellable, 0);
   req->name = g_strdup (name);
+  embers_details_panel_hold (panel);
   embers_pyroscope_source_fetch_call_site_pprof_async (EMBERS_PYROSCOPE_SOURCE (self->source), query,
                                                        (const char * const *) site->pdata,
                                                        req->cancellable, details_pprof_done, req);
