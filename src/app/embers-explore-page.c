@@ -595,7 +595,17 @@ on_details_function (EmbersExplorePage *self)
   if (!embers_details_panel_can_query_call_site (panel))
     return;
 
+  /* Bottom-up and sandwich graphs are not root-first stacks: their paths
+   * are no call sites; the function's heaviest frame in the profile is */
   node = embers_flame_graph_get_selected_node (graph);
+  if (embers_profile_page_get_view (self->profile_page) == EMBERS_VIEW_BOTTOM_UP ||
+      embers_profile_page_get_view (self->profile_page) == EMBERS_VIEW_SANDWICH)
+    {
+      profile = embers_profile_page_get_profile (self->profile_page);
+      node = EMBERS_NODE_NONE;
+    }
+  if (profile == NULL)
+    return;
   if (node == EMBERS_NODE_NONE || node == 0 || g_strcmp0 (embers_profile_node_name_str (profile, node), name) != 0)
     {
       gint64 best = -1;

@@ -200,6 +200,74 @@ test_server_lines (void)
   embers_test_assert_finalize (window);
 }
 
+/* In the bottom-up view the graph's paths run from a function to its
+ * callers: no call site of the server's. The call site asked for is the
+ * function's heaviest frame in the profile as recorded */
+static void
+test_server_lines_bottom_up (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersExplorePage *explore;
+  EmbersProfilePage *page;
+  EmbersDetailsPanel *panel;
+  EmbersFlameGraph *graph;
+  EmbersProfile *recorded;
+  EmbersProfile *inverted;
+  const char *name;
+  guint32 heaviest = EMBERS_NODE_NONE;
+  guint32 leaf = EMBERS_NODE_NONE;
+
+  g_assert_no_error (error);
+  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
+  wait_idle (explore);
+  g_assert_true (embers_explore_page_select_service (explore, "api"));
+  wait_idle (explore);
+  page = embers_explore_page_get_profile_page (explore);
+  recorded = embers_profile_page_get_profile (page);
+  name = embers_profile_node_name_str (recorded, shared_function_node (recorded));
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (recorded); i++)
+    if (g_str_equal (embers_profile_node_name_str (recorded, i), name) &&
+        (heaviest == EMBERS_NODE_NONE ||
+         embers_profile_node_total (recorded, 0, i) > embers_profile_node_total (recorded, 0, heaviest)))
+      heaviest = i;
+
+  embers_profile_page_set_view (page, EMBERS_VIEW_BOTTOM_UP);
+  wait_idle (explore);
+  graph = embers_profile_page_get_flame_graph (page);
+  inverted = embers_flame_graph_get_profile (graph);
+  g_assert_true (inverted != recorded);
+  /* a frame of the function below another's: its path is of callers */
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (inverted) && leaf == EMBERS_NODE_NONE; i++)
+    if (embers_profile_node_parent (inverted, i) != 0 && g_str_equal (embers_profile_node_name_str (inverted, i), name))
+      leaf = i;
+  g_assert_cmpuint (leaf, !=, EMBERS_NODE_NONE);
+  embers_flame_graph_set_selected_node (graph, leaf);
+
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.details", NULL));
+  panel = embers_profile_page_get_details_panel (page);
+  g_assert_cmpstr (embers_details_panel_get_function (panel), ==, name);
+  embers_test_wait_for (!embers_details_panel_get_busy (panel) &&
+                        embers_test_server_stat (server, "requests", MERGE_PATH) >= 1);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 1);
+  g_assert_cmpint (embers_details_panel_get_details (panel)->total, ==,
+                   embers_profile_node_total (recorded, 0, heaviest));
+
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -207,6 +275,7 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/app/details-server/lines", test_server_lines);
+  g_test_add_func ("/embers/app/details-server/bottom-up", test_server_lines_bottom_up);
 
   return g_test_run ();
 }
