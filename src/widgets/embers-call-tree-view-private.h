@@ -60,6 +60,13 @@ struct _EmbersCallTreeView
   /* The column view let go of the model while a new tree opens its
    * heaviest path (it would build rows for every step) */
   gboolean            detached;
+
+  /* Between the tree list model and the selection: a column view given a
+   * model builds rows for a couple of hundred positions in one frame, so
+   * a new model shows a screenful of rows first and grows by a screenful
+   * a frame (a tick callback) until it is whole */
+  GtkSliceListModel  *slice;
+  guint               grow_id;
 };
 
 /* The row's EmbersCallTreeRow (the tree list row keeps it) */

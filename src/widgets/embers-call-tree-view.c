@@ -35,6 +35,71 @@ static void start_walk (EmbersCallTreeView *self,
                         guint               n_path,
                         gboolean            heaviest);
 
+/* Growing the rows: a screenful a frame */
+
+/* Rows a frame adds (about a screenful), and the size past which the
+ * column view builds no more rows for what it is given (it keeps about
+ * 200 around what is in sight) so that the rest can come at once */
+#define GROW_ROWS 48
+#define WHOLE_AFTER_ROWS 250
+
+static gboolean
+grow_tick (GtkWidget     *widget,
+           GdkFrameClock *clock,
+           gpointer       user_data)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (widget);
+  guint size = gtk_slice_list_model_get_size (self->slice);
+
+  /* Hidden, nothing is built: it goes on when shown (a tick callback
+   * would keep the frame clock running) */
+  if (!gtk_widget_get_mapped (widget))
+    {
+      self->grow_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (size < WHOLE_AFTER_ROWS)
+    {
+      gtk_slice_list_model_set_size (self->slice, size + GROW_ROWS);
+      return G_SOURCE_CONTINUE;
+    }
+  gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+  self->grow_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+grow_start (EmbersCallTreeView *self)
+{
+  if (self->grow_id == 0 && gtk_slice_list_model_get_size (self->slice) != G_MAXUINT &&
+      gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->grow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_tick, NULL, NULL);
+}
+
+/* Before the column view takes a model: a screenful of rows, and the
+ * selected row, to begin with */
+static void
+rows_restart (EmbersCallTreeView *self,
+              guint               needed)
+{
+  gtk_slice_list_model_set_size (self->slice, MAX (GROW_ROWS, needed));
+  grow_start (self);
+}
+
+/* Before anything goes to @position: the rows cover it */
+static void
+rows_cover (EmbersCallTreeView *self,
+            guint               position)
+{
+  guint size = gtk_slice_list_model_get_size (self->slice);
+
+  if (position == G_MAXUINT)
+    gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+  else if (position >= size)
+    gtk_slice_list_model_set_size (self->slice, position + GROW_ROWS);
+  grow_start (self);
+}
+
 /* Selection */
 
 static void
@@ -60,6 +125,7 @@ static void
 select_position (EmbersCallTreeView *self,
                  guint               position)
 {
+  rows_cover (self, position);
   gtk_column_view_scroll_to (self->column_view, position, NULL,
                              GTK_LIST_SCROLL_FOCUS | GTK_LIST_SCROLL_SELECT, NULL);
 }
@@ -72,6 +138,7 @@ attach (EmbersCallTreeView *self)
   if (!self->detached)
     return;
   self->detached = FALSE;
+  rows_restart (self, gtk_single_selection_get_selected (self->selection) + 1);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 }
 
@@ -249,6 +316,10 @@ rebuild (EmbersCallTreeView *self)
   GtkTreeListRow *root;
 
   walk_stop (self);
+  /* The column view lets go of the old rows first: the new ones come to it
+   * a screenful a frame, once the heaviest path is open */
+  gtk_column_view_set_model (self->column_view, NULL);
+  self->detached = TRUE;
   g_clear_pointer (&self->tree, embers_call_tree_unref);
   g_clear_object (&self->selected_row);
   self->selected_node = EMBERS_NODE_NONE;
@@ -265,7 +336,7 @@ rebuild (EmbersCallTreeView *self)
       model = gtk_tree_list_model_new (G_LIST_MODEL (g_list_store_new (EMBERS_TYPE_CALL_TREE_ROW)), FALSE, FALSE,
                                        create_children, self, NULL);
     }
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
+  gtk_slice_list_model_set_model (self->slice, G_LIST_MODEL (model));
   g_set_object (&self->tree_model, model);
   update_columns (self);
 
@@ -277,12 +348,12 @@ rebuild (EmbersCallTreeView *self)
     {
       gtk_single_selection_set_selected (self->selection, 0);
       /* The path opens with nothing shown; the rows in sight are built
-       * once, at the end */
-      gtk_column_view_set_model (self->column_view, NULL);
-      self->detached = TRUE;
+       * at the end */
       start_walk (self, root, NULL, 0, TRUE);
       g_object_unref (root);
     }
+  else
+    attach (self);
 }
 
 /* Inverted: selects the function's row among the roots' children */
@@ -389,6 +460,13 @@ tree_key (GtkWidget *widget,
   GtkTreeListRow *row = selected_tree_row (self);
   const char *what = g_variant_get_string (args, NULL);
 
+  /* End goes to the last row: all of them there first (and the column
+   * view goes on with the key) */
+  if (g_str_equal (what, "end"))
+    {
+      rows_cover (self, G_MAXUINT);
+      return FALSE;
+    }
   if (row == NULL)
     return FALSE;
 
@@ -686,6 +764,7 @@ embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self)
         }
     }
 
+  rows_restart (self, position + 1);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   gtk_single_selection_set_selected (self->selection, position);
   gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_FOCUS, NULL);
@@ -695,7 +774,7 @@ guint
 embers_call_tree_view_get_n_rows (EmbersCallTreeView *self)
 {
   g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  return self->tree_model != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->tree_model)) : 0;
 }
 
 gboolean
@@ -720,10 +799,16 @@ embers_call_tree_view_dispose (GObject *object)
   EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (object);
 
   walk_stop (self);
+  if (self->grow_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->grow_id);
+      self->grow_id = 0;
+    }
   if (self->column_view != NULL)
     g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view), on_sorter_changed, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_CALL_TREE_VIEW);
   g_clear_object (&self->selection);
+  g_clear_object (&self->slice);
   g_clear_object (&self->tree_model);
   g_clear_object (&self->selected_row);
   g_clear_object (&self->profile);
@@ -846,7 +931,9 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->selection = gtk_single_selection_new (NULL);
+  self->slice = gtk_slice_list_model_new (NULL, 0, G_MAXUINT);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->slice)));
+  g_signal_connect_swapped (self, "map", G_CALLBACK (grow_start), self);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (on_selection_changed), self);
@@ -867,6 +954,8 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
   add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Subtract, "close", self);
   add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_asterisk, "all", self);
   add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_Multiply, "all", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_End, "end", self);
+  add_tree_key (GTK_SHORTCUT_CONTROLLER (keys), GDK_KEY_KP_End, "end", self);
   gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
 
   rebuild (self);

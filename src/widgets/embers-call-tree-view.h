@@ -66,11 +66,15 @@ void           embers_call_tree_view_reveal_node       (EmbersCallTreeView *self
 void           embers_call_tree_view_expand_selected   (EmbersCallTreeView *self);
 /* Opens everything below the selected row, up to the row limit */
 void           embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self);
-/* Rows shown (open ones' children included) */
+/* Rows open (open ones' children included), whether or not the column
+ * view has them all yet */
 guint          embers_call_tree_view_get_n_rows        (EmbersCallTreeView *self);
 /* FALSE while rows wait for their lists to open */
 gboolean       embers_call_tree_view_is_settled        (EmbersCallTreeView *self);
-/* The model (GtkSingleSelection of GtkTreeListRow), for tests */
+/* The model (GtkSingleSelection of GtkTreeListRow), for tests: the
+ * column view's, which after a new tree, * or a return holds a screenful
+ * of rows and grows a screenful a frame until it has all
+ * embers_call_tree_view_get_n_rows() */
 GtkSelectionModel *embers_call_tree_view_get_model     (EmbersCallTreeView *self);
 
 G_END_DECLS

@@ -1,7 +1,7 @@
 /* test-call-tree.c: the call tree view in a window: the heaviest path
  * opened, rows and bars drawn, the keys, the screen reader's tree, the
- * link with the flame graph and the search, the inverted tree
- * (issue 18.1)
+ * link with the flame graph and the search, the inverted tree, a big
+ * tree's rows given to the column view a screenful a frame (issue 18.1)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "embers-call-tree-cells.h"
@@ -394,6 +395,134 @@ test_call_tree_diff (void)
   embers_test_assert_finalize (window);
 }
 
+/* A key as GTK delivers it to @focus inside @column_view: the column
+ * view's capture-phase shortcuts first, then (embers_test_press_key) the
+ * focus's and its ancestors' own */
+static gboolean
+press_key_in_list (GtkWidget *column_view,
+                   GtkWidget *focus,
+                   guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (column_view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0 &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                            column_view, gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return embers_test_press_key (focus, keyval, 0);
+}
+
+static gboolean
+model_whole (gpointer data)
+{
+  EmbersCallTreeView *tree = data;
+
+  return g_list_model_get_n_items (G_LIST_MODEL (embers_call_tree_view_get_model (tree))) ==
+         embers_call_tree_view_get_n_rows (tree);
+}
+
+/* A tree of more rows than a screenful: the column view gets a screenful
+ * first and the rest a screenful a frame, and ends with all of them; what
+ * goes to a row further down (the heaviest path's last row, End) gets the
+ * rows up to it at once */
+static void
+test_call_tree_grow (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-call-tree-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "deep.folded", NULL);
+  g_autoptr(GString) text = g_string_new ("main");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersProfilePage *page;
+  EmbersCallTreeView *tree;
+  EmbersProfile *profile;
+  GtkWidget *column_view, *focus;
+  guint32 leaf = EMBERS_NODE_NONE;
+  guint n_rows;
+
+  /* The heaviest path 120 frames deep, and 400 light siblings of its top */
+  for (guint i = 1; i <= 120; i++)
+    g_string_append_printf (text, ";deep%u", i);
+  g_string_append (text, " 1000\n");
+  for (guint i = 0; i < 400; i++)
+    g_string_append_printf (text, "main;light%u 1\n", i);
+  g_file_set_contents (path, text->str, -1, &error);
+  g_assert_no_error (error);
+  file = g_file_new_for_path (path);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  embers_test_wait_mapped (GTK_WIDGET (window));
+  page = embers_window_open_file (window, file);
+  wait_page (page);
+  profile = embers_flame_graph_get_profile (embers_profile_page_get_flame_graph (page));
+  for (guint32 i = 0; i < embers_profile_get_n_nodes (profile); i++)
+    if (g_str_equal (embers_profile_node_name_str (profile, i), "deep120"))
+      leaf = i;
+  g_assert_cmpuint (leaf, !=, EMBERS_NODE_NONE);
+
+  /* Right after the switch: the path's last row (at 121, past the first
+   * screenful) is picked and shown */
+  embers_profile_page_set_view (page, EMBERS_VIEW_CALL_TREE);
+  tree = EMBERS_CALL_TREE_VIEW (embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_CALL_TREE_VIEW, NULL));
+  embers_test_wait_while (embers_profile_page_get_busy (page) || embers_call_tree_view_get_n_rows (tree) == 0 ||
+                          !embers_call_tree_view_is_settled (tree));
+  /* (main's children are announced in chunks: the path and some) */
+  g_assert_cmpuint (embers_call_tree_view_get_n_rows (tree), >, 122);
+  embers_call_tree_view_reveal_node (tree, leaf);
+  embers_test_wait_while (!embers_call_tree_view_is_settled (tree));
+  g_assert_cmpuint (embers_call_tree_view_get_selected_node (tree), ==, leaf);
+  g_assert_cmpuint (selected_position (tree), ==, 121);
+  g_assert_cmpstr (embers_call_tree_row_get_name (row_at (tree, 121)), ==, "deep120");
+
+  /* All the rows in the end, the picked one in sight */
+  embers_test_wait_until (model_whole, tree, "all the rows in the column view");
+  g_assert_cmpuint (selected_position (tree), ==, 121);
+  embers_test_wait_frame (GTK_WIDGET (tree));
+  g_assert_nonnull (find_expander (GTK_WIDGET (tree), "deep120"));
+  n_rows = 2 + 120 + 400;
+  embers_test_wait_while (embers_call_tree_view_get_n_rows (tree) != n_rows);
+
+  /* * on the root: a screenful again, then all; End goes to the last row
+   * while they come */
+  column_view = embers_test_find_widget (GTK_WIDGET (tree), GTK_TYPE_COLUMN_VIEW, NULL);
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)), 0);
+  gtk_widget_grab_focus (column_view);
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_asterisk, 0));
+  g_assert_cmpuint (embers_call_tree_view_get_n_rows (tree), ==, n_rows);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, column_view));
+  g_assert_true (press_key_in_list (column_view, focus, GDK_KEY_End));
+  g_assert_cmpuint (selected_position (tree), ==, n_rows - 1);
+  g_assert_true (model_whole (tree));
+  embers_test_wait_frame (GTK_WIDGET (tree));
+  g_assert_nonnull (find_expander (GTK_WIDGET (tree),
+                                   embers_call_tree_row_get_name (row_at (tree, n_rows - 1))));
+
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -402,6 +531,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/call-tree/window", test_call_tree);
   g_test_add_func ("/embers/call-tree/diff", test_call_tree_diff);
+  g_test_add_func ("/embers/call-tree/grow", test_call_tree_grow);
 
   return g_test_run ();
 }
