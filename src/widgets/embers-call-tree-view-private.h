@@ -63,8 +63,8 @@ struct _EmbersCallTreeView
 
   /* Between the tree list model and the selection: a column view given a
    * model builds rows for a couple of hundred positions in one frame, so
-   * a new model shows a screenful of rows first and grows by a screenful
-   * a frame (a tick callback) until it is whole */
+   * a new model shows a few rows first and grows by a few a frame (a
+   * tick callback) until it is whole */
   GtkSliceListModel  *slice;
   guint               grow_id;
 };

@@ -35,12 +35,16 @@ static void start_walk (EmbersCallTreeView *self,
                         guint               n_path,
                         gboolean            heaviest);
 
-/* Growing the rows: a screenful a frame */
+/* Growing the rows: a few a frame */
 
-/* Rows a frame adds (about a screenful), and the size past which the
- * column view builds no more rows for what it is given (it keeps about
- * 200 around what is in sight) so that the rest can come at once */
-#define GROW_ROWS 48
+/* Rows a frame adds, and the size past which the column view builds no
+ * more rows for what it is given (it keeps about 200 around what is in
+ * sight) so that the rest can come at once. Each row built costs about
+ * 0.5-1 ms of a frame under software GL (bench-call-tree-window): 16 a
+ * frame keeps * and inverting near 20 ms a frame and fills a window in
+ * two or three frames (48 a frame saved next to nothing, 8 a frame little
+ * more than 16 for twice the frames) */
+#define GROW_ROWS 16
 #define WHOLE_AFTER_ROWS 250
 
 static gboolean
@@ -76,8 +80,8 @@ grow_start (EmbersCallTreeView *self)
     self->grow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_tick, NULL, NULL);
 }
 
-/* Before the column view takes a model: a screenful of rows, and the
- * selected row, to begin with */
+/* Before the column view takes a model: a few rows, and the selected
+ * row, to begin with */
 static void
 rows_restart (EmbersCallTreeView *self,
               guint               needed)
@@ -317,7 +321,7 @@ rebuild (EmbersCallTreeView *self)
 
   walk_stop (self);
   /* The column view lets go of the old rows first: the new ones come to it
-   * a screenful a frame, once the heaviest path is open */
+   * a few a frame, once the heaviest path is open */
   gtk_column_view_set_model (self->column_view, NULL);
   self->detached = TRUE;
   g_clear_pointer (&self->tree, embers_call_tree_unref);

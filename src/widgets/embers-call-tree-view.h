@@ -72,8 +72,8 @@ guint          embers_call_tree_view_get_n_rows        (EmbersCallTreeView *self
 /* FALSE while rows wait for their lists to open */
 gboolean       embers_call_tree_view_is_settled        (EmbersCallTreeView *self);
 /* The model (GtkSingleSelection of GtkTreeListRow), for tests: the
- * column view's, which after a new tree, * or a return holds a screenful
- * of rows and grows a screenful a frame until it has all
+ * column view's, which after a new tree or * holds a few rows and
+ * grows by a few a frame until it has all
  * embers_call_tree_view_get_n_rows() */
 GtkSelectionModel *embers_call_tree_view_get_model     (EmbersCallTreeView *self);
 

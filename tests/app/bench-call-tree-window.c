@@ -9,7 +9,7 @@
  * main loop) gives the longest time the main loop did not run, and the
  * frame clock each frame's own work (before-paint to after-paint), while:
  * the view switches to the call tree and opens the heaviest path (until
- * the column view has all the rows, a screenful a frame); the tree
+ * the column view has all the rows, a few a frame); the tree
  * scrolls a page at a time through the open rows; * opens everything below
  * the root's heaviest child (up to the view's 5,000 rows); the tree turns
  * inverted and opens its heaviest path.
@@ -131,8 +131,8 @@ tree_settled (gpointer data)
   return embers_call_tree_view_is_settled (data);
 }
 
-/* The column view has all the open rows (it gets them a screenful a frame
- * after a new tree or *) */
+/* The column view has all the open rows (it gets them a few a frame after
+ * a new tree or *) */
 static gboolean
 tree_whole (gpointer data)
 {

@@ -1,7 +1,7 @@
 /* test-call-tree.c: the call tree view in a window: the heaviest path
  * opened, rows and bars drawn, the keys, the screen reader's tree, the
  * link with the flame graph and the search, the inverted tree, a big
- * tree's rows given to the column view a screenful a frame (issue 18.1)
+ * tree's rows given to the column view a few a frame (issue 18.1)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -437,8 +437,8 @@ model_whole (gpointer data)
          embers_call_tree_view_get_n_rows (tree);
 }
 
-/* A tree of more rows than a screenful: the column view gets a screenful
- * first and the rest a screenful a frame, and ends with all of them; what
+/* A tree of a few hundred rows: the column view gets a few first and the
+ * rest a few a frame, and ends with all of them; what
  * goes to a row further down (the heaviest path's last row, End) gets the
  * rows up to it at once */
 static void
@@ -479,7 +479,7 @@ test_call_tree_grow (void)
   g_assert_cmpuint (leaf, !=, EMBERS_NODE_NONE);
 
   /* Right after the switch: the path's last row (at 121, past the first
-   * screenful) is picked and shown */
+   * rows) is picked and shown */
   embers_profile_page_set_view (page, EMBERS_VIEW_CALL_TREE);
   tree = EMBERS_CALL_TREE_VIEW (embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_CALL_TREE_VIEW, NULL));
   embers_test_wait_while (embers_profile_page_get_busy (page) || embers_call_tree_view_get_n_rows (tree) == 0 ||
@@ -500,7 +500,7 @@ test_call_tree_grow (void)
   n_rows = 2 + 120 + 400;
   embers_test_wait_while (embers_call_tree_view_get_n_rows (tree) != n_rows);
 
-  /* * on the root: a screenful again, then all; End goes to the last row
+  /* * on the root: a few rows again, then all; End goes to the last row
    * while they come */
   column_view = embers_test_find_widget (GTK_WIDGET (tree), GTK_TYPE_COLUMN_VIEW, NULL);
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)), 0);
