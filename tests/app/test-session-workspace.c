@@ -583,6 +583,15 @@ main (int   argc,
   int status;
 
   embers_test_gtk_init (&argc, &argv);
+  /* The application's own style sheet, as EmbersApplication loads it
+   * (the marked cards' outlines) */
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/emberslab/Embers/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
   server = embers_test_server_start (NULL, &error);
   g_assert_no_error (error);
 
