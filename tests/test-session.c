@@ -75,6 +75,18 @@ assert_same (const EmbersSession *a,
   g_assert_true ((a->diff == NULL) == (b->diff == NULL));
   if (a->diff != NULL)
     assert_same (a->diff, b->diff);
+  g_assert_cmpint (a->has_labels, ==, b->has_labels);
+  g_assert_cmpstr (a->labels_label, ==, b->labels_label);
+  g_assert_cmpstr (a->labels_view, ==, b->labels_view);
+  g_assert_cmpint (a->labels_same_scale, ==, b->labels_same_scale);
+  g_assert_cmpstr (a->labels_baseline_label, ==, b->labels_baseline_label);
+  g_assert_cmpstr (a->labels_baseline_value, ==, b->labels_baseline_value);
+  g_assert_cmpstr (a->labels_comparison_label, ==, b->labels_comparison_label);
+  g_assert_cmpstr (a->labels_comparison_value, ==, b->labels_comparison_value);
+  g_assert_cmpint (a->has_services, ==, b->has_services);
+  g_assert_cmpstr (a->services_filter, ==, b->services_filter);
+  g_assert_cmpint (a->services_filter_regex, ==, b->services_filter_regex);
+  g_assert_cmpstr (a->services_sort, ==, b->services_sort);
 }
 
 static void
@@ -291,6 +303,9 @@ test_workspace_round_trip (void)
   g_assert_cmpstr (s->diff->focus[0], ==, "main.main");
   g_assert_cmpstr (s->search, ==, "json");
   g_assert_true (s->search_case_sensitive);
+  /* Written before the Labels and Services views were kept: neither */
+  g_assert_false (s->has_labels);
+  g_assert_false (s->has_services);
 
   /* Written again: byte for byte the text read */
   data = embers_session_to_data (s, NULL);
@@ -335,6 +350,194 @@ test_workspace_round_trip (void)
   g_assert_null (strstr (from_built, "bob"));
   g_assert_null (strstr (from_built, "hunter2"));
   g_assert_null (strstr (from_built, "abc"));
+}
+
+/* The Labels view's label, view, scale and marks, the Services view's
+ * filter and order (optional fields of version 2) */
+static const char labels_text[] =
+  "{\n"
+  "  \"format\" : \"embers-view\",\n"
+  "  \"version\" : 2,\n"
+  "  \"source\" : {\n"
+  "    \"server\" : \"http://localhost:4040/\"\n"
+  "  },\n"
+  "  \"query\" : {\n"
+  "    \"service\" : \"api\",\n"
+  "    \"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\",\n"
+  "    \"filters\" : \"{}\",\n"
+  "    \"from\" : 1700000000000,\n"
+  "    \"until\" : 1700003600000\n"
+  "  },\n"
+  "  \"workspace\" : {\n"
+  "    \"view\" : \"labels\",\n"
+  "    \"labels\" : {\n"
+  "      \"label\" : \"region\",\n"
+  "      \"view\" : \"histogram\",\n"
+  "      \"same-scale\" : false,\n"
+  "      \"baseline\" : {\n"
+  "        \"label\" : \"region\",\n"
+  "        \"value\" : \"eu-west-1\"\n"
+  "      },\n"
+  "      \"comparison\" : {\n"
+  "        \"label\" : \"pod\",\n"
+  "        \"value\" : \"\"\n"
+  "      }\n"
+  "    },\n"
+  "    \"services\" : {\n"
+  "      \"filter\" : \"^(api|web)\",\n"
+  "      \"filter-regex\" : true,\n"
+  "      \"sort\" : \"total\"\n"
+  "    }\n"
+  "  },\n"
+  "  \"view\" : {\n"
+  "    \"transforms\" : []\n"
+  "  }\n"
+  "}\n";
+
+static void
+test_labels_services (void)
+{
+  static const char * const bad[] = {
+    /* An unknown view, order, a mark without its value, wrong types */
+    "{\"labels\": {\"view\": \"pie\"}}",
+    "{\"labels\": {\"view\": \"Table\"}}",
+    "{\"labels\": {\"label\": 5}}",
+    "{\"labels\": {\"same-scale\": \"yes\"}}",
+    "{\"labels\": {\"baseline\": {\"label\": \"region\"}}}",
+    "{\"labels\": {\"comparison\": {\"label\": \"\", \"value\": \"x\"}}}",
+    "{\"labels\": {\"baseline\": \"region=eu\"}}",
+    "{\"labels\": [1]}",
+    "{\"services\": {\"sort\": \"random\"}}",
+    "{\"services\": {\"filter\": [\"a\"]}}",
+    "{\"services\": {\"filter-regex\": 1}}",
+    "{\"services\": \"api\"}",
+  };
+  g_autoptr(EmbersSession) s = NULL;
+  g_autoptr(EmbersSession) back = NULL;
+  g_autoptr(EmbersSession) built = embers_session_new ();
+  g_autofree char *data = NULL;
+  g_autofree char *from_built = NULL;
+  g_autoptr(GString) huge = g_string_new (NULL);
+  GError *error = NULL;
+
+  s = embers_session_parse (labels_text, strlen (labels_text), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (s->has_labels);
+  g_assert_cmpstr (s->labels_label, ==, "region");
+  g_assert_cmpstr (s->labels_view, ==, "histogram");
+  g_assert_false (s->labels_same_scale);
+  g_assert_cmpstr (s->labels_baseline_label, ==, "region");
+  g_assert_cmpstr (s->labels_baseline_value, ==, "eu-west-1");
+  g_assert_cmpstr (s->labels_comparison_label, ==, "pod");
+  g_assert_cmpstr (s->labels_comparison_value, ==, "");
+  g_assert_true (s->has_services);
+  g_assert_cmpstr (s->services_filter, ==, "^(api|web)");
+  g_assert_true (s->services_filter_regex);
+  g_assert_cmpstr (s->services_sort, ==, "total");
+
+  /* Written again: byte for byte */
+  data = embers_session_to_data (s, NULL);
+  g_assert_cmpstr (data, ==, labels_text);
+  back = embers_session_parse (data, strlen (data), NULL, &error);
+  g_assert_no_error (error);
+  assert_same (s, back);
+
+  /* Built field by field, as the window does: the same text */
+  built->server = g_strdup ("http://localhost:4040/");
+  built->service = g_strdup ("api");
+  built->profile_type = g_strdup ("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+  built->filters = g_strdup ("{}");
+  built->from_ms = 1700000000000;
+  built->until_ms = 1700003600000;
+  built->workspace_view = g_strdup ("labels");
+  built->has_labels = TRUE;
+  built->labels_label = g_strdup ("region");
+  built->labels_view = g_strdup ("histogram");
+  built->labels_same_scale = FALSE;
+  built->labels_baseline_label = g_strdup ("region");
+  built->labels_baseline_value = g_strdup ("eu-west-1");
+  built->labels_comparison_label = g_strdup ("pod");
+  built->labels_comparison_value = g_strdup ("");
+  built->has_services = TRUE;
+  built->services_filter = g_strdup ("^(api|web)");
+  built->services_filter_regex = TRUE;
+  built->services_sort = g_strdup ("total");
+  from_built = embers_session_to_data (built, NULL);
+  g_assert_cmpstr (from_built, ==, labels_text);
+
+  /* Left out, each: the defaults (Same Scale on, no marks, no filter) */
+  {
+    const char *partial = "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+                          " \"workspace\": {\"view\": \"labels\", \"labels\": {}, \"services\": {}}}";
+    g_autoptr(EmbersSession) p = embers_session_parse (partial, strlen (partial), NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (p->has_labels);
+    g_assert_null (p->labels_label);
+    g_assert_null (p->labels_view);
+    g_assert_true (p->labels_same_scale);
+    g_assert_null (p->labels_baseline_label);
+    g_assert_null (p->labels_comparison_value);
+    g_assert_true (p->has_services);
+    g_assert_null (p->services_filter);
+    g_assert_false (p->services_filter_regex);
+    g_assert_null (p->services_sort);
+  }
+
+  /* Hostile values: refused, saying which field */
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"format\": \"embers-view\", \"version\": 2,"
+                                               " \"source\": {\"server\": \"http://h/\"},"
+                                               " \"workspace\": %s}", bad[i]);
+      g_autoptr(EmbersSession) b = embers_session_parse (text, strlen (text), NULL, &error);
+
+      if (b != NULL)
+        g_error ("accepted: %s", text);
+      g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID);
+      g_clear_error (&error);
+    }
+  {
+    const char *text = "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+                       " \"workspace\": {\"labels\": {\"view\": \"pie\"}}}";
+    g_autoptr(EmbersSession) b = embers_session_parse (text, strlen (text), NULL, &error);
+
+    g_assert_null (b);
+    g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "series, total, maximum, histogram or table"));
+    g_clear_error (&error);
+  }
+
+  /* A huge filter (over 64 KiB): "too long" */
+  g_string_append (huge, "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+                         " \"workspace\": {\"services\": {\"filter\": \"");
+  for (guint i = 0; i < 70000; i++)
+    g_string_append_c (huge, 'a');
+  g_string_append (huge, "\"}}}");
+  g_assert_null (embers_session_parse (huge->str, huge->len, NULL, &error));
+  g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "“filter” is too long"));
+  g_clear_error (&error);
+
+  /* Not UTF-8: raw bytes in a label refuse the file; an escaped lone
+   * surrogate never lands in a field as broken text */
+  {
+    const char raw[] = "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+                       " \"workspace\": {\"labels\": {\"label\": \"re\xffgion\"}}}";
+    const char escaped[] = "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h/\"},"
+                           " \"workspace\": {\"labels\": {\"label\": \"re\\udc80gion\"}}}";
+    g_autoptr(EmbersSession) e = NULL;
+
+    g_assert_null (embers_session_parse (raw, strlen (raw), NULL, &error));
+    g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID);
+    g_clear_error (&error);
+    e = embers_session_parse (escaped, strlen (escaped), NULL, &error);
+    if (e != NULL)
+      g_assert_true (e->labels_label == NULL || g_utf8_validate (e->labels_label, -1, NULL));
+    else
+      g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID);
+    g_clear_error (&error);
+  }
 }
 
 /* Files of version 1 are read: a server's query becomes the workspace's
@@ -495,6 +698,7 @@ main (int   argc,
   g_test_add_func ("/embers/session/relative-and-missing", test_relative_and_missing);
   g_test_add_func ("/embers/session/workspace-round-trip", test_workspace_round_trip);
   g_test_add_func ("/embers/session/version-1", test_version_1);
+  g_test_add_func ("/embers/session/labels-services", test_labels_services);
   g_test_add_func ("/embers/session/hostile", test_hostile);
 
   return g_test_run ();

@@ -639,3 +639,40 @@ embers_labels_page_get_can_compare (EmbersLabelsPage *self)
   g_return_val_if_fail (EMBERS_IS_LABELS_PAGE (self), FALSE);
   return self->baseline_name != NULL && self->comparison_name != NULL;
 }
+
+void
+embers_labels_page_get_marks (EmbersLabelsPage  *self,
+                              const char       **baseline_label,
+                              const char       **baseline_value,
+                              const char       **comparison_label,
+                              const char       **comparison_value)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+
+  *baseline_label = self->baseline_name;
+  *baseline_value = self->baseline_value;
+  *comparison_label = self->comparison_name;
+  *comparison_value = self->comparison_value;
+}
+
+void
+embers_labels_page_restore_marks (EmbersLabelsPage *self,
+                                  const char       *baseline_label,
+                                  const char       *baseline_value,
+                                  const char       *comparison_label,
+                                  const char       *comparison_value)
+{
+  g_return_if_fail (EMBERS_IS_LABELS_PAGE (self));
+
+  if (baseline_label == NULL || baseline_value == NULL)
+    baseline_label = baseline_value = NULL;
+  if (comparison_label == NULL || comparison_value == NULL)
+    comparison_label = comparison_value = NULL;
+  /* One value cannot be both: the baseline wins */
+  if (baseline_label != NULL && g_strcmp0 (baseline_label, comparison_label) == 0 &&
+      g_strcmp0 (baseline_value, comparison_value) == 0)
+    comparison_label = comparison_value = NULL;
+  set_mark (&self->baseline_name, &self->baseline_value, baseline_label, baseline_value);
+  set_mark (&self->comparison_name, &self->comparison_value, comparison_label, comparison_value);
+  embers_labels_update_marks (self, TRUE);
+}

@@ -127,6 +127,18 @@ void               embers_labels_page_mark_comparison   (EmbersLabelsPage  *self
 char              *embers_labels_page_dup_baseline      (EmbersLabelsPage  *self);
 char              *embers_labels_page_dup_comparison    (EmbersLabelsPage  *self);
 gboolean           embers_labels_page_get_can_compare   (EmbersLabelsPage  *self);
+/* For a saved view: the marks as label and value (NULL, NULL when not
+ * marked), and both set back at once (any label, listed or not yet) */
+void               embers_labels_page_get_marks         (EmbersLabelsPage  *self,
+                                                         const char       **baseline_label,
+                                                         const char       **baseline_value,
+                                                         const char       **comparison_label,
+                                                         const char       **comparison_value);
+void               embers_labels_page_restore_marks     (EmbersLabelsPage  *self,
+                                                         const char        *baseline_label,
+                                                         const char        *baseline_value,
+                                                         const char        *comparison_label,
+                                                         const char        *comparison_value);
 /* Emits compare-requested; FALSE when both are not marked */
 gboolean           embers_labels_page_compare           (EmbersLabelsPage  *self);
 /* One step: marks @value as the comparison and compares it with the

@@ -725,6 +725,24 @@ embers_services_page_set_sort (EmbersServicesPage *self,
   refill (self);
 }
 
+const char *
+embers_services_page_get_filter (EmbersServicesPage *self,
+                                 gboolean           *regex)
+{
+  g_return_val_if_fail (EMBERS_IS_SERVICES_PAGE (self), NULL);
+
+  if (regex != NULL)
+    *regex = self->filter_regex;
+  return self->filter_text;
+}
+
+EmbersServiceSort
+embers_services_page_get_sort (EmbersServicesPage *self)
+{
+  g_return_val_if_fail (EMBERS_IS_SERVICES_PAGE (self), EMBERS_SERVICE_SORT_NAME);
+  return self->sort;
+}
+
 void
 embers_services_page_set_favourite (EmbersServicesPage *self,
                                     const char         *service,

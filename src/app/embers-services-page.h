@@ -43,6 +43,10 @@ void                    embers_services_page_set_filter     (EmbersServicesPage 
                                                              gboolean            regex);
 void                    embers_services_page_set_sort       (EmbersServicesPage *self,
                                                              EmbersServiceSort   sort);
+/* The filter's text ("" for none), and whether it is a regular expression */
+const char             *embers_services_page_get_filter     (EmbersServicesPage *self,
+                                                             gboolean           *regex);
+EmbersServiceSort       embers_services_page_get_sort       (EmbersServicesPage *self);
 void                    embers_services_page_set_favourite  (EmbersServicesPage *self,
                                                              const char         *service,
                                                              gboolean            favourite);

@@ -22,10 +22,12 @@
 #include "embers-connect-client.h"
 #include "embers-credentials.h"
 #include "embers-explore-profiles.h"
+#include "embers-labels-page.h"
 #include "embers-location.h"
 #include "embers-pyroscope-source.h"
 #include "embers-query-url.h"
 #include "embers-selector.h"
+#include "embers-services-page.h"
 #include "embers-session.h"
 #include "embers-window-private.h"
 #include "embers-workspace.h"
@@ -127,6 +129,54 @@ save_server (EmbersSource  *source,
   return session->server != NULL;
 }
 
+/* The names of the Labels view's views in a view file */
+static const char * const labels_views[] = {
+  [EMBERS_LABELS_VIEW_SERIES] = "series",
+  [EMBERS_LABELS_VIEW_TOTAL] = "total",
+  [EMBERS_LABELS_VIEW_MAXIMUM] = "maximum",
+  [EMBERS_LABELS_VIEW_HISTOGRAM] = "histogram",
+  [EMBERS_LABELS_VIEW_TABLE] = "table",
+};
+
+/* The Labels view's state, when it has been shown for this query (its
+ * page is not made for saving), and the Services view's */
+static void
+save_labels_services (EmbersWorkspace *workspace,
+                      EmbersSession   *session)
+{
+  GtkWidget *bin = adw_view_stack_get_child_by_name (embers_workspace_get_stack (workspace),
+                                                     EMBERS_WORKSPACE_VIEW_LABELS);
+  GtkWidget *child = ADW_IS_BIN (bin) ? adw_bin_get_child (ADW_BIN (bin)) : NULL;
+  EmbersServicesPage *services = embers_workspace_get_services_page (workspace);
+
+  if (EMBERS_IS_LABELS_PAGE (child))
+    {
+      EmbersLabelsPage *labels = EMBERS_LABELS_PAGE (child);
+      EmbersLabelsView view = embers_labels_page_get_view (labels);
+      const char *bl, *bv, *cl, *cv;
+
+      session->has_labels = TRUE;
+      session->labels_label = g_strdup (embers_labels_page_get_label (labels));
+      session->labels_view = g_strdup (view < G_N_ELEMENTS (labels_views) ? labels_views[view] : NULL);
+      session->labels_same_scale = embers_labels_page_get_same_scale (labels);
+      embers_labels_page_get_marks (labels, &bl, &bv, &cl, &cv);
+      session->labels_baseline_label = g_strdup (bl);
+      session->labels_baseline_value = g_strdup (bv);
+      session->labels_comparison_label = g_strdup (cl);
+      session->labels_comparison_value = g_strdup (cv);
+    }
+
+  if (services != NULL)
+    {
+      const char *filter = embers_services_page_get_filter (services, &session->services_filter_regex);
+
+      session->has_services = TRUE;
+      session->services_filter = filter != NULL && filter[0] != '\0' ? g_strdup (filter) : NULL;
+      session->services_sort = g_strdup (embers_services_page_get_sort (services) == EMBERS_SERVICE_SORT_TOTAL
+                                         ? "total" : "name");
+    }
+}
+
 /* A server's workspace: the query, the view shown, the flame graph's
  * view and picked profile, the comparison */
 static gboolean
@@ -162,6 +212,7 @@ save_workspace (EmbersWorkspace *workspace,
       session->profile_value = picked->value;
     }
   save_compare (embers_workspace_get_compare_page (workspace), session);
+  save_labels_services (workspace, session);
 
   *stem = embers_query_model_dup_file_stem (model);
   if (*stem == NULL)
@@ -512,9 +563,38 @@ restore_workspace (EmbersWorkspace     *workspace,
         }
     }
 
+  if (session->has_services)
+    {
+      EmbersServicesPage *services = embers_workspace_get_services_page (workspace);
+
+      embers_services_page_set_filter (services, session->services_filter, session->services_filter_regex);
+      if (session->services_sort != NULL)
+        embers_services_page_set_sort (services, g_str_equal (session->services_sort, "total")
+                                                 ? EMBERS_SERVICE_SORT_TOTAL : EMBERS_SERVICE_SORT_NAME);
+    }
+
   if (!embers_workspace_show_view (workspace, session->workspace_view != NULL
                                               ? session->workspace_view : EMBERS_WORKSPACE_VIEW_FLAME_GRAPH))
     embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+
+  /* The Labels view's state, on the page made for the query (none
+   * without a service and a type picked) */
+  if (session->has_labels)
+    {
+      EmbersLabelsPage *labels = embers_workspace_get_labels_page (workspace);
+
+      if (labels != NULL)
+        {
+          if (session->labels_label != NULL)
+            embers_labels_page_prefer_label (labels, session->labels_label);
+          for (guint i = 0; session->labels_view != NULL && i < G_N_ELEMENTS (labels_views); i++)
+            if (g_str_equal (session->labels_view, labels_views[i]))
+              embers_labels_page_set_view (labels, (EmbersLabelsView)i);
+          embers_labels_page_set_same_scale (labels, session->labels_same_scale);
+          embers_labels_page_restore_marks (labels, session->labels_baseline_label, session->labels_baseline_value,
+                                            session->labels_comparison_label, session->labels_comparison_value);
+        }
+    }
   /* Back does not go to the empty tab the view was restored in */
   embers_workspace_restart_history (workspace);
 }

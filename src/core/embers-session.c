@@ -24,6 +24,7 @@ embers_session_new (void)
   EmbersSession *session = g_new0 (EmbersSession, 1);
 
   session->transforms = embers_transform_stack_new ();
+  session->labels_same_scale = TRUE;
   return session;
 }
 
@@ -63,6 +64,14 @@ embers_session_free (EmbersSession *session)
   embers_session_side_free (session->compare_comparison);
   g_free (session->diff_mode);
   embers_session_free (session->diff);
+  g_free (session->labels_label);
+  g_free (session->labels_view);
+  g_free (session->labels_baseline_label);
+  g_free (session->labels_baseline_value);
+  g_free (session->labels_comparison_label);
+  g_free (session->labels_comparison_value);
+  g_free (session->services_filter);
+  g_free (session->services_sort);
   g_free (session->view);
   g_free (session->sample_type);
   g_free (session->sandwich);
@@ -229,6 +238,50 @@ write_side (JsonBuilder             *b,
   json_builder_end_object (b);
 }
 
+/* A value marked on the Labels view: its label and value */
+static void
+write_mark (JsonBuilder *b,
+            const char  *name,
+            const char  *label,
+            const char  *value)
+{
+  if (label == NULL || value == NULL)
+    return;
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  add_string (b, "label", label);
+  add_string (b, "value", value);
+  json_builder_end_object (b);
+}
+
+static void
+write_labels (JsonBuilder         *b,
+              const EmbersSession *session)
+{
+  json_builder_set_member_name (b, "labels");
+  json_builder_begin_object (b);
+  add_string (b, "label", session->labels_label);
+  add_string (b, "view", session->labels_view);
+  json_builder_set_member_name (b, "same-scale");
+  json_builder_add_boolean_value (b, session->labels_same_scale);
+  write_mark (b, "baseline", session->labels_baseline_label, session->labels_baseline_value);
+  write_mark (b, "comparison", session->labels_comparison_label, session->labels_comparison_value);
+  json_builder_end_object (b);
+}
+
+static void
+write_services (JsonBuilder         *b,
+                const EmbersSession *session)
+{
+  json_builder_set_member_name (b, "services");
+  json_builder_begin_object (b);
+  add_string (b, "filter", session->services_filter);
+  json_builder_set_member_name (b, "filter-regex");
+  json_builder_add_boolean_value (b, session->services_filter_regex);
+  add_string (b, "sort", session->services_sort);
+  json_builder_end_object (b);
+}
+
 char *
 embers_session_to_data (const EmbersSession *session,
                         gsize               *length)
@@ -312,6 +365,10 @@ embers_session_to_data (const EmbersSession *session,
             }
           json_builder_end_object (b);
         }
+      if (session->has_labels)
+        write_labels (b, session);
+      if (session->has_services)
+        write_services (b, session);
       json_builder_end_object (b);
     }
 
@@ -364,7 +421,14 @@ get_string (JsonObject  *object,
       return FALSE;
     }
   value = json_node_get_string (node);
-  if (strlen (value) > MAX_STRING || !g_utf8_validate (value, -1, NULL))
+  if (!g_utf8_validate (value, -1, NULL))
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is a field's name in a view file, e.g. "filter" */
+                   _("The view file’s “%s” is not valid UTF-8 text"), name);
+      return FALSE;
+    }
+  if (strlen (value) > MAX_STRING)
     {
       g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
                    _("The view file’s “%s” is too long"), name);
@@ -476,6 +540,83 @@ is_workspace_view (const char *view)
     if (g_str_equal (view, views[i]))
       return TRUE;
   return FALSE;
+}
+
+static gboolean
+is_labels_view (const char *view)
+{
+  static const char * const views[] = { "series", "total", "maximum", "histogram", "table" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (g_str_equal (view, views[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* A value marked on the Labels view: a label (not empty) and a value */
+static gboolean
+parse_mark (JsonObject  *labels,
+            const char  *name,
+            char       **label,
+            char       **value,
+            GError     **error)
+{
+  JsonObject *mark;
+
+  if (!get_object (labels, name, &mark, error))
+    return FALSE;
+  if (mark == NULL)
+    return TRUE;
+  if (!get_string (mark, "label", label, error) || !get_string (mark, "value", value, error))
+    return FALSE;
+  if (*label == NULL || (*label)[0] == '\0' || *value == NULL)
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is "baseline" or "comparison" */
+                   _("The view file’s labels “%s” lacks its label or value"), name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The Labels and Services views' state (optional) */
+static gboolean
+parse_labels_services (JsonObject     *workspace,
+                       EmbersSession  *session,
+                       GError        **error)
+{
+  JsonObject *labels, *services;
+
+  if (!get_object (workspace, "labels", &labels, error) ||
+      !get_object (workspace, "services", &services, error))
+    return FALSE;
+  if (labels != NULL)
+    {
+      session->has_labels = TRUE;
+      if (!get_string (labels, "label", &session->labels_label, error) ||
+          !get_string (labels, "view", &session->labels_view, error) ||
+          !get_boolean (labels, "same-scale", &session->labels_same_scale, error) ||
+          !parse_mark (labels, "baseline", &session->labels_baseline_label, &session->labels_baseline_value, error) ||
+          !parse_mark (labels, "comparison", &session->labels_comparison_label, &session->labels_comparison_value,
+                       error))
+        return FALSE;
+      if (session->labels_label != NULL && session->labels_label[0] == '\0')
+        g_clear_pointer (&session->labels_label, g_free);
+      if (session->labels_view != NULL && !is_labels_view (session->labels_view))
+        return fail (error, _("The view file’s labels view is none of series, total, maximum, histogram or table"));
+    }
+  if (services != NULL)
+    {
+      session->has_services = TRUE;
+      if (!get_string (services, "filter", &session->services_filter, error) ||
+          !get_boolean (services, "filter-regex", &session->services_filter_regex, error) ||
+          !get_string (services, "sort", &session->services_sort, error))
+        return FALSE;
+      if (session->services_sort != NULL && !g_str_equal (session->services_sort, "name") &&
+          !g_str_equal (session->services_sort, "total"))
+        return fail (error, _("The view file’s services order is neither name nor total"));
+    }
+  return TRUE;
 }
 
 /* A selector the query can use: parsed and written back canonical */
@@ -657,7 +798,7 @@ parse_workspace (JsonObject     *workspace,
             return FALSE;
         }
     }
-  return TRUE;
+  return parse_labels_services (workspace, session, error);
 }
 
 EmbersSession *

@@ -77,6 +77,25 @@ struct _EmbersSession
   EmbersSessionSide    *compare_comparison;
   char                 *diff_mode;      /* "share", "absolute" or NULL */
   EmbersSession        *diff;           /* the diff's view (its view fields only), or NULL */
+  /* The Labels view (optional, written when has_labels): the label
+   * picked, the view ("series", "total", "maximum", "histogram",
+   * "table" or NULL), Same Scale, and the values marked as baseline
+   * and comparison (each a label and its value, or NULL) */
+  gboolean              has_labels;
+  char                 *labels_label;
+  char                 *labels_view;
+  gboolean              labels_same_scale;   /* TRUE when left out */
+  char                 *labels_baseline_label;
+  char                 *labels_baseline_value;
+  char                 *labels_comparison_label;
+  char                 *labels_comparison_value;
+  /* The Services view (optional, written when has_services): the filter
+   * text (or NULL), whether it is a regular expression, the order
+   * ("name", "total" or NULL) */
+  gboolean              has_services;
+  char                 *services_filter;
+  gboolean              services_filter_regex;
+  char                 *services_sort;
 
   /* The view */
   char                 *view;           /* "icicle", "flame", "bottom-up", "sandwich" */

@@ -6,7 +6,9 @@
  * What a person sees must come back: the Compare view of two time ranges
  * with the same diff flame graph, pixel for pixel; a picked individual
  * profile with its chip, and the flame graph of that profile alone with
- * its frame action. The file holds no credential.
+ * its frame action; the Labels view's label, view and marked values (the
+ * marked cards' outlines), the Services view's filter. The file holds no
+ * credential.
  */
 
 #include "config.h"
@@ -19,7 +21,10 @@
 #include "embers-compare-page.h"
 #include "embers-explore-page.h"
 #include "embers-explore-profiles.h"
+#include "embers-labels-page.h"
+#include "embers-label-stats.h"
 #include "embers-pyroscope-source.h"
+#include "embers-services-page.h"
 #include "embers-test-gtk-utils.h"
 #include "embers-test-server-spawn.h"
 #include "embers-window-private.h"
@@ -428,6 +433,148 @@ test_version_1 (void)
   g_rmdir (dir);
 }
 
+static gboolean
+labels_ready (EmbersLabelsPage *labels,
+              const char       *label)
+{
+  return !embers_labels_page_get_loading (labels) && g_strcmp0 (embers_labels_page_get_label (labels), label) == 0 &&
+         embers_labels_page_get_stats (labels) != NULL && embers_labels_page_get_stats (labels)->len >= 2 &&
+         embers_labels_page_get_n_cards (labels) >= 2;
+}
+
+/* The card of @value on the Labels view */
+static GtkWidget *
+find_card (GtkWidget  *root,
+           const char *value)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_FLOW_BOX_CHILD (child))
+        {
+          GtkWidget *card = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+
+          if (card != NULL && g_strcmp0 (g_object_get_data (G_OBJECT (card), "value"), value) == 0)
+            return card;
+          continue;
+        }
+      if ((found = find_card (child, value)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* What a person sees: the baseline card outlined in blue (#3584e4), the
+ * comparison card in orange (#e66100), ui/style.css; the colour of each
+ * card's left edge, half-way down */
+static void
+assert_marked_cards (EmbersLabelsPage *labels,
+                     const char       *baseline,
+                     const char       *comparison)
+{
+  const char *values[] = { baseline, comparison };
+
+  embers_test_wait_frame (GTK_WIDGET (labels));
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      GtkWidget *card = find_card (GTK_WIDGET (labels), values[i]);
+      g_autoptr(EmbersTestPixels) pixels = NULL;
+      guint32 edge;
+      int r, g, b;
+
+      g_assert_nonnull (card);
+      g_assert_true (gtk_widget_has_css_class (card, i == 0 ? "labels-baseline" : "labels-comparison"));
+      g_assert_false (gtk_widget_has_css_class (card, i == 0 ? "labels-comparison" : "labels-baseline"));
+      embers_test_wait_mapped (card);
+      pixels = embers_test_render_frame (card);
+      edge = embers_test_pixels_get (pixels, 0, gtk_widget_get_height (card) / 2);
+      r = (edge >> 16) & 0xff;
+      g = (edge >> 8) & 0xff;
+      b = edge & 0xff;
+      if (i == 0 ? !(b > r + 80 && b > g + 30) : !(r > b + 80 && r > g + 40))
+        {
+          embers_test_pixels_save (pixels, i == 0 ? "pixels-session-baseline.png" : "pixels-session-comparison.png");
+          g_error ("the %s card's edge is #%06x, not its mark's colour", values[i], edge);
+        }
+    }
+}
+
+/* The Labels view with a label picked, Total, its own scale per card and
+ * a baseline and a comparison marked, and the Services view's filter:
+ * reopened on the Labels view with the same label, view and marks (the
+ * same outlines), the filter back */
+static void
+test_labels_services (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "labels.embers", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *baseline = NULL;
+  g_autofree char *comparison = NULL;
+  gint64 now = now_minute ();
+  EmbersWindow *window;
+  EmbersWorkspace *workspace = open_workspace (&window, now);
+  EmbersWorkspace *again;
+  EmbersServicesPage *services = embers_workspace_get_services_page (workspace);
+  EmbersLabelsPage *labels;
+  GPtrArray *stats;
+  gboolean regex = FALSE;
+  gint64 t0 = g_get_monotonic_time ();
+
+  embers_services_page_set_filter (services, "^(api|web)", TRUE);
+  embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_LABELS);
+  labels = embers_workspace_get_labels_page (workspace);
+  g_assert_nonnull (labels);
+  embers_labels_page_prefer_label (labels, "region");
+  embers_test_wait_for (labels_ready (labels, "region"));
+  embers_labels_page_set_view (labels, EMBERS_LABELS_VIEW_TOTAL);
+  embers_labels_page_set_same_scale (labels, FALSE);
+  stats = embers_labels_page_get_stats (labels);
+  baseline = g_strdup (((EmbersLabelValueStats *)stats->pdata[0])->value);
+  comparison = g_strdup (((EmbersLabelValueStats *)stats->pdata[1])->value);
+  embers_labels_page_mark_baseline (labels, baseline);
+  embers_labels_page_mark_comparison (labels, comparison);
+  assert_marked_cards (labels, baseline, comparison);
+
+  again = save_and_reopen (window, workspace, path, &text);
+  g_assert_nonnull (strstr (text, "\"view\" : \"labels\""));
+  g_assert_nonnull (strstr (text, "\"label\" : \"region\""));
+  g_assert_nonnull (strstr (text, "\"view\" : \"total\""));
+  g_assert_nonnull (strstr (text, "\"filter\" : \"^(api|web)\""));
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_LABELS);
+  assert_same_query (workspace, again);
+
+  /* The Services view's filter */
+  services = embers_workspace_get_services_page (again);
+  g_assert_cmpstr (embers_services_page_get_filter (services, &regex), ==, "^(api|web)");
+  g_assert_true (regex);
+
+  /* The Labels view as it was */
+  close_saved (window, workspace);
+  labels = embers_workspace_get_labels_page (again);
+  g_assert_nonnull (labels);
+  embers_test_wait_for (labels_ready (labels, "region"));
+  g_assert_cmpint (embers_labels_page_get_view (labels), ==, EMBERS_LABELS_VIEW_TOTAL);
+  g_assert_false (embers_labels_page_get_same_scale (labels));
+  {
+    g_autofree char *b = embers_labels_page_dup_baseline (labels);
+    g_autofree char *c = embers_labels_page_dup_comparison (labels);
+    g_autofree char *want_b = g_strdup_printf ("region=\"%s\"", baseline);
+    g_autofree char *want_c = g_strdup_printf ("region=\"%s\"", comparison);
+
+    g_assert_cmpstr (b, ==, want_b);
+    g_assert_cmpstr (c, ==, want_c);
+  }
+  g_assert_true (embers_labels_page_get_can_compare (labels));
+  assert_marked_cards (labels, baseline, comparison);
+  g_test_message ("labels and services: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -436,6 +583,15 @@ main (int   argc,
   int status;
 
   embers_test_gtk_init (&argc, &argv);
+  /* The application's own style sheet, as EmbersApplication loads it
+   * (the marked cards' outlines) */
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/emberslab/Embers/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
   server = embers_test_server_start (NULL, &error);
   g_assert_no_error (error);
 
@@ -443,6 +599,7 @@ main (int   argc,
   g_test_add_func ("/embers/session/workspace/picked-profile", test_picked_profile);
   g_test_add_func ("/embers/session/workspace/compare-tab", test_compare_tab);
   g_test_add_func ("/embers/session/workspace/version-1", test_version_1);
+  g_test_add_func ("/embers/session/workspace/labels-services", test_labels_services);
 
   status = g_test_run ();
   embers_test_server_stop (server);
