@@ -34,12 +34,20 @@ embers_test_cpu_profile (gint64      time_ms,
 EmbersProfile *
 embers_test_profile_from_lines (const char *text)
 {
+  return embers_test_profile_from_lines_typed (text, "samples", "count");
+}
+
+EmbersProfile *
+embers_test_profile_from_lines_typed (const char *text,
+                                      const char *type,
+                                      const char *unit)
+{
   g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
   GError *error = NULL;
   EmbersProfile *profile;
 
-  embers_profile_builder_add_sample_type (b, "samples", "count");
+  embers_profile_builder_add_sample_type (b, type, unit);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *space = strrchr (lines[i], ' ');

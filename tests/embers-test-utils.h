@@ -20,5 +20,9 @@ EmbersProfile *embers_test_cpu_profile (gint64      time_ms,
  * ";", the value after the last space), in one sample type "samples"
  * (count); other lines are skipped */
 EmbersProfile *embers_test_profile_from_lines (const char *text);
+/* The same in one sample type @type measured in @unit */
+EmbersProfile *embers_test_profile_from_lines_typed (const char *text,
+                                                     const char *type,
+                                                     const char *unit);
 
 G_END_DECLS

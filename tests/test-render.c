@@ -18,42 +18,13 @@
 #include "embers-format.h"
 #include "embers-profile-builder.h"
 #include "embers-render.h"
+#include "embers-test-utils.h"
 
 static EmbersProfile *
 profile_from_lines (const char *text,
                     const char *unit)
 {
-  g_autoptr(EmbersProfileBuilder) b = embers_profile_builder_new ();
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  GError *error = NULL;
-  EmbersProfile *profile;
-
-  embers_profile_builder_add_sample_type (b, "cpu", unit);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *space = strrchr (lines[i], ' ');
-      g_auto(GStrv) frames = NULL;
-      guint32 ids[64];
-      gint64 value;
-      guint n;
-
-      if (space == NULL)
-        continue;
-      {
-        g_autofree char *stack = g_strndup (lines[i], space - lines[i]);
-
-        frames = g_strsplit (stack, ";", -1);
-      }
-      n = g_strv_length (frames);
-      for (guint f = 0; f < n; f++)
-        ids[f] = embers_profile_builder_intern (b, frames[f], -1);
-      value = g_ascii_strtoll (space + 1, NULL, 10);
-      embers_profile_builder_add_stack (b, ids, n, &value, 0);
-    }
-
-  profile = embers_profile_builder_finish (b, &error);
-  g_assert_no_error (error);
-  return profile;
+  return embers_test_profile_from_lines_typed (text, "cpu", unit);
 }
 
 static guint32
