@@ -29,6 +29,28 @@ wait_idle (EmbersExplorePage *page)
   embers_test_drain ();
 }
 
+/* A window exploring the test server's api service, its flame graph shown */
+static EmbersExplorePage *
+open_api (EmbersTestServer  *server,
+          EmbersWindow     **window)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersConnectClient) client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  EmbersExplorePage *explore;
+
+  g_assert_no_error (error);
+  source = embers_pyroscope_source_new (client);
+  *window = embers_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (*window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (*window));
+  explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (*window, EMBERS_SOURCE (source), NULL));
+  wait_idle (explore);
+  g_assert_true (embers_explore_page_select_service (explore, "api"));
+  wait_idle (explore);
+  return explore;
+}
+
 /* A frame whose function is called from more than one place: its call
  * site holds less than the function's total */
 static guint32
@@ -74,9 +96,7 @@ test_server_lines (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
-  g_autoptr(EmbersConnectClient) client = NULL;
-  g_autoptr(EmbersPyroscopeSource) source = NULL;
-  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWindow *window;
   EmbersExplorePage *explore;
   EmbersProfilePage *page;
   EmbersDetailsPanel *panel;
@@ -88,16 +108,7 @@ test_server_lines (void)
   gint64 site_total, function_total;
 
   g_assert_no_error (error);
-  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
-  g_assert_no_error (error);
-  source = embers_pyroscope_source_new (client);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
-  wait_idle (explore);
-  g_assert_true (embers_explore_page_select_service (explore, "api"));
-  wait_idle (explore);
+  explore = open_api (server, &window);
   page = embers_explore_page_get_profile_page (explore);
   g_assert_cmpint (embers_profile_page_get_state (page), ==, EMBERS_PAGE_STATE_READY);
 
@@ -208,9 +219,7 @@ test_server_lines_bottom_up (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
-  g_autoptr(EmbersConnectClient) client = NULL;
-  g_autoptr(EmbersPyroscopeSource) source = NULL;
-  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWindow *window;
   EmbersExplorePage *explore;
   EmbersProfilePage *page;
   EmbersDetailsPanel *panel;
@@ -222,16 +231,7 @@ test_server_lines_bottom_up (void)
   guint32 leaf = EMBERS_NODE_NONE;
 
   g_assert_no_error (error);
-  client = embers_connect_client_new (embers_test_server_get_url (server), &error);
-  g_assert_no_error (error);
-  source = embers_pyroscope_source_new (client);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  explore = EMBERS_EXPLORE_PAGE (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL));
-  wait_idle (explore);
-  g_assert_true (embers_explore_page_select_service (explore, "api"));
-  wait_idle (explore);
+  explore = open_api (server, &window);
   page = embers_explore_page_get_profile_page (explore);
   recorded = embers_profile_page_get_profile (page);
   name = embers_profile_node_name_str (recorded, shared_function_node (recorded));
