@@ -414,6 +414,32 @@ embers_details_panel_set_source_key (EmbersDetailsPanel *self,
   self->source_key = g_strdup (key != NULL ? key : "");
 }
 
+/* This service's source roots become @roots (in the settings, or kept
+ * here without them), and the function's file is looked for again */
+static void
+store_roots (EmbersDetailsPanel *self,
+             GSettings          *s,
+             GVariant           *map,
+             const char * const *roots)
+{
+  g_autoptr(GVariant) replaced = embers_source_roots_replace (map, self->source_key, roots);
+
+  if (s != NULL)
+    g_settings_set_value (s, ROOTS_KEY, replaced);
+  else
+    {
+      g_clear_pointer (&self->roots_map, g_variant_unref);
+      self->roots_map = g_variant_ref (replaced);
+    }
+
+  if (self->details == NULL)
+    embers_details_panel_update_roots_menu (self, roots);
+  else if (self->pending == 0)
+    embers_details_panel_find_source (self);
+  else
+    self->find_again = TRUE;
+}
+
 void
 embers_details_panel_add_root (EmbersDetailsPanel *self,
                                const char         *path)
@@ -423,7 +449,6 @@ embers_details_panel_add_root (EmbersDetailsPanel *self,
   g_auto(GStrv) roots = embers_source_roots_lookup (map, self->source_key);
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_auto(GStrv) next = NULL;
-  g_autoptr(GVariant) replaced = NULL;
 
   g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
   g_return_if_fail (path != NULL);
@@ -434,21 +459,7 @@ embers_details_panel_add_root (EmbersDetailsPanel *self,
     if (!g_str_equal (roots[i], path))
       g_strv_builder_add (b, roots[i]);
   next = g_strv_builder_end (b);
-  replaced = embers_source_roots_replace (map, self->source_key, (const char * const *)next);
-  if (s != NULL)
-    g_settings_set_value (s, ROOTS_KEY, replaced);
-  else
-    {
-      g_clear_pointer (&self->roots_map, g_variant_unref);
-      self->roots_map = g_variant_ref (replaced);
-    }
-
-  if (self->details == NULL)
-    embers_details_panel_update_roots_menu (self, (const char * const *)next);
-  else if (self->pending == 0)
-    embers_details_panel_find_source (self);
-  else
-    self->find_again = TRUE;
+  store_roots (self, s, map, (const char * const *)next);
 }
 
 void
@@ -460,7 +471,6 @@ embers_details_panel_remove_root (EmbersDetailsPanel *self,
   g_auto(GStrv) roots = embers_source_roots_lookup (map, self->source_key);
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_auto(GStrv) next = NULL;
-  g_autoptr(GVariant) replaced = NULL;
 
   g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
   g_return_if_fail (path != NULL);
@@ -469,21 +479,7 @@ embers_details_panel_remove_root (EmbersDetailsPanel *self,
     if (!g_str_equal (roots[i], path))
       g_strv_builder_add (b, roots[i]);
   next = g_strv_builder_end (b);
-  replaced = embers_source_roots_replace (map, self->source_key, (const char * const *)next);
-  if (s != NULL)
-    g_settings_set_value (s, ROOTS_KEY, replaced);
-  else
-    {
-      g_clear_pointer (&self->roots_map, g_variant_unref);
-      self->roots_map = g_variant_ref (replaced);
-    }
-
-  if (self->details == NULL)
-    embers_details_panel_update_roots_menu (self, (const char * const *)next);
-  else if (self->pending == 0)
-    embers_details_panel_find_source (self);
-  else
-    self->find_again = TRUE;
+  store_roots (self, s, map, (const char * const *)next);
 }
 
 
