@@ -26,6 +26,7 @@ struct _EmbersTopTable
   GtkColumnViewColumn *self_percent_column;
   GtkColumnViewColumn *total_column;
   GtkColumnViewColumn *total_percent_column;
+  GtkLabel           *placeholder;
 
   EmbersTopModel     *model;
   GtkSingleSelection *selection;
@@ -236,8 +237,28 @@ embers_top_table_set_data (EmbersTopTable *self,
     }
 
   embers_top_model_set_rows (self->model, profile, rows);
+  /* Rows of a profile: nothing to explain */
+  if (profile != NULL)
+    embers_top_table_set_placeholder (self, NULL);
 
   embers_top_table_select_name (self, selected);
+}
+
+void
+embers_top_table_set_placeholder (EmbersTopTable *self,
+                                  const char     *text)
+{
+  g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
+
+  gtk_label_set_label (self->placeholder, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->placeholder), text != NULL);
+}
+
+const char *
+embers_top_table_get_placeholder (EmbersTopTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->placeholder)) ? gtk_label_get_label (self->placeholder) : NULL;
 }
 
 EmbersProfile *
@@ -545,6 +566,7 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, self_percent_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, total_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, total_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, placeholder);
   gtk_widget_class_bind_template_callback (widget_class, setup_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_row);

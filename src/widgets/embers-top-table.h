@@ -23,6 +23,11 @@ void           embers_top_table_set_data          (EmbersTopTable *self,
                                                    guint           sample_type,
                                                    GArray         *rows);
 EmbersProfile *embers_top_table_get_profile       (EmbersTopTable *self);
+/* A line over the empty table saying why it is empty (NULL: none); gone
+ * when rows of a profile are set */
+void           embers_top_table_set_placeholder   (EmbersTopTable *self,
+                                                   const char     *text);
+const char    *embers_top_table_get_placeholder   (EmbersTopTable *self);
 /* Shows only the functions @search matches (a search over the table's
  * profile; NULL or inactive: all) */
 void           embers_top_table_set_search        (EmbersTopTable *self,
