@@ -35,7 +35,13 @@ void           embers_top_table_set_search        (EmbersTopTable *self,
 /* Rows shown after filtering */
 guint          embers_top_table_get_n_rows        (EmbersTopTable *self);
 
+/* The selected row's function; NULL for none, and for the row of work a
+ * node limit cut off (`other` frames, one row, no function: no search
+ * finds it, no frame action or activation takes it) */
 const char    *embers_top_table_get_selected_name (EmbersTopTable *self);
+gboolean       embers_top_table_get_cut_selected  (EmbersTopTable *self);
+/* How many places the node limit cut (the cut row's `other` frames), or 0 */
+guint          embers_top_table_get_n_cut         (EmbersTopTable *self);
 /* Selects and scrolls to the row of @name; NULL or an unknown name
  * clears the selection */
 void           embers_top_table_select_name       (EmbersTopTable *self,
