@@ -330,6 +330,10 @@ on_site_details_loaded (GObject      *source,
   self->site_computing = FALSE;
   if (d != NULL)
     {
+      /* Shares of the whole view, as the tree's figures were: the
+       * answer's own total is the call site's, always 100% */
+      if (self->profile != NULL)
+        d->profile_total = embers_profile_get_total (self->profile, self->sample_type);
       g_clear_pointer (&self->details, embers_function_details_unref);
       self->details = g_steal_pointer (&d);
       g_strfreev (self->shown_site);

@@ -305,6 +305,9 @@ wait_frame_figures (EmbersDetailsPanel *panel,
                         embers_details_panel_get_shown_call_site (panel) != NULL &&
                         embers_details_panel_get_details (panel)->total == embers_profile_node_total (profile, 0, node));
   d = embers_details_panel_get_details (panel);
+  /* Its share is of the whole profile, not of the answer (the site) */
+  g_assert_cmpint (d->profile_total, ==, embers_profile_get_total (profile, 0));
+  g_assert_cmpint (d->profile_total, >, d->total);
   g_assert_cmpuint (d->callers->len, ==, 1);
   g_assert_cmpstr (g_array_index (d->callers, EmbersFunctionEdge, 0).name, ==, parent);
 }
@@ -353,6 +356,14 @@ test_server_frames (void)
   /* Said on screen: the call site, by its nearest caller */
   embers_test_settle ();
   g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (panel), "At the selected call site"), ==, 1);
+  if (g_getenv ("EMBERS_TEST_SHOTS") != NULL)
+    {
+      g_autofree char *where = g_build_filename (g_getenv ("EMBERS_TEST_SHOTS"), "details-call-site.png", NULL);
+      EmbersTestPixels *shot = embers_test_render (GTK_WIDGET (window));
+
+      embers_test_pixels_save (shot, where);
+      embers_test_pixels_free (shot);
+    }
 
   /* Frame B of the same function: asked for with B's stack, B's figures */
   embers_flame_graph_set_selected_node (graph, b);
