@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-column-keys.h"
 #include "embers-widgets.h"
 #include "embers-name-label.h"
 #include "embers-top.h"
@@ -718,6 +719,7 @@ embers_top_table_init (EmbersTopTable *self)
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
                            G_CALLBACK (on_sorter_changed), self, 0);
   gtk_column_view_sort_by_column (self->column_view, self->self_column, GTK_SORT_DESCENDING);
+  embers_column_view_add_sort_keys (self->column_view);
 
   g_signal_connect_object (self->selection, "notify::selected-item",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);

@@ -11,6 +11,7 @@
 
 #include "embers-column-keys.h"
 #include "embers-diff-table.h"
+#include "embers-top-table.h"
 #include "embers-test-gtk-utils.h"
 
 static void
@@ -159,13 +160,12 @@ test_keys (void)
   embers_test_destroy_window (GTK_WINDOW (window));
 }
 
-/* The app's tables have the keys: the diff table's first column */
+/* The app's tables have the keys: their first column */
 static void
-test_diff_table (void)
+check_table (GtkWidget     *table,
+             GtkColumnView *view)
 {
   GtkWidget *window = gtk_window_new ();
-  GtkWidget *table = embers_diff_table_new ();
-  GtkColumnView *view = embers_diff_table_get_column_view (EMBERS_DIFF_TABLE (table));
   GtkColumnViewSorter *sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (view));
   g_autoptr(GtkColumnViewColumn) first = g_list_model_get_item (gtk_column_view_get_columns (view), 0);
 
@@ -177,6 +177,16 @@ test_diff_table (void)
   embers_test_destroy_window (GTK_WINDOW (window));
 }
 
+static void
+test_tables (void)
+{
+  GtkWidget *diff = embers_diff_table_new ();
+  GtkWidget *top = embers_top_table_new ();
+
+  check_table (diff, embers_diff_table_get_column_view (EMBERS_DIFF_TABLE (diff)));
+  check_table (top, GTK_COLUMN_VIEW (embers_test_find_widget (top, GTK_TYPE_COLUMN_VIEW, NULL)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -184,6 +194,6 @@ main (int   argc,
   embers_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/embers/column-keys/keys", test_keys);
-  g_test_add_func ("/embers/column-keys/diff-table", test_diff_table);
+  g_test_add_func ("/embers/column-keys/tables", test_tables);
   return g_test_run ();
 }
