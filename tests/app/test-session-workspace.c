@@ -250,6 +250,122 @@ test_compare_ranges (void)
   g_rmdir (dir);
 }
 
+/* A profile file compared with a query of the server (the Compare view
+ * with the file as baseline), and a compare tab of a query against a
+ * file (the other way round): saved, reopened on the Compare view with
+ * the file and the query back, the diff run again, the diff mode, and
+ * the same diff flame graph, pixel for pixel */
+static void
+test_file_and_query (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "mixed.embers", NULL);
+  g_autofree char *path2 = g_build_filename (dir, "mixed-tab.embers", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *text2 = NULL;
+  g_autofree char *profile = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
+  g_autoptr(GFile) profile_file = g_file_new_for_path (profile);
+  g_autoptr(GFile) file2 = g_file_new_for_path (path2);
+  gint64 now = now_minute ();
+  g_autoptr(EmbersQuery) comparison = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - HOUR_MS, now);
+  g_autoptr(EmbersQuery) c2 = NULL;
+  g_autoptr(EmbersTestPixels) before = NULL;
+  g_autoptr(EmbersTestPixels) after = NULL;
+  EmbersWindow *window;
+  EmbersWorkspace *workspace = open_workspace (&window, now);
+  EmbersWorkspace *again;
+  EmbersComparePage *compare = embers_workspace_get_compare_page (workspace);
+  EmbersComparePage *compare2, *tab;
+  GtkWidget *graph;
+  gint64 totals[2];
+  gint64 t0 = g_get_monotonic_time ();
+
+  /* The file as baseline (its CPU time), the server's last hour of api */
+  embers_workspace_compare (workspace, NULL, comparison, FALSE);
+  embers_compare_page_set_side_file (compare, FALSE, profile_file, "cpu");
+  embers_compare_page_compare (compare);
+  embers_test_wait_for (!embers_compare_page_get_busy (compare));
+  g_assert_cmpstr (embers_compare_page_get_error (compare), ==, NULL);
+  embers_test_wait_for (compare_idle (compare));
+  embers_compare_page_set_mode (compare, EMBERS_DIFF_MODE_ABSOLUTE);
+  for (guint i = 0; i < 2; i++)
+    totals[i] = embers_profile_get_total (embers_compare_page_get_diff (compare), i);
+  g_assert_cmpint (totals[0], >, 0);
+  g_assert_cmpint (totals[1], >, 0);
+  graph = embers_compare_page_get_graph (compare);
+  embers_test_wait_mapped (graph);
+  before = embers_test_render_frame (graph);
+  {
+    graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (graph), gtk_widget_get_height (graph));
+
+    embers_test_assert_not_blank (before, &all, 4, "session-mixed");
+  }
+
+  again = save_and_reopen (window, workspace, path, &text);
+  /* The file by path, with its sample type; the query as a query side */
+  {
+    g_autofree char *want = g_strdup_printf ("\"file\" : \"%s\",\n        \"sample-type\" : \"cpu\"", profile);
+
+    g_assert_nonnull (strstr (text, want));
+  }
+  g_assert_nonnull (strstr (text, "\"diff-mode\" : \"absolute\""));
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
+  compare2 = embers_workspace_get_compare_page (again);
+  embers_test_wait_for (compare_idle (compare2));
+  g_assert_null (embers_compare_page_get_error (compare2));
+  g_assert_true (g_file_equal (embers_compare_page_get_side_file (compare2, FALSE), profile_file));
+  g_assert_cmpstr (embers_compare_page_get_sample_type (compare2, FALSE), ==, "cpu");
+  g_assert_null (embers_compare_page_get_side_file (compare2, TRUE));
+  c2 = embers_compare_page_dup_query (compare2, TRUE);
+  g_assert_nonnull (c2);
+  g_assert_cmpstr (c2->label_selector, ==, comparison->label_selector);
+  g_assert_cmpint (c2->start_ms, ==, comparison->start_ms);
+  g_assert_cmpint (c2->end_ms, ==, comparison->end_ms);
+  g_assert_cmpint (embers_compare_page_get_mode (compare2), ==, EMBERS_DIFF_MODE_ABSOLUTE);
+  for (guint i = 0; i < 2; i++)
+    g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), i), ==, totals[i]);
+
+  /* What a person sees: the same diff */
+  close_saved (window, workspace);
+  graph = embers_compare_page_get_graph (compare2);
+  embers_test_wait_mapped (graph);
+  embers_test_wait_for (compare_idle (compare2));
+  after = embers_test_render_frame (graph);
+  assert_same_pixels (before, after, "session-mixed");
+  g_test_message ("file and query: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  /* The other way round, in a compare tab of its own: the query the
+   * baseline, the file the comparison (its default sample type) */
+  tab = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, embers_workspace_get_source (again),
+                                                                  comparison, NULL, FALSE));
+  embers_compare_page_set_side_file (tab, TRUE, profile_file, NULL);
+  embers_compare_page_compare (tab);
+  embers_test_wait_for (compare_idle (tab));
+  g_assert_null (embers_compare_page_get_error (tab));
+  totals[0] = embers_profile_get_total (embers_compare_page_get_diff (tab), 0);
+  totals[1] = embers_profile_get_total (embers_compare_page_get_diff (tab), 1);
+  embers_window_save_view_to (window, file2);
+  embers_test_wait_for (g_file_test (path2, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (path2, &text2, NULL, NULL));
+  g_assert_null (strstr (text2, "sample-type"));
+  embers_window_open_file (window, file2);
+  embers_test_wait_for ((again = shown_workspace (window, again)) != NULL);
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
+  g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (again)), ==, "api");
+  compare2 = embers_workspace_get_compare_page (again);
+  embers_test_wait_for (compare_idle (compare2));
+  g_assert_null (embers_compare_page_get_side_file (compare2, FALSE));
+  g_assert_true (g_file_equal (embers_compare_page_get_side_file (compare2, TRUE), profile_file));
+  for (guint i = 0; i < 2; i++)
+    g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), i), ==, totals[i]);
+  g_test_message ("file and query, both: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_unlink (path2);
+  g_rmdir (dir);
+}
+
 static gint64
 flame_total (EmbersExplorePage *page)
 {
@@ -596,6 +712,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/embers/session/workspace/compare-ranges", test_compare_ranges);
+  g_test_add_func ("/embers/session/workspace/file-and-query", test_file_and_query);
   g_test_add_func ("/embers/session/workspace/picked-profile", test_picked_profile);
   g_test_add_func ("/embers/session/workspace/compare-tab", test_compare_tab);
   g_test_add_func ("/embers/session/workspace/version-1", test_version_1);
