@@ -725,9 +725,9 @@ show_waiting (Open *open)
   /* Translators: on the tab of a saved view whose server asks for a
    * password; the first %s is the server's address (without any
    * credentials), the second the view file's name */
-  description = g_strdup_printf (_("The server %s needs a user name and password or a token to open “%s”, "
-                                   "and none is saved in the keyring. Connect to open the view."),
-                                 open->session->server, name);
+  description = g_markup_printf_escaped (_("The server %s needs a user name and password or a token to open “%s”, "
+                                          "and none is saved in the keyring. Connect to open the view."),
+                                        open->session->server, name);
   adw_status_page_set_description (ADW_STATUS_PAGE (status), description);
   button = gtk_button_new_with_mnemonic (_("_Connect…"));
   gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
