@@ -65,6 +65,31 @@ on_details_close (EmbersProfilePage *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->graph));
 }
 
+/* The panel itself is made when first needed (shown, or asked for by a
+ * page that feeds it), and goes into the split view when first shown: a
+ * GtkSourceView, its style scheme and menus cost ~10 ms of the main
+ * thread that a tab's opening need not pay */
+static EmbersDetailsPanel *
+ensure_details (EmbersProfilePage *self)
+{
+  if (self->details != NULL)
+    return self->details;
+  self->details = g_object_ref_sink (embers_details_panel_new ());
+  g_signal_connect_object (self->details, "close", G_CALLBACK (on_details_close), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->details, "function-activated",
+                           G_CALLBACK (on_details_function_activated), self, G_CONNECT_SWAPPED);
+  return self->details;
+}
+
+static void
+on_show_sidebar (EmbersProfilePage *self)
+{
+  if (adw_overlay_split_view_get_show_sidebar (self->details_split)
+      && adw_overlay_split_view_get_sidebar (self->details_split) == NULL)
+    adw_overlay_split_view_set_sidebar (self->details_split, GTK_WIDGET (ensure_details (self)));
+  embers_profile_page_update_details (self);
+}
+
 /* The panel goes beside the table and views (the template's paned), and
  * over them where the page is narrow */
 void
@@ -75,7 +100,6 @@ embers_profile_page_setup_details (EmbersProfilePage *self)
   GtkWidget *before = gtk_widget_get_prev_sibling (paned);
   GValue collapsed = G_VALUE_INIT;
 
-  self->details = embers_details_panel_new ();
   self->details_split = ADW_OVERLAY_SPLIT_VIEW (adw_overlay_split_view_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->details_split), TRUE);
   adw_overlay_split_view_set_sidebar_position (self->details_split, GTK_PACK_END);
@@ -86,7 +110,6 @@ embers_profile_page_setup_details (EmbersProfilePage *self)
   adw_overlay_split_view_set_min_sidebar_width (self->details_split, 320);
   adw_overlay_split_view_set_max_sidebar_width (self->details_split, 640);
   adw_overlay_split_view_set_sidebar_width_fraction (self->details_split, 0.4);
-  adw_overlay_split_view_set_sidebar (self->details_split, GTK_WIDGET (self->details));
 
   g_object_ref (paned);
   gtk_box_remove (GTK_BOX (box), paned);
@@ -101,11 +124,8 @@ embers_profile_page_setup_details (EmbersProfilePage *self)
   adw_breakpoint_add_setter (self->narrow_breakpoint, G_OBJECT (self->details_split), "collapsed", &collapsed);
   g_value_unset (&collapsed);
 
-  g_signal_connect_object (self->details, "close", G_CALLBACK (on_details_close), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->details, "function-activated",
-                           G_CALLBACK (on_details_function_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->details_split, "notify::show-sidebar",
-                           G_CALLBACK (embers_profile_page_update_details), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (on_show_sidebar), self, G_CONNECT_SWAPPED);
 
   /* Its button, last in the toolbar */
   {
@@ -125,7 +145,7 @@ EmbersDetailsPanel *
 embers_profile_page_get_details_panel (EmbersProfilePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
-  return self->details;
+  return ensure_details (self);
 }
 
 gboolean
