@@ -711,6 +711,8 @@ show_waiting (Open *open)
   AdwTabPage *waiting_tab;
   int position;
 
+  if (gtk_widget_in_destruction (GTK_WIDGET (self)))
+    tab = NULL;
   if (tab == NULL || open->waiting != NULL)
     {
       /* Closed meanwhile, or already waiting (its tab owns @open) */

@@ -364,6 +364,20 @@ test_file_and_query (void)
     g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), i), ==, totals[i]);
   g_test_message ("file and query, both: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
 
+  /* The file gone: the tab names it */
+  {
+    g_autofree char *gone = g_build_filename (dir, "gone-before.pb.gz", NULL);
+    g_auto(GStrv) parts = g_strsplit (text, profile, -1);
+    g_autofree char *moved = g_strjoinv (gone, parts);
+    g_autoptr(GFile) moved_file = g_file_new_for_path (path);
+    EmbersProfilePage *page;
+
+    g_assert_true (g_file_set_contents (path, moved, -1, NULL));
+    page = embers_window_open_file (window, moved_file);
+    embers_test_wait_for (embers_profile_page_get_error (page) != NULL);
+    g_assert_nonnull (strstr (embers_profile_page_get_error (page), "gone-before.pb.gz"));
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_unlink (path2);
