@@ -9,8 +9,12 @@
  * reads it off the main thread and opens its source in a tab with that
  * view restored. A server's workspace reopens whole: one workspace tab
  * on the saved query and view, its flame graph's view, picked profile
- * and comparison, connected with the credentials saved in the keyring
- * for that server.
+ * and comparison (two queries, two files, or a file and a query),
+ * connected with the credentials saved in the keyring for that server.
+ * A server that wants credentials it was not given (401) gets the Connect
+ * dialog, filled in with its address and tenant; once connected the view
+ * opens, and Cancel leaves a tab that says what is missing and can ask
+ * again.
  */
 
 #include "config.h"
@@ -724,12 +728,21 @@ show_waiting (Open *open)
   status = adw_status_page_new ();
   adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-password-symbolic");
   adw_status_page_set_title (ADW_STATUS_PAGE (status), _("Credentials Needed"));
-  /* Translators: on the tab of a saved view whose server asks for a
-   * password; the first %s is the server's address (without any
-   * credentials), the second the view file's name */
-  description = g_markup_printf_escaped (_("The server %s needs a user name and password or a token to open “%s”, "
-                                          "and none is saved in the keyring. Connect to open the view."),
-                                        open->session->server, name);
+  if (open->tried_kind == EMBERS_AUTH_NONE)
+    /* Translators: on the tab of a saved view whose server asks for a
+     * password; the first %s is the server's address (without any
+     * credentials), the second the view file's name */
+    description = g_markup_printf_escaped (_("The server %s needs a user name and password or a token to open “%s”, "
+                                            "and none is saved in the keyring. Connect to open the view."),
+                                          open->session->server, name);
+  else
+    /* Translators: on the tab of a saved view whose server refused the
+     * credentials from the keyring or the environment; the first %s is
+     * the server's address (without any credentials), the second the
+     * view file's name */
+    description = g_markup_printf_escaped (_("The server %s refused the credentials it was given for “%s”. "
+                                            "Connect with others to open the view."),
+                                          open->session->server, name);
   adw_status_page_set_description (ADW_STATUS_PAGE (status), description);
   button = gtk_button_new_with_mnemonic (_("_Connect…"));
   gtk_widget_set_halign (button, GTK_ALIGN_CENTER);

@@ -635,6 +635,25 @@ test_needs_credentials (void)
     g_test_message ("%s", log);
   g_assert_nonnull (strstr (log, "DEBUG"));
   g_assert_null (strstr (log, SECRET));
+
+  /* Credentials that the server refuses (from the environment here): the
+   * dialog keeps the user's name, never the secret; the tab says so */
+  g_setenv ("EMBERS_USER", SECRET_USER, TRUE);
+  g_setenv ("EMBERS_PASSWORD", "not-" SECRET, TRUE);
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((dialog = shown_connect_dialog (window)) != NULL);
+  g_clear_pointer (&prefilled, embers_credentials_free);
+  prefilled = embers_connect_dialog_dup_credentials (dialog);
+  g_assert_cmpint (prefilled->kind, ==, EMBERS_AUTH_BASIC);
+  g_assert_cmpstr (prefilled->user, ==, SECRET_USER);
+  g_assert_true (prefilled->secret == NULL || prefilled->secret[0] == '\0');
+  adw_dialog_close (ADW_DIALOG (dialog));
+  embers_test_wait_for (shown_connect_dialog (window) == NULL && (button = connect_again_button (window)) != NULL);
+  status = gtk_widget_get_ancestor (button, ADW_TYPE_STATUS_PAGE);
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status)), "refused"));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  g_unsetenv ("EMBERS_USER");
+  g_unsetenv ("EMBERS_PASSWORD");
   g_test_message ("needs credentials: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
 
   gtk_window_destroy (GTK_WINDOW (window));
