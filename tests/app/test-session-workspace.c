@@ -410,6 +410,18 @@ connect_again_button (EmbersWindow *window)
   return ADW_IS_STATUS_PAGE (child) ? embers_test_find_widget (child, GTK_TYPE_BUTTON, "session-connect") : NULL;
 }
 
+/* Whether the captured log holds @needle yet */
+static gboolean
+log_has (const char *path,
+         const char *needle)
+{
+  g_autofree char *text = NULL;
+
+  fflush (stdout);
+  fflush (stderr);
+  return g_file_get_contents (path, &text, NULL, NULL) && strstr (text, needle) != NULL;
+}
+
 /* The dialog's address is the server's (the dialog shows it without
  * the trailing slash) */
 static void
@@ -619,6 +631,10 @@ test_needs_credentials (void)
   embers_test_wait_mapped (graph);
   after = embers_test_render_frame (graph);
   assert_same_pixels (before, after, "session-credentials");
+  /* The typed password went to the keyring (which, here, says it could
+   * not keep it: the Connect dialog's message), not only to the
+   * connection */
+  embers_test_wait_for (log_has (log_path, "Could not save the server's credentials in the keyring"));
 
   /* Saved again: still no secret */
   embers_window_save_view_to (window, file2);
