@@ -1087,6 +1087,29 @@ test_partial (void)
   g_assert_true (action_enabled (GTK_WIDGET (page), "page.cancel"));
   /* The table is of a whole profile only */
   g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, 0);
+  /* and says so in its place, drawn */
+  embers_test_settle ();
+  g_assert_nonnull (embers_top_table_get_placeholder (embers_profile_page_get_top_table (page)));
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (embers_profile_page_get_top_table (page)),
+                                                  "fills in once the whole profile is read"), ==, 1);
+  {
+    GtkWidget *table = GTK_WIDGET (embers_profile_page_get_top_table (page));
+    EmbersTestPixels *shot = embers_test_render_frame (table);
+
+    embers_test_assert_not_blank (shot, &GRAPHENE_RECT_INIT (0, gtk_widget_get_height (table) / 3.0,
+                                                             gtk_widget_get_width (table),
+                                                             gtk_widget_get_height (table) / 3.0),
+                                  3, "the table's status");
+    embers_test_pixels_free (shot);
+    if (g_getenv ("EMBERS_TEST_SHOTS") != NULL)
+      {
+        g_autofree char *where = g_build_filename (g_getenv ("EMBERS_TEST_SHOTS"), "partial-table.png", NULL);
+
+        shot = embers_test_render_frame (GTK_WIDGET (window));
+        embers_test_pixels_save (shot, where);
+        embers_test_pixels_free (shot);
+      }
+  }
   gtk_widget_activate_action (GTK_WIDGET (page), "page.transform", "(s^as)", "merge-function",
                               (const char *[]) { embers_profile_node_name_str (coarse, 1), NULL });
   gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", embers_profile_node_name_str (coarse, 1));
@@ -1122,6 +1145,8 @@ test_partial (void)
                     embers_profile_get_n_nodes (plain));
   embers_test_wait_while (embers_test_count_shown_text (GTK_WIDGET (window), "Partial:") > 0);
   g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), >, 10);
+  g_assert_null (embers_top_table_get_placeholder (embers_profile_page_get_top_table (page)));
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (window), "fills in once the whole profile is read"), ==, 0);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (embers_profile_page_get_top_table (page))), >, 200);
   g_assert_true (action_enabled (GTK_WIDGET (page), "page.collapse-recursion"));
 
