@@ -254,6 +254,87 @@ test_compare_ranges (void)
   g_rmdir (dir);
 }
 
+/* Whether a diff flame graph shows frames that grew (red) and frames
+ * that shrank (blue), a few hundred pixels of each */
+static gboolean
+has_diff_colours (EmbersTestPixels *pixels)
+{
+  guint red = 0, blue = 0;
+
+  for (int y = 0; y < pixels->height; y++)
+    for (int x = 0; x < pixels->width; x++)
+      {
+        guint32 p = embers_test_pixels_get (pixels, x + pixels->origin_x, y + pixels->origin_y);
+        int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+
+        if (r > b + 80 && r > g + 80)
+          red++;
+        else if (b > r + 80 && b > g + 30)
+          blue++;
+      }
+  g_test_message ("diff colours: %u red, %u blue pixels", red, blue);
+  return red > 200 && blue > 200;
+}
+
+/* A profile file of api's CPU time (speedscope, nanoseconds) made from
+ * the test server's own data for api (tests/server/data/api.cpu.folded),
+ * its first stack four times as heavy: compared with the server's api,
+ * that stack shrank and the others grew */
+static GFile *
+write_api_profile (const char *dir)
+{
+  g_autofree char *folded_path = g_test_build_filename (G_TEST_DIST, "server", "data", "api.cpu.folded", NULL);
+  g_autofree char *folded = NULL;
+  g_autofree char *path = g_build_filename (dir, "api-before.speedscope.json", NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GString) frames = g_string_new (NULL);
+  g_autoptr(GString) samples = g_string_new (NULL);
+  g_autoptr(GString) weights = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  guint n_frames = 0, n_samples = 0;
+  guint64 total = 0;
+
+  g_assert_true (g_file_get_contents (folded_path, &folded, NULL, NULL));
+  lines = g_strsplit (folded, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *space = strrchr (lines[i], ' ');
+      g_auto(GStrv) names = NULL;
+      guint64 weight;
+
+      if (space == NULL)
+        continue;
+      *space = '\0';
+      weight = g_ascii_strtoull (space + 1, NULL, 10) * (n_samples == 0 ? 4 : 1);
+      names = g_strsplit (lines[i], ";", -1);
+      g_string_append_printf (samples, "%s[", n_samples > 0 ? "," : "");
+      for (guint k = 0; names[k] != NULL; k++)
+        {
+          gpointer found;
+
+          if (!g_hash_table_lookup_extended (index, names[k], NULL, &found))
+            {
+              found = GUINT_TO_POINTER (n_frames++);
+              g_hash_table_insert (index, g_strdup (names[k]), found);
+              g_string_append_printf (frames, "%s{\"name\":\"%s\"}", n_frames > 1 ? "," : "", names[k]);
+            }
+          g_string_append_printf (samples, "%s%u", k > 0 ? "," : "", GPOINTER_TO_UINT (found));
+        }
+      g_string_append_c (samples, ']');
+      g_string_append_printf (weights, "%s%" G_GUINT64_FORMAT, n_samples > 0 ? "," : "", weight);
+      total += weight;
+      n_samples++;
+    }
+  text = g_strdup_printf ("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+                          "\"shared\":{\"frames\":[%s]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"api\","
+                          "\"unit\":\"nanoseconds\",\"startValue\":0,\"endValue\":%" G_GUINT64_FORMAT ","
+                          "\"samples\":[%s],\"weights\":[%s]}]}",
+                          frames->str, total, samples->str, weights->str);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return g_file_new_for_path (path);
+}
+
 /* A profile file compared with a query of the server (the Compare view
  * with the file as baseline), and a compare tab of a query against a
  * file (the other way round): saved, reopened on the Compare view with
@@ -267,8 +348,8 @@ test_file_and_query (void)
   g_autofree char *path2 = g_build_filename (dir, "mixed-tab.embers", NULL);
   g_autofree char *text = NULL;
   g_autofree char *text2 = NULL;
-  g_autofree char *profile = g_test_build_filename (G_TEST_DIST, "fixtures", "go", "cpu-before.pb.gz", NULL);
-  g_autoptr(GFile) profile_file = g_file_new_for_path (profile);
+  g_autoptr(GFile) profile_file = write_api_profile (dir);
+  const char *profile = g_file_peek_path (profile_file);
   g_autoptr(GFile) file2 = g_file_new_for_path (path2);
   gint64 now = now_minute ();
   g_autoptr(EmbersQuery) comparison = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - HOUR_MS, now);
@@ -286,12 +367,16 @@ test_file_and_query (void)
 
   /* The file as baseline (its CPU time), the server's last hour of api */
   embers_workspace_compare (workspace, NULL, comparison, FALSE);
-  embers_compare_page_set_side_file (compare, FALSE, profile_file, "cpu");
+  embers_compare_page_set_side_file (compare, FALSE, profile_file, "time");
   embers_compare_page_compare (compare);
   embers_test_wait_for (!embers_compare_page_get_busy (compare));
   g_assert_cmpstr (embers_compare_page_get_error (compare), ==, NULL);
   embers_test_wait_for (compare_idle (compare));
-  embers_compare_page_set_mode (compare, EMBERS_DIFF_MODE_ABSOLUTE);
+  /* Shares (the file's frames shrank to nothing, the server's are new)
+   * in the Flame Graph view */
+  embers_compare_page_set_mode (compare, EMBERS_DIFF_MODE_SHARE);
+  embers_profile_page_set_view (embers_compare_page_get_profile_page (compare), EMBERS_VIEW_FLAME);
+  embers_test_wait_for (compare_idle (compare));
   for (guint i = 0; i < 2; i++)
     totals[i] = embers_profile_get_total (embers_compare_page_get_diff (compare), i);
   g_assert_cmpint (totals[0], >, 0);
@@ -304,30 +389,35 @@ test_file_and_query (void)
 
     embers_test_assert_not_blank (before, &all, 4, "session-mixed");
   }
+  /* Both sides on screen: the file's frames blue (shrank), the query's
+   * red (grew) */
+  g_assert_true (has_diff_colours (before));
 
   again = save_and_reopen (window, workspace, path, &text);
   /* The file by path, with its sample type; the query as a query side */
   {
-    g_autofree char *want = g_strdup_printf ("\"file\" : \"%s\",\n        \"sample-type\" : \"cpu\"", profile);
+    g_autofree char *want = g_strdup_printf ("\"file\" : \"%s\",\n        \"sample-type\" : \"time\"", profile);
 
     g_assert_nonnull (strstr (text, want));
   }
-  g_assert_nonnull (strstr (text, "\"diff-mode\" : \"absolute\""));
+  g_assert_nonnull (strstr (text, "\"diff-mode\" : \"share\""));
   g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
   compare2 = embers_workspace_get_compare_page (again);
   embers_test_wait_for (compare_idle (compare2));
   g_assert_null (embers_compare_page_get_error (compare2));
   g_assert_true (g_file_equal (embers_compare_page_get_side_file (compare2, FALSE), profile_file));
-  g_assert_cmpstr (embers_compare_page_get_sample_type (compare2, FALSE), ==, "cpu");
+  g_assert_cmpstr (embers_compare_page_get_sample_type (compare2, FALSE), ==, "time");
   g_assert_null (embers_compare_page_get_side_file (compare2, TRUE));
   c2 = embers_compare_page_dup_query (compare2, TRUE);
   g_assert_nonnull (c2);
   g_assert_cmpstr (c2->label_selector, ==, comparison->label_selector);
   g_assert_cmpint (c2->start_ms, ==, comparison->start_ms);
   g_assert_cmpint (c2->end_ms, ==, comparison->end_ms);
-  g_assert_cmpint (embers_compare_page_get_mode (compare2), ==, EMBERS_DIFF_MODE_ABSOLUTE);
+  g_assert_cmpint (embers_compare_page_get_mode (compare2), ==, EMBERS_DIFF_MODE_SHARE);
   for (guint i = 0; i < 2; i++)
     g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), i), ==, totals[i]);
+  g_assert_cmpint (embers_profile_page_get_view (embers_compare_page_get_profile_page (compare2)), ==,
+                   EMBERS_VIEW_FLAME);
 
   /* What a person sees: the same diff */
   close_saved (window, workspace);
@@ -346,6 +436,7 @@ test_file_and_query (void)
   embers_compare_page_compare (tab);
   embers_test_wait_for (compare_idle (tab));
   g_assert_null (embers_compare_page_get_error (tab));
+  embers_compare_page_set_mode (tab, EMBERS_DIFF_MODE_ABSOLUTE);
   totals[0] = embers_profile_get_total (embers_compare_page_get_diff (tab), 0);
   totals[1] = embers_profile_get_total (embers_compare_page_get_diff (tab), 1);
   embers_window_save_view_to (window, file2);
@@ -360,6 +451,7 @@ test_file_and_query (void)
   embers_test_wait_for (compare_idle (compare2));
   g_assert_null (embers_compare_page_get_side_file (compare2, FALSE));
   g_assert_true (g_file_equal (embers_compare_page_get_side_file (compare2, TRUE), profile_file));
+  g_assert_cmpint (embers_compare_page_get_mode (compare2), ==, EMBERS_DIFF_MODE_ABSOLUTE);
   for (guint i = 0; i < 2; i++)
     g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), i), ==, totals[i]);
   g_test_message ("file and query, both: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
@@ -381,6 +473,7 @@ test_file_and_query (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_unlink (path2);
+  g_file_delete (profile_file, NULL, NULL);
   g_rmdir (dir);
 }
 
