@@ -1045,6 +1045,16 @@ embers_session_save (const EmbersSession  *session,
 
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
+  /* A local file is written whole or not at all, new or not: GIO's
+   * replace writes a file that is not there yet in place, where it can be
+   * seen (or left, by a crash) half written */
+  if (g_file_peek_path (file) != NULL)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      return g_file_set_contents_full (g_file_peek_path (file), data, length, G_FILE_SET_CONTENTS_CONSISTENT,
+                                       0666, error);
+    }
   return g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
                                   NULL, cancellable, error);
 }
