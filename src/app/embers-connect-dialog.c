@@ -701,6 +701,35 @@ embers_connect_dialog_set_auth (EmbersConnectDialog *self,
                          kind == EMBERS_AUTH_BEARER && secret != NULL ? secret : "");
 }
 
+void
+embers_connect_dialog_ask_credentials (EmbersConnectDialog *self,
+                                       const char          *reason)
+{
+  GtkWidget *field = NULL;
+
+  g_return_if_fail (EMBERS_IS_CONNECT_DIALOG (self));
+
+  set_status (self, "dialog-password-symbolic", reason);
+  /* Not the error or success look: a reason, read with the dialog */
+  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "success");
+  switch (adw_combo_row_get_selected (self->auth_row))
+    {
+    case EMBERS_AUTH_BASIC:
+      field = GTK_WIDGET (gtk_editable_get_text (GTK_EDITABLE (self->user_row))[0] == '\0'
+                          ? self->user_row : self->password_row);
+      break;
+    case EMBERS_AUTH_BEARER:
+      field = GTK_WIDGET (self->token_row);
+      break;
+    default:
+      field = GTK_WIDGET (self->auth_row);
+      break;
+    }
+  adw_dialog_set_focus (ADW_DIALOG (self), field);
+  if (reason != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, reason, -1);
+}
+
 EmbersCredentials *
 embers_connect_dialog_dup_credentials (EmbersConnectDialog *self)
 {

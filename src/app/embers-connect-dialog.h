@@ -46,6 +46,11 @@ void                 embers_connect_dialog_set_auth        (EmbersConnectDialog 
 void                 embers_connect_dialog_set_timeout     (EmbersConnectDialog *self,
                                                             guint                seconds);
 guint                embers_connect_dialog_get_timeout     (EmbersConnectDialog *self);
+/* Why the dialog opens without the person asking (a saved view's server
+ * wants credentials): @reason on the status line, and the focus on the
+ * first empty field of the chosen kind of authentication */
+void                 embers_connect_dialog_ask_credentials (EmbersConnectDialog *self,
+                                                            const char          *reason);
 /* The credentials as entered (never NULL) */
 EmbersCredentials   *embers_connect_dialog_dup_credentials (EmbersConnectDialog *self);
 /* Whether the URL is a valid http(s) URL */

@@ -810,6 +810,9 @@ ask_credentials (Open *open)
   g_signal_connect (dialog, "connected", G_CALLBACK (dialog_connected), open);
   g_signal_connect (dialog, "closed", G_CALLBACK (dialog_closed), open);
   adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (open->window));
+  embers_connect_dialog_ask_credentials (dialog, open->tried_kind != EMBERS_AUTH_NONE
+                                                   ? _("The server refused the credentials Embers had for it. Enter them to open the saved view.")
+                                                   : _("The server asks for credentials. Enter them to open the saved view."));
 }
 
 static void

@@ -680,6 +680,15 @@ test_needs_credentials (void)
   g_assert_cmpint (prefilled->kind, ==, EMBERS_AUTH_BASIC);
   g_assert_true (prefilled->secret == NULL || prefilled->secret[0] == '\0');
   g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  /* It says why it opened, on screen, and waits in the user field */
+  g_assert_cmpstr (embers_connect_dialog_get_status (dialog), ==,
+                   "The server asks for credentials. Enter them to open the saved view.");
+  embers_test_wait_for (embers_test_count_shown_text (GTK_WIDGET (dialog), "The server asks for credentials") == 1);
+  embers_test_wait_for (adw_dialog_get_focus (ADW_DIALOG (dialog)) != NULL &&
+                        gtk_widget_get_ancestor (adw_dialog_get_focus (ADW_DIALOG (dialog)), ADW_TYPE_ENTRY_ROW) != NULL);
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (gtk_widget_get_ancestor (adw_dialog_get_focus (ADW_DIALOG (dialog)),
+                                                                                                 ADW_TYPE_ENTRY_ROW))),
+                   ==, "User");
 
   /* Cancel: a tab that says what is missing, and can ask again */
   adw_dialog_close (ADW_DIALOG (dialog));
