@@ -40,6 +40,7 @@ typedef struct
   gint64 frame_start_cpu;
   gint64 max_frame;
   gint64 max_frame_cpu;
+  gint64 max_frame_cpu_at;  /* when that frame began, CLOCK_MONOTONIC */
   gint64 sum_frame_cpu;
   guint  n_probe_frames;
   guint  n_frames;
@@ -93,7 +94,11 @@ after_paint (GdkFrameClock *clock)
       gint64 cpu = cpu_us () - probe.frame_start_cpu;
 
       probe.max_frame = MAX (probe.max_frame, g_get_monotonic_time () - probe.frame_start);
-      probe.max_frame_cpu = MAX (probe.max_frame_cpu, cpu);
+      if (cpu > probe.max_frame_cpu)
+        {
+          probe.max_frame_cpu = cpu;
+          probe.max_frame_cpu_at = probe.frame_start;
+        }
       probe.sum_frame_cpu += cpu;
       probe.n_probe_frames++;
     }
@@ -160,6 +165,12 @@ static void
 report (const char *what,
         gint64      wall_us)
 {
+  gint64 now = g_get_monotonic_time ();
+
+  /* The phase's span on CLOCK_MONOTONIC, for perf report --time (with
+   * perf record -k CLOCK_MONOTONIC) */
+  g_print ("  [%.6f,%.6f] costliest frame at %.6f\n", (now - wall_us) / 1e6, now / 1e6,
+           probe.max_frame_cpu_at / 1e6);
   g_print ("  %s: %.1f ms\n"
            "    main loop: longest pause %.1f ms (%.1f ms of it the main thread's CPU); most CPU in one pause %.1f ms\n"
            "    frames: %u, longest %.1f ms; CPU per frame: mean %.1f ms, most %.1f ms\n",

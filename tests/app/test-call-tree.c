@@ -16,6 +16,7 @@
 #include "embers-call-tree-view.h"
 #include "embers-compare-page.h"
 #include "embers-flame-graph.h"
+#include "embers-name-label.h"
 #include "embers-transform-stack.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
@@ -85,6 +86,43 @@ find_expander (GtkWidget  *root,
   return NULL;
 }
 
+
+/* The text a tooltip was given. No API reads it back: a GtkTooltip keeps
+ * its window (a GtkTooltipWindow, whose label shows the text) as its
+ * first member, as every GTK 4 has */
+static const char *
+tooltip_text (GtkTooltip *tooltip)
+{
+  GtkWidget *window = *(GtkWidget **) (gpointer) ((char *) tooltip + sizeof (GObject));
+  GtkWidget *label;
+
+  g_assert_true (GTK_IS_WIDGET (window));
+  label = embers_test_find_widget (window, GTK_TYPE_LABEL, NULL);
+  g_assert_nonnull (label);
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* A bound name label (the top table's) sets no tooltip text, which would
+ * ask the display server where the pointer is at every bind: its tooltip
+ * is the whole name, worked out when asked */
+static void
+assert_lazy_tooltip (GtkWidget *label)
+{
+  g_autoptr(GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  const char *text;
+  gboolean shown = FALSE;
+
+  text = EMBERS_IS_NAME_LABEL (label) ? embers_name_label_get_text (EMBERS_NAME_LABEL (label))
+                                      : embers_call_tree_text_get_text (EMBERS_CALL_TREE_TEXT (label));
+  g_assert_nonnull (text);
+  g_assert_true (gtk_widget_get_has_tooltip (label));
+  g_assert_null (gtk_widget_get_tooltip_text (label));
+  g_signal_emit_by_name (label, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+  g_assert_true (shown);
+  g_assert_cmpstr (tooltip_text (tooltip), ==, text);
+  g_assert_null (gtk_widget_get_tooltip_text (label));
+}
+
 static void
 test_call_tree (void)
 {
@@ -109,6 +147,13 @@ test_call_tree (void)
   wait_page (page);
   graph = embers_profile_page_get_flame_graph (page);
   profile = embers_flame_graph_get_profile (graph);
+  embers_test_wait_frame (GTK_WIDGET (page));
+  label = embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_NAME_LABEL, NULL);
+  g_assert_nonnull (label);
+  assert_lazy_tooltip (label);
+  /* The name label's accessible label stays the whole name */
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       embers_name_label_get_text (EMBERS_NAME_LABEL (label)));
 
   /* Ctrl+5 shows it, with the heaviest path open: total, then the
    * heaviest child at each level down to a leaf */
@@ -140,6 +185,8 @@ test_call_tree (void)
   pixels = embers_test_render_frame (GTK_WIDGET (tree));
   expander = find_expander (GTK_WIDGET (tree), "main.writeCPULabels.func2");
   g_assert_nonnull (expander);
+  /* The call tree's names answer the same way */
+  assert_lazy_tooltip (embers_call_tree_expander_get_child (EMBERS_CALL_TREE_EXPANDER (expander)));
   area = embers_test_bounds (expander, GTK_WIDGET (tree));
   embers_test_assert_not_blank (pixels, &area, 3, "call-tree-name");
   bar = embers_test_find_widget (gtk_widget_get_parent (gtk_widget_get_parent (expander)),
