@@ -67,6 +67,18 @@ struct _EmbersCallTreeView
    * tick callback) until it is whole */
   GtkSliceListModel  *slice;
   guint               grow_id;
+  /* Between the tree list model and the slice: holds the changes of a
+   * step of * to pass them on as one */
+  GObject            *hold;
+
+  /* *: the rows still to open (GtkTreeListRow, breadth first), the rows
+   * opened so far, the tick that opens a step a frame, and the list it
+   * waits for */
+  GQueue              all_queue;
+  guint               all_added;
+  guint               all_tick_id;
+  GListModel         *all_wait;      /* the first row's list, computed on a thread */
+  gulong              all_wait_id;
 };
 
 /* The row's EmbersCallTreeRow (the tree list row keeps it) */
