@@ -25,6 +25,14 @@ struct _EmbersCallTreeView
   GtkColumnViewColumn *comparison_column;
   GtkColumnViewColumn *change_column;
   GtkColumnViewColumn *change_percent_column;
+  GtkColumnViewColumn *bar_column;
+
+  /* The columns: only the mode's are in the column view (a hidden
+   * column's cells would be built and bound in every row all the same),
+   * and of those, the ones that fit the width beside the names */
+  int                 columns_diff;   /* the mode they are for, -1 none yet */
+  gboolean            fitting;        /* changing them (sorter, widths) */
+  int                 name_width;     /* the names' width when there is room */
 
   GtkTreeListModel   *tree_model;
   GtkSingleSelection *selection;

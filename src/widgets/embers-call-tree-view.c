@@ -582,7 +582,124 @@ create_children (gpointer item,
   return kids;
 }
 
-/* A comparison shows both sides and the change instead of self and total */
+/* The columns */
+
+/* The names' width at the least: narrower, the values give way, the least
+ * needed first */
+#define NAME_MIN_WIDTH 140
+
+/* A mode's value columns, the most needed first, NULL-terminated */
+static void
+mode_columns (EmbersCallTreeView   *self,
+              gboolean              diff,
+              GtkColumnViewColumn **columns)
+{
+  guint i = 0;
+
+  if (diff)
+    {
+      /* The change of share (what the diff flame graph colours by), the
+       * change, the comparison, the baseline */
+      columns[i++] = self->change_percent_column;
+      columns[i++] = self->change_column;
+      columns[i++] = self->comparison_column;
+      columns[i++] = self->baseline_column;
+    }
+  else
+    {
+      columns[i++] = self->total_column;
+      columns[i++] = self->self_column;
+    }
+  columns[i++] = self->bar_column;
+  columns[i] = NULL;
+}
+
+static gboolean
+has_column (EmbersCallTreeView  *self,
+            GtkColumnViewColumn *column)
+{
+  return gtk_column_view_column_get_column_view (column) == self->column_view;
+}
+
+/* A comparison shows both sides and the change instead of self and total:
+ * the other mode's columns leave the column view */
+static void
+set_mode_columns (EmbersCallTreeView *self,
+                  gboolean            diff)
+{
+  GtkColumnViewColumn *order[] = {
+    self->self_column, self->total_column, self->baseline_column, self->comparison_column,
+    self->change_percent_column, self->change_column,
+  };
+  GtkColumnViewColumn *wanted[8];
+  guint position = 1;
+
+  if (self->columns_diff == diff)
+    return;
+  self->columns_diff = diff;
+  mode_columns (self, diff, wanted);
+  /* The sorter forgets a column that goes: no new tree for that */
+  self->fitting = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      gboolean want = FALSE;
+
+      for (guint j = 0; wanted[j] != NULL; j++)
+        want |= wanted[j] == order[i];
+      if (!want && has_column (self, order[i]))
+        gtk_column_view_remove_column (self->column_view, order[i]);
+      else if (want)
+        {
+          if (!has_column (self, order[i]))
+            gtk_column_view_insert_column (self->column_view, position, order[i]);
+          position++;
+        }
+    }
+  self->fitting = FALSE;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/* The value columns that fit @width beside the names (at least
+ * NAME_MIN_WIDTH) are shown, the most needed first; the names take the
+ * rest (the name column expands) */
+static void
+fit_columns (EmbersCallTreeView *self,
+             int                 width)
+{
+  GtkColumnViewColumn *columns[8];
+  int used = NAME_MIN_WIDTH;
+  int name_width;
+  gboolean room = TRUE;
+
+  if (self->columns_diff < 0 || width <= 0)
+    return;
+  mode_columns (self, self->columns_diff, columns);
+  self->fitting = TRUE;
+  for (guint i = 0; columns[i] != NULL; i++)
+    {
+      int w = gtk_column_view_column_get_fixed_width (columns[i]);
+
+      room = room && used + w <= width;
+      if (room)
+        used += w;
+      if (gtk_column_view_column_get_visible (columns[i]) != room)
+        gtk_column_view_column_set_visible (columns[i], room);
+    }
+  name_width = CLAMP (width - (used - NAME_MIN_WIDTH), NAME_MIN_WIDTH, self->name_width);
+  if (gtk_column_view_column_get_fixed_width (self->name_column) != name_width)
+    gtk_column_view_column_set_fixed_width (self->name_column, name_width);
+  self->fitting = FALSE;
+}
+
+/* A name column dragged wider or narrower keeps that width where there
+ * is room */
+static void
+on_name_width (EmbersCallTreeView *self)
+{
+  if (!self->fitting)
+    self->name_width = MAX (NAME_MIN_WIDTH, gtk_column_view_column_get_fixed_width (self->name_column));
+}
+
 static void
 update_columns (EmbersCallTreeView *self)
 {
@@ -591,14 +708,33 @@ update_columns (EmbersCallTreeView *self)
   self->diff = diff;
   self->root_total = self->tree != NULL ? embers_call_tree_get_total (self->tree) : 0;
   self->base_root_total = self->tree != NULL ? embers_call_tree_get_baseline_total (self->tree) : 0;
-  gtk_column_view_column_set_visible (self->self_column, !diff);
-  gtk_column_view_column_set_visible (self->total_column, !diff);
-  gtk_column_view_column_set_visible (self->baseline_column, diff);
-  gtk_column_view_column_set_visible (self->comparison_column, diff);
-  gtk_column_view_column_set_visible (self->change_column, diff);
-  gtk_column_view_column_set_visible (self->change_percent_column, diff);
-  /* Four columns of values: the names give way */
-  gtk_column_view_column_set_fixed_width (self->name_column, diff ? 230 : 270);
+  set_mode_columns (self, diff);
+}
+
+static void
+embers_call_tree_view_measure (GtkWidget      *widget,
+                               GtkOrientation  orientation,
+                               int             for_size,
+                               int            *minimum,
+                               int            *natural,
+                               int            *minimum_baseline,
+                               int            *natural_baseline)
+{
+  gtk_widget_measure (GTK_WIDGET (EMBERS_CALL_TREE_VIEW (widget)->scroller), orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+embers_call_tree_view_size_allocate (GtkWidget *widget,
+                                     int        width,
+                                     int        height,
+                                     int        baseline)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (widget);
+
+  /* Before the column view is given the width: what it shows fits it */
+  fit_columns (self, width);
+  gtk_widget_allocate (GTK_WIDGET (self->scroller), width, height, baseline, NULL);
 }
 
 static void
@@ -703,6 +839,9 @@ column_sort (EmbersCallTreeView  *self,
 static void
 on_sorter_changed (EmbersCallTreeView *self)
 {
+  if (self->fitting)
+    return;
+
   GtkColumnViewSorter *sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (self->column_view));
   GtkColumnViewColumn *column = gtk_column_view_sorter_get_primary_sort_column (sorter);
   EmbersCallTreeSort sort = column_sort (self, column);
@@ -1067,6 +1206,18 @@ embers_call_tree_view_dispose (GObject *object)
     }
   if (self->column_view != NULL)
     g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view), on_sorter_changed, self);
+  if (self->columns_diff >= 0)
+    {
+      /* The columns out of the column view are this view's to drop */
+      GtkColumnViewColumn *all[] = {
+        self->self_column, self->total_column, self->baseline_column, self->comparison_column,
+        self->change_percent_column, self->change_column,
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+        g_object_unref (all[i]);
+      self->columns_diff = -1;
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_CALL_TREE_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->slice);
@@ -1150,6 +1301,8 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   object_class->finalize = embers_call_tree_view_finalize;
   object_class->get_property = embers_call_tree_view_get_property;
   object_class->set_property = embers_call_tree_view_set_property;
+  widget_class->measure = embers_call_tree_view_measure;
+  widget_class->size_allocate = embers_call_tree_view_size_allocate;
 
   properties[PROP_INVERTED] =
     g_param_spec_boolean ("inverted", NULL, NULL, FALSE,
@@ -1178,6 +1331,7 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, comparison_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, bar_column);
   _embers_call_tree_view_bind_cell_callbacks (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
   gtk_widget_class_set_css_name (widget_class, "call-tree-view");
@@ -1194,6 +1348,19 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
   self->selected_node = EMBERS_NODE_NONE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  {
+    /* Kept while out of the column view (see set_mode_columns()) */
+    GtkColumnViewColumn *all[] = {
+      self->self_column, self->total_column, self->baseline_column, self->comparison_column,
+      self->change_percent_column, self->change_column,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+      g_object_ref (all[i]);
+    self->columns_diff = -1;
+    self->name_width = gtk_column_view_column_get_fixed_width (self->name_column);
+    g_signal_connect_swapped (self->name_column, "notify::fixed-width", G_CALLBACK (on_name_width), self);
+  }
 
   self->hold = g_object_new (EMBERS_TYPE_ROWS_HOLD, NULL);
   self->slice = gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->hold)), 0, G_MAXUINT);

@@ -329,6 +329,55 @@ find_row (EmbersCallTreeView *tree,
   return G_MAXUINT;
 }
 
+/* Makes the call tree @width px wide (the page's paned gives the table
+ * the rest) */
+static void
+set_tree_width (EmbersProfilePage  *page,
+                EmbersCallTreeView *tree,
+                int                 width)
+{
+  GtkPaned *paned = GTK_PANED (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_PANED, "paned"));
+
+  g_assert_nonnull (paned);
+  gtk_paned_set_position (paned, gtk_paned_get_position (paned) + gtk_widget_get_width (GTK_WIDGET (tree)) - width);
+  embers_test_wait_while (gtk_widget_get_width (GTK_WIDGET (tree)) != width);
+  embers_test_wait_frame (GTK_WIDGET (tree));
+}
+
+/* Every shown column's header lies inside the tree (state), and the last
+ * one's title is drawn (pixels); returns how many are shown */
+static guint
+assert_headers_inside (EmbersCallTreeView *tree)
+{
+  GtkWidget *column_view = embers_test_find_widget (GTK_WIDGET (tree), GTK_TYPE_COLUMN_VIEW, NULL);
+  GtkWidget *header = embers_test_find_widget (column_view, GTK_TYPE_WIDGET, "header");
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  int width = gtk_widget_get_width (GTK_WIDGET (tree));
+  GtkWidget *last = NULL;
+  graphene_rect_t area;
+  guint n = 0;
+
+  g_assert_nonnull (header);
+  for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
+       title = gtk_widget_get_next_sibling (title))
+    {
+      if (!gtk_widget_get_mapped (title))
+        continue;
+      area = embers_test_bounds (title, GTK_WIDGET (tree));
+      g_test_message ("header %u: %.0f to %.0f of %d px", n, area.origin.x, area.origin.x + area.size.width, width);
+      g_assert_cmpfloat (area.origin.x, >=, 0);
+      g_assert_cmpfloat (area.origin.x + area.size.width, <=, width);
+      g_assert_cmpfloat (area.size.width, >, 0);
+      last = title;
+      n++;
+    }
+  g_assert_nonnull (last);
+  pixels = embers_test_render_frame (GTK_WIDGET (tree));
+  area = embers_test_bounds (last, GTK_WIDGET (tree));
+  embers_test_assert_not_blank (pixels, &area, 2, "the last column's title");
+  return n;
+}
+
 /* The comparison of two files (tests/fixtures/go/cpu-diff.go made them:
  * main.checksum grew from 690 ms to 1.37 s, main.encode's share shrank):
  * both sides and the change as columns, rows marked in the diff palette's
@@ -389,6 +438,24 @@ test_call_tree_diff (void)
         change_percent = column;
     }
   g_assert_nonnull (change_percent);
+  /* The other mode's columns are not in the column view at all: their
+   * cells would be built in every row */
+  g_assert_cmpuint (g_list_model_get_n_items (columns), ==, 6);
+
+  /* In a 600 px pane every column fits (the names take what is left);
+   * at 450 px the least needed values give way, and what is shown fits */
+  set_tree_width (page, tree, 600);
+  g_assert_cmpuint (assert_headers_inside (tree), ==, 6);
+  set_tree_width (page, tree, 450);
+  {
+    guint shown = assert_headers_inside (tree);
+
+    g_assert_cmpuint (shown, >=, 3);
+    g_assert_cmpuint (shown, <, 6);
+    g_assert_true (gtk_column_view_column_get_visible (change_percent));
+  }
+  set_tree_width (page, tree, 600);
+  g_assert_cmpuint (assert_headers_inside (tree), ==, 6);
 
   checksum = find_row (tree, "main.checksum");
   encode = find_row (tree, "main.encode");
