@@ -51,6 +51,10 @@ struct _EmbersCallTreeView
   EmbersSearch       *search;
   GPtrArray          *bound_names;   /* GtkListItem of the name cells */
   GPtrArray          *bound_bars;    /* GtkListItem of the bars */
+  /* Cells of rows let go of, for rows to come (embers-call-tree-view-cells.c) */
+  GPtrArray          *spare_names;
+  GPtrArray          *spare_values;
+  GPtrArray          *spare_bars;
 
   guint32             selected_node;
   EmbersCallTreeRow  *selected_row;

@@ -1219,6 +1219,10 @@ embers_call_tree_view_dispose (GObject *object)
       self->columns_diff = -1;
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_CALL_TREE_VIEW);
+  /* The rows' teardown gave their cells */
+  g_ptr_array_set_size (self->spare_names, 0);
+  g_ptr_array_set_size (self->spare_values, 0);
+  g_ptr_array_set_size (self->spare_bars, 0);
   g_clear_object (&self->selection);
   g_clear_object (&self->slice);
   if (self->hold != NULL)
@@ -1240,6 +1244,9 @@ embers_call_tree_view_finalize (GObject *object)
 
   g_ptr_array_unref (self->bound_names);
   g_ptr_array_unref (self->bound_bars);
+  g_ptr_array_unref (self->spare_names);
+  g_ptr_array_unref (self->spare_values);
+  g_ptr_array_unref (self->spare_bars);
   g_array_unref (self->walk_path);
   g_free (self->unit);
 
@@ -1344,6 +1351,9 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
 
   self->bound_names = g_ptr_array_new ();
   self->bound_bars = g_ptr_array_new ();
+  self->spare_names = g_ptr_array_new_with_free_func (g_object_unref);
+  self->spare_values = g_ptr_array_new_with_free_func (g_object_unref);
+  self->spare_bars = g_ptr_array_new_with_free_func (g_object_unref);
   self->walk_path = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->selected_node = EMBERS_NODE_NONE;
 
