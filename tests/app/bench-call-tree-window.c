@@ -12,7 +12,9 @@
  * the column view has all the rows, a few a frame); the tree
  * scrolls a page at a time through the open rows; * opens everything below
  * the root's heaviest child (up to the view's 5,000 rows); the tree turns
- * inverted and opens its heaviest path.
+ * inverted and opens its heaviest path. Last, for comparison, a call tree
+ * view alone in a window of its own (no table beside it, nothing else
+ * new in the window) shows the same profile for the first time.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,6 +27,7 @@
 #include <adwaita.h>
 
 #include "embers-call-tree-view.h"
+#include "embers-flame-graph.h"
 #include "embers-profile-page.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
@@ -318,6 +321,37 @@ main (int   argc,
   wait_frames (1);
   report ("inverted, its heaviest path open", g_get_monotonic_time () - t);
   g_print ("  (%u rows open)\n", embers_call_tree_view_get_n_rows (tree));
+
+  /* The call tree alone: its own first show, without the page's table
+   * filled again beside it */
+  {
+    EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+    GtkWidget *alone = gtk_window_new ();
+    EmbersCallTreeView *view = EMBERS_CALL_TREE_VIEW (embers_call_tree_view_new ());
+    GdkFrameClock *alone_clock;
+
+    gtk_window_set_default_size (GTK_WINDOW (alone), 800, 800);
+    gtk_window_set_child (GTK_WINDOW (alone), GTK_WIDGET (view));
+    gtk_window_present (GTK_WINDOW (alone));
+    while (!gtk_widget_get_mapped (alone))
+      g_main_context_iteration (NULL, TRUE);
+    g_signal_handlers_disconnect_by_func (clock, before_paint, NULL);
+    g_signal_handlers_disconnect_by_func (clock, after_paint, NULL);
+    alone_clock = gtk_widget_get_frame_clock (alone);
+    g_signal_connect (alone_clock, "before-paint", G_CALLBACK (before_paint), NULL);
+    g_signal_connect (alone_clock, "after-paint", G_CALLBACK (after_paint), NULL);
+    wait_frames (2);
+    probe_reset ();
+    t = g_get_monotonic_time ();
+    embers_call_tree_view_set_profile (view, embers_flame_graph_get_profile (graph),
+                                       embers_flame_graph_get_sample_type (graph));
+    iterate_until (tree_settled, view);
+    wait_frames (1);
+    iterate_until (tree_whole, view);
+    wait_frames (1);
+    report ("the call tree alone in a new window, heaviest path open", g_get_monotonic_time () - t);
+    gtk_window_destroy (GTK_WINDOW (alone));
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
