@@ -2,7 +2,7 @@
  * million nodes, in the real widgets under a display (run it under
  * xvfb-run). It prints figures and asserts nothing about time.
  *
- *   bench-call-tree-window [--file FILE] [--gen PATH]
+ *   bench-call-tree-window [--file FILE] [--gen PATH] [--alone-first]
  *
  * Without --file it makes s50k (gen-pprof --shape random --samples 50000,
  * 1.07 million nodes) next to itself. A ping probe (a 1 ms timeout on the
@@ -183,12 +183,53 @@ report (const char *what,
            probe.max_frame_cpu / 1e3);
 }
 
+/* The call tree alone: its own first show, without the page's table
+ * filled again beside it */
+static void
+show_alone (EmbersProfilePage *page,
+            GdkFrameClock     *clock)
+{
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  GtkWidget *alone = gtk_window_new ();
+  EmbersCallTreeView *view = EMBERS_CALL_TREE_VIEW (embers_call_tree_view_new ());
+  GdkFrameClock *alone_clock;
+  gint64 t;
+
+  gtk_window_set_default_size (GTK_WINDOW (alone), 800, 800);
+  gtk_window_set_child (GTK_WINDOW (alone), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (alone));
+  while (!gtk_widget_get_mapped (alone))
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handlers_disconnect_by_func (clock, before_paint, NULL);
+  g_signal_handlers_disconnect_by_func (clock, after_paint, NULL);
+  alone_clock = gtk_widget_get_frame_clock (alone);
+  g_signal_connect (alone_clock, "before-paint", G_CALLBACK (before_paint), NULL);
+  g_signal_connect (alone_clock, "after-paint", G_CALLBACK (after_paint), NULL);
+  wait_frames (2);
+  probe_reset ();
+  t = g_get_monotonic_time ();
+  embers_call_tree_view_set_profile (view, embers_flame_graph_get_profile (graph),
+                                     embers_flame_graph_get_sample_type (graph));
+  iterate_until (tree_settled, view);
+  wait_frames (1);
+  iterate_until (tree_whole, view);
+  wait_frames (1);
+  report ("the call tree alone in a new window, heaviest path open", g_get_monotonic_time () - t);
+  g_signal_handlers_disconnect_by_func (alone_clock, before_paint, NULL);
+  g_signal_handlers_disconnect_by_func (alone_clock, after_paint, NULL);
+  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint), NULL);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), NULL);
+  gtk_window_destroy (GTK_WINDOW (alone));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_autofree char *file_path = NULL, *gen = NULL;
+  gboolean alone_first = FALSE;
   GOptionEntry entries[] = {
+    { "alone-first", 0, 0, G_OPTION_ARG_NONE, &alone_first, "The call tree alone first (what its first show needs)", NULL },
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile", "FILE" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
     { NULL }
@@ -252,6 +293,9 @@ main (int   argc,
   g_print ("call tree window: %s\n", file_path);
   /* Frames include the renderer's work: under Xvfb a software one */
   g_print ("  renderer: %s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+
+  if (alone_first)
+    show_alone (page, clock);
 
   /* For comparison: the same hand-off to another graph view */
   probe_reset ();
@@ -322,36 +366,8 @@ main (int   argc,
   report ("inverted, its heaviest path open", g_get_monotonic_time () - t);
   g_print ("  (%u rows open)\n", embers_call_tree_view_get_n_rows (tree));
 
-  /* The call tree alone: its own first show, without the page's table
-   * filled again beside it */
-  {
-    EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
-    GtkWidget *alone = gtk_window_new ();
-    EmbersCallTreeView *view = EMBERS_CALL_TREE_VIEW (embers_call_tree_view_new ());
-    GdkFrameClock *alone_clock;
-
-    gtk_window_set_default_size (GTK_WINDOW (alone), 800, 800);
-    gtk_window_set_child (GTK_WINDOW (alone), GTK_WIDGET (view));
-    gtk_window_present (GTK_WINDOW (alone));
-    while (!gtk_widget_get_mapped (alone))
-      g_main_context_iteration (NULL, TRUE);
-    g_signal_handlers_disconnect_by_func (clock, before_paint, NULL);
-    g_signal_handlers_disconnect_by_func (clock, after_paint, NULL);
-    alone_clock = gtk_widget_get_frame_clock (alone);
-    g_signal_connect (alone_clock, "before-paint", G_CALLBACK (before_paint), NULL);
-    g_signal_connect (alone_clock, "after-paint", G_CALLBACK (after_paint), NULL);
-    wait_frames (2);
-    probe_reset ();
-    t = g_get_monotonic_time ();
-    embers_call_tree_view_set_profile (view, embers_flame_graph_get_profile (graph),
-                                       embers_flame_graph_get_sample_type (graph));
-    iterate_until (tree_settled, view);
-    wait_frames (1);
-    iterate_until (tree_whole, view);
-    wait_frames (1);
-    report ("the call tree alone in a new window, heaviest path open", g_get_monotonic_time () - t);
-    gtk_window_destroy (GTK_WINDOW (alone));
-  }
+  if (!alone_first)
+    show_alone (page, clock);
 
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
