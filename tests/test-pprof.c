@@ -980,6 +980,87 @@ test_pprof_interim (void)
   pb_free (pb);
 }
 
+/* A profile whose top level is wide: 17,000 light stacks, each through a
+ * function of its own, come first and fill the coarse tree's room; then a
+ * heavy path 20 frames deep holds half the samples. The coarse profiles
+ * must show that path (the light frames make way), and stay whole */
+static void
+test_pprof_interim_wide (void)
+{
+  const guint n_light = 17000, n_heavy = 17000, depth = 20;
+  PB *pb = pb_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersProfile) p = NULL;
+  Interims in = { g_ptr_array_new_with_free_func (g_object_unref), g_array_new (FALSE, FALSE, sizeof (double)) };
+  EmbersInputOptions options;
+  EmbersPprofReader *r;
+  EmbersProfile *last;
+  guint64 path[20];
+  guint32 node = 0;
+
+  pb_type (pb, "cpu", "nanoseconds");
+  for (guint f = 1; f <= n_light + depth; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("pkg.f%u", f);
+
+      pb_function (pb, f, name, "f.go");
+      pb_location (pb, f, 0x1000 * f, 0, (guint64[]) { f }, 1);
+    }
+  for (guint i = 0; i < n_light; i++)
+    pb_sample (pb, (guint64[]) { 1 + i }, 1, (gint64[]) { 1 }, 1, NULL);
+  /* Leaf first in the file */
+  for (guint d = 0; d < depth; d++)
+    path[depth - 1 - d] = n_light + 1 + d;
+  for (guint i = 0; i < n_heavy; i++)
+    pb_sample (pb, path, depth, (gint64[]) { 1 }, 1, NULL);
+  bytes = pb_pack (pb);
+
+  embers_input_options_init (&options);
+  options.interim = on_interim;
+  options.interim_every = 5000;
+  options.user_data = &in;
+  r = embers_pprof_reader_new (&options, FALSE);
+  g_assert_true (embers_pprof_reader_push (r, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error));
+  p = embers_pprof_reader_finish (r, NULL, &error);
+  embers_pprof_reader_free (r);
+  g_assert_no_error (error);
+  g_assert_cmpuint (in.profiles->len, >=, 2);
+
+  /* The last coarse profile: every sample, and the heavy path whole to
+   * its leaf (the first-come tree had no room left for it) */
+  last = g_ptr_array_index (in.profiles, in.profiles->len - 1);
+  g_assert_cmpint (embers_profile_node_total (last, 0, 0), ==, (gint64)(n_light + n_heavy));
+  g_assert_cmpuint (embers_profile_get_n_nodes (last), <=, 16384);
+  for (guint d = 0; d < depth; d++)
+    {
+      g_autofree char *name = g_strdup_printf ("pkg.f%u", n_light + 1 + d);
+      guint32 child = EMBERS_NODE_NONE;
+
+      for (guint32 i = 1; i < embers_profile_get_n_nodes (last) && child == EMBERS_NODE_NONE; i++)
+        if (embers_profile_node_parent (last, i) == node && g_str_equal (embers_profile_node_name_str (last, i), name))
+          child = i;
+      g_assert_cmpuint (child, !=, EMBERS_NODE_NONE);
+      g_assert_cmpint (embers_profile_node_total (last, 0, child), ==, (gint64)n_heavy);
+      node = child;
+    }
+  /* Every coarse profile whole: its root holds every sample read */
+  for (guint k = 0; k < in.profiles->len; k++)
+    {
+      EmbersProfile *interim = g_ptr_array_index (in.profiles, k);
+      double fraction = g_array_index (in.fractions, double, k);
+
+      g_assert_cmpfloat_with_epsilon ((double)embers_profile_node_total (interim, 0, 0) / (n_light + n_heavy),
+                                      fraction, 1e-9);
+      g_assert_cmpuint (embers_profile_get_n_nodes (interim), <=, 16384);
+    }
+  g_assert_cmpint (embers_profile_node_total (p, 0, 0), ==, (gint64)(n_light + n_heavy));
+
+  g_ptr_array_unref (in.profiles);
+  g_array_unref (in.fractions);
+  pb_free (pb);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -998,6 +1079,7 @@ main (int   argc,
   g_test_add_func ("/embers/pprof/streaming", test_pprof_streaming);
   g_test_add_func ("/embers/pprof/first-error-split", test_pprof_first_error_split);
   g_test_add_func ("/embers/pprof/interim", test_pprof_interim);
+  g_test_add_func ("/embers/pprof/interim-wide", test_pprof_interim_wide);
 
   return g_test_run ();
 }

@@ -43,6 +43,21 @@ full_session (void)
 }
 
 static void
+assert_same_side (const EmbersSessionSide *a,
+                  const EmbersSessionSide *b)
+{
+  g_assert_true ((a == NULL) == (b == NULL));
+  if (a == NULL)
+    return;
+  g_assert_cmpstr (a->file, ==, b->file);
+  g_assert_cmpstr (a->sample_type, ==, b->sample_type);
+  g_assert_cmpstr (a->profile_type, ==, b->profile_type);
+  g_assert_cmpstr (a->selector, ==, b->selector);
+  g_assert_cmpint (a->from_ms, ==, b->from_ms);
+  g_assert_cmpint (a->until_ms, ==, b->until_ms);
+}
+
+static void
 assert_same (const EmbersSession *a,
              const EmbersSession *b)
 {
@@ -71,7 +86,8 @@ assert_same (const EmbersSession *a,
   g_assert_cmpint (a->profile_time_ms, ==, b->profile_time_ms);
   g_assert_cmpint (a->profile_value, ==, b->profile_value);
   g_assert_cmpstr (a->diff_mode, ==, b->diff_mode);
-  g_assert_true ((a->compare_baseline == NULL) == (b->compare_baseline == NULL));
+  assert_same_side (a->compare_baseline, b->compare_baseline);
+  assert_same_side (a->compare_comparison, b->compare_comparison);
   g_assert_true ((a->diff == NULL) == (b->diff == NULL));
   if (a->diff != NULL)
     assert_same (a->diff, b->diff);
@@ -350,6 +366,186 @@ test_workspace_round_trip (void)
   g_assert_null (strstr (from_built, "bob"));
   g_assert_null (strstr (from_built, "hunter2"));
   g_assert_null (strstr (from_built, "abc"));
+}
+
+/* A file compared with a server's query (either way round): the file
+ * side by path with its sample type, the query side as a query side is;
+ * the text docs/session-format.md shows */
+static const char mixed_text[] =
+  "{\n"
+  "  \"format\" : \"embers-view\",\n"
+  "  \"version\" : 2,\n"
+  "  \"source\" : {\n"
+  "    \"server\" : \"https://pyro.example:4040/\",\n"
+  "    \"tenant\" : \"team-a\"\n"
+  "  },\n"
+  "  \"query\" : {\n"
+  "    \"service\" : \"checkout\",\n"
+  "    \"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\",\n"
+  "    \"filters\" : \"{region=\\\"eu\\\"}\",\n"
+  "    \"from\" : 1700000000000,\n"
+  "    \"until\" : 1700003600000\n"
+  "  },\n"
+  "  \"workspace\" : {\n"
+  "    \"view\" : \"compare\",\n"
+  "    \"compare\" : {\n"
+  "      \"baseline\" : {\n"
+  "        \"file\" : \"/home/me/profiles/cpu-before.pb.gz\",\n"
+  "        \"sample-type\" : \"cpu\"\n"
+  "      },\n"
+  "      \"comparison\" : {\n"
+  "        \"profile-type\" : \"process_cpu:cpu:nanoseconds:cpu:nanoseconds\",\n"
+  "        \"selector\" : \"{service_name=\\\"checkout\\\",region=\\\"eu\\\"}\",\n"
+  "        \"from\" : 1700000000000,\n"
+  "        \"until\" : 1700003600000\n"
+  "      },\n"
+  "      \"diff-mode\" : \"share\",\n"
+  "      \"view\" : {\n"
+  "        \"mode\" : \"icicle\",\n"
+  "        \"transforms\" : []\n"
+  "      }\n"
+  "    }\n"
+  "  },\n"
+  "  \"view\" : {\n"
+  "    \"transforms\" : []\n"
+  "  }\n"
+  "}\n";
+
+static void
+test_file_and_query (void)
+{
+  static const char * const bad[] = {
+    /* A side missing, a side that is both or neither, wrong types */
+    "{\"baseline\": {\"file\": \"/a\"}}",
+    "{\"comparison\": {\"file\": \"/a\"}}",
+    "{\"baseline\": {\"file\": \"/a\", \"profile-type\": \"t\"}, \"comparison\": {\"file\": \"/b\"}}",
+    "{\"baseline\": {\"file\": \"/a\", \"selector\": \"{}\"}, \"comparison\": {\"file\": \"/b\"}}",
+    "{\"baseline\": {}, \"comparison\": {\"file\": \"/b\"}}",
+    "{\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"sample-type\": \"cpu\", \"profile-type\": \"t\","
+    " \"from\": 1, \"until\": 2}}",
+    "{\"baseline\": {\"file\": \"/a\", \"sample-type\": 3}, \"comparison\": {\"file\": \"/b\"}}",
+    "{\"baseline\": {\"file\": [\"/a\"]}, \"comparison\": {\"file\": \"/b\"}}",
+    "{\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"profile-type\": 4, \"from\": 1, \"until\": 2}}",
+    "{\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"profile-type\": \"t\", \"from\": \"1\", \"until\": 2}}",
+    "{\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"profile-type\": \"t\", \"from\": 1}}",
+    "{\"baseline\": {\"file\": \"/a\"}, \"comparison\": {\"profile-type\": \"t\", \"selector\": \"{x=\","
+    " \"from\": 1, \"until\": 2}}",
+    "{\"baseline\": \"/a\", \"comparison\": {\"file\": \"/b\"}}",
+  };
+  /* What each error must name */
+  static const char * const named[] = {
+    "comparison", "baseline", "baseline", "baseline", "baseline", "comparison", "sample-type", "file",
+    "profile-type", "from", "until", "selector", "baseline",
+  };
+  g_autoptr(EmbersSession) s = NULL;
+  g_autoptr(EmbersSession) back = NULL;
+  g_autoptr(EmbersSession) built = embers_session_new ();
+  g_autoptr(EmbersSession) turned = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *from_built = NULL;
+  g_autofree char *turned_data = NULL;
+  GError *error = NULL;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (bad) == G_N_ELEMENTS (named));
+
+  s = embers_session_parse (mixed_text, strlen (mixed_text), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (s->compare_baseline->file, ==, "/home/me/profiles/cpu-before.pb.gz");
+  g_assert_cmpstr (s->compare_baseline->sample_type, ==, "cpu");
+  g_assert_null (s->compare_baseline->profile_type);
+  g_assert_null (s->compare_comparison->file);
+  g_assert_null (s->compare_comparison->sample_type);
+  g_assert_cmpstr (s->compare_comparison->selector, ==, "{service_name=\"checkout\",region=\"eu\"}");
+  g_assert_cmpint (s->compare_comparison->until_ms, ==, 1700003600000);
+  data = embers_session_to_data (s, NULL);
+  g_assert_cmpstr (data, ==, mixed_text);
+  back = embers_session_parse (data, strlen (data), NULL, &error);
+  g_assert_no_error (error);
+  assert_same (s, back);
+
+  /* Built as the window does (a URL with credentials), the same text */
+  built->server = g_strdup ("https://bob:hunter2@pyro.example:4040/");
+  built->tenant = g_strdup ("team-a");
+  built->profile_type = g_strdup ("process_cpu:cpu:nanoseconds:cpu:nanoseconds");
+  built->selector = g_strdup ("{service_name=\"checkout\",region=\"eu\"}");
+  built->from_ms = 1700000000000;
+  built->until_ms = 1700003600000;
+  built->workspace_view = g_strdup ("compare");
+  built->compare_baseline = embers_session_side_new ();
+  built->compare_baseline->file = g_strdup ("/home/me/profiles/cpu-before.pb.gz");
+  built->compare_baseline->sample_type = g_strdup ("cpu");
+  built->compare_comparison = embers_session_side_new ();
+  built->compare_comparison->profile_type = g_strdup (built->profile_type);
+  built->compare_comparison->selector = g_strdup (built->selector);
+  built->compare_comparison->from_ms = built->from_ms;
+  built->compare_comparison->until_ms = built->until_ms;
+  built->diff_mode = g_strdup ("share");
+  built->diff = embers_session_new ();
+  built->diff->view = g_strdup ("icicle");
+  from_built = embers_session_to_data (built, NULL);
+  g_assert_cmpstr (from_built, ==, mixed_text);
+  g_assert_null (strstr (from_built, "hunter2"));
+
+  /* The other way round: the query the baseline, the file the
+   * comparison (its default sample type: none written) */
+  {
+    EmbersSessionSide *t = built->compare_baseline;
+
+    built->compare_baseline = built->compare_comparison;
+    built->compare_comparison = t;
+    g_clear_pointer (&t->sample_type, g_free);
+  }
+  turned_data = embers_session_to_data (built, NULL);
+  g_assert_null (strstr (turned_data, "sample-type"));
+  turned = embers_session_parse (turned_data, strlen (turned_data), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (turned->compare_baseline->file);
+  g_assert_cmpstr (turned->compare_comparison->file, ==, "/home/me/profiles/cpu-before.pb.gz");
+  g_assert_null (turned->compare_comparison->sample_type);
+  assert_same_side (built->compare_baseline, turned->compare_baseline);
+  assert_same_side (built->compare_comparison, turned->compare_comparison);
+  g_assert_cmpstr (turned->server, ==, "https://pyro.example:4040/");
+
+  /* Hostile sides: refused, the error naming the side or the field */
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"format\": \"embers-view\", \"version\": 2,"
+                                               " \"source\": {\"server\": \"http://h/\"},"
+                                               " \"workspace\": {\"view\": \"compare\", \"compare\": %s}}",
+                                               bad[i]);
+      g_autoptr(EmbersSession) refused = embers_session_parse (text, strlen (text), NULL, &error);
+
+      if (refused != NULL)
+        g_error ("accepted: %s", bad[i]);
+      g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID);
+      if (strstr (error->message, named[i]) == NULL)
+        g_error ("“%s” does not name %s: %s", bad[i], named[i], error->message);
+      g_clear_error (&error);
+    }
+}
+
+/* A file compared with a query whose file is gone: named, nothing else */
+static void
+test_file_and_query_missing (void)
+{
+  g_autofree char *dir_path = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *view_path = g_build_filename (dir_path, "mixed.embers", NULL);
+  g_autoptr(GFile) view = g_file_new_for_path (view_path);
+  g_autoptr(EmbersSession) loaded = NULL;
+  const char *text = "{\"format\": \"embers-view\", \"version\": 2, \"source\": {\"server\": \"http://h:4040\"},"
+                     " \"workspace\": {\"view\": \"compare\", \"compare\": {\"baseline\": {\"profile-type\": \"t\","
+                     " \"selector\": \"{service_name=\\\"api\\\"}\", \"from\": 1, \"until\": 2},"
+                     " \"comparison\": {\"file\": \"gone-d.pb.gz\", \"sample-type\": \"cpu\"}}}}";
+  GError *error = NULL;
+
+  g_assert_true (g_file_set_contents (view_path, text, -1, NULL));
+  loaded = embers_session_load (view, NULL, &error);
+  g_assert_null (loaded);
+  g_assert_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_MISSING_FILE);
+  g_assert_nonnull (strstr (error->message, "gone-d.pb.gz"));
+  g_clear_error (&error);
+  g_unlink (view_path);
+  g_rmdir (dir_path);
 }
 
 /* The Labels view's label, view, scale and marks, the Services view's
@@ -700,6 +896,8 @@ main (int   argc,
   g_test_add_func ("/embers/session/version-1", test_version_1);
   g_test_add_func ("/embers/session/labels-services", test_labels_services);
   g_test_add_func ("/embers/session/hostile", test_hostile);
+  g_test_add_func ("/embers/session/file-and-query", test_file_and_query);
+  g_test_add_func ("/embers/session/file-and-query-missing", test_file_and_query_missing);
 
   return g_test_run ();
 }

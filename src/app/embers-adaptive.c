@@ -12,6 +12,7 @@ typedef struct
   GWeakRef row;
   GWeakRef stack;
   char    *wide_page;
+  int      max_width;  /* the condition's, -1 before the first */
 } Follow;
 
 static void
@@ -33,7 +34,7 @@ embers_adaptive_update (AdwBreakpoint *breakpoint)
   g_autoptr(GtkStack) stack = NULL;
   g_autoptr(AdwBreakpointCondition) condition = NULL;
   GtkWidget *wide, *shown;
-  int row_min = 0, shown_min = 0, wide_min = 0;
+  int row_min = 0, shown_min = 0, wide_min = 0, max_width;
 
   g_return_if_fail (ADW_IS_BREAKPOINT (breakpoint));
   g_return_if_fail (follow != NULL);
@@ -52,8 +53,13 @@ embers_adaptive_update (AdwBreakpoint *breakpoint)
   gtk_widget_measure (row, GTK_ORIENTATION_HORIZONTAL, -1, &row_min, NULL, NULL, NULL);
   gtk_widget_measure (shown, GTK_ORIENTATION_HORIZONTAL, -1, &shown_min, NULL, NULL, NULL);
   gtk_widget_measure (wide, GTK_ORIENTATION_HORIZONTAL, -1, &wide_min, NULL, NULL, NULL);
-  condition = adw_breakpoint_condition_new_length (ADW_BREAKPOINT_CONDITION_MAX_WIDTH,
-                                                   MAX (row_min - shown_min + wide_min - 1, 0),
+  max_width = MAX (row_min - shown_min + wide_min - 1, 0);
+  /* Unchanged: the bin is not made to look again (this runs at every
+   * allocation of a page that follows it) */
+  if (max_width == follow->max_width)
+    return;
+  follow->max_width = max_width;
+  condition = adw_breakpoint_condition_new_length (ADW_BREAKPOINT_CONDITION_MAX_WIDTH, max_width,
                                                    ADW_LENGTH_UNIT_PX);
   adw_breakpoint_set_condition (breakpoint, condition);
 }
@@ -76,6 +82,7 @@ embers_adaptive_follow_width (AdwBreakpoint *breakpoint,
   g_weak_ref_init (&follow->row, row);
   g_weak_ref_init (&follow->stack, stack);
   follow->wide_page = g_strdup (wide_page);
+  follow->max_width = -1;
   g_object_set_data_full (G_OBJECT (breakpoint), "embers-follow", follow, follow_free);
 
   settings = gtk_widget_get_settings (row);

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
  * @breakpoint switches @stack to the other page below the width the row
  * needs with @wide_page, measured whenever it may change (the row maps,
  * the font or text size changes, embers_adaptive_update() after the row's
- * content changed): fonts, text size and translations decide, no fixed
+ * content changed, or from the bin's size_allocate before it chains up: a
+ * style loaded later changes widths too; unchanged figures cost nothing): fonts, text size and translations decide, no fixed
  * number. The row must span its breakpoint bin's width. The stack must
  * not be homogeneous in width.
  */

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-application.h"
+#include "embers-renderer.h"
 #include "embers-time.h"
 #include "embers-window.h"
 
@@ -180,6 +181,10 @@ embers_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (embers_application_parent_class)->startup (app);
+
+  /* Before the first window: cairo where GL would be drawn in software */
+  if (gdk_display_get_default () != NULL)
+    embers_renderer_choose (gdk_display_get_default (), NULL);
 
   g_set_application_name (_("Embers"));
 

@@ -1102,3 +1102,30 @@ embers_compare_page_get_files (EmbersComparePage  *self,
   *comparison = embers_compare_pane_get_file (self->panes[1]);
   return TRUE;
 }
+
+GFile *
+embers_compare_page_get_side_file (EmbersComparePage *self,
+                                   gboolean           comparison)
+{
+  g_return_val_if_fail (EMBERS_IS_COMPARE_PAGE (self), NULL);
+  return embers_compare_pane_get_file (pane (self, comparison));
+}
+
+void
+embers_compare_page_set_side_file (EmbersComparePage *self,
+                                   gboolean           comparison,
+                                   GFile             *file,
+                                   const char        *sample_type)
+{
+  EmbersComparePane *p;
+
+  g_return_if_fail (EMBERS_IS_COMPARE_PAGE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  p = pane (self, comparison);
+  /* Loaded by the comparison, as embers_compare_page_set_files() does */
+  embers_compare_pane_clear_sample_type (p);
+  embers_compare_pane_set_file (p, file, FALSE);
+  if (sample_type != NULL)
+    embers_compare_pane_choose_sample (p, sample_type, FALSE);
+}

@@ -148,6 +148,18 @@ void               embers_compare_page_set_folded      (EmbersComparePage *self,
                                                         gboolean           folded);
 gboolean           embers_compare_page_get_folded      (EmbersComparePage *self);
 
+/* A side's file (not owned) when that side is a local file, else NULL
+ * (a query, a query URL, unset) */
+GFile             *embers_compare_page_get_side_file (EmbersComparePage *self,
+                                                      gboolean           comparison);
+/* Makes one side a local file, with its sample type by name (NULL: the
+ * file's default), the other side as it is (a saved view: a file
+ * compared with a query). Does not start. */
+void               embers_compare_page_set_side_file (EmbersComparePage *self,
+                                                      gboolean           comparison,
+                                                      GFile             *file,
+                                                      const char        *sample_type);
+
 /* The two files compared (not owned), when both sides are files */
 gboolean           embers_compare_page_get_files    (EmbersComparePage  *self,
                                                      GFile             **baseline,

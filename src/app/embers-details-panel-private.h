@@ -21,6 +21,7 @@ struct _EmbersDetailsPanel
   GtkLabel              *name_label;
   GtkLabel              *file_label;
   GtkLabel              *summary_label;
+  GtkLabel              *scope_label;
   GtkLabel              *ref_label;
   GtkLabel              *ref_warning;
   GtkLabel              *view_note;
@@ -41,6 +42,9 @@ struct _EmbersDetailsPanel
   EmbersProfile         *profile;
   guint                  sample_type;
   char                  *name;
+  GStrv                  call_site;    /* the selected frame's stack, root first */
+  gboolean               site_asked;   /* call_site notified since the function was shown */
+  GStrv                  shown_site;   /* the call site the figures are of, or NULL: every call */
   GFile                 *file;
   EmbersTransformStack  *transforms;   /* what the shown profile went through */
   char                  *server_note;  /* why a server gives no lines for this view */
@@ -52,6 +56,8 @@ struct _EmbersDetailsPanel
   char                  *source_path;
   char                  *git_warning;
   GCancellable          *cancellable;
+  GCancellable          *site_cancellable; /* a call site's answer being read */
+  gboolean               site_computing;
   guint                  pending;
   guint                  holds;  /* fetches for it by its page (hold / release) */
   gboolean               filling;      /* the candidates list is being refilled */
@@ -68,6 +74,7 @@ enum {
   EMBERS_DETAILS_PANEL_PROP_SOURCE_PATH,
   EMBERS_DETAILS_PANEL_PROP_GIT_WARNING,
   EMBERS_DETAILS_PANEL_PROP_VIEW_NOTE,
+  EMBERS_DETAILS_PANEL_PROP_CALL_SITE,
   EMBERS_DETAILS_PANEL_N_PROPS
 };
 

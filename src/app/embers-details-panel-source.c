@@ -504,13 +504,16 @@ on_folder_chosen (GObject      *source,
   g_object_unref (self);
 }
 
-/* Editors that open a file at a line, by their command's name, and how.
- * Inside Flatpak (or for any other editor) the file opens through the
- * desktop's handler, the OpenURI portal, at its start. */
+/* Editors that open a file at a line, by their command's name, and how
+ * (each as its own command line parser reads it). Inside Flatpak (or for
+ * any other editor, or one run through `flatpak run`) the file opens
+ * through the desktop's handler, the OpenURI portal, at its start. */
 typedef enum
 {
-  LINE_PLUS,       /* editor +LINE FILE */
-  LINE_OPTION,     /* editor --line LINE FILE */
+  LINE_PLUS,       /* editor +LINE FILE (gedit, vim: a +N applies to the files after it) */
+  LINE_AFTER,      /* editor FILE +LINE (GNOME Text Editor: a +N[:COL] after its file) */
+  LINE_OPTION,     /* editor --line LINE FILE (Kate) */
+  LINE_GOTO,       /* editor --goto FILE:LINE (Visual Studio Code and its builds) */
 } LineStyle;
 
 typedef struct
@@ -520,12 +523,43 @@ typedef struct
 } EditorRecipe;
 
 static const EditorRecipe editors[] = {
-  { "gnome-text-editor", LINE_PLUS },
+  { "gnome-text-editor", LINE_AFTER },
   { "gedit",             LINE_PLUS },
   { "gvim",              LINE_PLUS },
   { "kate",              LINE_OPTION },
   { "kwrite",            LINE_OPTION },
+  { "code",              LINE_GOTO },
+  { "code-oss",          LINE_GOTO },
+  { "codium",            LINE_GOTO },
 };
+
+/* The arguments after the command: @path opened at @line */
+static char *
+editor_arguments (LineStyle   style,
+                  const char *path,
+                  gint64      line)
+{
+  g_autofree char *quoted = g_shell_quote (path);
+
+  switch (style)
+    {
+    case LINE_PLUS:
+      return g_strdup_printf ("+%" G_GINT64_FORMAT " %s", line, quoted);
+    case LINE_AFTER:
+      return g_strdup_printf ("%s +%" G_GINT64_FORMAT, quoted, line);
+    case LINE_OPTION:
+      return g_strdup_printf ("--line %" G_GINT64_FORMAT " %s", line, quoted);
+    case LINE_GOTO:
+      {
+        g_autofree char *at = g_strdup_printf ("%s:%" G_GINT64_FORMAT, path, line);
+        g_autofree char *quoted_at = g_shell_quote (at);
+
+        return g_strdup_printf ("--goto %s", quoted_at);
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
 
 static gboolean
 open_at_line (EmbersDetailsPanel *self,
@@ -552,14 +586,19 @@ open_at_line (EmbersDetailsPanel *self,
 
       if (g_str_equal (base, editors[i].command))
         {
-          g_autofree char *quoted = g_shell_quote (path);
-          g_autofree char *args = editors[i].style == LINE_PLUS
-            ? g_strdup_printf ("+%" G_GINT64_FORMAT " %s", line, quoted)
-            : g_strdup_printf ("--line %" G_GINT64_FORMAT " %s", line, quoted);
+          g_autofree char *args = editor_arguments (editors[i].style, path, line);
+          g_autofree char *quoted_exe = g_shell_quote (exe);
           g_autoptr(GAppInfo) launch = NULL;
           g_autoptr(GdkAppLaunchContext) context = NULL;
 
-          command = g_strdup_printf ("%s %s", exe, args);
+          command = g_strdup_printf ("%s %s", quoted_exe, args);
+          /* An Exec line: a % in a path is no field code */
+          {
+            g_auto(GStrv) parts = g_strsplit (command, "%", -1);
+
+            g_free (command);
+            command = g_strjoinv ("%%", parts);
+          }
           launch = g_app_info_create_from_commandline (command, NULL, G_APP_INFO_CREATE_NONE, NULL);
           if (launch == NULL)
             return FALSE;

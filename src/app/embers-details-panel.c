@@ -232,6 +232,45 @@ update_view_note (EmbersDetailsPanel *self)
   embers_details_panel_notify (self, EMBERS_DETAILS_PANEL_PROP_VIEW_NOTE);
 }
 
+/* What the figures are of: the function wherever it is called (a file's
+ * lines, the tree's figures), or one call site, the stack a server was
+ * asked about (the selected frame's) */
+static void
+update_scope (EmbersDetailsPanel *self)
+{
+  guint n = self->shown_site != NULL ? g_strv_length (self->shown_site) : 0;
+  g_autoptr(GString) path = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *tip = NULL;
+
+  if (n == 0)
+    {
+      gtk_label_set_label (self->scope_label, _("All calls of this function, from every caller"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->scope_label),
+                                   _("The figures add up every frame of this function in the view"));
+      return;
+    }
+  /* The last frames of the stack: the callers nearest the function */
+  if (n > 3)
+    g_string_append (path, "… › ");
+  for (guint i = n > 3 ? n - 3 : 0; i < n; i++)
+    {
+      g_string_append (path, self->shown_site[i]);
+      if (i + 1 < n)
+        g_string_append (path, " › ");
+    }
+  /* Translators: %s is a call stack, callers first: "… › main.run › main.work" */
+  text = g_strdup_printf (_("At the selected call site: %s"), path->str);
+  gtk_label_set_label (self->scope_label, text);
+  {
+    g_autofree char *whole = g_strjoinv (" › ", self->shown_site);
+
+    /* Translators: %s is the whole call stack, root first */
+    tip = g_strdup_printf (_("The figures are of this stack only, as the server gives them: %s"), whole);
+  }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->scope_label), tip);
+}
+
 static void
 on_details_loaded (GObject      *source,
                    GAsyncResult *result,
@@ -256,6 +295,54 @@ on_details_loaded (GObject      *source,
   embers_details_panel_find_source (self);
   embers_details_panel_end (self);
   g_object_unref (self);
+}
+
+typedef struct
+{
+  EmbersDetailsPanel *self;
+  GStrv               site;
+} SiteAnswer;
+
+static void
+site_answer_free (SiteAnswer *answer)
+{
+  g_object_unref (answer->self);
+  g_strfreev (answer->site);
+  g_free (answer);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SiteAnswer, site_answer_free)
+
+/* A server's answer for one call site: the figures are that stack's */
+static void
+on_site_details_loaded (GObject      *source,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(SiteAnswer) answer = user_data;
+  EmbersDetailsPanel *self = answer->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersFunctionDetails) d = embers_function_details_load_finish (result, &error);
+
+  /* A newer frame or function took over (and settled what was pending) */
+  if (d == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self->site_computing = FALSE;
+  if (d != NULL)
+    {
+      /* Shares of the whole view, as the tree's figures were: the
+       * answer's own total is the call site's, always 100% */
+      if (self->profile != NULL)
+        d->profile_total = embers_profile_get_total (self->profile, self->sample_type);
+      g_clear_pointer (&self->details, embers_function_details_unref);
+      self->details = g_steal_pointer (&d);
+      g_strfreev (self->shown_site);
+      self->shown_site = g_steal_pointer (&answer->site);
+      update_details (self);
+      update_scope (self);
+    }
+  embers_details_panel_find_source (self);
+  embers_details_panel_end (self);
 }
 
 /* ---- Public ---- */
@@ -287,6 +374,9 @@ embers_details_panel_show_view_function (EmbersDetailsPanel         *self,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+  g_cancellable_cancel (self->site_cancellable);
+  g_clear_object (&self->site_cancellable);
+  self->site_computing = FALSE;
   self->find_again = FALSE;
   if (self->pending > 0)
     {
@@ -299,6 +389,10 @@ embers_details_panel_show_view_function (EmbersDetailsPanel         *self,
   self->sample_type = sample_type;
   g_free (self->name);
   self->name = g_strdup (name);
+  /* The frame is told next (set_call_site), and always notified */
+  g_clear_pointer (&self->call_site, g_strfreev);
+  g_clear_pointer (&self->shown_site, g_strfreev);
+  self->site_asked = FALSE;
   g_set_object (&self->file, file);
   g_free (self->unit);
   self->unit = g_strdup (embers_profile_get_sample_unit (profile, sample_type));
@@ -327,6 +421,7 @@ embers_details_panel_show_view_function (EmbersDetailsPanel         *self,
   g_clear_pointer (&self->details, embers_function_details_unref);
   self->details = embers_function_details_new_from_profile (profile, name, sample_type);
   update_details (self);
+  update_scope (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_FUNCTION]);
 
   if (file != NULL)
@@ -355,9 +450,67 @@ embers_details_panel_set_pprof (EmbersDetailsPanel *self,
     return;
 
   /* The server's stacks through the call site, seen through the view */
-  embers_details_panel_begin (self);
-  embers_function_details_compute_view_async (pprof, name, sample_type, self->transforms, self->cancellable,
-                                              on_details_loaded, g_object_ref (self));
+  {
+    SiteAnswer *answer = g_new0 (SiteAnswer, 1);
+
+    answer->self = g_object_ref (self);
+    answer->site = g_strdupv (self->call_site);
+    if (self->site_cancellable == NULL)
+      self->site_cancellable = g_cancellable_new ();
+    self->site_computing = TRUE;
+    embers_details_panel_begin (self);
+    embers_function_details_compute_view_async (pprof, name, sample_type, self->transforms, self->site_cancellable,
+                                                on_site_details_loaded, answer);
+  }
+}
+
+static gboolean
+same_site (const char * const *a,
+           const char * const *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return g_strv_equal (a, b);
+}
+
+void
+embers_details_panel_set_call_site (EmbersDetailsPanel *self,
+                                    const char * const *call_site)
+{
+  g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
+
+  /* The very frame shown: nothing to ask again */
+  if (self->site_asked && same_site ((const char * const *)self->call_site, call_site))
+    return;
+  /* An answer for the frame before is no longer wanted */
+  if (self->site_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->site_cancellable);
+      g_clear_object (&self->site_cancellable);
+    }
+  if (self->site_computing)
+    {
+      self->site_computing = FALSE;
+      embers_details_panel_end (self);
+    }
+  g_strfreev (self->call_site);
+  self->call_site = g_strdupv ((char **)call_site);
+  self->site_asked = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_CALL_SITE]);
+}
+
+const char * const *
+embers_details_panel_get_call_site (EmbersDetailsPanel *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DETAILS_PANEL (self), NULL);
+  return (const char * const *)self->call_site;
+}
+
+const char * const *
+embers_details_panel_get_shown_call_site (EmbersDetailsPanel *self)
+{
+  g_return_val_if_fail (EMBERS_IS_DETAILS_PANEL (self), NULL);
+  return (const char * const *)self->shown_site;
 }
 
 /* Kept apart from its own tasks (pending), which a new function resets */
@@ -510,6 +663,7 @@ embers_details_panel_dispose (GObject *object)
   GtkWidget *child;
 
   g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->site_cancellable);
   if (self->scroll_tick_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self->source_view), self->scroll_tick_id);
@@ -533,7 +687,10 @@ embers_details_panel_finalize (GObject *object)
   EmbersDetailsPanel *self = EMBERS_DETAILS_PANEL (object);
 
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->site_cancellable);
   g_free (self->name);
+  g_strfreev (self->call_site);
+  g_strfreev (self->shown_site);
   g_free (self->unit);
   g_free (self->source_key);
   g_free (self->git_ref);
@@ -571,6 +728,9 @@ embers_details_panel_get_property (GObject    *object,
     case EMBERS_DETAILS_PANEL_PROP_VIEW_NOTE:
       g_value_set_string (value, embers_details_panel_get_view_note (self));
       break;
+    case EMBERS_DETAILS_PANEL_PROP_CALL_SITE:
+      g_value_set_boxed (value, self->call_site);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -602,6 +762,12 @@ embers_details_panel_class_init (EmbersDetailsPanelClass *klass)
   properties[EMBERS_DETAILS_PANEL_PROP_VIEW_NOTE] =
     g_param_spec_string ("view-note", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The selected frame's stack, root first (NULL: none): notified when
+   * the panel shows another function or another frame of it, so that a
+   * server can be asked for that call site's lines (set_pprof) */
+  properties[EMBERS_DETAILS_PANEL_PROP_CALL_SITE] =
+    g_param_spec_boxed ("call-site", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, EMBERS_DETAILS_PANEL_N_PROPS, properties);
 
   /* A caller or callee was activated (the panel then shows it) */
@@ -620,6 +786,7 @@ embers_details_panel_class_init (EmbersDetailsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, name_label);
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, file_label);
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, scope_label);
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, ref_label);
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, ref_warning);
   gtk_widget_class_bind_template_child (widget_class, EmbersDetailsPanel, view_note);

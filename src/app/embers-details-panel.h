@@ -46,6 +46,17 @@ const char            *embers_details_panel_get_function   (EmbersDetailsPanel *
  * server has (the view only drops samples). When not, the panel says
  * that the server cannot give lines for it, and FALSE is returned. */
 gboolean               embers_details_panel_can_query_call_site (EmbersDetailsPanel *self);
+/* The selected frame whose figures a source can give (a server: the
+ * stacks through that call site), root first; NULL: no frame. Set after
+ * show_*function(); "call-site" is notified then, and whenever the frame
+ * changes, never for the very frame shown. The figures stay the
+ * function's, from every caller, until set_pprof() gives the call
+ * site's; the panel says which (get_shown_call_site). */
+void                   embers_details_panel_set_call_site (EmbersDetailsPanel *self,
+                                                           const char * const *call_site);
+const char * const    *embers_details_panel_get_call_site (EmbersDetailsPanel *self);
+/* The call site the figures are of, or NULL: every call of the function */
+const char * const    *embers_details_panel_get_shown_call_site (EmbersDetailsPanel *self);
 /* A source fetching the lines the panel will be given (set_pprof): the
  * panel is busy from hold to its matching release, whatever the answer */
 void                   embers_details_panel_hold     (EmbersDetailsPanel *self);
@@ -53,8 +64,8 @@ void                   embers_details_panel_release  (EmbersDetailsPanel *self);
 /* What the figures are of, when the view is transformed, or NULL */
 const char            *embers_details_panel_get_view_note  (EmbersDetailsPanel *self);
 /* The lines of function @name from pprof bytes that hold its stacks (a
- * server's merged profile through its call site); ignored when the panel
- * shows another function by now */
+ * server's merged profile through the panel's call site, as it is now);
+ * ignored when the panel shows another function by now */
 void                   embers_details_panel_set_pprof      (EmbersDetailsPanel *self,
                                                             const char         *name,
                                                             GBytes             *pprof,

@@ -573,66 +573,31 @@ details_pprof_done (GObject      *object,
   embers_details_panel_release (panel);
 }
 
-/* The panel shows a function: the merged pprof of the stacks through its
- * call site (the selected frame's, else its heaviest) has its lines */
+/* The panel shows a function, or another frame of it: the merged pprof
+ * of the stacks through that call site (the selected frame's, else the
+ * function's heaviest; the profile page chooses) has its lines */
 static void
 on_details_function (EmbersExplorePage *self)
 {
   EmbersDetailsPanel *panel = embers_profile_page_get_details_panel (self->profile_page);
-  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (self->profile_page);
-  EmbersProfile *profile = graph != NULL ? embers_flame_graph_get_profile (graph) : NULL;
+  const char * const *site = embers_details_panel_get_call_site (panel);
   const char *name = embers_details_panel_get_function (panel);
   g_autoptr(EmbersQuery) query = NULL;
-  g_autoptr(GPtrArray) site = NULL;
   EmbersRequest *req;
-  guint32 node;
 
   embers_request_cancel (&self->details_cancellable);
-  if (!EMBERS_IS_PYROSCOPE_SOURCE (self->source) || profile == NULL || name == NULL)
+  if (!EMBERS_IS_PYROSCOPE_SOURCE (self->source) || site == NULL || site[0] == NULL || name == NULL)
     return;
   /* A transformed view's paths are not the server's call sites: the
    * panel says so rather than show another call site's lines */
   if (!embers_details_panel_can_query_call_site (panel))
     return;
 
-  /* Bottom-up and sandwich graphs are not root-first stacks: their paths
-   * are no call sites; the function's heaviest frame in the profile is */
-  node = embers_flame_graph_get_selected_node (graph);
-  if (embers_profile_page_get_view (self->profile_page) == EMBERS_VIEW_BOTTOM_UP ||
-      embers_profile_page_get_view (self->profile_page) == EMBERS_VIEW_SANDWICH)
-    {
-      profile = embers_profile_page_get_profile (self->profile_page);
-      node = EMBERS_NODE_NONE;
-    }
-  if (profile == NULL)
-    return;
-  if (node == EMBERS_NODE_NONE || node == 0 || g_strcmp0 (embers_profile_node_name_str (profile, node), name) != 0)
-    {
-      gint64 best = -1;
-
-      node = EMBERS_NODE_NONE;
-      for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
-        if (g_strcmp0 (embers_profile_node_name_str (profile, i), name) == 0
-            && embers_profile_node_total (profile, 0, i) > best)
-          {
-            best = embers_profile_node_total (profile, 0, i);
-            node = i;
-          }
-      if (node == EMBERS_NODE_NONE)
-        return;
-    }
-
-  site = g_ptr_array_new ();
-  for (guint32 n = node; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (profile, n))
-    g_ptr_array_insert (site, 0, (gpointer) embers_profile_node_name_str (profile, n));
-  g_ptr_array_add (site, NULL);
-
   query = embers_explore_page_dup_query (self);
   req = embers_request_start (self, &self->details_cancellable, 0);
   req->name = g_strdup (name);
   embers_details_panel_hold (panel);
-  embers_pyroscope_source_fetch_call_site_pprof_async (EMBERS_PYROSCOPE_SOURCE (self->source), query,
-                                                       (const char * const *) site->pdata,
+  embers_pyroscope_source_fetch_call_site_pprof_async (EMBERS_PYROSCOPE_SOURCE (self->source), query, site,
                                                        req->cancellable, details_pprof_done, req);
 }
 
@@ -645,7 +610,7 @@ build_profile (EmbersExplorePage *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profile_page, "notify::busy", G_CALLBACK (restore_focus), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (embers_profile_page_get_details_panel (self->profile_page), "notify::function",
+  g_signal_connect_object (embers_profile_page_get_details_panel (self->profile_page), "notify::call-site",
                            G_CALLBACK (on_details_function), self, G_CONNECT_SWAPPED);
 }
 

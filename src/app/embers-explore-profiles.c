@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-accessible.h"
 #include "embers-explore-profiles.h"
 #include "embers-time.h"
 
@@ -306,17 +307,10 @@ static void
 announce (EmbersProfilesBar *self,
           const char        *text)
 {
-  g_autoptr(GtkATContext) context = NULL;
-
   g_free (self->announcement);
   self->announcement = g_strdup (text);
-  if (self->area == NULL)
-    return;
-  /* GTK 4.18's test context (GTK_A11Y=test or none: no screen reader)
-   * has no announce () and would crash in it */
-  context = gtk_accessible_get_at_context (GTK_ACCESSIBLE (self->area));
-  if (context != NULL && g_strcmp0 (G_OBJECT_TYPE_NAME (context), "GtkTestATContext") != 0)
-    gtk_accessible_announce (GTK_ACCESSIBLE (self->area), text, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+  if (self->area != NULL)
+    embers_accessible_announce (self->area, text);
 }
 
 gboolean

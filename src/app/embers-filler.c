@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "embers-accessible.h"
 #include "embers-fill.h"
 #include "embers-filler.h"
 #include "embers-flame-graph.h"
@@ -98,37 +99,12 @@ set_busy (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/*
- * gtk_accessible_announce() hands the message to the widget's AT context
- * (gtk_at_context_announce in gtk/gtkatcontext.c), which calls its class's
- * announce vfunc without a check once the context is realized. The base
- * class gives that vfunc no default (its class_init sets every other one),
- * and GTK's test context, GtkTestATContext (GTK_A11Y=test,
- * gtk/gtktestatcontext.c), does not set it: the call jumps to NULL. It
- * crashes so on GTK 4.18 and still on 4.24 (tests/app/test-fill.c shows
- * it in a subprocess). The AT-SPI context implements it; a context that
- * is not realized ignores the call. So announce unless the widget's
- * context is the test one.
- */
+/* See embers_accessible_announce() */
 gboolean
 embers_filler_announce (GtkWidget  *widget,
                         const char *message)
 {
-  g_autoptr(GtkATContext) context = NULL;
-  GType test_type;
-
-  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
-
-  if (message == NULL || message[0] == '\0')
-    return FALSE;
-  context = gtk_accessible_get_at_context (GTK_ACCESSIBLE (widget));
-  if (context == NULL)
-    return FALSE;
-  test_type = g_type_from_name ("GtkTestATContext");
-  if (test_type != 0 && g_type_is_a (G_OBJECT_TYPE (context), test_type))
-    return FALSE;
-  gtk_accessible_announce (GTK_ACCESSIBLE (widget), message, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
-  return TRUE;
+  return embers_accessible_announce (widget, message);
 }
 
 static void

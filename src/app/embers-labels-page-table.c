@@ -8,6 +8,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "embers-column-keys.h"
 #include "embers-labels-page-private.h"
 
 /* A row of the table: one value's statistics (the array is shared) */
@@ -243,6 +244,7 @@ embers_labels_build_table (EmbersLabelsPage *self)
   }
   total_column = g_list_model_get_item (columns, COL_TOTAL);
   gtk_column_view_sort_by_column (self->table, total_column, GTK_SORT_DESCENDING);
+  embers_column_view_add_sort_keys (self->table);
   self->sort_column = COL_TOTAL;
 }
 

@@ -14,13 +14,91 @@
 
 /* ---- Function details ---- */
 
+/* The stack, root first, from @profile's root down to @node */
+static GStrv
+node_stack (EmbersProfile *profile,
+            guint32        node)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint32 n = node; n != 0 && n != EMBERS_NODE_NONE; n = embers_profile_node_parent (profile, n))
+    g_ptr_array_add (names, (gpointer) embers_profile_node_name_str (profile, n));
+  for (guint i = names->len; i > 0; i--)
+    g_strv_builder_add (builder, g_ptr_array_index (names, i - 1));
+  return g_strv_builder_end (builder);
+}
+
+/* The selected frame when it is a frame of @name in a root-first view
+ * (its path is a call site as recorded), or EMBERS_NODE_NONE */
+static guint32
+selected_frame (EmbersProfilePage *self,
+                const char        *name)
+{
+  EmbersProfile *profile = embers_flame_graph_get_profile (self->graph);
+  guint32 node = embers_flame_graph_get_selected_node (self->graph);
+
+  /* Bottom-up and sandwich graphs are not root-first stacks */
+  if (self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH ||
+      profile == NULL || node == EMBERS_NODE_NONE || node == 0 || node >= embers_profile_get_n_nodes (profile) ||
+      g_strcmp0 (embers_profile_node_name_str (profile, node), name) != 0)
+    return EMBERS_NODE_NONE;
+  return node;
+}
+
+/* The call site the panel's figures can be asked for: the selected
+ * frame's stack, else (a table's row, an inverted view) the function's
+ * heaviest frame's, in the recorded profile where the view's paths are
+ * not root-first */
+static GStrv
+details_call_site (EmbersProfilePage *self,
+                   const char        *name)
+{
+  EmbersProfile *profile = embers_flame_graph_get_profile (self->graph);
+  guint32 node = selected_frame (self, name);
+  guint32 id = G_MAXUINT32, id2 = G_MAXUINT32;
+  gint64 best = -1;
+
+  if (node != EMBERS_NODE_NONE)
+    return node_stack (profile, node);
+  if (self->view == EMBERS_VIEW_BOTTOM_UP || self->view == EMBERS_VIEW_SANDWICH)
+    profile = self->profile;
+  if (profile == NULL)
+    return NULL;
+  /* By the name's string id (a string is interned once; the first two
+   * are looked for all the same): a profile of a million frames costs a
+   * millisecond, not a string compare each */
+  for (guint32 s = 0; s < embers_profile_get_n_strings (profile) && id2 == G_MAXUINT32; s++)
+    if (g_strcmp0 (embers_profile_get_string (profile, s), name) == 0)
+      {
+        if (id == G_MAXUINT32)
+          id = s;
+        else
+          id2 = s;
+      }
+  if (id == G_MAXUINT32)
+    return NULL;
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+    if ((embers_profile_node_name (profile, i) == id || embers_profile_node_name (profile, i) == id2) &&
+        embers_profile_node_total (profile, 0, i) > best)
+      {
+        best = embers_profile_node_total (profile, 0, i);
+        node = i;
+      }
+  return node != EMBERS_NODE_NONE ? node_stack (profile, node) : NULL;
+}
+
 /* The details of the selected function (of the table's, or the hottest),
- * while the panel is shown */
+ * while the panel is shown; and of the selected frame of it: on a server
+ * the figures are that call site's, so another frame of the same
+ * function is asked for again (the very same frame is not) */
 void
 embers_profile_page_update_details (EmbersProfilePage *self)
 {
   EmbersProfile *shown;
   const char *name;
+  gboolean same;
+  g_auto(GStrv) site = NULL;
 
   if (self->details_split == NULL || !adw_overlay_split_view_get_show_sidebar (self->details_split)
       || self->profile == NULL || self->partial_profile != NULL)
@@ -29,14 +107,23 @@ embers_profile_page_update_details (EmbersProfilePage *self)
   /* The shown view: the transformed profile, its lines counted over the
    * same stack (the file is read again through it) */
   shown = self->table_profile != NULL ? self->table_profile : self->profile;
-  if (name == NULL || (self->details_profile == (gpointer)shown
-                       && g_strcmp0 (name, embers_details_panel_get_function (self->details)) == 0))
+  if (name == NULL)
     return;
-  self->details_profile = shown;
-  embers_details_panel_show_view_function (self->details, shown,
-                                           shown == self->profile ? NULL : self->applied,
-                                           self->sample_type, name,
-                                           embers_profile_is_diff (self->profile) ? NULL : self->file);
+  same = self->details_profile == (gpointer)shown &&
+         g_strcmp0 (name, embers_details_panel_get_function (self->details)) == 0;
+  /* The function shown, no frame of it picked now: its frame stays */
+  if (same && selected_frame (self, name) == EMBERS_NODE_NONE)
+    return;
+  if (!same)
+    {
+      self->details_profile = shown;
+      embers_details_panel_show_view_function (self->details, shown,
+                                               shown == self->profile ? NULL : self->applied,
+                                               self->sample_type, name,
+                                               embers_profile_is_diff (self->profile) ? NULL : self->file);
+    }
+  site = details_call_site (self, name);
+  embers_details_panel_set_call_site (self->details, (const char * const *)site);
 }
 
 /* A caller or callee chosen in the panel's Calls becomes the graph's
@@ -65,6 +152,31 @@ on_details_close (EmbersProfilePage *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->graph));
 }
 
+/* The panel itself is made when first needed (shown, or asked for by a
+ * page that feeds it), and goes into the split view when first shown: a
+ * GtkSourceView, its style scheme and menus cost ~10 ms of the main
+ * thread that a tab's opening need not pay */
+static EmbersDetailsPanel *
+ensure_details (EmbersProfilePage *self)
+{
+  if (self->details != NULL)
+    return self->details;
+  self->details = g_object_ref_sink (embers_details_panel_new ());
+  g_signal_connect_object (self->details, "close", G_CALLBACK (on_details_close), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->details, "function-activated",
+                           G_CALLBACK (on_details_function_activated), self, G_CONNECT_SWAPPED);
+  return self->details;
+}
+
+static void
+on_show_sidebar (EmbersProfilePage *self)
+{
+  if (adw_overlay_split_view_get_show_sidebar (self->details_split)
+      && adw_overlay_split_view_get_sidebar (self->details_split) == NULL)
+    adw_overlay_split_view_set_sidebar (self->details_split, GTK_WIDGET (ensure_details (self)));
+  embers_profile_page_update_details (self);
+}
+
 /* The panel goes beside the table and views (the template's paned), and
  * over them where the page is narrow */
 void
@@ -75,7 +187,6 @@ embers_profile_page_setup_details (EmbersProfilePage *self)
   GtkWidget *before = gtk_widget_get_prev_sibling (paned);
   GValue collapsed = G_VALUE_INIT;
 
-  self->details = embers_details_panel_new ();
   self->details_split = ADW_OVERLAY_SPLIT_VIEW (adw_overlay_split_view_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->details_split), TRUE);
   adw_overlay_split_view_set_sidebar_position (self->details_split, GTK_PACK_END);
@@ -86,7 +197,6 @@ embers_profile_page_setup_details (EmbersProfilePage *self)
   adw_overlay_split_view_set_min_sidebar_width (self->details_split, 320);
   adw_overlay_split_view_set_max_sidebar_width (self->details_split, 640);
   adw_overlay_split_view_set_sidebar_width_fraction (self->details_split, 0.4);
-  adw_overlay_split_view_set_sidebar (self->details_split, GTK_WIDGET (self->details));
 
   g_object_ref (paned);
   gtk_box_remove (GTK_BOX (box), paned);
@@ -101,11 +211,8 @@ embers_profile_page_setup_details (EmbersProfilePage *self)
   adw_breakpoint_add_setter (self->narrow_breakpoint, G_OBJECT (self->details_split), "collapsed", &collapsed);
   g_value_unset (&collapsed);
 
-  g_signal_connect_object (self->details, "close", G_CALLBACK (on_details_close), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->details, "function-activated",
-                           G_CALLBACK (on_details_function_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->details_split, "notify::show-sidebar",
-                           G_CALLBACK (embers_profile_page_update_details), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (on_show_sidebar), self, G_CONNECT_SWAPPED);
 
   /* Its button, last in the toolbar */
   {
@@ -125,7 +232,7 @@ EmbersDetailsPanel *
 embers_profile_page_get_details_panel (EmbersProfilePage *self)
 {
   g_return_val_if_fail (EMBERS_IS_PROFILE_PAGE (self), NULL);
-  return self->details;
+  return ensure_details (self);
 }
 
 gboolean

@@ -215,6 +215,8 @@ show_partial (EmbersProfilePage *self,
   /* The tables are of a whole profile only: empty until it is there
    * (hidden, a paned would give their room away for good) */
   embers_top_table_set_data (self->top_table, NULL, 0, NULL);
+  embers_top_table_set_placeholder (self->top_table,
+                                    _("The table of functions fills in once the whole profile is read"));
   embers_diff_table_set_data (self->diff_table, NULL, NULL);
   gtk_stack_set_visible_child_name (self->stack, "content");
   embers_profile_page_notify (self, PAGE_PROP_PARTIAL);
@@ -230,6 +232,7 @@ embers_profile_page_end_partial (EmbersProfilePage *self)
     embers_flame_graph_set_profile (self->graph, self->view_profile);
   g_clear_object (&self->partial_profile);
   adw_banner_set_revealed (self->partial_banner, FALSE);
+  embers_top_table_set_placeholder (self->top_table, NULL);
   gtk_widget_remove_css_class (GTK_WIDGET (self->view_stack), "dimmed");
   if (self->state == EMBERS_PAGE_STATE_LOADING)
     gtk_stack_set_visible_child_name (self->stack, "loading");

@@ -59,6 +59,8 @@ struct _EmbersProfilePage
   GtkDropDown       *diff_width_dropdown;
   GtkWidget         *colors_button;
   GtkMenuButton     *view_menu_button;
+  GMenuModel        *view_menu;
+  GMenuModel        *colors_menu;
   AdwBreakpoint     *split_breakpoint;
   AdwBreakpoint     *narrow_breakpoint;
   AdwBreakpoint     *toolbar_breakpoint;

@@ -475,6 +475,7 @@ embers_profile_page_dispose (GObject *object)
     g_cancellable_cancel (self->load_cancellable);
   if (self->compute_cancellable != NULL)
     g_cancellable_cancel (self->compute_cancellable);
+  g_clear_object (&self->details);
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->compute_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
@@ -610,6 +611,23 @@ embers_profile_page_set_property (GObject      *object,
     }
 }
 
+/* The toolbar's breakpoint follows the toolbar's measured width at every
+ * allocation, before the bin picks its breakpoint: a style that changes
+ * later (a theme, fonts, a widget whose first instance loads CSS) would
+ * leave a measure taken earlier too narrow. Measures are cached by GTK:
+ * cheap when nothing changed */
+static void
+embers_profile_page_size_allocate (GtkWidget *widget,
+                                   int        width,
+                                   int        height,
+                                   int        baseline)
+{
+  EmbersProfilePage *self = EMBERS_PROFILE_PAGE (widget);
+
+  embers_adaptive_update (self->toolbar_breakpoint);
+  GTK_WIDGET_CLASS (embers_profile_page_parent_class)->size_allocate (widget, width, height, baseline);
+}
+
 static void
 embers_profile_page_class_init (EmbersProfilePageClass *klass)
 {
@@ -620,6 +638,7 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   object_class->finalize = embers_profile_page_finalize;
   object_class->get_property = embers_profile_page_get_property;
   object_class->set_property = embers_profile_page_set_property;
+  widget_class->size_allocate = embers_profile_page_size_allocate;
 
   embers_profile_page_properties[PAGE_PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL,
@@ -703,6 +722,8 @@ embers_profile_page_class_init (EmbersProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, diff_width_dropdown);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, colors_button);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, view_menu);
+  gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, colors_menu);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, split_breakpoint);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, narrow_breakpoint);
   gtk_widget_class_bind_template_child (widget_class, EmbersProfilePage, toolbar_breakpoint);
@@ -827,6 +848,14 @@ name_search_close_button (GtkWidget *widget)
 }
 
 static void
+set_menu_on_popup (GtkMenuButton *button,
+                   gpointer       model)
+{
+  if (gtk_menu_button_get_popover (button) == NULL)
+    gtk_menu_button_set_menu_model (button, model);
+}
+
+static void
 embers_profile_page_init (EmbersProfilePage *self)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
@@ -838,6 +867,10 @@ embers_profile_page_init (EmbersProfilePage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   embers_profile_page_setup_details (self);
+  /* The menus' popovers are made when first opened: a tab's opening
+   * skips building their rows */
+  gtk_menu_button_set_create_popup_func (self->view_menu_button, set_menu_on_popup, self->view_menu, NULL);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->colors_button), set_menu_on_popup, self->colors_menu, NULL);
   /* A sandwich's halves have the function at their root: their shares
    * are of the function, not of the profile's total */
   embers_flame_graph_set_share_of (self->callers_graph, _("of the function"));

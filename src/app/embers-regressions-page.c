@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "embers-accessible.h"
+#include "embers-column-keys.h"
 #include "embers-local-source.h"
 #include "embers-pyroscope-snapshots.h"
 #include "embers-regressions-page.h"
@@ -969,6 +970,7 @@ embers_regressions_page_init (EmbersRegressionsPage *self)
   self->rows = g_list_store_new (EMBERS_TYPE_REGRESSIONS_ROW);
   selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
   gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (selection));
+  embers_column_view_add_sort_keys (self->table);
   gtk_column_view_set_single_click_activate (self->table, FALSE);
   g_signal_connect_object (self->table, "activate", G_CALLBACK (activate_row), self, 0);
   embers_accessible_set_label (GTK_WIDGET (self->table), _("Functions across the snapshots"));

@@ -107,6 +107,10 @@ static const EmbersShortcut profiles[] = {
   { "Return space", NC_("shortcut window", "See That Profile Alone") },
 };
 
+static const EmbersShortcut tables[] = {
+  { "<ctrl><alt>1 <ctrl><alt>9", NC_("shortcut window", "Sort by Column 1 to 9 (Again: the Other Way)") },
+};
+
 static const EmbersShortcut labels[] = {
   { "<ctrl>Return", NC_("shortcut window", "Compare the Baseline and Comparison Values") },
 };
@@ -120,6 +124,7 @@ static const EmbersShortcutGroup groups[] = {
   GROUP (NC_("shortcut window", "Moving Around"), moving),
   GROUP (NC_("shortcut window", "The Selected Frame"), selected),
   GROUP (NC_("shortcut window", "Call Tree"), call_tree),
+  GROUP (NC_("shortcut window", "Tables"), tables),
   GROUP (NC_("shortcut window", "Servers and Folders"), servers),
   GROUP (NC_("shortcut window", "Time Range Chart"), range),
   GROUP (NC_("shortcut window", "Individual Profiles on the Chart"), profiles),

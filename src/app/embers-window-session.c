@@ -9,8 +9,12 @@
  * reads it off the main thread and opens its source in a tab with that
  * view restored. A server's workspace reopens whole: one workspace tab
  * on the saved query and view, its flame graph's view, picked profile
- * and comparison, connected with the credentials saved in the keyring
- * for that server.
+ * and comparison (two queries, two files, or a file and a query),
+ * connected with the credentials saved in the keyring for that server.
+ * A server that wants credentials it was not given (401) gets the Connect
+ * dialog, filled in with its address and tenant; once connected the view
+ * opens, and Cancel leaves a tab that says what is missing and can ask
+ * again.
  */
 
 #include "config.h"
@@ -20,6 +24,7 @@
 
 #include "embers-compare-page.h"
 #include "embers-connect-client.h"
+#include "embers-connect-dialog.h"
 #include "embers-credentials.h"
 #include "embers-explore-profiles.h"
 #include "embers-labels-page.h"
@@ -74,35 +79,44 @@ side_for_file (GFile *file)
   return side;
 }
 
-/* The comparison a compare page shows, both sides and its diff's view;
- * FALSE when it has compared nothing it can name (a side that is no
- * query on its source and no local file) */
+/* One side of a compare page: a query on its source, or a local file
+ * with its sample type; NULL for anything else (a query URL, unset) */
+static EmbersSessionSide *
+side_for_page (EmbersComparePage *compare,
+               gboolean           comparison)
+{
+  g_autoptr(EmbersQuery) query = embers_compare_page_dup_query (compare, comparison);
+  GFile *file = embers_compare_page_get_side_file (compare, comparison);
+  EmbersSessionSide *side;
+
+  if (query != NULL)
+    return side_for_query (query);
+  if (file == NULL || g_file_peek_path (file) == NULL)
+    return NULL;
+  side = side_for_file (file);
+  side->sample_type = g_strdup (embers_compare_page_get_sample_type (compare, comparison));
+  return side;
+}
+
+/* The comparison a compare page shows, both sides (each a query or a
+ * local file) and its diff's view; FALSE when it has compared nothing it
+ * can name (a side that is no query on its source and no local file) */
 static gboolean
 save_compare (EmbersComparePage *compare,
               EmbersSession     *session)
 {
-  g_autoptr(EmbersQuery) baseline = NULL;
-  g_autoptr(EmbersQuery) comparison = NULL;
-  GFile *baseline_file = NULL, *comparison_file = NULL;
+  g_autoptr(EmbersSessionSide) baseline = NULL;
+  g_autoptr(EmbersSessionSide) comparison = NULL;
   EmbersProfilePage *page = embers_compare_page_get_profile_page (compare);
 
   if (embers_compare_page_get_diff (compare) == NULL)
     return FALSE;
-  baseline = embers_compare_page_dup_query (compare, FALSE);
-  comparison = embers_compare_page_dup_query (compare, TRUE);
-  if (baseline != NULL && comparison != NULL)
-    {
-      session->compare_baseline = side_for_query (baseline);
-      session->compare_comparison = side_for_query (comparison);
-    }
-  else if (embers_compare_page_get_files (compare, &baseline_file, &comparison_file) &&
-           g_file_peek_path (baseline_file) != NULL && g_file_peek_path (comparison_file) != NULL)
-    {
-      session->compare_baseline = side_for_file (baseline_file);
-      session->compare_comparison = side_for_file (comparison_file);
-    }
-  else
+  baseline = side_for_page (compare, FALSE);
+  comparison = side_for_page (compare, TRUE);
+  if (baseline == NULL || comparison == NULL)
     return FALSE;
+  session->compare_baseline = g_steal_pointer (&baseline);
+  session->compare_comparison = g_steal_pointer (&comparison);
 
   session->diff_mode = g_strdup (embers_compare_page_get_mode (compare) == EMBERS_DIFF_MODE_ABSOLUTE
                                  ? "absolute" : "share");
@@ -257,11 +271,15 @@ session_for_tab (EmbersWindow  *self,
       else if (save_server (embers_compare_page_get_source (compare), session) &&
                save_compare (compare, session))
         {
-          /* Two queries on one server: that server's workspace, on its
-           * Compare view, the comparison's query the workspace's */
+          /* Two queries on one server, or a file and a query: that
+           * server's workspace, on its Compare view, the comparison's
+           * query the workspace's (else the baseline's) */
           g_autoptr(EmbersQuery) query = embers_compare_page_dup_query (compare, TRUE);
 
-          session_set_query (session, query);
+          if (query == NULL)
+            query = embers_compare_page_dup_query (compare, FALSE);
+          if (query != NULL)
+            session_set_query (session, query);
           session->workspace_view = g_strdup (EMBERS_WORKSPACE_VIEW_COMPARE);
           stem = g_strdup (session->service != NULL ? session->service : "comparison");
           ok = TRUE;
@@ -458,22 +476,55 @@ typedef struct
 {
   EmbersWindow          *window;
   EmbersProfilePage     *page;     /* the tab that shows it, or its error */
+  GtkWidget             *waiting;  /* else the tab that waits for credentials
+                                    * (not a reference: it owns this) */
   GFile                 *file;
   EmbersSession         *session;  /* once read */
   EmbersPyroscopeSource *source;   /* a server's, while it is probed */
   GCancellable          *cancellable;
+  /* A server that wants credentials: what was tried (the user name, never
+   * the secret), and the Connect dialog while it asks */
+  EmbersAuthKind         tried_kind;
+  char                  *tried_user;
+  EmbersConnectDialog   *dialog;
 } Open;
+
+static void
+forget_dialog (Open *open)
+{
+  if (open->dialog == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (open->dialog, open);
+  g_clear_object (&open->dialog);
+}
 
 static void
 open_free (Open *open)
 {
+  /* The dialog asks for nothing any more (its tab was closed) */
+  if (open->dialog != NULL)
+    {
+      EmbersConnectDialog *dialog = g_object_ref (open->dialog);
+
+      forget_dialog (open);
+      adw_dialog_force_close (ADW_DIALOG (dialog));
+      g_object_unref (dialog);
+    }
   g_clear_object (&open->window);
   g_clear_object (&open->page);
   g_clear_object (&open->file);
   g_clear_pointer (&open->session, embers_session_free);
   g_clear_object (&open->source);
   g_clear_object (&open->cancellable);
+  g_free (open->tried_user);
   g_free (open);
+}
+
+/* The widget of the tab that stands for the view while it opens */
+static GtkWidget *
+open_tab_child (Open *open)
+{
+  return open->waiting != NULL ? open->waiting : GTK_WIDGET (open->page);
 }
 
 static void
@@ -547,19 +598,31 @@ restore_workspace (EmbersWorkspace     *workspace,
                                              ? EMBERS_DIFF_MODE_ABSOLUTE : EMBERS_DIFF_MODE_SHARE);
       if (session->diff != NULL)
         embers_profile_page_restore_view (embers_compare_page_get_profile_page (compare), session->diff);
-      if (session->compare_baseline->file != NULL && session->compare_comparison->file != NULL)
-        {
-          g_autoptr(GFile) baseline = g_file_new_for_path (session->compare_baseline->file);
-          g_autoptr(GFile) comparison = g_file_new_for_path (session->compare_comparison->file);
-
-          embers_compare_page_set_files (compare, baseline, comparison);
-        }
-      else if (session->compare_baseline->file == NULL && session->compare_comparison->file == NULL)
+      if (session->compare_baseline->file == NULL && session->compare_comparison->file == NULL)
         {
           g_autoptr(EmbersQuery) baseline = query_for_side (session->compare_baseline);
           g_autoptr(EmbersQuery) comparison = query_for_side (session->compare_comparison);
 
           embers_workspace_compare (workspace, baseline, comparison, TRUE);
+        }
+      else
+        {
+          /* Files, or a file and a query (either way round): the query
+           * side as the workspace prefills it, the file side with its
+           * sample type, then compared */
+          const EmbersSessionSide *sides[2] = { session->compare_baseline, session->compare_comparison };
+          g_autoptr(EmbersQuery) baseline = sides[0]->file == NULL ? query_for_side (sides[0]) : NULL;
+          g_autoptr(EmbersQuery) comparison = sides[1]->file == NULL ? query_for_side (sides[1]) : NULL;
+
+          embers_workspace_compare (workspace, baseline, comparison, FALSE);
+          for (guint i = 0; i < 2; i++)
+            if (sides[i]->file != NULL)
+              {
+                g_autoptr(GFile) file = g_file_new_for_path (sides[i]->file);
+
+                embers_compare_page_set_side_file (compare, i == 1, file, sides[i]->sample_type);
+              }
+          embers_compare_page_compare (compare);
         }
     }
 
@@ -599,26 +662,16 @@ restore_workspace (EmbersWorkspace     *workspace,
   embers_workspace_restart_history (workspace);
 }
 
+/* The server is connected: one workspace tab in the saved state, where
+ * the placeholder (or the tab waiting for credentials) was. Frees @open. */
 static void
-probe_done (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
+open_workspace_tab (Open *open)
 {
-  Open *open = user_data;
-  g_autoptr(GError) error = NULL;
   EmbersWindow *self = open->window;
-  AdwTabPage *tab;
+  AdwTabPage *tab = adw_tab_view_get_page (self->tab_view, open_tab_child (open));
   GtkWidget *explore;
   int position;
 
-  if (!embers_pyroscope_source_probe_finish (EMBERS_PYROSCOPE_SOURCE (object), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        open_failed (open, error->message);
-      open_free (open);
-      return;
-    }
-  tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (open->page));
   if (tab == NULL)
     {
       /* Closed meanwhile */
@@ -626,7 +679,6 @@ probe_done (GObject      *object,
       return;
     }
 
-  /* One workspace tab in the saved state, where the placeholder was */
   position = adw_tab_view_get_page_position (self->tab_view, tab);
   explore = embers_window_open_explore (self, EMBERS_SOURCE (open->source), NULL);
   adw_tab_view_close_page (self->tab_view, tab);
@@ -636,6 +688,152 @@ probe_done (GObject      *object,
                              position);
   restore_workspace (EMBERS_WORKSPACE (gtk_widget_get_ancestor (explore, EMBERS_TYPE_WORKSPACE)), open->session);
   open_free (open);
+}
+
+static void ask_credentials (Open *open);
+
+static void
+connect_again_clicked (GtkButton *button,
+                       GtkWidget *waiting)
+{
+  Open *open = g_object_get_data (G_OBJECT (waiting), "embers-open");
+
+  if (open != NULL && open->dialog == NULL)
+    ask_credentials (open);
+}
+
+/* Cancel in the Connect dialog: the tab keeps the view, says what it
+ * lacks and offers to connect again */
+static void
+show_waiting (Open *open)
+{
+  EmbersWindow *self = open->window;
+  AdwTabPage *tab = adw_tab_view_get_page (self->tab_view, open_tab_child (open));
+  g_autofree char *name = g_file_get_basename (open->file);
+  g_autofree char *description = NULL;
+  GtkWidget *status, *button;
+  AdwTabPage *waiting_tab;
+  int position;
+
+  if (gtk_widget_in_destruction (GTK_WIDGET (self)))
+    tab = NULL;
+  if (tab == NULL || open->waiting != NULL)
+    {
+      /* Closed meanwhile, or already waiting (its tab owns @open) */
+      if (tab == NULL && open->waiting == NULL)
+        open_free (open);
+      return;
+    }
+
+  status = adw_status_page_new ();
+  adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-password-symbolic");
+  adw_status_page_set_title (ADW_STATUS_PAGE (status), _("Credentials Needed"));
+  if (open->tried_kind == EMBERS_AUTH_NONE)
+    /* Translators: on the tab of a saved view whose server asks for a
+     * password; the first %s is the server's address (without any
+     * credentials), the second the view file's name */
+    description = g_markup_printf_escaped (_("The server %s needs a user name and password or a token to open “%s”, "
+                                            "and none is saved in the keyring. Connect to open the view."),
+                                          open->session->server, name);
+  else
+    /* Translators: on the tab of a saved view whose server refused the
+     * credentials from the keyring or the environment; the first %s is
+     * the server's address (without any credentials), the second the
+     * view file's name */
+    description = g_markup_printf_escaped (_("The server %s refused the credentials it was given for “%s”. "
+                                            "Connect with others to open the view."),
+                                          open->session->server, name);
+  adw_status_page_set_description (ADW_STATUS_PAGE (status), description);
+  button = gtk_button_new_with_mnemonic (_("_Connect…"));
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "pill");
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_widget_set_name (button, "session-connect");
+  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
+
+  position = adw_tab_view_get_page_position (self->tab_view, tab);
+  waiting_tab = adw_tab_view_insert (self->tab_view, status, position);
+  adw_tab_page_set_title (waiting_tab, name);
+  adw_tab_page_set_tooltip (waiting_tab, open->session->server);
+  adw_tab_page_set_icon (waiting_tab, NULL);
+  adw_tab_view_set_selected_page (self->tab_view, waiting_tab);
+  adw_tab_view_close_page (self->tab_view, tab);
+
+  open->waiting = status;
+  g_clear_object (&open->page);
+  /* The tab owns the view until it opens, or is closed */
+  g_object_set_data_full (G_OBJECT (status), "embers-open", open, (GDestroyNotify)open_free);
+  g_signal_connect (button, "clicked", G_CALLBACK (connect_again_clicked), status);
+  gtk_widget_grab_focus (button);
+}
+
+static void
+dialog_connected (EmbersConnectDialog *dialog,
+                  EmbersSource        *source,
+                  const char          *url,
+                  Open                *open)
+{
+  forget_dialog (open);
+  g_clear_object (&open->source);
+  open->source = g_object_ref (EMBERS_PYROSCOPE_SOURCE (source));
+  /* The waiting tab gives @open back: it is closed for the workspace */
+  if (open->waiting != NULL)
+    g_object_steal_data (G_OBJECT (open->waiting), "embers-open");
+  open_workspace_tab (open);
+}
+
+static void
+dialog_closed (EmbersConnectDialog *dialog,
+               Open                *open)
+{
+  forget_dialog (open);
+  show_waiting (open);
+}
+
+/* The server wants credentials that neither the keyring nor the
+ * environment had (or refused them): the Connect dialog, filled in with
+ * the server and tenant; the person types the secret, which the dialog
+ * keeps in the keyring. Connected, the view opens; Cancel leaves a tab
+ * that can ask again. */
+static void
+ask_credentials (Open *open)
+{
+  EmbersConnectDialog *dialog = embers_connect_dialog_new ();
+
+  open->dialog = g_object_ref_sink (dialog);
+  embers_connect_dialog_set_url (dialog, open->session->server);
+  embers_connect_dialog_set_tenant (dialog, open->session->tenant);
+  /* A password behind a proxy is the usual case; a refused user's name
+   * is kept, never a secret */
+  embers_connect_dialog_set_auth (dialog, open->tried_kind != EMBERS_AUTH_NONE ? open->tried_kind : EMBERS_AUTH_BASIC,
+                                  open->tried_user, NULL);
+  g_signal_connect (dialog, "connected", G_CALLBACK (dialog_connected), open);
+  g_signal_connect (dialog, "closed", G_CALLBACK (dialog_closed), open);
+  adw_dialog_present (ADW_DIALOG (dialog), GTK_WIDGET (open->window));
+}
+
+static void
+probe_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Open *open = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!embers_pyroscope_source_probe_finish (EMBERS_PYROSCOPE_SOURCE (object), result, &error))
+    {
+      if (g_error_matches (error, EMBERS_SOURCE_ERROR, EMBERS_SOURCE_ERROR_UNAUTHENTICATED) &&
+          adw_tab_view_get_page (open->window->tab_view, open_tab_child (open)) != NULL)
+        {
+          ask_credentials (open);
+          return;
+        }
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        open_failed (open, error->message);
+      open_free (open);
+      return;
+    }
+  open_workspace_tab (open);
 }
 
 /* The timeout Connect to Server keeps for @url (GSettings, by the
@@ -686,7 +884,11 @@ lookup_done (GObject      *object,
   if (credentials == NULL)
     credentials = embers_credentials_from_environment ();
   if (credentials != NULL)
-    embers_credentials_apply (credentials, client);
+    {
+      embers_credentials_apply (credentials, client);
+      open->tried_kind = credentials->kind;
+      open->tried_user = g_strdup (credentials->user);
+    }
   /* The file's tenant is the one the view was saved in */
   if (open->session->tenant != NULL)
     embers_connect_client_set_tenant (client, open->session->tenant);

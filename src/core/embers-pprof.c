@@ -677,11 +677,16 @@ static const char *raw_string (Reader *r,
  * resolved, each also goes into a small tree of at most COARSE_MAX_NODES
  * nodes and COARSE_MAX_DEPTH levels (a probe per frame into a map that
  * stays in cache, down to where the tree has no room left: there the rest
- * of the stack's value stays, so every total is whole). Now and then that tree becomes a profile.
+ * of the stack's value stays, so every total is whole). When the tree is
+ * full it keeps its frames that hold a visible share of the samples so far
+ * (coarse_prune: the light ones go into their parents), so that what room
+ * the first stacks took is given back to the heavy paths, however wide the
+ * top levels of a profile are. Now and then that tree becomes a profile.
  */
 
 #define COARSE_MAX_NODES    16384u
 #define COARSE_MAX_DEPTH    24u      /* the budget goes to breadth first */
+#define COARSE_KEEP_SHARE   4096u    /* a frame under 1/this of the samples is not kept */
 #define INTERIM_FIRST       (G_USEC_PER_SEC / 4)   /* after the tables */
 #define INTERIM_INTERVAL    G_USEC_PER_SEC
 #define INTERIM_MIN_STACKS  200000u
@@ -765,6 +770,82 @@ coarse_child (Coarse  *c,
   return *slot;
 }
 
+/* The tree is full: keep the frames that hold at least 1/COARSE_KEEP_SHARE
+ * of the samples so far (a frame's parent holds at least as much, so what
+ * is kept is a tree), the bar doubled until at most half the room is
+ * taken; a frame not kept gives what stopped in it, and in its subtree, to
+ * its nearest kept ancestor: every total stays whole. Nodes are numbered
+ * after their parents, so one pass up and one down do it. */
+static void
+coarse_prune (Coarse *c)
+{
+  const guint n = c->parents->len;
+  const guint nt = c->n_types;
+  const guint32 *parents = (const guint32 *)(gpointer)c->parents->data;
+  const guint32 *names = (const guint32 *)(gpointer)c->names->data;
+  const gint64 *values = (const gint64 *)(gpointer)c->values->data;
+  g_autofree gint64 *totals = g_new0 (gint64, n);
+  g_autofree guint32 *to = g_new (guint32, n);  /* the node (new numbers) it goes to */
+  g_autoptr(GArray) new_parents = NULL;
+  g_autoptr(GArray) new_names = NULL;
+  g_autoptr(GArray) new_values = NULL;
+  gint64 bar = MAX (c->added / COARSE_KEEP_SHARE, 1);
+  guint kept;
+
+  for (guint i = n; i-- > 0;)
+    {
+      totals[i] += values[(gsize)i * nt + c->default_type];
+      if (i > 0)
+        totals[parents[i]] += totals[i];
+    }
+  for (;; bar *= 2)
+    {
+      kept = 1;
+      for (guint i = 1; i < n; i++)
+        kept += totals[i] >= bar;
+      if (kept <= COARSE_MAX_NODES / 2)
+        break;
+    }
+
+  new_parents = g_array_sized_new (FALSE, FALSE, sizeof (guint32), COARSE_MAX_NODES);
+  new_names = g_array_sized_new (FALSE, FALSE, sizeof (guint32), COARSE_MAX_NODES);
+  new_values = g_array_new (FALSE, TRUE, sizeof (gint64));
+  g_array_set_size (new_values, (gsize)kept * nt);
+  embers_u64_map_clear (&c->map);
+  embers_u64_map_init (&c->map, COARSE_MAX_NODES * 2);
+  to[0] = 0;
+  g_array_append_val (new_parents, parents[0]);
+  g_array_append_val (new_names, names[0]);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 *at;
+
+      if (i > 0 && totals[i] >= bar)
+        {
+          guint32 parent = to[parents[i]];
+          gboolean found;
+
+          to[i] = new_parents->len;
+          *embers_u64_map_lookup_or_insert (&c->map, ((guint64)parent << 32) | names[i], &found) = to[i];
+          g_array_append_val (new_parents, parent);
+          g_array_append_val (new_names, names[i]);
+        }
+      else if (i > 0)
+        to[i] = to[parents[i]];
+      at = &g_array_index (new_values, gint64, (gsize)to[i] * nt);
+      for (guint t = 0; t < nt; t++)
+        at[t] += values[(gsize)i * nt + t];
+    }
+  g_debug ("pprof: the coarse tree kept %u of %u nodes (%" G_GINT64_FORMAT " and more of %" G_GINT64_FORMAT ")",
+           kept, n, bar, c->added);
+  g_array_unref (c->parents);
+  g_array_unref (c->names);
+  g_array_unref (c->values);
+  c->parents = g_steal_pointer (&new_parents);
+  c->names = g_steal_pointer (&new_names);
+  c->values = g_steal_pointer (&new_values);
+}
+
 static void
 coarse_add (Coarse        *c,
             const guint32 *names,
@@ -774,6 +855,9 @@ coarse_add (Coarse        *c,
   guint32 node = 0;
   gint64 *at;
 
+  /* Room for the whole stack, or the light frames make way */
+  if (c->parents->len + MIN (n_names, COARSE_MAX_DEPTH) > COARSE_MAX_NODES && c->added > 0)
+    coarse_prune (c);
   for (gsize i = 0; i < MIN (n_names, COARSE_MAX_DEPTH); i++)
     {
       guint32 child = coarse_child (c, node, names[i]);

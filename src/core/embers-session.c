@@ -40,6 +40,7 @@ embers_session_side_free (EmbersSessionSide *side)
   if (side == NULL)
     return;
   g_free (side->file);
+  g_free (side->sample_type);
   g_free (side->profile_type);
   g_free (side->selector);
   g_free (side);
@@ -227,7 +228,11 @@ write_side (JsonBuilder             *b,
   json_builder_set_member_name (b, name);
   json_builder_begin_object (b);
   if (side->file != NULL)
-    add_string (b, "file", side->file);
+    {
+      add_string (b, "file", side->file);
+      if (side->sample_type != NULL)
+        add_string (b, "sample-type", side->sample_type);
+    }
   else
     {
       add_string (b, "profile-type", side->profile_type);
@@ -706,7 +711,9 @@ parse_view (JsonObject     *view,
   return TRUE;
 }
 
-/* One side of the Compare view */
+/* One side of the Compare view: a file (with its sample type), or a
+ * query on the workspace's server; a side that is both or neither is
+ * refused, naming the side */
 static EmbersSessionSide *
 parse_side (JsonObject  *compare,
             const char  *name,
@@ -714,30 +721,65 @@ parse_side (JsonObject  *compare,
             GError     **error)
 {
   g_autoptr(EmbersSessionSide) side = embers_session_side_new ();
+  /* Translators: names a side of a comparison in a view file's error */
+  const char *which = g_str_equal (name, "baseline") ? _("baseline") : _("comparison");
   JsonObject *object;
 
   if (!get_object (compare, name, &object, error))
     return NULL;
   if (object == NULL)
-    return fail (error, _("The view file’s comparison lacks a side")), NULL;
-  if (!get_string (object, "file", &side->file, error))
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is "baseline" or "comparison" */
+                   _("The view file’s comparison lacks its %s"), which);
+      return NULL;
+    }
+  if (!get_string (object, "file", &side->file, error) ||
+      !get_string (object, "sample-type", &side->sample_type, error))
     return NULL;
   if (side->file != NULL)
     {
       if (side->file[0] == '\0')
         return fail (error, _("The view file names an empty file name")), NULL;
+      if (json_object_has_member (object, "profile-type") || json_object_has_member (object, "selector"))
+        {
+          g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                       /* Translators: %s is "baseline" or "comparison" */
+                       _("The view file’s %s is both a profile file and a query"), which);
+          return NULL;
+        }
+      if (side->sample_type != NULL && side->sample_type[0] == '\0')
+        g_clear_pointer (&side->sample_type, g_free);
       side->file = resolve_path (side->file, dir);
       return g_steal_pointer (&side);
     }
+  if (side->sample_type != NULL)
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is "baseline" or "comparison" */
+                   _("The view file’s %s has a sample type but no profile file"), which);
+      return NULL;
+    }
   if (!get_string (object, "profile-type", &side->profile_type, error) ||
-      !get_selector (object, "selector", &side->selector, error) ||
-      !get_time (object, "from", &side->from_ms, error) ||
-      !get_time (object, "until", &side->until_ms, error))
+      !get_selector (object, "selector", &side->selector, error))
     return NULL;
   if (side->profile_type == NULL || side->profile_type[0] == '\0')
-    return fail (error, _("The view file’s query has no profile type")), NULL;
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is "baseline" or "comparison" */
+                   _("The view file’s %s is neither a profile file nor a query with a profile type"), which);
+      return NULL;
+    }
+  if (!get_time (object, "from", &side->from_ms, error) ||
+      !get_time (object, "until", &side->until_ms, error))
+    return NULL;
   if (side->from_ms >= side->until_ms)
-    return fail (error, _("The view file’s query ends before it starts")), NULL;
+    {
+      g_set_error (error, EMBERS_SESSION_ERROR, EMBERS_SESSION_ERROR_INVALID,
+                   /* Translators: %s is "baseline" or "comparison" */
+                   _("The view file’s %s query ends before it starts"), which);
+      return NULL;
+    }
   return g_steal_pointer (&side);
 }
 

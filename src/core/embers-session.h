@@ -31,10 +31,12 @@ GQuark embers_session_error_quark (void);
 #define EMBERS_SESSION_MAX_SIZE (1024 * 1024)
 
 /* One side of a workspace's comparison: a profile file, or a query on
- * the workspace's server */
+ * the workspace's server. The two sides may differ: a file compared with
+ * a query (either way round). */
 typedef struct
 {
   char   *file;           /* absolute path, or NULL for a query */
+  char   *sample_type;    /* a file's sample type by name (NULL: its default) */
   char   *profile_type;   /* the query (with file NULL) */
   char   *selector;       /* the whole selector, service_name included */
   gint64  from_ms;

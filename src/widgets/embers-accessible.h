@@ -15,4 +15,9 @@ G_BEGIN_DECLS
 void embers_accessible_set_label     (GtkWidget  *widget,
                                       const char *label);
 
+/* gtk_accessible_announce() where @widget's AT context implements it
+ * (see embers-accessible.c): TRUE if the message was handed over */
+gboolean embers_accessible_announce  (GtkWidget  *widget,
+                                      const char *message);
+
 G_END_DECLS

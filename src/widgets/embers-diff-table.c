@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-column-keys.h"
 #include "embers-diff-table.h"
 #include "embers-widgets.h"
 #include "embers-name-label.h"
@@ -615,6 +616,7 @@ embers_diff_table_init (EmbersDiffTable *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  embers_column_view_add_sort_keys (self->column_view);
 
   /* The template's columns, in Column order: their cells and sorters */
   columns = gtk_column_view_get_columns (self->column_view);

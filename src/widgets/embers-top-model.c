@@ -18,6 +18,7 @@
 
 #include "config.h"
 
+#include "embers-fill.h"
 #include "embers-top-item.h"
 #include "embers-top-model.h"
 
@@ -30,6 +31,9 @@ struct _EmbersTopModel
   EmbersSearch   *search;
   EmbersTopSort   sort;
   gboolean        descending;
+  /* The row of the `other` frames (work a node limit cut), no function */
+  guint32         cut_name;    /* its string id, or NO_CUT */
+  guint           n_cut;       /* how many places were cut */
 
   /* The rows shown, in order: indexes into rows; the first n_exposed of
    * them are in the model so far */
@@ -38,6 +42,8 @@ struct _EmbersTopModel
   guint           n_exposed;
   guint           grow_id;
 };
+
+#define NO_CUT G_MAXUINT32
 
 /* Rows shown at once, per batch, and before the rest come in one go */
 #define FIRST_ROWS   12
@@ -109,6 +115,7 @@ embers_top_model_init (EmbersTopModel *self)
 {
   self->sort = EMBERS_TOP_SORT_SELF;
   self->descending = TRUE;
+  self->cut_name = NO_CUT;
 }
 
 EmbersTopModel *
@@ -162,7 +169,8 @@ refilter (EmbersTopModel *self)
     {
       const EmbersTopRow *row = &g_array_index (self->rows, EmbersTopRow, i);
 
-      if (!filter || embers_search_name_matches (self->search, row->name))
+      /* The cut row is no function a search could find */
+      if (!filter || (row->name != self->cut_name && embers_search_name_matches (self->search, row->name)))
         self->visible[self->n_visible++] = i;
     }
 
@@ -185,6 +193,56 @@ resort (EmbersTopModel *self)
     embers_top_sort (self->rows, self->profile, self->sort, self->descending);
 }
 
+/* Whether a row holds the `other` frames of an answer a node limit cut
+ * (embers-fill.h): named `other`, each frame of that name a leaf below
+ * the root. A function that is called `other` and calls others is not. */
+static void
+find_cut (EmbersTopModel *self)
+{
+  guint32 id = NO_CUT;
+  guint n_nodes, n = 0;
+
+  self->cut_name = NO_CUT;
+  self->n_cut = 0;
+  if (self->rows == NULL)
+    return;
+  for (guint i = 0; i < self->rows->len && id == NO_CUT; i++)
+    {
+      guint32 name = g_array_index (self->rows, EmbersTopRow, i).name;
+
+      if (g_str_equal (embers_profile_get_string (self->profile, name), EMBERS_FILL_OTHER))
+        id = name;
+    }
+  if (id == NO_CUT)
+    return;
+  /* Only where there is such a row (a server's cut answer: its nodes
+   * are within the limit) are the frames walked */
+  n_nodes = embers_profile_get_n_nodes (self->profile);
+  for (guint32 i = 1; i < n_nodes; i++)
+    if (embers_profile_node_name (self->profile, i) == id)
+      {
+        if (!embers_fill_is_other (self->profile, i))
+          return;
+        n++;
+      }
+  self->cut_name = id;
+  self->n_cut = n;
+}
+
+guint32
+embers_top_model_get_cut_name (EmbersTopModel *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_MODEL (self), NO_CUT);
+  return self->cut_name;
+}
+
+guint
+embers_top_model_get_n_cut (EmbersTopModel *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_MODEL (self), 0);
+  return self->n_cut;
+}
+
 void
 embers_top_model_set_rows (EmbersTopModel *self,
                            EmbersProfile  *profile,
@@ -203,6 +261,7 @@ embers_top_model_set_rows (EmbersTopModel *self,
     }
   if (self->search != NULL && embers_search_get_profile (self->search) != profile)
     g_clear_pointer (&self->search, embers_search_unref);
+  find_cut (self);
 
   /* embers_top_compute() gives them by self, largest first */
   if (self->sort != EMBERS_TOP_SORT_SELF || !self->descending)

@@ -36,6 +36,12 @@ void            embers_top_model_set_search  (EmbersTopModel *self,
  * yet), or GTK's invalid position (G_MAXUINT) */
 guint           embers_top_model_find_name   (EmbersTopModel *self,
                                               const char     *name);
+/* The row that holds the `other` frames of an answer a node limit cut
+ * (each a leaf named `other`, embers-fill.h): its name's string id, or
+ * G_MAXUINT32 when there is none; and how many places were cut. It is no
+ * function: a search never matches it. */
+guint32         embers_top_model_get_cut_name (EmbersTopModel *self);
+guint           embers_top_model_get_n_cut    (EmbersTopModel *self);
 /* The rows the table has, shown already or not (a few at a time after a
  * change, see embers-top-model.c) */
 guint           embers_top_model_get_n_rows  (EmbersTopModel *self);

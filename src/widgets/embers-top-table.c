@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "embers-column-keys.h"
 #include "embers-widgets.h"
 #include "embers-name-label.h"
 #include "embers-top.h"
@@ -26,6 +27,7 @@ struct _EmbersTopTable
   GtkColumnViewColumn *self_percent_column;
   GtkColumnViewColumn *total_column;
   GtkColumnViewColumn *total_percent_column;
+  GtkLabel           *placeholder;
 
   EmbersTopModel     *model;
   GtkSingleSelection *selection;
@@ -59,13 +61,64 @@ G_DEFINE_FINAL_TYPE (EmbersTopTable, embers_top_table, GTK_TYPE_WIDGET)
 
 /* Cells */
 
+/* Whether @item is the row of the `other` frames: work a node limit cut
+ * off, in several places, no function */
+static gboolean
+is_cut (EmbersTopTable *self,
+        EmbersTopItem  *item)
+{
+  return item != NULL && embers_top_item_get_name_id (item) == embers_top_model_get_cut_name (self->model);
+}
+
+/* The cut row's name, what it is and how to see more */
+static char *
+cut_text (EmbersTopTable *self)
+{
+  guint n = embers_top_model_get_n_cut (self->model);
+
+  /* Translators: the table of functions' row for the subtrees a server's
+   * node limit cut off (Pyroscope's "other"); %u is how many places */
+  return g_strdup_printf (ngettext ("Cut off by the node limit, in %u place",
+                                    "Cut off by the node limit, in %u places", n), n);
+}
+
+static const char *
+cut_explanation (void)
+{
+  return _("Not a function: the work the server’s answer left out where it reached its node limit, "
+           "shown as “other” frames in the graph. To see what they hold, select an “other” frame "
+           "and use Load More (L), or raise Nodes.");
+}
+
 static void
 setup_name (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             EmbersTopTable           *self)
 {
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *name = embers_name_label_new ();
+  GtkWidget *cut = gtk_label_new (NULL);
+
   /* Cut at the package path, never mid-name; the whole name in the tooltip */
-  gtk_list_item_set_child (list_item, embers_name_label_new ());
+  gtk_widget_set_hexpand (name, TRUE);
+  gtk_box_append (GTK_BOX (box), name);
+  /* The row of cut-off work: no name, dimmed and slanted */
+  {
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_style_new (PANGO_STYLE_ITALIC));
+    gtk_label_set_attributes (GTK_LABEL (cut), attrs);
+    pango_attr_list_unref (attrs);
+  }
+  gtk_label_set_xalign (GTK_LABEL (cut), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (cut), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (cut, TRUE);
+  gtk_widget_add_css_class (cut, "cut-off");
+  gtk_widget_add_css_class (cut, "dim-label");
+  gtk_widget_set_tooltip_text (cut, cut_explanation ());
+  gtk_widget_set_visible (cut, FALSE);
+  gtk_box_append (GTK_BOX (box), cut);
+  gtk_list_item_set_child (list_item, box);
 }
 
 /* What a screen reader says for a row: the function and its values (the
@@ -85,6 +138,19 @@ bind_row (GtkSignalListItemFactory *factory,
 
   if (item == NULL)
     return;
+  if (is_cut (self, item))
+    {
+      g_autofree char *name = cut_text (self);
+
+      total_value = embers_format_value (embers_top_item_get_total (item), self->unit);
+      total_percent = embers_format_percent (self->root_total > 0 ? (double)embers_top_item_get_total (item) / self->root_total : 0);
+      /* Translators: what a screen reader says for the table's row of work
+       * a node limit cut off: "Cut off by the node limit, in 3 places,
+       * total 40 ms (2.00%). Not a function: …" */
+      text = g_strdup_printf (_("%s, total %s (%s). %s"), name, total_value, total_percent, cut_explanation ());
+      gtk_column_view_row_set_accessible_label (row, text);
+      return;
+    }
   self_value = embers_format_value (embers_top_item_get_self (item), self->unit);
   total_value = embers_format_value (embers_top_item_get_total (item), self->unit);
   self_percent = embers_format_percent (self->root_total > 0 ? (double)embers_top_item_get_self (item) / self->root_total : 0);
@@ -104,9 +170,19 @@ bind_name (GtkSignalListItemFactory *factory,
            EmbersTopTable           *self)
 {
   EmbersTopItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
+  GtkWidget *name = gtk_widget_get_first_child (gtk_list_item_get_child (list_item));
+  GtkWidget *cut = gtk_widget_get_next_sibling (name);
+  gboolean cut_row = is_cut (self, item);
 
-  embers_name_label_set_text (EMBERS_NAME_LABEL (label), embers_top_item_get_name (item));
+  embers_name_label_set_text (EMBERS_NAME_LABEL (name), cut_row ? NULL : embers_top_item_get_name (item));
+  gtk_widget_set_visible (name, !cut_row);
+  gtk_widget_set_visible (cut, cut_row);
+  if (cut_row)
+    {
+      g_autofree char *text = cut_text (self);
+
+      gtk_label_set_label (GTK_LABEL (cut), text);
+    }
 }
 
 static void
@@ -182,7 +258,10 @@ on_activate (GtkColumnView  *column_view,
   g_autoptr(EmbersTopItem) item = NULL;
 
   item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-  if (item != NULL)
+  /* No function to show the callers and callees of */
+  if (is_cut (self, item))
+    gtk_widget_error_bell (GTK_WIDGET (self));
+  else if (item != NULL)
     g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, embers_top_item_get_name (item));
 }
 
@@ -190,7 +269,8 @@ static void
 on_selection_changed (EmbersTopTable *self)
 {
   EmbersTopItem *item = gtk_single_selection_get_selected_item (self->selection);
-  const char *name = item != NULL ? embers_top_item_get_name (item) : NULL;
+  /* The cut row names no function */
+  const char *name = item != NULL && !is_cut (self, item) ? embers_top_item_get_name (item) : NULL;
 
   if (g_strcmp0 (name, self->selected_name) == 0)
     return;
@@ -236,8 +316,28 @@ embers_top_table_set_data (EmbersTopTable *self,
     }
 
   embers_top_model_set_rows (self->model, profile, rows);
+  /* Rows of a profile: nothing to explain */
+  if (profile != NULL)
+    embers_top_table_set_placeholder (self, NULL);
 
   embers_top_table_select_name (self, selected);
+}
+
+void
+embers_top_table_set_placeholder (EmbersTopTable *self,
+                                  const char     *text)
+{
+  g_return_if_fail (EMBERS_IS_TOP_TABLE (self));
+
+  gtk_label_set_label (self->placeholder, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->placeholder), text != NULL);
+}
+
+const char *
+embers_top_table_get_placeholder (EmbersTopTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->placeholder)) ? gtk_label_get_label (self->placeholder) : NULL;
 }
 
 EmbersProfile *
@@ -275,6 +375,20 @@ embers_top_table_get_n_rows (EmbersTopTable *self)
 {
   g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), 0);
   return embers_top_model_get_n_rows (self->model);
+}
+
+gboolean
+embers_top_table_get_cut_selected (EmbersTopTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), FALSE);
+  return is_cut (self, gtk_single_selection_get_selected_item (self->selection));
+}
+
+guint
+embers_top_table_get_n_cut (EmbersTopTable *self)
+{
+  g_return_val_if_fail (EMBERS_IS_TOP_TABLE (self), 0);
+  return embers_top_model_get_cut_name (self->model) != G_MAXUINT32 ? embers_top_model_get_n_cut (self->model) : 0;
 }
 
 const char *
@@ -380,6 +494,12 @@ name_key (GtkWidget *widget,
 {
   EmbersTopTable *self = EMBERS_TOP_TABLE (widget);
 
+  /* The cut row: no function to act on; the key goes nowhere else */
+  if (embers_top_table_get_cut_selected (self))
+    {
+      gtk_widget_error_bell (widget);
+      return TRUE;
+    }
   if (self->selected_name == NULL)
     return FALSE;
   return gtk_widget_activate_action (widget, g_variant_get_string (args, NULL), "s", self->selected_name);
@@ -545,6 +665,7 @@ embers_top_table_class_init (EmbersTopTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, self_percent_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, total_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, total_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersTopTable, placeholder);
   gtk_widget_class_bind_template_callback (widget_class, setup_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_name);
   gtk_widget_class_bind_template_callback (widget_class, bind_row);
@@ -598,6 +719,7 @@ embers_top_table_init (EmbersTopTable *self)
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
                            G_CALLBACK (on_sorter_changed), self, 0);
   gtk_column_view_sort_by_column (self->column_view, self->self_column, GTK_SORT_DESCENDING);
+  embers_column_view_add_sort_keys (self->column_view);
 
   g_signal_connect_object (self->selection, "notify::selected-item",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);

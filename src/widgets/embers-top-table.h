@@ -23,6 +23,11 @@ void           embers_top_table_set_data          (EmbersTopTable *self,
                                                    guint           sample_type,
                                                    GArray         *rows);
 EmbersProfile *embers_top_table_get_profile       (EmbersTopTable *self);
+/* A line over the empty table saying why it is empty (NULL: none); gone
+ * when rows of a profile are set */
+void           embers_top_table_set_placeholder   (EmbersTopTable *self,
+                                                   const char     *text);
+const char    *embers_top_table_get_placeholder   (EmbersTopTable *self);
 /* Shows only the functions @search matches (a search over the table's
  * profile; NULL or inactive: all) */
 void           embers_top_table_set_search        (EmbersTopTable *self,
@@ -30,7 +35,13 @@ void           embers_top_table_set_search        (EmbersTopTable *self,
 /* Rows shown after filtering */
 guint          embers_top_table_get_n_rows        (EmbersTopTable *self);
 
+/* The selected row's function; NULL for none, and for the row of work a
+ * node limit cut off (`other` frames, one row, no function: no search
+ * finds it, no frame action or activation takes it) */
 const char    *embers_top_table_get_selected_name (EmbersTopTable *self);
+gboolean       embers_top_table_get_cut_selected  (EmbersTopTable *self);
+/* How many places the node limit cut (the cut row's `other` frames), or 0 */
+guint          embers_top_table_get_n_cut         (EmbersTopTable *self);
 /* Selects and scrolls to the row of @name; NULL or an unknown name
  * clears the selection */
 void           embers_top_table_select_name       (EmbersTopTable *self,

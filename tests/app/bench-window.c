@@ -59,6 +59,7 @@
 
 #include "embers-flame-graph.h"
 #include "embers-profile-page.h"
+#include "embers-renderer.h"
 #include "embers-window.h"
 
 typedef struct
@@ -690,7 +691,7 @@ main (int    argc,
 {
   g_autofree char *file_path = NULL, *gen = NULL, *embers = NULL;
   gint64 runs = 3, steps = 12, win_width = 1920, win_height = 1080;
-  gboolean no_transforms = FALSE, floor = FALSE, floor_only = FALSE;
+  gboolean no_transforms = FALSE, floor = FALSE, floor_only = FALSE, keep_gl = FALSE;
   g_autofree char *floor_size = NULL;
   GOptionEntry entries[] = {
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile (default: big100k, made)", "FILE" },
@@ -701,6 +702,7 @@ main (int    argc,
     { "width", 0, 0, G_OPTION_ARG_INT64, &win_width, "The window's width (1920)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT64, &win_height, "The window's height (1080)", "H" },
     { "no-transforms", 0, 0, G_OPTION_ARG_NONE, &no_transforms, "Skip the transforms", NULL },
+    { "keep-gl", 0, 0, G_OPTION_ARG_NONE, &keep_gl, "Draw with GL even where it is software (the app picks cairo there)", NULL },
     { "floor", 0, 0, G_OPTION_ARG_NONE, &floor, "Measure the renderer's floor after the graph", NULL },
     { "floor-only", 0, 0, G_OPTION_ARG_NONE, &floor_only, "Measure the floor only", NULL },
     { "floor-size", 0, 0, G_OPTION_ARG_STRING, &floor_size, "The floor's size with --floor-only (1369x978)", "WxH" },
@@ -742,6 +744,19 @@ main (int    argc,
   gtk_init ();
   adw_init ();
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  /* The renderer the app would pick (embers-renderer.c) */
+  if (!keep_gl)
+    {
+      g_autofree char *gl = NULL;
+      EmbersRendererChoice choice = embers_renderer_choose (gdk_display_get_default (), &gl);
+
+      g_print ("# renderer: %s (GL renderer: %s)\n",
+               choice == EMBERS_RENDERER_CAIRO ? "cairo, as the app picks where GL is software"
+               : choice == EMBERS_RENDERER_USER ? "GSK_RENDERER's" : "GTK's own choice",
+               gl != NULL ? gl : "not asked");
+    }
+  else
+    g_print ("# renderer: GTK's own choice (--keep-gl)\n");
 
   g_file_get_contents ("/proc/loadavg", &loadavg, NULL, NULL);
   g_print ("# bench-window: %s, %ld CPUs, load average %s", file_path,
@@ -896,7 +911,7 @@ main (int    argc,
   bench.graph = graph;
 
   g_print ("# graph: %u nodes, %d x %d px; GSK renderer %s (software GL under Xvfb costs "
-           "frames 5-10 ms more than GSK_RENDERER=cairo or a real GPU)\n",
+           "frames 5-10 ms more than cairo or a real GPU: see --keep-gl)\n",
            embers_profile_get_n_nodes (embers_flame_graph_get_profile (graph)),
            gtk_widget_get_width (GTK_WIDGET (graph)), gtk_widget_get_height (GTK_WIDGET (graph)),
            G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));

@@ -50,6 +50,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-renderer.h"
 #include "embers-call-tree-view.h"
 #include "embers-compare-page.h"
 #include "embers-explore-page.h"
@@ -135,6 +136,8 @@ main (int   argc,
       g_settings_set_boolean (a11y, "high-contrast", TRUE);
     }
   adw_init ();
+  /* The renderer the app picks (embers-renderer.c) */
+  embers_renderer_choose (gdk_display_get_default (), NULL);
   /* No animation: the picture is the state, not a moment of a transition */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   /* GNOME's default window buttons, whatever the compositor offers */

@@ -268,6 +268,132 @@ test_server_lines_bottom_up (void)
   embers_test_assert_finalize (window);
 }
 
+/* Two frames of one function whose callers differ, heavier first */
+static void
+two_frames (EmbersProfile *profile,
+            guint32       *a,
+            guint32       *b)
+{
+  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
+    for (guint32 j = i + 1; j < embers_profile_get_n_nodes (profile); j++)
+      if (g_str_equal (embers_profile_node_name_str (profile, i), embers_profile_node_name_str (profile, j)) &&
+          embers_profile_node_parent (profile, i) != 0 && embers_profile_node_parent (profile, j) != 0 &&
+          !g_str_equal (embers_profile_node_name_str (profile, embers_profile_node_parent (profile, i)),
+                        embers_profile_node_name_str (profile, embers_profile_node_parent (profile, j))) &&
+          embers_profile_node_total (profile, 0, i) != embers_profile_node_total (profile, 0, j))
+        {
+          gboolean first = embers_profile_node_total (profile, 0, i) > embers_profile_node_total (profile, 0, j);
+
+          *a = first ? i : j;
+          *b = first ? j : i;
+          return;
+        }
+  g_assert_not_reached ();
+}
+
+/* The panel shows @node's call site's figures from the server: its total,
+ * and its one caller, the frame's parent */
+static void
+wait_frame_figures (EmbersDetailsPanel *panel,
+                    EmbersProfile      *profile,
+                    guint32             node)
+{
+  const char *parent = embers_profile_node_name_str (profile, embers_profile_node_parent (profile, node));
+  EmbersFunctionDetails *d;
+
+  embers_test_wait_for (!embers_details_panel_get_busy (panel) &&
+                        embers_details_panel_get_shown_call_site (panel) != NULL &&
+                        embers_details_panel_get_details (panel)->total == embers_profile_node_total (profile, 0, node));
+  d = embers_details_panel_get_details (panel);
+  /* Its share is of the whole profile, not of the answer (the site) */
+  g_assert_cmpint (d->profile_total, ==, embers_profile_get_total (profile, 0));
+  g_assert_cmpint (d->profile_total, >, d->total);
+  g_assert_cmpuint (d->callers->len, ==, 1);
+  g_assert_cmpstr (g_array_index (d->callers, EmbersFunctionEdge, 0).name, ==, parent);
+}
+
+/* Two frames of one function are two call sites: moving the selection
+ * from one to the other asks the server for the other's stack, and the
+ * figures become its own; the very same frame is not asked for again */
+static void
+test_server_frames (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) server = embers_test_server_start (NULL, &error);
+  EmbersWindow *window;
+  EmbersExplorePage *explore;
+  EmbersProfilePage *page;
+  EmbersDetailsPanel *panel;
+  EmbersFlameGraph *graph;
+  EmbersProfile *shown;
+  const char * const *site;
+  guint32 a, b;
+
+  g_assert_no_error (error);
+  explore = open_api (server, &window);
+  page = embers_explore_page_get_profile_page (explore);
+  graph = embers_profile_page_get_flame_graph (page);
+  shown = embers_flame_graph_get_profile (graph);
+  two_frames (shown, &a, &b);
+  g_test_message ("%s: %" G_GINT64_FORMAT " under %s, %" G_GINT64_FORMAT " under %s",
+                  embers_profile_node_name_str (shown, a),
+                  embers_profile_node_total (shown, 0, a),
+                  embers_profile_node_name_str (shown, embers_profile_node_parent (shown, a)),
+                  embers_profile_node_total (shown, 0, b),
+                  embers_profile_node_name_str (shown, embers_profile_node_parent (shown, b)));
+
+  /* Frame A */
+  embers_flame_graph_set_selected_node (graph, a);
+  g_free (embers_test_server_control (server, "DELETE", "embers-test/stats", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.details", NULL));
+  panel = embers_profile_page_get_details_panel (page);
+  wait_frame_figures (panel, shown, a);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 1);
+  site = embers_details_panel_get_shown_call_site (panel);
+  g_assert_cmpuint (g_strv_length ((char **)site), ==, embers_profile_node_depth (shown, a));
+  g_assert_cmpstr (site[g_strv_length ((char **)site) - 2], ==,
+                   embers_profile_node_name_str (shown, embers_profile_node_parent (shown, a)));
+  /* Said on screen: the call site, by its nearest caller */
+  embers_test_settle ();
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (panel), "At the selected call site"), ==, 1);
+  if (g_getenv ("EMBERS_TEST_SHOTS") != NULL)
+    {
+      g_autofree char *where = g_build_filename (g_getenv ("EMBERS_TEST_SHOTS"), "details-call-site.png", NULL);
+      EmbersTestPixels *shot = embers_test_render (GTK_WIDGET (window));
+
+      embers_test_pixels_save (shot, where);
+      embers_test_pixels_free (shot);
+    }
+
+  /* Frame B of the same function: asked for with B's stack, B's figures */
+  embers_flame_graph_set_selected_node (graph, b);
+  g_assert_cmpstr (embers_details_panel_get_function (panel), ==, embers_profile_node_name_str (shown, b));
+  wait_frame_figures (panel, shown, b);
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 2);
+  site = embers_details_panel_get_shown_call_site (panel);
+  g_assert_cmpstr (site[g_strv_length ((char **)site) - 2], ==,
+                   embers_profile_node_name_str (shown, embers_profile_node_parent (shown, b)));
+
+  /* The same frame again (the panel hidden and shown): nothing asked */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.details", NULL));
+  g_assert_false (embers_profile_page_get_details_shown (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.details", NULL));
+  g_assert_true (embers_profile_page_get_details_shown (page));
+  embers_test_drain ();
+  g_assert_false (embers_details_panel_get_busy (panel));
+  g_assert_cmpint (embers_test_server_stat (server, "requests", MERGE_PATH), ==, 2);
+  g_assert_cmpint (embers_details_panel_get_details (panel)->total, ==, embers_profile_node_total (shown, 0, b));
+
+  /* And back to A, quickly through B's parent: only A's answer is shown */
+  embers_flame_graph_set_selected_node (graph, embers_profile_node_parent (shown, b));
+  embers_flame_graph_set_selected_node (graph, a);
+  wait_frame_figures (panel, shown, a);
+
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  embers_test_assert_finalize (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -276,6 +402,7 @@ main (int   argc,
 
   g_test_add_func ("/embers/app/details-server/lines", test_server_lines);
   g_test_add_func ("/embers/app/details-server/bottom-up", test_server_lines_bottom_up);
+  g_test_add_func ("/embers/app/details-server/frames", test_server_frames);
 
   return g_test_run ();
 }

@@ -373,6 +373,10 @@ test_details_panel (void)
   embers_test_settle ();
 
   check_panel (window, page, "details-light.png");
+  /* A file's lines are the function's, from every caller, whichever of
+   * its frames is selected; the panel says so */
+  g_assert_null (embers_details_panel_get_shown_call_site (panel));
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (panel), "All calls of this function"), ==, 1);
   check_calls_link (window, page);
   check_transformed (page, file);
   g_assert_cmpstr (embers_details_panel_get_function (panel), ==, "main.finalize");

@@ -15,10 +15,14 @@
 
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include "embers-compare-page.h"
+#include "embers-connect-dialog.h"
 #include "embers-explore-page.h"
 #include "embers-explore-profiles.h"
 #include "embers-labels-page.h"
@@ -247,6 +251,524 @@ test_compare_ranges (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Whether a diff flame graph shows frames that grew (red) and frames
+ * that shrank (blue), a few hundred pixels of each */
+static gboolean
+has_diff_colours (EmbersTestPixels *pixels)
+{
+  guint red = 0, blue = 0;
+
+  for (int y = 0; y < pixels->height; y++)
+    for (int x = 0; x < pixels->width; x++)
+      {
+        guint32 p = embers_test_pixels_get (pixels, x + pixels->origin_x, y + pixels->origin_y);
+        int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+
+        if (r > b + 80 && r > g + 80)
+          red++;
+        else if (b > r + 80 && b > g + 30)
+          blue++;
+      }
+  g_test_message ("diff colours: %u red, %u blue pixels", red, blue);
+  return red > 200 && blue > 200;
+}
+
+/* A profile file of api's CPU time (speedscope, nanoseconds) made from
+ * the test server's own data for api (tests/server/data/api.cpu.folded),
+ * its first stack four times as heavy: compared with the server's api,
+ * that stack shrank and the others grew */
+static GFile *
+write_api_profile (const char *dir)
+{
+  g_autofree char *folded_path = g_test_build_filename (G_TEST_DIST, "server", "data", "api.cpu.folded", NULL);
+  g_autofree char *folded = NULL;
+  g_autofree char *path = g_build_filename (dir, "api-before.speedscope.json", NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GString) frames = g_string_new (NULL);
+  g_autoptr(GString) samples = g_string_new (NULL);
+  g_autoptr(GString) weights = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  guint n_frames = 0, n_samples = 0;
+  guint64 total = 0;
+
+  g_assert_true (g_file_get_contents (folded_path, &folded, NULL, NULL));
+  lines = g_strsplit (folded, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *space = strrchr (lines[i], ' ');
+      g_auto(GStrv) names = NULL;
+      guint64 weight;
+
+      if (space == NULL)
+        continue;
+      *space = '\0';
+      weight = g_ascii_strtoull (space + 1, NULL, 10) * (n_samples == 0 ? 4 : 1);
+      names = g_strsplit (lines[i], ";", -1);
+      g_string_append_printf (samples, "%s[", n_samples > 0 ? "," : "");
+      for (guint k = 0; names[k] != NULL; k++)
+        {
+          gpointer found;
+
+          if (!g_hash_table_lookup_extended (index, names[k], NULL, &found))
+            {
+              found = GUINT_TO_POINTER (n_frames++);
+              g_hash_table_insert (index, g_strdup (names[k]), found);
+              g_string_append_printf (frames, "%s{\"name\":\"%s\"}", n_frames > 1 ? "," : "", names[k]);
+            }
+          g_string_append_printf (samples, "%s%u", k > 0 ? "," : "", GPOINTER_TO_UINT (found));
+        }
+      g_string_append_c (samples, ']');
+      g_string_append_printf (weights, "%s%" G_GUINT64_FORMAT, n_samples > 0 ? "," : "", weight);
+      total += weight;
+      n_samples++;
+    }
+  text = g_strdup_printf ("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+                          "\"shared\":{\"frames\":[%s]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"api\","
+                          "\"unit\":\"nanoseconds\",\"startValue\":0,\"endValue\":%" G_GUINT64_FORMAT ","
+                          "\"samples\":[%s],\"weights\":[%s]}]}",
+                          frames->str, total, samples->str, weights->str);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return g_file_new_for_path (path);
+}
+
+/* A profile file compared with a query of the server (the Compare view
+ * with the file as baseline), and a compare tab of a query against a
+ * file (the other way round): saved, reopened on the Compare view with
+ * the file and the query back, the diff run again, the diff mode, and
+ * the same diff flame graph, pixel for pixel */
+static void
+test_file_and_query (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "mixed.embers", NULL);
+  g_autofree char *path2 = g_build_filename (dir, "mixed-tab.embers", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *text2 = NULL;
+  g_autoptr(GFile) profile_file = write_api_profile (dir);
+  const char *profile = g_file_peek_path (profile_file);
+  g_autoptr(GFile) file2 = g_file_new_for_path (path2);
+  gint64 now = now_minute ();
+  g_autoptr(EmbersQuery) comparison = embers_query_new (CPU_TYPE, "{service_name=\"api\"}", now - HOUR_MS, now);
+  g_autoptr(EmbersQuery) c2 = NULL;
+  g_autoptr(EmbersTestPixels) before = NULL;
+  g_autoptr(EmbersTestPixels) after = NULL;
+  EmbersWindow *window;
+  EmbersWorkspace *workspace = open_workspace (&window, now);
+  EmbersWorkspace *again;
+  EmbersComparePage *compare = embers_workspace_get_compare_page (workspace);
+  EmbersComparePage *compare2, *tab;
+  GtkWidget *graph;
+  gint64 totals[2];
+  gint64 t0 = g_get_monotonic_time ();
+
+  /* The file as baseline (its CPU time), the server's last hour of api */
+  embers_workspace_compare (workspace, NULL, comparison, FALSE);
+  embers_compare_page_set_side_file (compare, FALSE, profile_file, "time");
+  embers_compare_page_compare (compare);
+  embers_test_wait_for (!embers_compare_page_get_busy (compare));
+  g_assert_cmpstr (embers_compare_page_get_error (compare), ==, NULL);
+  embers_test_wait_for (compare_idle (compare));
+  /* Shares (the file's frames shrank to nothing, the server's are new)
+   * in the Flame Graph view */
+  embers_compare_page_set_mode (compare, EMBERS_DIFF_MODE_SHARE);
+  embers_profile_page_set_view (embers_compare_page_get_profile_page (compare), EMBERS_VIEW_FLAME);
+  embers_test_wait_for (compare_idle (compare));
+  for (guint i = 0; i < 2; i++)
+    totals[i] = embers_profile_get_total (embers_compare_page_get_diff (compare), i);
+  g_assert_cmpint (totals[0], >, 0);
+  g_assert_cmpint (totals[1], >, 0);
+  graph = embers_compare_page_get_graph (compare);
+  embers_test_wait_mapped (graph);
+  before = embers_test_render_frame (graph);
+  {
+    graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (graph), gtk_widget_get_height (graph));
+
+    embers_test_assert_not_blank (before, &all, 4, "session-mixed");
+  }
+  /* Both sides on screen: the file's frames blue (shrank), the query's
+   * red (grew) */
+  g_assert_true (has_diff_colours (before));
+
+  again = save_and_reopen (window, workspace, path, &text);
+  /* The file by path, with its sample type; the query as a query side */
+  {
+    g_autofree char *want = g_strdup_printf ("\"file\" : \"%s\",\n        \"sample-type\" : \"time\"", profile);
+
+    g_assert_nonnull (strstr (text, want));
+  }
+  g_assert_nonnull (strstr (text, "\"diff-mode\" : \"share\""));
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
+  compare2 = embers_workspace_get_compare_page (again);
+  embers_test_wait_for (compare_idle (compare2));
+  g_assert_null (embers_compare_page_get_error (compare2));
+  g_assert_true (g_file_equal (embers_compare_page_get_side_file (compare2, FALSE), profile_file));
+  g_assert_cmpstr (embers_compare_page_get_sample_type (compare2, FALSE), ==, "time");
+  g_assert_null (embers_compare_page_get_side_file (compare2, TRUE));
+  c2 = embers_compare_page_dup_query (compare2, TRUE);
+  g_assert_nonnull (c2);
+  g_assert_cmpstr (c2->label_selector, ==, comparison->label_selector);
+  g_assert_cmpint (c2->start_ms, ==, comparison->start_ms);
+  g_assert_cmpint (c2->end_ms, ==, comparison->end_ms);
+  g_assert_cmpint (embers_compare_page_get_mode (compare2), ==, EMBERS_DIFF_MODE_SHARE);
+  for (guint i = 0; i < 2; i++)
+    g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), i), ==, totals[i]);
+  g_assert_cmpint (embers_profile_page_get_view (embers_compare_page_get_profile_page (compare2)), ==,
+                   EMBERS_VIEW_FLAME);
+
+  /* What a person sees: the same diff */
+  close_saved (window, workspace);
+  graph = embers_compare_page_get_graph (compare2);
+  embers_test_wait_mapped (graph);
+  embers_test_wait_for (compare_idle (compare2));
+  after = embers_test_render_frame (graph);
+  assert_same_pixels (before, after, "session-mixed");
+  g_test_message ("file and query: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  /* The other way round, in a compare tab of its own: the query the
+   * baseline, the file the comparison (its default sample type) */
+  tab = EMBERS_COMPARE_PAGE (embers_window_open_compare_queries (window, embers_workspace_get_source (again),
+                                                                  comparison, NULL, FALSE));
+  embers_compare_page_set_side_file (tab, TRUE, profile_file, NULL);
+  embers_compare_page_compare (tab);
+  embers_test_wait_for (compare_idle (tab));
+  g_assert_null (embers_compare_page_get_error (tab));
+  embers_compare_page_set_mode (tab, EMBERS_DIFF_MODE_ABSOLUTE);
+  totals[0] = embers_profile_get_total (embers_compare_page_get_diff (tab), 0);
+  totals[1] = embers_profile_get_total (embers_compare_page_get_diff (tab), 1);
+  embers_window_save_view_to (window, file2);
+  embers_test_wait_for (g_file_test (path2, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (path2, &text2, NULL, NULL));
+  g_assert_null (strstr (text2, "sample-type"));
+  embers_window_open_file (window, file2);
+  embers_test_wait_for ((again = shown_workspace (window, again)) != NULL);
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_COMPARE);
+  g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (again)), ==, "api");
+  compare2 = embers_workspace_get_compare_page (again);
+  embers_test_wait_for (compare_idle (compare2));
+  g_assert_null (embers_compare_page_get_side_file (compare2, FALSE));
+  g_assert_true (g_file_equal (embers_compare_page_get_side_file (compare2, TRUE), profile_file));
+  g_assert_cmpint (embers_compare_page_get_mode (compare2), ==, EMBERS_DIFF_MODE_ABSOLUTE);
+  for (guint i = 0; i < 2; i++)
+    g_assert_cmpint (embers_profile_get_total (embers_compare_page_get_diff (compare2), i), ==, totals[i]);
+  g_test_message ("file and query, both: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  /* The file gone: the tab names it */
+  {
+    g_autofree char *gone = g_build_filename (dir, "gone-before.pb.gz", NULL);
+    g_auto(GStrv) parts = g_strsplit (text, profile, -1);
+    g_autofree char *moved = g_strjoinv (gone, parts);
+    g_autoptr(GFile) moved_file = g_file_new_for_path (path);
+    EmbersProfilePage *page;
+
+    g_assert_true (g_file_set_contents (path, moved, -1, NULL));
+    page = embers_window_open_file (window, moved_file);
+    embers_test_wait_for (embers_profile_page_get_error (page) != NULL);
+    g_assert_nonnull (strstr (embers_profile_page_get_error (page), "gone-before.pb.gz"));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_unlink (path2);
+  g_file_delete (profile_file, NULL, NULL);
+  g_rmdir (dir);
+}
+
+/* ---- A server that wants a password the keyring does not have ---- */
+
+static gint64 flame_total (EmbersExplorePage *page);
+
+#define SECRET_USER "admin"
+#define SECRET      "Pw-0f-th3-Test-S3rver"
+
+/* The Connect dialog shown over @window, or NULL */
+static EmbersConnectDialog *
+shown_connect_dialog (EmbersWindow *window)
+{
+  AdwDialog *dialog = adw_application_window_get_visible_dialog (ADW_APPLICATION_WINDOW (window));
+
+  return EMBERS_IS_CONNECT_DIALOG (dialog) ? EMBERS_CONNECT_DIALOG (dialog) : NULL;
+}
+
+/* The button of the tab that waits for credentials, when it is shown */
+static GtkWidget *
+connect_again_button (EmbersWindow *window)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (window->tab_view);
+  GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+  return ADW_IS_STATUS_PAGE (child) ? embers_test_find_widget (child, GTK_TYPE_BUTTON, "session-connect") : NULL;
+}
+
+/* Whether the captured log holds @needle yet */
+static gboolean
+log_has (const char *path,
+         const char *needle)
+{
+  g_autofree char *text = NULL;
+
+  fflush (stdout);
+  fflush (stderr);
+  return g_file_get_contents (path, &text, NULL, NULL) && strstr (text, needle) != NULL;
+}
+
+/* The dialog's address is the server's (the dialog shows it without
+ * the trailing slash) */
+static void
+assert_dialog_url (EmbersConnectDialog *dialog,
+                   EmbersTestServer    *test_server)
+{
+  g_autofree char *shown = g_strdup (embers_connect_dialog_get_url (dialog));
+  g_autofree char *want = g_strdup (embers_test_server_get_url (test_server));
+
+  if (g_str_has_suffix (shown, "/"))
+    shown[strlen (shown) - 1] = '\0';
+  if (g_str_has_suffix (want, "/"))
+    want[strlen (want) - 1] = '\0';
+  g_assert_cmpstr (shown, ==, want);
+}
+
+/* Everything logged, at every level, goes to a file while @path is set:
+ * standard error and standard output (where GLib's test mode writes
+ * debug messages, as TAP comments) */
+static int saved_fds[2] = { -1, -1 };
+
+static void
+capture_logs (const char *path)
+{
+  fflush (stdout);
+  fflush (stderr);
+  if (path != NULL)
+    {
+      int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+      g_assert_cmpint (fd, >=, 0);
+      for (int i = 0; i < 2; i++)
+        {
+          saved_fds[i] = dup (i + 1);
+          dup2 (fd, i + 1);
+        }
+      close (fd);
+      g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+    }
+  else
+    {
+      g_unsetenv ("G_MESSAGES_DEBUG");
+      for (int i = 0; i < 2; i++)
+        {
+          dup2 (saved_fds[i], i + 1);
+          close (saved_fds[i]);
+          saved_fds[i] = -1;
+        }
+    }
+}
+
+/* No secret in the window's title, any tab's title or tooltip, or any
+ * setting */
+static void
+assert_no_secret_shown (EmbersWindow *window)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_auto(GStrv) keys = g_settings_schema_list_keys (schema);
+  const char *title = gtk_window_get_title (GTK_WINDOW (window));
+
+  g_assert_null (title != NULL ? strstr (title, SECRET) : NULL);
+  for (int i = 0; i < adw_tab_view_get_n_pages (window->tab_view); i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (window->tab_view, i);
+      const char *tab_title = adw_tab_page_get_title (tab);
+      const char *tooltip = adw_tab_page_get_tooltip (tab);
+
+      g_assert_null (tab_title != NULL ? strstr (tab_title, SECRET) : NULL);
+      g_assert_null (tooltip != NULL ? strstr (tooltip, SECRET) : NULL);
+    }
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, keys[i]);
+      g_autofree char *text = g_variant_print (value, FALSE);
+
+      if (strstr (text, SECRET) != NULL)
+        g_error ("the setting %s holds the secret", keys[i]);
+    }
+}
+
+/* A saved view of a server that wants a password (HTTP Basic behind a
+ * proxy: 401 with WWW-Authenticate), opened with no credentials in the
+ * keyring or the environment: the Connect dialog, filled in with the
+ * server and tenant. Cancel leaves a tab that says what is missing, with
+ * a button that asks again; the right password then restores the view,
+ * the same flame graph pixel for pixel. The secret is in no log, title,
+ * setting or saved file. */
+static void
+test_needs_credentials (void)
+{
+  static const char *args[] = { "--basic-auth", SECRET_USER ":" SECRET, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EmbersTestServer) auth_server = embers_test_server_start (args, &error);
+  g_autofree char *dir = g_dir_make_tmp ("embers-session-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "locked.embers", NULL);
+  g_autofree char *path2 = g_build_filename (dir, "again.embers", NULL);
+  g_autofree char *log_path = g_build_filename (dir, "log.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *text2 = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) file2 = g_file_new_for_path (path2);
+  g_autoptr(EmbersConnectClient) client = NULL;
+  g_autoptr(EmbersPyroscopeSource) source = NULL;
+  g_autoptr(EmbersCredentials) prefilled = NULL;
+  g_autoptr(EmbersTestPixels) before = NULL;
+  g_autoptr(EmbersTestPixels) after = NULL;
+  gint64 now = now_minute ();
+  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWorkspace *workspace, *again;
+  EmbersQueryModel *model;
+  EmbersExplorePage *explore;
+  EmbersConnectDialog *dialog;
+  GtkWidget *graph, *button, *status;
+  gint64 t0 = g_get_monotonic_time ();
+  g_autofree char *server_host = NULL;
+
+  g_assert_no_error (error);
+  server_host = g_strdup_printf ("127.0.0.1:%u", embers_test_server_get_port (auth_server));
+  /* The view, made with the password (as Connect to Server would) */
+  client = embers_connect_client_new (embers_test_server_get_url (auth_server), &error);
+  g_assert_no_error (error);
+  embers_connect_client_set_basic_auth (client, SECRET_USER, SECRET);
+  embers_connect_client_set_tenant (client, "team-a");
+  source = embers_pyroscope_source_new (client);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL),
+                                                         EMBERS_TYPE_WORKSPACE));
+  model = embers_workspace_get_query (workspace);
+  embers_query_model_begin_update (model);
+  embers_query_model_set_service (model, "api");
+  embers_query_model_set_profile_type (model, CPU_TYPE);
+  embers_query_model_set_time_range (model, now - HOUR_MS, now);
+  embers_query_model_end_update (model);
+  embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  explore = embers_workspace_get_explore_page (workspace);
+  embers_test_wait_for (explore_idle (explore) && flame_total (explore) > 0);
+  embers_profile_page_set_view (embers_explore_page_get_profile_page (explore), EMBERS_VIEW_FLAME);
+  embers_test_wait_for (explore_idle (explore));
+  graph = GTK_WIDGET (embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (explore)));
+  embers_test_wait_mapped (graph);
+  before = embers_test_render_frame (graph);
+
+  embers_window_save_view_to (window, file);
+  embers_test_wait_for (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_null (strstr (text, SECRET));
+  g_assert_null (strstr (text, SECRET_USER));
+  /* Only the saved view: the tab made with the password is closed */
+  adw_tab_view_close_page (window->tab_view, adw_tab_view_get_page (window->tab_view, GTK_WIDGET (workspace)));
+  embers_test_wait_for (embers_window_get_n_pages (window) == 0);
+
+  /* Opened without credentials: the Connect dialog, filled in */
+  capture_logs (log_path);
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((dialog = shown_connect_dialog (window)) != NULL);
+  assert_dialog_url (dialog, auth_server);
+  prefilled = embers_connect_dialog_dup_credentials (dialog);
+  g_assert_cmpstr (prefilled->tenant, ==, "team-a");
+  g_assert_cmpint (prefilled->kind, ==, EMBERS_AUTH_BASIC);
+  g_assert_true (prefilled->secret == NULL || prefilled->secret[0] == '\0');
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+
+  /* Cancel: a tab that says what is missing, and can ask again */
+  adw_dialog_close (ADW_DIALOG (dialog));
+  embers_test_wait_for (shown_connect_dialog (window) == NULL && (button = connect_again_button (window)) != NULL);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  status = gtk_widget_get_ancestor (button, ADW_TYPE_STATUS_PAGE);
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status)), ==, "Credentials Needed");
+  g_test_message ("%s", adw_status_page_get_description (ADW_STATUS_PAGE (status)));
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status)), server_host));
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status)), "locked.embers"));
+  g_assert_cmpstr (adw_tab_page_get_title (adw_tab_view_get_selected_page (window->tab_view)), ==, "locked.embers");
+  embers_test_wait_mapped (button);
+  {
+    g_autoptr(EmbersTestPixels) pixels = embers_test_render_frame (status);
+    graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (status), gtk_widget_get_height (status));
+
+    embers_test_assert_not_blank (pixels, &all, 3, "session-credentials");
+  }
+  assert_no_secret_shown (window);
+
+  /* Connect again, the password typed: the view as it was saved */
+  g_assert_true (gtk_widget_activate (button));
+  embers_test_wait_for ((dialog = shown_connect_dialog (window)) != NULL);
+  assert_dialog_url (dialog, auth_server);
+  embers_connect_dialog_set_auth (dialog, EMBERS_AUTH_BASIC, SECRET_USER, SECRET);
+  embers_connect_dialog_connect (dialog);
+  embers_test_wait_for ((again = shown_workspace (window, NULL)) != NULL);
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 1);
+  g_assert_cmpstr (embers_workspace_get_view (again), ==, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  g_assert_cmpstr (embers_query_model_get_service (embers_workspace_get_query (again)), ==, "api");
+  g_assert_cmpstr (embers_query_model_get_profile_type (embers_workspace_get_query (again)), ==, CPU_TYPE);
+  g_assert_cmpint (embers_query_model_get_start_ms (embers_workspace_get_query (again)), ==, now - HOUR_MS);
+  g_assert_cmpint (embers_query_model_get_end_ms (embers_workspace_get_query (again)), ==, now);
+  g_assert_cmpstr (embers_connect_client_get_tenant (
+                     embers_pyroscope_source_get_client (EMBERS_PYROSCOPE_SOURCE (embers_workspace_get_source (again)))),
+                   ==, "team-a");
+  explore = embers_workspace_get_explore_page (again);
+  embers_test_wait_for (explore_idle (explore) && flame_total (explore) > 0);
+  g_assert_null (embers_explore_page_get_error (explore));
+  g_assert_cmpint (embers_profile_page_get_view (embers_explore_page_get_profile_page (explore)), ==, EMBERS_VIEW_FLAME);
+  graph = GTK_WIDGET (embers_profile_page_get_flame_graph (embers_explore_page_get_profile_page (explore)));
+  embers_test_wait_mapped (graph);
+  after = embers_test_render_frame (graph);
+  assert_same_pixels (before, after, "session-credentials");
+  /* The typed password went to the keyring (which, here, says it could
+   * not keep it: the Connect dialog's message), not only to the
+   * connection */
+  embers_test_wait_for (log_has (log_path, "Could not save the server's credentials in the keyring"));
+
+  /* Saved again: still no secret */
+  embers_window_save_view_to (window, file2);
+  embers_test_wait_for (g_file_test (path2, G_FILE_TEST_IS_REGULAR));
+  capture_logs (NULL);
+  g_assert_true (g_file_get_contents (path2, &text2, NULL, NULL));
+  g_assert_null (strstr (text2, SECRET));
+  g_assert_nonnull (strstr (text2, "\"tenant\" : \"team-a\""));
+  assert_no_secret_shown (window);
+  /* The logs, debug messages included, were written and hold no secret */
+  g_assert_true (g_file_get_contents (log_path, &log, NULL, NULL));
+  g_test_message ("%zu bytes logged", strlen (log));
+  if (strstr (log, "DEBUG") == NULL)
+    g_test_message ("%s", log);
+  g_assert_nonnull (strstr (log, "DEBUG"));
+  g_assert_null (strstr (log, SECRET));
+
+  /* Credentials that the server refuses (from the environment here): the
+   * dialog keeps the user's name, never the secret; the tab says so */
+  g_setenv ("EMBERS_USER", SECRET_USER, TRUE);
+  g_setenv ("EMBERS_PASSWORD", "not-" SECRET, TRUE);
+  embers_window_open_file (window, file);
+  embers_test_wait_for ((dialog = shown_connect_dialog (window)) != NULL);
+  g_clear_pointer (&prefilled, embers_credentials_free);
+  prefilled = embers_connect_dialog_dup_credentials (dialog);
+  g_assert_cmpint (prefilled->kind, ==, EMBERS_AUTH_BASIC);
+  g_assert_cmpstr (prefilled->user, ==, SECRET_USER);
+  g_assert_true (prefilled->secret == NULL || prefilled->secret[0] == '\0');
+  adw_dialog_close (ADW_DIALOG (dialog));
+  embers_test_wait_for (shown_connect_dialog (window) == NULL && (button = connect_again_button (window)) != NULL);
+  status = gtk_widget_get_ancestor (button, ADW_TYPE_STATUS_PAGE);
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status)), "refused"));
+  g_assert_cmpuint (embers_window_get_n_pages (window), ==, 2);
+  g_unsetenv ("EMBERS_USER");
+  g_unsetenv ("EMBERS_PASSWORD");
+  g_test_message ("needs credentials: %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_unlink (path2);
+  g_unlink (log_path);
   g_rmdir (dir);
 }
 
@@ -582,6 +1104,14 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
+  /* No keyring (no session bus) and no credentials from the environment:
+   * a server's password is only ever what a test types, and nothing is
+   * written to the keyring of whoever runs the tests */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/embers-test-bus", TRUE);
+  g_unsetenv ("EMBERS_USER");
+  g_unsetenv ("EMBERS_PASSWORD");
+  g_unsetenv ("EMBERS_TOKEN");
+  g_unsetenv ("EMBERS_TENANT");
   embers_test_gtk_init (&argc, &argv);
   /* The application's own style sheet, as EmbersApplication loads it
    * (the marked cards' outlines) */
@@ -596,6 +1126,8 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/embers/session/workspace/compare-ranges", test_compare_ranges);
+  g_test_add_func ("/embers/session/workspace/file-and-query", test_file_and_query);
+  g_test_add_func ("/embers/session/workspace/needs-credentials", test_needs_credentials);
   g_test_add_func ("/embers/session/workspace/picked-profile", test_picked_profile);
   g_test_add_func ("/embers/session/workspace/compare-tab", test_compare_tab);
   g_test_add_func ("/embers/session/workspace/version-1", test_version_1);

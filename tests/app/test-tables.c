@@ -10,10 +10,14 @@
 #include <string.h>
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 #include "embers-compare-page.h"
 #include "embers-name-label.h"
 #include "embers-shortcuts.h"
+#include "embers-top-item.h"
+#include "embers-transform-stack.h"
+#include "embers-units.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
@@ -685,6 +689,186 @@ test_header_drag (void)
   embers_test_destroy_window (GTK_WINDOW (window));
 }
 
+/* The shown label of the cut row (its cell's slanted line), or NULL */
+static GtkWidget *
+find_cut_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "cut-off") && gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_cut_label (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+cut_label_shown (gpointer table)
+{
+  return find_cut_label (table) != NULL;
+}
+
+/* The darkest pixel's brightness (0-255) in @area: how strongly its text
+ * is drawn */
+static int
+darkest (EmbersTestPixels      *pixels,
+         const graphene_rect_t *area)
+{
+  int least = 255;
+
+  for (int y = (int)area->origin.y; y < area->origin.y + area->size.height; y++)
+    for (int x = (int)area->origin.x; x < area->origin.x + area->size.width; x++)
+      {
+        guint32 p = embers_test_pixels_get (pixels, x, y);
+        int v = (((p >> 16) & 0xff) * 3 + ((p >> 8) & 0xff) * 6 + (p & 0xff)) / 10;
+
+        least = MIN (least, v);
+      }
+  return least;
+}
+
+/* The labels' texts in @widget, joined */
+static void
+collect_texts (GtkWidget *widget,
+               GString   *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    g_string_append_printf (out, "[%s]", gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_texts (child, out);
+}
+
+/* An answer cut by a node limit has an `other` frame under each parent
+ * it cut below (Pyroscope's truncation, see tests/server/ets-flamegraph.c):
+ * the table shows them as one row of cut-off work, not as a function */
+static void
+test_cut_off_row (void)
+{
+  const char *stacks =
+    "main;serve;handle;other 7\n"
+    "main;serve;handle;work 20\n"
+    "main;serve;parse;other 5\n"
+    "main;serve;parse 10\n"
+    "main;gc;other 3\n"
+    "main;idle 40\n";
+  g_autofree char *dir = g_dir_make_tmp ("embers-cut-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "cut.folded", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) texts = g_string_new (NULL);
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  g_autofree char *sum = NULL;
+  EmbersWindow *window;
+  EmbersProfilePage *page;
+  EmbersTopTable *top;
+  GtkColumnView *view;
+  GListModel *model;
+  GtkWidget *cut, *row, *name;
+  guint cut_position = G_MAXUINT;
+  graphene_rect_t cut_box, name_box;
+  int cut_dark, name_dark;
+
+  g_assert_true (g_file_set_contents (path, stacks, -1, &error));
+  g_assert_no_error (error);
+  window = new_window ();
+  page = embers_window_open_file (window, file);
+  wait_page (page);
+  top = embers_profile_page_get_top_table (page);
+  g_assert_cmpuint (embers_top_table_get_n_cut (top), ==, 3);
+
+  /* One row, its value the sum of the three `other` frames, exactly */
+  view = GTK_COLUMN_VIEW (embers_test_find_widget (GTK_WIDGET (top), GTK_TYPE_COLUMN_VIEW, "column_view"));
+  model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(EmbersTopItem) item = g_list_model_get_item (model, i);
+
+      if (g_str_equal (embers_top_item_get_name (item), "other"))
+        {
+          g_assert_cmpuint (cut_position, ==, G_MAXUINT);
+          cut_position = i;
+          g_assert_cmpint (embers_top_item_get_total (item), ==, 7 + 5 + 3);
+          g_assert_cmpint (embers_top_item_get_self (item), ==, 7 + 5 + 3);
+        }
+    }
+  g_assert_cmpuint (cut_position, !=, G_MAXUINT);
+
+  /* What a person reads: no function's name, what was cut and where,
+   * the sum in the Total column */
+  embers_test_wait_until (cut_label_shown, top, "the cut row drawn");
+  cut = find_cut_label (GTK_WIDGET (top));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (cut)), ==, "Cut off by the node limit, in 3 places");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (cut), "Load More"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (cut), "Nodes"));
+  row = cut;
+  while (row != NULL && g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+    row = gtk_widget_get_parent (row);
+  g_assert_nonnull (row);
+  collect_texts (row, texts);
+  sum = embers_format_value (15, embers_profile_get_sample_unit (embers_profile_page_get_profile (page), 0));
+  g_test_message ("the cut row: %s", texts->str);
+  g_assert_nonnull (strstr (texts->str, sum));
+  g_assert_null (strstr (texts->str, "[other]"));
+  g_assert_null (find_name_label (GTK_WIDGET (top), "other"));
+
+  /* Its distinct look: dimmed, lighter than a function's name */
+  name = GTK_WIDGET (wait_name_label (GTK_WIDGET (top), "main"));
+  embers_test_settle ();
+  pixels = embers_test_render (GTK_WIDGET (window));
+  cut_box = embers_test_bounds (cut, GTK_WIDGET (window));
+  name_box = embers_test_bounds (name, GTK_WIDGET (window));
+  cut_dark = darkest (pixels, &cut_box);
+  name_dark = darkest (pixels, &name_box);
+  g_test_message ("darkest text: %d in the cut row, %d in a function's", cut_dark, name_dark);
+  g_assert_cmpint (cut_dark, >, name_dark + 40);
+  embers_test_assert_not_blank (pixels, &cut_box, 3, "the cut row's text");
+  if (g_getenv ("EMBERS_TEST_SHOTS") != NULL)
+    {
+      g_autofree char *where = g_build_filename (g_getenv ("EMBERS_TEST_SHOTS"), "top-table-cut.png", NULL);
+
+      embers_test_pixels_save (pixels, where);
+    }
+
+  /* Not a function: a search never finds it */
+  embers_profile_page_set_search (page, "oth", FALSE, FALSE);
+  wait_page (page);
+  g_assert_cmpuint (embers_top_table_get_n_rows (top), ==, 0);
+  embers_profile_page_set_search (page, "", FALSE, FALSE);
+  wait_page (page);
+
+  /* Selected (as the graph's `other` frame selects it), it names no
+   * function, and the frame actions' keys and activation do nothing */
+  embers_top_table_select_name (top, "other");
+  g_assert_true (embers_top_table_get_cut_selected (top));
+  g_assert_null (embers_top_table_get_selected_name (top));
+  embers_test_wait_until (cut_label_shown, top, "the cut row drawn");
+  row = find_cut_label (GTK_WIDGET (top));
+  while (row != NULL && g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+    row = gtk_widget_get_parent (row);
+  g_assert_true (gtk_widget_grab_focus (row));
+  for (guint i = 0; i < 6; i++)
+    {
+      const guint keys[] = { GDK_KEY_f, GDK_KEY_m, GDK_KEY_d, GDK_KEY_p, GDK_KEY_Delete, GDK_KEY_s };
+
+      /* taken by the table (and nowhere else), with the error bell */
+      g_assert_true (embers_test_press_key (row, keys[i], 0));
+    }
+  g_signal_emit_by_name (view, "activate", cut_position);
+  wait_page (page);
+  g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 0);
+  g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_ICICLE);
+  g_assert_true (embers_top_table_get_cut_selected (top));
+
+  embers_test_destroy_window (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -697,6 +881,7 @@ main (int   argc,
   g_test_add_func ("/embers/tables/keys", test_table_keys);
   g_test_add_func ("/embers/tables/no-reserved-shortcuts", test_no_reserved_shortcuts);
   g_test_add_func ("/embers/tables/header-drag", test_header_drag);
+  g_test_add_func ("/embers/tables/cut-off", test_cut_off_row);
 
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "embers-compare-page.h"
+#include "embers-details-panel.h"
 #include "embers-query-url.h"
 #include "embers-explore-page.h"
 #include "embers-local-source.h"
@@ -161,6 +162,59 @@ test_open_fixture (void)
     g_assert_nonnull (recent[0]);
     g_assert_cmpstr (recent[0], ==, uri);
   }
+
+  embers_test_destroy_window (GTK_WINDOW (window));
+}
+
+/* A tab's opening does not build what it does not show: the details
+ * panel comes when first shown (and is then drawn), a menu's popover
+ * when first opened (and then holds the menu's rows) */
+static void
+test_lazy_parts (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_fixture (window, "cpu-recursion.pb.gz");
+  GtkWidget *colors = embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_MENU_BUTTON, "colors_button");
+  GtkWidget *panel;
+  EmbersTestPixels *before, *after;
+  graphene_point_t at;
+  int width, height, changed = 0;
+
+  embers_test_settle ();
+  g_assert_null (embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_DETAILS_PANEL, NULL));
+  g_assert_nonnull (colors);
+  g_assert_null (gtk_menu_button_get_popover (GTK_MENU_BUTTON (colors)));
+  g_assert_true (gtk_widget_get_sensitive (colors));
+
+  before = embers_test_render_frame (GTK_WIDGET (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.details", NULL));
+  embers_test_settle ();
+  panel = embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_DETAILS_PANEL, NULL);
+  g_assert_nonnull (panel);
+  g_assert_true (panel == GTK_WIDGET (embers_profile_page_get_details_panel (page)));
+  embers_test_wait_for (gtk_widget_get_mapped (panel) && gtk_widget_get_width (panel) > 0);
+  g_assert_cmpstr (embers_details_panel_get_function (EMBERS_DETAILS_PANEL (panel)), !=, NULL);
+  /* Drawn where the graph was: most of the panel's area changed */
+  after = embers_test_render_frame (GTK_WIDGET (page));
+  g_assert_true (gtk_widget_compute_point (panel, GTK_WIDGET (page), &GRAPHENE_POINT_INIT (0, 0), &at));
+  width = gtk_widget_get_width (panel);
+  height = gtk_widget_get_height (panel);
+  for (int y = 0; y < height; y += 8)
+    for (int x = 0; x < width; x += 8)
+      changed += embers_test_pixels_get (before, at.x + x, at.y + y) != embers_test_pixels_get (after, at.x + x, at.y + y);
+  g_assert_cmpint (changed, >, (width / 8) * (height / 8) / 4);
+  embers_test_pixels_free (before);
+  embers_test_pixels_free (after);
+
+  /* The colours menu, opened: its popover now, with the menu's rows */
+  gtk_menu_button_popup (GTK_MENU_BUTTON (colors));
+  embers_test_settle ();
+  g_assert_nonnull (gtk_menu_button_get_popover (GTK_MENU_BUTTON (colors)));
+  g_assert_true (GTK_IS_POPOVER_MENU (gtk_menu_button_get_popover (GTK_MENU_BUTTON (colors))));
+  embers_test_wait_for (gtk_widget_get_mapped (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (colors)))));
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (colors))),
+                                                  ""), >, 2);
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (colors));
 
   embers_test_destroy_window (GTK_WINDOW (window));
 }
@@ -1033,6 +1087,29 @@ test_partial (void)
   g_assert_true (action_enabled (GTK_WIDGET (page), "page.cancel"));
   /* The table is of a whole profile only */
   g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), ==, 0);
+  /* and says so in its place, drawn */
+  embers_test_settle ();
+  g_assert_nonnull (embers_top_table_get_placeholder (embers_profile_page_get_top_table (page)));
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (embers_profile_page_get_top_table (page)),
+                                                  "fills in once the whole profile is read"), ==, 1);
+  {
+    GtkWidget *table = GTK_WIDGET (embers_profile_page_get_top_table (page));
+    EmbersTestPixels *shot = embers_test_render_frame (table);
+
+    embers_test_assert_not_blank (shot, &GRAPHENE_RECT_INIT (0, gtk_widget_get_height (table) / 3.0,
+                                                             gtk_widget_get_width (table),
+                                                             gtk_widget_get_height (table) / 3.0),
+                                  3, "the table's status");
+    embers_test_pixels_free (shot);
+    if (g_getenv ("EMBERS_TEST_SHOTS") != NULL)
+      {
+        g_autofree char *where = g_build_filename (g_getenv ("EMBERS_TEST_SHOTS"), "partial-table.png", NULL);
+
+        shot = embers_test_render_frame (GTK_WIDGET (window));
+        embers_test_pixels_save (shot, where);
+        embers_test_pixels_free (shot);
+      }
+  }
   gtk_widget_activate_action (GTK_WIDGET (page), "page.transform", "(s^as)", "merge-function",
                               (const char *[]) { embers_profile_node_name_str (coarse, 1), NULL });
   gtk_widget_activate_action (GTK_WIDGET (page), "page.sandwich", "s", embers_profile_node_name_str (coarse, 1));
@@ -1068,6 +1145,8 @@ test_partial (void)
                     embers_profile_get_n_nodes (plain));
   embers_test_wait_while (embers_test_count_shown_text (GTK_WIDGET (window), "Partial:") > 0);
   g_assert_cmpuint (embers_top_table_get_n_rows (embers_profile_page_get_top_table (page)), >, 10);
+  g_assert_null (embers_top_table_get_placeholder (embers_profile_page_get_top_table (page)));
+  g_assert_cmpuint (embers_test_count_shown_text (GTK_WIDGET (window), "fills in once the whole profile is read"), ==, 0);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (embers_profile_page_get_top_table (page))), >, 200);
   g_assert_true (action_enabled (GTK_WIDGET (page), "page.collapse-recursion"));
 
@@ -1324,6 +1403,7 @@ main (int   argc,
   g_test_add_func ("/embers/window/empty", test_empty);
   g_test_add_func ("/embers/window/warm-renderer", test_warm_renderer);
   g_test_add_func ("/embers/window/open-fixture", test_open_fixture);
+  g_test_add_func ("/embers/window/lazy-parts", test_lazy_parts);
   g_test_add_func ("/embers/window/click-and-keyboard", test_click_and_keyboard);
   g_test_add_func ("/embers/window/search", test_search);
   g_test_add_func ("/embers/window/views", test_views);
