@@ -2,7 +2,10 @@
  * million nodes, in the real widgets under a display (run it under
  * xvfb-run). It prints figures and asserts nothing about time.
  *
- *   bench-call-tree-window [--file FILE] [--gen PATH] [--alone-first]
+ *   bench-call-tree-window [--file FILE] [--gen PATH] [--alone-first] [--keep-gl]
+ *
+ * It draws with the renderer the app picks (cairo where GL is software,
+ * as under Xvfb); --keep-gl keeps GTK's GL renderer.
  *
  * Without --file it makes s50k (gen-pprof --shape random --samples 50000,
  * 1.07 million nodes) next to itself. A ping probe (a 1 ms timeout on the
@@ -29,6 +32,7 @@
 #include "embers-call-tree-view.h"
 #include "embers-flame-graph.h"
 #include "embers-profile-page.h"
+#include "embers-renderer.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
@@ -227,8 +231,9 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *file_path = NULL, *gen = NULL;
-  gboolean alone_first = FALSE;
+  gboolean alone_first = FALSE, keep_gl = FALSE;
   GOptionEntry entries[] = {
+    { "keep-gl", 0, 0, G_OPTION_ARG_NONE, &keep_gl, "Draw with GL even where it is software (the app picks cairo there)", NULL },
     { "alone-first", 0, 0, G_OPTION_ARG_NONE, &alone_first, "The call tree alone first (what its first show needs)", NULL },
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile", "FILE" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
@@ -275,6 +280,9 @@ main (int   argc,
     }
 
   adw_init ();
+  /* The renderer the app would pick (embers-renderer.c) */
+  if (!keep_gl)
+    embers_renderer_choose (gdk_display_get_default (), NULL);
   window = embers_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
   gtk_window_present (GTK_WINDOW (window));
