@@ -3,19 +3,16 @@
  * A call tree row is built whenever it scrolls into sight, so its cells
  * are as light as a cell can be: one widget each, which keeps its layout,
  * measures once per text, and asks for a new size only when the text's
- * width changed. The name's tooltip is answered on demand
- * (GtkWidget::query-tooltip): setting a tooltip's text at every bind asks
- * the display server where the pointer is, a round trip per row.
+ * width changed. The text, a name's cut and its tooltip (answered on
+ * demand) are the name label's (EmbersNameText).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include <string.h>
-
 #include "embers-call-tree-cells.h"
-#include "embers-text.h"
+#include "embers-name-label.h"
 
 /* Characters of a name its cell keeps room for at least (deep rows are
  * indented) */
@@ -23,197 +20,14 @@
 
 struct _EmbersCallTreeText
 {
-  GtkWidget    parent_instance;
+  GtkWidget       parent_instance;
 
-  gboolean     is_name;
-  char        *text;
-  char        *shown;        /* a name cut to shown_width, or NULL */
-  int          shown_width;
-  PangoLayout *layout;       /* holds the whole text, shaped once */
-  PangoLayout *cut_layout;   /* a name cut to fit: the candidates, then shown */
-  PangoFontDescription *font;
-  char        *second;       /* a number's share, drawn at the end */
-  PangoLayout *second_layout;
-  int          text_width;   /* of the whole text, -1 unknown */
-  int          text_height;
-  int          baseline;
+  EmbersNameText  name;         /* the text, and a name's cut and tooltip */
+  char           *second;       /* a number's share, drawn at the end */
+  PangoLayout    *second_layout;
 };
 
 G_DEFINE_FINAL_TYPE (EmbersCallTreeText, embers_call_tree_text, GTK_TYPE_WIDGET)
-
-/* What a font's cells need without shaping their texts: a line's height
- * and baseline (the same for every line of names and numbers), an
- * approximate character's width, and the room of the widest share
- * ("100.00%"); kept per font for all cells. A row measured (the list view
- * keeps about 200 rows, most of them out of sight) shapes nothing. */
-typedef struct
-{
-  int height;
-  int baseline;
-  int char_width;
-  int share_room;
-  int ellipsis;      /* "…", in Pango units */
-} FontSizes;
-
-static const FontSizes *
-font_sizes (GtkWidget *widget)
-{
-  static GHashTable *sizes = NULL;
-  const PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
-  FontSizes *fs;
-
-  if (sizes == NULL)
-    sizes = g_hash_table_new_full ((GHashFunc) pango_font_description_hash,
-                                   (GEqualFunc) pango_font_description_equal,
-                                   (GDestroyNotify) pango_font_description_free, g_free);
-  fs = font != NULL ? g_hash_table_lookup (sizes, font) : NULL;
-  if (fs == NULL)
-    {
-      PangoLayout *probe = gtk_widget_create_pango_layout (widget, "Xg");
-      PangoFontMetrics *metrics;
-      int w;
-
-      fs = g_new0 (FontSizes, 1);
-      pango_layout_get_pixel_size (probe, NULL, &fs->height);
-      fs->baseline = pango_layout_get_baseline (probe) / PANGO_SCALE;
-      metrics = pango_context_get_metrics (pango_layout_get_context (probe),
-                                           pango_context_get_font_description (pango_layout_get_context (probe)),
-                                           NULL);
-      fs->char_width = MAX (1, pango_font_metrics_get_approximate_char_width (metrics) / PANGO_SCALE);
-      pango_font_metrics_unref (metrics);
-      pango_layout_set_text (probe, "100.00%", -1);
-      pango_layout_get_pixel_size (probe, &w, NULL);
-      fs->share_room = w + 12;
-      pango_layout_set_text (probe, "\xe2\x80\xa6", -1);
-      pango_layout_get_size (probe, &fs->ellipsis, NULL);
-      g_object_unref (probe);
-      if (font != NULL)
-        g_hash_table_insert (sizes, pango_font_description_copy (font), fs);
-      else
-        {
-          /* No font to key it by (never in practice): kept for the
-           * next call only */
-          static FontSizes last;
-
-          last = *fs;
-          g_free (fs);
-          fs = &last;
-        }
-    }
-  return fs;
-}
-
-static PangoLayout *
-text_layout (EmbersCallTreeText *self)
-{
-  if (self->layout == NULL)
-    self->layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  return self->layout;
-}
-
-/* The whole text's size, measured once per text */
-static void
-text_ensure_size (EmbersCallTreeText *self)
-{
-  PangoLayout *layout;
-
-  if (self->text_width >= 0)
-    return;
-  layout = text_layout (self);
-  pango_layout_set_text (layout, self->text != NULL ? self->text : "", -1);
-  pango_layout_get_pixel_size (layout, &self->text_width, &self->text_height);
-  self->baseline = pango_layout_get_baseline (layout) / PANGO_SCALE;
-}
-
-#define ELLIPSIS "\xe2\x80\xa6"   /* U+2026, as the core's cuts */
-
-typedef struct
-{
-  PangoLayout *full;      /* the whole text, shaped */
-  const char  *text;
-  gsize        len;
-  int          full_width; /* Pango units */
-  int          ellipsis;   /* Pango units */
-  PangoLayout *scratch;
-  int          width;      /* pixels */
-} Fits;
-
-/* Where the glyph at byte @index starts in the whole text, Pango units */
-static int
-fits_x_at (Fits *fits,
-           gsize index)
-{
-  PangoRectangle pos;
-
-  if (index >= fits->len)
-    return fits->full_width;
-  pango_layout_index_to_pos (fits->full, (int) index, &pos);
-  return pos.x;
-}
-
-/* A candidate's width from the whole text's glyphs when it is "…" and an
- * end of the text, or a start of it and "…" (the cuts the core makes):
- * no text is shaped per candidate. Others are shaped. */
-static gboolean
-fits_width (const char *candidate,
-            gpointer    user_data)
-{
-  Fits *fits = user_data;
-  gsize clen = strlen (candidate);
-  gsize elen = strlen (ELLIPSIS);
-  int w;
-
-  if (clen == fits->len && memcmp (candidate, fits->text, clen) == 0)
-    return PANGO_PIXELS_CEIL (fits->full_width) <= fits->width;
-  if (clen >= elen && memcmp (candidate, ELLIPSIS, elen) == 0 && clen - elen <= fits->len &&
-      memcmp (fits->text + fits->len - (clen - elen), candidate + elen, clen - elen) == 0 &&
-      strstr (candidate + elen, ELLIPSIS) == NULL)
-    {
-      w = fits->ellipsis + fits->full_width - fits_x_at (fits, fits->len - (clen - elen));
-      return PANGO_PIXELS_CEIL (w) + 1 <= fits->width;
-    }
-  if (clen >= elen && memcmp (candidate + clen - elen, ELLIPSIS, elen) == 0 && clen - elen <= fits->len &&
-      memcmp (fits->text, candidate, clen - elen) == 0 &&
-      g_strstr_len (candidate, clen - elen, ELLIPSIS) == NULL)
-    {
-      w = fits_x_at (fits, clen - elen) + fits->ellipsis;
-      return PANGO_PIXELS_CEIL (w) + 1 <= fits->width;
-    }
-  pango_layout_set_text (fits->scratch, candidate, -1);
-  pango_layout_get_pixel_size (fits->scratch, &w, NULL);
-  return w <= fits->width;
-}
-
-/* The text drawn at @width: a name that does not fit is cut by the core's
- * rule (the package path first); kept until the width or text changes */
-static const char *
-text_shown_for (EmbersCallTreeText *self,
-                int                 width)
-{
-  text_ensure_size (self);
-  if (!self->is_name || self->text == NULL || self->text_width <= width)
-    return self->text;
-  if (self->shown == NULL || self->shown_width != width)
-    {
-      Fits fits;
-
-      if (self->cut_layout == NULL)
-        self->cut_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-      fits.full = text_layout (self);
-      fits.text = self->text;
-      fits.len = strlen (self->text);
-      pango_layout_get_size (fits.full, &fits.full_width, NULL);
-      fits.ellipsis = font_sizes (GTK_WIDGET (self))->ellipsis;
-      fits.scratch = self->cut_layout;
-      fits.width = width;
-      g_free (self->shown);
-      self->shown = embers_text_shorten_name (self->text, fits_width, &fits);
-      self->shown_width = width;
-      if (g_strcmp0 (pango_layout_get_text (self->cut_layout), self->shown) != 0)
-        pango_layout_set_text (self->cut_layout, self->shown, -1);
-    }
-  return self->shown;
-}
 
 /* Room for the share at the end: the width of "100.00%" and a gap */
 static int
@@ -226,7 +40,7 @@ text_second_room (EmbersCallTreeText *self)
       self->second_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
       pango_layout_set_text (self->second_layout, self->second, -1);
     }
-  return font_sizes (GTK_WIDGET (self))->share_room;
+  return embers_font_sizes (GTK_WIDGET (self))->share_room;
 }
 
 static void
@@ -239,22 +53,21 @@ embers_call_tree_text_measure (GtkWidget      *widget,
                                int            *natural_baseline)
 {
   EmbersCallTreeText *self = EMBERS_CALL_TREE_TEXT (widget);
+  const EmbersFontSizes *fs = embers_font_sizes (widget);
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       /* Estimated from the characters: the columns have fixed widths,
        * and a name is cut to its width when drawn, so nothing is shaped
        * to be measured */
-      const FontSizes *fs = font_sizes (widget);
-      int chars = self->text != NULL ? (int) MIN (g_utf8_strlen (self->text, -1), 4096) : 0;
+      const char *text = self->name.text;
+      int chars = text != NULL ? (int) MIN (g_utf8_strlen (text, -1), 4096) : 0;
 
       *natural = chars * fs->char_width + text_second_room (self);
-      *minimum = self->is_name ? MIN (chars, NAME_MIN_CHARS) * fs->char_width : *natural;
+      *minimum = self->name.is_name ? MIN (chars, NAME_MIN_CHARS) * fs->char_width : *natural;
     }
   else
     {
-      const FontSizes *fs = font_sizes (widget);
-
       *minimum = *natural = fs->height;
       *minimum_baseline = *natural_baseline = fs->baseline;
     }
@@ -267,22 +80,18 @@ embers_call_tree_text_snapshot (GtkWidget   *widget,
   EmbersCallTreeText *self = EMBERS_CALL_TREE_TEXT (widget);
   int width = gtk_widget_get_width (widget);
   PangoLayout *layout;
-  const char *shown;
   GdkRGBA color;
   int w, h;
 
-  if (self->text == NULL || self->text[0] == '\0' || width <= 0)
+  if (self->name.text == NULL || self->name.text[0] == '\0' || width <= 0)
     return;
 
-  /* The whole text's layout as measured, or the cut one: no text is
-   * shaped again to be drawn */
-  shown = text_shown_for (self, width);
-  layout = shown == self->text ? text_layout (self) : self->cut_layout;
+  layout = embers_name_text_get_layout (&self->name, width);
   pango_layout_get_pixel_size (layout, &w, &h);
   gtk_widget_get_color (widget, &color);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot,
-                          &GRAPHENE_POINT_INIT (self->is_name ? 0 : width - text_second_room (self) - w,
+                          &GRAPHENE_POINT_INIT (self->name.is_name ? 0 : width - text_second_room (self) - w,
                                                 (gtk_widget_get_height (widget) - h) / 2));
   gtk_snapshot_append_layout (snapshot, layout, &color);
   gtk_snapshot_restore (snapshot);
@@ -308,12 +117,7 @@ embers_call_tree_text_query_tooltip (GtkWidget  *widget,
                                      gboolean    keyboard_mode,
                                      GtkTooltip *tooltip)
 {
-  EmbersCallTreeText *self = EMBERS_CALL_TREE_TEXT (widget);
-
-  if (!self->is_name || self->text == NULL || self->text[0] == '\0')
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, self->text);
-  return TRUE;
+  return embers_name_text_query_tooltip (&EMBERS_CALL_TREE_TEXT (widget)->name, tooltip);
 }
 
 static void
@@ -322,23 +126,9 @@ embers_call_tree_text_css_changed (GtkWidget         *widget,
 {
   EmbersCallTreeText *self = EMBERS_CALL_TREE_TEXT (widget);
 
-  const PangoFontDescription *font;
-
   GTK_WIDGET_CLASS (embers_call_tree_text_parent_class)->css_changed (widget, change);
-  /* Another font (a search match is bold) measures differently; a row's
-   * hover or selection changes colours only */
-  font = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
-  if (self->font != NULL && font != NULL && pango_font_description_equal (font, self->font))
-    return;
-  g_clear_pointer (&self->font, pango_font_description_free);
-  if (font != NULL)
-    self->font = pango_font_description_copy (font);
-  g_clear_object (&self->layout);
-  g_clear_object (&self->cut_layout);
-  g_clear_object (&self->second_layout);
-  g_clear_pointer (&self->shown, g_free);
-  self->text_width = -1;
-  gtk_widget_queue_resize (widget);
+  if (embers_name_text_css_changed (&self->name))
+    g_clear_object (&self->second_layout);
 }
 
 static void
@@ -346,13 +136,9 @@ embers_call_tree_text_finalize (GObject *object)
 {
   EmbersCallTreeText *self = EMBERS_CALL_TREE_TEXT (object);
 
-  g_free (self->text);
-  g_free (self->shown);
-  g_clear_object (&self->layout);
-  g_clear_object (&self->cut_layout);
+  embers_name_text_clear (&self->name);
   g_clear_object (&self->second_layout);
   g_free (self->second);
-  g_clear_pointer (&self->font, pango_font_description_free);
 
   G_OBJECT_CLASS (embers_call_tree_text_parent_class)->finalize (object);
 }
@@ -376,7 +162,6 @@ embers_call_tree_text_class_init (EmbersCallTreeTextClass *klass)
 static void
 embers_call_tree_text_init (EmbersCallTreeText *self)
 {
-  self->text_width = -1;
 }
 
 GtkWidget *
@@ -384,10 +169,10 @@ embers_call_tree_text_new (gboolean is_name)
 {
   EmbersCallTreeText *self = g_object_new (EMBERS_TYPE_CALL_TREE_TEXT, NULL);
 
-  self->is_name = !!is_name;
-  if (is_name)
-    gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  else
+  /* The row's label tells a screen reader the values; the name is said
+   * by the tree's expander cell too */
+  embers_name_text_init (&self->name, GTK_WIDGET (self), is_name);
+  if (!is_name)
     gtk_widget_add_css_class (GTK_WIDGET (self), "numeric");
   return GTK_WIDGET (self);
 }
@@ -398,26 +183,14 @@ embers_call_tree_text_set_text (EmbersCallTreeText *self,
 {
   g_return_if_fail (EMBERS_IS_CALL_TREE_TEXT (self));
 
-  if (g_strcmp0 (text, self->text) == 0)
-    return;
-  g_free (self->text);
-  self->text = g_strdup (text);
-  g_clear_pointer (&self->shown, g_free);
-  /* Shaped when drawn (or measured across): a row bound out of sight
-   * costs nothing more */
-  self->text_width = -1;
-  /* The row's label tells a screen reader the values; the name is said
-   * by the tree's expander cell too */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  text != NULL ? text : "", -1);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  embers_name_text_set_text (&self->name, text);
 }
 
 const char *
 embers_call_tree_text_get_text (EmbersCallTreeText *self)
 {
   g_return_val_if_fail (EMBERS_IS_CALL_TREE_TEXT (self), NULL);
-  return self->text;
+  return self->name.text;
 }
 
 const char *
@@ -427,9 +200,9 @@ embers_call_tree_text_get_shown_text (EmbersCallTreeText *self)
 
   g_return_val_if_fail (EMBERS_IS_CALL_TREE_TEXT (self), NULL);
   width = gtk_widget_get_width (GTK_WIDGET (self));
-  if (self->text == NULL || width <= 0)
-    return self->text;
-  return text_shown_for (self, width);
+  if (self->name.text == NULL || width <= 0)
+    return self->name.text;
+  return embers_name_text_get_shown (&self->name, width);
 }
 
 /* The bar */

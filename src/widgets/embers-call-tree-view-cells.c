@@ -95,13 +95,82 @@ _embers_call_tree_view_update_name_marks (EmbersCallTreeView *self,
 
 /* Cells */
 
+/* Spare cells: a row the column view lets go of (all of them, for a new
+ * tree) gives its cells here, and a row it builds takes them back, bound
+ * anew: a new tree's rows are neither torn down nor made again. Kept for
+ * a window's rows, no more. */
+#define SPARE_CELLS 256
+
+static GtkWidget *
+spare_take (GPtrArray *spares)
+{
+  for (guint i = spares->len; i > 0; i--)
+    {
+      GtkWidget *child = g_ptr_array_index (spares, i - 1);
+
+      /* Out of its old cell by now (the column view drops the cell after
+       * its teardown) */
+      if (gtk_widget_get_parent (child) == NULL)
+        return g_ptr_array_steal_index_fast (spares, i - 1);
+    }
+  return NULL;
+}
+
+static void
+spare_give (GPtrArray   *spares,
+            GtkListItem *list_item,
+            guint        max)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+
+  if (child != NULL && spares->len < max)
+    g_ptr_array_add (spares, g_object_ref (child));
+}
+
+/* A spare cell, or @fresh */
+static void
+set_cell (GtkListItem *list_item,
+          GPtrArray   *spares,
+          GtkWidget *(*fresh) (void))
+{
+  g_autoptr(GtkWidget) child = spare_take (spares);
+
+  gtk_list_item_set_child (list_item, child != NULL ? child : fresh ());
+}
+
+static GtkWidget *
+new_name_cell (void)
+{
+  /* Deep rows are indented: their names are cut to fit, never clipped */
+  return embers_call_tree_expander_new (embers_call_tree_text_new (TRUE));
+}
+
+static GtkWidget *
+new_value_cell (void)
+{
+  return embers_call_tree_text_new (FALSE);
+}
+
+static GtkWidget *
+new_bar_cell (void)
+{
+  return g_object_new (EMBERS_TYPE_CALL_TREE_BAR, NULL);
+}
+
 static void
 setup_name (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             EmbersCallTreeView       *self)
 {
-  /* Deep rows are indented: their names are cut to fit, never clipped */
-  gtk_list_item_set_child (list_item, embers_call_tree_expander_new (embers_call_tree_text_new (TRUE)));
+  set_cell (list_item, self->spare_names, new_name_cell);
+}
+
+static void
+teardown_name (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               EmbersCallTreeView       *self)
+{
+  spare_give (self->spare_names, list_item, SPARE_CELLS);
 }
 
 static void
@@ -151,7 +220,16 @@ setup_value (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              EmbersCallTreeView       *self)
 {
-  gtk_list_item_set_child (list_item, embers_call_tree_text_new (FALSE));
+  set_cell (list_item, self->spare_values, new_value_cell);
+}
+
+static void
+teardown_value (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                EmbersCallTreeView       *self)
+{
+  /* Four values a row at the most */
+  spare_give (self->spare_values, list_item, 4 * SPARE_CELLS);
 }
 
 static EmbersCallTreeRow *
@@ -251,7 +329,15 @@ setup_bar (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            EmbersCallTreeView       *self)
 {
-  gtk_list_item_set_child (list_item, g_object_new (EMBERS_TYPE_CALL_TREE_BAR, NULL));
+  set_cell (list_item, self->spare_bars, new_bar_cell);
+}
+
+static void
+teardown_bar (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              EmbersCallTreeView       *self)
+{
+  spare_give (self->spare_bars, list_item, SPARE_CELLS);
 }
 
 static void
@@ -361,6 +447,9 @@ void
 _embers_call_tree_view_bind_cell_callbacks (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_bind_template_callback (widget_class, setup_name);
+  gtk_widget_class_bind_template_callback (widget_class, teardown_name);
+  gtk_widget_class_bind_template_callback (widget_class, teardown_value);
+  gtk_widget_class_bind_template_callback (widget_class, teardown_bar);
   gtk_widget_class_bind_template_callback (widget_class, bind_name);
   gtk_widget_class_bind_template_callback (widget_class, unbind_name);
   gtk_widget_class_bind_template_callback (widget_class, setup_value);

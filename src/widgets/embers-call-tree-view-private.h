@@ -25,6 +25,14 @@ struct _EmbersCallTreeView
   GtkColumnViewColumn *comparison_column;
   GtkColumnViewColumn *change_column;
   GtkColumnViewColumn *change_percent_column;
+  GtkColumnViewColumn *bar_column;
+
+  /* The columns: only the mode's are in the column view (a hidden
+   * column's cells would be built and bound in every row all the same),
+   * and of those, the ones that fit the width beside the names */
+  int                 columns_diff;   /* the mode they are for, -1 none yet */
+  gboolean            fitting;        /* changing them (sorter, widths) */
+  int                 name_width;     /* the names' width when there is room */
 
   GtkTreeListModel   *tree_model;
   GtkSingleSelection *selection;
@@ -43,6 +51,10 @@ struct _EmbersCallTreeView
   EmbersSearch       *search;
   GPtrArray          *bound_names;   /* GtkListItem of the name cells */
   GPtrArray          *bound_bars;    /* GtkListItem of the bars */
+  /* Cells of rows let go of, for rows to come (embers-call-tree-view-cells.c) */
+  GPtrArray          *spare_names;
+  GPtrArray          *spare_values;
+  GPtrArray          *spare_bars;
 
   guint32             selected_node;
   EmbersCallTreeRow  *selected_row;
@@ -67,6 +79,18 @@ struct _EmbersCallTreeView
    * tick callback) until it is whole */
   GtkSliceListModel  *slice;
   guint               grow_id;
+  /* Between the tree list model and the slice: holds the changes of a
+   * step of * to pass them on as one */
+  GObject            *hold;
+
+  /* *: the rows still to open (GtkTreeListRow, breadth first), the rows
+   * opened so far, the tick that opens a step a frame, and the list it
+   * waits for */
+  GQueue              all_queue;
+  guint               all_added;
+  guint               all_tick_id;
+  GListModel         *all_wait;      /* the first row's list, computed on a thread */
+  gulong              all_wait_id;
 };
 
 /* The row's EmbersCallTreeRow (the tree list row keeps it) */

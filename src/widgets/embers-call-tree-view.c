@@ -35,6 +35,161 @@ static void start_walk (EmbersCallTreeView *self,
                         guint               n_path,
                         gboolean            heaviest);
 
+/* Holding the rows' changes: the tree list model announces each row that
+ * opens on its own, and the column view takes each announcement at a cost
+ * that grows with the rows it has. Between the two, while held, the
+ * changes are gathered and go on as one when let go: one announcement for
+ * a step of * that opened hundreds of rows, the rows in sight that stay
+ * keeping their widgets. Nothing reads the rows between holding and
+ * letting go (both in one call): what is in the changed range then is
+ * the model's own. */
+
+#define EMBERS_TYPE_ROWS_HOLD (embers_rows_hold_get_type ())
+G_DECLARE_FINAL_TYPE (EmbersRowsHold, embers_rows_hold, EMBERS, ROWS_HOLD, GObject)
+
+struct _EmbersRowsHold
+{
+  GObject     parent_instance;
+
+  GListModel *model;
+  gulong      changed_id;
+  gboolean    held;
+  guint       n_shown;    /* the number of items announced */
+  guint       start;      /* the first changed position while held */
+  guint       tail;       /* items at the end no change touched */
+};
+
+static GType
+embers_rows_hold_get_item_type (GListModel *list)
+{
+  return G_TYPE_OBJECT;
+}
+
+static guint
+embers_rows_hold_get_n_items (GListModel *list)
+{
+  return EMBERS_ROWS_HOLD (list)->n_shown;
+}
+
+static gpointer
+embers_rows_hold_get_item (GListModel *list,
+                           guint       position)
+{
+  EmbersRowsHold *self = EMBERS_ROWS_HOLD (list);
+  guint n;
+
+  if (self->model == NULL || position >= self->n_shown)
+    return NULL;
+  /* Held: the untouched end where it is now */
+  n = g_list_model_get_n_items (self->model);
+  if (self->held && position >= self->n_shown - self->tail)
+    position = position + n - self->n_shown;
+  return g_list_model_get_item (self->model, position);
+}
+
+static void
+embers_rows_hold_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = embers_rows_hold_get_item_type;
+  iface->get_n_items = embers_rows_hold_get_n_items;
+  iface->get_item = embers_rows_hold_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (EmbersRowsHold, embers_rows_hold, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, embers_rows_hold_list_model_init))
+
+static void
+on_hold_items_changed (EmbersRowsHold *self,
+                       guint           position,
+                       guint           removed,
+                       guint           added)
+{
+  guint n_before;
+
+  if (!self->held)
+    {
+      self->n_shown = g_list_model_get_n_items (self->model);
+      g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+      return;
+    }
+  /* The list as it was before this change */
+  n_before = g_list_model_get_n_items (self->model) - added + removed;
+  self->start = MIN (self->start, position);
+  self->tail = MIN (self->tail, n_before - position - removed);
+}
+
+static void
+embers_rows_hold_release (EmbersRowsHold *self)
+{
+  guint n, n_shown;
+
+  if (!self->held)
+    return;
+  self->held = FALSE;
+  n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+  n_shown = self->n_shown;
+  self->n_shown = n;
+  if (self->start < n_shown || self->start < n)
+    g_list_model_items_changed (G_LIST_MODEL (self), self->start,
+                                n_shown - self->start - self->tail, n - self->start - self->tail);
+}
+
+static void
+embers_rows_hold_hold (EmbersRowsHold *self)
+{
+  if (self->held)
+    return;
+  self->held = TRUE;
+  self->start = G_MAXUINT;
+  self->tail = self->n_shown;
+}
+
+static void
+embers_rows_hold_set_model (EmbersRowsHold *self,
+                            GListModel     *model)
+{
+  guint n_shown = self->n_shown;
+
+  embers_rows_hold_release (self);
+  if (self->model != NULL)
+    {
+      g_clear_signal_handler (&self->changed_id, self->model);
+      g_clear_object (&self->model);
+    }
+  if (model != NULL)
+    {
+      self->model = g_object_ref (model);
+      self->changed_id = g_signal_connect_swapped (model, "items-changed",
+                                                   G_CALLBACK (on_hold_items_changed), self);
+    }
+  self->n_shown = model != NULL ? g_list_model_get_n_items (model) : 0;
+  if (n_shown > 0 || self->n_shown > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, n_shown, self->n_shown);
+}
+
+static void
+embers_rows_hold_dispose (GObject *object)
+{
+  EmbersRowsHold *self = EMBERS_ROWS_HOLD (object);
+
+  if (self->model != NULL)
+    g_clear_signal_handler (&self->changed_id, self->model);
+  g_clear_object (&self->model);
+
+  G_OBJECT_CLASS (embers_rows_hold_parent_class)->dispose (object);
+}
+
+static void
+embers_rows_hold_class_init (EmbersRowsHoldClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = embers_rows_hold_dispose;
+}
+
+static void
+embers_rows_hold_init (EmbersRowsHold *self)
+{
+}
+
 /* Growing the rows: a few a frame */
 
 /* Rows a frame adds, and the size past which the column view builds no
@@ -146,11 +301,14 @@ attach (EmbersCallTreeView *self)
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 }
 
+static void expand_all_cancel (EmbersCallTreeView *self);
+
 static void
 walk_stop (EmbersCallTreeView *self)
 {
   gboolean was_walking = self->walk_row != NULL;
 
+  expand_all_cancel (self);
   attach (self);
 
   if (self->walk_wait != NULL)
@@ -271,6 +429,136 @@ start_walk (EmbersCallTreeView *self,
   walk_continue (self);
 }
 
+/* *: everything below a row opens, breadth first (a limit cuts the
+ * deepest rows), a step a frame. Each step's rows reach the column view
+ * as one change (the hold); any other walk, a new tree or a row closed
+ * stops it. Lists not ready yet open when they are, without their
+ * children. */
+
+/* Rows a step opens at the most (before the last list it opens) */
+#define EXPAND_ALL_STEP_ROWS 400
+
+static void
+expand_all_cancel (EmbersCallTreeView *self)
+{
+  gboolean was_running = !g_queue_is_empty (&self->all_queue);
+
+  g_queue_clear_full (&self->all_queue, g_object_unref);
+  if (self->all_wait != NULL)
+    {
+      g_clear_signal_handler (&self->all_wait_id, self->all_wait);
+      g_clear_object (&self->all_wait);
+    }
+  if (self->all_tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->all_tick_id);
+      self->all_tick_id = 0;
+    }
+  if (was_running && self->walk_row == NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTLED]);
+}
+
+static gboolean expand_all_tick (GtkWidget     *widget,
+                                 GdkFrameClock *clock,
+                                 gpointer       user_data);
+
+static void
+expand_all_go_on (EmbersCallTreeView *self)
+{
+  if (self->all_tick_id == 0 && self->all_wait == NULL && !g_queue_is_empty (&self->all_queue))
+    self->all_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), expand_all_tick, NULL, NULL);
+}
+
+static void
+on_all_list_ready (EmbersCallTreeView *self)
+{
+  g_clear_signal_handler (&self->all_wait_id, self->all_wait);
+  g_clear_object (&self->all_wait);
+  expand_all_go_on (self);
+}
+
+/* Opens up to about @budget rows; TRUE while rows remain. A row's list
+ * computed on a thread is waited for (the row stays first in line), and
+ * a list's rows are all announced at once (not a chunk at a time): what
+ * opens does not depend on how fast lists come */
+static gboolean
+expand_all_step (EmbersCallTreeView *self,
+                 guint               budget)
+{
+  guint step = 0;
+
+  embers_rows_hold_hold (EMBERS_ROWS_HOLD (self->hold));
+  while (step < budget && self->all_wait == NULL && !g_queue_is_empty (&self->all_queue))
+    {
+      GtkTreeListRow *r = g_queue_peek_head (&self->all_queue);
+      GListModel *kids;
+      guint n;
+
+      if (self->all_added >= EMBERS_CALL_TREE_VIEW_EXPAND_ALL_ROWS)
+        {
+          g_queue_clear_full (&self->all_queue, g_object_unref);
+          break;
+        }
+      if (gtk_tree_list_row_is_expandable (r))
+        {
+          expand (self, r);
+          kids = gtk_tree_list_row_get_children (r);
+        }
+      else
+        kids = NULL;
+      if (kids != NULL && EMBERS_IS_CALL_TREE_LIST (kids))
+        {
+          EmbersCallTreeList *list = EMBERS_CALL_TREE_LIST (kids);
+
+          if (!embers_call_tree_list_is_ready (list))
+            {
+              self->all_wait = g_object_ref (kids);
+              self->all_wait_id = g_signal_connect_swapped (kids, "notify::ready",
+                                                            G_CALLBACK (on_all_list_ready), self);
+              break;
+            }
+          n = embers_call_tree_list_get_n_rows (list);
+          if (n > 0)
+            embers_call_tree_list_show_upto (list, n - 1);
+        }
+      n = kids != NULL ? g_list_model_get_n_items (kids) : 0;
+      g_queue_pop_head (&self->all_queue);
+      self->all_added += n;
+      step += n + 1;
+      for (guint i = 0; i < n; i++)
+        {
+          GtkTreeListRow *child = gtk_tree_list_row_get_child_row (r, i);
+
+          if (child != NULL)
+            g_queue_push_tail (&self->all_queue, child);
+        }
+      g_object_unref (r);
+    }
+  embers_rows_hold_release (EMBERS_ROWS_HOLD (self->hold));
+
+  if (!g_queue_is_empty (&self->all_queue))
+    return TRUE;
+  if (self->walk_row == NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTLED]);
+  return FALSE;
+}
+
+static gboolean
+expand_all_tick (GtkWidget     *widget,
+                 GdkFrameClock *clock,
+                 gpointer       user_data)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (widget);
+
+  /* Out of sight, nothing is drawn between steps: the rest at once */
+  if (expand_all_step (self, gtk_widget_get_mapped (widget) ? EXPAND_ALL_STEP_ROWS : G_MAXUINT) &&
+      self->all_wait == NULL)
+    return G_SOURCE_CONTINUE;
+  /* Done, or a list to wait for (on_all_list_ready goes on) */
+  self->all_tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
 /* Opening a row by its expander (or by any other hand) opens its heaviest
  * path too */
 void
@@ -294,7 +582,124 @@ create_children (gpointer item,
   return kids;
 }
 
-/* A comparison shows both sides and the change instead of self and total */
+/* The columns */
+
+/* The names' width at the least: narrower, the values give way, the least
+ * needed first */
+#define NAME_MIN_WIDTH 140
+
+/* A mode's value columns, the most needed first, NULL-terminated */
+static void
+mode_columns (EmbersCallTreeView   *self,
+              gboolean              diff,
+              GtkColumnViewColumn **columns)
+{
+  guint i = 0;
+
+  if (diff)
+    {
+      /* The change of share (what the diff flame graph colours by), the
+       * change, the comparison, the baseline */
+      columns[i++] = self->change_percent_column;
+      columns[i++] = self->change_column;
+      columns[i++] = self->comparison_column;
+      columns[i++] = self->baseline_column;
+    }
+  else
+    {
+      columns[i++] = self->total_column;
+      columns[i++] = self->self_column;
+    }
+  columns[i++] = self->bar_column;
+  columns[i] = NULL;
+}
+
+static gboolean
+has_column (EmbersCallTreeView  *self,
+            GtkColumnViewColumn *column)
+{
+  return gtk_column_view_column_get_column_view (column) == self->column_view;
+}
+
+/* A comparison shows both sides and the change instead of self and total:
+ * the other mode's columns leave the column view */
+static void
+set_mode_columns (EmbersCallTreeView *self,
+                  gboolean            diff)
+{
+  GtkColumnViewColumn *order[] = {
+    self->self_column, self->total_column, self->baseline_column, self->comparison_column,
+    self->change_percent_column, self->change_column,
+  };
+  GtkColumnViewColumn *wanted[8];
+  guint position = 1;
+
+  if (self->columns_diff == diff)
+    return;
+  self->columns_diff = diff;
+  mode_columns (self, diff, wanted);
+  /* The sorter forgets a column that goes: no new tree for that */
+  self->fitting = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      gboolean want = FALSE;
+
+      for (guint j = 0; wanted[j] != NULL; j++)
+        want |= wanted[j] == order[i];
+      if (!want && has_column (self, order[i]))
+        gtk_column_view_remove_column (self->column_view, order[i]);
+      else if (want)
+        {
+          if (!has_column (self, order[i]))
+            gtk_column_view_insert_column (self->column_view, position, order[i]);
+          position++;
+        }
+    }
+  self->fitting = FALSE;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/* The value columns that fit @width beside the names (at least
+ * NAME_MIN_WIDTH) are shown, the most needed first; the names take the
+ * rest (the name column expands) */
+static void
+fit_columns (EmbersCallTreeView *self,
+             int                 width)
+{
+  GtkColumnViewColumn *columns[8];
+  int used = NAME_MIN_WIDTH;
+  int name_width;
+  gboolean room = TRUE;
+
+  if (self->columns_diff < 0 || width <= 0)
+    return;
+  mode_columns (self, self->columns_diff, columns);
+  self->fitting = TRUE;
+  for (guint i = 0; columns[i] != NULL; i++)
+    {
+      int w = gtk_column_view_column_get_fixed_width (columns[i]);
+
+      room = room && used + w <= width;
+      if (room)
+        used += w;
+      if (gtk_column_view_column_get_visible (columns[i]) != room)
+        gtk_column_view_column_set_visible (columns[i], room);
+    }
+  name_width = CLAMP (width - (used - NAME_MIN_WIDTH), NAME_MIN_WIDTH, self->name_width);
+  if (gtk_column_view_column_get_fixed_width (self->name_column) != name_width)
+    gtk_column_view_column_set_fixed_width (self->name_column, name_width);
+  self->fitting = FALSE;
+}
+
+/* A name column dragged wider or narrower keeps that width where there
+ * is room */
+static void
+on_name_width (EmbersCallTreeView *self)
+{
+  if (!self->fitting)
+    self->name_width = MAX (NAME_MIN_WIDTH, gtk_column_view_column_get_fixed_width (self->name_column));
+}
+
 static void
 update_columns (EmbersCallTreeView *self)
 {
@@ -303,14 +708,33 @@ update_columns (EmbersCallTreeView *self)
   self->diff = diff;
   self->root_total = self->tree != NULL ? embers_call_tree_get_total (self->tree) : 0;
   self->base_root_total = self->tree != NULL ? embers_call_tree_get_baseline_total (self->tree) : 0;
-  gtk_column_view_column_set_visible (self->self_column, !diff);
-  gtk_column_view_column_set_visible (self->total_column, !diff);
-  gtk_column_view_column_set_visible (self->baseline_column, diff);
-  gtk_column_view_column_set_visible (self->comparison_column, diff);
-  gtk_column_view_column_set_visible (self->change_column, diff);
-  gtk_column_view_column_set_visible (self->change_percent_column, diff);
-  /* Four columns of values: the names give way */
-  gtk_column_view_column_set_fixed_width (self->name_column, diff ? 230 : 270);
+  set_mode_columns (self, diff);
+}
+
+static void
+embers_call_tree_view_measure (GtkWidget      *widget,
+                               GtkOrientation  orientation,
+                               int             for_size,
+                               int            *minimum,
+                               int            *natural,
+                               int            *minimum_baseline,
+                               int            *natural_baseline)
+{
+  gtk_widget_measure (GTK_WIDGET (EMBERS_CALL_TREE_VIEW (widget)->scroller), orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+embers_call_tree_view_size_allocate (GtkWidget *widget,
+                                     int        width,
+                                     int        height,
+                                     int        baseline)
+{
+  EmbersCallTreeView *self = EMBERS_CALL_TREE_VIEW (widget);
+
+  /* Before the column view is given the width: what it shows fits it */
+  fit_columns (self, width);
+  gtk_widget_allocate (GTK_WIDGET (self->scroller), width, height, baseline, NULL);
 }
 
 static void
@@ -340,7 +764,7 @@ rebuild (EmbersCallTreeView *self)
       model = gtk_tree_list_model_new (G_LIST_MODEL (g_list_store_new (EMBERS_TYPE_CALL_TREE_ROW)), FALSE, FALSE,
                                        create_children, self, NULL);
     }
-  gtk_slice_list_model_set_model (self->slice, G_LIST_MODEL (model));
+  embers_rows_hold_set_model (EMBERS_ROWS_HOLD (self->hold), G_LIST_MODEL (model));
   g_set_object (&self->tree_model, model);
   update_columns (self);
 
@@ -415,6 +839,9 @@ column_sort (EmbersCallTreeView  *self,
 static void
 on_sorter_changed (EmbersCallTreeView *self)
 {
+  if (self->fitting)
+    return;
+
   GtkColumnViewSorter *sorter = GTK_COLUMN_VIEW_SORTER (gtk_column_view_get_sorter (self->column_view));
   GtkColumnViewColumn *column = gtk_column_view_sorter_get_primary_sort_column (sorter);
   EmbersCallTreeSort sort = column_sort (self, column);
@@ -725,9 +1152,7 @@ void
 embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self)
 {
   GtkTreeListRow *row;
-  GQueue queue = G_QUEUE_INIT;
-  guint added = 0;
-  guint position;
+  gboolean was_settled;
 
   g_return_if_fail (EMBERS_IS_CALL_TREE_VIEW (self));
 
@@ -735,43 +1160,14 @@ embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self)
   if (row == NULL)
     return;
   walk_stop (self);
-  position = gtk_tree_list_row_get_position (row);
-
-  /* The column view takes each expansion on its own, at a cost that grows
-   * with the rows it has: it lets go of the model while thousands of rows
-   * open, and takes it back once (building the rows in sight only) */
-  gtk_column_view_set_model (self->column_view, NULL);
-
-  /* Breadth first, so that a limit cuts the deepest rows; lists not ready
-   * yet open when they are, without their children */
-  g_queue_push_tail (&queue, g_object_ref (row));
-  while (!g_queue_is_empty (&queue))
-    {
-      g_autoptr(GtkTreeListRow) r = g_queue_pop_head (&queue);
-      GListModel *kids;
-      guint n;
-
-      if (added >= EMBERS_CALL_TREE_VIEW_EXPAND_ALL_ROWS || !gtk_tree_list_row_is_expandable (r))
-        continue;
-      expand (self, r);
-      kids = gtk_tree_list_row_get_children (r);
-      if (kids == NULL)
-        continue;
-      n = g_list_model_get_n_items (kids);
-      added += n;
-      for (guint i = 0; i < n; i++)
-        {
-          GtkTreeListRow *child = gtk_tree_list_row_get_child_row (r, i);
-
-          if (child != NULL)
-            g_queue_push_tail (&queue, child);
-        }
-    }
-
-  rows_restart (self, position + 1);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-  gtk_single_selection_set_selected (self->selection, position);
-  gtk_column_view_scroll_to (self->column_view, position, NULL, GTK_LIST_SCROLL_FOCUS, NULL);
+  was_settled = embers_call_tree_view_is_settled (self);
+  self->all_added = 0;
+  g_queue_push_tail (&self->all_queue, g_object_ref (row));
+  if (was_settled)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTLED]);
+  /* A small tree opens at once; a big one goes on a step a frame */
+  if (expand_all_step (self, EXPAND_ALL_STEP_ROWS))
+    expand_all_go_on (self);
 }
 
 guint
@@ -785,7 +1181,7 @@ gboolean
 embers_call_tree_view_is_settled (EmbersCallTreeView *self)
 {
   g_return_val_if_fail (EMBERS_IS_CALL_TREE_VIEW (self), TRUE);
-  return self->walk_row == NULL;
+  return self->walk_row == NULL && g_queue_is_empty (&self->all_queue);
 }
 
 GtkSelectionModel *
@@ -810,9 +1206,28 @@ embers_call_tree_view_dispose (GObject *object)
     }
   if (self->column_view != NULL)
     g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view), on_sorter_changed, self);
+  if (self->columns_diff >= 0)
+    {
+      /* The columns out of the column view are this view's to drop */
+      GtkColumnViewColumn *all[] = {
+        self->self_column, self->total_column, self->baseline_column, self->comparison_column,
+        self->change_percent_column, self->change_column,
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+        g_object_unref (all[i]);
+      self->columns_diff = -1;
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), EMBERS_TYPE_CALL_TREE_VIEW);
+  /* The rows' teardown gave their cells */
+  g_ptr_array_set_size (self->spare_names, 0);
+  g_ptr_array_set_size (self->spare_values, 0);
+  g_ptr_array_set_size (self->spare_bars, 0);
   g_clear_object (&self->selection);
   g_clear_object (&self->slice);
+  if (self->hold != NULL)
+    embers_rows_hold_set_model (EMBERS_ROWS_HOLD (self->hold), NULL);
+  g_clear_object (&self->hold);
   g_clear_object (&self->tree_model);
   g_clear_object (&self->selected_row);
   g_clear_object (&self->profile);
@@ -829,6 +1244,9 @@ embers_call_tree_view_finalize (GObject *object)
 
   g_ptr_array_unref (self->bound_names);
   g_ptr_array_unref (self->bound_bars);
+  g_ptr_array_unref (self->spare_names);
+  g_ptr_array_unref (self->spare_values);
+  g_ptr_array_unref (self->spare_bars);
   g_array_unref (self->walk_path);
   g_free (self->unit);
 
@@ -890,6 +1308,8 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   object_class->finalize = embers_call_tree_view_finalize;
   object_class->get_property = embers_call_tree_view_get_property;
   object_class->set_property = embers_call_tree_view_set_property;
+  widget_class->measure = embers_call_tree_view_measure;
+  widget_class->size_allocate = embers_call_tree_view_size_allocate;
 
   properties[PROP_INVERTED] =
     g_param_spec_boolean ("inverted", NULL, NULL, FALSE,
@@ -918,6 +1338,7 @@ embers_call_tree_view_class_init (EmbersCallTreeViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, comparison_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_column);
   gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, change_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, EmbersCallTreeView, bar_column);
   _embers_call_tree_view_bind_cell_callbacks (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
   gtk_widget_class_set_css_name (widget_class, "call-tree-view");
@@ -930,12 +1351,29 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
 
   self->bound_names = g_ptr_array_new ();
   self->bound_bars = g_ptr_array_new ();
+  self->spare_names = g_ptr_array_new_with_free_func (g_object_unref);
+  self->spare_values = g_ptr_array_new_with_free_func (g_object_unref);
+  self->spare_bars = g_ptr_array_new_with_free_func (g_object_unref);
   self->walk_path = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->selected_node = EMBERS_NODE_NONE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  {
+    /* Kept while out of the column view (see set_mode_columns()) */
+    GtkColumnViewColumn *all[] = {
+      self->self_column, self->total_column, self->baseline_column, self->comparison_column,
+      self->change_percent_column, self->change_column,
+    };
 
-  self->slice = gtk_slice_list_model_new (NULL, 0, G_MAXUINT);
+    for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+      g_object_ref (all[i]);
+    self->columns_diff = -1;
+    self->name_width = gtk_column_view_column_get_fixed_width (self->name_column);
+    g_signal_connect_swapped (self->name_column, "notify::fixed-width", G_CALLBACK (on_name_width), self);
+  }
+
+  self->hold = g_object_new (EMBERS_TYPE_ROWS_HOLD, NULL);
+  self->slice = gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->hold)), 0, G_MAXUINT);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->slice)));
   g_signal_connect_swapped (self, "map", G_CALLBACK (grow_start), self);
   gtk_single_selection_set_autoselect (self->selection, FALSE);

@@ -21,9 +21,11 @@ G_DECLARE_FINAL_TYPE (EmbersCallTreeView, embers_call_tree_view, EMBERS, CALL_TR
  * A GtkColumnView over a GtkTreeListModel of an EmbersCallTree: the
  * function with an expander, self, self %, total, total % and a bar of
  * the total (its self part darker). Opening a row opens its heaviest path
- * down to a leaf; * opens everything below the selected row (up to
- * EMBERS_CALL_TREE_VIEW_EXPAND_ALL_ROWS rows). Rows whose lists are
- * computed on a thread open when they are ready: nothing waits.
+ * down to a leaf; * opens everything below the selected row (breadth
+ * first, up to EMBERS_CALL_TREE_VIEW_EXPAND_ALL_ROWS rows, a few hundred
+ * a frame; not settled until done, stopped by any other walk or a new
+ * tree). Rows whose lists are computed on a thread open when they are
+ * ready: nothing waits.
  *
  * Keys: Up/Down/Home/End/Page Up/Down move; Right or + opens (or goes to
  * the first child), Left or - closes (or goes to the parent), *
@@ -64,7 +66,8 @@ void           embers_call_tree_view_reveal_node       (EmbersCallTreeView *self
                                                         guint32             node);
 /* Opens the selected row along its heaviest path */
 void           embers_call_tree_view_expand_selected   (EmbersCallTreeView *self);
-/* Opens everything below the selected row, up to the row limit */
+/* Opens everything below the selected row, up to the row limit: a step
+ * now, the rest a step a frame (settled when done) */
 void           embers_call_tree_view_expand_all_selected (EmbersCallTreeView *self);
 /* Rows open (open ones' children included), whether or not the column
  * view has them all yet */
@@ -72,7 +75,7 @@ guint          embers_call_tree_view_get_n_rows        (EmbersCallTreeView *self
 /* FALSE while rows wait for their lists to open */
 gboolean       embers_call_tree_view_is_settled        (EmbersCallTreeView *self);
 /* The model (GtkSingleSelection of GtkTreeListRow), for tests: the
- * column view's, which after a new tree or * holds a few rows and
+ * column view's, which after a new tree holds a few rows and
  * grows by a few a frame until it has all
  * embers_call_tree_view_get_n_rows() */
 GtkSelectionModel *embers_call_tree_view_get_model     (EmbersCallTreeView *self);

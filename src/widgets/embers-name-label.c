@@ -5,21 +5,285 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "embers-name-label.h"
 #include "embers-text.h"
+
+/* The text a name cell draws (EmbersNameText) */
+
+const EmbersFontSizes *
+embers_font_sizes (GtkWidget *widget)
+{
+  static GHashTable *sizes = NULL;
+  const PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
+  EmbersFontSizes *fs;
+
+  if (sizes == NULL)
+    sizes = g_hash_table_new_full ((GHashFunc) pango_font_description_hash,
+                                   (GEqualFunc) pango_font_description_equal,
+                                   (GDestroyNotify) pango_font_description_free, g_free);
+  fs = font != NULL ? g_hash_table_lookup (sizes, font) : NULL;
+  if (fs == NULL)
+    {
+      PangoLayout *probe = gtk_widget_create_pango_layout (widget, "Xg");
+      PangoFontMetrics *metrics;
+      int w;
+
+      fs = g_new0 (EmbersFontSizes, 1);
+      pango_layout_get_pixel_size (probe, NULL, &fs->height);
+      fs->baseline = pango_layout_get_baseline (probe) / PANGO_SCALE;
+      metrics = pango_context_get_metrics (pango_layout_get_context (probe),
+                                           pango_context_get_font_description (pango_layout_get_context (probe)),
+                                           NULL);
+      fs->char_units = MAX (PANGO_SCALE, pango_font_metrics_get_approximate_char_width (metrics));
+      fs->char_width = fs->char_units / PANGO_SCALE;
+      pango_font_metrics_unref (metrics);
+      pango_layout_set_text (probe, "100.00%", -1);
+      pango_layout_get_pixel_size (probe, &w, NULL);
+      fs->share_room = w + 12;
+      pango_layout_set_text (probe, "\xe2\x80\xa6", -1);
+      pango_layout_get_size (probe, &fs->ellipsis, NULL);
+      g_object_unref (probe);
+      if (font != NULL)
+        g_hash_table_insert (sizes, pango_font_description_copy (font), fs);
+      else
+        {
+          /* No font to key it by (never in practice): kept for the
+           * next call only */
+          static EmbersFontSizes last;
+
+          last = *fs;
+          g_free (fs);
+          fs = &last;
+        }
+    }
+  return fs;
+}
+
+void
+embers_name_text_init (EmbersNameText *nt,
+                       GtkWidget      *widget,
+                       gboolean        is_name)
+{
+  memset (nt, 0, sizeof *nt);
+  nt->widget = widget;
+  nt->is_name = !!is_name;
+  nt->text_width = -1;
+  if (is_name)
+    gtk_widget_set_has_tooltip (widget, TRUE);
+}
+
+static void
+drop_layouts (EmbersNameText *nt)
+{
+  g_clear_object (&nt->layout);
+  g_clear_object (&nt->cut_layout);
+  g_clear_pointer (&nt->shown, g_free);
+  nt->text_width = -1;
+}
+
+void
+embers_name_text_clear (EmbersNameText *nt)
+{
+  drop_layouts (nt);
+  g_clear_pointer (&nt->text, g_free);
+  g_clear_pointer (&nt->font, pango_font_description_free);
+}
+
+gboolean
+embers_name_text_set_text (EmbersNameText *nt,
+                           const char     *text)
+{
+  if (g_strcmp0 (text, nt->text) == 0)
+    return FALSE;
+  g_free (nt->text);
+  nt->text = g_strdup (text);
+  g_clear_pointer (&nt->shown, g_free);
+  /* Shaped when drawn or measured: a row bound out of sight costs
+   * nothing more. No tooltip is set here (see query_tooltip) */
+  nt->text_width = -1;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (nt->widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  text != NULL ? text : "", -1);
+  gtk_widget_queue_resize (nt->widget);
+  return TRUE;
+}
+
+static PangoLayout *
+whole_layout (EmbersNameText *nt)
+{
+  if (nt->layout == NULL)
+    nt->layout = gtk_widget_create_pango_layout (nt->widget, NULL);
+  return nt->layout;
+}
+
+/* The whole text's size, measured once per text and font */
+static void
+ensure_size (EmbersNameText *nt)
+{
+  PangoLayout *layout;
+
+  if (nt->text_width >= 0)
+    return;
+  layout = whole_layout (nt);
+  pango_layout_set_text (layout, nt->text != NULL ? nt->text : "", -1);
+  pango_layout_get_pixel_size (layout, &nt->text_width, &nt->text_height);
+  nt->baseline = pango_layout_get_baseline (layout) / PANGO_SCALE;
+}
+
+void
+embers_name_text_get_size (EmbersNameText *nt,
+                           int            *width,
+                           int            *height,
+                           int            *baseline)
+{
+  ensure_size (nt);
+  if (width != NULL)
+    *width = nt->text_width;
+  if (height != NULL)
+    *height = nt->text_height;
+  if (baseline != NULL)
+    *baseline = nt->baseline;
+}
+
+#define ELLIPSIS "\xe2\x80\xa6"   /* U+2026, as the core's cuts */
+
+typedef struct
+{
+  PangoLayout *full;       /* the whole text, shaped */
+  const char  *text;
+  gsize        len;
+  int          full_width; /* Pango units */
+  int          ellipsis;   /* Pango units */
+  PangoLayout *scratch;
+  int          width;      /* pixels */
+} Fits;
+
+/* Where the glyph at byte @index starts in the whole text, Pango units */
+static int
+fits_x_at (Fits *fits,
+           gsize index)
+{
+  PangoRectangle pos;
+
+  if (index >= fits->len)
+    return fits->full_width;
+  pango_layout_index_to_pos (fits->full, (int) index, &pos);
+  return pos.x;
+}
+
+/* A candidate's width from the whole text's glyphs when it is "…" and an
+ * end of the text, or a start of it and "…" (the cuts the core makes):
+ * no text is shaped per candidate. Others are shaped. */
+static gboolean
+fits_width (const char *candidate,
+            gpointer    user_data)
+{
+  Fits *fits = user_data;
+  gsize clen = strlen (candidate);
+  gsize elen = strlen (ELLIPSIS);
+  int w;
+
+  if (clen == fits->len && memcmp (candidate, fits->text, clen) == 0)
+    return PANGO_PIXELS_CEIL (fits->full_width) <= fits->width;
+  if (clen >= elen && memcmp (candidate, ELLIPSIS, elen) == 0 && clen - elen <= fits->len &&
+      memcmp (fits->text + fits->len - (clen - elen), candidate + elen, clen - elen) == 0 &&
+      strstr (candidate + elen, ELLIPSIS) == NULL)
+    {
+      w = fits->ellipsis + fits->full_width - fits_x_at (fits, fits->len - (clen - elen));
+      return PANGO_PIXELS_CEIL (w) + 1 <= fits->width;
+    }
+  if (clen >= elen && memcmp (candidate + clen - elen, ELLIPSIS, elen) == 0 && clen - elen <= fits->len &&
+      memcmp (fits->text, candidate, clen - elen) == 0 &&
+      g_strstr_len (candidate, clen - elen, ELLIPSIS) == NULL)
+    {
+      w = fits_x_at (fits, clen - elen) + fits->ellipsis;
+      return PANGO_PIXELS_CEIL (w) + 1 <= fits->width;
+    }
+  pango_layout_set_text (fits->scratch, candidate, -1);
+  pango_layout_get_pixel_size (fits->scratch, &w, NULL);
+  return w <= fits->width;
+}
+
+/* The text drawn at @width: a name that does not fit is cut by the core's
+ * rule (the package path first); kept until the width or text changes */
+const char *
+embers_name_text_get_shown (EmbersNameText *nt,
+                            int             width)
+{
+  ensure_size (nt);
+  if (!nt->is_name || nt->text == NULL || nt->text_width <= width)
+    return nt->text;
+  if (nt->shown == NULL || nt->shown_width != width)
+    {
+      Fits fits;
+
+      if (nt->cut_layout == NULL)
+        nt->cut_layout = gtk_widget_create_pango_layout (nt->widget, NULL);
+      fits.full = whole_layout (nt);
+      fits.text = nt->text;
+      fits.len = strlen (nt->text);
+      pango_layout_get_size (fits.full, &fits.full_width, NULL);
+      fits.ellipsis = embers_font_sizes (nt->widget)->ellipsis;
+      fits.scratch = nt->cut_layout;
+      fits.width = width;
+      g_free (nt->shown);
+      nt->shown = embers_text_shorten_name (nt->text, fits_width, &fits);
+      nt->shown_width = width;
+      if (g_strcmp0 (pango_layout_get_text (nt->cut_layout), nt->shown) != 0)
+        pango_layout_set_text (nt->cut_layout, nt->shown, -1);
+    }
+  return nt->shown;
+}
+
+PangoLayout *
+embers_name_text_get_layout (EmbersNameText *nt,
+                             int             width)
+{
+  /* The whole text's layout as measured, or the cut one: no text is
+   * shaped again to be drawn */
+  return embers_name_text_get_shown (nt, width) == nt->text ? whole_layout (nt) : nt->cut_layout;
+}
+
+gboolean
+embers_name_text_css_changed (EmbersNameText *nt)
+{
+  const PangoFontDescription *font;
+
+  /* Another font (a search match is bold) measures differently; a row's
+   * hover or selection changes colours only */
+  font = pango_context_get_font_description (gtk_widget_get_pango_context (nt->widget));
+  if (nt->font != NULL && font != NULL && pango_font_description_equal (font, nt->font))
+    return FALSE;
+  g_clear_pointer (&nt->font, pango_font_description_free);
+  if (font != NULL)
+    nt->font = pango_font_description_copy (font);
+  drop_layouts (nt);
+  gtk_widget_queue_resize (nt->widget);
+  return TRUE;
+}
+
+gboolean
+embers_name_text_query_tooltip (EmbersNameText *nt,
+                                GtkTooltip     *tooltip)
+{
+  if (!nt->is_name || nt->text == NULL || nt->text[0] == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, nt->text);
+  return TRUE;
+}
+
+/* The label */
 
 /* Characters of a name a table keeps room for at least */
 #define MIN_CHARS 34
 
 struct _EmbersNameLabel
 {
-  GtkWidget    parent_instance;
+  GtkWidget       parent_instance;
 
-  char        *text;
-  char        *shown;        /* what fits shown_width, or NULL */
-  int          shown_width;
-  PangoLayout *layout;
-  int          min_chars;
+  EmbersNameText  name;
+  int             min_chars;
 };
 
 enum {
@@ -32,49 +296,6 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (EmbersNameLabel, embers_name_label, GTK_TYPE_WIDGET)
 
-static PangoLayout *
-get_layout (EmbersNameLabel *self)
-{
-  if (self->layout == NULL)
-    self->layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  return self->layout;
-}
-
-typedef struct
-{
-  PangoLayout *layout;
-  int          width;
-} Fits;
-
-static gboolean
-fits_width (const char *text,
-            gpointer    user_data)
-{
-  Fits *fits = user_data;
-  int w;
-
-  pango_layout_set_text (fits->layout, text, -1);
-  pango_layout_get_pixel_size (fits->layout, &w, NULL);
-  return w <= fits->width;
-}
-
-/* The text for @width px, cut by the core's rule, kept until the width or
- * the text changes */
-static const char *
-shown_for (EmbersNameLabel *self,
-           int              width)
-{
-  if (self->shown == NULL || self->shown_width != width)
-    {
-      Fits fits = { get_layout (self), width };
-
-      g_free (self->shown);
-      self->shown = embers_text_shorten_name (self->text, fits_width, &fits);
-      self->shown_width = width;
-    }
-  return self->shown;
-}
-
 static void
 embers_name_label_measure (GtkWidget      *widget,
                            GtkOrientation  orientation,
@@ -85,19 +306,14 @@ embers_name_label_measure (GtkWidget      *widget,
                            int            *natural_baseline)
 {
   EmbersNameLabel *self = EMBERS_NAME_LABEL (widget);
-  PangoLayout *layout = get_layout (self);
-  int w, h;
+  int w, h, baseline;
 
-  pango_layout_set_text (layout, self->text != NULL ? self->text : "", -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
+  /* Shaped once per text: a table measures its rows again and again */
+  embers_name_text_get_size (&self->name, &w, &h, &baseline);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      PangoFontMetrics *metrics = pango_context_get_metrics (pango_layout_get_context (layout),
-                                                             pango_context_get_font_description (pango_layout_get_context (layout)),
-                                                             NULL);
-      int room = self->min_chars * pango_font_metrics_get_approximate_char_width (metrics) / PANGO_SCALE;
+      int room = self->min_chars * embers_font_sizes (widget)->char_units / PANGO_SCALE;
 
-      pango_font_metrics_unref (metrics);
       /* A table may squeeze its name column down to a typical name's
        * width (a whole "regexp/syntax.(*compiler).compile"), not below:
        * the numbers' columns give way first */
@@ -107,7 +323,7 @@ embers_name_label_measure (GtkWidget      *widget,
   else
     {
       *minimum = *natural = h;
-      *minimum_baseline = *natural_baseline = pango_layout_get_baseline (layout) / PANGO_SCALE;
+      *minimum_baseline = *natural_baseline = baseline;
     }
 }
 
@@ -117,14 +333,14 @@ embers_name_label_snapshot (GtkWidget   *widget,
 {
   EmbersNameLabel *self = EMBERS_NAME_LABEL (widget);
   int width = gtk_widget_get_width (widget);
-  PangoLayout *layout = get_layout (self);
+  PangoLayout *layout;
   GdkRGBA color;
   int h;
 
-  if (self->text == NULL || width <= 0)
+  if (self->name.text == NULL || width <= 0)
     return;
 
-  pango_layout_set_text (layout, shown_for (self, width), -1);
+  layout = embers_name_text_get_layout (&self->name, width);
   pango_layout_get_pixel_size (layout, NULL, &h);
   gtk_widget_get_color (widget, &color);
   gtk_snapshot_save (snapshot);
@@ -133,17 +349,22 @@ embers_name_label_snapshot (GtkWidget   *widget,
   gtk_snapshot_restore (snapshot);
 }
 
+static gboolean
+embers_name_label_query_tooltip (GtkWidget  *widget,
+                                 int         x,
+                                 int         y,
+                                 gboolean    keyboard_mode,
+                                 GtkTooltip *tooltip)
+{
+  return embers_name_text_query_tooltip (&EMBERS_NAME_LABEL (widget)->name, tooltip);
+}
+
 static void
 embers_name_label_css_changed (GtkWidget         *widget,
                                GtkCssStyleChange *change)
 {
-  EmbersNameLabel *self = EMBERS_NAME_LABEL (widget);
-
   GTK_WIDGET_CLASS (embers_name_label_parent_class)->css_changed (widget, change);
-  /* A new font measures differently */
-  g_clear_object (&self->layout);
-  g_clear_pointer (&self->shown, g_free);
-  gtk_widget_queue_resize (widget);
+  embers_name_text_css_changed (&EMBERS_NAME_LABEL (widget)->name);
 }
 
 static void
@@ -151,9 +372,7 @@ embers_name_label_finalize (GObject *object)
 {
   EmbersNameLabel *self = EMBERS_NAME_LABEL (object);
 
-  g_free (self->text);
-  g_free (self->shown);
-  g_clear_object (&self->layout);
+  embers_name_text_clear (&self->name);
 
   G_OBJECT_CLASS (embers_name_label_parent_class)->finalize (object);
 }
@@ -169,7 +388,7 @@ embers_name_label_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_TEXT:
-      g_value_set_string (value, self->text);
+      g_value_set_string (value, self->name.text);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -205,6 +424,7 @@ embers_name_label_class_init (EmbersNameLabelClass *klass)
   object_class->set_property = embers_name_label_set_property;
   widget_class->measure = embers_name_label_measure;
   widget_class->snapshot = embers_name_label_snapshot;
+  widget_class->query_tooltip = embers_name_label_query_tooltip;
   widget_class->css_changed = embers_name_label_css_changed;
 
   properties[PROP_TEXT] =
@@ -219,6 +439,7 @@ embers_name_label_class_init (EmbersNameLabelClass *klass)
 static void
 embers_name_label_init (EmbersNameLabel *self)
 {
+  embers_name_text_init (&self->name, GTK_WIDGET (self), TRUE);
   self->min_chars = MIN_CHARS;
 }
 
@@ -244,22 +465,15 @@ embers_name_label_set_text (EmbersNameLabel *self,
 {
   g_return_if_fail (EMBERS_IS_NAME_LABEL (self));
 
-  if (g_strcmp0 (text, self->text) == 0)
-    return;
-  g_free (self->text);
-  self->text = g_strdup (text);
-  g_clear_pointer (&self->shown, g_free);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, text != NULL ? text : "", -1);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+  if (embers_name_text_set_text (&self->name, text))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
 }
 
 const char *
 embers_name_label_get_text (EmbersNameLabel *self)
 {
   g_return_val_if_fail (EMBERS_IS_NAME_LABEL (self), NULL);
-  return self->text;
+  return self->name.text;
 }
 
 /* What is drawn at the current width (the whole text before the first
@@ -271,7 +485,7 @@ embers_name_label_get_shown_text (EmbersNameLabel *self)
 
   g_return_val_if_fail (EMBERS_IS_NAME_LABEL (self), NULL);
   width = gtk_widget_get_width (GTK_WIDGET (self));
-  if (self->text == NULL || width <= 0)
-    return self->text;
-  return shown_for (self, width);
+  if (self->name.text == NULL || width <= 0)
+    return self->name.text;
+  return embers_name_text_get_shown (&self->name, width);
 }

@@ -2,7 +2,10 @@
  * million nodes, in the real widgets under a display (run it under
  * xvfb-run). It prints figures and asserts nothing about time.
  *
- *   bench-call-tree-window [--file FILE] [--gen PATH]
+ *   bench-call-tree-window [--file FILE] [--gen PATH] [--alone-first] [--keep-gl]
+ *
+ * It draws with the renderer the app picks (cairo where GL is software,
+ * as under Xvfb); --keep-gl keeps GTK's GL renderer.
  *
  * Without --file it makes s50k (gen-pprof --shape random --samples 50000,
  * 1.07 million nodes) next to itself. A ping probe (a 1 ms timeout on the
@@ -12,7 +15,9 @@
  * the column view has all the rows, a few a frame); the tree
  * scrolls a page at a time through the open rows; * opens everything below
  * the root's heaviest child (up to the view's 5,000 rows); the tree turns
- * inverted and opens its heaviest path.
+ * inverted and opens its heaviest path. Last, for comparison, a call tree
+ * view alone in a window of its own (no table beside it, nothing else
+ * new in the window) shows the same profile for the first time.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,7 +30,9 @@
 #include <adwaita.h>
 
 #include "embers-call-tree-view.h"
+#include "embers-flame-graph.h"
 #include "embers-profile-page.h"
+#include "embers-renderer.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
@@ -40,6 +47,7 @@ typedef struct
   gint64 frame_start_cpu;
   gint64 max_frame;
   gint64 max_frame_cpu;
+  gint64 max_frame_cpu_at;  /* when that frame began, CLOCK_MONOTONIC */
   gint64 sum_frame_cpu;
   guint  n_probe_frames;
   guint  n_frames;
@@ -93,7 +101,11 @@ after_paint (GdkFrameClock *clock)
       gint64 cpu = cpu_us () - probe.frame_start_cpu;
 
       probe.max_frame = MAX (probe.max_frame, g_get_monotonic_time () - probe.frame_start);
-      probe.max_frame_cpu = MAX (probe.max_frame_cpu, cpu);
+      if (cpu > probe.max_frame_cpu)
+        {
+          probe.max_frame_cpu = cpu;
+          probe.max_frame_cpu_at = probe.frame_start;
+        }
       probe.sum_frame_cpu += cpu;
       probe.n_probe_frames++;
     }
@@ -160,6 +172,12 @@ static void
 report (const char *what,
         gint64      wall_us)
 {
+  gint64 now = g_get_monotonic_time ();
+
+  /* The phase's span on CLOCK_MONOTONIC, for perf report --time (with
+   * perf record -k CLOCK_MONOTONIC) */
+  g_print ("  [%.6f,%.6f] costliest frame at %.6f\n", (now - wall_us) / 1e6, now / 1e6,
+           probe.max_frame_cpu_at / 1e6);
   g_print ("  %s: %.1f ms\n"
            "    main loop: longest pause %.1f ms (%.1f ms of it the main thread's CPU); most CPU in one pause %.1f ms\n"
            "    frames: %u, longest %.1f ms; CPU per frame: mean %.1f ms, most %.1f ms\n",
@@ -169,12 +187,54 @@ report (const char *what,
            probe.max_frame_cpu / 1e3);
 }
 
+/* The call tree alone: its own first show, without the page's table
+ * filled again beside it */
+static void
+show_alone (EmbersProfilePage *page,
+            GdkFrameClock     *clock)
+{
+  EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+  GtkWidget *alone = gtk_window_new ();
+  EmbersCallTreeView *view = EMBERS_CALL_TREE_VIEW (embers_call_tree_view_new ());
+  GdkFrameClock *alone_clock;
+  gint64 t;
+
+  gtk_window_set_default_size (GTK_WINDOW (alone), 800, 800);
+  gtk_window_set_child (GTK_WINDOW (alone), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (alone));
+  while (!gtk_widget_get_mapped (alone))
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handlers_disconnect_by_func (clock, before_paint, NULL);
+  g_signal_handlers_disconnect_by_func (clock, after_paint, NULL);
+  alone_clock = gtk_widget_get_frame_clock (alone);
+  g_signal_connect (alone_clock, "before-paint", G_CALLBACK (before_paint), NULL);
+  g_signal_connect (alone_clock, "after-paint", G_CALLBACK (after_paint), NULL);
+  wait_frames (2);
+  probe_reset ();
+  t = g_get_monotonic_time ();
+  embers_call_tree_view_set_profile (view, embers_flame_graph_get_profile (graph),
+                                     embers_flame_graph_get_sample_type (graph));
+  iterate_until (tree_settled, view);
+  wait_frames (1);
+  iterate_until (tree_whole, view);
+  wait_frames (1);
+  report ("the call tree alone in a new window, heaviest path open", g_get_monotonic_time () - t);
+  g_signal_handlers_disconnect_by_func (alone_clock, before_paint, NULL);
+  g_signal_handlers_disconnect_by_func (alone_clock, after_paint, NULL);
+  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint), NULL);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), NULL);
+  gtk_window_destroy (GTK_WINDOW (alone));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_autofree char *file_path = NULL, *gen = NULL;
+  gboolean alone_first = FALSE, keep_gl = FALSE;
   GOptionEntry entries[] = {
+    { "keep-gl", 0, 0, G_OPTION_ARG_NONE, &keep_gl, "Draw with GL even where it is software (the app picks cairo there)", NULL },
+    { "alone-first", 0, 0, G_OPTION_ARG_NONE, &alone_first, "The call tree alone first (what its first show needs)", NULL },
     { "file", 0, 0, G_OPTION_ARG_FILENAME, &file_path, "The profile", "FILE" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &gen, "The gen-pprof program", "PATH" },
     { NULL }
@@ -220,6 +280,9 @@ main (int   argc,
     }
 
   adw_init ();
+  /* The renderer the app would pick (embers-renderer.c) */
+  if (!keep_gl)
+    embers_renderer_choose (gdk_display_get_default (), NULL);
   window = embers_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
   gtk_window_present (GTK_WINDOW (window));
@@ -238,6 +301,9 @@ main (int   argc,
   g_print ("call tree window: %s\n", file_path);
   /* Frames include the renderer's work: under Xvfb a software one */
   g_print ("  renderer: %s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+
+  if (alone_first)
+    show_alone (page, clock);
 
   /* For comparison: the same hand-off to another graph view */
   probe_reset ();
@@ -307,6 +373,9 @@ main (int   argc,
   wait_frames (1);
   report ("inverted, its heaviest path open", g_get_monotonic_time () - t);
   g_print ("  (%u rows open)\n", embers_call_tree_view_get_n_rows (tree));
+
+  if (!alone_first)
+    show_alone (page, clock);
 
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;

@@ -16,6 +16,7 @@
 #include "embers-call-tree-view.h"
 #include "embers-compare-page.h"
 #include "embers-flame-graph.h"
+#include "embers-name-label.h"
 #include "embers-transform-stack.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
@@ -85,6 +86,43 @@ find_expander (GtkWidget  *root,
   return NULL;
 }
 
+
+/* The text a tooltip was given. No API reads it back: a GtkTooltip keeps
+ * its window (a GtkTooltipWindow, whose label shows the text) as its
+ * first member, as every GTK 4 has */
+static const char *
+tooltip_text (GtkTooltip *tooltip)
+{
+  GtkWidget *window = *(GtkWidget **) (gpointer) ((char *) tooltip + sizeof (GObject));
+  GtkWidget *label;
+
+  g_assert_true (GTK_IS_WIDGET (window));
+  label = embers_test_find_widget (window, GTK_TYPE_LABEL, NULL);
+  g_assert_nonnull (label);
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* A bound name label (the top table's) sets no tooltip text, which would
+ * ask the display server where the pointer is at every bind: its tooltip
+ * is the whole name, worked out when asked */
+static void
+assert_lazy_tooltip (GtkWidget *label)
+{
+  g_autoptr(GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  const char *text;
+  gboolean shown = FALSE;
+
+  text = EMBERS_IS_NAME_LABEL (label) ? embers_name_label_get_text (EMBERS_NAME_LABEL (label))
+                                      : embers_call_tree_text_get_text (EMBERS_CALL_TREE_TEXT (label));
+  g_assert_nonnull (text);
+  g_assert_true (gtk_widget_get_has_tooltip (label));
+  g_assert_null (gtk_widget_get_tooltip_text (label));
+  g_signal_emit_by_name (label, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+  g_assert_true (shown);
+  g_assert_cmpstr (tooltip_text (tooltip), ==, text);
+  g_assert_null (gtk_widget_get_tooltip_text (label));
+}
+
 static void
 test_call_tree (void)
 {
@@ -109,6 +147,13 @@ test_call_tree (void)
   wait_page (page);
   graph = embers_profile_page_get_flame_graph (page);
   profile = embers_flame_graph_get_profile (graph);
+  embers_test_wait_frame (GTK_WIDGET (page));
+  label = embers_test_find_widget (GTK_WIDGET (page), EMBERS_TYPE_NAME_LABEL, NULL);
+  g_assert_nonnull (label);
+  assert_lazy_tooltip (label);
+  /* The name label's accessible label stays the whole name */
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       embers_name_label_get_text (EMBERS_NAME_LABEL (label)));
 
   /* Ctrl+5 shows it, with the heaviest path open: total, then the
    * heaviest child at each level down to a leaf */
@@ -140,6 +185,8 @@ test_call_tree (void)
   pixels = embers_test_render_frame (GTK_WIDGET (tree));
   expander = find_expander (GTK_WIDGET (tree), "main.writeCPULabels.func2");
   g_assert_nonnull (expander);
+  /* The call tree's names answer the same way */
+  assert_lazy_tooltip (embers_call_tree_expander_get_child (EMBERS_CALL_TREE_EXPANDER (expander)));
   area = embers_test_bounds (expander, GTK_WIDGET (tree));
   embers_test_assert_not_blank (pixels, &area, 3, "call-tree-name");
   bar = embers_test_find_widget (gtk_widget_get_parent (gtk_widget_get_parent (expander)),
@@ -178,6 +225,7 @@ test_call_tree (void)
   g_assert_true (embers_test_press_key (column_view, GDK_KEY_Left, 0));
   g_assert_cmpuint (selected_position (tree), ==, 0);
   g_assert_true (embers_test_press_key (column_view, GDK_KEY_asterisk, 0));
+  wait_tree (tree);
   n_all = embers_call_tree_view_get_n_rows (tree);
   {
     guint visible = 0;
@@ -281,6 +329,55 @@ find_row (EmbersCallTreeView *tree,
   return G_MAXUINT;
 }
 
+/* Makes the call tree @width px wide (the page's paned gives the table
+ * the rest) */
+static void
+set_tree_width (EmbersProfilePage  *page,
+                EmbersCallTreeView *tree,
+                int                 width)
+{
+  GtkPaned *paned = GTK_PANED (embers_test_find_widget (GTK_WIDGET (page), GTK_TYPE_PANED, "paned"));
+
+  g_assert_nonnull (paned);
+  gtk_paned_set_position (paned, gtk_paned_get_position (paned) + gtk_widget_get_width (GTK_WIDGET (tree)) - width);
+  embers_test_wait_while (gtk_widget_get_width (GTK_WIDGET (tree)) != width);
+  embers_test_wait_frame (GTK_WIDGET (tree));
+}
+
+/* Every shown column's header lies inside the tree (state), and the last
+ * one's title is drawn (pixels); returns how many are shown */
+static guint
+assert_headers_inside (EmbersCallTreeView *tree)
+{
+  GtkWidget *column_view = embers_test_find_widget (GTK_WIDGET (tree), GTK_TYPE_COLUMN_VIEW, NULL);
+  GtkWidget *header = embers_test_find_widget (column_view, GTK_TYPE_WIDGET, "header");
+  g_autoptr(EmbersTestPixels) pixels = NULL;
+  int width = gtk_widget_get_width (GTK_WIDGET (tree));
+  GtkWidget *last = NULL;
+  graphene_rect_t area;
+  guint n = 0;
+
+  g_assert_nonnull (header);
+  for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
+       title = gtk_widget_get_next_sibling (title))
+    {
+      if (!gtk_widget_get_mapped (title))
+        continue;
+      area = embers_test_bounds (title, GTK_WIDGET (tree));
+      g_test_message ("header %u: %.0f to %.0f of %d px", n, area.origin.x, area.origin.x + area.size.width, width);
+      g_assert_cmpfloat (area.origin.x, >=, 0);
+      g_assert_cmpfloat (area.origin.x + area.size.width, <=, width);
+      g_assert_cmpfloat (area.size.width, >, 0);
+      last = title;
+      n++;
+    }
+  g_assert_nonnull (last);
+  pixels = embers_test_render_frame (GTK_WIDGET (tree));
+  area = embers_test_bounds (last, GTK_WIDGET (tree));
+  embers_test_assert_not_blank (pixels, &area, 2, "the last column's title");
+  return n;
+}
+
 /* The comparison of two files (tests/fixtures/go/cpu-diff.go made them:
  * main.checksum grew from 690 ms to 1.37 s, main.encode's share shrank):
  * both sides and the change as columns, rows marked in the diff palette's
@@ -341,6 +438,24 @@ test_call_tree_diff (void)
         change_percent = column;
     }
   g_assert_nonnull (change_percent);
+  /* The other mode's columns are not in the column view at all: their
+   * cells would be built in every row */
+  g_assert_cmpuint (g_list_model_get_n_items (columns), ==, 6);
+
+  /* In a 600 px pane every column fits (the names take what is left);
+   * at 450 px the least needed values give way, and what is shown fits */
+  set_tree_width (page, tree, 600);
+  g_assert_cmpuint (assert_headers_inside (tree), ==, 6);
+  set_tree_width (page, tree, 450);
+  {
+    guint shown = assert_headers_inside (tree);
+
+    g_assert_cmpuint (shown, >=, 3);
+    g_assert_cmpuint (shown, <, 6);
+    g_assert_true (gtk_column_view_column_get_visible (change_percent));
+  }
+  set_tree_width (page, tree, 600);
+  g_assert_cmpuint (assert_headers_inside (tree), ==, 6);
 
   checksum = find_row (tree, "main.checksum");
   encode = find_row (tree, "main.encode");
@@ -505,6 +620,16 @@ test_call_tree_grow (void)
   column_view = embers_test_find_widget (GTK_WIDGET (tree), GTK_TYPE_COLUMN_VIEW, NULL);
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (embers_call_tree_view_get_model (tree)), 0);
   gtk_widget_grab_focus (column_view);
+  /* * on the closed root opens all of it over a few frames (main's 401
+   * children, more than a list announces at a time, at once), and all
+   * that is open then is in the column view: exactly the rows below */
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_minus, 0));
+  g_assert_cmpuint (embers_call_tree_view_get_n_rows (tree), ==, 1);
+  g_assert_true (embers_test_press_key (column_view, GDK_KEY_asterisk, 0));
+  wait_tree (tree);
+  g_assert_cmpuint (embers_call_tree_view_get_n_rows (tree), ==, n_rows);
+  g_assert_true (model_whole (tree));
+  g_assert_cmpuint (selected_position (tree), ==, 0);
   g_assert_true (embers_test_press_key (column_view, GDK_KEY_asterisk, 0));
   g_assert_cmpuint (embers_call_tree_view_get_n_rows (tree), ==, n_rows);
   focus = gtk_root_get_focus (GTK_ROOT (window));
