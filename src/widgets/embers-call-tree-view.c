@@ -7,6 +7,7 @@
 
 #include "embers-call-tree-view-private.h"
 #include "embers-call-tree-cells.h"
+#include "embers-column-keys.h"
 #include "embers-widgets.h"
 #include "embers-top-table.h"
 #include "embers-units.h"
@@ -1383,6 +1384,7 @@ embers_call_tree_view_init (EmbersCallTreeView *self)
   self->descending = TRUE;
   g_signal_connect_swapped (gtk_column_view_get_sorter (self->column_view), "changed",
                             G_CALLBACK (on_sorter_changed), self);
+  embers_column_view_add_sort_keys (self->column_view);
 
   keys = gtk_shortcut_controller_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

@@ -669,6 +669,11 @@ embers_diff_table_set_data (EmbersDiffTable *self,
   g_return_if_fail (EMBERS_IS_DIFF_TABLE (self));
   g_return_if_fail (diff == NULL || embers_profile_is_diff (diff));
 
+  /* The same diff gives the same rows (a view switched, the transforms
+   * unchanged): the table keeps them, its scroll and its selection */
+  if (diff != NULL && diff == self->profile && rows != NULL
+      && g_list_model_get_n_items (G_LIST_MODEL (self->store)) == rows->len)
+    return;
   g_set_object (&self->profile, diff);
   if (diff == NULL)
     {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <adwaita.h>
 
+#include "embers-call-tree-view.h"
 #include "embers-column-keys.h"
 #include "embers-diff-table.h"
 #include "embers-top-table.h"
@@ -185,6 +186,11 @@ test_tables (void)
 
   check_table (diff, embers_diff_table_get_column_view (EMBERS_DIFF_TABLE (diff)));
   check_table (top, GTK_COLUMN_VIEW (embers_test_find_widget (top, GTK_TYPE_COLUMN_VIEW, NULL)));
+  {
+    GtkWidget *tree = embers_call_tree_view_new ();
+
+    check_table (tree, GTK_COLUMN_VIEW (embers_test_find_widget (tree, GTK_TYPE_COLUMN_VIEW, NULL)));
+  }
 }
 
 int

@@ -869,6 +869,67 @@ test_cut_off_row (void)
   g_rmdir (dir);
 }
 
+static void
+count_changes (GListModel *model,
+               guint       position,
+               guint       removed,
+               guint       added,
+               guint      *n)
+{
+  (*n)++;
+}
+
+/* Switching views with the transforms unchanged keeps the table as it is:
+ * no row made again, the scroll and the selected row where they were, the
+ * rows on screen drawn the same */
+static void
+test_view_switch_keeps_rows (void)
+{
+  EmbersWindow *window = new_window ();
+  EmbersProfilePage *page = open_names (window);
+  EmbersTopTable *table = embers_profile_page_get_top_table (page);
+  GtkColumnView *view = GTK_COLUMN_VIEW (embers_test_find_widget (GTK_WIDGET (table), GTK_TYPE_COLUMN_VIEW, NULL));
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  EmbersTestPixels *before, *after;
+  g_autoptr(GObject) first = NULL;
+  g_autoptr(GObject) again = NULL;
+  const EmbersView views[] = { EMBERS_VIEW_FLAME, EMBERS_VIEW_CALL_TREE, EMBERS_VIEW_ICICLE };
+  guint changes = 0;
+  double scrolled;
+
+  embers_test_wait_for (g_list_model_get_n_items (model) == embers_top_table_get_n_rows (table));
+  embers_top_table_select_name (table, PUSH_NAME);
+  gtk_adjustment_set_value (vadj, MIN (60, gtk_adjustment_get_upper (vadj) - gtk_adjustment_get_page_size (vadj)));
+  embers_test_settle ();
+  scrolled = gtk_adjustment_get_value (vadj);
+  first = g_list_model_get_item (model, 0);
+  before = embers_test_render_frame (GTK_WIDGET (table));
+  g_signal_connect (model, "items-changed", G_CALLBACK (count_changes), &changes);
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      embers_profile_page_set_view (page, views[i]);
+      wait_page (page);
+      g_assert_cmpint (embers_profile_page_get_view (page), ==, views[i]);
+    }
+
+  g_assert_cmpuint (changes, ==, 0);
+  again = g_list_model_get_item (model, 0);
+  g_assert_cmpstr (embers_top_item_get_name (EMBERS_TOP_ITEM (again)), ==, embers_top_item_get_name (EMBERS_TOP_ITEM (first)));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, scrolled);
+  g_assert_cmpstr (embers_top_table_get_selected_name (table), ==, PUSH_NAME);
+  after = embers_test_render_frame (GTK_WIDGET (table));
+  g_assert_cmpint (before->width, ==, after->width);
+  g_assert_cmpint (before->height, ==, after->height);
+  g_assert_cmpmem (before->data, before->stride * before->height, after->data, after->stride * after->height);
+  embers_test_pixels_free (before);
+  embers_test_pixels_free (after);
+  g_signal_handlers_disconnect_by_func (model, count_changes, &changes);
+
+  embers_test_destroy_window (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -882,6 +943,7 @@ main (int   argc,
   g_test_add_func ("/embers/tables/no-reserved-shortcuts", test_no_reserved_shortcuts);
   g_test_add_func ("/embers/tables/header-drag", test_header_drag);
   g_test_add_func ("/embers/tables/cut-off", test_cut_off_row);
+  g_test_add_func ("/embers/tables/view-switch-keeps-rows", test_view_switch_keeps_rows);
 
   return g_test_run ();
 }
