@@ -205,6 +205,7 @@ gboolean          embers_profile_page_fit_diff_table     (GtkWidget           *p
 /* embers-profile-page-view.c */
 void              embers_profile_page_class_init_view    (GtkWidgetClass      *widget_class);
 void              embers_profile_page_update_chips       (EmbersProfilePage   *self);
+void              embers_profile_page_show_view          (EmbersProfilePage   *self);
 void              embers_profile_page_recompute          (EmbersProfilePage   *self);
 void              embers_profile_page_refresh_search     (EmbersProfilePage   *self);
 void              embers_profile_page_search_step        (EmbersProfilePage   *self,

@@ -66,34 +66,13 @@ stop_busy (EmbersProfilePage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->busy_bar), FALSE);
 }
 
-static void
-apply_compute (EmbersProfilePage    *self,
-               EmbersPipelineResult *c)
+/* The shown view's widgets for the profiles shown: the graph's direction,
+ * the view stack's page, the call tree or the sandwich's headings */
+void
+embers_profile_page_show_view (EmbersProfilePage *self)
 {
-  g_set_object (&self->table_profile, c->table_profile);
-  g_set_object (&self->view_profile, c->view_profile);
-  g_set_object (&self->callers_profile, c->callers);
-  g_set_object (&self->callees_profile, c->callees);
-  /* A long load's coarse profile gives the graph to the whole one */
-  embers_profile_page_end_partial (self);
-  g_free (self->hottest_function);
-  self->hottest_function = g_strdup (c->hottest_function);
-
-  /* The old searches belong to the old profiles */
-  g_clear_pointer (&self->table_search, embers_search_unref);
-  embers_flame_graph_set_search (self->graph, NULL);
-  embers_flame_graph_set_search (self->callers_graph, NULL);
-  embers_flame_graph_set_search (self->callees_graph, NULL);
-
-  embers_flame_graph_set_profile (self->graph, self->view_profile);
-  embers_flame_graph_set_sample_type (self->graph, self->sample_type);
   embers_flame_graph_set_direction (self->graph, self->view == EMBERS_VIEW_FLAME
                                                  ? EMBERS_LAYOUT_FLAME : EMBERS_LAYOUT_ICICLE);
-
-  embers_flame_graph_set_profile (self->callers_graph, self->callers_profile);
-  embers_flame_graph_set_sample_type (self->callers_graph, self->sample_type);
-  embers_flame_graph_set_profile (self->callees_graph, self->callees_profile);
-  embers_flame_graph_set_sample_type (self->callees_graph, self->sample_type);
 
   if (self->view == EMBERS_VIEW_SANDWICH)
     {
@@ -123,6 +102,36 @@ apply_compute (EmbersProfilePage    *self,
     {
       gtk_stack_set_visible_child_name (self->view_stack, "graph");
     }
+}
+
+static void
+apply_compute (EmbersProfilePage    *self,
+               EmbersPipelineResult *c)
+{
+  g_set_object (&self->table_profile, c->table_profile);
+  g_set_object (&self->view_profile, c->view_profile);
+  g_set_object (&self->callers_profile, c->callers);
+  g_set_object (&self->callees_profile, c->callees);
+  /* A long load's coarse profile gives the graph to the whole one */
+  embers_profile_page_end_partial (self);
+  g_free (self->hottest_function);
+  self->hottest_function = g_strdup (c->hottest_function);
+
+  /* The old searches belong to the old profiles */
+  g_clear_pointer (&self->table_search, embers_search_unref);
+  embers_flame_graph_set_search (self->graph, NULL);
+  embers_flame_graph_set_search (self->callers_graph, NULL);
+  embers_flame_graph_set_search (self->callees_graph, NULL);
+
+  embers_flame_graph_set_profile (self->graph, self->view_profile);
+  embers_flame_graph_set_sample_type (self->graph, self->sample_type);
+
+  embers_flame_graph_set_profile (self->callers_graph, self->callers_profile);
+  embers_flame_graph_set_sample_type (self->callers_graph, self->sample_type);
+  embers_flame_graph_set_profile (self->callees_graph, self->callees_profile);
+  embers_flame_graph_set_sample_type (self->callees_graph, self->sample_type);
+
+  embers_profile_page_show_view (self);
 
   if (c->diff_rows != NULL)
     embers_diff_table_set_data (self->diff_table, self->table_profile, c->diff_rows);

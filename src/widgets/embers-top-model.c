@@ -11,7 +11,8 @@
  * makes all it can show when the model grows (with accessibility, 80 ms
  * and more for a window's worth): new rows are shown a few at a time,
  * one batch per idle main loop (after each frame), until a screenful is
- * there; the rest, off screen, come in one go.
+ * there, then larger batches up to the ~200 rows GTK builds anyway; the
+ * rest, off screen, come in one go.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -45,10 +46,18 @@ struct _EmbersTopModel
 
 #define NO_CUT G_MAXUINT32
 
-/* Rows shown at once, per batch, and before the rest come in one go */
-#define FIRST_ROWS   12
-#define BATCH_ROWS   10
-#define SCREEN_ROWS  72
+/* Rows shown at once, per batch up to a screenful, per batch beyond it,
+ * and before the rest come in one go. A GtkListView keeps about 200 rows
+ * built whatever it shows (GTK_LIST_VIEW_MAX_LIST_ITEMS): rows up to
+ * BUILT_ROWS each cost their widgets (0.3-0.5 ms a row with its cells),
+ * so they come a batch per idle too; past them the model grows in one go
+ * without a widget made. Exposing the 130 off screen at once was a 40-58 ms
+ * pause once after each load on 1M nodes (bench-call-tree-window). */
+#define FIRST_ROWS        12
+#define BATCH_ROWS        10
+#define SCREEN_ROWS       72
+#define OFF_SCREEN_BATCH  24
+#define BUILT_ROWS        256
 
 static void embers_top_model_list_model_init (GListModelInterface *iface);
 
@@ -143,10 +152,12 @@ grow (gpointer data)
 {
   EmbersTopModel *self = data;
 
-  if (self->n_exposed + BATCH_ROWS >= SCREEN_ROWS)
+  if (self->n_exposed >= BUILT_ROWS)
     expose (self, self->n_visible);
+  else if (self->n_exposed >= SCREEN_ROWS)
+    expose (self, self->n_exposed + OFF_SCREEN_BATCH);
   else
-    expose (self, self->n_exposed + BATCH_ROWS);
+    expose (self, MIN (self->n_exposed + BATCH_ROWS, SCREEN_ROWS));
 
   if (self->n_exposed < self->n_visible)
     return G_SOURCE_CONTINUE;
@@ -176,7 +187,7 @@ refilter (EmbersTopModel *self)
 
   /* As many rows as before at once, up to a screenful (a new search or
    * order on a table already shown costs no new widgets), at least the
-   * first few; the rest, off screen, follow in one go after the next
+   * first few; the rest, off screen, follow in batches (grow ()) after the next
    * frame. Replacing every row of a long table at once made the column
    * view take 70-135 ms in one pause after each transform. */
   self->n_exposed = MIN (self->n_visible, MAX (MIN (before, SCREEN_ROWS), FIRST_ROWS));

@@ -116,8 +116,10 @@ setup_name (GtkSignalListItemFactory *factory,
   gtk_widget_set_hexpand (cut, TRUE);
   gtk_widget_add_css_class (cut, "cut-off");
   gtk_widget_add_css_class (cut, "dim-label");
-  gtk_widget_set_tooltip_text (cut, cut_explanation ());
+  /* Hidden first: GTK asks the X server where the pointer is when a
+   * shown widget gets a tooltip (a round trip per row) */
   gtk_widget_set_visible (cut, FALSE);
+  gtk_widget_set_tooltip_text (cut, cut_explanation ());
   gtk_box_append (GTK_BOX (box), cut);
   gtk_list_item_set_child (list_item, box);
 }

@@ -33,6 +33,7 @@
 #include "embers-flame-graph.h"
 #include "embers-profile-page.h"
 #include "embers-renderer.h"
+#include "embers-top-table.h"
 #include "embers-window.h"
 #include "embers-test-gtk-utils.h"
 
@@ -135,6 +136,17 @@ page_ready (gpointer data)
 {
   return embers_profile_page_get_state (data) == EMBERS_PAGE_STATE_READY &&
          !embers_profile_page_get_busy (data);
+}
+
+/* The top table beside the graph has all its rows (they come a batch at
+ * a time after a load): what follows is measured alone */
+static gboolean
+table_whole (gpointer data)
+{
+  EmbersTopTable *table = embers_profile_page_get_top_table (data);
+  GtkColumnView *view = GTK_COLUMN_VIEW (embers_test_find_widget (GTK_WIDGET (table), GTK_TYPE_COLUMN_VIEW, NULL));
+
+  return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (view))) == embers_top_table_get_n_rows (table);
 }
 
 static gboolean
@@ -296,6 +308,7 @@ main (int   argc,
   file = g_file_new_for_path (file_path);
   page = embers_window_open_file (window, file);
   iterate_until (page_ready, page);
+  iterate_until (table_whole, page);
   wait_frames (2);
 
   g_print ("call tree window: %s\n", file_path);
