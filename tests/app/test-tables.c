@@ -910,6 +910,8 @@ test_view_switch_keeps_rows (void)
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
       embers_profile_page_set_view (page, views[i]);
+      /* In place: nothing computed again */
+      g_assert_false (embers_profile_page_get_busy (page));
       wait_page (page);
       g_assert_cmpint (embers_profile_page_get_view (page), ==, views[i]);
     }
