@@ -465,15 +465,24 @@ embers_profile_page_load (EmbersProfilePage *self,
 EmbersProfilePage *
 embers_profile_page_new_for_file (GFile *file)
 {
+  return embers_profile_page_new_for_file_in (file, NULL);
+}
+
+EmbersProfilePage *
+embers_profile_page_new_for_file_in (GFile             *file,
+                                     EmbersProfilePage *page)
+{
   EmbersProfilePage *self;
   LoadProgress *progress = NULL;
   Load *load;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
+  g_return_val_if_fail (page == NULL || (EMBERS_IS_PROFILE_PAGE (page) && page->profile == NULL &&
+                                         page->state == EMBERS_PAGE_STATE_EMPTY), NULL);
 
   if (embers_location_classify_file (file) == EMBERS_LOCATION_QUERY_URL)
     {
-      self = embers_profile_page_new ();
+      self = page != NULL ? page : embers_profile_page_new ();
       embers_profile_page_load (self, file, NULL);
       return self;
     }
@@ -483,7 +492,7 @@ embers_profile_page_new_for_file (GFile *file)
   /* load_done runs on this thread, after this returns: the page is set by then */
   start_file_load (file, 0, &progress, load);
 
-  self = embers_profile_page_new ();
+  self = page != NULL ? page : embers_profile_page_new ();
   load->self = g_object_ref (self);
   self->load_cancellable = g_object_ref (load->cancellable);
   begin_load (self, file, NULL);

@@ -37,6 +37,10 @@ G_DECLARE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, EMBERS, PROFILE_PA
 EmbersProfilePage *embers_profile_page_new              (void);
 /* A new page loading @file, its load started before the page is built */
 EmbersProfilePage *embers_profile_page_new_for_file     (GFile              *file);
+/* The same into @page, a page made ahead and never used, returned (transfer
+ * none: the caller's reference stays the caller's; NULL: a new page) */
+EmbersProfilePage *embers_profile_page_new_for_file_in  (GFile              *file,
+                                                        EmbersProfilePage  *page);
 
 /* Loads @file off the main thread; @title (nullable) names the tab */
 void               embers_profile_page_load             (EmbersProfilePage   *self,

@@ -35,6 +35,8 @@ struct _EmbersWindow
   GCancellable         *file_cancellable;  /* the file dialogs', until the window closes */
   GBindingGroup        *workspace_bindings; /* the selected workspace's back and forward */
   gboolean              renderer_warm;      /* embers-window-warm.c is done */
+  EmbersProfilePage    *spare_page;         /* made ahead, unused (owned) */
+  guint                 spare_id;           /* the spare page's making, due */
 };
 
 /* At most this many recent files are remembered */
@@ -51,8 +53,12 @@ void embers_window_load_session       (EmbersWindow      *self,
                                        EmbersProfilePage *page,
                                        GFile             *file);
 /* embers-window-warm.c: the GPU renderer's shader programs compiled, one
- * per idle, after the window's first frame */
+ * per idle, after the window's first frame; then a profile page made
+ * ahead (the spare), and again after each is taken once nothing loads */
 void embers_window_warm_renderer      (EmbersWindow   *self);
+/* The spare page (transfer full), or NULL when there is none yet */
+EmbersProfilePage *embers_window_take_spare_page (EmbersWindow *self);
+void embers_window_clear_spare_page   (EmbersWindow   *self);
 void embers_window_add_recent         (EmbersWindow   *self,
                                        const char     *uri);
 

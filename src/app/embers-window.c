@@ -356,7 +356,13 @@ embers_window_open_file (EmbersWindow *self,
   if (embers_session_is_session_file (file))
     page = add_page (self);
   else
-    page = append_page (self, embers_profile_page_new_for_file (file));
+    {
+      /* The spare page made ahead, if there is one: the tab holds it,
+       * this reference goes */
+      g_autoptr(EmbersProfilePage) spare = embers_window_take_spare_page (self);
+
+      page = append_page (self, embers_profile_page_new_for_file_in (file, spare));
+    }
   tab = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page));
   /* A query URL's password is never shown */
   name = mask_parse_name (file);
@@ -886,6 +892,7 @@ embers_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->file_cancellable);
   g_clear_object (&self->file_cancellable);
+  embers_window_clear_spare_page (self);
   if (self->titled_tab != NULL)
     g_signal_handlers_disconnect_by_func (self->titled_tab, update_title, self);
   g_clear_weak_pointer (&self->titled_tab);

@@ -797,7 +797,7 @@ main (int    argc,
     ping_reset ();
     while (!embers_window_get_renderer_warm (EMBERS_WINDOW (window)))
       g_main_context_iteration (NULL, TRUE);
-    g_print ("# the renderer's programs made: %.1f ms after the first frame, %.1f ms of the main thread's CPU, the longest main-loop pause %.1f ms\n",
+    g_print ("# the warm-up (the renderer's programs, a profile page made ahead): %.1f ms after the first frame, %.1f ms of the main thread's CPU, the longest main-loop pause %.1f ms\n",
              (g_get_monotonic_time () - t0) / 1e3, (thread_cpu_us () - cpu0) / 1e3, bench.max_gap / 1e3);
   }
 

@@ -15,7 +15,7 @@
 #include "embers-query-url.h"
 #include "embers-explore-page.h"
 #include "embers-local-source.h"
-#include "embers-window.h"
+#include "embers-window-private.h"
 #include "embers-workspace.h"
 #include "embers-test-gtk-utils.h"
 
@@ -93,7 +93,7 @@ test_warm_renderer (void)
   EmbersWindow *window = new_window ();
   EmbersTestPixels *before = embers_test_render_frame (GTK_WIDGET (window));
   EmbersTestPixels *after = NULL;
-  EmbersProfilePage *page;
+  EmbersProfilePage *page, *spare;
   EmbersFlameGraph *graph;
   EmbersTestPixels *drawn;
 
@@ -105,8 +105,17 @@ test_warm_renderer (void)
     g_assert_cmpmem (before->data + y * before->stride, before->width * 4,
                      after->data + y * after->stride, after->width * 4);
 
+  /* Then a page made ahead, which the first file opened goes into; a new
+   * one is made once that load is over */
+  spare = window->spare_page;
+  g_assert_nonnull (spare);
+  g_assert_null (gtk_widget_get_parent (GTK_WIDGET (spare)));
+
   /* and a profile is drawn as ever */
   page = open_fixture (window, "cpu-recursion.pb.gz");
+  g_assert_true (page == spare);
+  embers_test_wait_while (window->spare_page == NULL);
+  g_assert_true (window->spare_page != page);
   graph = embers_profile_page_get_flame_graph (page);
   embers_test_wait_while (!embers_flame_graph_has_paint_cache (graph));
   drawn = embers_test_render_frame (GTK_WIDGET (graph));
@@ -116,6 +125,11 @@ test_warm_renderer (void)
   embers_test_pixels_free (drawn);
   embers_test_pixels_free (after);
   embers_test_pixels_free (before);
+
+  /* The tab that was the spare, closed: nothing else keeps the page */
+  g_object_add_weak_pointer (G_OBJECT (page), (gpointer *)&page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  embers_test_wait_while (page != NULL);
   embers_test_destroy_window (GTK_WINDOW (window));
 }
 
