@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
+#include "embers-fill.h"
 #include "embers-palette.h"
 #include "embers-profile-page-private.h"
 #include "embers-transforms.h"
@@ -78,6 +79,17 @@ push_transform (EmbersProfilePage  *self,
                 EmbersTransformKind kind,
                 const char * const *args)
 {
+  /* The `other` frames of a cut answer are no function (the table knows
+   * them, embers-top-model.c): a function's action on them would fold
+   * the cut work into its callers or keep it alone, as if it were code */
+  if (args[0] != NULL && g_str_equal (args[0], EMBERS_FILL_OTHER) &&
+      embers_top_table_get_n_cut (self->top_table) > 0)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      embers_profile_page_toast (self, _("“other” is no function: it is the work the server’s answer cut. "
+                                         "Load More (L) shows what it holds."));
+      return;
+    }
   if (args[0] == NULL ||
       !embers_transform_stack_push (self->transforms, kind, args, NULL))
     {

@@ -864,6 +864,22 @@ test_cut_off_row (void)
   g_assert_cmpuint (embers_profile_page_get_view (page), ==, EMBERS_VIEW_ICICLE);
   g_assert_true (embers_top_table_get_cut_selected (top));
 
+  /* From the graph (its keys name the selected frame's function): the
+   * function actions refuse `other` and take a function */
+  {
+    const char * const actions[] = { "page.focus-function", "page.merge-function", "page.drop-function",
+                                     "page.collapse-package", "page.collapse-function-recursion",
+                                     "page.hide-frame" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), actions[i], "s", "other"));
+    wait_page (page);
+    g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 0);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.merge-function", "s", "work"));
+    wait_page (page);
+    g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 1);
+  }
+
   embers_test_destroy_window (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
