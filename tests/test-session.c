@@ -105,6 +105,21 @@ assert_same (const EmbersSession *a,
   g_assert_cmpstr (a->services_sort, ==, b->services_sort);
 }
 
+/* Written again, @s is byte for byte @text, which reads back as @s */
+static void
+assert_writes_back (const EmbersSession *s,
+                    const char         *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = embers_session_to_data (s, NULL);
+  g_autoptr(EmbersSession) back = NULL;
+
+  g_assert_cmpstr (data, ==, text);
+  back = embers_session_parse (data, strlen (data), NULL, &error);
+  g_assert_no_error (error);
+  assert_same (s, back);
+}
+
 static void
 test_round_trip (void)
 {
@@ -324,11 +339,7 @@ test_workspace_round_trip (void)
   g_assert_false (s->has_services);
 
   /* Written again: byte for byte the text read */
-  data = embers_session_to_data (s, NULL);
-  g_assert_cmpstr (data, ==, workspace_text);
-  back = embers_session_parse (data, strlen (data), NULL, &error);
-  g_assert_no_error (error);
-  assert_same (s, back);
+  assert_writes_back (s, workspace_text);
 
   /* Built field by field (as the window does, with a whole selector and
    * a URL that carries credentials), the same text */
@@ -457,11 +468,7 @@ test_file_and_query (void)
   g_assert_null (s->compare_comparison->sample_type);
   g_assert_cmpstr (s->compare_comparison->selector, ==, "{service_name=\"checkout\",region=\"eu\"}");
   g_assert_cmpint (s->compare_comparison->until_ms, ==, 1700003600000);
-  data = embers_session_to_data (s, NULL);
-  g_assert_cmpstr (data, ==, mixed_text);
-  back = embers_session_parse (data, strlen (data), NULL, &error);
-  g_assert_no_error (error);
-  assert_same (s, back);
+  assert_writes_back (s, mixed_text);
 
   /* Built as the window does (a URL with credentials), the same text */
   built->server = g_strdup ("https://bob:hunter2@pyro.example:4040/");
@@ -632,11 +639,7 @@ test_labels_services (void)
   g_assert_cmpstr (s->services_sort, ==, "total");
 
   /* Written again: byte for byte */
-  data = embers_session_to_data (s, NULL);
-  g_assert_cmpstr (data, ==, labels_text);
-  back = embers_session_parse (data, strlen (data), NULL, &error);
-  g_assert_no_error (error);
-  assert_same (s, back);
+  assert_writes_back (s, labels_text);
 
   /* Built field by field, as the window does: the same text */
   built->server = g_strdup ("http://localhost:4040/");
