@@ -306,9 +306,7 @@ static void
 test_workspace_round_trip (void)
 {
   g_autoptr(EmbersSession) s = NULL;
-  g_autoptr(EmbersSession) back = NULL;
   g_autoptr(EmbersSession) built = embers_session_new ();
-  g_autofree char *data = NULL;
   g_autofree char *from_built = NULL;
   GError *error = NULL;
 
@@ -449,10 +447,8 @@ test_file_and_query (void)
     "profile-type", "from", "until", "selector", "baseline",
   };
   g_autoptr(EmbersSession) s = NULL;
-  g_autoptr(EmbersSession) back = NULL;
   g_autoptr(EmbersSession) built = embers_session_new ();
   g_autoptr(EmbersSession) turned = NULL;
-  g_autofree char *data = NULL;
   g_autofree char *from_built = NULL;
   g_autofree char *turned_data = NULL;
   GError *error = NULL;
@@ -616,9 +612,7 @@ test_labels_services (void)
     "{\"services\": \"api\"}",
   };
   g_autoptr(EmbersSession) s = NULL;
-  g_autoptr(EmbersSession) back = NULL;
   g_autoptr(EmbersSession) built = embers_session_new ();
-  g_autofree char *data = NULL;
   g_autofree char *from_built = NULL;
   g_autoptr(GString) huge = g_string_new (NULL);
   GError *error = NULL;
