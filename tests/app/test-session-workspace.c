@@ -67,18 +67,26 @@ shown_workspace (EmbersWindow    *window,
 
 /* A window of 1200 × 800 with a workspace on the test server, on api's
  * CPU time over the hour before @now_ms (whole minutes) */
+/* A server tab on @test_server's api service over the hour before
+ * @now_ms, its flame graph shown, in a new window; with @password, asked
+ * as @user with basic auth */
 static EmbersWorkspace *
-open_workspace (EmbersWindow **window_out,
-                gint64         now_ms)
+open_workspace_on (EmbersTestServer *test_server,
+                   const char       *user,
+                   const char       *password,
+                   EmbersWindow    **window_out,
+                   gint64            now_ms)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(EmbersConnectClient) client = embers_connect_client_new (embers_test_server_get_url (server), &error);
+  g_autoptr(EmbersConnectClient) client = embers_connect_client_new (embers_test_server_get_url (test_server), &error);
   g_autoptr(EmbersPyroscopeSource) source = NULL;
   EmbersWindow *window = embers_window_new (NULL);
   EmbersWorkspace *workspace;
   EmbersQueryModel *model;
 
   g_assert_no_error (error);
+  if (password != NULL)
+    embers_connect_client_set_basic_auth (client, user, password);
   /* What the user typed may carry a tenant; it is saved, and used again */
   embers_connect_client_set_tenant (client, "team-a");
   source = embers_pyroscope_source_new (client);
@@ -96,6 +104,13 @@ open_workspace (EmbersWindow **window_out,
   embers_test_wait_for (explore_idle (embers_workspace_get_explore_page (workspace)));
   *window_out = window;
   return workspace;
+}
+
+static EmbersWorkspace *
+open_workspace (EmbersWindow **window_out,
+                gint64         now_ms)
+{
+  return open_workspace_on (server, NULL, NULL, window_out, now_ms);
 }
 
 static gint64
@@ -619,15 +634,12 @@ test_needs_credentials (void)
   g_autofree char *log = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) file2 = g_file_new_for_path (path2);
-  g_autoptr(EmbersConnectClient) client = NULL;
-  g_autoptr(EmbersPyroscopeSource) source = NULL;
   g_autoptr(EmbersCredentials) prefilled = NULL;
   g_autoptr(EmbersTestPixels) before = NULL;
   g_autoptr(EmbersTestPixels) after = NULL;
   gint64 now = now_minute ();
-  EmbersWindow *window = embers_window_new (NULL);
+  EmbersWindow *window = NULL;
   EmbersWorkspace *workspace, *again;
-  EmbersQueryModel *model;
   EmbersExplorePage *explore;
   EmbersConnectDialog *dialog;
   GtkWidget *graph, *button, *status;
@@ -637,22 +649,7 @@ test_needs_credentials (void)
   g_assert_no_error (error);
   server_host = g_strdup_printf ("127.0.0.1:%u", embers_test_server_get_port (auth_server));
   /* The view, made with the password (as Connect to Server would) */
-  client = embers_connect_client_new (embers_test_server_get_url (auth_server), &error);
-  g_assert_no_error (error);
-  embers_connect_client_set_basic_auth (client, SECRET_USER, SECRET);
-  embers_connect_client_set_tenant (client, "team-a");
-  source = embers_pyroscope_source_new (client);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  workspace = EMBERS_WORKSPACE (gtk_widget_get_ancestor (embers_window_open_explore (window, EMBERS_SOURCE (source), NULL),
-                                                         EMBERS_TYPE_WORKSPACE));
-  model = embers_workspace_get_query (workspace);
-  embers_query_model_begin_update (model);
-  embers_query_model_set_service (model, "api");
-  embers_query_model_set_profile_type (model, CPU_TYPE);
-  embers_query_model_set_time_range (model, now - HOUR_MS, now);
-  embers_query_model_end_update (model);
-  embers_workspace_show_view (workspace, EMBERS_WORKSPACE_VIEW_FLAME_GRAPH);
+  workspace = open_workspace_on (auth_server, SECRET_USER, SECRET, &window, now);
   explore = embers_workspace_get_explore_page (workspace);
   embers_test_wait_for (explore_idle (explore) && flame_total (explore) > 0);
   embers_profile_page_set_view (embers_explore_page_get_profile_page (explore), EMBERS_VIEW_FLAME);
