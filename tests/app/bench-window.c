@@ -748,12 +748,13 @@ main (int    argc,
   if (!keep_gl)
     {
       g_autofree char *gl = NULL;
+      gint64 t_probe = g_get_monotonic_time ();
       EmbersRendererChoice choice = embers_renderer_choose (gdk_display_get_default (), &gl);
 
-      g_print ("# renderer: %s (GL renderer: %s)\n",
+      g_print ("# renderer: %s (GL renderer: %s; asked in %.1f ms)\n",
                choice == EMBERS_RENDERER_CAIRO ? "cairo, as the app picks where GL is software"
                : choice == EMBERS_RENDERER_USER ? "GSK_RENDERER's" : "GTK's own choice",
-               gl != NULL ? gl : "not asked");
+               gl != NULL ? gl : "not asked", (g_get_monotonic_time () - t_probe) / 1e3);
     }
   else
     g_print ("# renderer: GTK's own choice (--keep-gl)\n");
