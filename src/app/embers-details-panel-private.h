@@ -48,6 +48,7 @@ struct _EmbersDetailsPanel
   GFile                 *file;
   EmbersTransformStack  *transforms;   /* what the shown profile went through */
   char                  *server_note;  /* why a server gives no lines for this view */
+  guint                  n_cut;        /* the function is a cut answer's `other`, in this many places */
   char                  *unit;
   char                  *source_key;
   char                  *git_ref;

@@ -243,6 +243,17 @@ update_scope (EmbersDetailsPanel *self)
   g_autofree char *text = NULL;
   g_autofree char *tip = NULL;
 
+  if (self->n_cut > 0)
+    {
+      g_autofree char *cut = g_strdup_printf (ngettext ("Not a function: the work the server’s answer cut at its node limit, in %u place.",
+                                                        "Not a function: the work the server’s answer cut at its node limit, in %u places.",
+                                                        self->n_cut), self->n_cut);
+
+      gtk_label_set_label (self->scope_label, cut);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->scope_label),
+                                   _("Select an “other” frame and use Load More (L) to see what it holds, or raise Nodes"));
+      return;
+    }
   if (n == 0)
     {
       gtk_label_set_label (self->scope_label, _("All calls of this function, from every caller"));
@@ -531,11 +542,26 @@ embers_details_panel_release (EmbersDetailsPanel *self)
     g_object_notify_by_pspec (G_OBJECT (self), properties[EMBERS_DETAILS_PANEL_PROP_BUSY]);
 }
 
+void
+embers_details_panel_set_cut_off (EmbersDetailsPanel *self,
+                                  guint               n_places)
+{
+  g_return_if_fail (EMBERS_IS_DETAILS_PANEL (self));
+
+  if (self->n_cut == n_places)
+    return;
+  self->n_cut = n_places;
+  update_scope (self);
+}
+
 gboolean
 embers_details_panel_can_query_call_site (EmbersDetailsPanel *self)
 {
   g_return_val_if_fail (EMBERS_IS_DETAILS_PANEL (self), FALSE);
 
+  /* The server has no stacks through `other`: it is where it cut them */
+  if (self->n_cut > 0)
+    return FALSE;
   if (embers_function_details_view_keeps_call_sites (self->transforms))
     return TRUE;
   g_free (self->server_note);

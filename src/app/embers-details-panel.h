@@ -52,6 +52,11 @@ gboolean               embers_details_panel_can_query_call_site (EmbersDetailsPa
  * changes, never for the very frame shown. The figures stay the
  * function's, from every caller, until set_pprof() gives the call
  * site's; the panel says which (get_shown_call_site). */
+/* The function shown next is a cut answer's `other` frames, in @n_places
+ * places (0: a function): the panel says it is no function, and no call
+ * site of it is asked for */
+void                   embers_details_panel_set_cut_off   (EmbersDetailsPanel *self,
+                                                           guint               n_places);
 void                   embers_details_panel_set_call_site (EmbersDetailsPanel *self,
                                                            const char * const *call_site);
 const char * const    *embers_details_panel_get_call_site (EmbersDetailsPanel *self);

@@ -10,6 +10,7 @@
 #include <adwaita.h>
 
 #include "embers-accessible.h"
+#include "embers-fill.h"
 #include "embers-profile-page-private.h"
 
 /* ---- Function details ---- */
@@ -114,6 +115,9 @@ embers_profile_page_update_details (EmbersProfilePage *self)
   /* The function shown, no frame of it picked now: its frame stays */
   if (same && selected_frame (self, name) == EMBERS_NODE_NONE)
     return;
+  /* A cut answer's `other` frames (the table knows them) are no function */
+  embers_details_panel_set_cut_off (self->details, g_strcmp0 (name, EMBERS_FILL_OTHER) == 0
+                                                   ? embers_top_table_get_n_cut (self->top_table) : 0);
   if (!same)
     {
       self->details_profile = shown;

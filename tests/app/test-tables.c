@@ -880,6 +880,29 @@ test_cut_off_row (void)
     g_assert_cmpuint (embers_transform_stack_get_length (embers_profile_page_get_transforms (page)), ==, 1);
   }
 
+  /* An `other` frame selected with the details shown: said to be no
+   * function, where a function's scope line would be */
+  {
+    EmbersFlameGraph *graph = embers_profile_page_get_flame_graph (page);
+    EmbersProfile *shown = embers_flame_graph_get_profile (graph);
+    GtkWidget *panel;
+    guint32 other = EMBERS_NODE_NONE;
+
+    for (guint32 i = 1; i < embers_profile_get_n_nodes (shown) && other == EMBERS_NODE_NONE; i++)
+      if (g_str_equal (embers_profile_node_name_str (shown, i), "other"))
+        other = i;
+    g_assert_cmpuint (other, !=, EMBERS_NODE_NONE);
+    embers_flame_graph_set_selected_node (graph, other);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.details", NULL));
+    panel = GTK_WIDGET (embers_profile_page_get_details_panel (page));
+    embers_test_wait_for (gtk_widget_get_mapped (panel) &&
+                          embers_test_count_shown_text (panel, "Not a function: the work the server’s answer cut at its node limit, in 3 places.") == 1);
+    g_assert_cmpuint (embers_test_count_shown_text (panel, "All calls of this function"), ==, 0);
+    /* and a function again */
+    embers_flame_graph_set_selected_node (graph, 1);
+    embers_test_wait_for (embers_test_count_shown_text (panel, "All calls of this function") == 1);
+  }
+
   embers_test_destroy_window (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
