@@ -29,8 +29,9 @@ EmbersProfilePage *embers_window_open_file        (EmbersWindow      *self,
 EmbersProfilePage *embers_window_open_sample      (EmbersWindow      *self);
 EmbersProfilePage *embers_window_get_current_page (EmbersWindow      *self);
 guint              embers_window_get_n_pages      (EmbersWindow      *self);
-/* Whether the GPU renderer's shader programs have been made after the
- * window's first frame (always, with the cairo renderer) */
+/* Whether the warm-up after the window's first frame is over: the GPU
+ * renderer's shader programs made (none with the cairo renderer) and a
+ * profile page made ahead for the next file (embers-window-warm.c) */
 gboolean           embers_window_get_renderer_warm (EmbersWindow     *self);
 void               embers_window_add_toast        (EmbersWindow      *self,
                                                    const char        *message);
