@@ -273,6 +273,8 @@ test_session_save_reopen (void)
   graph = embers_profile_page_get_flame_graph (again);
   focus = embers_flame_graph_get_focus_node (graph);
   g_assert_cmpstr (embers_profile_node_name_str (embers_flame_graph_get_profile (graph), focus), ==, "main.walkTree");
+  /* Drawn once its paint (made on a worker) is the view's */
+  embers_test_wait_until ((EmbersTestCondition) embers_flame_graph_has_paint_cache, graph, "the reopened view painted");
   reopened = embers_test_render_frame (GTK_WIDGET (graph));
   /* The first tab, drawn as it is now (with the tab bar two tabs bring) */
   {
@@ -280,6 +282,9 @@ test_session_save_reopen (void)
 
     adw_tab_view_set_selected_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
     embers_test_settle ();
+    /* Shown again, its paint made anew for its size (on a worker) */
+    embers_test_wait_until ((EmbersTestCondition) embers_flame_graph_has_paint_cache,
+                            embers_profile_page_get_flame_graph (page), "the first view painted");
     saved = embers_test_render_frame (GTK_WIDGET (embers_profile_page_get_flame_graph (page)));
     adw_tab_view_set_selected_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (again)));
   }
