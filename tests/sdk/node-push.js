@@ -32,9 +32,13 @@ function embersBusyLoop (ms) {
   return x;
 }
 
-function embersHashStrings (n) {
+// As long as the busy loop, whatever the machine's speed: 200 hashes
+// took half a millisecond, 1% of the samples, and a busy machine's
+// profile could hold none of them
+function embersHashStrings (ms) {
+  const end = Date.now() + ms;
   let h = '';
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; Date.now() < end; i++) {
     h = crypto.createHash('sha256').update(h + i).digest('hex');
   }
   return h;
@@ -44,7 +48,7 @@ async function main () {
   const end = Date.now() + seconds * 1000;
   while (Date.now() < end) {
     embersBusyLoop(50);
-    embersHashStrings(200);
+    embersHashStrings(50);
     // let the profiler's timers run
     await new Promise((resolve) => setImmediate(resolve));
   }
