@@ -99,14 +99,6 @@ set_busy (EmbersFiller *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* See embers_accessible_announce() */
-gboolean
-embers_filler_announce (GtkWidget  *widget,
-                        const char *message)
-{
-  return embers_accessible_announce (widget, message);
-}
-
 static void
 say (EmbersFiller *self,
      const char   *message,
@@ -122,7 +114,7 @@ say (EmbersFiller *self,
       /* What came in, for a screen reader (a toast is read out already) */
       g_free (self->announcement);
       self->announcement = g_strdup (message);
-      self->announced = embers_filler_announce (GTK_WIDGET (self->graph), message);
+      self->announced = embers_accessible_announce (GTK_WIDGET (self->graph), message);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOUNCEMENT]);
     }
 }

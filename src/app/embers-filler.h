@@ -82,10 +82,4 @@ guint         embers_filler_get_n_filled    (EmbersFiller       *self);
 const char   *embers_filler_get_announcement (EmbersFiller      *self,
                                               gboolean          *delivered);
 
-/* gtk_accessible_announce() where the widget's AT context implements it:
- * GTK's test context (GTK_A11Y=test) does not, and crashes on it (GTK 4.18
- * to 4.24 at least). FALSE when nothing was announced. */
-gboolean      embers_filler_announce        (GtkWidget          *widget,
-                                             const char         *message);
-
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <adwaita.h>
 #include <libsoup/soup.h>
 
+#include "embers-accessible.h"
 #include "embers-compare-page.h"
 #include "embers-explore-page.h"
 #include "embers-fill.h"
@@ -575,7 +576,7 @@ test_announce (void)
       else
         /* AT-SPI (no bus here): announced, ignored by a context that
          * could not realize, no crash */
-        g_assert_true (embers_filler_announce (button, "1 more frame"));
+        g_assert_true (embers_accessible_announce (button, "1 more frame"));
       gtk_window_destroy (GTK_WINDOW (window));
       return;
     }
@@ -587,8 +588,8 @@ test_announce (void)
     g_assert_cmpstr (G_OBJECT_TYPE_NAME (context), ==, "GtkTestATContext");
   }
   /* The filler's way: nothing announced, no crash */
-  g_assert_false (embers_filler_announce (button, "1 more frame"));
-  g_assert_false (embers_filler_announce (button, ""));
+  g_assert_false (embers_accessible_announce (button, "1 more frame"));
+  g_assert_false (embers_accessible_announce (button, ""));
 
   /* GTK's own call on the same context */
   {
