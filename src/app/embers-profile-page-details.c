@@ -57,8 +57,6 @@ details_call_site (EmbersProfilePage *self,
 {
   EmbersProfile *profile = embers_flame_graph_get_profile (self->graph);
   guint32 node = selected_frame (self, name);
-  guint32 id = G_MAXUINT32, id2 = G_MAXUINT32;
-  gint64 best = -1;
 
   if (node != EMBERS_NODE_NONE)
     return node_stack (profile, node);
@@ -66,26 +64,7 @@ details_call_site (EmbersProfilePage *self,
     profile = self->profile;
   if (profile == NULL)
     return NULL;
-  /* By the name's string id (a string is interned once; the first two
-   * are looked for all the same): a profile of a million frames costs a
-   * millisecond, not a string compare each */
-  for (guint32 s = 0; s < embers_profile_get_n_strings (profile) && id2 == G_MAXUINT32; s++)
-    if (g_strcmp0 (embers_profile_get_string (profile, s), name) == 0)
-      {
-        if (id == G_MAXUINT32)
-          id = s;
-        else
-          id2 = s;
-      }
-  if (id == G_MAXUINT32)
-    return NULL;
-  for (guint32 i = 1; i < embers_profile_get_n_nodes (profile); i++)
-    if ((embers_profile_node_name (profile, i) == id || embers_profile_node_name (profile, i) == id2) &&
-        embers_profile_node_total (profile, 0, i) > best)
-      {
-        best = embers_profile_node_total (profile, 0, i);
-        node = i;
-      }
+  node = embers_function_details_pick_node (profile, EMBERS_NODE_NONE, name, 0);
   return node != EMBERS_NODE_NONE ? node_stack (profile, node) : NULL;
 }
 

