@@ -459,15 +459,10 @@ embers_profile_page_load (EmbersProfilePage *self,
   self->progress_id = g_timeout_add (100, show_load_progress, self);
 }
 
-/* A new page for @file whose load starts before the page is built: the
- * file is read on one core while the widgets are made on the other (a
- * page's template takes 20-30 ms, a tenth of a 100,000-sample load) */
-EmbersProfilePage *
-embers_profile_page_new_for_file (GFile *file)
-{
-  return embers_profile_page_new_for_file_in (file, NULL);
-}
-
+/* A page for @file whose load starts before the page is built (when it is
+ * not made ahead): the file is read on one core while the widgets are
+ * made on the other (a page's template takes 20-30 ms, a tenth of a
+ * 100,000-sample load) */
 EmbersProfilePage *
 embers_profile_page_new_for_file_in (GFile             *file,
                                      EmbersProfilePage *page)

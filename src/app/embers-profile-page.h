@@ -35,10 +35,9 @@ typedef enum
 G_DECLARE_FINAL_TYPE (EmbersProfilePage, embers_profile_page, EMBERS, PROFILE_PAGE, AdwBreakpointBin)
 
 EmbersProfilePage *embers_profile_page_new              (void);
-/* A new page loading @file, its load started before the page is built */
-EmbersProfilePage *embers_profile_page_new_for_file     (GFile              *file);
-/* The same into @page, a page made ahead and never used, returned (transfer
- * none: the caller's reference stays the caller's; NULL: a new page) */
+/* A page loading @file, its load started before the page is built: @page,
+ * a page made ahead and never used, returned (transfer none: the caller's
+ * reference stays the caller's), or a new one when @page is NULL */
 EmbersProfilePage *embers_profile_page_new_for_file_in  (GFile              *file,
                                                         EmbersProfilePage  *page);
 
